@@ -1,0 +1,224 @@
+"""The action codec: integers to readable tuples and strings, and back.
+
+Actions are one ``Discrete(n_actions)`` space (docs/SPEC.md): first the joint turn
+actions ``(play * 9 + order) * 2 + draw``, then the seven reveal actions. This module
+is the public way to build and read them:
+
+    >>> codec = ActionCodec(Engine(Config()))
+    >>> a = codec.encode_turn(kind="salami", singles=3, order=2, draw="stack")
+    >>> codec.to_str(a)
+    'play 3 salami, order type 2, draw stack'
+    >>> codec.from_str('play 3 salami, order type 2, draw stack') == a
+    True
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+import numpy as np
+
+from .cards import DECLINE, DELIVER, INGREDIENTS, N_KINDS, N_ORDER_TYPES, order_name
+from .engine import Engine
+from .state import OVER, REVEAL, GameState
+
+DRAWS = ("supply", "stack")
+
+
+class TurnAction(NamedTuple):
+    kind: str | None  # None: pass
+    singles: int
+    doubles: int
+    order: int | None  # order type 0-7, None: no order
+    draw: str  # "supply" or "stack"
+
+
+class RevealAction(NamedTuple):
+    choice: str  # "decline", "deliver" or "deliver_as"
+    kind: str | None  # the joker / Minimale ingredient for "deliver_as"
+
+
+class ActionCodec:
+    """Encode and decode actions of one engine's action space."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self._play_index = {
+            (int(k), int(s), int(d)): p for p, (k, s, d) in enumerate(engine.play) if p > 0
+        }
+
+    # -- integers <-> tuples ----------------------------------------------------------
+    def decode(self, action: int) -> TurnAction | RevealAction:
+        eng = self.engine
+        a = int(action)
+        if not 0 <= a < eng.n_actions:
+            raise ValueError(f"action {a} is outside 0-{eng.n_actions - 1}")
+        if a >= eng.n_turn_actions:
+            j = a - eng.n_turn_actions
+            if j == DECLINE:
+                return RevealAction("decline", None)
+            if j == DELIVER:
+                return RevealAction("deliver", None)
+            return RevealAction("deliver_as", INGREDIENTS[j - 2])
+        draw = a % 2
+        order = (a // 2) % 9
+        p = a // 18
+        k, s, d = (int(v) for v in eng.play[p])
+        return TurnAction(
+            None if p == 0 else INGREDIENTS[k],
+            s,
+            d,
+            None if order == 0 else order - 1,
+            DRAWS[draw],
+        )
+
+    def encode_turn(
+        self,
+        kind: str | int | None = None,
+        singles: int = 0,
+        doubles: int = 0,
+        order: int | None = None,
+        draw: str = "supply",
+    ) -> int:
+        if kind is None:
+            if singles or doubles:
+                raise ValueError("a pass plays no cards")
+            p = 0
+        else:
+            k = _kind_index(kind)
+            key = (k, int(singles), int(doubles))
+            if key not in self._play_index:
+                raise ValueError(
+                    f"no play of {singles} singles and {doubles} doubles of {INGREDIENTS[k]}"
+                    " in this action space"
+                )
+            p = self._play_index[key]
+        if order is not None and not 0 <= order < N_ORDER_TYPES:
+            raise ValueError(f"order type must be 0-7 or None, got {order}")
+        if draw not in DRAWS:
+            raise ValueError(f"draw must be 'supply' or 'stack', got {draw!r}")
+        return (p * 9 + (0 if order is None else order + 1)) * 2 + DRAWS.index(draw)
+
+    def encode_reveal(self, choice: str, kind: str | int | None = None) -> int:
+        base = self.engine.n_turn_actions
+        if choice == "decline":
+            return base + DECLINE
+        if choice == "deliver":
+            return base + DELIVER
+        if choice == "deliver_as":
+            if kind is None:
+                raise ValueError("deliver_as needs an ingredient")
+            return base + 2 + _kind_index(kind)
+        raise ValueError(f"reveal choice must be decline, deliver or deliver_as, got {choice!r}")
+
+    def encode(self, action: TurnAction | RevealAction) -> int:
+        if isinstance(action, TurnAction):
+            return self.encode_turn(*action)
+        return self.encode_reveal(*action)
+
+    # -- strings ----------------------------------------------------------------------
+    def to_str(self, action: int, personal: int | None = None) -> str:
+        """A readable action; with ``personal`` (the actor's seat) orders get names."""
+        act = self.decode(action)
+        if isinstance(act, RevealAction):
+            if act.choice == "deliver_as":
+                return f"reveal: deliver as {act.kind}"
+            return f"reveal: {act.choice}"
+        parts = []
+        if act.kind is None:
+            parts.append("pass")
+        else:
+            play = f"play {act.singles} {act.kind}" if act.singles else "play"
+            if act.doubles:
+                play += (" +" if act.singles else "") + f" {act.doubles} double {act.kind}"
+            parts.append(play)
+        if act.order is None:
+            parts.append("no order")
+        elif personal is None:
+            parts.append(f"order type {act.order}")
+        else:
+            parts.append(f"order type {act.order} [{order_name(act.order, personal)}]")
+        parts.append(f"draw {act.draw}")
+        return ", ".join(parts)
+
+    _TURN_RE = re.compile(
+        r"^(?:pass|play(?: (?P<s>\d+) (?P<k1>[a-z]+))?(?: \+)?"
+        r"(?: (?P<d>\d+) double (?P<k2>[a-z]+))?), "
+        r"(?:no order|order type (?P<o>\d)(?: \[[^\]]*\])?), draw (?P<draw>supply|stack)$"
+    )
+
+    def from_str(self, text: str) -> int:
+        """Parse a string produced by ``to_str`` (order names in brackets are ignored)."""
+        t = text.strip().lower()
+        if t.startswith("reveal: "):
+            rest = t[len("reveal: ") :]
+            if rest.startswith("deliver as "):
+                return self.encode_reveal("deliver_as", rest[len("deliver as ") :])
+            return self.encode_reveal(rest)
+        m = self._TURN_RE.match(t)
+        if not m:
+            raise ValueError(f"cannot parse action {text!r}")
+        if t.startswith("pass"):
+            kind, s, d = None, 0, 0
+        else:
+            k1, k2 = m.group("k1"), m.group("k2")
+            if k1 and k2 and k1 != k2:
+                raise ValueError(f"one play holds one ingredient: {text!r}")
+            kind = k1 or k2
+            if kind is None:
+                raise ValueError(f"cannot parse action {text!r}")
+            s = int(m.group("s") or 0)
+            d = int(m.group("d") or 0)
+        o = m.group("o")
+        return self.encode_turn(kind, s, d, None if o is None else int(o), m.group("draw"))
+
+
+def _kind_index(kind: str | int) -> int:
+    if isinstance(kind, (int, np.integer)):
+        if not 0 <= int(kind) < N_KINDS:
+            raise ValueError(f"ingredient index must be 0-4, got {kind}")
+        return int(kind)
+    if kind not in INGREDIENTS:
+        raise ValueError(f"unknown ingredient {kind!r}; one of {INGREDIENTS}")
+    return INGREDIENTS.index(kind)
+
+
+def describe_illegal(engine: Engine, state: GameState, game: int, action: int) -> str:
+    """Why ``action`` is illegal in game ``game``: the message of IllegalActionError."""
+    rec = state.data[game]
+    n = engine.n_actions
+    if not 0 <= action < n:
+        return f"outside the action space 0-{n - 1}"
+    if rec["phase"] == OVER:
+        return "the game is over"
+    codec = ActionCodec(engine)
+    act = codec.decode(action)
+    seat = int(rec["seat"])
+    text = codec.to_str(action, seat)
+    if rec["phase"] == REVEAL:
+        if isinstance(act, TurnAction):
+            return f"'{text}' is a turn action but seat {seat} must make a reveal decision"
+        return f"'{text}' is not one of the owner's legal reveal choices here"
+    if isinstance(act, RevealAction):
+        return f"'{text}' is a reveal decision but seat {seat} is taking a turn"
+    hand = rec["hand"][seat]
+    if act.kind is None and hand.sum() > 0:
+        return f"'{text}': seat {seat} holds ingredient cards and must play at least one"
+    if act.kind is not None:
+        k = INGREDIENTS.index(act.kind)
+        if hand[k] < act.singles or hand[N_KINDS + k] < act.doubles:
+            return (
+                f"'{text}': seat {seat} holds only {int(hand[k])} single and "
+                f"{int(hand[N_KINDS + k])} double {act.kind}"
+            )
+    if act.order is not None:
+        if not rec["orders_hand"][seat, act.order]:
+            return f"'{text}': order type {act.order} is not in seat {seat}'s hand"
+        if act.kind is None:
+            return f"'{text}': a passing player plays no order (pass_may_play_order is off)"
+    if act.draw == "stack":
+        if rec["stack_len"][seat] == 0:
+            return f"'{text}': seat {seat}'s order stack is empty"
+        return f"'{text}': the hand is full after this play, so nothing is drawn (use supply)"
+    return f"'{text}' is not legal here"

@@ -1,0 +1,204 @@
+"""The batched engine: reset, step, legal masks and observations over B games at once.
+
+``Engine`` is the game (as in OpenSpiel: rules and sizes fixed by a config);
+``GameState`` is the state of a batch of games. The engine's functions change the
+state in place (copy it first with ``state.copy()`` to branch), so that stepping
+thousands of games allocates nothing.
+
+    >>> from mamma_mia_env import Config, Engine
+    >>> eng = Engine(Config(num_players=3))
+    >>> state = eng.reset(seeds=[1, 2, 3])
+    >>> masks = eng.legal_masks(state)            # (3, n_actions) int8
+    >>> obs = eng.observe(state)                  # (3, obs_dim) float32, acting seats
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from . import kernels
+from .cards import N_REVEAL_ACTIONS, deck_counts, order_need_table, play_table
+from .config import Config
+from .observe import RECALL, TOP_CARD, global_state_layout, observation_layout
+from .rules import N_PARAMS, P_AUTO, P_DOUBLES, P_GUARD, P_MAX_TURNS, P_MM_IN_DEAL, P_N
+from .rules import P_NPLAY, P_PASS_ORDER, P_RANDOM_START, P_REWARD, P_STRICT
+from .state import OVER, GameState
+
+PARALLEL_MIN_BATCH = 256
+_REWARD_CODES = {"win_loss": 0, "delivered": 1, "delivered_win_loss": 2}
+
+
+class IllegalActionError(ValueError):
+    """An action that is not legal in the position it was given for."""
+
+
+def seeds_array(seeds: int | Sequence[int] | np.ndarray, batch_size: int | None) -> np.ndarray:
+    """Game seeds as uint64. An int seed s gives games s, s+1, ... (game i alone = s+i)."""
+    if isinstance(seeds, (int, np.integer)):
+        if batch_size is None:
+            raise ValueError("batch_size is needed with a single int seed")
+        base = int(seeds)
+        if base < 0:
+            raise ValueError(f"seed must be >= 0, got {base}")
+        return np.array([(base + i) % 2**64 for i in range(batch_size)], dtype=np.uint64)
+    arr = [int(s) for s in seeds]
+    if any(s < 0 or s >= 2**64 for s in arr):
+        raise ValueError("seeds must be in [0, 2**64)")
+    if batch_size is not None and len(arr) != batch_size:
+        raise ValueError(f"got {len(arr)} seeds for a batch of {batch_size}")
+    return np.array(arr, dtype=np.uint64)
+
+
+class Engine:
+    """Mamma Mia! for one config: sizes, tables and the batched rule functions."""
+
+    def __init__(self, config: Config | None = None, **kwargs: object) -> None:
+        self.config = config if config is not None else Config.from_kwargs(**kwargs)
+        if config is not None and kwargs:
+            raise ValueError("give either a Config or keyword arguments, not both")
+        cfg = self.config
+        self.num_players = cfg.num_players
+        self.play = play_table(cfg.double_ingredients)
+        self.need = order_need_table()
+        self.deck_counts = deck_counts(cfg.num_players, cfg.double_ingredients)
+        self.n_play = int(self.play.shape[0])
+        self.n_turn_actions = self.n_play * 18
+        self.n_actions = self.n_turn_actions + N_REVEAL_ACTIONS
+        params = np.zeros(N_PARAMS, dtype=np.int64)
+        params[P_N] = cfg.num_players
+        params[P_MM_IN_DEAL] = cfg.mamma_mia_in_deal
+        params[P_PASS_ORDER] = cfg.pass_may_play_order
+        params[P_STRICT] = cfg.strict_minimale
+        params[P_DOUBLES] = cfg.double_ingredients
+        params[P_RANDOM_START] = cfg.random_start_player
+        params[P_AUTO] = cfg.auto_reveal
+        params[P_GUARD] = cfg.idle_cycle_guard
+        params[P_MAX_TURNS] = cfg.max_turns or 0
+        params[P_NPLAY] = self.n_play
+        params[P_REWARD] = _REWARD_CODES[cfg.reward_mode]
+        self.params = params
+        self.obs_mode = RECALL if cfg.observation_mode == "recall" else TOP_CARD
+        self.obs_layout = observation_layout(cfg.num_players, cfg.observation_mode)
+        self.obs_dim = sum(size for _, size in self.obs_layout)
+        self.state_layout = global_state_layout(cfg.num_players)
+        self.state_dim = sum(size for _, size in self.state_layout)
+
+    @staticmethod
+    def _k(batch: int):
+        return kernels.PARALLEL if batch >= PARALLEL_MIN_BATCH else kernels.SERIAL
+
+    # -- state ----------------------------------------------------------------------
+    def reset(
+        self,
+        seeds: int | Sequence[int] | np.ndarray = 0,
+        batch_size: int | None = None,
+        state: GameState | None = None,
+    ) -> GameState:
+        """Deal new games. With ``state`` given, deal into it (all of its games)."""
+        if state is not None:
+            batch_size = state.batch_size
+        elif batch_size is None and not isinstance(seeds, (int, np.integer)):
+            batch_size = len(seeds)
+        elif batch_size is None:
+            batch_size = 1
+        s = seeds_array(seeds, batch_size)
+        if state is None:
+            state = GameState.empty(self.config, batch_size)
+        self._check_state(state)
+        self._k(batch_size)[0](state.data, s, self.params, self.deck_counts)
+        return state
+
+    def reset_games(self, state: GameState, index: np.ndarray, seeds: np.ndarray) -> None:
+        """Deal new games into the games ``index`` of ``state`` (used by autoreset)."""
+        sub = state.data[index]
+        self._k(len(sub))[0](sub, seeds_array(seeds, len(sub)), self.params, self.deck_counts)
+        state.data[index] = sub
+
+    def _check_state(self, state: GameState) -> None:
+        if state.config != self.config:
+            raise ValueError("the state was made for another config")
+
+    # -- stepping -------------------------------------------------------------------
+    def check_actions(
+        self, state: GameState, actions: np.ndarray, active: np.ndarray | None = None
+    ) -> np.ndarray:
+        """Validate an action array (shape, dtype, legality); returns it as int64.
+
+        Raises ``IllegalActionError`` naming the first bad game, its action and why.
+        """
+        b = state.batch_size
+        arr = np.asarray(actions)
+        if arr.shape != (b,):
+            raise IllegalActionError(f"actions must have shape ({b},), got {arr.shape}")
+        if arr.dtype.kind not in "iu":
+            raise IllegalActionError(f"actions must be integers, got dtype {arr.dtype}")
+        arr = arr.astype(np.int64, copy=False)
+        if active is None:
+            active = np.ones(b, dtype=bool)
+        bad = self._k(b)[1](state.data, arr, active, self.params, self.play, self.need)
+        if bad >= 0:
+            from .actions import describe_illegal  # local: actions imports this module
+
+            raise IllegalActionError(
+                f"game {bad}: action {int(arr[bad])} is illegal: "
+                + describe_illegal(self, state, bad, int(arr[bad]))
+            )
+        return arr
+
+    def step(
+        self, state: GameState, actions: np.ndarray, active: np.ndarray | None = None
+    ) -> np.ndarray:
+        """Apply one action per game; every action is validated before any game moves.
+
+        ``active`` (bool per game, default: the games not over) selects the games to
+        step; the actions of the others are ignored. Returns the orders delivered to
+        each seat during this step, ``(B, N)``; the step's rewards are in
+        ``state.data["rewards"]``.
+        """
+        b = state.batch_size
+        if active is None:
+            active = state.data["phase"] != OVER
+        else:
+            active = np.asarray(active, dtype=bool)
+            if active.shape != (b,):
+                raise ValueError(f"active must have shape ({b},), got {active.shape}")
+        arr = self.check_actions(state, actions, active)
+        delivered = np.zeros((b, self.num_players), dtype=np.int32)
+        self._k(b)[2](state.data, arr, active, self.params, self.play, self.need, delivered)
+        return delivered
+
+    # -- views ----------------------------------------------------------------------
+    def legal_masks(self, state: GameState, out: np.ndarray | None = None) -> np.ndarray:
+        b = state.batch_size
+        if out is None:
+            out = np.empty((b, self.n_actions), dtype=np.int8)
+        self._k(b)[3](state.data, self.params, self.play, self.need, out)
+        return out
+
+    def observe(
+        self,
+        state: GameState,
+        seats: np.ndarray | None = None,
+        out: np.ndarray | None = None,
+    ) -> np.ndarray:
+        """Each game seen by ``seats`` (default: the seat to act), ``(B, obs_dim)``."""
+        b = state.batch_size
+        if seats is None:
+            seats = state.data["seat"]
+        seats = np.asarray(seats, dtype=np.int64)
+        if seats.shape != (b,) or (seats < 0).any() or (seats >= self.num_players).any():
+            raise ValueError(f"seats must be {b} seat indices in 0-{self.num_players - 1}")
+        if out is None:
+            out = np.empty((b, self.obs_dim), dtype=np.float32)
+        self._k(b)[4](state.data, seats, self.num_players, self.obs_mode, out)
+        return out
+
+    def global_state(self, state: GameState, out: np.ndarray | None = None) -> np.ndarray:
+        b = state.batch_size
+        if out is None:
+            out = np.empty((b, self.state_dim), dtype=np.float32)
+        view = self.state_layout[0][1]
+        self._k(b)[5](state.data, self.num_players, view, out)
+        return out

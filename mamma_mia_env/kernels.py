@@ -1,0 +1,62 @@
+"""Batch kernels: the per-game rules of ``rules.py`` looped over a batch of records.
+
+Each kernel exists in a serial form (cheap to call for a batch of one, as the AEC env
+does) and a parallel form (``prange`` over games, for large batches).
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from .observe import global_state_game, observe_game
+from .rules import is_legal, legal_mask_game, reset_game, step_game
+
+
+def _make(parallel: bool):
+    loop = nb.prange if parallel else range
+    jit = nb.njit(cache=True, parallel=parallel)
+
+    @jit
+    def reset(data, seeds, params, deck_counts):
+        for b in loop(data.shape[0]):
+            reset_game(data[b], seeds[b], params, deck_counts)
+
+    @jit
+    def first_illegal(data, actions, active, params, play, need):
+        """Index of the first active game whose action is illegal, or -1."""
+        bad = np.full(data.shape[0], -1, np.int64)
+        for b in loop(data.shape[0]):
+            if active[b] and not is_legal(data[b], actions[b], params, play, need):
+                bad[b] = b
+        for b in range(data.shape[0]):
+            if bad[b] >= 0:
+                return b
+        return -1
+
+    @jit
+    def step(data, actions, active, params, play, need, delivered):
+        for b in loop(data.shape[0]):
+            if active[b]:
+                step_game(data[b], actions[b], params, play, need, delivered[b])
+
+    @jit
+    def masks(data, params, play, need, out):
+        for b in loop(data.shape[0]):
+            legal_mask_game(data[b], params, play, need, out[b])
+
+    @jit
+    def observe(data, seats, n, mode, out):
+        for b in loop(data.shape[0]):
+            observe_game(data[b], seats[b], n, mode, out[b])
+
+    @jit
+    def global_state(data, n, view_size, out):
+        for b in loop(data.shape[0]):
+            global_state_game(data[b], n, view_size, out[b])
+
+    return reset, first_illegal, step, masks, observe, global_state
+
+
+SERIAL = _make(False)
+PARALLEL = _make(True)

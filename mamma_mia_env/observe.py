@@ -1,0 +1,185 @@
+"""Observers: what one seat may know, as a flat float32 vector (docs/ENV.md).
+
+Kept apart from the rules (as OpenSpiel keeps observers apart from games) because
+this is the one place where hidden information could leak. The vector holds the
+observing seat's own hand and order stack contents, and public information only:
+never another seat's hand, the order of the supply, or the order of any stack.
+
+Seats are relative: slot j describes seat ``(observer + j) % N``, so slot 0 is always
+the observer.
+
+Two modes:
+
+* ``recall`` (perfect memory, default): the public history of this round's oven.
+* ``top_card``: only what a player sees at a glance without memory: the top card of
+  the oven instead of its history, and no used-stack or own-stack contents (knowing
+  those takes remembering the oven).
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from .cards import MAMMA_MIA, N_CARD_TYPES, N_KINDS, N_ORDER_TYPES
+from .state import REVEAL
+
+RECALL, TOP_CARD = 0, 1
+SEAT_FEATURES = ("hand_size", "orders_in_hand", "stack_size", "delivered", "mm_holder", "to_act")
+ORDER_SLOT_FEATURES = 7  # in_oven, oven index, ingredient value played before it (5)
+
+
+def observation_layout(num_players: int, mode: str) -> list[tuple[str, int]]:
+    """The observation's sections in order, with their sizes (docs/ENV.md)."""
+    n = num_players
+    layout = [
+        ("hand", N_CARD_TYPES),
+        ("orders_in_hand", N_ORDER_TYPES),
+    ]
+    if mode == "recall":
+        layout.append(("orders_in_stack", N_ORDER_TYPES))
+    layout += [
+        ("seats", len(SEAT_FEATURES) * n),
+        ("delivered", N_ORDER_TYPES * n),
+        ("piles", N_CARD_TYPES),
+    ]
+    if mode == "recall":
+        layout.append(("used", N_CARD_TYPES))
+    layout += [
+        ("supply_size", 1),
+        ("round", 3),
+        ("phase", 2),
+        ("pending_order", n + N_ORDER_TYPES),
+    ]
+    if mode == "recall":
+        layout += [
+            ("oven_totals", N_CARD_TYPES),
+            ("oven_by_seat", N_KINDS * n),
+            ("oven_orders", ORDER_SLOT_FEATURES * N_ORDER_TYPES * n),
+            ("oven_progress", 2),
+        ]
+    else:
+        layout.append(("top_card", n + N_KINDS + N_ORDER_TYPES + 2))
+    return layout
+
+
+def observation_size(num_players: int, mode: str) -> int:
+    return sum(size for _, size in observation_layout(num_players, mode))
+
+
+@nb.njit(cache=True)
+def observe_game(r, seat: int, n: int, mode: int, out) -> int:
+    """Write seat ``seat``'s view of record ``r`` into ``out``; returns the size written."""
+    out[:] = 0.0
+    o = 0
+    for c in range(N_CARD_TYPES):
+        out[o + c] = r.hand[seat, c]
+    o += N_CARD_TYPES
+    for t in range(N_ORDER_TYPES):
+        out[o + t] = r.orders_hand[seat, t]
+    o += N_ORDER_TYPES
+    if mode == RECALL:
+        for j in range(r.stack_len[seat]):
+            out[o + r.stack[seat, (r.stack_head[seat] + j) % N_ORDER_TYPES]] = 1.0
+        o += N_ORDER_TYPES
+    for j in range(n):
+        s = (seat + j) % n
+        out[o] = r.hand[s].sum() + r.orders_hand[s].sum()
+        out[o + 1] = r.orders_hand[s].sum()
+        out[o + 2] = r.stack_len[s]
+        out[o + 3] = r.delivered[s].sum()
+        out[o + 4] = 1.0 if r.mm_holder == s else 0.0
+        out[o + 5] = 1.0 if r.seat == s else 0.0
+        o += 6
+    for j in range(n):
+        s = (seat + j) % n
+        for t in range(N_ORDER_TYPES):
+            out[o + t] = r.delivered[s, t]
+        o += N_ORDER_TYPES
+    for c in range(N_CARD_TYPES):
+        out[o + c] = r.piles[c]
+    o += N_CARD_TYPES
+    if mode == RECALL:
+        for c in range(N_CARD_TYPES):
+            out[o + c] = r.used[c]
+        o += N_CARD_TYPES
+    out[o] = r.supply_len - r.supply_pos
+    o += 1
+    out[o + r.round] = 1.0
+    o += 3
+    in_reveal = r.phase == REVEAL
+    out[o + (1 if in_reveal else 0)] = 1.0
+    o += 2
+    if in_reveal:
+        i = r.reveal_pos
+        out[o + (r.oven_who[i] - seat) % n] = 1.0
+        out[o + n + r.oven_what[i] - N_KINDS] = 1.0
+    o += n + N_ORDER_TYPES
+    if mode == RECALL:
+        totals = o
+        by_seat = totals + N_CARD_TYPES
+        orders = by_seat + N_KINDS * n
+        played = np.zeros(N_KINDS, np.float32)
+        for i in range(r.oven_len):
+            rel = (r.oven_who[i] - seat) % n
+            what = r.oven_what[i]
+            if what < N_KINDS:
+                out[totals + what] += r.oven_s[i]
+                out[totals + N_KINDS + what] += r.oven_d[i]
+                value = r.oven_s[i] + 2 * r.oven_d[i]
+                out[by_seat + rel * N_KINDS + what] += value
+                played[what] += value
+            else:
+                slot = orders + (rel * N_ORDER_TYPES + what - N_KINDS) * ORDER_SLOT_FEATURES
+                out[slot] = 1.0
+                out[slot + 1] = i
+                for k in range(N_KINDS):
+                    out[slot + 2 + k] = played[k]
+        o = orders + ORDER_SLOT_FEATURES * N_ORDER_TYPES * n
+        out[o] = r.oven_len
+        out[o + 1] = r.reveal_pos
+        o += 2
+    else:
+        if r.oven_len > 0 and not in_reveal:
+            i = r.oven_len - 1
+            out[o + (r.oven_who[i] - seat) % n] = 1.0
+            out[o + n + r.oven_what[i]] = 1.0
+            out[o + n + N_KINDS + N_ORDER_TYPES] = r.oven_s[i]
+            out[o + n + N_KINDS + N_ORDER_TYPES + 1] = r.oven_d[i]
+        o += n + N_KINDS + N_ORDER_TYPES + 2
+    return o
+
+
+def global_state_layout(num_players: int) -> list[tuple[str, int]]:
+    """The centralised-critic state: seat 0's recall view plus every private field."""
+    n = num_players
+    return [
+        ("seat0_view", observation_size(n, "recall")),
+        ("hands", N_CARD_TYPES * n),
+        ("orders_in_hand", N_ORDER_TYPES * n),
+        ("orders_in_stack", N_ORDER_TYPES * n),
+        ("supply_contents", N_CARD_TYPES + 1),
+    ]
+
+
+@nb.njit(cache=True)
+def global_state_game(r, n: int, view_size: int, out) -> None:
+    observe_game(r, 0, n, RECALL, out[:view_size])
+    o = view_size
+    for s in range(n):
+        for c in range(N_CARD_TYPES):
+            out[o + c] = r.hand[s, c]
+        o += N_CARD_TYPES
+    for s in range(n):
+        for t in range(N_ORDER_TYPES):
+            out[o + t] = r.orders_hand[s, t]
+        o += N_ORDER_TYPES
+    for s in range(n):
+        for j in range(r.stack_len[s]):
+            out[o + r.stack[s, (r.stack_head[s] + j) % N_ORDER_TYPES]] = 1.0
+        o += N_ORDER_TYPES
+    for i in range(N_CARD_TYPES + 1):
+        out[o + i] = 0.0
+    for i in range(r.supply_pos, r.supply_len):
+        c = r.supply[i]
+        out[o + (N_CARD_TYPES if c == MAMMA_MIA else c)] += 1.0

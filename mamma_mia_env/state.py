@@ -1,0 +1,163 @@
+"""The game state: one numpy structured array with a leading batch axis.
+
+A batch of B games is one array of B records; every field of a record is a small
+fixed-size numpy array, so the whole batch lives in one contiguous block that the
+numba kernels in ``rules.py`` read and write, that ``copy()`` clones and that
+``to_json`` / ``from_json`` round-trip exactly. The AEC environment holds a batch of
+one.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .cards import N_CARD_TYPES, N_ORDER_TYPES, OVEN_CAPACITY, SUPPLY_CAPACITY
+from .config import Config
+
+PLAY, REVEAL, OVER = 0, 1, 2
+PHASE_NAMES = ("play", "reveal", "over")
+
+
+def state_dtype(num_players: int) -> np.dtype:
+    """The record layout for ``num_players`` seats (documented in docs/ENV.md)."""
+    n = num_players
+    return np.dtype(
+        [
+            ("seed", np.uint64),  # the seed this game was dealt from
+            ("rng", np.uint64),  # SplitMix64 state
+            ("hand", np.int8, (n, N_CARD_TYPES)),  # ingredient cards per seat and type
+            ("orders_hand", np.int8, (n, N_ORDER_TYPES)),  # 1 = order type in hand
+            ("stack", np.int8, (n, N_ORDER_TYPES)),  # order stacks, circular buffers
+            ("stack_head", np.int8, (n,)),
+            ("stack_len", np.int8, (n,)),
+            ("delivered", np.int8, (n, N_ORDER_TYPES)),
+            ("supply", np.int8, (SUPPLY_CAPACITY,)),  # card codes, index supply_pos is top
+            ("supply_pos", np.int16),
+            ("supply_len", np.int16),
+            ("piles", np.int16, (N_CARD_TYPES,)),  # face-up piles per card type
+            ("used", np.int16, (N_CARD_TYPES,)),  # this round's used stack
+            ("oven_who", np.int8, (OVEN_CAPACITY,)),
+            ("oven_what", np.int8, (OVEN_CAPACITY,)),  # 0-4 ingredient, 5+t order type t
+            ("oven_s", np.int8, (OVEN_CAPACITY,)),  # singles in an ingredient entry
+            ("oven_d", np.int8, (OVEN_CAPACITY,)),  # doubles in an ingredient entry
+            ("oven_len", np.int16),
+            ("reveal_pos", np.int16),
+            ("mm_holder", np.int8),  # -1: the Mamma Mia! card is in the supply
+            ("round", np.int8),
+            ("phase", np.int8),
+            ("seat", np.int8),  # seat to act (the order's owner in a reveal decision)
+            ("last_seat", np.int8),  # seat that took the last play turn
+            ("idle", np.int8),  # consecutive turns in which no card moved
+            ("turns", np.int32),
+            ("terminated", np.bool_),
+            ("truncated", np.bool_),
+            ("rewards", np.float32, (n,)),  # rewards produced by the last step
+        ]
+    )
+
+
+class StateError(ValueError):
+    """A saved state is corrupt or does not fit the config; the message names the field."""
+
+
+@dataclass
+class GameState:
+    """A batch of games: the config they follow and their records."""
+
+    config: Config
+    data: np.ndarray
+
+    @classmethod
+    def empty(cls, config: Config, batch_size: int) -> GameState:
+        return cls(config, np.zeros(batch_size, dtype=state_dtype(config.num_players)))
+
+    @property
+    def batch_size(self) -> int:
+        return int(self.data.shape[0])
+
+    def copy(self) -> GameState:
+        return GameState(self.config, self.data.copy())
+
+    def __getitem__(self, index: Any) -> GameState:
+        """A sub-batch (a copy), e.g. ``state[[3]]`` for game 3 alone."""
+        return GameState(self.config, np.atleast_1d(self.data[index]).copy())
+
+    def equals(self, other: GameState) -> bool:
+        return self.config == other.config and self.data.tobytes() == other.data.tobytes()
+
+    # -- JSON ---------------------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        games = []
+        for rec in self.data:
+            game = {}
+            for name in self.data.dtype.names:
+                value = rec[name]
+                if name in ("seed", "rng"):
+                    game[name] = str(int(value))  # 64-bit: keep exact in any JSON reader
+                elif isinstance(value, np.ndarray):
+                    game[name] = value.tolist()
+                else:
+                    game[name] = value.item()
+            games.append(game)
+        return {"format": "mamma-mia-state/1", "config": self.config.to_dict(), "games": games}
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict())
+
+    @classmethod
+    def from_dict(cls, obj: Any) -> GameState:
+        if not isinstance(obj, dict) or obj.get("format") != "mamma-mia-state/1":
+            raise StateError("not a mamma-mia-state/1 document (field 'format')")
+        if not isinstance(obj.get("config"), dict):
+            raise StateError("field 'config' is missing or not an object")
+        config = Config.from_kwargs(**obj["config"])
+        games = obj.get("games")
+        if not isinstance(games, list) or not games:
+            raise StateError("field 'games' must be a non-empty list")
+        dtype = state_dtype(config.num_players)
+        data = np.zeros(len(games), dtype=dtype)
+        for i, game in enumerate(games):
+            if not isinstance(game, dict):
+                raise StateError(f"games[{i}] is not an object")
+            missing = sorted(set(dtype.names) - set(game))
+            extra = sorted(set(game) - set(dtype.names))
+            if missing or extra:
+                raise StateError(f"games[{i}]: missing fields {missing}, unknown fields {extra}")
+            for name in dtype.names:
+                field_dtype, _ = dtype.fields[name]
+                shape = field_dtype.shape
+                try:
+                    raw = int(game[name]) if name in ("seed", "rng") else game[name]
+                    value = np.array(raw)
+                    if value.shape != shape:
+                        raise StateError(
+                            f"games[{i}].{name}: shape {value.shape}, expected {shape}"
+                        )
+                    base = field_dtype.base
+                    cast = value.astype(base)
+                    if not np.array_equal(cast, value):
+                        raise StateError(f"games[{i}].{name}: value out of range for {base}")
+                except StateError:
+                    raise
+                except (TypeError, ValueError, OverflowError) as exc:
+                    raise StateError(f"games[{i}].{name}: {exc}") from exc
+                data[i][name] = cast
+        state = cls(config, data)
+        from .validate import check_state  # local: validate imports this module
+
+        problems = check_state(state)
+        if problems:
+            raise StateError("corrupt state: " + "; ".join(problems[:5]))
+        return state
+
+    @classmethod
+    def from_json(cls, text: str) -> GameState:
+        try:
+            obj = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise StateError(f"not valid JSON: {exc}") from exc
+        return cls.from_dict(obj)
