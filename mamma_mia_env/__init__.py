@@ -16,3 +16,9 @@ __all__ = [
     "StateError",
     "TurnAction",
 ]
+
+from .aec import env, raw_env  # noqa: E402
+from .log import replay, replay_events  # noqa: E402
+from .positions import build_position  # noqa: E402
+
+__all__ += ["build_position", "env", "raw_env", "replay", "replay_events"]

@@ -56,7 +56,9 @@ class Config:
                 f"observation_mode must be one of {OBSERVATION_MODES}, got {self.observation_mode!r}"
             )
         if self.reward_mode not in REWARD_MODES:
-            raise ConfigError(f"reward_mode must be one of {REWARD_MODES}, got {self.reward_mode!r}")
+            raise ConfigError(
+                f"reward_mode must be one of {REWARD_MODES}, got {self.reward_mode!r}"
+            )
 
     @classmethod
     def from_kwargs(cls, **kwargs: Any) -> Config:

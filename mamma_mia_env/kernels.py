@@ -10,7 +10,7 @@ import numba as nb
 import numpy as np
 
 from .observe import global_state_game, observe_game
-from .rules import is_legal, legal_mask_game, reset_game, step_game
+from .rules import continue_reveal, is_legal, legal_mask_game, reset_game, step_game
 
 
 def _make(parallel: bool):
@@ -59,4 +59,14 @@ def _make(parallel: bool):
 
 
 SERIAL = _make(False)
+
+
+@nb.njit(cache=True)
+def begin_reveal(data, params, need, delivered):
+    """Start the reveal of every game (for positions built by hand)."""
+    for b in range(data.shape[0]):
+        data[b].reveal_pos = 0
+        continue_reveal(data[b], params, need, delivered[b])
+
+
 PARALLEL = _make(True)

@@ -1,0 +1,243 @@
+"""The PettingZoo AEC environment of Mamma Mia!."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from .actions import ActionCodec
+from .config import Config
+from .engine import Engine, IllegalActionError
+from .render import render_table
+from .state import OVER, PHASE_NAMES, REVEAL, GameState
+
+OBS_HIGH = 255.0
+
+
+def env(render_mode: str | None = None, illegal_reward: float = -1.0, **config: Any):
+    """The wrapped env, PettingZoo's convention for classic games.
+
+    An illegal action does not raise here: ``TerminateIllegalWrapper`` ends the game,
+    gives ``illegal_reward`` to the offender and 0 to the others, and warns. Use
+    ``raw_env`` to get an ``IllegalActionError`` instead.
+    """
+    e = raw_env(render_mode=render_mode, **config)
+    e = wrappers.TerminateIllegalWrapper(e, illegal_reward=illegal_reward)
+    e = wrappers.AssertOutOfBoundsWrapper(e)
+    e = wrappers.OrderEnforcingWrapper(e)
+    return e
+
+
+class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped env
+    """Mamma Mia! (Uwe Rosenberg, 1999) for 2-5 players, as a PettingZoo AEC env.
+
+    ## Description
+    Players bake pizzas by playing ingredient cards and order cards onto a shared
+    face-down oven, trusting their memory of what went in. When the supply runs out,
+    the holder of the Mamma Mia! card reveals the oven card by card and each order is
+    checked against the face-up ingredient piles. Three rounds; most delivered orders
+    wins. The rules, with every variant as a config flag, are in docs/RULES.md.
+
+    ## Spaces
+    Action: ``Discrete(n)``: a whole turn is one joint action (ingredients to play or
+    pass, an order card or none, the pile to draw from); the reveal's owner decisions
+    (add cards from hand or decline, the Monotoni joker, a Minimale tie) are seven
+    more actions. ``ActionCodec`` reads and writes them; docs/ENV.md has the layout.
+    Observation: ``{"observation": float32 vector, "action_mask": int8 vector}``;
+    the vector holds only what the observing player may know (docs/ENV.md, slice by
+    slice); ``observation_mode="top_card"`` drops everything that takes memory.
+
+    ## Rewards
+    ``reward_mode``: ``"win_loss"`` (+1 sole winner, 0 shared win, -1 others, at the
+    end), ``"delivered"`` (+1 to the owner when an order is delivered) or
+    ``"delivered_win_loss"`` (both).
+
+    ## Episode end
+    Terminates after the third round's reveal. Truncates when ``max_turns`` play
+    turns have been taken (off by default; the idle-cycle guard already ends a round
+    in which nobody can move a card).
+
+    ## Arguments
+    ``render_mode`` ("ansi" or "human") and the fields of ``Config``: ``num_players``,
+    ``mamma_mia_in_deal``, ``pass_may_play_order``, ``strict_minimale``,
+    ``double_ingredients``, ``random_start_player``, ``auto_reveal``,
+    ``idle_cycle_guard``, ``max_turns``, ``observation_mode``, ``reward_mode``.
+    ``reset(options={"state": GameState | json str})`` starts from a saved or built
+    position (``mamma_mia_env.positions.build_position``).
+    """
+
+    metadata = {
+        "render_modes": ["ansi", "human"],
+        "name": "mamma_mia_v0",
+        "is_parallelizable": False,
+        "render_fps": 1,
+    }
+
+    def __init__(self, render_mode: str | None = None, **config: Any) -> None:
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
+        self.render_mode = render_mode
+        self.config = Config.from_kwargs(**config)
+        self.engine = Engine(self.config)
+        self.codec = ActionCodec(self.engine)
+        n = self.config.num_players
+        self.possible_agents = [f"player_{i}" for i in range(n)]
+        self.agents = self.possible_agents[:]
+        self._seat = {a: i for i, a in enumerate(self.possible_agents)}
+        obs_space = spaces.Dict(
+            {
+                "observation": spaces.Box(
+                    0.0, OBS_HIGH, shape=(self.engine.obs_dim,), dtype=np.float32
+                ),
+                "action_mask": spaces.Box(0, 1, shape=(self.engine.n_actions,), dtype=np.int8),
+            }
+        )
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {
+            a: spaces.Discrete(self.engine.n_actions) for a in self.possible_agents
+        }
+        self.state_space = spaces.Box(0.0, OBS_HIGH, (self.engine.state_dim,), np.float32)
+        self.game: GameState | None = None
+        self.actions_taken: list[int] = []
+        self._mask = np.zeros((1, self.engine.n_actions), dtype=np.int8)
+        self._obs = np.zeros((1, self.engine.obs_dim), dtype=np.float32)
+        self._seats = np.zeros(1, dtype=np.int64)
+        self._action = np.zeros(1, dtype=np.int64)
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    # -- episode --------------------------------------------------------------------
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        options = options or {}
+        if "state" in options:
+            given = options["state"]
+            game = GameState.from_json(given) if isinstance(given, str) else given.copy()
+            if game.config != self.config or game.batch_size != 1:
+                raise ValueError("options['state'] must be one game made with this env's config")
+            self.game = game
+            self._start = game.copy()
+        else:
+            if seed is None:
+                seed = int(np.random.SeedSequence().generate_state(1, np.uint64)[0])
+            self.game = self.engine.reset(seeds=[seed])
+            self._start = None
+        self.seed_used = int(self.game.data["seed"][0])
+        self.actions_taken = []
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {a: {} for a in self.agents}
+        self._sync()
+
+    def _sync(self) -> None:
+        """Copy the engine's view of the game into PettingZoo's dicts."""
+        rec = self.game.data[0]
+        self._mask[:] = 0
+        self.engine.legal_masks(self.game, out=self._mask)
+        over = rec["phase"] == OVER
+        seat = int(rec["seat"])
+        for a, s in self._seat.items():
+            self.infos[a] = {}
+        if over:
+            if rec["truncated"]:
+                self.truncations = dict.fromkeys(self.agents, True)
+            else:
+                self.terminations = dict.fromkeys(self.agents, True)
+            for a in self.agents:
+                self.infos[a] = {"decision": None, "phase": "over", "seed": self.seed_used}
+        else:
+            decision = "reveal" if rec["phase"] == REVEAL else "turn"
+            self.infos[self.possible_agents[seat]] = {
+                "decision": decision,
+                "phase": PHASE_NAMES[int(rec["phase"])],
+                "round": int(rec["round"]),
+                "seed": self.seed_used,
+            }
+        self.agent_selection = self.possible_agents[seat]
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            return self._was_dead_step(action)
+        if action is None or not np.issubdtype(type(action), np.integer):
+            raise IllegalActionError(f"action must be an int, got {action!r}")
+        a = int(action)
+        if not (0 <= a < self.engine.n_actions and self._mask[0, a]):
+            from .actions import describe_illegal
+
+            raise IllegalActionError(
+                f"{agent}: action {a} is illegal: " + describe_illegal(self.engine, self.game, 0, a)
+            )
+        self._action[0] = a
+        self.engine.step(self.game, self._action)
+        self.actions_taken.append(a)
+        rewards = self.game.data["rewards"][0]
+        for a_name, s in self._seat.items():
+            self.rewards[a_name] = float(rewards[s])
+        self._cumulative_rewards[agent] = 0.0
+        self._sync()
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    # -- views ----------------------------------------------------------------------
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        seat = self._seat[agent]
+        self._seats[0] = seat
+        self.engine.observe(self.game, self._seats, out=self._obs)
+        if agent == self.agent_selection and not (
+            self.terminations[agent] or self.truncations[agent]
+        ):
+            mask = self._mask[0].copy()
+        else:
+            mask = np.zeros(self.engine.n_actions, dtype=np.int8)
+        return {"observation": self._obs[0].copy(), "action_mask": mask}
+
+    def state(self) -> np.ndarray:
+        """The full game (all hands, stacks, supply contents) for centralised critics."""
+        return self.engine.global_state(self.game)[0]
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() called without a render_mode")
+            return None
+        text = render_table(
+            self.game.data[0],
+            self._seat[self.agent_selection],
+            recall=self.config.observation_mode == "recall",
+        )
+        if self.render_mode == "human":
+            print(text + "\n")
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+    # -- saving and replaying -------------------------------------------------------
+    def save_state(self) -> str:
+        """The exact game state as JSON (``reset(options={"state": ...})`` restores it)."""
+        return self.game.to_json()
+
+    def event_log(self) -> dict[str, Any]:
+        """The game so far as a JSON-ready log: config, seed, and every action in words."""
+        from .log import replay_events
+
+        return replay_events(self.config, self.seed_used, self.actions_taken, self._start)
+
+    def write_event_log(self, path: str) -> None:
+        with open(path, "w") as fh:
+            json.dump(self.event_log(), fh, indent=1)

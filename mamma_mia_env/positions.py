@@ -1,0 +1,261 @@
+"""Build any position from a readable description, to study it or to test a bot on it.
+
+A description is a plain dict (JSON-friendly). Every key is optional; cards that the
+description does not place go, by default, to the supply (ingredients and the Mamma
+Mia! card) and to the bottom of their owner's order stack (orders), so a
+description need only name what matters:
+
+    {
+      "config": {"num_players": 4},          # or pass a Config to build_position
+      "seat": 3,                             # seat to act (default 0)
+      "round": 0,                            # 0, 1 or 2
+      "hands": {"3": {"salami": 3, "olive": 3}},      # per seat; "double olive": 1 ...
+      "orders_in_hand": {"3": [0]},          # order types (docs/SPEC.md, Numbering)
+      "stacks": {"3": [5, 6, 7]},            # top first; the given list is the whole stack
+      "delivered": {"0": [1, 2]},
+      "piles": {"pepper": 1, "salami": 2, "pineapple": 3, "mushroom": 4},
+      "used": {},
+      "oven": [[3, "3 salami"], [3, "order 0"], [1, "1 double olive"]],
+      "supply": ["olive", "mamma_mia", "salami"],   # top first; the whole supply
+      "mm_holder": null,
+      "turns": 0, "idle": 0, "seed": 0,     # seed: generator state for later shuffles
+      "reveal": false                        # true: turn the oven over now
+    }
+
+When "supply" or a seat's "stacks" entry is given it is the whole pile, and cards
+placed nowhere are an error (naming them): the position must hold every card once.
+When omitted, the unplaced cards fill it in canonical order (see docs/ENV.md).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from . import kernels
+from .cards import (
+    INGREDIENTS,
+    MAMMA_MIA,
+    N_CARD_TYPES,
+    N_KINDS,
+    N_ORDER_TYPES,
+    deck_counts,
+)
+from .config import Config
+from .engine import Engine
+from .state import PLAY, GameState, StateError
+from .validate import check_state
+
+_KEYS = {
+    "config",
+    "seat",
+    "round",
+    "hands",
+    "orders_in_hand",
+    "stacks",
+    "delivered",
+    "piles",
+    "used",
+    "oven",
+    "supply",
+    "mm_holder",
+    "turns",
+    "idle",
+    "seed",
+    "reveal",
+}
+
+
+def card_code(name: str) -> int:
+    """'salami' -> 0, 'double salami' -> 5, 'mamma_mia' -> 10."""
+    text = name.strip().lower()
+    if text in ("mamma_mia", "mamma mia", "mamma mia!"):
+        return MAMMA_MIA
+    if text.startswith("double "):
+        return N_KINDS + _kind(text[len("double ") :])
+    return _kind(text)
+
+
+def _kind(name: str) -> int:
+    if name not in INGREDIENTS:
+        raise StateError(f"unknown ingredient {name!r}; one of {INGREDIENTS}")
+    return INGREDIENTS.index(name)
+
+
+def _per_seat(desc: dict, key: str, n: int) -> dict[int, Any]:
+    raw = desc.get(key, {})
+    if isinstance(raw, list):
+        raw = dict(enumerate(raw))
+    if not isinstance(raw, dict):
+        raise StateError(f"'{key}' must map seats to values")
+    out = {}
+    for seat, value in raw.items():
+        s = int(seat)
+        if not 0 <= s < n:
+            raise StateError(f"'{key}': seat {s} is not in 0-{n - 1}")
+        out[s] = value
+    return out
+
+
+def _counts(spec: Any, where: str) -> np.ndarray:
+    counts = np.zeros(N_CARD_TYPES, dtype=np.int64)
+    if not isinstance(spec, dict):
+        raise StateError(f"{where} must map card names to counts")
+    for name, count in spec.items():
+        c = card_code(name)
+        if c == MAMMA_MIA:
+            raise StateError(f"{where}: the Mamma Mia! card is placed with 'mm_holder'/'supply'")
+        if int(count) < 0:
+            raise StateError(f"{where}: negative count for {name}")
+        counts[c] += int(count)
+    return counts
+
+
+def _parse_oven_entry(entry: Any, i: int, n: int) -> tuple[int, int, int, int]:
+    if not (isinstance(entry, (list, tuple)) and len(entry) == 2):
+        raise StateError(f"oven[{i}] must be [seat, 'N ingredient' | 'order T']")
+    seat, text = int(entry[0]), str(entry[1]).strip().lower()
+    if not 0 <= seat < n:
+        raise StateError(f"oven[{i}]: seat {seat} is not in 0-{n - 1}")
+    if text.startswith("order "):
+        t = int(text.split()[1])
+        if not 0 <= t < N_ORDER_TYPES:
+            raise StateError(f"oven[{i}]: order type {t} is not in 0-7")
+        return seat, N_KINDS + t, 0, 0
+    words = text.split()
+    if len(words) == 2:
+        return seat, _kind(words[1]), int(words[0]), 0
+    if len(words) == 3 and words[1] == "double":
+        return seat, _kind(words[2]), 0, int(words[0])
+    raise StateError(f"oven[{i}]: cannot read {text!r} (e.g. '3 salami', '1 double olive')")
+
+
+def build_position(description: dict, config: Config | None = None) -> GameState:
+    """A batch of one game in the described position (validated: every card once)."""
+    unknown = sorted(set(description) - _KEYS)
+    if unknown:
+        raise StateError(f"unknown position keys {unknown}; known: {sorted(_KEYS)}")
+    if config is None:
+        config = Config.from_kwargs(**description.get("config", {}))
+    engine = Engine(config)
+    n = config.num_players
+    state = GameState.empty(config, 1)
+    r = state.data[0]
+    seed = int(description.get("seed", 0))
+    r["seed"] = seed
+    r["rng"] = seed
+    r["round"] = int(description.get("round", 0))
+    r["seat"] = int(description.get("seat", 0))
+    r["last_seat"] = (int(r["seat"]) + n - 1) % n
+    r["turns"] = int(description.get("turns", 0))
+    r["idle"] = int(description.get("idle", 0))
+    r["phase"] = PLAY
+    holder = description.get("mm_holder")
+    r["mm_holder"] = -1 if holder is None else int(holder)
+
+    remaining = deck_counts(n, config.double_ingredients).astype(np.int64)
+
+    def place(counts: np.ndarray, where: str) -> None:
+        nonlocal remaining
+        remaining = remaining - counts
+        if (remaining < 0).any():
+            c = int(np.flatnonzero(remaining < 0)[0])
+            raise StateError(f"{where}: more {_name(c)} cards than the game has")
+
+    for seat, spec in _per_seat(description, "hands", n).items():
+        counts = _counts(spec, f"hands[{seat}]")
+        place(counts, f"hands[{seat}]")
+        r["hand"][seat] = counts
+    r["piles"] = _counts(description.get("piles", {}), "piles")
+    place(r["piles"].astype(np.int64), "piles")
+    r["used"] = _counts(description.get("used", {}), "used")
+    place(r["used"].astype(np.int64), "used")
+
+    orders_left = [set(range(N_ORDER_TYPES)) for _ in range(n)]
+
+    def take_order(seat: int, t: int, where: str) -> None:
+        if not 0 <= t < N_ORDER_TYPES:
+            raise StateError(f"{where}: order type {t} is not in 0-7")
+        if t not in orders_left[seat]:
+            raise StateError(f"{where}: seat {seat}'s order {t} is placed twice")
+        orders_left[seat].discard(t)
+
+    for seat, types in _per_seat(description, "orders_in_hand", n).items():
+        for t in types:
+            take_order(seat, int(t), f"orders_in_hand[{seat}]")
+            r["orders_hand"][seat, int(t)] = 1
+    for seat, types in _per_seat(description, "delivered", n).items():
+        for t in types:
+            take_order(seat, int(t), f"delivered[{seat}]")
+            r["delivered"][seat, int(t)] = 1
+
+    oven = description.get("oven", [])
+    if len(oven) > r["oven_who"].shape[0]:
+        raise StateError("oven: too many entries")
+    for i, entry in enumerate(oven):
+        seat, what, s, d = _parse_oven_entry(entry, i, n)
+        if what >= N_KINDS:
+            take_order(seat, what - N_KINDS, f"oven[{i}]")
+        else:
+            counts = np.zeros(N_CARD_TYPES, dtype=np.int64)
+            counts[what] += s
+            counts[N_KINDS + what] += d
+            if s + d == 0:
+                raise StateError(f"oven[{i}]: an ingredient entry holds at least one card")
+            place(counts, f"oven[{i}]")
+        r["oven_who"][i], r["oven_what"][i], r["oven_s"][i], r["oven_d"][i] = seat, what, s, d
+    r["oven_len"] = len(oven)
+
+    stacks = _per_seat(description, "stacks", n)
+    for seat in range(n):
+        if seat in stacks:
+            types = [int(t) for t in stacks[seat]]
+            for t in types:
+                take_order(seat, t, f"stacks[{seat}]")
+            if orders_left[seat]:
+                raise StateError(
+                    f"seat {seat}'s orders {sorted(orders_left[seat])} are placed nowhere"
+                )
+        else:
+            types = sorted(orders_left[seat])
+        r["stack"][seat, : len(types)] = types
+        r["stack_head"][seat] = 0
+        r["stack_len"][seat] = len(types)
+
+    if "supply" in description:
+        cards = [card_code(str(c)) for c in description["supply"]]
+        counts = np.zeros(N_CARD_TYPES, dtype=np.int64)
+        for c in cards:
+            if c != MAMMA_MIA:
+                counts[c] += 1
+        place(counts, "supply")
+        if remaining.any():
+            c = int(np.flatnonzero(remaining)[0])
+            raise StateError(f"{int(remaining[c])} {_name(c)} card(s) are placed nowhere")
+    else:
+        cards = [c for c in range(N_CARD_TYPES) for _ in range(int(remaining[c]))]
+        if r["mm_holder"] < 0:
+            cards.append(MAMMA_MIA)
+    if len(cards) > r["supply"].shape[0]:
+        raise StateError("supply: too many cards")
+    r["supply"][: len(cards)] = cards
+    r["supply_len"] = len(cards)
+    r["supply_pos"] = 0
+    state.data[0] = r
+
+    problems = check_state(state)
+    if problems:
+        raise StateError("position is inconsistent: " + "; ".join(problems))
+    if (state.data["supply_len"] == 0).any() and not description.get("reveal"):
+        raise StateError("supply: empty during play (the round would already have ended)")
+    if description.get("reveal"):
+        delivered = np.zeros((1, n), dtype=np.int32)
+        kernels.begin_reveal(state.data, engine.params, engine.need, delivered)
+    return state
+
+
+def _name(code: int) -> str:
+    if code >= N_KINDS:
+        return "double " + INGREDIENTS[code - N_KINDS]
+    return INGREDIENTS[code]
