@@ -11,6 +11,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
+from . import kernels
 from .actions import ActionCodec
 from .config import Config
 from .engine import Engine, IllegalActionError
@@ -108,8 +109,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped env
         self.actions_taken: list[int] = []
         self._mask = np.zeros((1, self.engine.n_actions), dtype=np.int8)
         self._obs = np.zeros((1, self.engine.obs_dim), dtype=np.float32)
-        self._seats = np.zeros(1, dtype=np.int64)
-        self._action = np.zeros(1, dtype=np.int64)
+        self._delivered = np.zeros((1, n), dtype=np.int32)
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -142,28 +142,26 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped env
         self.infos = {a: {} for a in self.agents}
         self._sync()
 
-    def _sync(self) -> None:
+    def _sync(self, mask_ready: bool = False) -> None:
         """Copy the engine's view of the game into PettingZoo's dicts."""
-        rec = self.game.data[0]
-        self._mask[:] = 0
-        self.engine.legal_masks(self.game, out=self._mask)
-        over = rec["phase"] == OVER
-        seat = int(rec["seat"])
-        for a, s in self._seat.items():
-            self.infos[a] = {}
-        if over:
-            if rec["truncated"]:
+        data = self.game.data
+        if not mask_ready:
+            self.engine.legal_masks(self.game, out=self._mask)
+        phase = int(data["phase"][0])
+        seat = int(data["seat"][0])
+        self.infos = {a: {} for a in self.agents}
+        if phase == OVER:
+            if data["truncated"][0]:
                 self.truncations = dict.fromkeys(self.agents, True)
             else:
                 self.terminations = dict.fromkeys(self.agents, True)
             for a in self.agents:
                 self.infos[a] = {"decision": None, "phase": "over", "seed": self.seed_used}
         else:
-            decision = "reveal" if rec["phase"] == REVEAL else "turn"
             self.infos[self.possible_agents[seat]] = {
-                "decision": decision,
-                "phase": PHASE_NAMES[int(rec["phase"])],
-                "round": int(rec["round"]),
+                "decision": "reveal" if phase == REVEAL else "turn",
+                "phase": PHASE_NAMES[phase],
+                "round": int(data["round"][0]),
                 "seed": self.seed_used,
             }
         self.agent_selection = self.possible_agents[seat]
@@ -172,7 +170,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped env
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             return self._was_dead_step(action)
-        if action is None or not np.issubdtype(type(action), np.integer):
+        if not isinstance(action, (int, np.integer)):
             raise IllegalActionError(f"action must be an int, got {action!r}")
         a = int(action)
         if not (0 <= a < self.engine.n_actions and self._mask[0, a]):
@@ -181,23 +179,24 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped env
             raise IllegalActionError(
                 f"{agent}: action {a} is illegal: " + describe_illegal(self.engine, self.game, 0, a)
             )
-        self._action[0] = a
-        self.engine.step(self.game, self._action)
+        eng = self.engine
+        kernels.step_one(
+            self.game.data, a, eng.params, eng.play, eng.need, self._delivered[0], self._mask[0]
+        )
         self.actions_taken.append(a)
-        rewards = self.game.data["rewards"][0]
-        for a_name, s in self._seat.items():
-            self.rewards[a_name] = float(rewards[s])
+        self.rewards = dict(zip(self.possible_agents, self.game.data["rewards"][0].tolist()))
         self._cumulative_rewards[agent] = 0.0
-        self._sync()
+        self._sync(mask_ready=True)
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
     # -- views ----------------------------------------------------------------------
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        seat = self._seat[agent]
-        self._seats[0] = seat
-        self.engine.observe(self.game, self._seats, out=self._obs)
+        eng = self.engine
+        kernels.observe_one(
+            self.game.data, self._seat[agent], eng.num_players, eng.obs_mode, self._obs[0]
+        )
         if agent == self.agent_selection and not (
             self.terminations[agent] or self.truncations[agent]
         ):

@@ -53,7 +53,8 @@ class Config:
             )
         if self.observation_mode not in OBSERVATION_MODES:
             raise ConfigError(
-                f"observation_mode must be one of {OBSERVATION_MODES}, got {self.observation_mode!r}"
+                f"observation_mode must be one of {OBSERVATION_MODES}, "
+                f"got {self.observation_mode!r}"
             )
         if self.reward_mode not in REWARD_MODES:
             raise ConfigError(

@@ -21,9 +21,21 @@ import numpy as np
 from . import kernels
 from .cards import N_REVEAL_ACTIONS, deck_counts, order_need_table, play_table
 from .config import Config
-from .observe import RECALL, TOP_CARD, global_state_layout, observation_layout
-from .rules import N_PARAMS, P_AUTO, P_DOUBLES, P_GUARD, P_MAX_TURNS, P_MM_IN_DEAL, P_N
-from .rules import P_NPLAY, P_PASS_ORDER, P_RANDOM_START, P_REWARD, P_STRICT
+from .observe import RECALL, TOP_CARD, global_state_layout, observation_layout, observation_slices
+from .rules import (
+    N_PARAMS,
+    P_AUTO,
+    P_DOUBLES,
+    P_GUARD,
+    P_MAX_TURNS,
+    P_MM_IN_DEAL,
+    P_N,
+    P_NPLAY,
+    P_PASS_ORDER,
+    P_RANDOM_START,
+    P_REWARD,
+    P_STRICT,
+)
 from .state import OVER, GameState
 
 PARALLEL_MIN_BATCH = 256
@@ -82,6 +94,7 @@ class Engine:
         self.obs_mode = RECALL if cfg.observation_mode == "recall" else TOP_CARD
         self.obs_layout = observation_layout(cfg.num_players, cfg.observation_mode)
         self.obs_dim = sum(size for _, size in self.obs_layout)
+        self.obs_slices = observation_slices(cfg.num_players, cfg.observation_mode)
         self.state_layout = global_state_layout(cfg.num_players)
         self.state_dim = sum(size for _, size in self.state_layout)
 

@@ -70,3 +70,17 @@ def begin_reveal(data, params, need, delivered):
 
 
 PARALLEL = _make(True)
+
+
+@nb.njit(cache=True)
+def step_one(data, action, params, play, need, delivered, mask):
+    """Step game 0 and refresh its legal mask: the AEC env's whole step in one call."""
+    r = data[0]
+    delivered[:] = 0
+    step_game(r, action, params, play, need, delivered)
+    legal_mask_game(r, params, play, need, mask)
+
+
+@nb.njit(cache=True)
+def observe_one(data, seat, n, mode, out):
+    observe_game(data[0], seat, n, mode, out)

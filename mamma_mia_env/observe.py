@@ -183,3 +183,13 @@ def global_state_game(r, n: int, view_size: int, out) -> None:
     for i in range(r.supply_pos, r.supply_len):
         c = r.supply[i]
         out[o + (N_CARD_TYPES if c == MAMMA_MIA else c)] += 1.0
+
+
+def observation_slices(num_players: int, mode: str) -> dict[str, slice]:
+    """Section name -> slice of the observation vector, e.g. ``obs[..., s["piles"]]``."""
+    out = {}
+    o = 0
+    for name, size in observation_layout(num_players, mode):
+        out[name] = slice(o, o + size)
+        o += size
+    return out

@@ -21,7 +21,6 @@ from .cards import (
     DELIVER,
     HAND_LIMIT,
     MAMMA_MIA,
-    MINIMALE,
     MONOTONI,
     N_KINDS,
     N_ORDER_TYPES,
