@@ -184,7 +184,9 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped env
             self.game.data, a, eng.params, eng.play, eng.need, self._delivered[0], self._mask[0]
         )
         self.actions_taken.append(a)
-        self.rewards = dict(zip(self.possible_agents, self.game.data["rewards"][0].tolist()))
+        self.rewards = dict(
+            zip(self.possible_agents, self.game.data["rewards"][0].tolist(), strict=True)
+        )
         self._cumulative_rewards[agent] = 0.0
         self._sync(mask_ready=True)
         self._accumulate_rewards()
