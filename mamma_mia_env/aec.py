@@ -185,7 +185,11 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped env
         )
         self.actions_taken.append(a)
         self.rewards = dict(
-            zip(self.possible_agents, self.game.data["rewards"][0].tolist(), strict=True)
+            zip(
+                self.possible_agents,
+                self.game.data["rewards"][0, : self.config.num_players].tolist(),
+                strict=True,
+            )
         )
         self._cumulative_rewards[agent] = 0.0
         self._sync(mask_ready=True)
@@ -218,6 +222,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped env
         text = render_table(
             self.game.data[0],
             self._seat[self.agent_selection],
+            self.config.num_players,
             recall=self.config.observation_mode == "recall",
         )
         if self.render_mode == "human":

@@ -36,8 +36,8 @@ def final_result(state: GameState) -> dict[str, Any]:
     win = np.zeros(n, dtype=np.int8)
     winners(rec, n, win)
     return {
-        "delivered": [int(x) for x in rec["delivered"].sum(axis=1)],
-        "ingredient_cards_in_hand": [int(x) for x in rec["hand"].sum(axis=1)],
+        "delivered": [int(x) for x in rec["delivered"][:n].sum(axis=1)],
+        "ingredient_cards_in_hand": [int(x) for x in rec["hand"][:n].sum(axis=1)],
         "winners": [int(s) for s in np.flatnonzero(win)] if rec["terminated"] else [],
         "terminated": bool(rec["terminated"]),
         "truncated": bool(rec["truncated"]),
@@ -69,7 +69,7 @@ def replay_events(
             "action": int(a),
             "text": codec.to_str(a, seat),
             "delivered": {str(s): int(c) for s, c in enumerate(delivered) if c},
-            "rewards": [float(x) for x in state.data["rewards"][0]],
+            "rewards": [float(x) for x in state.data["rewards"][0, : config.num_players]],
         }
         if pending:
             event["order"] = pending

@@ -29,9 +29,9 @@ def _oven_entry(rec: np.void, i: int) -> str:
     return f"seat {who}: order [{order_name(what - N_KINDS, who)}]"
 
 
-def render_table(rec: np.void, viewer: int, recall: bool = True) -> str:
+def render_table(rec: np.void, viewer: int, num_players: int, recall: bool = True) -> str:
     """The public table plus ``viewer``'s own hand; hidden cards are never shown."""
-    n = rec["hand"].shape[0]
+    n = num_players
     phase = PHASE_NAMES[int(rec["phase"])]
     lines = [
         f"Mamma Mia! round {int(rec['round']) + 1}/3, {phase}, seat {int(rec['seat'])} to act"

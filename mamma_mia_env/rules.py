@@ -260,9 +260,10 @@ def play_turn(r, a: int, params, play, need, out_delivered) -> None:
             short -= 1
             moved = True
     else:
+        start = r.supply_pos
         while short > 0 and draw_supply_card(r, seat):
             short -= 1
-            moved = True
+        moved = moved or r.supply_pos != start  # drawing the Mamma Mia! card moves a card
     r.turns += 1
     r.idle = 0 if moved else r.idle + 1
     r.last_seat = seat
@@ -366,14 +367,16 @@ def reveal_legal(r, owner: int, t: int, params, need, out) -> int:
 
 @_jit
 def hand_cost(r, owner: int, t: int, x: int, need) -> int:
-    """Value the owner's hand must add to deliver with choice ``x`` (auto policy)."""
-    if t == BOMBASTICA:
-        return max(BOMBASTICA_MIN - bombastica_value(r, owner, False), 0)
+    """Value of the cards the owner's hand gives to deliver with choice ``x`` (a double
+    taken first counts 2 even when it overpays); used by the automatic policy."""
     req = np.zeros(N_KINDS, np.int64)
     order_need(r, owner, t, x, need, req)
     cost = 0
     for k in range(N_KINDS):
-        cost += max(req[k] - pile_value(r, k), 0)
+        rest = req[k] - pile_value(r, k)
+        if rest > 0:
+            d = min(r.hand[owner, N_KINDS + k], (rest + 1) // 2)
+            cost += 2 * d + max(rest - 2 * d, 0)
     return cost
 
 

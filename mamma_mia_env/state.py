@@ -22,9 +22,16 @@ PLAY, REVEAL, OVER = 0, 1, 2
 PHASE_NAMES = ("play", "reveal", "over")
 
 
-def state_dtype(num_players: int) -> np.dtype:
-    """The record layout for ``num_players`` seats (documented in docs/ENV.md)."""
-    n = num_players
+MAX_SEATS = 5
+
+
+def state_dtype() -> np.dtype:
+    """The record layout (documented in docs/ENV.md).
+
+    Per-seat fields always have room for five seats (unused seats stay zero): one
+    layout for every player count, so that one compiled kernel serves all configs.
+    """
+    n = MAX_SEATS
     return np.dtype(
         [
             ("seed", np.uint64),  # the seed this game was dealt from
@@ -73,7 +80,7 @@ class GameState:
 
     @classmethod
     def empty(cls, config: Config, batch_size: int) -> GameState:
-        return cls(config, np.zeros(batch_size, dtype=state_dtype(config.num_players)))
+        return cls(config, np.zeros(batch_size, dtype=state_dtype()))
 
     @property
     def batch_size(self) -> int:
@@ -118,7 +125,7 @@ class GameState:
         games = obj.get("games")
         if not isinstance(games, list) or not games:
             raise StateError("field 'games' must be a non-empty list")
-        dtype = state_dtype(config.num_players)
+        dtype = state_dtype()
         data = np.zeros(len(games), dtype=dtype)
         for i, game in enumerate(games):
             if not isinstance(game, dict):

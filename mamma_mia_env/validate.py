@@ -79,5 +79,12 @@ def check_state(state: GameState) -> list[str]:
             report(inside & ~valid, f"seat {s}: bad order type in stack")
             rows = np.flatnonzero(inside & valid)
             np.add.at(orders, (rows, s, entry[rows]), 1)
-    report((orders != 1).any(axis=(1, 2)), "order cards not conserved (each must be in one place)")
+    report((orders[:, :n] != 1).any(axis=(1, 2)), "order cards not conserved (one place each)")
+    unused = (
+        d["hand"][:, n:].any(axis=(1, 2))
+        | d["orders_hand"][:, n:].any(axis=(1, 2))
+        | d["delivered"][:, n:].any(axis=(1, 2))
+        | d["stack_len"][:, n:].any(axis=1)
+    )
+    report(unused, f"cards at seats beyond the {n} players")
     return problems

@@ -473,10 +473,7 @@ class OracleGame:
             if coverable:
                 return [self.DECLINE, self.DELIVER], {self.DELIVER: need}
             return [self.DECLINE], {}
-        if t == ORDER_MONOTONI:
-            options = others(owner)
-        else:
-            options = self.minimale_candidates(owner)
+        options = others(owner) if t == ORDER_MONOTONI else self.minimale_candidates(owner)
         legal: list[int] = []
         needs: dict = {}
         some_unmet = False
@@ -703,7 +700,6 @@ class OracleGame:
                 raise ValueError("reveal_pos must point at an order that needs a decision")
             game._pending = pos
             game._reveal_next = pos
-            game._seat = owner
         game._last_seat = (game._seat - 1) % n if last_seat is None else last_seat
         for seat_hand in range(n):
             if game._hand_size(seat_hand) > HAND_LIMIT:

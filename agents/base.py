@@ -1,0 +1,167 @@
+"""The agent interface: one game with ``act``, many games at once with ``act_batch``.
+
+An agent is a policy: a function of what one seat may know (the observation vector of
+``mamma_mia_env``), the legal-action mask and a random generator. Bundled agents keep
+no state between calls (the ``recall`` observation already carries the round's public
+oven history), so one agent object can play any number of games and seats at once.
+
+    class MyBot(Agent):
+        name = "mybot"
+
+        def act_batch(self, observations, masks, rng, seats=None):
+            return masks.argmax(axis=1)          # the first legal action of every game
+
+* ``observations``: ``(B, obs_dim)`` float32, from ``Engine.observe(state)``;
+* ``masks``: ``(B, n_actions)`` int8, from ``Engine.legal_masks(state)``;
+* ``rng``: a ``numpy.random.Generator``;
+* ``seats``: ``(B,)`` the acting seat of each game (seat *s* owns personal ingredient
+  *s*). The observation itself is seat-relative and does not name the seat, so
+  anything that reads the meaning of an order card (types 0-3 depend on the owner's
+  personal ingredient) needs it; the tournament always passes it.
+
+Returns ``(B,)`` integer actions. ``act`` is the same for one game (``(obs_dim,)``,
+``(n_actions,)``, a seat int) and returns an int. Implement either one: the base class
+derives the other. The two agree: ``act(o, m, rng, s)`` equals
+``act_batch(o[None], m[None], rng, [s])[0]``, and a batch equals its rows acted one by
+one with the same generator (the bundled agents draw their random numbers row by row).
+
+``observation_mode`` names the observation an agent needs: ``"recall"`` (perfect
+memory, the default) or ``"top_card"`` (only what a player sees without memory). The
+tournament observes each game in the mode its acting agent asks for.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from mamma_mia_env.cards import N_REVEAL_ACTIONS, order_need_table, play_table
+from mamma_mia_env.config import OBSERVATION_MODES
+from mamma_mia_env.observe import observation_size, observation_slices
+
+
+class Agent:
+    """Base class of all agents; subclasses override ``act_batch`` or ``act``."""
+
+    #: Short name used in tables and on the command line.
+    name: str = "agent"
+    #: The observation the agent reads: "recall" or "top_card".
+    observation_mode: str = "recall"
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        if cls.observation_mode not in OBSERVATION_MODES:
+            raise TypeError(
+                f"{cls.__name__}.observation_mode must be one of {OBSERVATION_MODES}, "
+                f"got {cls.observation_mode!r}"
+            )
+
+    def act(
+        self,
+        observation: np.ndarray,
+        action_mask: np.ndarray,
+        rng: np.random.Generator,
+        seat: int | None = None,
+    ) -> int:
+        """One action for one game."""
+        if type(self).act_batch is Agent.act_batch:
+            raise NotImplementedError(f"{type(self).__name__} must override act or act_batch")
+        seats = None if seat is None else np.array([seat], dtype=np.int64)
+        out = self.act_batch(
+            np.asarray(observation)[None], np.asarray(action_mask)[None], rng, seats
+        )
+        return int(out[0])
+
+    def act_batch(
+        self,
+        observations: np.ndarray,
+        masks: np.ndarray,
+        rng: np.random.Generator,
+        seats: np.ndarray | None = None,
+    ) -> np.ndarray:
+        """One action per game; the default calls ``act`` row by row."""
+        if type(self).act is Agent.act:
+            raise NotImplementedError(f"{type(self).__name__} must override act or act_batch")
+        out = np.empty(len(observations), dtype=np.int64)
+        for i in range(len(observations)):
+            seat = None if seats is None else int(seats[i])
+            out[i] = self.act(observations[i], masks[i], rng, seat)
+        return out
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}()"
+
+
+# -- reading observations and actions -----------------------------------------------------
+@dataclass(frozen=True)
+class GameInfo:
+    """What the shapes of an observation and a mask say about the game.
+
+    ``obs_dim`` fixes the player count and the observation mode, ``n_actions`` whether
+    double ingredients are in play; so agents need no set-up call.
+    """
+
+    num_players: int
+    observation_mode: str
+    double_ingredients: bool
+    slices: dict[str, slice]
+    play: np.ndarray  # (n_play, 3): kind, singles, doubles; row 0 = pass
+    n_play: int
+    n_turn_actions: int
+    n_actions: int
+    need: np.ndarray  # (5 personal, 5 simple types, 5 kinds)
+
+    @property
+    def recall(self) -> bool:
+        return self.observation_mode == "recall"
+
+
+@lru_cache(maxsize=64)
+def game_info(obs_dim: int, n_actions: int) -> GameInfo:
+    """The ``GameInfo`` of observations of size ``obs_dim`` and masks of ``n_actions``."""
+    found = [
+        (n, mode)
+        for n in range(2, 6)
+        for mode in OBSERVATION_MODES
+        if observation_size(n, mode) == obs_dim
+    ]
+    if len(found) != 1:
+        raise ValueError(f"no Mamma Mia! observation has size {obs_dim}")
+    n, mode = found[0]
+    for doubles in (False, True):
+        play = play_table(doubles)
+        n_turn = int(play.shape[0]) * 18
+        if n_turn + N_REVEAL_ACTIONS == n_actions:
+            return GameInfo(
+                num_players=n,
+                observation_mode=mode,
+                double_ingredients=doubles,
+                slices=observation_slices(n, mode),
+                play=play,
+                n_play=int(play.shape[0]),
+                n_turn_actions=n_turn,
+                n_actions=n_actions,
+                need=order_need_table(),
+            )
+    raise ValueError(f"no Mamma Mia! action space has {n_actions} actions")
+
+
+def check_batch(
+    observations: np.ndarray, masks: np.ndarray, seats: np.ndarray | None
+) -> tuple[GameInfo, np.ndarray | None]:
+    """Validate the shapes of an ``act_batch`` call; returns its ``GameInfo`` and seats."""
+    if observations.ndim != 2 or masks.ndim != 2 or len(observations) != len(masks):
+        raise ValueError(
+            f"act_batch needs (B, obs_dim) observations and (B, n_actions) masks, got "
+            f"{observations.shape} and {masks.shape}"
+        )
+    info = game_info(observations.shape[1], masks.shape[1])
+    if seats is not None:
+        seats = np.asarray(seats, dtype=np.int64).reshape(-1)
+        if seats.shape != (len(observations),):
+            raise ValueError(f"seats must have shape ({len(observations)},), got {seats.shape}")
+        if (seats < 0).any() or (seats >= info.num_players).any():
+            raise ValueError(f"seats must be in 0-{info.num_players - 1}")
+    return info, seats

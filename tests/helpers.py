@@ -1,0 +1,33 @@
+"""Test helpers shared by several test modules (plain functions, no fixtures)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from mamma_mia_env import Engine, GameState
+from mamma_mia_env.state import OVER
+
+
+def random_legal(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """One uniformly random legal action per row (0 for rows with no legal action)."""
+    cs = masks.cumsum(axis=1, dtype=np.int64)
+    total = cs[:, -1]
+    pick = (rng.random(len(masks)) * np.maximum(total, 1)).astype(np.int64)
+    return np.argmax(cs > pick[:, None], axis=1)
+
+
+def play_random(
+    engine: Engine, state: GameState, rng: np.random.Generator, max_steps: int = 5000, check=None
+) -> int:
+    """Play every game of ``state`` to the end with random legal actions; returns steps."""
+    steps = 0
+    while (state.data["phase"] != OVER).any():
+        masks = engine.legal_masks(state)
+        active = state.data["phase"] != OVER
+        assert masks[active].any(axis=1).all(), "an acting seat has no legal action"
+        engine.step(state, random_legal(masks, rng))
+        steps += 1
+        if check is not None:
+            check(state)
+        assert steps < max_steps, "games did not terminate"
+    return steps
