@@ -1,5 +1,9 @@
 """mamma-mia-env: Uwe Rosenberg's Mamma Mia! as a reinforcement-learning environment."""
 
+from ._jit_cache import configure_cache
+
+configure_cache()  # before any kernel module is imported
+
 from .actions import ActionCodec, RevealAction, TurnAction
 from .config import Config, ConfigError
 from .engine import Engine, IllegalActionError
@@ -17,8 +21,8 @@ __all__ = [
     "TurnAction",
 ]
 
-from .aec import env, raw_env  # noqa: E402
-from .log import replay, replay_events  # noqa: E402
-from .positions import build_position  # noqa: E402
+from .aec import env, raw_env
+from .log import replay, replay_events
+from .positions import build_position
 
 __all__ += ["build_position", "env", "raw_env", "replay", "replay_events"]

@@ -125,10 +125,11 @@ def reset_game(r, seed: np.uint64, params, deck_counts) -> None:
     r.supply[:] = 0
     # 1-2. the canonical deck, shuffled (the supply array serves as the deck)
     m = 0
-    for c in range(deck_counts.shape[0]):
-        for _ in range(deck_counts[c]):
-            r.supply[m] = c
-            m += 1
+    for k in range(N_KINDS):  # per ingredient: its singles, then its doubles
+        for c in (k, N_KINDS + k):
+            for _ in range(deck_counts[c]):
+                r.supply[m] = c
+                m += 1
     if params[P_MM_IN_DEAL]:
         r.supply[m] = MAMMA_MIA
         m += 1

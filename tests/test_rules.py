@@ -407,6 +407,32 @@ def test_example_chinese_minimale_only_the_fewest_kind_is_a_candidate() -> None:
     assert g.piles() == {"salami": 4, "mushroom": 3, "olive": 2, "pepper": 1}
 
 
+def test_orders_are_checked_against_the_piles_at_the_moment_they_are_revealed() -> None:
+    def reveal(oven: list) -> Game:
+        return Game(
+            {
+                "round": 2,
+                "piles": {"pineapple": 3, "pepper": 1},
+                "hands": {"3": {"olive": 2}},
+                "oven": oven,
+                "reveal": True,
+            },
+            num_players=4,
+        )
+
+    # The fourth pineapple is played after the order: too late, the order fails.
+    g = reveal([[ALBERTO, "order 2"], [0, "1 pineapple"]])
+    assert int(g.r["phase"]) == OVER
+    assert g.delivered(ALBERTO) == [] and g.stack(ALBERTO)[-1] == 2
+    assert g.piles() == {"pineapple": 4, "pepper": 1}
+
+    # Played before it: the piles meet the order, delivered with no decision asked.
+    g = reveal([[0, "1 pineapple"], [ALBERTO, "order 2"]])
+    assert int(g.r["phase"]) == OVER
+    assert g.delivered(ALBERTO) == [2]
+    assert g.piles() == {} and g.used() == {"pineapple": 4, "pepper": 1}
+
+
 # ====================================================================== 2. special pizzas
 
 PILES_14 = {"salami": 3, "mushroom": 3, "pineapple": 3, "pepper": 3, "olive": 2}
@@ -770,6 +796,28 @@ def test_carried_piles_count_in_the_next_round() -> None:
     assert g.hand(1) == {"salami": 1, "mushroom": 1, "pineapple": 1, "pepper": 1, "olive": 1}
 
 
+def test_game_ends_after_the_third_reveal_keeping_oven_used_and_holder() -> None:
+    g = Game(
+        {
+            "round": 2,
+            "mm_holder": 1,
+            "piles": {"pepper": 1, "pineapple": 4, "olive": 2},
+            "oven": [[0, "1 salami"], [ALBERTO, "order 2"]],
+            "reveal": True,
+        },
+        num_players=4,
+    )
+    assert int(g.r["phase"]) == OVER and bool(g.r["terminated"])
+    assert int(g.r["round"]) == 2
+    assert g.delivered(ALBERTO) == [2]
+    assert g.oven() == [(0, "1 salami"), (ALBERTO, "order 2")]  # not cleared
+    assert int(g.r["reveal_pos"]) == 2
+    assert g.used() == {"pineapple": 4, "pepper": 1}  # not shuffled into a supply
+    assert int(g.r["mm_holder"]) == 1
+    assert g.piles() == {"salami": 1, "olive": 2}
+    assert g.rewards() == [-1, -1, -1, 1]
+
+
 def _final(delivered: dict, hands: dict, oven: list | None = None, **config: object) -> Game:
     """The third round's reveal of a 3-player game: the game ends, scores are final."""
     desc = {"round": 2, "delivered": delivered, "hands": hands, "reveal": True}
@@ -895,6 +943,9 @@ def test_pass_may_play_order_variant_masks() -> None:
     assert g.legal() == {"pass, no order, draw supply", "pass, no order, draw stack"}
     with pytest.raises(IllegalActionError, match="a passing player plays no order"):
         g.step("pass, order type 0, draw supply")
+    g.step("pass, no order, draw supply")  # the pass still draws up to 7
+    assert g.oven() == [] and g.orders(0) == [0, 3]
+    assert g.hand(0) == {"salami": 5} and int(g.r["idle"]) == 0
 
     g = Game(_passing_position([0, 3]), num_players=4, pass_may_play_order=True)
     assert g.legal() == {
@@ -931,13 +982,9 @@ def test_double_ingredients_deck_has_two_doubles_per_ingredient(n: int) -> None:
         assert int((supply == MAMMA_MIA).sum()) == 1
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine bug: with double_ingredients the canonical deck is laid out by card "
-    "code (all singles, then all doubles) instead of SPEC's per-ingredient order "
-    "(k's singles, then k's two doubles), so seeded deals differ from SPEC/oracle",
-)
 def test_double_ingredients_deal_follows_spec_deck_order() -> None:
+    """SPEC set-up step 1: per ingredient its singles, then its two doubles (a deck laid
+    out by card code, all singles before all doubles, deals other hands)."""
     engine = Engine(Config(num_players=4, double_ingredients=True))
     state = engine.reset(seeds=list(range(10)))
     for game in range(10):
@@ -1095,14 +1142,9 @@ def test_auto_reveal_applies_the_documented_policy() -> None:
     assert g.delivered(ALBERTO) == [] and g.stack(ALBERTO)[-1] == MONOTONI
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine bug: auto_choice ranks deliveries by the shortfall (need - pile value) "
-    "instead of the value the delivery actually takes from the hand; a hand double "
-    "covering a shortfall of 1 takes 2 (SPEC: 'the one whose delivery takes the fewest "
-    "value from the owner's hand')",
-)
 def test_auto_reveal_counts_value_actually_taken_with_doubles() -> None:
+    """SPEC: the policy counts what the hand actually gives; a double covering a
+    shortfall of 1 gives 2."""
     # Minimale tie mushroom/olive (value 2 each): mushroom would take the hand's double
     # (value 2), olive a single (value 1) -> the policy must pick olive.
     piles = {"salami": 1, "mushroom": 2, "double olive": 1, "pineapple": 4}
@@ -1110,6 +1152,13 @@ def test_auto_reveal_counts_value_actually_taken_with_doubles() -> None:
     assert int(g.r["phase"]) == OVER
     assert g.used() == {"salami": 1, "double olive": 1, "olive": 1}
     assert g.hand(SALAMI) == {"double mushroom": 1}
+
+    # Monotoni: pineapple short 2 (two singles, value 2), olive short 1 (the double,
+    # value 2): equal value given -> the lowest index, pineapple.
+    piles = {"salami": 1, "pineapple": 4, "olive": 5}
+    g = _doubles(SALAMI, MONOTONI, piles, {"pineapple": 2, "double olive": 1}, auto_reveal=True)
+    assert g.used() == {"salami": 1, "pineapple": 6}
+    assert g.hand(SALAMI) == {"double olive": 1}
 
 
 def test_auto_reveal_never_asks_in_random_games() -> None:
