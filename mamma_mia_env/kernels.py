@@ -11,6 +11,7 @@ import numpy as np
 
 from .observe import global_state_game, observe_game
 from .rules import continue_reveal, is_legal, legal_mask_game, reset_game, step_game
+from .state import OVER as OVER_PHASE
 
 
 def _make(parallel: bool):
@@ -84,3 +85,45 @@ def step_one(data, action, params, play, need, delivered, mask):
 @nb.njit(cache=True)
 def observe_one(data, seat, n, mode, out):
     observe_game(data[0], seat, n, mode, out)
+
+
+def _make_vector_step(parallel: bool):
+    loop = nb.prange if parallel else range
+
+    @nb.njit(cache=True, parallel=parallel)
+    def vector_step(
+        data, actions, params, play, need, deck_counts, n, mode,
+        obs, masks, rewards, done, terminated, truncated,
+        final_obs, final_delivered, final_seed, episode, base_seed,
+    ):  # fmt: skip
+        """Step every game, deal finished ones again, and write observations and masks.
+
+        One pass over the batch, so each game's record is touched while in cache.
+        Actions must already be validated.
+        """
+        b_total = data.shape[0]
+        for b in loop(b_total):
+            r = data[b]
+            delivered = np.zeros(n, np.int32)
+            step_game(r, actions[b], params, play, need, delivered)
+            for s in range(n):
+                rewards[b, s] = r.rewards[s]
+            done[b] = r.phase == OVER_PHASE
+            terminated[b] = r.terminated
+            truncated[b] = r.truncated
+            if done[b]:
+                observe_game(r, r.seat, n, mode, final_obs[b])
+                for s in range(n):
+                    final_delivered[b, s] = r.delivered[s].sum()
+                final_seed[b] = r.seed
+                episode[b] += np.uint64(1)
+                seed = base_seed + np.uint64(b) + episode[b] * np.uint64(b_total)
+                reset_game(r, seed, params, deck_counts)
+            observe_game(r, r.seat, n, mode, obs[b])
+            legal_mask_game(r, params, play, need, masks[b])
+
+    return vector_step
+
+
+VECTOR_STEP_SERIAL = _make_vector_step(False)
+VECTOR_STEP_PARALLEL = _make_vector_step(True)

@@ -1,0 +1,173 @@
+"""Many games at once: a vector environment over the batched engine.
+
+Each of the B games is at its own decision point; one ``step`` takes one action per
+game (for whichever seat is to act there) and moves every game on. Finished games are
+dealt again at once (gymnasium's SAME_STEP autoreset): the returned observation is
+the new game's, and the last one of the finished game is in ``info["final_obs"]``.
+
+    >>> venv = MammaMiaVectorEnv(1024, num_players=4)
+    >>> obs, info = venv.reset(seed=0)               # game i is dealt from seed 0 + i
+    >>> actions = my_policy(obs, info["action_mask"], info["seat"])
+    >>> obs, rewards, terminated, truncated, info = venv.step(actions)
+    >>> rewards.shape                                # (1024, 4): per game and seat
+
+Seeds: the k-th game played in slot i (k = 0, 1, ...) is dealt from
+``seed + i + k * B``; ``info["game_seed"]`` gives every game's seed, so any game can be
+replayed alone with the AEC env or ``mamma_mia_env.replay``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+
+from . import kernels
+from .actions import describe_illegal
+from .config import Config
+from .engine import PARALLEL_MIN_BATCH, Engine, IllegalActionError
+
+OBS_HIGH = 255.0
+
+
+class MammaMiaVectorEnv:
+    """B games of Mamma Mia! stepped together, each at its own seat to act.
+
+    ## Spaces
+    ``single_action_space``: ``Discrete(n_actions)`` as in the AEC env;
+    ``single_observation_space``: the acting seat's observation (docs/ENV.md). Masks
+    come in ``info["action_mask"]`` ``(B, n_actions)`` int8, the acting seats in
+    ``info["seat"]``.
+
+    ## Rewards
+    ``(B, num_players)`` float32: what each seat of each game earned in this step
+    (``reward_mode`` as in the AEC env).
+
+    ## Episode end
+    ``terminated`` / ``truncated`` per game; the game is then dealt again at once. In
+    ``info`` (only in steps where a game finished): ``final_obs`` ``(B, obs_dim)``
+    (the finished game seen by the seat that took the last action; rows valid where
+    ``_final_obs``), ``final_delivered`` ``(B, N)`` (orders each seat delivered) and
+    ``final_seed`` (the finished game's seed).
+
+    ## Arguments
+    ``num_envs`` and the fields of ``Config`` (or ``config=Config(...)``). ``copy``
+    (default True): return fresh arrays each step; with False the arrays are reused
+    buffers, overwritten by the next step (faster, for trusted loops).
+    """
+
+    metadata = {"autoreset_mode": "SameStep"}
+
+    def __init__(
+        self, num_envs: int, config: Config | None = None, copy: bool = True, **kwargs: Any
+    ) -> None:
+        if not isinstance(num_envs, int) or num_envs < 1:
+            raise ValueError(f"num_envs must be a positive int, got {num_envs!r}")
+        self.engine = Engine(config, **kwargs) if config is not None else Engine(**kwargs)
+        self.config = self.engine.config
+        self.num_envs = num_envs
+        self.num_players = self.config.num_players
+        self.copy = copy
+        self.single_action_space = spaces.Discrete(self.engine.n_actions)
+        self.single_observation_space = spaces.Box(
+            0.0, OBS_HIGH, shape=(self.engine.obs_dim,), dtype=np.float32
+        )
+        self.state = None
+        self._obs = np.zeros((num_envs, self.engine.obs_dim), dtype=np.float32)
+        self._mask = np.zeros((num_envs, self.engine.n_actions), dtype=np.int8)
+        self._final_obs = np.zeros_like(self._obs)
+        self._rewards = np.zeros((num_envs, self.num_players), dtype=np.float32)
+        self._done = np.zeros(num_envs, dtype=np.bool_)
+        self._terminated = np.zeros(num_envs, dtype=np.bool_)
+        self._truncated = np.zeros(num_envs, dtype=np.bool_)
+        self._final_delivered = np.zeros((num_envs, self.num_players), dtype=np.int64)
+        self._final_seed = np.zeros(num_envs, dtype=np.uint64)
+        self._base_seed = 0
+        self._episode = np.zeros(num_envs, dtype=np.uint64)
+
+    def _seeds(self, index: np.ndarray) -> np.ndarray:
+        b = np.uint64(self.num_envs)
+        return np.uint64(self._base_seed) + index.astype(np.uint64) + self._episode[index] * b
+
+    def reset(self, seed: int | None = None) -> tuple[np.ndarray, dict[str, Any]]:
+        if seed is None:
+            seed = int(np.random.SeedSequence().generate_state(1, np.uint64)[0] >> np.uint64(1))
+        if not isinstance(seed, (int, np.integer)) or seed < 0:
+            raise ValueError(f"seed must be a non-negative int, got {seed!r}")
+        self._base_seed = int(seed)
+        self._episode[:] = 0
+        index = np.arange(self.num_envs)
+        self.state = self.engine.reset(seeds=self._seeds(index))
+        self.engine.observe(self.state, out=self._obs)
+        self.engine.legal_masks(self.state, out=self._mask)
+        return self._out(self._obs), self._info()
+
+    def step(
+        self, actions: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """One action per game; all are checked before any game moves."""
+        if self.state is None:
+            raise RuntimeError("call reset() before step()")
+        acts = self._check(actions)
+        eng = self.engine
+        b = self.num_envs
+        kernel = (
+            kernels.VECTOR_STEP_PARALLEL if b >= PARALLEL_MIN_BATCH else kernels.VECTOR_STEP_SERIAL
+        )
+        kernel(
+            self.state.data, acts, eng.params, eng.play, eng.need, eng.deck_counts,
+            self.num_players, eng.obs_mode, self._obs, self._mask, self._rewards, self._done,
+            self._terminated, self._truncated, self._final_obs, self._final_delivered,
+            self._final_seed, self._episode, np.uint64(self._base_seed),
+        )  # fmt: skip
+        info = self._info()
+        if self._done.any():
+            info.update(
+                final_obs=self._final_obs.copy(),
+                _final_obs=self._done.copy(),
+                final_delivered=self._final_delivered.copy(),
+                final_seed=self._final_seed.copy(),
+            )
+        return (
+            self._out(self._obs),
+            self._out(self._rewards),
+            self._out(self._terminated),
+            self._out(self._truncated),
+            info,
+        )
+
+    def _check(self, actions: np.ndarray) -> np.ndarray:
+        """Validate against the masks handed out with the last observation."""
+        b = self.num_envs
+        arr = np.asarray(actions)
+        if arr.shape != (b,):
+            raise IllegalActionError(f"actions must have shape ({b},), got {arr.shape}")
+        if arr.dtype.kind not in "iu":
+            raise IllegalActionError(f"actions must be integers, got dtype {arr.dtype}")
+        arr = arr.astype(np.int64, copy=False)
+        n = self.engine.n_actions
+        in_range = (arr >= 0) & (arr < n)
+        ok = in_range.copy()
+        ok[in_range] = self._mask[np.flatnonzero(in_range), arr[in_range]] == 1
+        if not ok.all():
+            g = int(np.flatnonzero(~ok)[0])
+            raise IllegalActionError(
+                f"game {g}: action {int(arr[g])} is illegal: "
+                + describe_illegal(self.engine, self.state, g, int(arr[g]))
+            )
+        return arr
+
+    def _out(self, arr: np.ndarray) -> np.ndarray:
+        return arr.copy() if self.copy else arr
+
+    def _info(self) -> dict[str, Any]:
+        data = self.state.data
+        return {
+            "action_mask": self._out(self._mask),
+            "seat": data["seat"].astype(np.int64),
+            "game_seed": data["seed"].copy(),
+        }
+
+    def close(self) -> None:
+        self.state = None
