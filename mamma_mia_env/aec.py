@@ -108,7 +108,8 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped env
         self.game: GameState | None = None
         self.actions_taken: list[int] = []
         self._mask = np.zeros((1, self.engine.n_actions), dtype=np.int8)
-        self._obs = np.zeros((1, self.engine.obs_dim), dtype=np.float32)
+        self._acting_obs = np.zeros(self.engine.obs_dim, dtype=np.float32)
+        self._acting_obs_valid = False
         self._delivered = np.zeros((1, n), dtype=np.int32)
 
     def observation_space(self, agent: str) -> spaces.Space:
@@ -133,6 +134,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped env
             self.game = self.engine.reset(seeds=[seed])
             self._start = None
         self.seed_used = int(self.game.data["seed"][0])
+        self._acting_obs_valid = False
         self.actions_taken = []
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -181,8 +183,10 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped env
             )
         eng = self.engine
         kernels.step_one(
-            self.game.data, a, eng.params, eng.play, eng.need, self._delivered[0], self._mask[0]
-        )
+            self.game.data, a, eng.params, eng.play, eng.need, self._delivered[0],
+            self._mask[0], eng.num_players, eng.obs_mode, self._acting_obs,
+        )  # fmt: skip
+        self._acting_obs_valid = True
         self.actions_taken.append(a)
         self.rewards = dict(
             zip(
@@ -199,17 +203,20 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped env
 
     # -- views ----------------------------------------------------------------------
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        eng = self.engine
-        kernels.observe_one(
-            self.game.data, self._seat[agent], eng.num_players, eng.obs_mode, self._obs[0]
-        )
-        if agent == self.agent_selection and not (
-            self.terminations[agent] or self.truncations[agent]
-        ):
+        acting = agent == self.agent_selection
+        if acting and self._acting_obs_valid:
+            obs = self._acting_obs.copy()  # computed by the step, in the same kernel call
+        else:
+            eng = self.engine
+            obs = np.empty(eng.obs_dim, dtype=np.float32)
+            kernels.observe_one(
+                self.game.data, self._seat[agent], eng.num_players, eng.obs_mode, obs
+            )
+        if acting and not (self.terminations[agent] or self.truncations[agent]):
             mask = self._mask[0].copy()
         else:
             mask = np.zeros(self.engine.n_actions, dtype=np.int8)
-        return {"observation": self._obs[0].copy(), "action_mask": mask}
+        return {"observation": obs, "action_mask": mask}
 
     def state(self) -> np.ndarray:
         """The full game (all hands, stacks, supply contents) for centralised critics."""

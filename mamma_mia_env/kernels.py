@@ -74,12 +74,14 @@ PARALLEL = _make(True)
 
 
 @nb.njit(cache=True)
-def step_one(data, action, params, play, need, delivered, mask):
-    """Step game 0 and refresh its legal mask: the AEC env's whole step in one call."""
+def step_one(data, action, params, play, need, delivered, mask, n, mode, obs):
+    """Step game 0, then write its legal mask and the acting seat's observation: the
+    AEC env's whole step in one call."""
     r = data[0]
     delivered[:] = 0
     step_game(r, action, params, play, need, delivered)
     legal_mask_game(r, params, play, need, mask)
+    observe_game(r, r.seat, n, mode, obs)
 
 
 @nb.njit(cache=True)
