@@ -96,7 +96,7 @@ def _make_vector_step(parallel: bool):
     def vector_step(
         data, actions, params, play, need, deck_counts, n, mode,
         obs, masks, rewards, done, terminated, truncated,
-        final_obs, final_delivered, final_seed, episode, base_seed,
+        final_obs, final_delivered, final_seed, episode, base_seed, delivered,
     ):  # fmt: skip
         """Step every game, deal finished ones again, and write observations and masks.
 
@@ -106,8 +106,7 @@ def _make_vector_step(parallel: bool):
         b_total = data.shape[0]
         for b in loop(b_total):
             r = data[b]
-            delivered = np.zeros(n, np.int32)
-            step_game(r, actions[b], params, play, need, delivered)
+            step_game(r, actions[b], params, play, need, delivered[b])
             for s in range(n):
                 rewards[b, s] = r.rewards[s]
             done[b] = r.phase == OVER_PHASE

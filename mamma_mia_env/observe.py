@@ -19,7 +19,6 @@ Two modes:
 from __future__ import annotations
 
 import numba as nb
-import numpy as np
 
 from .cards import MAMMA_MIA, N_CARD_TYPES, N_KINDS, N_ORDER_TYPES
 from .state import REVEAL
@@ -119,22 +118,19 @@ def observe_game(r, seat: int, n: int, mode: int, out) -> int:
         totals = o
         by_seat = totals + N_CARD_TYPES
         orders = by_seat + N_KINDS * n
-        played = np.zeros(N_KINDS, np.float32)
         for i in range(r.oven_len):
             rel = (r.oven_who[i] - seat) % n
             what = r.oven_what[i]
             if what < N_KINDS:
                 out[totals + what] += r.oven_s[i]
                 out[totals + N_KINDS + what] += r.oven_d[i]
-                value = r.oven_s[i] + 2 * r.oven_d[i]
-                out[by_seat + rel * N_KINDS + what] += value
-                played[what] += value
+                out[by_seat + rel * N_KINDS + what] += r.oven_s[i] + 2 * r.oven_d[i]
             else:
                 slot = orders + (rel * N_ORDER_TYPES + what - N_KINDS) * ORDER_SLOT_FEATURES
                 out[slot] = 1.0
                 out[slot + 1] = i
-                for k in range(N_KINDS):
-                    out[slot + 2 + k] = played[k]
+                for k in range(N_KINDS):  # value played before it: the running totals
+                    out[slot + 2 + k] = out[totals + k] + 2 * out[totals + N_KINDS + k]
         o = orders + ORDER_SLOT_FEATURES * N_ORDER_TYPES * n
         out[o] = r.oven_len
         out[o + 1] = r.reveal_pos

@@ -202,35 +202,38 @@ def turn_is_legal(r, a: int, params, play) -> bool:
 
 @_jit
 def turn_mask(r, params, play, out) -> None:
-    """Set ``out[a] = 1`` for every legal turn action (``out`` zeroed by the caller)."""
+    """Set ``out[a] = 1`` for every legal turn action (``out`` zeroed by the caller).
+
+    Walks only the plays the hand allows (the play table lists, per ingredient, the
+    doubles counts in order and within each the singles counts in order).
+    """
     seat = r.seat
     n_play = params[P_NPLAY]
     size = hand_size(r, seat)
-    has_ing = ingredient_cards(r, seat) > 0
     stack_ok = r.stack_len[seat] > 0
-    for p in range(n_play):
-        if p == 0:
-            if has_ing:
-                continue
-            cards = 0
-        else:
-            k = play[p, 0]
-            s = play[p, 1]
-            d = play[p, 2]
-            if r.hand[seat, k] < s or r.hand[seat, N_KINDS + k] < d:
-                continue
-            cards = s + d
-        for order in range(9):
-            if order > 0:
-                if r.orders_hand[seat, order - 1] == 0:
-                    continue
-                if p == 0 and not params[P_PASS_ORDER]:
-                    continue
-            base = (p * 9 + order) * 2
-            out[base] = 1
-            short = HAND_LIMIT - (size - cards - (1 if order > 0 else 0))
-            if short > 0 and stack_ok:
-                out[base + 1] = 1
+    if ingredient_cards(r, seat) == 0:
+        _mask_orders(r, seat, 0, 0, size, stack_ok, params[P_PASS_ORDER] != 0, out)
+        return
+    p = 1
+    while p < n_play:
+        k = play[p, 0]
+        s = play[p, 1]
+        d = play[p, 2]
+        if r.hand[seat, k] >= s and r.hand[seat, N_KINDS + k] >= d:
+            _mask_orders(r, seat, p, s + d, size, stack_ok, True, out)
+        p += 1
+
+
+@_jit
+def _mask_orders(r, seat, p, cards, size, stack_ok, orders_ok, out) -> None:
+    """The order and draw parts of the legal turn actions with play ``p``."""
+    for order in range(9):
+        if order > 0 and (not orders_ok or r.orders_hand[seat, order - 1] == 0):
+            continue
+        base = (p * 9 + order) * 2
+        out[base] = 1
+        if stack_ok and HAND_LIMIT - (size - cards - (1 if order > 0 else 0)) > 0:
+            out[base + 1] = 1
 
 
 @_jit

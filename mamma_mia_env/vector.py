@@ -83,6 +83,7 @@ class MammaMiaVectorEnv:
         self._truncated = np.zeros(num_envs, dtype=np.bool_)
         self._final_delivered = np.zeros((num_envs, self.num_players), dtype=np.int64)
         self._final_seed = np.zeros(num_envs, dtype=np.uint64)
+        self._delivered = np.zeros((num_envs, self.num_players), dtype=np.int32)
         self._base_seed = 0
         self._episode = np.zeros(num_envs, dtype=np.uint64)
 
@@ -119,7 +120,7 @@ class MammaMiaVectorEnv:
             self.state.data, acts, eng.params, eng.play, eng.need, eng.deck_counts,
             self.num_players, eng.obs_mode, self._obs, self._mask, self._rewards, self._done,
             self._terminated, self._truncated, self._final_obs, self._final_delivered,
-            self._final_seed, self._episode, np.uint64(self._base_seed),
+            self._final_seed, self._episode, np.uint64(self._base_seed), self._delivered,
         )  # fmt: skip
         info = self._info()
         if self._done.any():
