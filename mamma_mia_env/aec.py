@@ -109,7 +109,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped env
         self.actions_taken: list[int] = []
         self._mask = np.zeros((1, self.engine.n_actions), dtype=np.int8)
         self._acting_obs = np.zeros(self.engine.obs_dim, dtype=np.float32)
-        self._acting_obs_valid = False
+        self._acting_obs_seat = -1  # seat whose view _acting_obs holds
         self._delivered = np.zeros((1, n), dtype=np.int32)
 
     def observation_space(self, agent: str) -> spaces.Space:
@@ -134,7 +134,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped env
             self.game = self.engine.reset(seeds=[seed])
             self._start = None
         self.seed_used = int(self.game.data["seed"][0])
-        self._acting_obs_valid = False
+        self._acting_obs_seat = -1  # seat whose view _acting_obs holds
         self.actions_taken = []
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -186,7 +186,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped env
             self.game.data, a, eng.params, eng.play, eng.need, self._delivered[0],
             self._mask[0], eng.num_players, eng.obs_mode, self._acting_obs,
         )  # fmt: skip
-        self._acting_obs_valid = True
+        self._acting_obs_seat = int(self.game.data["seat"][0])
         self.actions_taken.append(a)
         self.rewards = dict(
             zip(
@@ -204,7 +204,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped env
     # -- views ----------------------------------------------------------------------
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         acting = agent == self.agent_selection
-        if acting and self._acting_obs_valid:
+        if self._seat[agent] == self._acting_obs_seat:
             obs = self._acting_obs.copy()  # computed by the step, in the same kernel call
         else:
             eng = self.engine

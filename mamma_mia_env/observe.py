@@ -160,6 +160,7 @@ def global_state_layout(num_players: int) -> list[tuple[str, int]]:
 
 @nb.njit(cache=True)
 def global_state_game(r, n: int, view_size: int, out) -> None:
+    out[:] = 0.0
     observe_game(r, 0, n, RECALL, out[:view_size])
     o = view_size
     for s in range(n):

@@ -91,7 +91,7 @@ def _per_seat(desc: dict, key: str, n: int) -> dict[int, Any]:
         raise StateError(f"'{key}' must map seats to values")
     out = {}
     for seat, value in raw.items():
-        s = int(seat)
+        s = _int(seat, f"'{key}' seat")
         if not 0 <= s < n:
             raise StateError(f"'{key}': seat {s} is not in 0-{n - 1}")
         out[s] = value
@@ -106,28 +106,36 @@ def _counts(spec: Any, where: str) -> np.ndarray:
         c = card_code(name)
         if c == MAMMA_MIA:
             raise StateError(f"{where}: the Mamma Mia! card is placed with 'mm_holder'/'supply'")
-        if int(count) < 0:
+        count = _int(count, f"{where}[{name!r}]")
+        if count < 0:
             raise StateError(f"{where}: negative count for {name}")
-        counts[c] += int(count)
+        counts[c] += count
     return counts
+
+
+def _int(value: Any, where: str) -> int:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        raise StateError(f"{where}: expected a whole number, got {value!r}") from None
 
 
 def _parse_oven_entry(entry: Any, i: int, n: int) -> tuple[int, int, int, int]:
     if not (isinstance(entry, (list, tuple)) and len(entry) == 2):
         raise StateError(f"oven[{i}] must be [seat, 'N ingredient' | 'order T']")
-    seat, text = int(entry[0]), str(entry[1]).strip().lower()
+    seat, text = _int(entry[0], f"oven[{i}] seat"), str(entry[1]).strip().lower()
     if not 0 <= seat < n:
         raise StateError(f"oven[{i}]: seat {seat} is not in 0-{n - 1}")
     if text.startswith("order "):
-        t = int(text.split()[1])
+        t = _int(text.split()[1], f"oven[{i}] order type")
         if not 0 <= t < N_ORDER_TYPES:
             raise StateError(f"oven[{i}]: order type {t} is not in 0-7")
         return seat, N_KINDS + t, 0, 0
     words = text.split()
     if len(words) == 2:
-        return seat, _kind(words[1]), int(words[0]), 0
+        return seat, _kind(words[1]), _int(words[0], f"oven[{i}] count"), 0
     if len(words) == 3 and words[1] == "double":
-        return seat, _kind(words[2]), 0, int(words[0])
+        return seat, _kind(words[2]), 0, _int(words[0], f"oven[{i}] count")
     raise StateError(f"oven[{i}]: cannot read {text!r} (e.g. '3 salami', '1 double olive')")
 
 

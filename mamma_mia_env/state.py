@@ -121,7 +121,10 @@ class GameState:
             raise StateError("not a mamma-mia-state/1 document (field 'format')")
         if not isinstance(obj.get("config"), dict):
             raise StateError("field 'config' is missing or not an object")
-        config = Config.from_kwargs(**obj["config"])
+        try:
+            config = Config.from_kwargs(**obj["config"])
+        except ValueError as exc:  # ConfigError: name it as part of the saved state
+            raise StateError(f"field 'config': {exc}") from exc
         games = obj.get("games")
         if not isinstance(games, list) or not games:
             raise StateError("field 'games' must be a non-empty list")

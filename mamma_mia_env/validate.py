@@ -34,7 +34,8 @@ def check_state(state: GameState) -> list[str]:
     report((d["seat"] < 0) | (d["seat"] >= n), f"seat not in 0-{n - 1}")
     report((d["mm_holder"] < -1) | (d["mm_holder"] >= n), "mm_holder out of range")
     report((d["hand"] < 0).any(axis=(1, 2)), "negative hand count")
-    report((d["piles"] < 0).any(axis=1) | (d["used"] < 0).any(axis=1), "negative pile count")
+    report((d["piles"] < 0).any(axis=1), "piles: negative count")
+    report((d["used"] < 0).any(axis=1), "used: negative count")
     report((d["stack_len"] < 0).any(axis=1) | (d["stack_len"] > 8).any(axis=1), "stack_len")
     report((d["stack_head"] < 0).any(axis=1) | (d["stack_head"] > 7).any(axis=1), "stack_head")
     report((d["supply_pos"] < 0) | (d["supply_pos"] > d["supply_len"]), "supply_pos")
@@ -43,6 +44,20 @@ def check_state(state: GameState) -> list[str]:
     report((d["reveal_pos"] < 0) | (d["reveal_pos"] > d["oven_len"]), "reveal_pos")
     if problems:
         return problems  # the counts below index with these fields
+
+    # A pending reveal decision belongs to the owner of an order at reveal_pos.
+    rev = np.flatnonzero(d["phase"] == REVEAL)
+    if len(rev):
+        pos = d["reveal_pos"][rev].astype(np.int64)
+        inside = pos < d["oven_len"][rev]
+        safe = np.minimum(pos, d["oven_who"].shape[1] - 1)
+        what = d["oven_what"][rev, safe]
+        who = d["oven_who"][rev, safe]
+        bad = ~inside | (what < N_KINDS) | (who != d["seat"][rev])
+        report(
+            np.isin(np.arange(len(d)), rev[bad]),
+            "reveal: reveal_pos must point at an order whose owner is the seat to act",
+        )
 
     hand_size = d["hand"].sum(axis=2) + d["orders_hand"].sum(axis=2)
     report((hand_size > HAND_LIMIT).any(axis=1), f"a hand holds more than {HAND_LIMIT} cards")
