@@ -96,7 +96,7 @@ def _make_vector_step(parallel: bool):
     def vector_step(
         data, actions, params, play, need, deck_counts, n, mode,
         obs, masks, rewards, done, terminated, truncated,
-        final_obs, final_delivered, final_seed, episode, base_seed, delivered,
+        final_obs, final_delivered, final_seed, episode, base_seed, delivered, seats, seeds,
     ):  # fmt: skip
         """Step every game, deal finished ones again, and write observations and masks.
 
@@ -122,6 +122,8 @@ def _make_vector_step(parallel: bool):
                 reset_game(r, seed, params, deck_counts)
             observe_game(r, r.seat, n, mode, obs[b])
             legal_mask_game(r, params, play, need, masks[b])
+            seats[b] = r.seat
+            seeds[b] = r.seed
 
     return vector_step
 

@@ -84,6 +84,8 @@ class MammaMiaVectorEnv:
         self._final_delivered = np.zeros((num_envs, self.num_players), dtype=np.int64)
         self._final_seed = np.zeros(num_envs, dtype=np.uint64)
         self._delivered = np.zeros((num_envs, self.num_players), dtype=np.int32)
+        self._seats = np.zeros(num_envs, dtype=np.int64)
+        self._game_seeds = np.zeros(num_envs, dtype=np.uint64)
         self._base_seed = 0
         self._episode = np.zeros(num_envs, dtype=np.uint64)
 
@@ -102,6 +104,8 @@ class MammaMiaVectorEnv:
         self.state = self.engine.reset(seeds=self._seeds(index))
         self.engine.observe(self.state, out=self._obs)
         self.engine.legal_masks(self.state, out=self._mask)
+        self._seats[:] = self.state.data["seat"]
+        self._game_seeds[:] = self.state.data["seed"]
         return self._out(self._obs), self._info()
 
     def step(
@@ -121,6 +125,7 @@ class MammaMiaVectorEnv:
             self.num_players, eng.obs_mode, self._obs, self._mask, self._rewards, self._done,
             self._terminated, self._truncated, self._final_obs, self._final_delivered,
             self._final_seed, self._episode, np.uint64(self._base_seed), self._delivered,
+            self._seats, self._game_seeds,
         )  # fmt: skip
         info = self._info()
         if self._done.any():
@@ -163,11 +168,10 @@ class MammaMiaVectorEnv:
         return arr.copy() if self.copy else arr
 
     def _info(self) -> dict[str, Any]:
-        data = self.state.data
         return {
             "action_mask": self._out(self._mask),
-            "seat": data["seat"].astype(np.int64),
-            "game_seed": data["seed"].copy(),
+            "seat": self._seats.copy(),
+            "game_seed": self._game_seeds.copy(),
         }
 
     def close(self) -> None:
