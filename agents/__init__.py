@@ -9,7 +9,9 @@ See docs/AGENTS.md.
 
 from __future__ import annotations
 
+import difflib
 import importlib
+from typing import Any
 
 from .base import Agent, GameInfo, game_info
 from .builder import BuilderAgent
@@ -34,14 +36,14 @@ class AgentLoadError(ValueError):
     """An agent spec names no bundled agent and no importable Agent."""
 
 
-def load_agent(spec: str | Agent) -> Agent:
+def load_agent(spec: str | Agent | Any) -> Agent:
     """An agent from a bundled name (``"counter"``) or an import path (``"pkg.mod:Name"``).
 
     ``Name`` may be an ``Agent`` subclass (instantiated without arguments), an agent
     instance, or a function returning one. Any object with ``act_batch(observations,
     masks, rng, seats=None)`` is accepted; ``Agent`` subclasses get ``act`` for free.
     """
-    if isinstance(spec, Agent):
+    if isinstance(spec, Agent) or callable(getattr(spec, "act_batch", None)):
         return spec
     if not isinstance(spec, str) or not spec.strip():
         raise AgentLoadError(f"an agent spec must be a name or 'module:Class', got {spec!r}")
@@ -49,17 +51,23 @@ def load_agent(spec: str | Agent) -> Agent:
     if ":" not in spec:
         if spec in REGISTRY:
             return REGISTRY[spec]()
+        close = difflib.get_close_matches(spec, list(REGISTRY), n=1)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
         raise AgentLoadError(
-            f"unknown agent {spec!r}; bundled agents: {', '.join(REGISTRY)}; "
+            f"unknown agent {spec!r}{hint}; bundled agents: {', '.join(REGISTRY)}; "
             "or give an import path 'package.module:ClassName'"
         )
     module_name, _, attr = spec.partition(":")
     if not module_name or not attr:
-        raise AgentLoadError(f"agent import path {spec!r} must look like 'package.module:ClassName'")
+        raise AgentLoadError(
+            f"agent import path {spec!r} must look like 'package.module:ClassName'"
+        )
     try:
         module = importlib.import_module(module_name)
     except ImportError as exc:
-        raise AgentLoadError(f"cannot import module {module_name!r} for agent {spec!r}: {exc}") from exc
+        raise AgentLoadError(
+            f"cannot import module {module_name!r} for agent {spec!r}: {exc}"
+        ) from exc
     obj = module
     for part in attr.split("."):
         if not hasattr(obj, part):

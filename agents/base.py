@@ -95,7 +95,7 @@ class Agent:
 
 
 # -- reading observations and actions -----------------------------------------------------
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class GameInfo:
     """What the shapes of an observation and a mask say about the game.
 

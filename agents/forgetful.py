@@ -21,15 +21,14 @@ class ForgetfulAgent(HeuristicAgent):
     name = "forgetful"
     observation_mode = "top_card"
     params = Params(
-        forget=0.5,
+        forget=1.0,
         cover_credit=0.5,
-        cover_cost=0.05,
-        order_floor=0.3,
-        card_cost=0.0,
-        build=0.2,
-        drain=0.1,
-        target_orders=2.0,
-        orders_weight=0.15,
+        gamble=0.7,
+        order_floor=0.0,
+        card_cost=0.2,
+        build=0.3,
+        target_orders=3.0,
+        orders_weight=0.1,
         min_cards=3.0,
         cards_weight=0.3,
     )

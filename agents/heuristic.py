@@ -33,6 +33,7 @@ the oven, each step vectorised over the batch.
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
+from functools import lru_cache
 
 import numpy as np
 
@@ -153,71 +154,78 @@ def order_need(
 
 
 def evaluate_orders(
-    pool: np.ndarray, personal: np.ndarray, hand: np.ndarray, need_table: np.ndarray
+    pool: np.ndarray,
+    personal: np.ndarray,
+    hand: np.ndarray,
+    need_table: np.ndarray,
+    with_take: bool = False,
 ) -> dict[str, np.ndarray]:
     """Every order type of ``personal`` against ``pool`` (B, C, 5), all at once.
 
     ``hand`` (B, C, 5) is the hand value that may be added at the reveal. Returns
     arrays of shape (B, C, 8): ``met`` (the pool alone meets it), ``cover`` (pool plus
-    hand meet it), ``short`` (value missing from the pool, for the cheapest option) and
-    ``take`` (B, C, 8, 5): what the order removes from the pool when delivered.
+    hand meet it), ``short`` (value missing from the pool, for the cheapest option),
+    ``uncovered`` (value missing from pool and hand together) and, with
+    ``with_take``, ``take`` (B, C, 8, 5): what the order removes from the pool.
     """
     b, c, _ = pool.shape
-    p = personal[:, None]  # (B, 1)
-    kinds = np.arange(K)
-    is_p = (kinds == p[..., None])[:, :, None, :]  # (B, 1, 1, 5)
-    pool4 = pool[:, :, None, :]  # (B, C, 1, 5)
-    hand4 = hand[:, :, None, :]
-    # simple orders 0-4
-    need_s = need_table[personal][:, None].astype(np.float32)  # (B, 1, 5, 5)
-    short_s = np.maximum(need_s - pool4, 0)
-    met_s = short_s.sum(-1) == 0
-    cover_s = (short_s <= hand4).all(-1)
-    take_s = np.minimum(need_s, pool4)
+    rows = np.arange(b)
+    is_p = np.zeros((b, 1, K), bool)
+    is_p[rows, 0, personal] = True
+    not_p = ~is_p
+    met = np.empty((b, c, T), bool)
+    cover = np.empty((b, c, T), bool)
+    short = np.empty((b, c, T), np.float32)
+    unc = np.empty((b, c, T), np.float32)
+    # simple orders 0-4: need (B, 1, 5 types, 5 kinds)
+    need_s = need_table[personal][:, None].astype(np.float32)
+    short_s = np.maximum(need_s - pool[:, :, None, :], 0)
+    gap_s = np.maximum(short_s - hand[:, :, None, :], 0)
+    short[..., :5] = short_s.sum(-1)
+    unc[..., :5] = gap_s.sum(-1)
+    met[..., :5] = short[..., :5] == 0
+    cover[..., :5] = unc[..., :5] == 0
     # Bombastica
-    total = pool.sum(-1)
-    short_b = np.maximum(BOMBASTICA_MIN - total, 0)
-    met_b = short_b == 0
-    cover_b = short_b <= hand.sum(-1)
-    # Monotoni: one option per joker J != P  (axis -2 = J)
-    pool_p = _take(pool, np.broadcast_to(p, (b, c)))  # (B, C)
-    hand_p = _take(hand, np.broadcast_to(p, (b, c)))
+    hand_total = hand.sum(-1)
+    short_b = np.maximum(BOMBASTICA_MIN - pool.sum(-1), 0)
+    short[..., BOMBASTICA] = short_b
+    unc[..., BOMBASTICA] = np.maximum(short_b - hand_total, 0)
+    # Monotoni: one option per joker J != P (last axis = J)
+    pool_p = pool[rows, :, personal]  # (B, C)
+    hand_p = hand[rows, :, personal]
     sp = np.maximum(1 - pool_p, 0)
-    sj = np.maximum(6 - pool, 0)  # (B, C, 5)
-    not_p = ~is_p[:, :, 0, :]  # (B, 1, 5)
-    tot_j = np.where(not_p, sp[..., None] + sj, BIG)
-    met_m = ((tot_j == 0) & not_p).any(-1)
-    cov_j = not_p & (sp <= hand_p)[..., None] & (sj <= hand)
-    cover_m = cov_j.any(-1)
-    short_m = tot_j.min(-1)
-    j_best = np.argmin(np.where(cov_j, tot_j, BIG + tot_j), axis=-1)  # cheapest coverable
-    take_m = np.zeros((b, c, K), np.float32)
-    np.put_along_axis(take_m, j_best[..., None], np.minimum(_take(pool, j_best), 6)[..., None], -1)
-    take_m += np.where(is_p[:, :, 0, :], np.minimum(pool, 1), 0)
+    gp = np.maximum(sp - hand_p, 0)
+    sj = np.maximum(6 - pool, 0)
+    short_j = np.where(not_p, sj, BIG)
+    gap_j = np.where(not_p, np.maximum(sj - hand, 0), BIG)
+    short[..., MONOTONI] = sp + short_j.min(-1)
+    unc[..., MONOTONI] = gp + gap_j.min(-1)
     # Minimale: the candidate from the pool as it will be at the reveal
-    cand_val = np.where(is_p[:, :, 0, :] | (pool < 1), BIG, pool)
-    cand = np.argmin(cand_val, axis=-1)
-    has_cand = cand_val.min(-1) < BIG
-    pool_x = _take(pool, cand)
-    hand_x = _take(hand, cand)
+    cand_val = np.where(not_p & (pool >= 1), pool, BIG)
+    cand = np.argmin(cand_val, axis=-1)  # (B, C)
+    has_cand = np.take_along_axis(cand_val, cand[..., None], -1)[..., 0] < BIG
+    pool_x = np.take_along_axis(pool, cand[..., None], -1)[..., 0]
+    hand_x = np.take_along_axis(hand, cand[..., None], -1)[..., 0]
     sx = np.maximum(3 - pool_x, 0)
-    met_n = has_cand & (sp == 0) & (sx == 0)
-    cover_n = has_cand & (sp <= hand_p) & (sx <= hand_x)
-    short_n = np.where(has_cand, sp + sx, BIG)
-    take_n = np.zeros((b, c, K), np.float32)
-    np.put_along_axis(take_n, cand[..., None], np.minimum(pool_x, 3)[..., None], -1)
-    take_n += np.where(is_p[:, :, 0, :], np.minimum(pool, 1), 0)
-    take_n *= has_cand[..., None]
-
-    met = np.concatenate([met_s, met_b[..., None], met_m[..., None], met_n[..., None]], -1)
-    cover = np.concatenate(
-        [cover_s, cover_b[..., None], cover_m[..., None], cover_n[..., None]], -1
-    )
-    short = np.concatenate(
-        [short_s.sum(-1), short_b[..., None], short_m[..., None], short_n[..., None]], -1
-    )
-    take = np.concatenate([take_s, pool[:, :, None, :], take_m[:, :, None], take_n[:, :, None]], 2)
-    return {"met": met, "cover": cover, "short": short, "take": take}
+    short[..., MINIMALE] = np.where(has_cand, sp + sx, BIG)
+    unc[..., MINIMALE] = np.where(has_cand, gp + np.maximum(sx - hand_x, 0), BIG)
+    met[..., 5:] = short[..., 5:] == 0
+    cover[..., 5:] = unc[..., 5:] == 0
+    out = {"met": met, "cover": cover, "short": short, "uncovered": unc}
+    if with_take:
+        take = np.zeros((b, c, T, K), np.float32)
+        take[:, :, :5] = np.minimum(need_s, pool[:, :, None, :])
+        take[:, :, BOMBASTICA] = pool
+        # Monotoni: the cheapest coverable joker (else the cheapest); Minimale: cand
+        j_best = np.argmin(np.where(gap_j == 0, short_j, BIG + short_j), axis=-1)
+        one_p = np.where(is_p, np.minimum(pool, 1), 0)
+        take[:, :, MONOTONI] = one_p
+        take[:, :, MINIMALE] = one_p * has_cand[..., None]
+        bi, ci = np.indices((b, c))
+        take[bi, ci, MONOTONI, j_best] = np.minimum(pool[bi, ci, j_best], 6)
+        take[bi, ci, MINIMALE, cand] = np.minimum(pool_x, 3) * has_cand
+        out["take"] = take
+    return out
 
 
 # -- replaying the reveal of the oven so far -------------------------------------------------
@@ -231,46 +239,74 @@ def simulate_oven(
     count as delivered if the current hand can make up their shortfall (and that hand
     value is *reserved*, returned as the second array). A rival's order short by at
     most ``rival_cover`` (and by no more than the ingredient cards they hold) is
-    assumed delivered with cards from their hand, emptying the short piles.
+    assumed delivered with cards from their hand, emptying the short piles. A
+    Monotoni owner names the joker with the most in the pool, a Minimale owner the
+    lowest-indexed candidate (the engine's automatic policy).
     """
     n = v.n
     b = len(personal)
     oo = v.oven_orders
     in_oven = oo[:, :, 0] > 0
-    order = np.argsort(np.where(in_oven, oo[:, :, 1], BIG), axis=1, kind="stable")
     count = in_oven.sum(1)
+    # games with more orders first: the games still resolving at step j are a prefix
+    perm = np.argsort(-count, kind="stable")
+    count = count[perm]
+    steps = int(count[0]) if b else 0
     consumed = np.zeros((b, K), np.float32)
     reserve = np.zeros((b, K), np.float32)
+    if steps == 0:
+        return v.pv + v.oven_value, reserve
+    oo = oo[perm]
+    order = np.argsort(np.where(in_oven[perm], oo[:, :, 1], BIG), axis=1, kind="stable")
+    order = order[:, :steps]
+    rows = np.arange(b)[:, None]
+    slot_info = oo[rows, order]  # (B, steps, 7), oven order
+    before = slot_info[:, :, 2:7]
+    rel = order // T
+    t = order % T
+    p_me = personal[perm]
+    owner = (p_me[:, None] + rel) % n
+    simple_need = need_table[owner, np.minimum(t, 4)].astype(np.float32)  # (B, steps, 5)
+    is_p = owner[:, :, None] == np.arange(K)
+    rival_cards = (v.seat_f[:, :, 0] - v.seat_f[:, :, 1])[perm]
+    cards_of_owner = np.take_along_axis(rival_cards, rel, 1)
+    pv = v.pv[perm]
+    hv = v.hv[perm]
     reserve_any = np.zeros(b, np.float32)  # hand value reserved for our Bombastica
-    rival_cards = v.seat_f[:, :, 0] - v.seat_f[:, :, 1]
-    rows = np.arange(b)
-    for j in range(int(count.max(initial=0))):
-        valid = j < count
-        slot = order[:, j]
-        rel = slot // T
-        t = slot % T
-        owner = (personal + rel) % n
-        pool = v.pv + oo[rows, slot, 2:7] - consumed
-        need, feasible = order_need(pool, owner, t, need_table)
-        bomb = t == BOMBASTICA
+    alive = np.searchsorted(-count, -np.arange(steps), side="left")  # rows with count > j
+    for j in range(steps):
+        m = int(alive[j])
+        tj = t[:m, j]
+        pool = pv[:m] + before[:m, j] - consumed[:m]
+        ip = is_p[:m, j]
+        # Monotoni: the joker with the most in the pool; Minimale: the first candidate
+        joker = np.argmax(np.where(ip, -1.0, np.minimum(pool, 6.0)), axis=1)
+        cand_val = np.where(ip | (pool < 1), BIG, pool)
+        cand = np.argmin(cand_val, axis=1)
+        has_cand = cand_val.min(axis=1) < BIG
+        special = np.where(tj == MONOTONI, joker, cand)
+        amount = np.where(tj == MONOTONI, 6.0, 3.0)
+        spec = ip + (np.arange(K) == special[:, None]) * amount[:, None]
+        need = np.where((tj < 5)[:, None], simple_need[:m, j], spec)
+        bomb = tj == BOMBASTICA
         short_vec = np.maximum(need - pool, 0)
         short = np.where(bomb, np.maximum(BOMBASTICA_MIN - pool.sum(1), 0), short_vec.sum(1))
-        mine = rel == 0
-        free = np.maximum(v.hv - reserve, 0)
+        mine = rel[:m, j] == 0
+        free = np.maximum(hv[:m] - reserve[:m], 0)
         my_cover = np.where(
-            bomb,
-            short <= free.sum(1) - reserve_any,
-            (short_vec <= free).all(1),
+            bomb, short <= free.sum(1) - reserve_any[:m], (short_vec <= free).all(1)
         )
-        rival_ok = (short <= rival_cover) & (short <= rival_cards[rows, rel])
-        delivered = valid & feasible & ((short == 0) | np.where(mine, my_cover, rival_ok))
+        rival_ok = (short <= rival_cover) & (short <= cards_of_owner[:m, j])
+        feasible = (tj != MINIMALE) | has_cand
+        delivered = feasible & ((short == 0) | np.where(mine, my_cover, rival_ok))
         take = np.where(bomb[:, None], pool, np.minimum(need, pool))
-        consumed += np.where(delivered[:, None], take, 0)
+        consumed[:m] += np.where(delivered[:, None], take, 0)
         hold = delivered & mine & (short > 0)
-        reserve += np.where((hold & ~bomb)[:, None], short_vec, 0)
-        reserve_any += np.where(hold & bomb, short, 0)
-    residual = v.pv + v.oven_value - consumed
-    return residual, reserve
+        reserve[:m] += np.where((hold & ~bomb)[:, None], short_vec, 0)
+        reserve_any[:m] += np.where(hold & bomb, short, 0)
+    inv = np.empty_like(perm)
+    inv[perm] = np.arange(b)
+    return v.pv + v.oven_value - consumed[inv], reserve[inv]
 
 
 def estimate_pool_without_memory(v: View, info: GameInfo) -> np.ndarray:
@@ -333,9 +369,7 @@ def reveal_actions(
     keep = keep / (keep.max(1, keepdims=True) + 1.0)  # < 1: only breaks ties in cost
     score = np.where(legal[:, 2:], -cost - 0.5 * keep - 1e-3 * kinds, -BIG)
     best = 2 + np.argmax(score, axis=1)
-    choice = np.where(
-        legal[:, DELIVER], DELIVER, np.where(legal[:, 2:].any(1), best, DECLINE)
-    )
+    choice = np.where(legal[:, DELIVER], DELIVER, np.where(legal[:, 2:].any(1), best, DECLINE))
     return info.n_turn_actions + choice
 
 
@@ -347,6 +381,8 @@ class Params:
     rival_cover: float = 1.0  # rivals' orders short by this much are assumed delivered
     cover_credit: float = 0.0  # worth of an order that needs cards from hand (vs 1 if met)
     cover_cost: float = 0.0  # per unit of value the hand must add
+    gamble: float = 0.0  # an order the hand cannot cover yet: cover_credit * gamble**gap
+    gamble_max: float = 3.0  # ... only if the gap is at most this
     order_floor: float = 0.5  # worth of playing no order (an order must beat it)
     type_bonus: tuple[float, ...] = (0.0,) * T  # per order type, added when playable
     card_cost: float = 0.0  # per ingredient card played
@@ -415,9 +451,7 @@ class HeuristicAgent(Agent):
         reveal = masks[:, info.n_turn_actions :].any(1)
         if reveal.any():
             r = np.flatnonzero(reveal)
-            out[r] = reveal_actions(
-                _rows(v, r), seats[r], masks[r], info, info.need
-            )
+            out[r] = reveal_actions(_rows(v, r), seats[r], masks[r], info, info.need)
         if (~reveal).any():
             r = np.flatnonzero(~reveal)
             out[r] = self.turn_actions(_rows(v, r), seats[r], masks[r], info)
@@ -426,65 +460,96 @@ class HeuristicAgent(Agent):
     def turn_actions(
         self, v: View, personal: np.ndarray, masks: np.ndarray, info: GameInfo
     ) -> np.ndarray:
-        score = self.turn_scores(v, personal, info)
-        legal = masks[:, : info.n_turn_actions].reshape(score.shape) > 0
-        flat = np.where(legal, score, -BIG).reshape(len(masks), -1)
-        return np.argmax(flat, axis=1).astype(np.int64)
+        b = len(masks)
+        by_play = masks[:, : info.n_turn_actions].reshape(b, info.n_play, 18) > 0
+        legal_play = by_play.any(2)
+        # the legal plays of each game first: at most 7 without doubles
+        count = legal_play.sum(1)
+        c = int(count.max())
+        cand = np.argsort(~legal_play, axis=1, kind="stable")[:, :c]
+        legal = np.take_along_axis(by_play, cand[:, :, None], 1)
+        legal &= (np.arange(c)[None, :] < count[:, None])[:, :, None]
+        score = self.turn_scores(v, personal, info, cand).reshape(b, c, 18)
+        flat = np.where(legal, score, -BIG).reshape(b, -1)
+        best = np.argmax(flat, axis=1)
+        play = cand[np.arange(b), best // 18]
+        return (play * 18 + best % 18).astype(np.int64)
 
-    def turn_scores(self, v: View, personal: np.ndarray, info: GameInfo) -> np.ndarray:
-        """Scores of every turn action, (B, n_play, 9, 2)."""
+    def turn_scores(
+        self, v: View, personal: np.ndarray, info: GameInfo, cand: np.ndarray
+    ) -> np.ndarray:
+        """Scores of the turn actions with plays ``cand`` (B, C): (B, C, 9, 2)."""
         prm = self.params
-        b = len(personal)
-        play = info.play
-        kind = np.maximum(play[:, 0], 0)
-        value = (play[:, 1] + 2 * play[:, 2]).astype(np.float32)
-        cards = (play[:, 1] + play[:, 2]).astype(np.float32)
-        add = np.zeros((info.n_play, K), np.float32)
-        add[np.arange(info.n_play), kind] = value
-        add[0] = 0
+        b, c = cand.shape
+        add_t, cards_t = _play_tables(info)
+        add = add_t[cand]  # (B, C, 5)
+        cards = cards_t[cand]  # (B, C)
 
         pool, reserve = self.pool_and_reserve(v, personal, info)
-        pool_c = pool[:, None, :] + add[None]  # (B, P, 5)
-        hand_after = v.hv[:, None, :] - add[None]
+        pool_c = pool[:, None, :] + add
+        hand_after = v.hv[:, None, :] - add
         free = np.maximum(hand_after - reserve[:, None, :], 0)
-        ev = evaluate_orders(pool_c, personal, free, info.need)
+        ev = evaluate_orders(pool_c, personal, free, info.need, with_take=prm.drain_take != 0)
 
         # orders: worth of delivering, by how sure we are
-        worth = ev["met"] + (~ev["met"] & ev["cover"]) * prm.cover_credit
-        worth = worth - (~ev["met"] & ev["cover"]) * prm.cover_cost * ev["short"]
-        worth = worth + (worth > 0) * np.asarray(prm.type_bonus, np.float32)
+        met, cover = ev["met"], ev["cover"]
+        worth = met + (~met & cover) * prm.cover_credit
+        if prm.gamble:
+            unc = ev["uncovered"]
+            hope = (~cover) & (unc <= prm.gamble_max)
+            worth = worth + hope * (prm.cover_credit * prm.gamble ** np.minimum(unc, 8))
+        if prm.cover_cost:
+            worth = worth - (~met & cover) * (prm.cover_cost * ev["short"])
+        if any(prm.type_bonus):
+            worth = worth + (worth > 0) * np.asarray(prm.type_bonus, np.float32)
         rivals = rival_demand(v, personal)
         if prm.drain_take:
-            worth = worth + (worth > 0) * prm.drain_take * (ev["take"] * rivals[:, None, None]).sum(
-                -1
-            )
-        order_score = np.empty((b, info.n_play, 9), np.float32)
+            taken = (ev["take"] * rivals[:, None, None, :]).sum(-1)
+            worth = worth + (worth > 0) * (prm.drain_take * taken)
+        order_score = np.empty((b, c, 9), np.float32)
         order_score[:, :, 0] = prm.order_floor
         order_score[:, :, 1:] = np.where(v.orders_hand[:, None, :] > 0, worth, -BIG)
 
         # the ingredient play
-        want = np.maximum(my_demand(v, personal, info.need, prm.stack_w) - pool, 0)
-        want = np.minimum(want, 6.0)
-        play_score = -prm.card_cost * cards[None] + np.zeros((b, 1), np.float32)
-        play_score += prm.build * (add[None] * (want > 0)[:, None, :]).sum(-1)
-        play_score -= prm.drain * (add[None] * rivals[:, None, :]).sum(-1)
+        play_score = -prm.card_cost * cards
+        if prm.build:
+            want = my_demand(v, personal, info.need, prm.stack_w) - pool
+            play_score += prm.build * (add * (want > 0)[:, None, :]).sum(-1)
+        if prm.drain:
+            play_score -= prm.drain * (add * rivals[:, None, :]).sum(-1)
         cut = np.maximum(reserve[:, None, :] - hand_after, 0).sum(-1)
         play_score -= prm.reserve_penalty * cut
         if prm.keep:
             need_hand = my_demand(v, personal, info.need, 0.0)
-            play_score -= prm.keep * (add[None] * (need_hand > 0)[:, None, :]).sum(-1)
+            play_score -= prm.keep * (add * (need_hand > 0)[:, None, :]).sum(-1)
 
         # the draw: orders and ingredient cards in hand afterwards
-        ing_after = v.ingredient_cards[:, None] - cards[None]  # (B, P)
+        ing_after = v.ingredient_cards[:, None] - cards  # (B, C)
         ord_after = v.orders_hand.sum(1)[:, None, None] - (np.arange(9) > 0)[None, None]
-        short = np.maximum(HAND_LIMIT - ing_after[:, :, None] - ord_after, 0)  # (B, P, 9)
+        short = np.maximum(HAND_LIMIT - ing_after[:, :, None] - ord_after, 0)  # (B, C, 9)
         got = np.minimum(short, v.stack_len[:, None, None])
-        ords = np.stack([ord_after + 0 * short, ord_after + got], -1)  # (B, P, 9, 2)
-        ings = np.stack([ing_after[:, :, None] + short, ing_after[:, :, None] + 0 * short], -1)
-        draw_score = -prm.orders_weight * (ords - prm.target_orders) ** 2
-        draw_score -= prm.cards_weight * np.maximum(prm.min_cards - ings, 0)
+        draw_score = np.empty((b, c, 9, 2), np.float32)
+        ing_supply = ing_after[:, :, None] + short
+        draw_score[..., 0] = -prm.orders_weight * (ord_after - prm.target_orders) ** 2
+        draw_score[..., 0] -= prm.cards_weight * np.maximum(prm.min_cards - ing_supply, 0)
         draw_score[..., 0] += prm.tempo * short
+        draw_score[..., 1] = -prm.orders_weight * (ord_after + got - prm.target_orders) ** 2
+        draw_score[..., 1] -= (
+            prm.cards_weight * np.maximum(prm.min_cards - ing_after, 0)[:, :, None]
+        )
         return play_score[:, :, None, None] + order_score[..., None] + draw_score
+
+
+@lru_cache(maxsize=8)
+def _play_tables(info: GameInfo) -> tuple[np.ndarray, np.ndarray]:
+    """Per play: value added to each ingredient (n_play, 5) and cards played (n_play,)."""
+    play = info.play
+    kind = np.maximum(play[:, 0], 0)
+    value = (play[:, 1] + 2 * play[:, 2]).astype(np.float32)
+    add = np.zeros((info.n_play, K), np.float32)
+    add[np.arange(info.n_play), kind] = value
+    add[0] = 0
+    return add, (play[:, 1] + play[:, 2]).astype(np.float32)
 
 
 def _rows(v: View, r: np.ndarray) -> View:

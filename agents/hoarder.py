@@ -20,14 +20,13 @@ class HoarderAgent(HeuristicAgent):
     name = "hoarder"
     params = Params(
         rival_cover=1.0,
-        cover_credit=0.8,
-        cover_cost=0.05,
-        order_floor=0.3,
-        card_cost=0.3,
-        keep=0.2,
+        cover_credit=1.0,
+        gamble=0.7,
+        order_floor=0.0,
+        card_cost=0.0,
         reserve_penalty=3.0,
-        target_orders=1.0,
-        orders_weight=0.2,
-        min_cards=5.0,
+        target_orders=3.0,
+        orders_weight=0.1,
+        min_cards=4.0,
         cards_weight=0.3,
     )

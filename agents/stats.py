@@ -34,7 +34,9 @@ def wilson_interval(successes: float, n: float, z: float = Z95) -> tuple[float, 
     denom = 1.0 + z2 / n
     centre = (p + z2 / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
+    low = 0.0 if successes == 0 else max(0.0, centre - half)
+    high = 1.0 if successes == n else min(1.0, centre + half)
+    return low, high
 
 
 def mean_interval(values: np.ndarray, z: float = Z95) -> tuple[float, float, float]:

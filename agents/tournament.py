@@ -57,6 +57,7 @@ from .stats import (
 
 SEATINGS = ("rotate", "permute")
 DEFAULT_BATCH = 2500
+SMALL_RUN = 1000  # with workers=None, fewer games than this play in this process
 
 
 class AgentError(RuntimeError):
@@ -196,9 +197,7 @@ def _run_chunk(
 ) -> tuple[int, dict[str, np.ndarray]]:
     q = _WORKER["queue"]
     rng = np.random.default_rng([seed, chunk])
-    res = play_games(
-        _WORKER["config"], _WORKER["agents"], assign, seeds, rng, progress=q.put
-    )
+    res = play_games(_WORKER["config"], _WORKER["agents"], assign, seeds, rng, progress=q.put)
     return chunk, res
 
 
@@ -222,6 +221,7 @@ class TournamentResult:
     elapsed: float
     workers: int
     command: str | None = None
+    games_requested: int | None = None
     table: list[dict[str, Any]] = field(default_factory=list)
 
     @property
@@ -260,8 +260,8 @@ class TournamentResult:
                     "win_rate": wins / seat_games if seat_games else float("nan"),
                     "win_rate_low": lo,
                     "win_rate_high": hi,
-                    "win_rate_deal_low": clo,
-                    "win_rate_deal_high": chi,
+                    "win_rate_deal_low": max(0.0, clo),
+                    "win_rate_deal_high": min(1.0, chi),
                     "mean_delivered": dmean,
                     "delivered_low": dlo,
                     "delivered_high": dhi,
@@ -326,21 +326,7 @@ class TournamentResult:
         return "\n".join(lines)
 
     def format_markdown(self) -> str:
-        rows = self.table or self.compute_table()
-        lines = [
-            "| # | agent | seat-games | wins | win rate | 95% CI | delivered (95% CI) | rating mu "
-            "(95%) |",
-            "|---:|---|---:|---:|---:|---:|---:|---:|",
-        ]
-        for r in rows:
-            lines.append(
-                f"| {r['rank']} | {r['agent']} | {r['seat_games']:,} | {r['wins']:,.1f} | "
-                f"{100 * r['win_rate']:.1f}% | {100 * r['win_rate_low']:.1f}-"
-                f"{100 * r['win_rate_high']:.1f}% | {r['mean_delivered']:.2f} "
-                f"({r['delivered_low']:.2f}-{r['delivered_high']:.2f}) | "
-                f"{r['rating_mu']:.1f} ({r['rating_low']:.1f}-{r['rating_high']:.1f}) |"
-            )
-        return "\n".join(lines)
+        return markdown_table(self.table or self.compute_table())
 
     def to_dict(self) -> dict[str, Any]:
         rows = self.table or self.compute_table()
@@ -355,9 +341,11 @@ class TournamentResult:
             "seed": self.seed,
             "deals": self.deals,
             "games": self.games,
+            "games_requested": self.games_requested,
             "truncated": int(self.truncated.sum()),
             "mean_turns": float(self.turns.mean()) if self.games else None,
             "elapsed_seconds": round(self.elapsed, 3),
+            "summary": self.summary(),
             "workers": self.workers,
             "interval": "95% (Wilson score for win rates; normal for means; "
             "rating mu -/+ 1.96 sigma)",
@@ -397,10 +385,7 @@ class TournamentResult:
         w.writerow(self.CSV_COLUMNS)
         for r in rows:
             w.writerow(
-                [
-                    f"{r[c]:.6g}" if isinstance(r[c], float) else r[c]
-                    for c in self.CSV_COLUMNS
-                ]
+                [f"{r[c]:.6g}" if isinstance(r[c], float) else r[c] for c in self.CSV_COLUMNS]
             )
         text = buf.getvalue()
         if path is not None:
@@ -442,7 +427,9 @@ class TournamentResult:
         fig.savefig(path, dpi=120)
         plt.close(fig)
 
-    def write(self, out_dir: str | os.PathLike, stem: str = "tournament", plot: bool = True) -> list[str]:
+    def write(
+        self, out_dir: str | os.PathLike, stem: str = "tournament", plot: bool = True
+    ) -> list[str]:
         """Write ``{stem}.csv``, ``{stem}.json`` and (with ``plot``) ``{stem}.png``."""
         os.makedirs(out_dir, exist_ok=True)
         paths = [os.path.join(out_dir, f"{stem}.csv"), os.path.join(out_dir, f"{stem}.json")]
@@ -452,6 +439,24 @@ class TournamentResult:
             paths.append(os.path.join(out_dir, f"{stem}.png"))
             self.plot(paths[2])
         return paths
+
+
+def markdown_table(rows: list[dict[str, Any]]) -> str:
+    """A markdown table of ``TournamentResult.table`` rows (also as read from JSON)."""
+    lines = [
+        "| # | agent | seat-games | wins | win rate | 95% CI | delivered (95% CI) | rating mu "
+        "(95%) |",
+        "|---:|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for r in rows:
+        lines.append(
+            f"| {r['rank']} | {r['agent']} | {r['seat_games']:,} | {r['wins']:,.1f} | "
+            f"{100 * r['win_rate']:.1f}% | {100 * r['win_rate_low']:.1f}-"
+            f"{100 * r['win_rate_high']:.1f}% | {r['mean_delivered']:.2f} "
+            f"({r['delivered_low']:.2f}-{r['delivered_high']:.2f}) | "
+            f"{r['rating_mu']:.1f} ({r['rating_low']:.1f}-{r['rating_high']:.1f}) |"
+        )
+    return "\n".join(lines)
 
 
 # -- the runner ---------------------------------------------------------------------------------
@@ -486,9 +491,14 @@ def run_tournament(
 
     ``agents``: bundled names, ``module:Class`` import paths or ``Agent`` objects.
     ``config``: rule flags of ``mamma_mia_env.Config`` (``num_players`` aside), e.g.
-    ``double_ingredients=True``. ``workers``: processes (default: CPU count; 1 plays
-    in this process). Results do not depend on ``workers`` (random agents draw from a
-    generator per batch of ``batch_size`` games, seeded from ``seed``).
+    ``double_ingredients=True``. ``workers``: processes (default: the CPU count, or 1
+    below ``SMALL_RUN`` games); 1 plays in this process, more need the caller's
+    ``if __name__ == "__main__":`` guard, as any spawned multiprocessing does.
+
+    The games are split into batches of at most ``batch_size``, a multiple of
+    ``workers`` of them; each batch draws its random numbers from its own generator
+    seeded from ``(seed, batch)``, so a run is reproducible for the same
+    arguments (deterministic agents give the same games whatever the split).
     """
     if isinstance(agents, str):
         agents = [a for a in agents.split(",") if a.strip()]
@@ -500,8 +510,8 @@ def run_tournament(
         raise ValueError(f"games must be >= 1, got {games}")
     if batch_size < 1:
         raise ValueError(f"batch_size must be >= 1, got {batch_size}")
-    if workers is None:
-        workers = os.cpu_count() or 1
+    if workers is None:  # starting processes costs seconds: not worth it for short runs
+        workers = 1 if games < SMALL_RUN else os.cpu_count() or 1
     if workers < 1:
         raise ValueError(f"workers must be >= 1, got {workers}")
     schedule = seating_schedule(len(loaded), num_players, seating)
@@ -512,7 +522,11 @@ def run_tournament(
     deal = np.repeat(np.arange(deals), s)
     seeds = seeds_d[deal]
     g_total = len(seeds)
-    chunks = [(lo, min(lo + batch_size, g_total)) for lo in range(0, g_total, batch_size)]
+    # whole batches of at most batch_size games, a multiple of workers of them
+    n_chunks = math.ceil(g_total / batch_size)
+    n_chunks = min(math.ceil(n_chunks / workers) * workers, g_total)
+    size = math.ceil(g_total / n_chunks)
+    chunks = [(lo, min(lo + size, g_total)) for lo in range(0, g_total, size)]
     results: dict[int, dict[str, np.ndarray]] = {}
 
     bar = None
@@ -561,6 +575,7 @@ def run_tournament(
         elapsed=elapsed,
         workers=workers,
         command=command,
+        games_requested=games,
     )
     res.compute_table()
     return res

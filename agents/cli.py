@@ -1,0 +1,197 @@
+"""The ``mamma-mia`` command line.
+
+    mamma-mia tournament --players 4 --games 2000 --agents random,counter,builder,hoarder
+    mamma-mia tournament --players 3 --agents counter,mypkg.mybot:MyBot --out runs/t1
+    mamma-mia agents                      # list the bundled agents
+
+``python -m agents ...`` is the same without installing the package.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shlex
+import sys
+from collections.abc import Sequence
+
+from . import REGISTRY, AgentLoadError, load_agent
+from .tournament import DEFAULT_BATCH, SEATINGS
+
+PROG = "mamma-mia"
+
+#: Rule variants as flags: (flag, Config field, help).
+VARIANT_FLAGS = (
+    ("--mamma-mia-in-deal", "mamma_mia_in_deal", "S2: the Mamma Mia! card is in the deal"),
+    ("--pass-may-play-order", "pass_may_play_order", "T2: a passing player may play an order"),
+    ("--strict-minimale", "strict_minimale", "R7: Minimale's minimum includes P"),
+    ("--double-ingredients", "double_ingredients", "D1-D4: the double-ingredients expansion"),
+    ("--random-start-player", "random_start_player", "S4: round 1's start seat from the seed"),
+    ("--auto-reveal", "auto_reveal", "R8: reveal choices made by the automatic policy"),
+)
+
+
+def _positive(name: str, low: int = 1, high: int | None = None):
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{name} must be an integer, got {text!r}") from None
+        if value < low or (high is not None and value > high):
+            bound = f"{low}-{high}" if high is not None else f">= {low}"
+            raise argparse.ArgumentTypeError(f"{name} must be {bound}, got {value}")
+        return value
+
+    return parse
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog=PROG,
+        description="Mamma Mia! environment tools: bot tournaments.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+
+    t = sub.add_parser(
+        "tournament",
+        help="play a duplicate-deal tournament between agents",
+        description=(
+            "Play a tournament: every deal is replayed once per seating (seats rotated, "
+            "or permuted), on all cores. Prints a table of wins, win rate with a 95%% "
+            "Wilson interval, mean delivered orders and an openskill PlackettLuce rating; "
+            "with --out also writes CSV, JSON and a PNG plot."
+        ),
+    )
+    t.add_argument(
+        "--agents",
+        required=True,
+        metavar="LIST",
+        help=(
+            "comma-separated agents: bundled names ("
+            + ", ".join(REGISTRY)
+            + ") or import paths package.module:ClassName"
+        ),
+    )
+    t.add_argument(
+        "--players", type=_positive("--players", 2, 5), default=4, help="players per game, 2-5"
+    )
+    t.add_argument(
+        "--games",
+        type=_positive("--games"),
+        default=2000,
+        help="games to play (rounded up to whole duplicate deals; default 2000)",
+    )
+    t.add_argument("--seed", type=_positive("--seed", 0, 2**32 - 1), default=0, help="base seed")
+    t.add_argument(
+        "--workers",
+        type=_positive("--workers"),
+        default=None,
+        help=f"worker processes (default: all {os.cpu_count()} cores; 1 below 1000 games)",
+    )
+    t.add_argument(
+        "--seating",
+        choices=SEATINGS,
+        default="rotate",
+        help="rotate: the N cyclic rotations of each table; permute: all seat orders",
+    )
+    t.add_argument(
+        "--batch-size",
+        type=_positive("--batch-size"),
+        default=DEFAULT_BATCH,
+        help=f"games stepped together per batch (default {DEFAULT_BATCH})",
+    )
+    t.add_argument("--out", metavar="DIR", help="write NAME.csv, NAME.json and NAME.png here")
+    t.add_argument("--name", default="tournament", help="file name stem for --out")
+    t.add_argument("--no-plot", action="store_true", help="with --out: skip the PNG plot")
+    t.add_argument("--no-progress", action="store_true", help="no progress bar")
+    t.add_argument(
+        "--json", action="store_true", help="print the JSON results instead of the table"
+    )
+    rules = t.add_argument_group("rule variants (docs/RULES.md)")
+    for flag, _, text in VARIANT_FLAGS:
+        rules.add_argument(flag, action="store_true", help=text)
+    rules.add_argument(
+        "--no-idle-cycle-guard",
+        action="store_true",
+        help="M3: switch off the termination guard (needs --max-turns)",
+    )
+    rules.add_argument(
+        "--max-turns", type=_positive("--max-turns"), default=None, help="M4: truncate games"
+    )
+
+    t.set_defaults(subparser=t)
+    sub.add_parser("agents", help="list the bundled agents")
+    return parser
+
+
+def _agent_specs(parser: argparse.ArgumentParser, text: str) -> list[str]:
+    specs = [s.strip() for s in text.split(",")]
+    if not text.strip() or any(not s for s in specs):
+        parser.error(f"--agents needs a comma-separated list of agents, got {text!r}")
+    for spec in specs:
+        try:
+            load_agent(spec)
+        except AgentLoadError as exc:
+            parser.error(str(exc))
+    return specs
+
+
+def _cmd_tournament(args: argparse.Namespace, parser: argparse.ArgumentParser, argv) -> int:
+    from mamma_mia_env import ConfigError
+
+    from .tournament import AgentError, run_tournament
+
+    specs = _agent_specs(parser, args.agents)
+    config = {field: getattr(args, field) for _, field, _ in VARIANT_FLAGS}
+    config["idle_cycle_guard"] = not args.no_idle_cycle_guard
+    config["max_turns"] = args.max_turns
+    command = " ".join([PROG, *(shlex.quote(a) for a in argv)])
+    try:
+        res = run_tournament(
+            specs,
+            num_players=args.players,
+            games=args.games,
+            seed=args.seed,
+            workers=args.workers,
+            seating=args.seating,
+            batch_size=args.batch_size,
+            progress=not args.no_progress,
+            command=command,
+            **config,
+        )
+    except ConfigError as exc:
+        parser.error(str(exc))
+    except AgentError as exc:
+        print(f"{PROG} tournament: error: {exc}", file=sys.stderr)
+        return 1
+    if args.json:
+        print(res.to_json())
+    else:
+        print(res.summary())
+        print(res.format_table())
+    if args.out:
+        paths = res.write(args.out, args.name, plot=not args.no_plot)
+        print("wrote " + ", ".join(paths), file=sys.stderr if args.json else sys.stdout)
+    return 0
+
+
+def _cmd_agents() -> int:
+    for name, cls in REGISTRY.items():
+        doc = (cls.__doc__ or "").strip().splitlines()
+        mode = cls.observation_mode
+        print(f"{name:10s} {doc[0] if doc else ''} [{mode}]")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command == "agents":
+        return _cmd_agents()
+    return _cmd_tournament(args, args.subparser, argv)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

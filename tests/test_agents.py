@@ -1,0 +1,354 @@
+"""Agent interface conformance: legality over many games, single vs batched, loading,
+the reveal decisions and the heuristic bots' reading of the oven."""
+
+from __future__ import annotations
+
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+from agents import HEURISTICS, REGISTRY, Agent, AgentLoadError, game_info, load_agent
+from agents.heuristic import parse, simulate_oven
+from agents.tournament import play_games, seating_schedule
+from mamma_mia_env import Config, Engine, build_position
+from mamma_mia_env.observe import observation_size
+from mamma_mia_env.state import OVER
+
+ALL = list(REGISTRY)
+
+CONFIGS = [
+    dict(num_players=2),
+    dict(num_players=3),
+    dict(num_players=4),
+    dict(num_players=5),
+    dict(num_players=4, double_ingredients=True, strict_minimale=True),
+    dict(num_players=3, mamma_mia_in_deal=True, pass_may_play_order=True),
+    dict(num_players=5, double_ingredients=True, random_start_player=True),
+    dict(num_players=2, auto_reveal=True, idle_cycle_guard=False, max_turns=300),
+]
+
+
+def _cid(cfg: dict) -> str:
+    return ",".join(f"{k}={v}" for k, v in cfg.items())
+
+
+# -- every agent plays only legal actions ------------------------------------------------------
+@pytest.mark.parametrize("cfg", CONFIGS, ids=_cid)
+def test_every_agent_plays_only_legal_actions(cfg: dict) -> None:
+    """All bundled agents together, seats rotated, 200+ games per config.
+
+    ``play_games`` checks every returned action against the legal mask (AgentError
+    otherwise) before ``Engine.step`` validates it again.
+    """
+    config = Config(**cfg)
+    n = config.num_players
+    agents = [load_agent(a) for a in ALL]
+    schedule = seating_schedule(len(agents), n)
+    deals = max(1, 200 // len(schedule))
+    assign = np.tile(schedule, (deals, 1))
+    seeds = np.repeat(np.arange(deals, dtype=np.uint64) + 1000 * n, len(schedule))
+    out = play_games(config, agents, assign, seeds, np.random.default_rng(0))
+    assert (out["turns"] > 0).all()
+    if config.max_turns is None:
+        assert not out["truncated"].any()
+    assert (out["delivered"] >= 0).all() and (out["delivered"] <= 8).all()
+
+
+def _positions(cfg: Config, games: int = 40, seed: int = 5, every: int = 3):
+    """(observations by mode, masks, seats) sampled along random games, turns and reveals."""
+    eng = Engine(cfg)
+    observers = {m: Engine(cfg.replace(observation_mode=m)) for m in ("recall", "top_card")}
+    state = eng.reset(seeds=seed, batch_size=games)
+    rng = np.random.default_rng(seed)
+    rand = load_agent("random")
+    obs = {m: [] for m in observers}
+    masks, seats = [], []
+    step = 0
+    while (state.data["phase"] != OVER).any():
+        m = eng.legal_masks(state)
+        live = np.flatnonzero(state.data["phase"] != OVER)
+        seat = state.data["seat"].astype(np.int64)
+        if step % every == 0 or (state.data["phase"][live] == 1).any():
+            for mode, ob in observers.items():
+                obs[mode].append(ob.observe(state)[live])
+            masks.append(m[live])
+            seats.append(seat[live])
+        acts = np.zeros(games, np.int64)
+        acts[live] = rand.act_batch(None, m[live], rng)
+        eng.step(state, acts)
+        step += 1
+    return (
+        {k: np.concatenate(v) for k, v in obs.items()},
+        np.concatenate(masks),
+        np.concatenate(seats),
+    )
+
+
+@pytest.mark.parametrize("cfg", [CONFIGS[0], CONFIGS[3], CONFIGS[4]], ids=_cid)
+@pytest.mark.parametrize("name", ALL)
+def test_single_and_batched_agree(name: str, cfg: dict) -> None:
+    config = Config(**cfg)
+    obs, masks, seats = _positions(config)
+    agent = load_agent(name)
+    o = obs[agent.observation_mode]
+    assert (masks[:, Engine(config).n_turn_actions :].any(1)).sum() > 0, "no reveal decision"
+    batch = agent.act_batch(o, masks, np.random.default_rng(42), seats)
+    assert batch.shape == (len(o),) and batch.dtype == np.int64
+    assert (masks[np.arange(len(o)), batch] == 1).all()
+    rng = np.random.default_rng(42)  # the same generator, drawn row by row
+    single = [agent.act(o[i], masks[i], rng, int(seats[i])) for i in range(len(o))]
+    assert all(isinstance(a, int) for a in single)
+    np.testing.assert_array_equal(batch, np.array(single))
+    # and any sub-batch gives the same actions as the whole batch
+    idx = np.arange(0, len(o), 7)
+    sub = agent.act_batch(o[idx], masks[idx], np.random.default_rng(42), seats[idx])
+    if name != "random":  # the random agent's draws depend on the rows before
+        np.testing.assert_array_equal(sub, batch[idx])
+
+
+def test_random_is_uniform_over_legal_actions() -> None:
+    mask = np.zeros((1, 20), np.int8)
+    mask[0, [2, 5, 11, 19]] = 1
+    masks = np.repeat(mask, 40000, axis=0)
+    acts = load_agent("random").act_batch(None, masks, np.random.default_rng(1))
+    counts = np.bincount(acts, minlength=20)
+    assert set(np.flatnonzero(counts)) == {2, 5, 11, 19}
+    assert np.allclose(counts[[2, 5, 11, 19]] / 40000, 0.25, atol=0.01)
+
+
+# -- the interface ------------------------------------------------------------------------------
+def test_base_class_derives_the_missing_method() -> None:
+    class First(Agent):
+        name = "first"
+
+        def act(self, observation, action_mask, rng, seat=None):
+            return int(np.flatnonzero(action_mask)[0])
+
+    class Last(Agent):
+        name = "last"
+
+        def act_batch(self, observations, masks, rng, seats=None):
+            return masks.shape[1] - 1 - np.argmax(masks[:, ::-1], axis=1)
+
+    masks = np.array([[0, 1, 1, 0], [1, 0, 0, 1]], np.int8)
+    obs = np.zeros((2, 3), np.float32)
+    rng = np.random.default_rng(0)
+    np.testing.assert_array_equal(First().act_batch(obs, masks, rng), [1, 0])
+    assert Last().act(obs[0], masks[0], rng) == 2
+    assert Last().act(obs[1], masks[1], rng) == 3
+
+    class Nothing(Agent):
+        pass
+
+    with pytest.raises(NotImplementedError):
+        Nothing().act(obs[0], masks[0], rng)
+    with pytest.raises(NotImplementedError):
+        Nothing().act_batch(obs, masks, rng)
+    with pytest.raises(TypeError, match="observation_mode"):
+
+        class Bad(Agent):  # noqa: F841 - the class statement itself must fail
+            observation_mode = "psychic"
+
+
+def test_game_info_reads_the_shapes() -> None:
+    for n in range(2, 6):
+        for mode in ("recall", "top_card"):
+            for doubles in (False, True):
+                eng = Engine(
+                    Config(num_players=n, observation_mode=mode, double_ingredients=doubles)
+                )
+                info = game_info(eng.obs_dim, eng.n_actions)
+                assert (info.num_players, info.observation_mode) == (n, mode)
+                assert info.double_ingredients == doubles
+                assert info.n_turn_actions == eng.n_turn_actions
+                assert info.slices == eng.obs_slices
+    with pytest.raises(ValueError, match="observation"):
+        game_info(observation_size(4, "recall") + 1, 655)
+
+
+@pytest.mark.parametrize("name", HEURISTICS)
+def test_heuristics_need_seats_and_their_observation_mode(name: str) -> None:
+    cfg = Config(num_players=3)
+    obs, masks, seats = _positions(cfg, games=4)
+    bot = load_agent(name)
+    with pytest.raises(ValueError, match="seats"):
+        bot.act_batch(obs[bot.observation_mode], masks, np.random.default_rng(0))
+    other = "top_card" if bot.observation_mode == "recall" else "recall"
+    with pytest.raises(ValueError, match="observations"):
+        bot.act_batch(obs[other], masks, np.random.default_rng(0), seats)
+
+
+# -- loading agents -----------------------------------------------------------------------------
+def test_load_agent_by_name_and_import_path(tmp_path, monkeypatch) -> None:
+    for name, cls in REGISTRY.items():
+        assert type(load_agent(name)) is cls
+    (tmp_path / "my_bots.py").write_text(
+        textwrap.dedent(
+            """
+            import numpy as np
+            from agents import Agent, RandomAgent
+
+            class FirstLegal(Agent):
+                name = "first-legal"
+                def act_batch(self, observations, masks, rng, seats=None):
+                    return np.argmax(masks, axis=1)
+
+            instance = FirstLegal()
+
+            def make():
+                return RandomAgent()
+
+            class Duck:
+                def act_batch(self, observations, masks, rng, seats=None):
+                    return np.argmax(masks, axis=1)
+
+            not_an_agent = 42
+            """
+        )
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    sys.modules.pop("my_bots", None)
+    assert load_agent("my_bots:FirstLegal").name == "first-legal"
+    assert load_agent("my_bots:instance").name == "first-legal"
+    assert load_agent("my_bots:make").name == "random"
+    assert hasattr(load_agent("my_bots:Duck"), "act_batch")
+    bot = load_agent("counter")
+    assert load_agent(bot) is bot
+    with pytest.raises(AgentLoadError, match="did you mean 'counter'"):
+        load_agent("countr")
+    with pytest.raises(AgentLoadError, match="cannot import module 'no_such_mod'"):
+        load_agent("no_such_mod:Bot")
+    with pytest.raises(AgentLoadError, match="has no attribute 'Missing'"):
+        load_agent("my_bots:Missing")
+    with pytest.raises(AgentLoadError, match="is not an agent"):
+        load_agent("my_bots:not_an_agent")
+    with pytest.raises(AgentLoadError, match="must look like"):
+        load_agent("my_bots:")
+
+
+# -- the reveal decisions -----------------------------------------------------------------------
+def _reveal(desc: dict):
+    cfg = Config(num_players=2)
+    state = build_position({"config": {"num_players": 2}, "reveal": True, **desc}, cfg)
+    eng = Engine(cfg)
+    assert state.data["phase"][0] == 1, "the position should stop at a reveal decision"
+    masks = eng.legal_masks(state)
+    return (
+        eng,
+        masks,
+        {m: Engine(cfg.replace(observation_mode=m)).observe(state) for m in ("recall", "top_card")},
+    )
+
+
+@pytest.mark.parametrize("name", HEURISTICS)
+def test_reveal_deliver_from_hand_rather_than_decline(name: str) -> None:
+    # salami's order type 0 (4 mushroom + 1 salami): piles hold 3 mushroom + 1 salami
+    eng, masks, obs = _reveal(
+        {
+            "hands": {"0": {"mushroom": 2}},
+            "piles": {"salami": 1, "mushroom": 3},
+            "oven": [[0, "order 0"]],
+        }
+    )
+    bot = load_agent(name)
+    a = bot.act(obs[bot.observation_mode][0], masks[0], np.random.default_rng(0), seat=0)
+    assert a - eng.n_turn_actions == 1  # DELIVER, not DECLINE
+
+
+@pytest.mark.parametrize("name", HEURISTICS)
+def test_reveal_monotoni_joker_takes_fewest_hand_cards(name: str) -> None:
+    # joker mushroom is met by the piles; pineapple would cost a hand card
+    eng, masks, obs = _reveal(
+        {
+            "hands": {"0": {"salami": 1, "pineapple": 2}},
+            "piles": {"salami": 1, "mushroom": 6, "pineapple": 5},
+            "oven": [[0, "order 6"]],
+        }
+    )
+    legal = set(np.flatnonzero(masks[0]) - eng.n_turn_actions)
+    assert legal == {0, 3, 4}  # decline, as mushroom, as pineapple
+    bot = load_agent(name)
+    a = bot.act(obs[bot.observation_mode][0], masks[0], np.random.default_rng(0), seat=0)
+    assert a - eng.n_turn_actions == 3
+
+
+@pytest.mark.parametrize("name", HEURISTICS)
+def test_reveal_minimale_tie_avoids_what_own_orders_need(name: str) -> None:
+    # Minimale of seat 0 (salami): mushroom and olive tie at 3; seat 0 holds order 0
+    # (4 mushroom + 1 salami), so it should spend olive and keep mushroom
+    eng, masks, obs = _reveal(
+        {
+            "hands": {"0": {"pepper": 1}},
+            "orders_in_hand": {"0": [0]},
+            "piles": {"salami": 1, "mushroom": 3, "olive": 3, "pineapple": 5, "pepper": 4},
+            "oven": [[0, "order 7"]],
+        }
+    )
+    legal = set(np.flatnonzero(masks[0]) - eng.n_turn_actions)
+    assert legal == {2 + 1, 2 + 4}  # both candidates met: no decline
+    bot = load_agent(name)
+    a = bot.act(obs[bot.observation_mode][0], masks[0], np.random.default_rng(0), seat=0)
+    assert a - eng.n_turn_actions == 2 + 4
+
+
+# -- the heuristics' reading of the oven ----------------------------------------------------------
+def test_oven_replay_matches_the_engine() -> None:
+    """The public replay of the oven predicts the piles the engine leaves after the reveal.
+
+    Orders only of the observer and of rivals with empty hands (no cover possible), so
+    the replay is exact: its residual pool equals the engine's piles after the reveal.
+    """
+    cfg = Config(num_players=3)
+    desc = {
+        "config": {"num_players": 3},
+        "seat": 0,
+        "hands": {"0": {"olive": 2}, "1": {}, "2": {}},
+        "piles": {"salami": 3, "pepper": 1},
+        "oven": [
+            [1, "4 salami"],
+            [1, "1 mushroom"],
+            [1, "order 0"],  # mushroom's 4 salami + 1 mushroom: met
+            [2, "1 pineapple"],
+            [2, "3 pepper"],
+            [2, "order 7"],  # pineapple's Minimale: salami (3) is the fewest: met
+            [0, "2 olive"],
+            [0, "order 5"],  # salami's Bombastica: 6 face up + 2 in hand < 15: fails
+            [1, "order 6"],  # mushroom's Monotoni: no mushroom left: fails
+        ],
+    }
+    state = build_position(desc, cfg)
+    eng = Engine(cfg)
+    obs = eng.observe(state, seats=np.array([0]))
+    info = game_info(eng.obs_dim, eng.n_actions)
+    v = parse(obs, info)
+    pool, reserve = simulate_oven(v, np.array([0]), info.need, rival_cover=0)
+    np.testing.assert_array_equal(reserve[0], 0)
+    after = build_position({**desc, "reveal": True}, cfg)
+    assert after.data["phase"][0] == 0  # no owner decision on the way
+    piles = after.data["piles"][0]
+    np.testing.assert_array_equal(pool[0], piles[:5] + 2 * piles[5:])
+    np.testing.assert_array_equal(pool[0], [0, 0, 0, 4, 2])
+    assert after.data["delivered"][0, :3].sum() == 2
+
+
+def test_counter_only_plays_orders_that_are_delivered() -> None:
+    """Among four counters, the orders a counter plays are (almost) all delivered."""
+    cfg = Config(num_players=4)
+    eng = Engine(cfg)
+    bot = load_agent("counter")
+    state = eng.reset(seeds=77, batch_size=150)
+    played = delivered = 0
+    while (state.data["phase"] != OVER).any():
+        live = state.data["phase"] != OVER
+        masks = eng.legal_masks(state)
+        seat = state.data["seat"].astype(np.int64)
+        acts = np.zeros(len(masks), np.int64)
+        rows = np.flatnonzero(live)
+        acts[rows] = bot.act_batch(eng.observe(state)[rows], masks[rows], None, seat[rows])
+        turn = acts[rows] < eng.n_turn_actions
+        played += int((turn & ((acts[rows] // 2) % 9 > 0)).sum())
+        delivered += int(eng.step(state, acts).sum())
+    assert played > 150 * 8
+    assert delivered >= 0.95 * played
