@@ -6,18 +6,19 @@ from .heuristic import HeuristicAgent, Params
 
 
 class BuilderAgent(HeuristicAgent):
-    """Feeds the oven with what its own orders need, starves what rivals need.
+    """Feeds the oven with what its own orders need, starves what rivals need, and bets.
 
-    * Same exact replay of the oven as the counter, but optimistic about rivals
-      (only a rival's order short by 1 is assumed completed from hand).
-    * Ingredient play: as many cards as useful of the ingredients its undelivered
-      orders (in hand, and half weight in its stack) still miss from the pool, and
-      away from the rivals' personal ingredients, which almost every rival order
-      needs one of.
-    * Orders: a met order is worth 1; one its hand can complete is worth 0.6. Orders
-      that take rivals' personal ingredients out of the pool score a bonus (the
-      Bombastica, which empties every pile, is the strongest drain).
-    * Draws from the stack to keep two orders in hand.
+    * Replays the public oven like the counter (rivals complete from hand only orders
+      short by one card).
+    * Orders: one met by the pool is worth 1, one its hand can complete 0.6, one up to
+      three cards short 0.6 x 0.7 per missing card (cards drawn before the reveal may close
+      the gap; a failed order only goes back under the stack). It plays the best order
+      almost every turn, with a bonus for orders that take rivals' personal ingredients
+      out of the pool (a Bombastica empties every pile).
+    * Ingredient play: the ingredients its undelivered orders (in hand, and at half
+      weight in its stack) still miss from the pool, away from the rivals' personal
+      ingredients, which nearly every rival order needs one of.
+    * Draws orders to keep three in hand, preferring the stack (a longer round).
     """
 
     name = "builder"

@@ -1,4 +1,4 @@
-"""The cautious counter: plays an order only when public information proves it is met."""
+"""The cautious counter: plays an order only when its count of the oven says it is met."""
 
 from __future__ import annotations
 
@@ -6,17 +6,22 @@ from .heuristic import HeuristicAgent, Params
 
 
 class CounterAgent(HeuristicAgent):
-    """Counts the oven exactly and never gambles on an order.
+    """Counts the oven and never bets on an order.
 
-    * Replays the reveal of everything in the oven so far (perfect recall of the
-      public history), assuming pessimistically that a rival's earlier order short
-      by up to 2 will be completed from that rival's hand and empty the short piles.
-    * Plays an order only if the resulting pool, plus this turn's own ingredient
-      play, meets it without help from the hand; if several are met it plays one of
-      them (the order types it holds are equally worth one delivery).
-    * Otherwise plays the fewest cards it can, preferring ingredients its own orders
-      still need, so that a later turn can prove an order met.
-    * Draws from its order stack when fewer than two orders are in hand.
+    * Replays the reveal of everything in the oven so far from the public history
+      (perfect recall), assuming a rival completes from hand only an order short by
+      one card, and names the Monotoni joker with the most face up.
+    * Plays an order only if that count, plus this turn's own ingredient play, meets
+      it without any card from the hand; never an order that would need luck.
+    * Otherwise plays few cards; keeps three orders in hand to have one to play when
+      the count allows.
+
+    Among counters about 99% of its orders are delivered. Against the betting bots
+    only 60-70% are: their gambles, completed from hand at the reveal, empty piles
+    the count relied on. With ``CounterAgent(proven=True)`` it counts only on what the
+    oven holds whatever anyone decides (``heuristic.bound_oven``): then every order it
+    plays is delivered, but against betting rivals such a proof exists for about one
+    order per game, too few to beat the random agent.
     """
 
     name = "counter"

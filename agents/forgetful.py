@@ -6,16 +6,17 @@ from .heuristic import HeuristicAgent, Params
 
 
 class ForgetfulAgent(HeuristicAgent):
-    """Reads the ``top_card`` observation: no oven history, no count of its stack.
+    """Plays without memory: sees the oven's top card, not its history.
 
-    * Knows only its hand, the face-up piles, the public counts (supply, hand and
-      stack sizes) and the oven's top card. From the oven's thickness it guesses
-      how many cards are inside and assumes they follow the mix of the cards it has
-      not seen; it counts on half of that guess (the rest it assumes eaten by orders
-      it cannot remember).
-    * Plays an order when piles plus that guess (plus this turn's play) meet it,
-      with a smaller credit when its hand could make up the gap.
-    * Otherwise plays like the builder: cards its orders need, away from rivals'.
+    * Reads the ``top_card`` observation, so knows only its hand, the face-up piles,
+      the public counts (supply, hand and stack sizes, who holds the Mamma Mia! card)
+      and the oven's top card. From these it infers how many cards are in the oven
+      (every card not in the supply, a hand or the piles) and guesses their mix as the
+      mix of the cards it has not seen.
+    * Bets on an order when piles plus that guess (plus this turn's play) meet it (1),
+      when its hand could complete it (0.5), or up to three cards short (0.5 x 0.7
+      per card). It cannot know what earlier orders will take, so it over-bets.
+    * Ingredient play: few cards, of the ingredients its orders in hand miss.
     """
 
     name = "forgetful"

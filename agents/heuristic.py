@@ -309,6 +309,88 @@ def simulate_oven(
     return v.pv + v.oven_value - consumed[inv], reserve[inv]
 
 
+def bound_oven(
+    v: View, personal: np.ndarray, need_table: np.ndarray, doubles: bool
+) -> tuple[np.ndarray, np.ndarray]:
+    """Bounds on the pool after the oven so far is revealed, whatever anyone decides.
+
+    Returns ``(low, high)`` (B, 5): every reveal outcome consistent with the public
+    information leaves between ``low`` and ``high`` of each ingredient. The replay
+    tracks, per ingredient, the least and the most the orders so far can take. An order
+    met by the lowest possible pool must be delivered (the owner cannot decline it) and
+    takes exactly its need; any other order may be delivered (from the owner's hand) or
+    not, so it may take anything from nothing to its largest possible take: its need,
+    every joker a Monotoni owner could name, every ingredient that could be the Minimale
+    pick, all piles for a Bombastica. With doubles a take may overpay by one.
+    """
+    n = v.n
+    b = len(personal)
+    oo = v.oven_orders
+    in_oven = oo[:, :, 0] > 0
+    count = in_oven.sum(1)
+    perm = np.argsort(-count, kind="stable")
+    count = count[perm]
+    steps = int(count[0]) if b else 0
+    total = v.pv + v.oven_value
+    if steps == 0:
+        return total, total.copy()
+    oo = oo[perm]
+    order = np.argsort(np.where(in_oven[perm], oo[:, :, 1], BIG), axis=1, kind="stable")
+    order = order[:, :steps]
+    rows = np.arange(b)[:, None]
+    before = oo[rows, order][:, :, 2:7]
+    t = order % T
+    owner = ((personal[perm])[:, None] + order // T) % n
+    simple_need = need_table[owner, np.minimum(t, 4)].astype(np.float32)
+    is_p = owner[:, :, None] == np.arange(K)
+    over = 1.0 if doubles else 0.0
+    max_hand = 2.0 * HAND_LIMIT if doubles else float(HAND_LIMIT)
+    pv = v.pv[perm]
+    took_lo = np.zeros((b, K), np.float32)  # the least taken so far
+    took_hi = np.zeros((b, K), np.float32)  # the most taken so far
+    alive = np.searchsorted(-count, -np.arange(steps), side="left")
+    for j in range(steps):
+        m = int(alive[j])
+        tj = t[:m, j]
+        base = pv[:m] + before[:m, j]
+        lo = base - took_hi[:m]
+        hi = base - took_lo[:m]
+        ip = is_p[:m, j]
+        simple = (tj < 5)[:, None]
+        need = simple_need[:m, j]
+        # the most the order can take of each ingredient
+        special = np.where(ip, 1.0, np.where(tj[:, None] == MONOTONI, 6.0, 3.0))
+        most = np.where(simple, np.where(need > 0, need + over, 0), special + over)
+        most = np.where((tj == BOMBASTICA)[:, None], hi, np.minimum(most, hi))
+        bomb_possible = hi.sum(1) + max_hand >= BOMBASTICA_MIN
+        most = np.where(((tj == BOMBASTICA) & ~bomb_possible)[:, None], 0, most)
+        # orders that must be delivered, taking a known amount
+        forced_simple = (tj < 5) & (lo >= need).all(1)
+        forced_bomb = (tj == BOMBASTICA) & (lo.sum(1) >= BOMBASTICA_MIN)
+        least = np.where(forced_simple[:, None], need, 0)
+        least = np.where(forced_bomb[:, None], lo, least)
+        took_lo[:m] += least
+        took_hi[:m] += most
+    inv = np.empty_like(perm)
+    inv[perm] = np.arange(b)
+    return (total - took_hi[inv], total - took_lo[inv])
+
+
+def proven_minimale(low: np.ndarray, high: np.ndarray, personal: np.ndarray) -> np.ndarray:
+    """Whether a Minimale is met for sure when the pool lies between ``low`` and ``high``.
+
+    ``low``, ``high``: (B, ..., 5); ``personal``: (B,). Whatever ingredient turns out the
+    fewest, it must hold 3: every ingredient other than P that could be face up at all
+    holds at least 3 for sure, at least one does, and P holds at least 1.
+    """
+    p = np.expand_dims(personal, tuple(range(1, low.ndim)))
+    is_p = np.arange(K) == p
+    safe = is_p | (high < 1) | (low >= 3)
+    some = (~is_p & (low >= 3)).any(-1)
+    p_ok = (~is_p | (low >= 1)).all(-1)
+    return safe.all(-1) & some & p_ok
+
+
 def estimate_pool_without_memory(v: View, info: GameInfo) -> np.ndarray:
     """What a player who remembers nothing can guess the oven holds, (B, 5).
 
@@ -378,6 +460,7 @@ def reveal_actions(
 class Params:
     """The weights of a heuristic bot (docs/AGENTS.md, "How the heuristic bots score")."""
 
+    proven: bool = False  # count only on what the oven holds whatever anyone decides
     rival_cover: float = 1.0  # rivals' orders short by this much are assumed delivered
     cover_credit: float = 0.0  # worth of an order that needs cards from hand (vs 1 if met)
     cover_cost: float = 0.0  # per unit of value the hand must add
@@ -419,12 +502,17 @@ class HeuristicAgent(Agent):
     # hooks -------------------------------------------------------------------------------
     def pool_and_reserve(
         self, v: View, personal: np.ndarray, info: GameInfo
-    ) -> tuple[np.ndarray, np.ndarray]:
-        """The pool an order played now is checked against, and the hand to keep."""
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+        """The pool an order played now is checked against, the hand value to keep, and
+        (for ``proven`` bots) the pool's upper bound."""
+        if self.params.proven:
+            low, high = bound_oven(v, personal, info.need, info.double_ingredients)
+            return low, np.zeros_like(low), high
         if info.recall:
-            return simulate_oven(v, personal, info.need, self.params.rival_cover)
+            pool, reserve = simulate_oven(v, personal, info.need, self.params.rival_cover)
+            return pool, reserve, None
         est = v.pv + self.params.forget * estimate_pool_without_memory(v, info)
-        return est, np.zeros_like(est)
+        return est, np.zeros_like(est), None
 
     # acting ------------------------------------------------------------------------------
     def act_batch(
@@ -485,11 +573,13 @@ class HeuristicAgent(Agent):
         add = add_t[cand]  # (B, C, 5)
         cards = cards_t[cand]  # (B, C)
 
-        pool, reserve = self.pool_and_reserve(v, personal, info)
+        pool, reserve, high = self.pool_and_reserve(v, personal, info)
         pool_c = pool[:, None, :] + add
         hand_after = v.hv[:, None, :] - add
         free = np.maximum(hand_after - reserve[:, None, :], 0)
         ev = evaluate_orders(pool_c, personal, free, info.need, with_take=prm.drain_take != 0)
+        if high is not None:  # the Minimale pick is uncertain: met whatever it is
+            ev["met"][..., MINIMALE] = proven_minimale(pool_c, high[:, None, :] + add, personal)
 
         # orders: worth of delivering, by how sure we are
         met, cover = ev["met"], ev["cover"]

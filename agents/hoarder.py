@@ -6,15 +6,16 @@ from .heuristic import HeuristicAgent, Params
 
 
 class HoarderAgent(HeuristicAgent):
-    """Plays orders early and completes them from a full hand.
+    """Completes its orders from hand at the reveal, and keeps the cards to do it.
 
-    * Plays an order as soon as pool plus the cards it can keep in hand cover it
-      (worth 0.8 against 1 for an order already met), then *reserves* those cards:
-      it will not play them away before the reveal, where it adds them.
-    * Ingredient play: one card at a time, of an ingredient its orders do not need,
-      so the hand stays full and varied (more cards in hand also wins ties).
-    * Draws from the supply to keep at least five ingredient cards, from the stack
-      only when it holds no order.
+    * Replays the public oven like the counter.
+    * Treats an order its hand can complete as good as one the pool meets (worth 1),
+      and bets on orders up to three cards short (0.7 per missing card), so it plays an order
+      almost every turn.
+    * Reserves the hand cards promised to its orders already in the oven: playing them
+      away costs 3 per card, so they stay in hand until the reveal, where it adds them.
+    * Keeps three orders and at least four ingredient cards in hand. It does not steer
+      its ingredient plays toward its orders or against rivals.
     """
 
     name = "hoarder"

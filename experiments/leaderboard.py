@@ -60,19 +60,23 @@ what each bot knows and how it uses its ingredient plays:
    (x1.5 chance with 2 players, about x3 with 5).
 2. **hoarder** bets as often and counts as exactly, and completes orders from its hand at
    the reveal, keeping the cards it has promised to orders already in the oven. It does
-   not steer its ingredient plays, and the cards it keeps are cards that do not go into the
-   oven for its later orders. Second with 3 to 5 players.
+   not steer its ingredient plays toward its orders or against its rivals. Second with 3 to
+   5 players.
 3. **forgetful** sees only the top card of the oven. It guesses the oven from its thickness
    and the mix of the cards it has not seen, and bets when the guess meets an order. The
    guess ignores what earlier orders take out, so it over-bets, but over-betting is cheap:
    it stays within a few points of the hoarder, and with 2 players, where only one rival's
    orders eat into the oven and its guess is nearest the truth, it passes it. Perfect
    memory adds less than betting often.
-4. **counter** plays an order only when its exact count proves it met: about 99% of the
-   orders it plays are delivered, but it plays few. Each rival order played between two of
-   its turns takes from the piles, so provably met orders get rarer as players are added:
-   it is at chance level with 2 players and falls to about a quarter of it with 5. Caution
-   is the weakest of the four strategies, and still far above random.
+4. **counter** plays an order only when its count of the public oven shows it met by the
+   piles. Among counters 99% of such orders are delivered, against the betting bots only
+   60-70% (their gambles, completed from hand at the reveal, empty piles it counted on),
+   and it plays few. Each rival order played between two of its turns takes from the
+   piles, so orders it can count as met get rarer as players are added: it is at chance
+   level with 2 players and falls to about a quarter of it with 5. Caution is the weakest
+   of the four strategies, and still far above random. (A strict version that plays only
+   orders met whatever anyone decides, `CounterAgent(proven=True)`, delivers every order
+   it plays but finds about one per game, and loses to random.)
 5. **random** plays orders at random moments (most fail), dumps random ingredient cards and
    declines about half of the deliveries it could make.
 

@@ -352,3 +352,44 @@ def test_counter_only_plays_orders_that_are_delivered() -> None:
         delivered += int(eng.step(state, acts).sum())
     assert played > 150 * 8
     assert delivered >= 0.95 * played
+
+
+def _order_success(
+    agents: list, seat_of_interest: int, games: int, seed: int, **config: bool
+) -> tuple[int, int]:
+    """(orders played, orders delivered) of one seat over ``games`` games."""
+    cfg = Config(num_players=len(agents), **config)
+    eng = Engine(cfg)
+    observers = {m: Engine(cfg.replace(observation_mode=m)) for m in ("recall", "top_card")}
+    state = eng.reset(seeds=seed, batch_size=games)
+    rng = np.random.default_rng(seed)
+    played = delivered = 0
+    while (state.data["phase"] != OVER).any():
+        live = state.data["phase"] != OVER
+        masks = eng.legal_masks(state)
+        seat = state.data["seat"].astype(np.int64)
+        acts = np.zeros(games, np.int64)
+        for s, agent in enumerate(agents):
+            rows = np.flatnonzero(live & (seat == s))
+            if len(rows):
+                obs = observers[agent.observation_mode].observe(state)[rows]
+                acts[rows] = agent.act_batch(obs, masks[rows], rng, seat[rows])
+                if s == seat_of_interest:
+                    a = acts[rows]
+                    played += int(((a < eng.n_turn_actions) & ((a // 2) % 9 > 0)).sum())
+        delivered += int(eng.step(state, acts)[:, seat_of_interest].sum())
+    return played, delivered
+
+
+@pytest.mark.parametrize("doubles", [False, True])
+def test_proven_counter_orders_are_always_delivered(doubles: bool) -> None:
+    """``bound_oven`` is sound: whatever the betting rivals decide, a proven order is met."""
+    from agents import CounterAgent
+
+    agents = [CounterAgent(proven=True), load_agent("builder"), load_agent("hoarder")]
+    agents += [load_agent("random")] if not doubles else []
+    played, delivered = _order_success(
+        agents, 0, games=300, seed=21 + doubles, double_ingredients=doubles
+    )
+    assert played > 100
+    assert delivered == played
