@@ -59,6 +59,7 @@ def observation_layout(num_players: int, mode: str) -> list[tuple[str, int]]:
         ]
     else:
         layout.append(("top_card", n + N_KINDS + N_ORDER_TYPES + 2))
+    layout.append(("personal", N_KINDS))
     return layout
 
 
@@ -143,6 +144,8 @@ def observe_game(r, seat: int, n: int, mode: int, out) -> int:
             out[o + n + N_KINDS + N_ORDER_TYPES] = r.oven_s[i]
             out[o + n + N_KINDS + N_ORDER_TYPES + 1] = r.oven_d[i]
         o += n + N_KINDS + N_ORDER_TYPES + 2
+    out[o + seat] = 1.0  # the observer's personal ingredient: ingredient = seat
+    o += N_KINDS
     return o
 
 

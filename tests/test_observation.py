@@ -28,8 +28,8 @@ CONFIGS = [
 ]
 MODES = ["recall", "top_card"]
 DOC_SIZES = {
-    "recall": {2: 224, 3: 300, 4: 376, 5: 452},
-    "top_card": {2: 89, 3: 105, 4: 121, 5: 137},
+    "recall": {2: 229, 3: 305, 4: 381, 5: 457},
+    "top_card": {2: 94, 3: 110, 4: 126, 5: 142},
 }
 
 
@@ -227,6 +227,7 @@ def test_documented_example_offsets() -> None:
         "oven_by_seat": (130, 149),
         "oven_orders": (150, 373),
         "oven_progress": (374, 375),
+        "personal": (376, 380),
     }
     assert {k: (v.start, v.stop - 1) for k, v in s.items()} == doc
 
@@ -299,6 +300,7 @@ def reference_sections(rec, seat: int, n: int, mode: str) -> dict[str, np.ndarra
             top[n + what] = 1
             top[n + N_KINDS + N_ORDER_TYPES :] = [s, d]
         out["top_card"] = top
+    out["personal"] = np.eye(5, dtype=np.float32)[seat]
     return out
 
 
