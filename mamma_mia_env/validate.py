@@ -42,6 +42,14 @@ def check_state(state: GameState) -> list[str]:
     report((d["supply_len"] < 0) | (d["supply_len"] > d["supply"].shape[1]), "supply_len")
     report((d["oven_len"] < 0) | (d["oven_len"] > d["oven_who"].shape[1]), "oven_len")
     report((d["reveal_pos"] < 0) | (d["reveal_pos"] > d["oven_len"]), "reveal_pos")
+    report((d["turns"] < 0) | (d["idle"] < 0), "turns/idle: negative")
+    entry = np.arange(d["oven_who"].shape[1])[None, :] < d["oven_len"][:, None]
+    bad_who = entry & ((d["oven_who"] < 0) | (d["oven_who"] >= n))
+    bad_what = entry & ((d["oven_what"] < 0) | (d["oven_what"] >= N_KINDS + N_ORDER_TYPES))
+    report(bad_who.any(axis=1), f"oven_who: seat not in 0-{n - 1}")
+    report(bad_what.any(axis=1), "oven_what: not an ingredient (0-4) or order (5-12)")
+    bad_count = entry & ((d["oven_s"] < 0) | (d["oven_d"] < 0))
+    report(bad_count.any(axis=1), "oven_s/oven_d: negative count")
     if problems:
         return problems  # the counts below index with these fields
 
