@@ -99,7 +99,7 @@ class Engine:
         self.state_dim = sum(size for _, size in self.state_layout)
 
     @staticmethod
-    def _k(batch: int):
+    def _k(batch: int) -> kernels.BatchKernels:
         return kernels.PARALLEL if batch >= PARALLEL_MIN_BATCH else kernels.SERIAL
 
     # -- state ----------------------------------------------------------------------
@@ -120,13 +120,13 @@ class Engine:
         if state is None:
             state = GameState.empty(self.config, batch_size)
         self._check_state(state)
-        self._k(batch_size)[0](state.data, s, self.params, self.deck_counts)
+        self._k(batch_size).reset(state.data, s, self.params, self.deck_counts)
         return state
 
     def reset_games(self, state: GameState, index: np.ndarray, seeds: np.ndarray) -> None:
         """Deal new games into the games ``index`` of ``state`` (used by autoreset)."""
         sub = state.data[index]
-        self._k(len(sub))[0](sub, seeds_array(seeds, len(sub)), self.params, self.deck_counts)
+        self._k(len(sub)).reset(sub, seeds_array(seeds, len(sub)), self.params, self.deck_counts)
         state.data[index] = sub
 
     def _check_state(self, state: GameState) -> None:
@@ -150,7 +150,7 @@ class Engine:
         arr = arr.astype(np.int64, copy=False)
         if active is None:
             active = np.ones(b, dtype=bool)
-        bad = self._k(b)[1](state.data, arr, active, self.params, self.play, self.need)
+        bad = self._k(b).first_illegal(state.data, arr, active, self.params, self.play, self.need)
         if bad >= 0:
             from .actions import describe_illegal  # local: actions imports this module
 
@@ -179,7 +179,7 @@ class Engine:
                 raise ValueError(f"active must have shape ({b},), got {active.shape}")
         arr = self.check_actions(state, actions, active)
         delivered = np.zeros((b, self.num_players), dtype=np.int32)
-        self._k(b)[2](state.data, arr, active, self.params, self.play, self.need, delivered)
+        self._k(b).step(state.data, arr, active, self.params, self.play, self.need, delivered)
         return delivered
 
     # -- views ----------------------------------------------------------------------
@@ -187,7 +187,7 @@ class Engine:
         b = state.batch_size
         if out is None:
             out = np.empty((b, self.n_actions), dtype=np.int8)
-        self._k(b)[3](state.data, self.params, self.play, self.need, out)
+        self._k(b).masks(state.data, self.params, self.play, self.need, out)
         return out
 
     def observe(
@@ -205,7 +205,7 @@ class Engine:
             raise ValueError(f"seats must be {b} seat indices in 0-{self.num_players - 1}")
         if out is None:
             out = np.empty((b, self.obs_dim), dtype=np.float32)
-        self._k(b)[4](state.data, seats, self.num_players, self.obs_mode, out)
+        self._k(b).observe(state.data, seats, self.num_players, self.obs_mode, out)
         return out
 
     def global_state(self, state: GameState, out: np.ndarray | None = None) -> np.ndarray:
@@ -213,5 +213,5 @@ class Engine:
         if out is None:
             out = np.empty((b, self.state_dim), dtype=np.float32)
         view = self.state_layout[0][1]
-        self._k(b)[5](state.data, self.num_players, view, out)
+        self._k(b).global_state(state.data, self.num_players, view, out)
         return out

@@ -6,6 +6,9 @@ does) and a parallel form (``prange`` over games, for large batches).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import NamedTuple
+
 import numba as nb
 import numpy as np
 
@@ -14,7 +17,16 @@ from .rules import continue_reveal, is_legal, legal_mask_game, reset_game, step_
 from .state import OVER as OVER_PHASE
 
 
-def _make(parallel: bool):
+class BatchKernels(NamedTuple):
+    reset: Callable
+    first_illegal: Callable
+    step: Callable
+    masks: Callable
+    observe: Callable
+    global_state: Callable
+
+
+def _make(parallel: bool) -> BatchKernels:
     loop = nb.prange if parallel else range
     jit = nb.njit(cache=True, parallel=parallel)
 
@@ -56,7 +68,7 @@ def _make(parallel: bool):
         for b in loop(data.shape[0]):
             global_state_game(data[b], n, view_size, out[b])
 
-    return reset, first_illegal, step, masks, observe, global_state
+    return BatchKernels(reset, first_illegal, step, masks, observe, global_state)
 
 
 SERIAL = _make(False)
