@@ -1,0 +1,558 @@
+"""A gymnasium single-agent view of Mamma Mia!: the learner holds one seat.
+
+The other seats are played inside ``step`` by opponent policies: any objects with
+``act_batch(observations, masks, rng, seats)`` (the agents of ``agents/``, frozen
+learned policies, ...). ``step`` applies the learner's action, then lets the
+opponents move until the learner is to act again or the game is over, and returns
+everything the *learner's* seat earned meanwhile, including rewards that arrive on an
+opponent's move (an order of the learner delivered at a reveal the opponent triggered,
+the end-of-game result).
+
+    >>> from agents import load_agent
+    >>> env = MammaMiaGymEnv(num_players=2, opponents=load_agent("builder"))
+    >>> obs, info = env.reset(seed=0)
+    >>> obs, reward, terminated, truncated, info = env.step(
+    ...     int(np.flatnonzero(env.action_masks())[0]))
+
+For sb3-contrib's ``MaskablePPO``, ``action_masks()`` returns the legal actions as a
+bool vector. ``LearnerGames`` is the batched machinery underneath, shared with the
+stable-baselines3 ``VecEnv`` of ``mamma_mia_env.sb3_vec_env``.
+
+This module does not import ``agents`` (agents depend on the env, not the reverse);
+without ``opponents`` the other seats play uniformly random legal actions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from .config import Config
+from .engine import Engine, IllegalActionError
+from .state import OVER, GameState
+from .symmetry import SeatCanonicalizer, obs_scale
+
+OBS_HIGH = 255.0
+ILLEGAL_ACTION_MODES = ("terminate", "raise")
+
+
+class UniformRandomOpponent:
+    """The default opponent: a uniformly random legal action (row by row)."""
+
+    name = "uniform_random"
+    observation_mode = "recall"
+
+    def act_batch(
+        self,
+        observations: np.ndarray,
+        masks: np.ndarray,
+        rng: np.random.Generator,
+        seats: np.ndarray | None = None,
+    ) -> np.ndarray:
+        counts = np.cumsum(np.asarray(masks) != 0, axis=1, dtype=np.int32)
+        pick = (rng.random(len(counts)) * counts[:, -1]).astype(np.int32)
+        return np.argmax(counts > pick[:, None], axis=1).astype(np.int64)
+
+
+def game_outcome(data: np.ndarray, num_players: int) -> tuple[np.ndarray, np.ndarray]:
+    """Delivered orders ``(B, N)`` and win shares ``(B, N)`` of finished game records.
+
+    Most delivered orders wins, ties go to the most ingredient cards in hand, a tie
+    after that shares the win (1/k each); a truncated game is scored as it stands.
+    """
+    n = num_players
+    delivered = data["delivered"][:, :n].sum(axis=2).astype(np.int64)
+    cards = data["hand"][:, :n].sum(axis=2).astype(np.int64)
+    score = delivered * 1000 + cards
+    top = score == score.max(axis=1, keepdims=True)
+    share = top / top.sum(axis=1, keepdims=True)
+    return delivered, share
+
+
+def _as_pool(opponents: Any) -> list[Any]:
+    if opponents is None:
+        return [UniformRandomOpponent()]
+    pool = list(opponents) if isinstance(opponents, (list, tuple)) else [opponents]
+    if not pool:
+        raise ValueError("opponents must name at least one opponent")
+    for opp in pool:
+        if not callable(getattr(opp, "act_batch", None)):
+            raise TypeError(
+                f"opponent {opp!r} has no act_batch(observations, masks, rng, seats) method"
+            )
+    return pool
+
+
+class LearnerGames:
+    """B games, each with one learner seat; opponents move inside ``step``.
+
+    The batched core of ``MammaMiaGymEnv`` (B = 1) and ``MammaMiaSB3VecEnv``.
+
+    * ``learner_seat``: an int (fixed seat) or ``None`` (drawn per game, uniformly).
+    * ``opponents``: one policy or a pool (list); each opponent seat of each new game
+      draws one from the pool (``opponent_probs``, default uniform).
+    * rewards: the engine's ``reward_mode`` for the learner's seat, minus
+      ``opponent_delivery_penalty`` x (orders the opponents delivered in the step) /
+      (N - 1). With ``reward_mode="delivered_win_loss"`` and penalty 1 the return of a
+      game is (own orders - mean opponent orders) + the win/loss result.
+    * ``canonical`` (default True): observations, masks and actions in the learner's
+      canonical frame (``mamma_mia_env.symmetry``: every seat looks like seat 0);
+      ``normalize`` (default True): observations divided by ``obs_scale``.
+    """
+
+    def __init__(
+        self,
+        batch_size: int,
+        config: Config,
+        opponents: Any = None,
+        opponent_probs: Sequence[float] | None = None,
+        learner_seat: int | None = None,
+        opponent_delivery_penalty: float = 0.0,
+        canonical: bool = True,
+        normalize: bool = True,
+        autoreset: bool = True,
+    ) -> None:
+        self.batch_size = batch_size
+        self.config = config
+        self.engine = Engine(config)
+        self.num_players = n = config.num_players
+        if learner_seat is not None and not (
+            isinstance(learner_seat, (int, np.integer)) and 0 <= learner_seat < n
+        ):
+            raise ValueError(f"learner_seat must be None or a seat in 0-{n - 1}")
+        self.learner_seat = learner_seat
+        self.opponent_delivery_penalty = float(opponent_delivery_penalty)
+        self.canonical = canonical
+        self.normalize = normalize
+        self.autoreset = autoreset
+        self.canon = SeatCanonicalizer(config)
+        self.scale = obs_scale(n, config.observation_mode)
+        self.obs_dim = self.engine.obs_dim
+        self.n_actions = self.engine.n_actions
+        self._observers: dict[str, Engine] = {config.observation_mode: self.engine}
+        self.set_opponents(opponents, opponent_probs)
+        self.state: GameState | None = None
+        self.rng = np.random.default_rng()
+        b = batch_size
+        self.seat = np.zeros(b, dtype=np.int64)
+        self.opp = np.zeros((b, n), dtype=np.int64)  # pool index per seat (-1: learner)
+        self.carry = np.zeros(b, dtype=np.float64)  # reward earned before the first move
+        self.ep_return = np.zeros(b, dtype=np.float64)
+        self.ep_length = np.zeros(b, dtype=np.int64)
+        self.history: list[list[int]] = [[] for _ in range(b)]  # all actions, all seats
+        self.record_history = False
+        self._env_mask = np.zeros((b, self.n_actions), dtype=np.int8)
+
+    # -- opponents ------------------------------------------------------------------
+    def set_opponents(self, opponents: Any, probs: Sequence[float] | None = None) -> None:
+        """Replace the opponent pool (takes effect for games dealt from now on)."""
+        self.pool = _as_pool(opponents)
+        if probs is None:
+            self.pool_p = np.full(len(self.pool), 1.0 / len(self.pool))
+        else:
+            p = np.asarray(probs, dtype=np.float64)
+            if p.shape != (len(self.pool),) or (p < 0).any() or p.sum() <= 0:
+                raise ValueError("opponent_probs must be one non-negative weight per opponent")
+            self.pool_p = p / p.sum()
+        for opp in self.pool:
+            mode = getattr(opp, "observation_mode", self.config.observation_mode)
+            if mode not in self._observers:
+                self._observers[mode] = Engine(self.config.replace(observation_mode=mode))
+
+    # -- dealing --------------------------------------------------------------------
+    def _draw_game_seeds(self, k: int) -> np.ndarray:
+        return self.rng.integers(0, 2**63, size=k, dtype=np.uint64)
+
+    def _deal(
+        self, index: np.ndarray, seeds: np.ndarray | None = None, seats: np.ndarray | None = None
+    ) -> None:
+        k = len(index)
+        if seeds is None:
+            seeds = self._draw_game_seeds(k)
+        if seats is None:
+            if self.learner_seat is None:
+                seats = self.rng.integers(0, self.num_players, size=k)
+            else:
+                seats = np.full(k, self.learner_seat)
+        self.seat[index] = seats
+        opp = self.rng.choice(len(self.pool), size=(k, self.num_players), p=self.pool_p)
+        opp[np.arange(k), self.seat[index]] = -1
+        self.opp[index] = opp
+        if self.state is None:
+            self.state = self.engine.reset(seeds=np.asarray(seeds, dtype=np.uint64))
+        else:
+            self.engine.reset_games(self.state, index, np.asarray(seeds, dtype=np.uint64))
+        self.carry[index] = 0.0
+        self.ep_return[index] = 0.0
+        self.ep_length[index] = 0
+        for i in index:
+            self.history[i] = []
+
+    def reset(
+        self,
+        seed: int | None = None,
+        game_seeds: np.ndarray | None = None,
+        seats: np.ndarray | None = None,
+        start: np.ndarray | None = None,
+    ) -> np.ndarray:
+        """Deal every game and advance to the learner's first decision; returns obs.
+
+        ``seed`` reseeds the generator that draws game seeds, learner seats and
+        opponents; ``game_seeds`` / ``seats`` fix them for this deal; ``start``
+        (game records) replaces the dealt games with given positions.
+        """
+        if seed is not None:
+            self.rng = np.random.default_rng(seed)
+        self.state = None
+        index = np.arange(self.batch_size)
+        self._deal(index, game_seeds, seats)
+        if start is not None:
+            self.state.data[:] = start
+        rewards = np.zeros(self.batch_size)
+        self._advance(rewards, np.zeros(self.batch_size, bool), [{} for _ in index], fresh=True)
+        self.carry += rewards
+        return self.observe()
+
+    # -- stepping -------------------------------------------------------------------
+    def step(self, actions: np.ndarray):
+        """Learner actions (canonical if ``canonical``) for every game.
+
+        Returns ``obs, rewards, terminated, truncated, infos``; with ``autoreset`` a
+        finished game is dealt again at once and its last observation is in
+        ``infos[i]["terminal_observation"]``.
+        """
+        b = self.batch_size
+        acts = np.asarray(actions).reshape(-1)
+        if acts.shape != (b,) or acts.dtype.kind not in "iu":
+            raise IllegalActionError(f"actions must be {b} integers, got {acts!r}")
+        acts = acts.astype(np.int64)
+        if (acts < 0).any() or (acts >= self.n_actions).any():
+            raise IllegalActionError(f"actions must be in 0-{self.n_actions - 1}, got {acts}")
+        env_acts = self.canon.to_env_actions(acts, self.seat) if self.canonical else acts
+        data = self.state.data
+        active = data["phase"] != OVER
+        if not active.all():
+            raise RuntimeError("step() on a finished game: reset it first")
+        if (data["seat"] != self.seat).any():  # pragma: no cover - internal invariant
+            raise RuntimeError("a game is not at the learner's decision")
+        rewards = self.carry.copy()
+        self.carry[:] = 0.0
+        delivered = self.engine.step(self.state, env_acts)
+        self._collect(rewards, delivered, active)
+        if self.record_history:
+            for i in range(b):
+                self.history[i].append(int(env_acts[i]))
+        self.ep_length += 1
+        done = np.zeros(b, dtype=bool)
+        terminated = np.zeros(b, dtype=bool)
+        truncated = np.zeros(b, dtype=bool)
+        infos: list[dict[str, Any]] = [{} for _ in range(b)]
+        self._advance(rewards, done, infos, terminated=terminated, truncated=truncated)
+        self.ep_return[~done] += rewards[~done]
+        return self.observe(), rewards, terminated, truncated, infos
+
+    def _collect(self, rewards: np.ndarray, delivered: np.ndarray, active: np.ndarray) -> None:
+        """Add the learner's share of the last engine step to ``rewards`` (active games)."""
+        rows = np.flatnonzero(active)
+        seat = self.seat[rows]
+        r = self.state.data["rewards"][rows, seat].astype(np.float64)
+        if self.opponent_delivery_penalty and self.num_players > 1:
+            d = delivered[rows]
+            opp = d.sum(axis=1) - d[np.arange(len(rows)), seat]
+            r -= self.opponent_delivery_penalty * opp / (self.num_players - 1)
+        rewards[rows] += r
+
+    def _finish(
+        self,
+        rows: np.ndarray,
+        infos: list[dict[str, Any]],
+        rewards: np.ndarray,
+        terminated: np.ndarray | None,
+        truncated: np.ndarray | None,
+    ) -> None:
+        data = self.state.data
+        delivered, share = game_outcome(data[rows], self.num_players)
+        final_obs = self.observe(rows)
+        for k, i in enumerate(rows):
+            s = int(self.seat[i])
+            opp = np.delete(delivered[k], s)
+            self.ep_return[i] += rewards[i]
+            infos[i].update(
+                terminal_observation=final_obs[k],
+                result={
+                    "win": float(share[k, s]),
+                    "delivered": int(delivered[k, s]),
+                    "opp_delivered": float(opp.mean()),
+                    "seat": s,
+                    "game_seed": int(data["seed"][i]),
+                    "truncated": bool(data["truncated"][i]),
+                },
+                episode={"r": float(self.ep_return[i]), "l": int(self.ep_length[i])},
+            )
+            if self.record_history:
+                infos[i]["actions"] = list(self.history[i])
+            if data["truncated"][i]:
+                infos[i]["TimeLimit.truncated"] = True
+        if terminated is not None:
+            terminated[rows] = data["terminated"][rows]
+        if truncated is not None:
+            truncated[rows] = data["truncated"][rows]
+
+    def _advance(
+        self,
+        rewards: np.ndarray,
+        done: np.ndarray,
+        infos: list[dict[str, Any]],
+        terminated: np.ndarray | None = None,
+        truncated: np.ndarray | None = None,
+        fresh: bool = False,
+    ) -> None:
+        """Let opponents move until every game is at the learner's decision (or over)."""
+        b = self.batch_size
+        # games dealt during this call: their rewards belong to the next step
+        new = np.full(b, fresh, dtype=bool)
+        while True:
+            data = self.state.data
+            over = data["phase"] == OVER
+            ended = over & ~done & ~new
+            if ended.any():
+                rows = np.flatnonzero(ended)
+                self._finish(rows, infos, rewards, terminated, truncated)
+                done |= ended
+                if self.autoreset:
+                    self._deal(rows)
+                    new[rows] = True
+                    continue
+            again = over & new
+            if again.any():  # a new game ended before the learner moved: deal again
+                rows = np.flatnonzero(again)
+                self._deal(rows)
+                self.carry[rows] = 0.0
+                continue
+            live = ~over
+            need = live & (data["seat"] != self.seat)
+            if not need.any():
+                break
+            env_acts = np.zeros(b, dtype=np.int64)
+            masks = self.engine.legal_masks(self.state, out=self._env_mask)
+            seats = data["seat"].astype(np.int64)
+            who = self.opp[np.arange(b), seats]
+            for a in np.unique(who[need]):
+                rows = np.flatnonzero(need & (who == a))
+                opp = self.pool[a]
+                mode = getattr(opp, "observation_mode", self.config.observation_mode)
+                obs = self._observers[mode].observe(GameState(self.config, data[rows]))
+                chosen = np.asarray(opp.act_batch(obs, masks[rows], self.rng, seats[rows]))
+                env_acts[rows] = chosen.astype(np.int64).reshape(-1)
+            step_rewards = np.zeros(b)
+            delivered = self.engine.step(self.state, env_acts, active=need)
+            self._collect(step_rewards, delivered, need)
+            if self.record_history:
+                for i in np.flatnonzero(need):
+                    self.history[i].append(int(env_acts[i]))
+            rewards[~new] += step_rewards[~new]
+            self.carry[new] += step_rewards[new]
+
+    # -- views ----------------------------------------------------------------------
+    def observe(self, rows: np.ndarray | None = None) -> np.ndarray:
+        """The learner's view of each game (canonical and scaled as configured)."""
+        if rows is None:
+            rows = np.arange(self.batch_size)
+        seats = self.seat[rows]
+        obs = self.engine.observe(GameState(self.config, self.state.data[rows]), seats=seats)
+        if self.canonical:
+            obs = self.canon.obs(obs, seats)
+        if self.normalize:
+            obs = obs / self.scale
+        return obs.astype(np.float32, copy=False)
+
+    def action_masks(self) -> np.ndarray:
+        """``(B, n_actions)`` bool: the learner's legal actions (all False when over)."""
+        masks = self.engine.legal_masks(self.state, out=self._env_mask)
+        if self.canonical:
+            masks = self.canon.masks(masks, self.seat)
+        out = masks != 0
+        out[self.state.data["seat"] != self.seat] = False
+        return out
+
+    def observation_high(self) -> float | np.ndarray:
+        return OBS_HIGH / self.scale if self.normalize else OBS_HIGH
+
+
+class MammaMiaGymEnv(gym.Env):
+    """Mamma Mia! for one learner against opponent policies (gymnasium ``Env``).
+
+    ## Spaces
+    Action: ``Discrete(n_actions)`` (655, or 1,825 with ``double_ingredients``), in
+    the learner's canonical frame by default (``canonical=True``: every seat is
+    relabelled to look like seat 0, see ``mamma_mia_env.symmetry``; the env maps the
+    action back). Observation: the learner's observation vector (docs/ENV.md),
+    canonical and divided by ``obs_scale`` by default (``normalize=True``).
+    ``action_masks()`` gives the legal actions as a bool vector (sb3-contrib's
+    ``MaskablePPO`` reads it); ``info["action_mask"]`` holds the same as int8.
+
+    ## Rewards
+    What the learner's seat earned from its action up to its next decision (or the
+    end), including rewards that arrive on opponents' moves: ``reward_mode`` as in the
+    AEC env, minus ``opponent_delivery_penalty`` x the orders the opponents delivered
+    (per opponent). Never the reward of the seat that happened to move last.
+
+    ## Episode end
+    One game. ``terminated`` after the third round's reveal, ``truncated`` when
+    ``max_turns`` is reached. The final ``info["result"]`` has the learner's win share
+    (1 sole win, 1/k shared, 0 loss), its orders delivered, the opponents' mean, its
+    seat and the game seed.
+
+    ## Arguments
+    ``opponents``: a policy or a pool of policies (objects with ``act_batch(obs,
+    masks, rng, seats)``, e.g. ``agents.load_agent("builder")``); default uniform
+    random. ``opponent_probs``: weights over the pool. ``learner_seat``: an int, or
+    ``None`` for a random seat each episode. ``illegal_action``: ``"terminate"``
+    (default, as PettingZoo's ``TerminateIllegalWrapper``: the episode ends with
+    ``illegal_reward`` for the learner and ``info["illegal_action"]``) or ``"raise"``
+    (``IllegalActionError``); a masked policy never plays one. ``record_actions``: keep every seat's
+    actions (``info["actions"]`` at the end) for replays. Other keywords are fields of
+    ``Config`` (``num_players``, ``reward_mode``, rule flags, ...).
+    """
+
+    metadata = {"render_modes": ["ansi"], "render_fps": 1}
+
+    def __init__(
+        self,
+        opponents: Any = None,
+        opponent_probs: Sequence[float] | None = None,
+        learner_seat: int | None = None,
+        opponent_delivery_penalty: float = 0.0,
+        canonical: bool = True,
+        normalize: bool = True,
+        record_actions: bool = False,
+        illegal_action: str = "terminate",
+        illegal_reward: float = -1.0,
+        render_mode: str | None = None,
+        config: Config | None = None,
+        **config_kwargs: Any,
+    ) -> None:
+        super().__init__()
+        if config is not None and config_kwargs:
+            raise ValueError("give either config=Config(...) or config keywords, not both")
+        self.config = config if config is not None else Config.from_kwargs(**config_kwargs)
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
+        self.render_mode = render_mode
+        if illegal_action not in ILLEGAL_ACTION_MODES:
+            raise ValueError(f"illegal_action must be one of {ILLEGAL_ACTION_MODES}")
+        self.illegal_action = illegal_action
+        self.illegal_reward = float(illegal_reward)
+        self.games = LearnerGames(
+            1,
+            self.config,
+            opponents=opponents,
+            opponent_probs=opponent_probs,
+            learner_seat=learner_seat,
+            opponent_delivery_penalty=opponent_delivery_penalty,
+            canonical=canonical,
+            normalize=normalize,
+            autoreset=False,
+        )
+        self.games.record_history = record_actions
+        self.engine = self.games.engine
+        self.action_space = spaces.Discrete(self.engine.n_actions)
+        high = np.broadcast_to(
+            np.asarray(self.games.observation_high(), dtype=np.float32), (self.engine.obs_dim,)
+        ).copy()
+        self.observation_space = spaces.Box(0.0, high, dtype=np.float32)
+        self._over = True
+
+    @property
+    def learner_seat(self) -> int:
+        """The seat the learner holds in the current game."""
+        return int(self.games.seat[0])
+
+    def set_opponents(self, opponents: Any, probs: Sequence[float] | None = None) -> None:
+        self.games.set_opponents(opponents, probs)
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        """Deal a game. ``options``: ``game_seed`` (the engine seed of the deal),
+        ``learner_seat`` (this game only), ``state`` (a ``GameState`` of one game, or
+        its JSON, to start from; its seat to act need not be the learner's)."""
+        super().reset(seed=seed)
+        options = options or {}
+        g = self.games
+        g.rng = np.random.default_rng(self.np_random.integers(0, 2**63))
+        seat = options.get("learner_seat")
+        seats = None if seat is None else np.array([int(seat)])
+        if "state" in options:
+            given = options["state"]
+            start = GameState.from_json(given) if isinstance(given, str) else given.copy()
+            same_rules = start.config.replace(
+                reward_mode=self.config.reward_mode,
+                observation_mode=self.config.observation_mode,
+            )  # reward and observation modes are not rules: any state fits
+            if same_rules != self.config or start.batch_size != 1:
+                raise ValueError("options['state'] must be one game made with this env's rules")
+            g.reset(game_seeds=start.data["seed"].copy(), seats=seats, start=start.data)
+        else:
+            game_seed = options.get("game_seed")
+            seeds = None if game_seed is None else np.array([int(game_seed)], dtype=np.uint64)
+            g.reset(game_seeds=seeds, seats=seats)
+        self._over = False
+        obs = g.observe()[0]
+        return obs, self._info()
+
+    def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        if self._over:
+            raise RuntimeError("the game is over: call reset()")
+        a = int(action)
+        if not (0 <= a < self.engine.n_actions) or not self.action_masks()[a]:
+            if self.illegal_action == "terminate":
+                self._over = True
+                info = self._info()
+                info["illegal_action"] = a
+                return self.games.observe()[0], self.illegal_reward, True, False, info
+            from .actions import describe_illegal
+
+            g = self.games
+            env_a = int(g.canon.to_env_actions([a], g.seat)[0]) if g.canonical else a
+            why = (
+                describe_illegal(self.engine, g.state, 0, env_a)
+                if 0 <= a < self.engine.n_actions
+                else "out of range"
+            )
+            raise IllegalActionError(f"action {a} is illegal: {why}")
+        obs, rewards, terminated, truncated, infos = self.games.step(np.array([a]))
+        info = self._info()
+        info.update(infos[0])
+        info.pop("terminal_observation", None)
+        self._over = bool(terminated[0] or truncated[0])
+        return obs[0], float(rewards[0]), bool(terminated[0]), bool(truncated[0]), info
+
+    def action_masks(self) -> np.ndarray:
+        """The learner's legal actions, ``(n_actions,)`` bool (all False once over)."""
+        return self.games.action_masks()[0]
+
+    def _info(self) -> dict[str, Any]:
+        g = self.games
+        return {
+            "action_mask": self.action_masks().astype(np.int8),
+            "seat": int(g.seat[0]),
+            "game_seed": int(g.state.data["seed"][0]),
+        }
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            gym.logger.warn("render() called without a render_mode")
+            return None
+        from .render import render_table
+
+        return render_table(
+            self.games.state.data[0],
+            self.learner_seat,
+            self.config.num_players,
+            recall=self.config.observation_mode == "recall",
+        )

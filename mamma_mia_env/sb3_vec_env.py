@@ -1,0 +1,180 @@
+"""A stable-baselines3 ``VecEnv`` over the batched engine: one learner seat per game.
+
+``MammaMiaSB3VecEnv(n_envs, opponents=...)`` runs ``n_envs`` games in one engine
+batch. In every game the learner holds one seat (fixed, or drawn per game); the other
+seats are played inside ``step_wait`` by opponent policies with one batched
+``act_batch`` call per policy and engine step, until every game is at the learner's
+decision point again. The learner's reward is accumulated over the opponents' moves,
+including rewards that arrive on them (a delivery at a reveal an opponent triggered,
+the end-of-game result). Finished games are dealt again at once (SB3's autoreset):
+``infos[i]["terminal_observation"]`` holds the last observation, ``infos[i]
+["episode"]`` the return and length (as ``Monitor`` would) and ``infos[i]["result"]``
+the win share, orders delivered, seat and seed of the finished game.
+
+Masks for sb3-contrib's ``MaskablePPO``: ``action_masks()`` returns ``(n_envs,
+n_actions)`` bool, and ``env_method("action_masks")`` the same as a list of rows
+(what ``sb3_contrib.common.maskable.utils.get_action_masks`` stacks).
+
+    >>> from sb3_contrib import MaskablePPO
+    >>> from agents import load_agent
+    >>> venv = MammaMiaSB3VecEnv(64, num_players=2, opponents=load_agent("builder"))
+    >>> model = MaskablePPO("MlpPolicy", venv).learn(100_000)
+
+Seeds: ``seed(s)`` (or ``reset`` after it) seeds the generator that draws every game
+seed, learner seat and opponent assignment, so a run is reproducible.
+
+This module does not import ``agents``: opponents are passed in as objects with
+``act_batch(observations, masks, rng, seats)``; ``set_opponents`` swaps the pool
+(self-play), taking effect as games are dealt.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+from stable_baselines3.common.vec_env.base_vec_env import VecEnv, VecEnvIndices
+
+from .config import Config
+from .gym_env import LearnerGames
+
+
+class MammaMiaSB3VecEnv(VecEnv):
+    """``n_envs`` games of Mamma Mia!, one learner seat each (stable-baselines3 ``VecEnv``).
+
+    Arguments as ``MammaMiaGymEnv`` (``opponents``, ``opponent_probs``,
+    ``learner_seat``, ``opponent_delivery_penalty``, ``canonical``, ``normalize``, and
+    the fields of ``Config``), plus ``seed``.
+    """
+
+    def __init__(
+        self,
+        n_envs: int,
+        opponents: Any = None,
+        opponent_probs: Sequence[float] | None = None,
+        learner_seat: int | None = None,
+        opponent_delivery_penalty: float = 0.0,
+        canonical: bool = True,
+        normalize: bool = True,
+        seed: int | None = None,
+        config: Config | None = None,
+        **config_kwargs: Any,
+    ) -> None:
+        if not isinstance(n_envs, (int, np.integer)) or n_envs < 1:
+            raise ValueError(f"n_envs must be a positive int, got {n_envs!r}")
+        if config is not None and config_kwargs:
+            raise ValueError("give either config=Config(...) or config keywords, not both")
+        self.config = config if config is not None else Config.from_kwargs(**config_kwargs)
+        self.render_mode = None
+        self.games = LearnerGames(
+            int(n_envs),
+            self.config,
+            opponents=opponents,
+            opponent_probs=opponent_probs,
+            learner_seat=learner_seat,
+            opponent_delivery_penalty=opponent_delivery_penalty,
+            canonical=canonical,
+            normalize=normalize,
+            autoreset=True,
+        )
+        eng = self.games.engine
+        high = np.broadcast_to(
+            np.asarray(self.games.observation_high(), dtype=np.float32), (eng.obs_dim,)
+        ).copy()
+        super().__init__(
+            int(n_envs),
+            spaces.Box(0.0, high, dtype=np.float32),
+            spaces.Discrete(eng.n_actions),
+        )
+        self._seed = seed
+        self._actions: np.ndarray | None = None
+        self._masks: np.ndarray | None = None
+
+    # -- VecEnv API -----------------------------------------------------------------
+    def seed(self, seed: int | None = None) -> Sequence[int | None]:
+        """Seed the game generator; takes effect at the next ``reset``."""
+        self._seed = seed
+        return [seed] * self.num_envs
+
+    def reset(self) -> np.ndarray:
+        seed = self._seed
+        if seed is None and self._seeds[0] is not None:
+            seed = self._seeds[0]
+        self._reset_seeds()
+        self._reset_options()
+        obs = self.games.reset(seed=seed)
+        self._seed = None  # later resets continue the generator
+        self._masks = None
+        self.reset_infos = [{} for _ in range(self.num_envs)]
+        return obs
+
+    def step_async(self, actions: np.ndarray) -> None:
+        self._actions = np.asarray(actions)
+
+    def step_wait(self):
+        if self._actions is None:
+            raise RuntimeError("step_wait() without step_async()")
+        acts = self._actions.reshape(self.num_envs)
+        if acts.dtype.kind == "f":  # SB3 may hand over float arrays of integral values
+            acts = acts.astype(np.int64)
+        obs, rewards, terminated, truncated, infos = self.games.step(acts)
+        self._actions = None
+        self._masks = None
+        dones = terminated | truncated
+        return obs, rewards.astype(np.float32), dones, infos
+
+    def close(self) -> None:
+        pass
+
+    def action_masks(self) -> np.ndarray:
+        """``(n_envs, n_actions)`` bool: each game's legal learner actions."""
+        if self._masks is None:
+            self._masks = self.games.action_masks()
+        return self._masks
+
+    def set_opponents(self, opponents: Any, probs: Sequence[float] | None = None) -> None:
+        """Replace the opponent pool (games dealt from now on draw from it)."""
+        self.games.set_opponents(opponents, probs)
+
+    @property
+    def learner_seats(self) -> np.ndarray:
+        return self.games.seat.copy()
+
+    def _indices(self, indices: VecEnvIndices) -> list[int]:
+        if indices is None:
+            return list(range(self.num_envs))
+        if isinstance(indices, (int, np.integer)):
+            return [int(indices)]
+        return [int(i) for i in indices]
+
+    def get_attr(self, attr_name: str, indices: VecEnvIndices = None) -> list[Any]:
+        value = getattr(self, attr_name)
+        return [value for _ in self._indices(indices)]
+
+    def set_attr(self, attr_name: str, value: Any, indices: VecEnvIndices = None) -> None:
+        setattr(self, attr_name, value)
+
+    def env_method(
+        self,
+        method_name: str,
+        *method_args: Any,
+        indices: VecEnvIndices = None,
+        **method_kwargs: Any,
+    ) -> list[Any]:
+        idx = self._indices(indices)
+        if method_name == "action_masks":
+            masks = self.action_masks()
+            return [masks[i] for i in idx]
+        result = getattr(self, method_name)(*method_args, **method_kwargs)
+        return [result for _ in idx]
+
+    def env_is_wrapped(
+        self, wrapper_class: type[gym.Wrapper], indices: VecEnvIndices = None
+    ) -> list[bool]:
+        return [False for _ in self._indices(indices)]
+
+    def get_images(self) -> Sequence[np.ndarray | None]:
+        return [None for _ in range(self.num_envs)]
