@@ -9,9 +9,8 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
 
-from . import kernels
+from . import kernels, wrappers
 from .actions import ActionCodec
 from .config import Config
 from .engine import Engine, IllegalActionError
@@ -26,7 +25,9 @@ def env(render_mode: str | None = None, illegal_reward: float = -1.0, **config: 
 
     An illegal action does not raise here: ``TerminateIllegalWrapper`` ends the game,
     gives ``illegal_reward`` to the offender and 0 to the others, and warns. Use
-    ``raw_env`` to get an ``IllegalActionError`` instead.
+    ``raw_env`` to get an ``IllegalActionError`` instead. The three wrappers are
+    PettingZoo's own, subclassed to read the turn's attributes without a lookup per
+    layer (``wrappers.py``).
     """
     e = raw_env(render_mode=render_mode, **config)
     e = wrappers.TerminateIllegalWrapper(e, illegal_reward=illegal_reward)

@@ -1,0 +1,113 @@
+"""PettingZoo's standard wrapper chain, with attribute lookups that skip the chain.
+
+``env()`` wraps ``raw_env`` the way PettingZoo's classic games are wrapped:
+``OrderEnforcingWrapper(AssertOutOfBoundsWrapper(TerminateIllegalWrapper(raw_env)))``.
+Their behaviour is right, but in pettingzoo 1.27 every attribute read on a wrapper
+(``agent_selection``, ``terminations``, ``infos``, ...) goes through
+``BaseWrapper.__getattr__`` once per layer. A turn of the standard agent loop reads
+about a dozen of them, and the profile of ``experiments/benchmark.py`` put two thirds
+of ``env()``'s time per turn in those lookups, not in the game (docs/PERFORMANCE.md).
+
+The classes here are subclasses of the three PettingZoo wrappers (so ``isinstance``
+checks and PettingZoo's own tests see the standard chain) that keep every check the
+originals make and differ only in where they read the hot attributes from: straight
+from the unwrapped env, which owns them. Assigning one on a wrapper assigns it on the
+unwrapped env, as ``BaseWrapper`` never stores them itself.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pettingzoo.utils import wrappers
+
+#: The attributes the AEC loop reads every turn; all live on the unwrapped env.
+HOT_ATTRIBUTES = (
+    "agent_selection",
+    "agents",
+    "possible_agents",
+    "rewards",
+    "terminations",
+    "truncations",
+    "infos",
+    "_cumulative_rewards",
+)
+#: Those OrderEnforcingWrapper refuses to give before reset (as the original does).
+_NEED_RESET = frozenset(
+    {"rewards", "terminations", "truncations", "infos", "agent_selection", "agents"}
+)
+
+
+def _forward(name: str, check_reset: bool) -> property:
+    def get(self: Any) -> Any:
+        if check_reset and not self._has_reset:
+            raise AttributeError(f"{name} cannot be accessed before reset")
+        return getattr(self._base, name)
+
+    def set_(self: Any, value: Any) -> None:
+        setattr(self._base, name, value)
+
+    return property(get, set_, doc=f"``{name}`` of the unwrapped env.")
+
+
+class _Direct:
+    """Mixin: the hot attributes read from the unwrapped env in one step."""
+
+    _check_reset = False
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        for name in HOT_ATTRIBUTES:
+            setattr(cls, name, _forward(name, cls._check_reset and name in _NEED_RESET))
+
+    def _bind(self) -> None:
+        # a plain instance attribute: found without __getattr__, and kept private
+        self.__dict__["_base"] = self.env.unwrapped
+
+
+class TerminateIllegalWrapper(_Direct, wrappers.TerminateIllegalWrapper):
+    """PettingZoo's ``TerminateIllegalWrapper`` with direct attribute reads."""
+
+    def __init__(self, env: Any, illegal_reward: float) -> None:
+        super().__init__(env, illegal_reward)
+        self._bind()
+
+
+class AssertOutOfBoundsWrapper(_Direct, wrappers.AssertOutOfBoundsWrapper):
+    """PettingZoo's ``AssertOutOfBoundsWrapper`` with direct attribute reads.
+
+    A plain Python ``int`` is checked against the ``Discrete`` bounds directly
+    (``Discrete.contains`` builds ``np.iinfo`` on every call); anything else goes to
+    ``contains`` as before.
+    """
+
+    def __init__(self, env: Any) -> None:
+        super().__init__(env)
+        self._bind()
+
+    def step(self, action: Any) -> None:
+        if type(action) is int:
+            base = self._base
+            agent = base.agent_selection
+            space = base.action_space(agent)
+            ok = space.start <= action < space.start + space.n
+            dead = False
+        else:
+            agent = self._base.agent_selection
+            dead = action is None and (
+                self._base.terminations[agent] or self._base.truncations[agent]
+            )
+            ok = dead or self._base.action_space(agent).contains(action)
+        assert ok, "action is not in action space"
+        self.env.step(action)
+
+
+class OrderEnforcingWrapper(_Direct, wrappers.OrderEnforcingWrapper):
+    """PettingZoo's ``OrderEnforcingWrapper`` with direct attribute reads (the
+    before-reset checks kept)."""
+
+    _check_reset = True
+
+    def __init__(self, env: Any) -> None:
+        super().__init__(env)
+        self._bind()
