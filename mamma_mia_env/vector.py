@@ -130,10 +130,10 @@ class MammaMiaVectorEnv:
         info = self._info()
         if self._done.any():
             info.update(
-                final_obs=self._final_obs.copy(),
+                final_obs=self._out(self._final_obs),
                 _final_obs=self._done.copy(),
-                final_delivered=self._final_delivered.copy(),
-                final_seed=self._final_seed.copy(),
+                final_delivered=self._out(self._final_delivered),
+                final_seed=self._out(self._final_seed),
             )
         return (
             self._out(self._obs),
