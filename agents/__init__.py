@@ -18,6 +18,7 @@ from .builder import BuilderAgent
 from .counter import CounterAgent
 from .forgetful import ForgetfulAgent
 from .hoarder import HoarderAgent
+from .ppo_agent import PPOAgent
 from .random_agent import RandomAgent
 
 #: Bundled agents by name.
@@ -27,6 +28,7 @@ REGISTRY: dict[str, type[Agent]] = {
     "builder": BuilderAgent,
     "hoarder": HoarderAgent,
     "forgetful": ForgetfulAgent,
+    "ppo": PPOAgent,  # the shipped trained policies (agents/policies/), numpy only
 }
 #: The bundled heuristic bots (everything but random).
 HEURISTICS: tuple[str, ...] = ("counter", "builder", "hoarder", "forgetful")

@@ -38,7 +38,7 @@ from functools import lru_cache
 import numpy as np
 
 from mamma_mia_env.cards import N_REVEAL_ACTIONS, order_need_table, play_table
-from mamma_mia_env.config import OBSERVATION_MODES
+from mamma_mia_env.config import OBSERVATION_MODES, Config
 from mamma_mia_env.observe import observation_size, observation_slices
 
 
@@ -89,6 +89,13 @@ class Agent:
             seat = None if seats is None else int(seats[i])
             out[i] = self.act(observations[i], masks[i], rng, seat)
         return out
+
+    def check_config(self, config: Config) -> None:
+        """Raise ``ValueError`` naming why this agent cannot play games of ``config``.
+
+        Hand-written bots play every configuration; a trained policy only the player
+        count and deck it was trained for. Tournaments call this before the first game.
+        """
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"

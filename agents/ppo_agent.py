@@ -209,6 +209,12 @@ class PPOAgent(Agent):
             self._policies[num_players] = NumpyPolicy.load(path)
         return self._policies[num_players]
 
+    def check_config(self, config: Config) -> None:
+        pol = self.policy(config.num_players)  # raises when there is none for this count
+        if config.double_ingredients != pol.config.double_ingredients:
+            deck = "with" if pol.config.double_ingredients else "without"
+            raise ValueError(f"this policy was trained {deck} double ingredients")
+
     def act_batch(
         self,
         observations: np.ndarray,

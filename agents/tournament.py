@@ -506,6 +506,15 @@ def run_tournament(
         raise ValueError("a tournament needs at least one agent")
     loaded = [load_agent(a) for a in agents]
     cfg = Config.from_kwargs(num_players=num_players, **config)
+    for agent in loaded:
+        check = getattr(agent, "check_config", None)
+        if check is not None:
+            try:
+                check(cfg)
+            except ValueError as exc:
+                raise ValueError(
+                    f"agent {agent_name(agent)!r} cannot play this game: {exc}"
+                ) from exc
     if games < 1:
         raise ValueError(f"games must be >= 1, got {games}")
     if batch_size < 1:

@@ -18,6 +18,19 @@ from mamma_mia_env.state import OVER
 
 ALL = list(REGISTRY)
 
+
+def playing(names: list[str], config: Config) -> list[str]:
+    """The agents that can play ``config`` (trained policies: their player counts)."""
+    out = []
+    for name in names:
+        try:
+            load_agent(name).check_config(config)
+        except ValueError:
+            continue
+        out.append(name)
+    return out
+
+
 CONFIGS = [
     dict(num_players=2),
     dict(num_players=3),
@@ -44,7 +57,7 @@ def test_every_agent_plays_only_legal_actions(cfg: dict) -> None:
     """
     config = Config(**cfg)
     n = config.num_players
-    agents = [load_agent(a) for a in ALL]
+    agents = [load_agent(a) for a in playing(ALL, config)]
     schedule = seating_schedule(len(agents), n)
     deals = max(1, 200 // len(schedule))
     assign = np.tile(schedule, (deals, 1))
@@ -86,8 +99,14 @@ def _positions(cfg: Config, games: int = 40, seed: int = 5, every: int = 3):
     )
 
 
-@pytest.mark.parametrize("cfg", [CONFIGS[0], CONFIGS[3], CONFIGS[4]], ids=_cid)
-@pytest.mark.parametrize("name", ALL)
+@pytest.mark.parametrize(
+    ("name", "cfg"),
+    [
+        pytest.param(name, cfg, id=f"{name}-{_cid(cfg)}")
+        for cfg in (CONFIGS[0], CONFIGS[2], CONFIGS[3], CONFIGS[4])
+        for name in playing(ALL, Config(**cfg))
+    ],
+)
 def test_single_and_batched_agree(name: str, cfg: dict) -> None:
     config = Config(**cfg)
     obs, masks, seats = _positions(config)
@@ -393,3 +412,21 @@ def test_proven_counter_orders_are_always_delivered(doubles: bool) -> None:
     )
     assert played > 100
     assert delivered == played
+
+
+@pytest.mark.parametrize(
+    ("cfg", "reason"),
+    [
+        (dict(num_players=3), "no shipped PPO policy for 3 players"),
+        (
+            dict(num_players=4, double_ingredients=True),
+            "this policy was trained without double ingredients",
+        ),
+    ],
+)
+def test_trained_policy_refuses_games_it_was_not_trained_for(cfg: dict, reason: str) -> None:
+    from agents.tournament import run_tournament
+
+    n = cfg.pop("num_players")
+    with pytest.raises(ValueError, match=f"agent 'ppo' cannot play this game: {reason}"):
+        run_tournament(["ppo", "builder"], num_players=n, games=4, progress=False, **cfg)

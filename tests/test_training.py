@@ -80,6 +80,7 @@ def test_short_training_run_has_finite_losses(smoke_run):
 def test_saved_policy_loads_and_plays_only_legal_actions(smoke_run):
     out, _ = smoke_run
     assert isinstance(load_agent("agents.ppo_agent:PPOAgent"), PPOAgent)  # tournament spec
+    assert isinstance(load_agent("ppo"), PPOAgent)  # bundled name
     pol = NumpyPolicy.load(out / "policy.npz")
     assert pol.num_players == 2 and pol.meta["trained_with"]["seed"] == 3
     for deterministic in (True, False):
@@ -131,14 +132,24 @@ def test_evaluation_with_the_same_seed_gives_the_same_result(smoke_run):
     assert s1["counter"]["win_rate"] == s2["counter"]["win_rate"]
 
 
+def test_training_is_reproducible_bit_for_bit(smoke_run, tmp_path):
+    """The same config and seed give the same policy: the shipped command reproduces."""
+    out, _ = smoke_run
+    train(load_config(None, SMOKE), tmp_path, progress=False)
+    with np.load(out / "policy.npz") as a, np.load(tmp_path / "policy.npz") as b:
+        assert sorted(a.files) == sorted(b.files)
+        for k in a.files:
+            if k != "meta":  # meta records timings
+                np.testing.assert_array_equal(a[k], b[k], err_msg=k)
+
+
 @pytest.mark.parametrize("num_players", [2, 4])
 def test_shipped_policy_plays_legal_games(num_players):
-    if not default_policy_path(num_players).exists():
-        pytest.skip("no shipped policy for this player count")
+    assert default_policy_path(num_players).exists()
     from agents.tournament import run_tournament
 
     res = run_tournament(
-        ["agents.ppo_agent:PPOAgent", "random"],
+        ["ppo", "random"],
         num_players=num_players,
         games=8,
         seed=0,
