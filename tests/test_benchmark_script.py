@@ -19,3 +19,18 @@ def test_quick_benchmark_writes_its_table(tmp_path: Path) -> None:
     assert "connect_four_v3 env() (AEC)" in names
     assert all(float(r["turns_per_s"]) > 0 for r in rows)
     assert "memory per game" in (tmp_path / "benchmark.txt").read_text()
+
+
+def test_vector_profile_splits_a_step_into_its_parts(tmp_path: Path) -> None:
+    import json
+
+    from experiments import profile_vector
+
+    for batch in (8, 512):  # the serial and the parallel kernel
+        assert profile_vector.main(["--batch", str(batch), "--seconds", "0.05",
+                                    "--out", str(tmp_path)]) == 0  # fmt: skip
+        res = json.loads((tmp_path / "profile_vector.json").read_text())
+        assert res["batch"] == batch and res["parallel"] == (batch >= 256)
+        parts = ("fused_kernel", "serial_observe", "serial_mask", "serial_rules")
+        assert all(res[k] > 0 for k in res if k.startswith(parts))
+        assert res["mean_oven_len"] > 0
