@@ -229,6 +229,9 @@ class PPOAgent(Agent):
                 "relabels every seat as seat 0"
             )
         pol = self.policy(info.num_players)
+        if info.double_ingredients != pol.config.double_ingredients:
+            deck = "with" if pol.config.double_ingredients else "without"
+            raise ValueError(f"this policy was trained {deck} double ingredients")
         if info.observation_mode != pol.observation_mode:
             raise ValueError(
                 f"this policy reads '{pol.observation_mode}' observations, "

@@ -133,6 +133,27 @@ def apply_override(cfg: dict, text: str) -> None:
     node[parts[-1]] = value
 
 
+#: Config sections whose keys are free (rule flags, checked by ``Config``).
+OPEN_SECTIONS = {"env.rules"}
+
+
+def check_keys(cfg: dict, defaults: dict = DEFAULTS, path: str = "") -> None:
+    """Refuse keys the script does not know (a typo would otherwise be ignored)."""
+    import difflib
+
+    for key, value in cfg.items():
+        name = f"{path}{key}"
+        if key not in defaults:
+            close = difflib.get_close_matches(key, list(defaults), n=1)
+            hint = f" (did you mean '{path}{close[0]}'?)" if close else ""
+            raise SystemExit(f"unknown config key {name!r}{hint}")
+        known = defaults[key]
+        if isinstance(known, dict) and name not in OPEN_SECTIONS:
+            if not isinstance(value, dict):
+                raise SystemExit(f"config key {name!r} must be a section (a JSON object)")
+            check_keys(value, known, f"{name}.")
+
+
 def load_config(path: str | None, overrides: list[str] = ()) -> dict:
     cfg = copy.deepcopy(DEFAULTS)
     if path:
@@ -140,6 +161,7 @@ def load_config(path: str | None, overrides: list[str] = ()) -> dict:
             cfg = deep_update(cfg, json.load(fh))
     for o in overrides:
         apply_override(cfg, o)
+    check_keys(cfg)
     return cfg
 
 
@@ -375,10 +397,14 @@ def evaluate(
 
 def make_callbacks(cfg: dict, venv, out: Path, meta: dict, scale: np.ndarray, state: dict):
     from stable_baselines3.common.callbacks import BaseCallback
+    from stable_baselines3.common.logger import configure
 
     from agents import load_agent
     from agents.ppo_agent import PPOAgent, policy_from_sb3
 
+    # evaluations get a TensorBoard run of their own ("logs/eval"), written at the step
+    # they measured (SB3's logger would file them under its next rollout's step)
+    eval_log = configure(str(out / "logs" / "eval"), ["tensorboard"])
     ev = cfg["eval"]
     sp = cfg["self_play"]
     n = cfg["env"]["num_players"]
@@ -455,7 +481,8 @@ def make_callbacks(cfg: dict, venv, out: Path, meta: dict, scale: np.ndarray, st
             row[f"win_{bot}_low"] = r["win_rate_low"]
             row[f"win_{bot}_high"] = r["win_rate_high"]
             row[f"delivered_{bot}"] = r["mean_delivered"]
-            model.logger.record(f"eval/win_vs_{bot}", r["win_rate"])
+            eval_log.record(f"eval/win_vs_{bot}", r["win_rate"])
+        eval_log.dump(t)
         state["eval_rows"].append(row)
         write_csv(out / "eval.csv", state["eval_rows"])
         target = res[ev["target"]]["win_rate"] if ev["target"] in res else None
@@ -735,7 +762,9 @@ def train(cfg: dict, out: Path, progress: bool = True, verbose: int = 0) -> dict
     policy_meta = {
         **meta,
         "selected": chosen,
-        "selected_timesteps": state.get("best_timesteps") if chosen == "best" else total,
+        "selected_timesteps": (
+            state.get("best_timesteps") if chosen == "best" else int(model.num_timesteps)
+        ),
         "train_seconds": round(timings["train_seconds"], 1),
     }
     from agents.ppo_agent import NumpyPolicy

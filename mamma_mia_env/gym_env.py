@@ -134,12 +134,15 @@ class LearnerGames:
         self.obs_dim = self.engine.obs_dim
         self.n_actions = self.engine.n_actions
         self._observers: dict[str, Engine] = {config.observation_mode: self.engine}
+        # every opponent ever in the pool; games refer to these, so a new pool changes
+        # the opponents of games dealt later, never of games in progress
+        self._registry: list[Any] = []
         self.set_opponents(opponents, opponent_probs)
         self.state: GameState | None = None
         self.rng = np.random.default_rng()
         b = batch_size
         self.seat = np.zeros(b, dtype=np.int64)
-        self.opp = np.zeros((b, n), dtype=np.int64)  # pool index per seat (-1: learner)
+        self.opp = np.zeros((b, n), dtype=np.int64)  # registry index per seat (-1: learner)
         self.carry = np.zeros(b, dtype=np.float64)  # reward earned before the first move
         self.ep_return = np.zeros(b, dtype=np.float64)
         self.ep_length = np.zeros(b, dtype=np.int64)
@@ -150,7 +153,23 @@ class LearnerGames:
     # -- opponents ------------------------------------------------------------------
     def set_opponents(self, opponents: Any, probs: Sequence[float] | None = None) -> None:
         """Replace the opponent pool (takes effect for games dealt from now on)."""
-        self.pool = _as_pool(opponents)
+        pool = _as_pool(opponents)
+        for opp in pool:
+            check = getattr(opp, "check_config", None)
+            if check is not None:
+                try:
+                    check(self.config)
+                except ValueError as exc:
+                    raise ValueError(f"opponent {opp!r} cannot play this game: {exc}") from exc
+        self.pool = pool
+        ids = []
+        for opp in pool:
+            known = [i for i, o in enumerate(self._registry) if o is opp]
+            if not known:
+                self._registry.append(opp)
+                known = [len(self._registry) - 1]
+            ids.append(known[0])
+        self._pool_ids = np.asarray(ids, dtype=np.int64)
         if probs is None:
             self.pool_p = np.full(len(self.pool), 1.0 / len(self.pool))
         else:
@@ -179,7 +198,8 @@ class LearnerGames:
             else:
                 seats = np.full(k, self.learner_seat)
         self.seat[index] = seats
-        opp = self.rng.choice(len(self.pool), size=(k, self.num_players), p=self.pool_p)
+        draw = self.rng.choice(len(self.pool), size=(k, self.num_players), p=self.pool_p)
+        opp = self._pool_ids[draw]
         opp[np.arange(k), self.seat[index]] = -1
         self.opp[index] = opp
         if self.state is None:
@@ -207,14 +227,22 @@ class LearnerGames:
         """
         if seed is not None:
             self.rng = np.random.default_rng(seed)
+        if seats is not None:
+            seats = np.asarray(seats)
+            n = self.num_players
+            if seats.shape != (self.batch_size,) or seats.dtype.kind not in "iu":
+                raise ValueError(f"seats must be {self.batch_size} integer seats, got {seats!r}")
+            if ((seats < 0) | (seats >= n)).any():
+                raise ValueError(f"learner seats must be in 0-{n - 1}, got {seats}")
         self.state = None
         index = np.arange(self.batch_size)
         self._deal(index, game_seeds, seats)
         if start is not None:
             self.state.data[:] = start
-        rewards = np.zeros(self.batch_size)
-        self._advance(rewards, np.zeros(self.batch_size, bool), [{} for _ in index], fresh=True)
-        self.carry += rewards
+        self._advance(
+            np.zeros(self.batch_size), np.zeros(self.batch_size, bool), [{} for _ in index],
+            fresh=True, given=start is not None,
+        )  # fmt: skip
         return self.observe()
 
     # -- stepping -------------------------------------------------------------------
@@ -232,13 +260,22 @@ class LearnerGames:
         acts = acts.astype(np.int64)
         if (acts < 0).any() or (acts >= self.n_actions).any():
             raise IllegalActionError(f"actions must be in 0-{self.n_actions - 1}, got {acts}")
-        env_acts = self.canon.to_env_actions(acts, self.seat) if self.canonical else acts
         data = self.state.data
         active = data["phase"] != OVER
         if not active.all():
             raise RuntimeError("step() on a finished game: reset it first")
         if (data["seat"] != self.seat).any():  # pragma: no cover - internal invariant
             raise RuntimeError("a game is not at the learner's decision")
+        env_acts = self.canon.to_env_actions(acts, self.seat) if self.canonical else acts
+        legal = self.action_masks()[np.arange(b), acts]
+        if not legal.all():  # named in the caller's frame; no game has moved
+            from .actions import describe_illegal
+
+            g = int(np.flatnonzero(~legal)[0])
+            raise IllegalActionError(
+                f"game {g}: action {int(acts[g])} is illegal: "
+                + describe_illegal(self.engine, self.state, g, int(env_acts[g]))
+            )
         rewards = self.carry.copy()
         self.carry[:] = 0.0
         delivered = self.engine.step(self.state, env_acts)
@@ -310,8 +347,15 @@ class LearnerGames:
         terminated: np.ndarray | None = None,
         truncated: np.ndarray | None = None,
         fresh: bool = False,
+        given: bool = False,
     ) -> None:
-        """Let opponents move until every game is at the learner's decision (or over)."""
+        """Let opponents move until every game is at the learner's decision (or over).
+
+        ``fresh``: the games were just dealt, so what they earn before the learner's
+        first move is carried to its first step. ``given``: they are positions the
+        caller chose; one that ends before the learner's decision is an error (a
+        dealt game is just dealt again).
+        """
         b = self.batch_size
         # games dealt during this call: their rewards belong to the next step
         new = np.full(b, fresh, dtype=bool)
@@ -328,6 +372,12 @@ class LearnerGames:
                     new[rows] = True
                     continue
             again = over & new
+            if again.any() and given:
+                g = int(np.flatnonzero(again)[0])
+                raise ValueError(
+                    f"game {g}: the given position ends before the learner (seat "
+                    f"{int(self.seat[g])}) has a decision"
+                )
             if again.any():  # a new game ended before the learner moved: deal again
                 rows = np.flatnonzero(again)
                 self._deal(rows)
@@ -343,11 +393,24 @@ class LearnerGames:
             who = self.opp[np.arange(b), seats]
             for a in np.unique(who[need]):
                 rows = np.flatnonzero(need & (who == a))
-                opp = self.pool[a]
+                opp = self._registry[a]
                 mode = getattr(opp, "observation_mode", self.config.observation_mode)
                 obs = self._observers[mode].observe(GameState(self.config, data[rows]))
                 chosen = np.asarray(opp.act_batch(obs, masks[rows], self.rng, seats[rows]))
-                env_acts[rows] = chosen.astype(np.int64).reshape(-1)
+                if chosen.shape != (len(rows),) or chosen.dtype.kind not in "iu":
+                    raise IllegalActionError(
+                        f"opponent {opp!r} returned {chosen.dtype} actions of shape "
+                        f"{chosen.shape} for {len(rows)} games"
+                    )
+                legal = (chosen >= 0) & (chosen < self.n_actions)
+                legal[legal] = masks[rows[legal], chosen[legal]] == 1
+                if not legal.all():
+                    k = int(np.flatnonzero(~legal)[0])
+                    raise IllegalActionError(
+                        f"opponent {opp!r} chose illegal action {int(chosen[k])} in game "
+                        f"{int(rows[k])}"
+                    )
+                env_acts[rows] = chosen
             step_rewards = np.zeros(b)
             delivered = self.engine.step(self.state, env_acts, active=need)
             self._collect(step_rewards, delivered, need)
@@ -381,6 +444,9 @@ class LearnerGames:
 
     def observation_high(self) -> float | np.ndarray:
         return OBS_HIGH / self.scale if self.normalize else OBS_HIGH
+
+
+RESET_OPTIONS = frozenset({"game_seed", "learner_seat", "state"})
 
 
 class MammaMiaGymEnv(gym.Env):
@@ -483,10 +549,17 @@ class MammaMiaGymEnv(gym.Env):
         its JSON, to start from; its seat to act need not be the learner's)."""
         super().reset(seed=seed)
         options = options or {}
+        unknown = set(options) - RESET_OPTIONS
+        if unknown:
+            raise ValueError(
+                f"unknown reset options {sorted(unknown)}; known: {sorted(RESET_OPTIONS)}"
+            )
         g = self.games
         g.rng = np.random.default_rng(self.np_random.integers(0, 2**63))
         seat = options.get("learner_seat")
-        seats = None if seat is None else np.array([int(seat)])
+        if seat is not None and not isinstance(seat, (int, np.integer)):
+            raise ValueError(f"options['learner_seat'] must be an int seat, got {seat!r}")
+        seats = None if seat is None else np.array([seat], dtype=np.int64)
         if "state" in options:
             given = options["state"]
             start = GameState.from_json(given) if isinstance(given, str) else given.copy()

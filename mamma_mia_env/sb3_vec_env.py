@@ -39,6 +39,7 @@ from gymnasium import spaces
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv, VecEnvIndices
 
 from .config import Config
+from .engine import IllegalActionError
 from .gym_env import LearnerGames
 
 
@@ -101,8 +102,6 @@ class MammaMiaSB3VecEnv(VecEnv):
 
     def reset(self) -> np.ndarray:
         seed = self._seed
-        if seed is None and self._seeds[0] is not None:
-            seed = self._seeds[0]
         self._reset_seeds()
         self._reset_options()
         obs = self.games.reset(seed=seed)
@@ -119,6 +118,9 @@ class MammaMiaSB3VecEnv(VecEnv):
             raise RuntimeError("step_wait() without step_async()")
         acts = self._actions.reshape(self.num_envs)
         if acts.dtype.kind == "f":  # SB3 may hand over float arrays of integral values
+            if not np.array_equal(acts, np.round(acts)):
+                g = int(np.flatnonzero(acts != np.round(acts))[0])
+                raise IllegalActionError(f"game {g}: action {acts[g]} is not a whole number")
             acts = acts.astype(np.int64)
         obs, rewards, terminated, truncated, infos = self.games.step(acts)
         self._actions = None
@@ -150,11 +152,19 @@ class MammaMiaSB3VecEnv(VecEnv):
             return [int(indices)]
         return [int(i) for i in indices]
 
+    def _all(self, indices: VecEnvIndices, what: str) -> None:
+        """The games share one engine and one opponent pool: a change applies to all."""
+        if sorted(self._indices(indices)) != list(range(self.num_envs)):
+            raise ValueError(
+                f"{what} applies to all {self.num_envs} games at once; pass no indices"
+            )
+
     def get_attr(self, attr_name: str, indices: VecEnvIndices = None) -> list[Any]:
         value = getattr(self, attr_name)
         return [value for _ in self._indices(indices)]
 
     def set_attr(self, attr_name: str, value: Any, indices: VecEnvIndices = None) -> None:
+        self._all(indices, f"set_attr({attr_name!r})")
         setattr(self, attr_name, value)
 
     def env_method(
@@ -168,6 +178,7 @@ class MammaMiaSB3VecEnv(VecEnv):
         if method_name == "action_masks":
             masks = self.action_masks()
             return [masks[i] for i in idx]
+        self._all(indices, f"env_method({method_name!r})")
         result = getattr(self, method_name)(*method_args, **method_kwargs)
         return [result for _ in idx]
 

@@ -178,8 +178,17 @@ class SeatCanonicalizer:
         return _inverse_gather(e2c)
 
     # -- applying them --------------------------------------------------------------
+    def _check(self, arr: np.ndarray, size: int, what: str) -> None:
+        if arr.ndim != 2 or arr.shape[1] != size:
+            raise ValueError(
+                f"{what} of shape {arr.shape} do not fit this game ({size} per row: "
+                f"{self.num_players} players, {self.mode} observations, "
+                f"{self.n_actions} actions)"
+            )
+
     def obs(self, observations: np.ndarray, seats: np.ndarray) -> np.ndarray:
         obs = np.asarray(observations)
+        self._check(obs, self.obs_dim, "observations")
         seats = np.asarray(seats, dtype=np.int64)
         out = np.take_along_axis(obs, self._obs_src[seats], axis=1)
         if self.mode == "top_card":
@@ -197,8 +206,10 @@ class SeatCanonicalizer:
         return out
 
     def masks(self, masks: np.ndarray, seats: np.ndarray) -> np.ndarray:
+        masks = np.asarray(masks)
+        self._check(masks, self.n_actions, "masks")
         seats = np.asarray(seats, dtype=np.int64)
-        return np.take_along_axis(np.asarray(masks), self._c2e[seats], axis=1)
+        return np.take_along_axis(masks, self._c2e[seats], axis=1)
 
     def to_env_actions(self, actions: np.ndarray, seats: np.ndarray) -> np.ndarray:
         a = np.asarray(actions, dtype=np.int64)
@@ -231,9 +242,7 @@ def obs_scale(num_players: int, observation_mode: str = "recall") -> np.ndarray:
         elif name == "top_card":
             s = np.ones(size)
             s[-2:] = 4.0
-        elif name == "personal":
-            s = np.ones(size)
-        else:
+        else:  # one-hots and flags (round, phase, pending order, personal)
             s = np.ones(size)
         parts.append(s)
     out = np.concatenate(parts).astype(np.float32)

@@ -481,3 +481,146 @@ def test_symmetry_maps_are_permutations_and_scale_is_positive():
             for p in range(n):
                 assert sorted(can._obs_src[p]) == list(range(can.obs_dim))
                 assert sorted(can._c2e[p]) == list(range(can.n_actions))
+
+
+# -- opponents, bad input ----------------------------------------------------------------------
+class Tagged:
+    """Plays the first legal action and remembers which games it was asked about."""
+
+    observation_mode = "recall"
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.calls = 0
+
+    def act_batch(self, observations, masks, rng, seats=None):
+        self.calls += 1
+        return np.asarray(masks).argmax(axis=1).astype(np.int64)
+
+    def __repr__(self) -> str:
+        return f"Tagged({self.name})"
+
+
+def test_new_opponent_pool_applies_to_games_dealt_later_only():
+    from mamma_mia_env.gym_env import LearnerGames
+
+    a, b, c = Tagged("a"), Tagged("b"), Tagged("c")
+    games = LearnerGames(8, Config(num_players=3), opponents=[a, b], learner_seat=0)
+    games.reset(seed=1)
+    before = games.opp.copy()
+    games.set_opponents([c])  # a smaller pool: games in progress keep a and b
+    c_id = games._registry.index(c)
+    rng = np.random.default_rng(0)
+    for step in range(40):
+        a.calls = b.calls = c.calls = 0
+        masks = games.action_masks()
+        acts = np.array([random_masked(m, rng) for m in masks])
+        games.step(acts)
+        kept = (games.opp == before).all(axis=1)
+        # a game keeps its opponents until it is dealt again, then plays c only
+        assert ((games.opp[~kept, 1:] == c_id).all())
+        if step == 0:
+            assert kept.all() and c.calls == 0 and a.calls + b.calls > 0
+    # every game dealt from now on draws from the new pool only
+    games.reset(seed=2)
+    registry = [games._registry[i] for i in np.unique(games.opp[games.opp >= 0])]
+    assert registry == [c]
+
+
+@pytest.mark.parametrize("seat", [-1, 3, 1.7, "1"])
+def test_bad_learner_seat_is_refused(seat):
+    env = MammaMiaGymEnv(num_players=3)
+    with pytest.raises(ValueError, match="learner_seat|seat"):
+        env.reset(seed=0, options={"learner_seat": seat})
+    with pytest.raises(ValueError, match="learner_seat"):
+        MammaMiaGymEnv(num_players=3, learner_seat=seat)
+
+
+def test_unknown_reset_option_is_refused():
+    env = MammaMiaGymEnv(num_players=2)
+    with pytest.raises(ValueError, match="unknown reset options \\['gmae_seed'\\]"):
+        env.reset(seed=0, options={"gmae_seed": 3})
+
+
+def test_given_position_that_ends_before_the_learner_moves_is_refused():
+    """The opponent to act draws the last supply card; the game ends at the reveal."""
+    used = dict(HAND_WORKED["used"], olive=4)
+    spec = dict(HAND_WORKED, seat=0, supply=["olive"], used=used)
+    state = mm.build_position(spec)
+    codec = mm.ActionCodec(Engine(Config(num_players=2)))
+    opp_move = codec.encode_turn(kind="mushroom", singles=1, draw="supply")
+    env = MammaMiaGymEnv(opponents=Scripted([opp_move]), learner_seat=1, num_players=2)
+    with pytest.raises(ValueError, match="ends before the learner \\(seat 1\\) has a decision"):
+        env.reset(options={"state": state})
+
+
+def test_opponent_that_cannot_play_the_game_is_refused():
+    from agents.ppo_agent import PPOAgent
+
+    from mamma_mia_env.gym_env import LearnerGames
+
+    with pytest.raises(ValueError, match="cannot play this game: .*double ingredients"):
+        LearnerGames(4, Config(num_players=2, double_ingredients=True), opponents=PPOAgent())
+    with pytest.raises(ValueError, match="cannot play this game: no shipped PPO policy"):
+        MammaMiaGymEnv(num_players=5, opponents=PPOAgent())
+
+
+class Broken:
+    observation_mode = "recall"
+
+    def __init__(self, how: str) -> None:
+        self.how = how
+
+    def act_batch(self, observations, masks, rng, seats=None):
+        if self.how == "scalar":
+            return np.int64(0)
+        return np.flatnonzero(np.asarray(masks)[0] == 0)[:1].repeat(len(masks))
+
+    def __repr__(self) -> str:
+        return f"Broken({self.how})"
+
+
+@pytest.mark.parametrize(
+    ("how", "message"),
+    [("scalar", "Broken\\(scalar\\) returned int64 actions of shape \\(\\)"),
+     ("illegal", "Broken\\(illegal\\) chose illegal action")],
+)  # fmt: skip
+def test_opponent_bad_output_is_named(how, message):
+    env = MammaMiaGymEnv(num_players=2, opponents=Broken(how), learner_seat=1)
+    with pytest.raises(mm.IllegalActionError, match=message):
+        env.reset(seed=0)
+
+
+def test_learner_illegal_action_is_named_in_its_own_frame_and_keeps_carried_reward():
+    from mamma_mia_env.gym_env import LearnerGames
+
+    games = LearnerGames(4, Config(num_players=3), learner_seat=2)
+    games.reset(seed=0)
+    games.carry[:] = [0.5, 0.0, 0.0, 0.0]
+    masks = games.action_masks()
+    acts = masks.argmax(axis=1)
+    bad = int(np.flatnonzero(~masks[1])[0])
+    acts[1] = bad
+    before = games.state.data.copy()
+    with pytest.raises(mm.IllegalActionError, match=f"game 1: action {bad} is illegal"):
+        games.step(acts)
+    assert (games.state.data == before).all()  # no game moved
+    assert games.carry[0] == 0.5
+
+
+def test_vec_env_refuses_fractional_actions_and_partial_indices():
+    pytest.importorskip("sb3_contrib")
+    from mamma_mia_env.sb3_vec_env import MammaMiaSB3VecEnv
+
+    venv = MammaMiaSB3VecEnv(4, num_players=2)
+    venv.seed(0)
+    venv.reset()
+    acts = venv.action_masks().argmax(axis=1).astype(np.float32)
+    acts[2] += 0.5
+    with pytest.raises(mm.IllegalActionError, match="game 2: action .* is not a whole number"):
+        venv.step(acts)
+    with pytest.raises(ValueError, match="applies to all 4 games"):
+        venv.env_method("set_opponents", None, indices=[0])
+    with pytest.raises(ValueError, match="applies to all 4 games"):
+        venv.set_attr("anything", 1, indices=[1, 2])
+    assert len(venv.env_method("action_masks", indices=[1, 3])) == 2

@@ -157,3 +157,41 @@ def test_shipped_policy_plays_legal_games(num_players):
         progress=False,
     )
     assert res.games == 8 and not res.truncated.any()
+
+
+def test_numpy_export_matches_the_sb3_policy(smoke_run):
+    """The shipped .npz plays exactly the network SB3 trained (same log-probabilities)."""
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    from mamma_mia_env.gym_env import MammaMiaGymEnv
+
+    out, _ = smoke_run
+    model = MaskablePPO.load(out / "model.zip", device="cpu")
+    pol = NumpyPolicy.load(out / "last_policy.npz")  # model.zip is the last model
+    env = MammaMiaGymEnv(num_players=2, normalize=False)  # raw canonical views
+    rng = np.random.default_rng(0)
+    raw, _ = env.reset(seed=5)
+    rows = []
+    for _ in range(60):
+        rows.append(raw)
+        raw, _, te, tr, _ = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
+        if te or tr:
+            raw, _ = env.reset()
+    raw = np.stack(rows)
+    with torch.no_grad():
+        dist = model.policy.get_distribution(torch.as_tensor(raw / pol.scale))
+        want = dist.distribution.logits.numpy()
+    got = pol.logits(raw)
+    got = got - np.log(np.exp(got - got.max(1, keepdims=True)).sum(1, keepdims=True))
+    got -= got.max(1, keepdims=True) - want.max(1, keepdims=True)
+    np.testing.assert_allclose(got, want, atol=1e-4)
+
+
+def test_config_typos_are_refused():
+    with pytest.raises(SystemExit, match="unknown config key 'eval.evry'.*'eval.every'"):
+        load_config(None, ["eval.evry=5"])
+    with pytest.raises(SystemExit, match="'bc' must be a section"):
+        load_config(None, ["bc=false"])
+    cfg = load_config(None, ['env.rules={"strict_minimale": true}'])  # rules are free-form
+    assert cfg["env"]["rules"] == {"strict_minimale": True}
