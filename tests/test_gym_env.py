@@ -518,7 +518,7 @@ def test_new_opponent_pool_applies_to_games_dealt_later_only():
         games.step(acts)
         kept = (games.opp == before).all(axis=1)
         # a game keeps its opponents until it is dealt again, then plays c only
-        assert ((games.opp[~kept, 1:] == c_id).all())
+        assert (games.opp[~kept, 1:] == c_id).all()
         if step == 0:
             assert kept.all() and c.calls == 0 and a.calls + b.calls > 0
     # every game dealt from now on draws from the new pool only
@@ -556,7 +556,6 @@ def test_given_position_that_ends_before_the_learner_moves_is_refused():
 
 def test_opponent_that_cannot_play_the_game_is_refused():
     from agents.ppo_agent import PPOAgent
-
     from mamma_mia_env.gym_env import LearnerGames
 
     with pytest.raises(ValueError, match="cannot play this game: .*double ingredients"):
