@@ -140,7 +140,7 @@ def _agent_specs(parser: argparse.ArgumentParser, text: str) -> list[str]:
 def _cmd_tournament(args: argparse.Namespace, parser: argparse.ArgumentParser, argv) -> int:
     from mamma_mia_env import ConfigError
 
-    from .tournament import AgentError, run_tournament
+    from .tournament import AgentError, AgentMismatchError, run_tournament
 
     specs = _agent_specs(parser, args.agents)
     config = {field: getattr(args, field) for _, field, _ in VARIANT_FLAGS}
@@ -160,7 +160,7 @@ def _cmd_tournament(args: argparse.Namespace, parser: argparse.ArgumentParser, a
             command=command,
             **config,
         )
-    except ConfigError as exc:
+    except (ConfigError, AgentMismatchError) as exc:
         parser.error(str(exc))
     except AgentError as exc:
         print(f"{PROG} tournament: error: {exc}", file=sys.stderr)

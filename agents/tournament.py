@@ -64,6 +64,10 @@ class AgentError(RuntimeError):
     """An agent returned something that is not a legal action."""
 
 
+class AgentMismatchError(ValueError):
+    """An agent cannot play the tournament's game (its ``check_config`` said why)."""
+
+
 # -- the schedule ---------------------------------------------------------------------------
 def seating_schedule(n_agents: int, num_players: int, seating: str = "rotate") -> np.ndarray:
     """Every seating of one deal, ``(S, num_players)`` agent indices (see module doc)."""
@@ -512,7 +516,7 @@ def run_tournament(
             try:
                 check(cfg)
             except ValueError as exc:
-                raise ValueError(
+                raise AgentMismatchError(
                     f"agent {agent_name(agent)!r} cannot play this game: {exc}"
                 ) from exc
     if games < 1:

@@ -294,6 +294,10 @@ def _run_cli(capsys, *argv: str) -> tuple[int, str, str]:
         (["tournament", "--agents", "random", "--bogus"], "unrecognized arguments: --bogus"),
         (["tournament"], "the following arguments are required: --agents"),
         (["tourney"], "invalid choice: 'tourney'"),
+        (
+            ["tournament", "--agents", "ppo,builder", "--players", "3"],
+            "agent 'ppo' cannot play this game: no shipped PPO policy for 3 players",
+        ),
         ([], "required: COMMAND"),
     ],
 )
