@@ -442,8 +442,10 @@ class LearnerGames:
         out[self.state.data["seat"] != self.seat] = False
         return out
 
-    def observation_high(self) -> float | np.ndarray:
-        return OBS_HIGH / self.scale if self.normalize else OBS_HIGH
+    def observation_space(self) -> spaces.Box:
+        """One learner observation: raw counts up to ``OBS_HIGH``, or scaled."""
+        high = OBS_HIGH / self.scale if self.normalize else np.full(self.obs_dim, OBS_HIGH)
+        return spaces.Box(0.0, high.astype(np.float32), dtype=np.float32)
 
 
 RESET_OPTIONS = frozenset({"game_seed", "learner_seat", "state"})
@@ -527,10 +529,7 @@ class MammaMiaGymEnv(gym.Env):
         self.games.record_history = record_actions
         self.engine = self.games.engine
         self.action_space = spaces.Discrete(self.engine.n_actions)
-        high = np.broadcast_to(
-            np.asarray(self.games.observation_high(), dtype=np.float32), (self.engine.obs_dim,)
-        ).copy()
-        self.observation_space = spaces.Box(0.0, high, dtype=np.float32)
+        self.observation_space = self.games.observation_space()
         self._over = True
 
     @property

@@ -82,12 +82,9 @@ class MammaMiaSB3VecEnv(VecEnv):
             autoreset=True,
         )
         eng = self.games.engine
-        high = np.broadcast_to(
-            np.asarray(self.games.observation_high(), dtype=np.float32), (eng.obs_dim,)
-        ).copy()
         super().__init__(
             int(n_envs),
-            spaces.Box(0.0, high, dtype=np.float32),
+            self.games.observation_space(),
             spaces.Discrete(eng.n_actions),
         )
         self._seed = seed
