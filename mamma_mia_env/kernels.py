@@ -101,6 +101,21 @@ def observe_one(data, seat, n, mode, out):
     observe_game(data[0], seat, n, mode, out)
 
 
+@nb.njit(cache=True)
+def first_masked_out(masks, actions):
+    """Index of the first game whose action is out of range or not in its mask, or -1.
+
+    The vector env's check before any game moves: one pass over the actions, reading
+    one mask byte each (numpy's fancy indexing took a tenth of a step at B = 4,096).
+    """
+    n_actions = masks.shape[1]
+    for b in range(actions.shape[0]):
+        a = actions[b]
+        if a < 0 or a >= n_actions or masks[b, a] != 1:
+            return b
+    return -1
+
+
 def _make_vector_step(parallel: bool):
     loop = nb.prange if parallel else range
 

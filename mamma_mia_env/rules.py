@@ -211,8 +211,14 @@ def turn_mask(r, params, play, out) -> None:
     n_play = params[P_NPLAY]
     size = hand_size(r, seat)
     stack_ok = r.stack_len[seat] > 0
+    held = 0  # the order types in hand, as bits: read once, not once per play
+    for t in range(N_ORDER_TYPES):
+        if r.orders_hand[seat, t] != 0:
+            held |= 1 << t
     if ingredient_cards(r, seat) == 0:
-        _mask_orders(r, seat, 0, 0, size, stack_ok, params[P_PASS_ORDER] != 0, out)
+        if params[P_PASS_ORDER] == 0:
+            held = 0
+        _mask_orders(0, 0, size, stack_ok, held, out)
         return
     p = 1
     while p < n_play:
@@ -220,20 +226,26 @@ def turn_mask(r, params, play, out) -> None:
         s = play[p, 1]
         d = play[p, 2]
         if r.hand[seat, k] >= s and r.hand[seat, N_KINDS + k] >= d:
-            _mask_orders(r, seat, p, s + d, size, stack_ok, True, out)
+            _mask_orders(p, s + d, size, stack_ok, held, out)
         p += 1
 
 
 @_jit
-def _mask_orders(r, seat, p, cards, size, stack_ok, orders_ok, out) -> None:
-    """The order and draw parts of the legal turn actions with play ``p``."""
-    for order in range(9):
-        if order > 0 and (not orders_ok or r.orders_hand[seat, order - 1] == 0):
-            continue
-        base = (p * 9 + order) * 2
-        out[base] = 1
-        if stack_ok and HAND_LIMIT - (size - cards - (1 if order > 0 else 0)) > 0:
-            out[base + 1] = 1
+def _mask_orders(p, cards, size, stack_ok, held, out) -> None:
+    """The order and draw parts of the legal turn actions with play ``p``; ``held``:
+    the order types that may go with it, as bits."""
+    base = p * 18
+    out[base] = 1  # no order
+    if stack_ok and HAND_LIMIT - (size - cards) > 0:
+        out[base + 1] = 1
+    if held == 0:
+        return
+    draw = stack_ok and HAND_LIMIT - (size - cards - 1) > 0
+    for t in range(N_ORDER_TYPES):
+        if (held >> t) & 1:
+            out[base + 2 + 2 * t] = 1
+            if draw:
+                out[base + 3 + 2 * t] = 1
 
 
 @_jit

@@ -152,12 +152,8 @@ class MammaMiaVectorEnv:
         if arr.dtype.kind not in "iu":
             raise IllegalActionError(f"actions must be integers, got dtype {arr.dtype}")
         arr = arr.astype(np.int64, copy=False)
-        n = self.engine.n_actions
-        in_range = (arr >= 0) & (arr < n)
-        ok = in_range.copy()
-        ok[in_range] = self._mask[np.flatnonzero(in_range), arr[in_range]] == 1
-        if not ok.all():
-            g = int(np.flatnonzero(~ok)[0])
+        g = kernels.first_masked_out(self._mask, arr)
+        if g >= 0:
             raise IllegalActionError(
                 f"game {g}: action {int(arr[g])} is illegal: "
                 + describe_illegal(self.engine, self.state, g, int(arr[g]))
