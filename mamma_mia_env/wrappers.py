@@ -5,8 +5,8 @@
 Their behaviour is right, but in pettingzoo 1.27 every attribute read on a wrapper
 (``agent_selection``, ``terminations``, ``infos``, ...) goes through
 ``BaseWrapper.__getattr__`` once per layer. A turn of the standard agent loop reads
-about a dozen of them, and the profile of ``experiments/benchmark.py`` put two thirds
-of ``env()``'s time per turn in those lookups, not in the game (docs/PERFORMANCE.md).
+about a dozen of them; the wrappers took two thirds of ``env()``'s time per turn, most
+of it in those lookups, not in the game (docs/PERFORMANCE.md).
 
 The classes here are subclasses of the three PettingZoo wrappers (so ``isinstance``
 checks and PettingZoo's own tests see the standard chain) that keep every check the
