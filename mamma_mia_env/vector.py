@@ -114,19 +114,7 @@ class MammaMiaVectorEnv:
         """One action per game; all are checked before any game moves."""
         if self.state is None:
             raise RuntimeError("call reset() before step()")
-        acts = self._check(actions)
-        eng = self.engine
-        b = self.num_envs
-        kernel = (
-            kernels.VECTOR_STEP_PARALLEL if b >= PARALLEL_MIN_BATCH else kernels.VECTOR_STEP_SERIAL
-        )
-        kernel(
-            self.state.data, acts, eng.params, eng.play, eng.need, eng.deck_counts,
-            self.num_players, eng.obs_mode, self._obs, self._mask, self._rewards, self._done,
-            self._terminated, self._truncated, self._final_obs, self._final_delivered,
-            self._final_seed, self._episode, np.uint64(self._base_seed), self._delivered,
-            self._seats, self._game_seeds,
-        )  # fmt: skip
+        self._run(self._check(actions))
         info = self._info()
         if self._done.any():
             info.update(
@@ -142,6 +130,22 @@ class MammaMiaVectorEnv:
             self._out(self._truncated),
             info,
         )
+
+    def _run(self, acts: np.ndarray) -> None:
+        """The fused numba step over checked actions (the whole step but the check)."""
+        eng = self.engine
+        kernel = (
+            kernels.VECTOR_STEP_PARALLEL
+            if self.num_envs >= PARALLEL_MIN_BATCH
+            else kernels.VECTOR_STEP_SERIAL
+        )
+        kernel(
+            self.state.data, acts, eng.params, eng.play, eng.need, eng.deck_counts,
+            self.num_players, eng.obs_mode, self._obs, self._mask, self._rewards, self._done,
+            self._terminated, self._truncated, self._final_obs, self._final_delivered,
+            self._final_seed, self._episode, np.uint64(self._base_seed), self._delivered,
+            self._seats, self._game_seeds,
+        )  # fmt: skip
 
     def _check(self, actions: np.ndarray) -> np.ndarray:
         """Validate against the masks handed out with the last observation."""

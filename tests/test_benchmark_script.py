@@ -31,6 +31,7 @@ def test_vector_profile_splits_a_step_into_its_parts(tmp_path: Path) -> None:
                                     "--out", str(tmp_path)]) == 0  # fmt: skip
         res = json.loads((tmp_path / "profile_vector.json").read_text())
         assert res["batch"] == batch and res["parallel"] == (batch >= 256)
-        parts = ("fused_kernel", "serial_observe", "serial_mask", "serial_rules")
+        parts = ("fused_kernel", "serial_observe", "serial_mask")
         assert all(res[k] > 0 for k in res if k.startswith(parts))
+        assert res["serial_rules_us_per_game"] >= 0  # a difference of two timings
         assert res["mean_oven_len"] > 0
