@@ -159,6 +159,12 @@ def _relu(x: np.ndarray) -> np.ndarray:
     return np.maximum(x, 0.0)
 
 
+def _check_deck(pol: NumpyPolicy, double_ingredients: bool) -> None:
+    if double_ingredients != pol.config.double_ingredients:
+        deck = "with" if pol.config.double_ingredients else "without"
+        raise ValueError(f"this policy was trained {deck} double ingredients")
+
+
 def default_policy_path(num_players: int) -> Path:
     return POLICY_DIR / f"ppo_{num_players}p.npz"
 
@@ -211,9 +217,7 @@ class PPOAgent(Agent):
 
     def check_config(self, config: Config) -> None:
         pol = self.policy(config.num_players)  # raises when there is none for this count
-        if config.double_ingredients != pol.config.double_ingredients:
-            deck = "with" if pol.config.double_ingredients else "without"
-            raise ValueError(f"this policy was trained {deck} double ingredients")
+        _check_deck(pol, config.double_ingredients)
 
     def act_batch(
         self,
@@ -229,9 +233,7 @@ class PPOAgent(Agent):
                 "relabels every seat as seat 0"
             )
         pol = self.policy(info.num_players)
-        if info.double_ingredients != pol.config.double_ingredients:
-            deck = "with" if pol.config.double_ingredients else "without"
-            raise ValueError(f"this policy was trained {deck} double ingredients")
+        _check_deck(pol, info.double_ingredients)
         if info.observation_mode != pol.observation_mode:
             raise ValueError(
                 f"this policy reads '{pol.observation_mode}' observations, "

@@ -41,6 +41,7 @@ from typing import Any
 import numpy as np
 
 from mamma_mia_env import Config, Engine, GameState
+from mamma_mia_env.kernels import first_masked_out
 from mamma_mia_env.state import OVER
 
 from . import agent_name, load_agent
@@ -163,10 +164,8 @@ def play_games(
                     f"{chosen.shape}; expected ({len(rows)},) integers"
                 )
             chosen = chosen.astype(np.int64)
-            bad = (chosen < 0) | (chosen >= masks.shape[1])
-            bad[~bad] = masks[rows[~bad], chosen[~bad]] == 0
-            if bad.any():
-                i = int(np.flatnonzero(bad)[0])
+            i = first_masked_out(masks[rows], chosen)
+            if i >= 0:
                 game = state[[rows[i]]]
                 from mamma_mia_env.actions import describe_illegal
 

@@ -31,6 +31,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
+from . import kernels
 from .config import Config
 from .engine import Engine, IllegalActionError
 from .state import OVER, GameState
@@ -402,10 +403,9 @@ class LearnerGames:
                         f"opponent {opp!r} returned {chosen.dtype} actions of shape "
                         f"{chosen.shape} for {len(rows)} games"
                     )
-                legal = (chosen >= 0) & (chosen < self.n_actions)
-                legal[legal] = masks[rows[legal], chosen[legal]] == 1
-                if not legal.all():
-                    k = int(np.flatnonzero(~legal)[0])
+                chosen = chosen.astype(np.int64)
+                k = kernels.first_masked_out(masks[rows], chosen)
+                if k >= 0:
                     raise IllegalActionError(
                         f"opponent {opp!r} chose illegal action {int(chosen[k])} in game "
                         f"{int(rows[k])}"

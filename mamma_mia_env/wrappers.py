@@ -86,18 +86,14 @@ class AssertOutOfBoundsWrapper(_Direct, wrappers.AssertOutOfBoundsWrapper):
         self._bind()
 
     def step(self, action: Any) -> None:
+        base = self._base
+        agent = base.agent_selection
+        space = base.action_space(agent)
         if type(action) is int:
-            base = self._base
-            agent = base.agent_selection
-            space = base.action_space(agent)
             ok = space.start <= action < space.start + space.n
-            dead = False
         else:
-            agent = self._base.agent_selection
-            dead = action is None and (
-                self._base.terminations[agent] or self._base.truncations[agent]
-            )
-            ok = dead or self._base.action_space(agent).contains(action)
+            dead = base.terminations[agent] or base.truncations[agent]
+            ok = (action is None and dead) or space.contains(action)
         assert ok, "action is not in action space"
         self.env.step(action)
 
