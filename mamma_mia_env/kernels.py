@@ -12,6 +12,7 @@ from typing import NamedTuple
 import numba as nb
 import numpy as np
 
+from ._jit_cache import njit
 from .observe import global_state_game, observe_game
 from .rules import continue_reveal, is_legal, legal_mask_game, reset_game, step_game
 from .state import OVER as OVER_PHASE
@@ -28,7 +29,7 @@ class BatchKernels(NamedTuple):
 
 def _make(parallel: bool) -> BatchKernels:
     loop = nb.prange if parallel else range
-    jit = nb.njit(cache=True, parallel=parallel)
+    jit = njit(parallel=parallel)
 
     @jit
     def reset(data, seeds, params, deck_counts):
@@ -74,7 +75,7 @@ def _make(parallel: bool) -> BatchKernels:
 SERIAL = _make(False)
 
 
-@nb.njit(cache=True)
+@njit()
 def begin_reveal(data, params, need, delivered):
     """Start the reveal of every game (for positions built by hand)."""
     for b in range(data.shape[0]):
@@ -85,7 +86,7 @@ def begin_reveal(data, params, need, delivered):
 PARALLEL = _make(True)
 
 
-@nb.njit(cache=True)
+@njit()
 def step_one(data, action, params, play, need, delivered, mask, n, mode, obs):
     """Step game 0, then write its legal mask and the acting seat's observation: the
     AEC env's whole step in one call."""
@@ -96,12 +97,12 @@ def step_one(data, action, params, play, need, delivered, mask, n, mode, obs):
     observe_game(r, r.seat, n, mode, obs)
 
 
-@nb.njit(cache=True)
+@njit()
 def observe_one(data, seat, n, mode, out):
     observe_game(data[0], seat, n, mode, out)
 
 
-@nb.njit(cache=True)
+@njit()
 def first_masked_out(masks, actions):
     """Index of the first game whose action is out of range or not in its mask, or -1.
 
@@ -119,7 +120,7 @@ def first_masked_out(masks, actions):
 def _make_vector_step(parallel: bool):
     loop = nb.prange if parallel else range
 
-    @nb.njit(cache=True, parallel=parallel)
+    @njit(parallel=parallel)
     def vector_step(
         data, actions, params, play, need, deck_counts, n, mode,
         obs, masks, rewards, done, terminated, truncated,
