@@ -563,3 +563,23 @@ def test_vector_reset_with_a_bad_seed_leaves_the_env_usable() -> None:
     for _ in range(200):  # later steps and autoresets run as if nothing happened
         obs, _, _, _, info = venv.step(random_legal(info["action_mask"], rng))
     assert (venv.state.data["phase"] != OVER).all()
+
+
+def test_replay_checks_seed_actions_and_start() -> None:
+    cfg = Config(num_players=2)
+    eng = Engine(cfg)
+    state = eng.reset(seeds=[0])
+    a = int(np.flatnonzero(eng.legal_masks(state)[0])[0])
+    assert mm.replay(cfg, np.int64(0), [np.int64(a)]).data["turns"][0] == 1
+    for bad_seed in (1.5, True, "0"):
+        with pytest.raises(ValueError, match="seed"):
+            mm.replay(cfg, bad_seed, [a])
+    for bad in ([float(a)], [True], "12", 5):
+        with pytest.raises(ValueError, match="actions"):
+            mm.replay(cfg, 0, bad)
+        with pytest.raises(ValueError, match="actions"):
+            mm.replay_events(cfg, 0, bad)
+    with pytest.raises(StateError, match="start is corrupt"):
+        mm.replay(cfg, 0, [a], start=_oven_30000(cfg))
+    with pytest.raises(StateError, match="start"):
+        mm.replay_events(cfg, 0, [a], start="not a state")
