@@ -125,13 +125,18 @@ def _make_vector_step(parallel: bool):
         data, actions, params, play, need, deck_counts, n, mode,
         obs, masks, rewards, done, terminated, truncated,
         final_obs, final_delivered, final_seed, episode, base_seed, delivered, seats, seeds,
+        shared_masks,
     ):  # fmt: skip
         """Step every game, deal finished ones again, and write observations and masks.
 
         One pass over the batch, so each game's record is touched while in cache.
-        Actions must already be validated.
+        Actions must already be validated. ``masks`` is the env's private copy (the
+        next step's legality check reads it); ``shared_masks``, unless empty, gets the
+        same rows for the caller (the vector env's ``copy=False`` buffer), copied while
+        the row is in cache.
         """
         b_total = data.shape[0]
+        share = shared_masks.shape[0] == b_total
         for b in loop(b_total):
             r = data[b]
             step_game(r, actions[b], params, play, need, delivered[b])
@@ -150,6 +155,8 @@ def _make_vector_step(parallel: bool):
                 reset_game(r, seed, params, deck_counts)
             observe_game(r, r.seat, n, mode, obs[b])
             legal_mask_game(r, params, play, need, masks[b])
+            if share:
+                shared_masks[b, :] = masks[b, :]
             seats[b] = r.seat
             seeds[b] = r.seed
 
