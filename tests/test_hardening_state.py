@@ -196,3 +196,9 @@ def test_oven_push_past_the_capacity_raises_instead_of_writing(mid_play: GameSta
     action = int(np.flatnonzero(eng.legal_masks(state)[0])[-1])  # plays cards
     with pytest.raises(IndexError, match="oven_push"):
         eng.step(state, np.array([action]))
+
+
+def test_turn_counter_near_wrapping_is_refused(mid_play: GameState) -> None:
+    doc = _doc(mid_play)
+    doc["games"][0]["turns"] = 2**31 - 1  # one more turn would wrap the int32 counter
+    _refused(doc, "turns: above")
