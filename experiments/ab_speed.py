@@ -103,28 +103,30 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeats", type=int, default=15, help="slices per version and row")
     parser.add_argument("--seconds", type=float, default=1.0, help="per slice")
     parser.add_argument("--batch", type=int, default=4096)
+    parser.add_argument("--rows", default=",".join(ROWS), help=f"some of {','.join(ROWS)}")
     parser.add_argument("--out", type=Path, default=None, help="also write the samples (JSON)")
     args = parser.parse_args(argv)
     import mamma_mia_env as new
 
+    rows_wanted = [r for r in args.rows.split(",") if r]
+    if set(rows_wanted) - set(ROWS):
+        parser.error(f"--rows: unknown rows {sorted(set(rows_wanted) - set(ROWS))}")
     base = load_base(args.base.resolve())
     versions = {"base": base, "new": new}
-    rows = {
-        k: {
-            "vector_copy_false": VectorRow(pkg, args.batch, copy=False),
-            "vector_copy_true": VectorRow(pkg, args.batch, copy=True),
-            "aec": AecRow(pkg),
-        }
-        for k, pkg in versions.items()
+    makers = {
+        "vector_copy_false": lambda pkg: VectorRow(pkg, args.batch, copy=False),
+        "vector_copy_true": lambda pkg: VectorRow(pkg, args.batch, copy=True),
+        "aec": AecRow,
     }
-    samples: dict[str, dict[str, list[float]]] = {k: {r: [] for r in ROWS} for k in versions}
+    rows = {k: {r: makers[r](pkg) for r in rows_wanted} for k, pkg in versions.items()}
+    samples: dict[str, dict[str, list[float]]] = {k: {r: [] for r in rows_wanted} for k in versions}
     for rep in tqdm(range(args.repeats), desc="interleaved slices"):
-        for row in ROWS:
+        for row in rows_wanted:
             order = ("base", "new") if rep % 2 == 0 else ("new", "base")
             for k in order:
                 samples[k][row].append(rows[k][row].run(args.seconds))
     report = {}
-    for row in ROWS:
+    for row in rows_wanted:
         b, n = samples["base"][row], samples["new"][row]
         ratios = [y / x for x, y in zip(b, n, strict=True)]
         report[row] = {
