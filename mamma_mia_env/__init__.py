@@ -5,12 +5,14 @@ from ._jit_cache import configure_cache
 configure_cache()  # before any kernel module is imported
 
 from .actions import ActionCodec, RevealAction, TurnAction
+from .arguments import ArgumentTypeError
 from .config import Config, ConfigError
 from .engine import Engine, IllegalActionError
 from .state import GameState, StateError
 
 __all__ = [
     "ActionCodec",
+    "ArgumentTypeError",
     "Config",
     "ConfigError",
     "Engine",

@@ -61,6 +61,8 @@ def hand_value(r, seat: int, k: int) -> int:
 @_jit
 def oven_push(r, who: int, what: int, s: int, d: int) -> None:
     i = r.oven_len
+    if i < 0 or i >= r.oven_who.shape[0]:  # only a corrupt state gets here: never write past
+        raise IndexError("oven_push: the oven is full (oven_len out of range; corrupt state)")
     r.oven_who[i] = who
     r.oven_what[i] = what
     r.oven_s[i] = s

@@ -12,8 +12,10 @@ the new game's, and the last one of the finished game is in ``info["final_obs"]`
     >>> rewards.shape                                # (1024, 4): per game and seat
 
 Seeds: the k-th game played in slot i (k = 0, 1, ...) is dealt from
-``seed + i + k * B``; ``info["game_seed"]`` gives every game's seed, so any game can be
-replayed alone with the AEC env or ``mamma_mia_env.replay``.
+``seed + i + k * B`` (mod 2**64). No seed is in ``info`` (a seed determines every
+hidden card, and this one every future deal too); the experimenter reads them with
+``game_seeds()`` / ``final_game_seeds()`` to replay any game alone with the AEC env or
+``mamma_mia_env.replay``.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from gymnasium import spaces
 
 from . import kernels
 from .actions import describe_illegal
+from .arguments import as_seed, is_int
 from .config import Config
 from .engine import PARALLEL_MIN_BATCH, Engine, IllegalActionError
 
@@ -48,13 +51,14 @@ class MammaMiaVectorEnv:
     ``terminated`` / ``truncated`` per game; the game is then dealt again at once. In
     ``info`` (only in steps where a game finished): ``final_obs`` ``(B, obs_dim)``
     (the finished game seen by the seat that took the last action; rows valid where
-    ``_final_obs``), ``final_delivered`` ``(B, N)`` (orders each seat delivered) and
-    ``final_seed`` (the finished game's seed).
+    ``_final_obs``) and ``final_delivered`` ``(B, N)`` (orders each seat delivered).
 
     ## Arguments
     ``num_envs`` and the fields of ``Config`` (or ``config=Config(...)``). ``copy``
     (default True): return fresh arrays each step; with False the arrays are reused
-    buffers, overwritten by the next step (faster, for trusted loops).
+    buffers, overwritten by the next step (faster). Either way the legality check
+    never reads a buffer handed out: with ``copy=False`` it recomputes legality from
+    the game records.
     """
 
     metadata = {"autoreset_mode": "SameStep"}
@@ -62,11 +66,11 @@ class MammaMiaVectorEnv:
     def __init__(
         self, num_envs: int, config: Config | None = None, copy: bool = True, **kwargs: Any
     ) -> None:
-        if not isinstance(num_envs, int) or num_envs < 1:
+        if not is_int(num_envs) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive int, got {num_envs!r}")
         self.engine = Engine(config, **kwargs) if config is not None else Engine(**kwargs)
         self.config = self.engine.config
-        self.num_envs = num_envs
+        self.num_envs = num_envs = int(num_envs)
         self.num_players = self.config.num_players
         self.copy = copy
         self.single_action_space = spaces.Discrete(self.engine.n_actions)
@@ -88,20 +92,18 @@ class MammaMiaVectorEnv:
         self._game_seeds = np.zeros(num_envs, dtype=np.uint64)
         self._base_seed = 0
         self._episode = np.zeros(num_envs, dtype=np.uint64)
-
-    def _seeds(self, index: np.ndarray) -> np.ndarray:
-        b = np.uint64(self.num_envs)
-        return np.uint64(self._base_seed) + index.astype(np.uint64) + self._episode[index] * b
+        self._all_active = np.ones(num_envs, dtype=np.bool_)
 
     def reset(self, seed: int | None = None) -> tuple[np.ndarray, dict[str, Any]]:
+        """Deal every game; slot i from ``seed + i`` (``seed``: an int in [0, 2**64))."""
         if seed is None:
             seed = int(np.random.SeedSequence().generate_state(1, np.uint64)[0] >> np.uint64(1))
-        if not isinstance(seed, (int, np.integer)) or seed < 0:
-            raise ValueError(f"seed must be a non-negative int, got {seed!r}")
-        self._base_seed = int(seed)
-        self._episode[:] = 0
+        seed = as_seed(seed, "seed")  # checked before anything changes
         index = np.arange(self.num_envs)
-        self.state = self.engine.reset(seeds=self._seeds(index))
+        seeds = np.uint64(seed) + index.astype(np.uint64)  # wraps modulo 2**64
+        self.state = self.engine.reset(seeds=seeds)
+        self._base_seed = seed
+        self._episode[:] = 0
         self.engine.observe(self.state, out=self._obs)
         self.engine.legal_masks(self.state, out=self._mask)
         self._seats[:] = self.state.data["seat"]
@@ -121,7 +123,6 @@ class MammaMiaVectorEnv:
                 final_obs=self._out(self._final_obs),
                 _final_obs=self._done.copy(),
                 final_delivered=self._out(self._final_delivered),
-                final_seed=self._out(self._final_seed),
             )
         return (
             self._out(self._obs),
@@ -148,7 +149,12 @@ class MammaMiaVectorEnv:
         )  # fmt: skip
 
     def _check(self, actions: np.ndarray) -> np.ndarray:
-        """Validate against the masks handed out with the last observation."""
+        """Validate every action before any game moves.
+
+        With ``copy=True`` the mask buffer is private (callers get copies) and one
+        byte per game is read; with ``copy=False`` the caller holds that buffer and may
+        have written to it, so legality is recomputed from the game records.
+        """
         b = self.num_envs
         arr = np.asarray(actions)
         if arr.shape != (b,):
@@ -156,7 +162,13 @@ class MammaMiaVectorEnv:
         if arr.dtype.kind not in "iu":
             raise IllegalActionError(f"actions must be integers, got dtype {arr.dtype}")
         arr = arr.astype(np.int64, copy=False)
-        g = kernels.first_masked_out(self._mask, arr)
+        if self.copy:
+            g = kernels.first_masked_out(self._mask, arr)
+        else:
+            eng = self.engine
+            g = eng._k(b).first_illegal(
+                self.state.data, arr, self._all_active, eng.params, eng.play, eng.need
+            )
         if g >= 0:
             raise IllegalActionError(
                 f"game {g}: action {int(arr[g])} is illegal: "
@@ -168,11 +180,19 @@ class MammaMiaVectorEnv:
         return arr.copy() if self.copy else arr
 
     def _info(self) -> dict[str, Any]:
-        return {
-            "action_mask": self._out(self._mask),
-            "seat": self._seats.copy(),
-            "game_seed": self._game_seeds.copy(),
-        }
+        return {"action_mask": self._out(self._mask), "seat": self._seats.copy()}
+
+    # -- for the experimenter (never in info) -----------------------------------------
+    def game_seeds(self) -> np.ndarray:
+        """The engine seed of the game in progress in each slot."""
+        if self.state is None:
+            raise RuntimeError("call reset() first")
+        return self._game_seeds.copy()
+
+    def final_game_seeds(self) -> np.ndarray:
+        """The seed of the game that finished in each slot in the last step (valid
+        where that step's ``terminated | truncated``)."""
+        return self._final_seed.copy()
 
     def close(self) -> None:
         self.state = None
