@@ -224,12 +224,13 @@ def play_games(
         for a in np.unique(acting):
             rows = np.flatnonzero(acting == a)
             mode = mode_of[a]
+            observer = observers[mode]  # the same games under the observer's own config
             if len(modes) == 1:
                 if mode not in obs_cache:
-                    obs_cache[mode] = observers[mode].observe(state)
+                    obs_cache[mode] = observer.observe(GameState(observer.config, state.data))
                 obs = obs_cache[mode][rows]
             else:
-                obs = observers[mode].observe(GameState(config, state.data[rows]))
+                obs = observer.observe(GameState(observer.config, state.data[rows]))
             try:
                 chosen = np.asarray(agents[a].act_batch(obs, masks[rows], rng, seat[rows]))
             except (Exception, SystemExit) as exc:

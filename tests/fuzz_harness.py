@@ -151,6 +151,41 @@ class Worker:
 _WORKER = Worker()
 atexit.register(_WORKER.stop)
 
+# -- known holes --------------------------------------------------------------------------------
+#: Defects the fuzz suite found that are not fixed yet, each pinned by a strict-xfail
+#: regression test in tests/test_fuzz_regressions.py: (entry point prefix, text of the
+#: failure, regression test). A case failing only with these counts as "known hole" in
+#: the report instead of failing the run; when a hole is fixed its regression test
+#: starts to pass (and fails as strict xfail), and its line here must go.
+KNOWN_HOLES: list[tuple[str, str, str]] = [
+    (
+        "config values [",
+        "float() argument must be",
+        "test_gym_opponent_delivery_penalty_of_the_wrong_type_is_named",
+    ),
+    (
+        "Engine.observe(",
+        "inhomogeneous shape",
+        "test_observe_names_seats_that_are_not_an_array",
+    ),
+    (
+        "build_position",
+        "StateError: unknown ingredient",
+        "test_build_position_names_where_an_unknown_card_name_is",
+    ),
+]
+
+
+def _known(entry: str, failures: list[str]) -> str | None:
+    names = set()
+    for f in failures:
+        hit = [t for e, text, t in KNOWN_HOLES if entry.startswith(e) and text in f]
+        if not hit:
+            return None
+        names.add(hit[0])
+    return ", ".join(sorted(names)) or None
+
+
 # -- bookkeeping --------------------------------------------------------------------------------
 STATS: dict[str, dict[str, Any]] = {}
 _RECENT: deque = deque(maxlen=3)
@@ -173,6 +208,9 @@ def run_case(entry: str, name: str, payload: Any) -> None:
                 "NOT reproduced alone: an earlier case may have corrupted the worker; the "
                 f"cases before it: {list(_RECENT)!r}"[:2000]
             )
+    known = _known(entry, failures) if failures else None
+    if known:
+        status, failures = f"known hole ({known})", []
     st = STATS.setdefault(entry, {"cases": 0, "seconds": 0.0, "statuses": {}, "failures": []})
     st["cases"] += 1
     st["seconds"] += time.perf_counter() - start

@@ -324,7 +324,7 @@ def run_cli(p: dict[str, Any]) -> tuple[list[str], str]:
 
 
 # -- the tests ---------------------------------------------------------------------------------
-@fuzz_settings(ci=50)
+@fuzz_settings(ci=80)
 @given(
     players=st.sampled_from([2, 4]),
     edits=st.lists(st.one_of(ARRAY_EDITS, META_EDITS), max_size=3),
@@ -335,7 +335,7 @@ def test_fuzz_policy_files(players, edits, bytes_) -> None:
     run_case("PPOAgent(policy file)", "test_fuzz_files:run_policy_file", payload)
 
 
-@fuzz_settings(ci=25)
+@fuzz_settings(ci=40)
 @given(argv=argvs())
 def test_fuzz_cli_flags(argv) -> None:
     run_case("mamma-mia CLI", "test_fuzz_files:run_cli", {"argv": argv})

@@ -402,7 +402,7 @@ def run_reset(p: dict[str, Any]) -> tuple[list[str], str]:
 
 
 # -- the tests -----------------------------------------------------------------------------
-@fuzz_settings(ci=60)
+@fuzz_settings(ci=80)
 @given(
     config=CONFIGS,
     seed=st.integers(0, 2**64 - 1),
@@ -415,7 +415,7 @@ def test_fuzz_game_state_from_json(config, seed, steps, edits, text) -> None:
     run_case("GameState.from_json", "test_fuzz_states:run_from_json", payload)
 
 
-@fuzz_settings(ci=60)
+@fuzz_settings(ci=80)
 @given(
     door=st.sampled_from(["aec_raw", "aec_env", "gym", "learner"]),
     config=CONFIGS,
@@ -451,13 +451,13 @@ def test_fuzz_reset_with_a_state_object(door, config, seed, steps, edits, form, 
     run_case(f"reset(options state) [{door}]", "test_fuzz_states:run_state_door", payload)
 
 
-@fuzz_settings(ci=80)
+@fuzz_settings(ci=150)
 @given(description=POSITIONS)
 def test_fuzz_build_position(description) -> None:
     run_case("build_position", "test_fuzz_states:run_build_position", {"description": description})
 
 
-@fuzz_settings(ci=60)
+@fuzz_settings(ci=100)
 @given(
     door=st.sampled_from(["engine", "vector", "gym", "sb3", "aec_raw", "aec_env"]),
     config=CONFIGS,
