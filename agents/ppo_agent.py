@@ -83,8 +83,8 @@ def _check_meta(meta: Any) -> None:
     for key in ("double_ingredients", "canonical"):
         if key in meta and not isinstance(meta[key], bool):
             raise ValueError(f"meta {key} must be true or false, got {meta[key]!r}")
-    sections = meta.get("obs_sections")
-    if sections is not None:
+    if "obs_sections" in meta:
+        sections = meta["obs_sections"]
         ok = isinstance(sections, list) and all(
             isinstance(x, (list, tuple))
             and len(x) == 2
@@ -142,7 +142,7 @@ class NumpyPolicy:
         self.source = source
         try:
             self._build(arrays, meta)
-        except ValueError as exc:
+        except (ValueError, TypeError) as exc:
             if source == "<in memory>":
                 raise
             raise PolicyFileError(f"policy file {source!r}: {exc}") from None

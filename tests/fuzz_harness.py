@@ -169,6 +169,16 @@ KNOWN_HOLES: list[tuple[str, str, str]] = [
         "test_observe_names_seats_that_are_not_an_array",
     ),
     (
+        "reset(options state) [learner]",
+        "inhomogeneous shape",
+        "test_learner_games_start_names_records_that_are_not_an_array",
+    ),
+    (
+        "Engine.step(active=)",
+        "inhomogeneous shape",
+        "test_step_names_an_active_mask_that_is_not_an_array",
+    ),
+    (
         "build_position",
         "StateError: unknown ingredient",
         "test_build_position_names_where_an_unknown_card_name_is",

@@ -61,8 +61,10 @@ def _make_action(spec: Any, batch: int, legal: np.ndarray, n_actions: int) -> An
         arr = np.array([0] * len(values), dtype=spec["dtype"])
     shape = spec["shape"]
     if shape == "batch":  # the right length, legal first action of each game but the dtype
-        first = [int(np.flatnonzero(m)[0]) for m in legal]
-        arr = np.array(first, dtype=spec["dtype"] if spec["dtype"] != "<U3" else "int64")
+        first = np.array([int(np.flatnonzero(m)[0]) if m.any() else 0 for m in legal])
+        dtype = np.dtype(spec["dtype"] if spec["dtype"] != "<U3" else "int64")
+        with np.errstate(all="ignore"):
+            arr = first.astype(dtype)  # an int8 or bool array may not hold the action
     elif shape == "col":
         arr = arr.reshape(-1, 1)
     elif shape == "row":

@@ -202,6 +202,8 @@ def _variant(tmp_path: Path, name: str, change) -> Path:
         ("sections", lambda a, m: m.update(obs_sections=[["hand"]]), "[name, size] pairs"),
         ("sections_dup", lambda a, m: m.update(obs_sections=[["hand", 10]] * 2), "twice"),
         ("sections_none", lambda a, m: m.update(obs_sections=[]), "reads no observation"),
+        ("sections_null", lambda a, m: m.update(obs_sections=None), "[name, size] pairs"),
+        ("sections_str", lambda a, m: m.update(obs_sections="hand"), "[name, size] pairs"),
     ],
 )
 def test_inconsistent_files_are_refused_naming_the_file(tmp_path, name, change, fragment) -> None:
