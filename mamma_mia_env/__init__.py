@@ -2,7 +2,7 @@
 
 from ._jit_cache import configure_cache
 
-configure_cache()  # before any kernel module is imported
+configure_cache()  # the source-keyed cache directory, before any kernel is defined
 
 from .actions import ActionCodec, RevealAction, TurnAction
 from .arguments import ArgumentTypeError

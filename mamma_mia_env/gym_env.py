@@ -126,13 +126,11 @@ class LearnerGames:
         normalize: bool = True,
         autoreset: bool = True,
     ) -> None:
-        self.batch_size = batch_size
+        self.batch_size = batch_size = as_int(batch_size, "batch_size", 1)
         self.config = config
         self.engine = Engine(config)
         self.num_players = n = config.num_players
-        if learner_seat is not None and not (
-            isinstance(learner_seat, (int, np.integer)) and 0 <= learner_seat < n
-        ):
+        if learner_seat is not None and not (is_int(learner_seat) and 0 <= learner_seat < n):
             raise ValueError(f"learner_seat must be None or a seat in 0-{n - 1}")
         self.learner_seat = learner_seat
         self.opponent_delivery_penalty = float(opponent_delivery_penalty)
@@ -220,7 +218,11 @@ class LearnerGames:
             self.pool_p = np.full(len(self.pool), 1.0 / len(self.pool))
         else:
             p = np.asarray(probs, dtype=np.float64)
-            if p.shape != (len(self.pool),) or (p < 0).any() or p.sum() <= 0:
+            if (
+                p.shape != (len(self.pool),)
+                or not (np.isfinite(p) & (p >= 0)).all()
+                or p.sum() <= 0
+            ):
                 raise ValueError("opponent_probs must be one non-negative weight per opponent")
             self.pool_p = p / p.sum()
         for opp in self.pool:

@@ -40,7 +40,7 @@ import numpy as np
 from gymnasium import spaces
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv, VecEnvIndices
 
-from .arguments import as_seed
+from .arguments import as_seed, is_int
 from .config import Config
 from .engine import IllegalActionError
 from .gym_env import LearnerGames
@@ -67,7 +67,7 @@ class MammaMiaSB3VecEnv(VecEnv):
         config: Config | None = None,
         **config_kwargs: Any,
     ) -> None:
-        if not isinstance(n_envs, (int, np.integer)) or n_envs < 1:
+        if not is_int(n_envs) or n_envs < 1:
             raise ValueError(f"n_envs must be a positive int, got {n_envs!r}")
         if config is not None and config_kwargs:
             raise ValueError("give either config=Config(...) or config keywords, not both")

@@ -183,7 +183,7 @@ class GameState:
             raise StateError(f"a saved state must be JSON text, got {type(text).__name__}")
         try:
             obj = json.loads(text)
-        except json.JSONDecodeError as exc:
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
             raise StateError(f"not valid JSON: {exc}") from exc
         except RecursionError:
             raise StateError("not a saved state: JSON nested too deeply") from None

@@ -57,8 +57,7 @@ class MammaMiaVectorEnv:
     ``num_envs`` and the fields of ``Config`` (or ``config=Config(...)``). ``copy``
     (default True): return fresh arrays each step; with False the arrays are reused
     buffers, overwritten by the next step (faster). Either way the legality check
-    never reads a buffer handed out: with ``copy=False`` it recomputes legality from
-    the game records.
+    never reads a buffer handed out: it reads a private copy of the masks.
     """
 
     metadata = {"autoreset_mode": "SameStep"}
@@ -79,7 +78,11 @@ class MammaMiaVectorEnv:
         )
         self.state = None
         self._obs = np.zeros((num_envs, self.engine.obs_dim), dtype=np.float32)
-        self._mask = np.zeros((num_envs, self.engine.n_actions), dtype=np.int8)
+        self._mask = np.zeros((num_envs, self.engine.n_actions), dtype=np.int8)  # private
+        # copy=False hands out this buffer instead, written by the same kernel; the
+        # legality check reads only the private one, which no caller ever holds
+        rows = num_envs if not copy else 0
+        self._shared_mask = np.zeros((rows, self.engine.n_actions), dtype=np.int8)
         self._final_obs = np.zeros_like(self._obs)
         self._rewards = np.zeros((num_envs, self.num_players), dtype=np.float32)
         self._done = np.zeros(num_envs, dtype=np.bool_)
@@ -92,7 +95,6 @@ class MammaMiaVectorEnv:
         self._game_seeds = np.zeros(num_envs, dtype=np.uint64)
         self._base_seed = 0
         self._episode = np.zeros(num_envs, dtype=np.uint64)
-        self._all_active = np.ones(num_envs, dtype=np.bool_)
 
     def reset(self, seed: int | None = None) -> tuple[np.ndarray, dict[str, Any]]:
         """Deal every game; slot i from ``seed + i`` (``seed``: an int in [0, 2**64))."""
@@ -106,6 +108,8 @@ class MammaMiaVectorEnv:
         self._episode[:] = 0
         self.engine.observe(self.state, out=self._obs)
         self.engine.legal_masks(self.state, out=self._mask)
+        if not self.copy:
+            self._shared_mask[:] = self._mask
         self._seats[:] = self.state.data["seat"]
         self._game_seeds[:] = self.state.data["seed"]
         return self._out(self._obs), self._info()
@@ -145,16 +149,13 @@ class MammaMiaVectorEnv:
             self.num_players, eng.obs_mode, self._obs, self._mask, self._rewards, self._done,
             self._terminated, self._truncated, self._final_obs, self._final_delivered,
             self._final_seed, self._episode, np.uint64(self._base_seed), self._delivered,
-            self._seats, self._game_seeds,
+            self._seats, self._game_seeds, self._shared_mask,
         )  # fmt: skip
 
     def _check(self, actions: np.ndarray) -> np.ndarray:
-        """Validate every action before any game moves.
-
-        With ``copy=True`` the mask buffer is private (callers get copies) and one
-        byte per game is read; with ``copy=False`` the caller holds that buffer and may
-        have written to it, so legality is recomputed from the game records.
-        """
+        """Validate every action before any game moves, against the private masks
+        (one byte per game): never against a buffer a caller holds and may have
+        written to (with ``copy=False`` callers get ``_shared_mask``)."""
         b = self.num_envs
         arr = np.asarray(actions)
         if arr.shape != (b,):
@@ -162,13 +163,7 @@ class MammaMiaVectorEnv:
         if arr.dtype.kind not in "iu":
             raise IllegalActionError(f"actions must be integers, got dtype {arr.dtype}")
         arr = arr.astype(np.int64, copy=False)
-        if self.copy:
-            g = kernels.first_masked_out(self._mask, arr)
-        else:
-            eng = self.engine
-            g = eng._k(b).first_illegal(
-                self.state.data, arr, self._all_active, eng.params, eng.play, eng.need
-            )
+        g = kernels.first_masked_out(self._mask, arr)
         if g >= 0:
             raise IllegalActionError(
                 f"game {g}: action {int(arr[g])} is illegal: "
@@ -180,7 +175,8 @@ class MammaMiaVectorEnv:
         return arr.copy() if self.copy else arr
 
     def _info(self) -> dict[str, Any]:
-        return {"action_mask": self._out(self._mask), "seat": self._seats.copy()}
+        mask = self._mask.copy() if self.copy else self._shared_mask
+        return {"action_mask": mask, "seat": self._seats.copy()}
 
     # -- for the experimenter (never in info) -----------------------------------------
     def game_seeds(self) -> np.ndarray:
