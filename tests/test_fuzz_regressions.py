@@ -105,3 +105,23 @@ def test_learner_games_start_names_records_that_are_not_an_array() -> None:
     start = mamma_mia_env.Engine(num_players=2).reset(seeds=[4]).data.tolist()
     with pytest.raises((TypeError, ValueError), match="start"):
         games.reset(seed=1, start=start)
+
+
+@pytest.mark.xfail(strict=True, reason="hole: actions[i] is range-checked by int64 assignment")
+@pytest.mark.parametrize("which", ["replay", "replay_events"])
+@pytest.mark.parametrize("action", [2**63, -(2**63) - 1, 10**30])
+def test_replay_names_an_action_too_large_for_int64(which, action) -> None:
+    """``replay(config, seed, [2**63])`` raised ``OverflowError: Python int too large to
+    convert to C long``: not a ValueError, and naming nothing."""
+    fn = getattr(mamma_mia_env, which)
+    with pytest.raises(ValueError, match=r"actions\[0\]"):
+        fn(mamma_mia_env.Config(num_players=2), 1, [action])
+
+
+@pytest.mark.xfail(strict=True, reason="hole: the message names no argument")
+def test_encode_turn_names_the_cards_of_a_pass() -> None:
+    """``encode_turn(kind=None, doubles=1)`` is refused with "a pass plays no cards",
+    which does not name the argument at fault (``singles`` / ``doubles``)."""
+    codec = mamma_mia_env.ActionCodec(mamma_mia_env.Engine(num_players=2))
+    with pytest.raises(ValueError, match="doubles"):
+        codec.encode_turn(kind=None, doubles=1)
