@@ -107,7 +107,7 @@ class AssertOutOfBoundsWrapper(_Direct, wrappers.AssertOutOfBoundsWrapper):
             ok = (action is None and dead) or space.contains(action)
         if not ok:
             raise OutOfBoundsActionError(
-                f"{agent}: action {action!r:.100} is not in the action space {space}"
+                f"{agent}: action {action!r:.100} is not in action space {space}"
             )
         self.env.step(action)
 

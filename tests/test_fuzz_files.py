@@ -100,7 +100,9 @@ def _apply_array_edit(arrays: dict[str, Any], meta: dict[str, Any], e: dict, mar
         arrays[key] = np.array([_Evil(marker)], dtype=object)
         return
     a = arrays.get(key, np.ones((3, 2), np.float32))
-    if op == "reshape":
+    if op == "reshape" and a.ndim == 0:
+        a = a.reshape(1)
+    elif op == "reshape":
         how = e["how"]
         if how == "T":
             a = a.T

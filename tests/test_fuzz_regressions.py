@@ -37,7 +37,7 @@ def test_env_out_of_bounds_action_is_a_named_value_error(action) -> None:
     e = mamma_mia_env.env(num_players=2)
     e.reset(seed=3)
     before = e.unwrapped.game.data.tobytes()
-    with pytest.raises(IllegalActionError, match=r"player_\d: action .* is not in the action"):
+    with pytest.raises(IllegalActionError, match=r"player_\d: action .* is not in action space"):
         e.step(action)
     with pytest.raises(AssertionError):
         e.step(action)
