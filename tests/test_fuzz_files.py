@@ -306,7 +306,7 @@ def run_cli(p: dict[str, Any]) -> tuple[list[str], str]:
         if "Traceback" in text:
             fails.append("a traceback on stderr: " + text[-500:])
         if code in (1, 2):
-            last = text.strip().splitlines()[-1] if text.strip() else ""
+            last = text.strip().split("\n")[-1] if text.strip() else ""  # not at "\r"
             if "error:" not in last or not any(a in last for a in CLI_ANCHORS):
                 fails.append(f"exit {code} with a message naming no flag or agent: {last!r}")
         if sorted(os.listdir(root)) != ["cwd"]:

@@ -125,3 +125,23 @@ def test_encode_turn_names_the_cards_of_a_pass() -> None:
     codec = mamma_mia_env.ActionCodec(mamma_mia_env.Engine(num_players=2))
     with pytest.raises(ValueError, match="doubles"):
         codec.encode_turn(kind=None, doubles=1)
+
+
+@pytest.mark.xfail(strict=True, reason="hole: an empty seed list deals a batch of 0 games")
+@pytest.mark.parametrize("seeds", [[], np.zeros(0, np.uint64), ()])
+def test_engine_reset_refuses_an_empty_list_of_seeds(seeds) -> None:
+    """``Engine.reset(seeds=[])`` returned a batch of 0 games (docs/ENV.md: batch_size
+    >= 1), on which ``check_state`` itself then fails ("cannot reshape array of size
+    0")."""
+    eng = mamma_mia_env.Engine(num_players=2)
+    with pytest.raises(ValueError, match="seeds"):
+        eng.reset(seeds=seeds)
+
+
+@pytest.mark.xfail(strict=True, reason="hole: check_state reshapes by len(d) == 0")
+def test_check_state_handles_an_empty_batch() -> None:
+    """``check_state`` on a batch of 0 games raised "cannot reshape array of size 0 into
+    shape (0,newaxis)" instead of returning its (empty) list of problems."""
+    from mamma_mia_env.validate import check_state
+
+    assert check_state(mamma_mia_env.GameState.empty(mamma_mia_env.Config(), 0)) == []

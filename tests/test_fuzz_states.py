@@ -397,6 +397,8 @@ def run_reset(p: dict[str, Any]) -> tuple[list[str], str]:
         return refusal_failures(res, anchors), "refused"
     if state is None:
         return ["reset returned without a game"], "accepted"
+    if state.batch_size == 0:
+        return [f"reset accepted seeds={seed!r} and dealt an empty batch"], "accepted"
     problems = check_state(state)
     return ([f"reset accepted, state: {problems[:3]}"] if problems else []), "accepted"
 
