@@ -267,15 +267,29 @@ def _write_report() -> None:
     try:
         import subprocess
 
-        doc["git_commit"] = subprocess.run(
-            ["git", "rev-parse", "HEAD"], capture_output=True, text=True, check=False
-        ).stdout.strip()
+        doc["git_commit"] = (
+            _COMMIT_AT_START
+            or subprocess.run(
+                ["git", "rev-parse", "HEAD"], capture_output=True, text=True, check=False
+            ).stdout.strip()
+        )
     except OSError:
         pass
     with open(path, "w") as fh:
         json.dump(doc, fh, indent=1, default=str)
 
 
+def _commit() -> str | None:
+    try:
+        import subprocess
+
+        out = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True)
+        return out.stdout.strip() or None
+    except OSError:
+        return None
+
+
+_COMMIT_AT_START = _commit() if os.environ.get("MAMMA_MIA_FUZZ_REPORT") else None
 atexit.register(_write_report)
 
 
