@@ -73,8 +73,12 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped env
     ``mamma_mia_in_deal``, ``pass_may_play_order``, ``strict_minimale``,
     ``double_ingredients``, ``random_start_player``, ``auto_reveal``,
     ``idle_cycle_guard``, ``max_turns``, ``observation_mode``, ``reward_mode``.
-    ``reset(options={"state": GameState | json str})`` starts from a saved or built
-    position (``mamma_mia_env.positions.build_position``).
+    ``reset(options={"state": GameState | JSON text | dict})`` starts from a saved or
+    built position (``mamma_mia_env.positions.build_position``), validated first.
+
+    ## Seeds
+    ``infos`` hold no seed (a seed determines every hidden card); the experimenter
+    reads ``seed_used``, ``event_log()`` or ``save_state()`` on the env object.
     """
 
     metadata = {

@@ -15,6 +15,7 @@ thousands of games allocates nothing.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import fields
 
 import numpy as np
 
@@ -37,7 +38,7 @@ from .rules import (
     P_REWARD,
     P_STRICT,
 )
-from .state import OVER, GameState
+from .state import OVER, GameState, StateError
 from .validate import check_layout
 
 PARALLEL_MIN_BATCH = 256
@@ -62,6 +63,19 @@ def seeds_array(seeds: int | Sequence[int] | np.ndarray, batch_size: int | None)
     return arr
 
 
+def _rules(config: Config) -> tuple:
+    """A config's rules: every field but the observation and reward modes (an observer
+    of another mode may read a state; the state's own config is only a label)."""
+    if not isinstance(config, Config):
+        raise StateError(f"state.config must be a Config, got {type(config).__name__}")
+    return tuple(getattr(config, name) for name in _RULE_FIELDS)
+
+
+_RULE_FIELDS = tuple(
+    f.name for f in fields(Config) if f.name not in ("observation_mode", "reward_mode")
+)
+
+
 class Engine:
     """Mamma Mia! for one config: sizes, tables and the batched rule functions."""
 
@@ -72,6 +86,7 @@ class Engine:
             raise ValueError("give either a Config or keyword arguments, not both")
         self.config = config if config is not None else Config.from_kwargs(**kwargs)
         cfg = self.config
+        self._rules = _rules(cfg)
         self.num_players = cfg.num_players
         self.play = play_table(cfg.double_ingredients)
         self.need = order_need_table()
@@ -142,8 +157,12 @@ class Engine:
         ``validate.validate_state`` first, as the envs' ``reset`` do.
         """
         check_layout(state)
-        if state.config != self.config:
-            raise ValueError("the state was made for another config")
+        cfg = state.config
+        if cfg is not self.config and _rules(cfg) != self._rules:
+            raise ValueError(
+                "the state was made for other rules (its config differs in more than the "
+                "observation and reward modes)"
+            )
 
     # -- stepping -------------------------------------------------------------------
     def check_actions(

@@ -47,7 +47,7 @@ from .cards import (
 from .config import Config
 from .engine import Engine
 from .state import PLAY, GameState, StateError
-from .validate import check_state
+from .validate import TURNS_LIMIT, check_state
 
 _KEYS = {
     "config",
@@ -205,9 +205,9 @@ def build_position(description: dict, config: Config | None = None) -> GameState
     r["round"] = _int(description.get("round", 0), "'round'", 0, 2)
     r["seat"] = _int(description.get("seat", 0), "'seat'", 0, n - 1)
     r["last_seat"] = (int(r["seat"]) + n - 1) % n
-    turns_limit = config.max_turns - 1 if config.max_turns is not None else 2**31 - 2
+    turns_limit = config.max_turns - 1 if config.max_turns is not None else TURNS_LIMIT
     r["turns"] = _int(description.get("turns", 0), "'turns'", 0, turns_limit)
-    r["idle"] = _int(description.get("idle", 0), "'idle'", 0, int(r["turns"]))
+    r["idle"] = _int(description.get("idle", 0), "'idle'", 0, 127)
     r["phase"] = PLAY
     holder = description.get("mm_holder")
     r["mm_holder"] = -1 if holder is None else _int(holder, "'mm_holder'", 0, n - 1)

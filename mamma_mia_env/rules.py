@@ -283,7 +283,10 @@ def play_turn(r, a: int, params, play, need, out_delivered) -> None:
             short -= 1
         moved = moved or r.supply_pos != start  # drawing the Mamma Mia! card moves a card
     r.turns += 1
-    r.idle = 0 if moved else r.idle + 1
+    if moved:
+        r.idle = 0
+    elif r.idle < 127:  # int8; saturates (only idle >= N is ever asked, with the guard)
+        r.idle += 1
     r.last_seat = seat
     if params[P_MAX_TURNS] > 0 and r.turns >= params[P_MAX_TURNS]:
         r.truncated = True

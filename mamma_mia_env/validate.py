@@ -23,10 +23,13 @@ from .cards import (
     SUPPLY_CAPACITY,
     deck_counts,
 )
+from .config import Config
 from .state import OVER, PLAY, REVEAL, GameState, StateError, state_dtype
 
 #: The largest reward one step can give a seat: every order delivered plus a win.
 MAX_STEP_REWARD = N_ORDER_TYPES + 1
+#: No real game comes near; a state beyond it could wrap the 32-bit turn counter.
+TURNS_LIMIT = 2**30
 _DTYPE = state_dtype()
 
 
@@ -41,6 +44,8 @@ def check_layout(state: object, where: str = "state") -> None:
     """
     if not isinstance(state, GameState):
         raise StateError(f"{where} must be a GameState, got {type(state).__name__}")
+    if not isinstance(state.config, Config):
+        raise StateError(f"{where}.config must be a Config, got {type(state.config).__name__}")
     data = state.data
     if not isinstance(data, np.ndarray) or data.dtype != _DTYPE:
         raise StateError(f"{where}.data must be an array of state_dtype() records")
@@ -104,7 +109,7 @@ def check_state(state: GameState) -> list[str]:
     report(outside("oven_d", 0, DOUBLES_PER_KIND), f"oven_d: count not in 0-{DOUBLES_PER_KIND}")
     report((d["reveal_pos"] < 0) | (d["reveal_pos"] > d["oven_len"]), "reveal_pos")
     report((d["turns"] < 0) | (d["idle"] < 0), "turns/idle: negative")
-    report(d["idle"] > d["turns"], "idle: more idle turns than turns")
+    report(d["turns"] > TURNS_LIMIT, f"turns: above {TURNS_LIMIT} (the 32-bit counter would wrap)")
     flags = d["terminated"].view(np.uint8) | d["truncated"].view(np.uint8)
     report(flags > 1, "terminated/truncated: not a bool")
     rewards = d["rewards"]

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 from pettingzoo.utils import wrappers
 
 from .engine import IllegalActionError
@@ -88,7 +89,8 @@ class AssertOutOfBoundsWrapper(_Direct, wrappers.AssertOutOfBoundsWrapper):
     """PettingZoo's ``AssertOutOfBoundsWrapper`` with direct attribute reads.
 
     A plain Python ``int`` is checked against the ``Discrete`` bounds directly
-    (``Discrete.contains`` builds ``np.iinfo`` on every call); anything else goes to
+    (``Discrete.contains`` builds ``np.iinfo`` on every call); a bool is refused
+    (``contains`` would take ``True`` for action 1); anything else goes to
     ``contains`` as before. An action outside raises ``OutOfBoundsActionError``.
     """
 
@@ -102,6 +104,8 @@ class AssertOutOfBoundsWrapper(_Direct, wrappers.AssertOutOfBoundsWrapper):
         space = base.action_space(agent)
         if type(action) is int:
             ok = space.start <= action < space.start + space.n
+        elif isinstance(action, (bool, np.bool_)):
+            ok = False  # ``Discrete.contains(True)`` says yes: a bool is no action
         else:
             dead = base.terminations[agent] or base.truncations[agent]
             ok = (action is None and dead) or space.contains(action)

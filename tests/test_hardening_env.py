@@ -583,3 +583,14 @@ def test_replay_checks_seed_actions_and_start() -> None:
         mm.replay(cfg, 0, [a], start=_oven_30000(cfg))
     with pytest.raises(StateError, match="start"):
         mm.replay_events(cfg, 0, [a], start="not a state")
+
+
+@pytest.mark.parametrize("action", [True, False, np.bool_(True), 18.7, "3"])
+def test_wrapped_aec_env_refuses_non_int_actions_as_out_of_space(action) -> None:
+    """Before the fix ``env().step(True)`` was read as action 1 by the bounds check."""
+    e = mm.env(num_players=2)
+    e.reset(seed=0)
+    before = e.unwrapped.save_state()
+    with pytest.raises(AssertionError, match="action is not in action space"):
+        e.step(action)
+    assert e.unwrapped.save_state() == before

@@ -120,7 +120,7 @@ def test_play_phase_with_revealed_entries_is_refused(at_reveal: GameState) -> No
         ({"phase": OVER, "terminated": True}, "terminated before the third round|unrevealed"),
         ({"last_seat": 3}, "last_seat not in 0-2"),
         ({"last_seat": -1}, "last_seat not in 0-2"),
-        ({"idle": 5}, "idle"),
+        ({"idle": 5}, "idle: 3\\+ idle turns during play"),
         ({"turns": -1}, "turns/idle: negative"),
         ({"rewards": [float("nan")] + [0.0] * 4}, "rewards"),
         ({"rewards": [0.0] * 4 + [1.0]}, "rewards"),
@@ -196,3 +196,14 @@ def test_oven_push_past_the_capacity_raises_instead_of_writing(mid_play: GameSta
     action = int(np.flatnonzero(eng.legal_masks(state)[0])[-1])  # plays cards
     with pytest.raises(IndexError, match="oven_push"):
         eng.step(state, np.array([action]))
+
+
+def test_turn_counter_near_wrapping_is_refused(mid_play: GameState) -> None:
+    doc = _doc(mid_play)
+    doc["games"][0]["turns"] = 2**31 - 1  # one more turn would wrap the int32 counter
+    _refused(doc, "turns: above")
+
+
+def test_a_state_whose_config_is_not_a_config_is_refused(mid_play: GameState) -> None:
+    with pytest.raises(StateError, match="config must be a Config"):
+        validate_state(GameState({"num_players": 3}, mid_play.data.copy()))
