@@ -70,8 +70,8 @@ def test_every_agent_plays_only_legal_actions(cfg: dict) -> None:
 
 
 def _observe_as(observer: Engine, state: GameState):
-    """The games seen through an engine of another observation mode (the engine refuses
-    a state of another config, so the same records go under the observer's config)."""
+    """The games seen through an engine of another observation mode, the records
+    labelled with the observer's own config."""
     return observer.observe(GameState(observer.config, state.data))
 
 

@@ -15,9 +15,9 @@ import mamma_mia_env
 
 
 def test_tournament_observes_top_card_agents_under_their_own_config() -> None:
-    """A ``top_card`` agent (forgetful) is observed through an engine of its own mode;
-    the engine now refuses a state of another config, so the tournament must hand it
-    the games under the observer's config (found by the CLI fuzz:
+    """A ``top_card`` agent (forgetful) is observed through an engine of its own mode,
+    and the tournament hands that engine the games under the observer's config (found by
+    the CLI fuzz when the engine briefly refused states of another observation mode:
     ``--agents forgetful`` raised "the state was made for another config")."""
     from agents.tournament import run_tournament
 
