@@ -15,8 +15,16 @@ import shlex
 import sys
 from collections.abc import Sequence
 
-from . import REGISTRY, AgentLoadError, load_agent
-from .tournament import DEFAULT_BATCH, SEATINGS
+from . import REGISTRY, AgentLoadError
+from .tournament import (
+    DEFAULT_BATCH,
+    MAX_GAMES,
+    SEATINGS,
+    OutputError,
+    check_stem,
+    max_workers,
+    prepare_output,
+)
 
 PROG = "mamma-mia"
 
@@ -43,6 +51,13 @@ def _positive(name: str, low: int = 1, high: int | None = None):
         return value
 
     return parse
+
+
+def _stem(text: str) -> str:
+    try:
+        return check_stem(text)
+    except OutputError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -78,16 +93,18 @@ def build_parser() -> argparse.ArgumentParser:
     )
     t.add_argument(
         "--games",
-        type=_positive("--games"),
+        type=_positive("--games", 1, MAX_GAMES),
         default=2000,
-        help="games to play (rounded up to whole duplicate deals; default 2000)",
+        help=f"games to play, at most {MAX_GAMES:,} (rounded up to whole duplicate deals; "
+        "default 2000)",
     )
     t.add_argument("--seed", type=_positive("--seed", 0, 2**32 - 1), default=0, help="base seed")
     t.add_argument(
         "--workers",
-        type=_positive("--workers"),
+        type=_positive("--workers", 1, max_workers()),
         default=None,
-        help=f"worker processes (default: all {os.cpu_count()} cores; 1 below 1000 games)",
+        help=f"worker processes, at most {max_workers()} (default: all {os.cpu_count()} "
+        "cores; 1 below 1000 games)",
     )
     t.add_argument(
         "--seating",
@@ -101,8 +118,18 @@ def build_parser() -> argparse.ArgumentParser:
         default=DEFAULT_BATCH,
         help=f"games stepped together per batch (default {DEFAULT_BATCH})",
     )
-    t.add_argument("--out", metavar="DIR", help="write NAME.csv, NAME.json and NAME.png here")
-    t.add_argument("--name", default="tournament", help="file name stem for --out")
+    t.add_argument(
+        "--out",
+        metavar="DIR",
+        help="write NAME.csv, NAME.json and NAME.png here (created and checked writable "
+        "before the first game)",
+    )
+    t.add_argument(
+        "--name",
+        type=_stem,
+        default="tournament",
+        help="file name stem for --out: a plain name, no path separators",
+    )
     t.add_argument("--no-plot", action="store_true", help="with --out: skip the PNG plot")
     t.add_argument("--no-progress", action="store_true", help="no progress bar")
     t.add_argument(
@@ -129,24 +156,30 @@ def _agent_specs(parser: argparse.ArgumentParser, text: str) -> list[str]:
     specs = [s.strip() for s in text.split(",")]
     if not text.strip() or any(not s for s in specs):
         parser.error(f"--agents needs a comma-separated list of agents, got {text!r}")
-    for spec in specs:
-        try:
-            load_agent(spec)
-        except AgentLoadError as exc:
-            parser.error(str(exc))
-    return specs
+    return specs  # loaded (once) by run_tournament, which names a failing agent
+
+
+def _error(message: str) -> int:
+    """A run-time failure (not a usage error): one line on stderr, exit code 1."""
+    print(f"{PROG} tournament: error: {message}", file=sys.stderr)
+    return 1
 
 
 def _cmd_tournament(args: argparse.Namespace, parser: argparse.ArgumentParser, argv) -> int:
     from mamma_mia_env import ConfigError
 
-    from .tournament import AgentError, AgentMismatchError, run_tournament
+    from .tournament import AgentError, AgentMismatchError, TournamentSizeError, run_tournament
 
     specs = _agent_specs(parser, args.agents)
     config = {field: getattr(args, field) for _, field, _ in VARIANT_FLAGS}
     config["idle_cycle_guard"] = not args.no_idle_cycle_guard
     config["max_turns"] = args.max_turns
     command = " ".join([PROG, *(shlex.quote(a) for a in argv)])
+    if args.out is not None:  # before playing: a run must not be lost at the end
+        try:
+            prepare_output(args.out, args.name, plot=not args.no_plot)
+        except OutputError as exc:
+            parser.error(str(exc))
     try:
         res = run_tournament(
             specs,
@@ -160,18 +193,20 @@ def _cmd_tournament(args: argparse.Namespace, parser: argparse.ArgumentParser, a
             command=command,
             **config,
         )
-    except (ConfigError, AgentMismatchError) as exc:
+    except (ConfigError, AgentLoadError, AgentMismatchError, TournamentSizeError) as exc:
         parser.error(str(exc))
     except AgentError as exc:
-        print(f"{PROG} tournament: error: {exc}", file=sys.stderr)
-        return 1
+        return _error(str(exc))
     if args.json:
         print(res.to_json())
     else:
         print(res.summary())
         print(res.format_table())
-    if args.out:
-        paths = res.write(args.out, args.name, plot=not args.no_plot)
+    if args.out is not None:
+        try:
+            paths = res.write(args.out, args.name, plot=not args.no_plot)
+        except (OSError, OutputError) as exc:  # e.g. the disk filled up during the run
+            return _error(f"could not write the results to --out {args.out!r}: {exc}")
         print("wrote " + ", ".join(paths), file=sys.stderr if args.json else sys.stdout)
     return 0
 

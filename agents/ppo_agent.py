@@ -23,18 +23,28 @@ reads (``obs_sections``; sections added to the observation since are dropped), h
 was trained), ``scale``
 (the observation divisor), ``w0, b0, w1, b1, ...`` (hidden layers, ``x @ w + b``
 then the activation) and ``w_out, b_out`` (the action logits).
+
+**Untrusted files.** Loading never unpickles (``allow_pickle=False``) and checks the
+file before a weight is used: at most ``MAX_POLICY_BYTES`` on disk and
+``MAX_ARRAY_BYTES`` unpacked, only the keys above, floating-point arrays whose shapes
+chain from the observation to the actions, finite weights, a positive scale and
+metadata of the right types. Anything else is a ``PolicyFileError`` naming the file.
 """
 
 from __future__ import annotations
 
+import io
 import json
 import os
+import re
+import zipfile
+import zlib
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from mamma_mia_env.config import Config
+from mamma_mia_env.config import OBSERVATION_MODES, Config
 from mamma_mia_env.observe import observation_layout
 from mamma_mia_env.symmetry import SeatCanonicalizer
 
@@ -43,27 +53,114 @@ from .base import Agent, check_batch
 POLICY_DIR = Path(__file__).resolve().parent / "policies"
 FORMAT = "mamma-mia-policy/1"
 ACTIVATIONS = ("tanh", "relu")
+#: Limits of a policy file: its size on disk, its arrays unpacked, its hidden layers and
+#: its metadata. The shipped policies are about 1.2 MB (1.2 MB unpacked, two layers).
+MAX_POLICY_BYTES = 64 * 2**20
+MAX_ARRAY_BYTES = 256 * 2**20
+MAX_LAYERS = 32
+MAX_META_CHARS = 100_000
+_LAYER_KEY = re.compile(r"[wb](0|[1-9][0-9]{0,3})")
+
+
+class PolicyFileError(ValueError):
+    """A policy file is missing, corrupt, oversized or inconsistent; names the file."""
+
+
+def _check_meta(meta: Any) -> None:
+    if not isinstance(meta, dict):
+        raise ValueError(f"meta must be a JSON object, got {type(meta).__name__}")
+    if meta.get("format") != FORMAT:
+        raise ValueError(f"not a {FORMAT} policy (meta format {meta.get('format')!r})")
+    if meta.get("activation") not in ACTIVATIONS:
+        act = meta.get("activation")
+        raise ValueError(f"meta activation must be one of {ACTIVATIONS}, got {act!r}")
+    n = meta.get("num_players")
+    if isinstance(n, bool) or not isinstance(n, int) or not 2 <= n <= 5:
+        raise ValueError(f"meta num_players must be an int 2-5, got {n!r}")
+    mode = meta.get("observation_mode", "recall")
+    if mode not in OBSERVATION_MODES:
+        raise ValueError(f"meta observation_mode must be one of {OBSERVATION_MODES}, got {mode!r}")
+    for key in ("double_ingredients", "canonical"):
+        if key in meta and not isinstance(meta[key], bool):
+            raise ValueError(f"meta {key} must be true or false, got {meta[key]!r}")
+    if "obs_sections" in meta:
+        sections = meta["obs_sections"]
+        ok = isinstance(sections, list) and all(
+            isinstance(x, (list, tuple))
+            and len(x) == 2
+            and isinstance(x[0], str)
+            and isinstance(x[1], int)
+            and not isinstance(x[1], bool)
+            for x in sections
+        )
+        if not ok:
+            raise ValueError("meta obs_sections must be a list of [name, size] pairs")
+        names = [x[0] for x in sections]
+        if len(set(names)) != len(names):
+            raise ValueError("meta obs_sections names a section twice")
+
+
+def _check_arrays(arrays: dict[str, Any]) -> dict[str, np.ndarray]:
+    """Float32 copies of the weight arrays, after checking keys, dtypes and values."""
+    keys = set(arrays)
+    missing = sorted({"scale", "w_out", "b_out"} - keys)
+    if missing:
+        raise ValueError(f"missing arrays {missing}")
+    unknown = sorted(k for k in keys - {"scale", "w_out", "b_out"} if not _LAYER_KEY.fullmatch(k))
+    if unknown:
+        raise ValueError(f"unknown arrays {unknown}")
+    n_layers = sum(1 for k in keys if _LAYER_KEY.fullmatch(k) and k[0] == "w")
+    if n_layers > MAX_LAYERS:
+        raise ValueError(f"{n_layers} hidden layers, more than {MAX_LAYERS}")
+    layer_keys = {f"{c}{i}" for i in range(n_layers) for c in "wb"}
+    if layer_keys != {k for k in keys if _LAYER_KEY.fullmatch(k)}:
+        raise ValueError("hidden layers must be w0, b0, w1, b1, ... without gaps")
+    out = {}
+    for key in sorted(keys):
+        a = arrays[key]
+        if not isinstance(a, np.ndarray):
+            raise ValueError(f"array {key!r} is a {type(a).__name__}, not a numpy array")
+        if a.dtype.kind != "f" or a.dtype.fields is not None:
+            raise ValueError(f"array {key!r} has dtype {a.dtype}; weights are floating point")
+        with np.errstate(over="ignore", invalid="ignore"):
+            f32 = a.astype(np.float32)
+        if not np.isfinite(f32).all():
+            raise ValueError(f"array {key!r} holds NaN or infinite values (as float32)")
+        out[key] = f32
+    return out
 
 
 class NumpyPolicy:
-    """An exported actor network: canonical observation -> masked action choice."""
+    """An exported actor network: canonical observation -> masked action choice.
 
-    def __init__(self, arrays: dict[str, np.ndarray], meta: dict[str, Any]) -> None:
-        if meta.get("format") != FORMAT:
-            raise ValueError(f"not a {FORMAT} policy (meta format {meta.get('format')!r})")
-        if meta.get("activation") not in ACTIVATIONS:
-            raise ValueError(f"unknown activation {meta.get('activation')!r}")
+    ``source`` names where the weights came from (the file), for error messages.
+    """
+
+    def __init__(
+        self, arrays: dict[str, np.ndarray], meta: dict[str, Any], source: str = "<in memory>"
+    ) -> None:
+        self.source = source
+        try:
+            self._build(arrays, meta)
+        except (ValueError, TypeError) as exc:
+            if source == "<in memory>":
+                raise
+            raise PolicyFileError(f"policy file {source!r}: {exc}") from None
+
+    def _build(self, arrays: dict[str, np.ndarray], meta: dict[str, Any]) -> None:
+        _check_meta(meta)
+        arrays = _check_arrays(arrays)
         self.meta = meta
-        self.num_players = int(meta["num_players"])
+        self.num_players = meta["num_players"]
         self.observation_mode = meta.get("observation_mode", "recall")
         self.config = Config(
             num_players=self.num_players,
             observation_mode=self.observation_mode,
-            double_ingredients=bool(meta.get("double_ingredients", False)),
+            double_ingredients=meta.get("double_ingredients", False),
         )
-        self.canonical = bool(meta.get("canonical", True))
+        self.canonical = meta.get("canonical", True)
         self.canon = SeatCanonicalizer(self.config)
-        self.scale = np.asarray(arrays["scale"], dtype=np.float32)
+        self.scale = arrays["scale"]
         # the observation sections the network reads, in order: sections added to the
         # observation later are left out, so a policy keeps working
         layout = observation_layout(self.num_players, self.observation_mode)
@@ -81,31 +178,43 @@ class NumpyPolicy:
                 )
             idx.append(np.arange(offsets[name][0], offsets[name][0] + size))
         self.select = np.concatenate(idx) if idx else np.arange(0)
-        if len(self.select) == o:
+        width = len(self.select)
+        if width == 0:
+            raise ValueError("the policy reads no observation section")
+        if width == o:
             self.select = None  # the whole observation
-        if len(self.scale) != (o if self.select is None else len(self.select)):
-            raise ValueError("the policy's observation scale does not fit its sections")
-        self.layers = []
-        i = 0
-        while f"w{i}" in arrays:
-            self.layers.append(
-                (np.asarray(arrays[f"w{i}"], np.float32), np.asarray(arrays[f"b{i}"], np.float32))
-            )
-            i += 1
-        self.w_out = np.asarray(arrays["w_out"], np.float32)
-        self.b_out = np.asarray(arrays["b_out"], np.float32)
-        self.activation = np.tanh if meta["activation"] == "tanh" else _relu
-        if self.w_out.shape[1] != self.canon.n_actions:
+        if self.scale.shape != (width,):
             raise ValueError(
-                f"the policy has {self.w_out.shape[1]} actions, the game {self.canon.n_actions}"
+                f"scale has shape {self.scale.shape}, the policy reads {width} observation values"
             )
+        if not (self.scale > 0).all():
+            raise ValueError("scale must be positive (observations are divided by it)")
+        self.layers = []
+        for i in range(len(arrays) // 2):
+            if f"w{i}" not in arrays:
+                break
+            w, b = arrays[f"w{i}"], arrays[f"b{i}"]
+            if w.ndim != 2 or w.shape[0] != width or w.shape[1] < 1 or b.shape != w.shape[1:]:
+                raise ValueError(
+                    f"layer {i}: w{i} {w.shape} and b{i} {b.shape} do not take {width} inputs "
+                    f"to (n,) outputs"
+                )
+            self.layers.append((w, b))
+            width = w.shape[1]
+        self.w_out, self.b_out = arrays["w_out"], arrays["b_out"]
+        n_actions = self.canon.n_actions
+        if self.w_out.shape != (width, n_actions) or self.b_out.shape != (n_actions,):
+            raise ValueError(
+                f"w_out {self.w_out.shape} and b_out {self.b_out.shape} must map {width} "
+                f"inputs to the game's {n_actions} actions"
+            )
+        self.activation = np.tanh if meta["activation"] == "tanh" else _relu
 
     @classmethod
     def load(cls, path: str | os.PathLike) -> NumpyPolicy:
-        with np.load(path, allow_pickle=False) as f:
-            arrays = {k: f[k] for k in f.files}
-        meta = json.loads(str(arrays.pop("meta")))
-        return cls(arrays, meta)
+        """Read a policy file, refusing anything but a well-formed one (module doc)."""
+        arrays, meta = read_policy_file(path)
+        return cls(arrays, meta, source=os.fspath(path))
 
     def save(self, path: str | os.PathLike) -> None:
         arrays: dict[str, Any] = {"meta": np.array(json.dumps(self.meta)), "scale": self.scale}
@@ -155,6 +264,88 @@ class NumpyPolicy:
         return chosen.astype(np.int64)
 
 
+def read_policy_file(path: str | os.PathLike) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+    """The arrays and metadata of a ``.npz`` policy file, read without unpickling.
+
+    The zip's members are read one by one with their sizes checked against the limits
+    and their ``.npy`` headers (dtype, shape) checked against the bytes present before
+    anything is allocated; ``PolicyFileError`` names the file and the problem.
+    """
+    if not isinstance(path, (str, os.PathLike)):
+        raise TypeError(f"a policy path must be a str or os.PathLike, got {path!r}")
+    name = os.fspath(path)
+
+    def fail(problem: str) -> PolicyFileError:
+        return PolicyFileError(f"policy file {name!r}: {problem}")
+
+    try:
+        size = os.stat(name).st_size
+    except (OSError, ValueError) as exc:
+        raise fail(f"cannot read it ({getattr(exc, 'strerror', None) or exc})") from None
+    if not os.path.isfile(name):
+        raise fail("not a regular file")
+    if size > MAX_POLICY_BYTES:
+        raise fail(f"{size:,} bytes, more than the {MAX_POLICY_BYTES:,} a policy may have")
+    arrays: dict[str, np.ndarray] = {}
+    try:
+        with zipfile.ZipFile(name) as zf:
+            infos = zf.infolist()
+            if len(infos) > 2 * MAX_LAYERS + 4:
+                raise fail(f"{len(infos)} members, too many for a policy")
+            total = sum(i.file_size for i in infos)
+            if total > MAX_ARRAY_BYTES:
+                raise fail(f"{total:,} bytes unpacked, more than {MAX_ARRAY_BYTES:,}")
+            for info in infos:
+                key = info.filename[:-4] if info.filename.endswith(".npy") else None
+                if key is None or key in arrays or info.flag_bits & 0x1:
+                    raise fail(f"unexpected member {info.filename!r} (not one .npy per array)")
+                arrays[key] = _read_npy(zf.read(info), key, fail)
+    except PolicyFileError:
+        raise
+    except (zipfile.BadZipFile, zlib.error, OSError, EOFError, NotImplementedError) as exc:
+        raise fail(f"not a readable .npz (zip) file: {exc}") from None
+    raw = arrays.pop("meta", None)
+    if raw is None:
+        raise fail("missing array 'meta'")
+    if raw.dtype.kind != "U" or raw.shape != ():
+        raise fail(f"meta must be one JSON string, got dtype {raw.dtype} shape {raw.shape}")
+    if raw.dtype.itemsize // 4 > MAX_META_CHARS:
+        raise fail(f"meta is {raw.dtype.itemsize // 4:,} characters, more than {MAX_META_CHARS:,}")
+    try:
+        meta = json.loads(str(raw))
+    except (ValueError, RecursionError) as exc:
+        raise fail(f"meta is not valid JSON: {type(exc).__name__}: {exc}") from None
+    if not isinstance(meta, dict):
+        raise fail(f"meta must be a JSON object, got {type(meta).__name__}")
+    return arrays, meta
+
+
+def _read_npy(raw: bytes, key: str, fail: Any) -> np.ndarray:
+    fmt = np.lib.format
+    buf = io.BytesIO(raw)
+    try:
+        version = fmt.read_magic(buf)
+        if version == (1, 0):
+            shape, fortran, dtype = fmt.read_array_header_1_0(buf)
+        elif version == (2, 0):
+            shape, fortran, dtype = fmt.read_array_header_2_0(buf)
+        else:
+            raise ValueError(f"unsupported .npy version {version}")
+        if dtype.hasobject or dtype.fields is not None or dtype.subdtype is not None:
+            raise ValueError(f"dtype {dtype} is not a plain number or string type")
+        count = 1
+        for dim in shape:
+            count *= dim
+        if count * dtype.itemsize != len(raw) - buf.tell():
+            raise ValueError(
+                f"header says {shape} of {dtype}, the data holds {len(raw) - buf.tell()} bytes"
+            )
+        buf.seek(0)
+        return fmt.read_array(buf, allow_pickle=False)
+    except (ValueError, SyntaxError, TypeError, OverflowError, EOFError) as exc:
+        raise fail(f"array {key!r} is corrupt: {exc}") from None
+
+
 def _relu(x: np.ndarray) -> np.ndarray:
     return np.maximum(x, 0.0)
 
@@ -162,7 +353,7 @@ def _relu(x: np.ndarray) -> np.ndarray:
 def _check_deck(pol: NumpyPolicy, double_ingredients: bool) -> None:
     if double_ingredients != pol.config.double_ingredients:
         deck = "with" if pol.config.double_ingredients else "without"
-        raise ValueError(f"this policy was trained {deck} double ingredients")
+        raise ValueError(f"the policy {pol.source!r} was trained {deck} double ingredients")
 
 
 def default_policy_path(num_players: int) -> Path:
@@ -192,6 +383,10 @@ class PPOAgent(Agent):
         if isinstance(path, NumpyPolicy):
             self._policies[path.num_players] = path
         elif path is not None:
+            if not isinstance(path, (str, os.PathLike)):
+                raise TypeError(
+                    f"PPOAgent path must be a policy file path or a NumpyPolicy, got {path!r}"
+                )
             pol = NumpyPolicy.load(path)
             self._policies[pol.num_players] = pol
         if self._policies:
@@ -203,8 +398,10 @@ class PPOAgent(Agent):
     def policy(self, num_players: int) -> NumpyPolicy:
         if num_players not in self._policies:
             if self._path is not None:
-                have = sorted(self._policies)
-                raise ValueError(f"this policy plays {have} players, not {num_players}")
+                pol = next(iter(self._policies.values()))
+                raise ValueError(
+                    f"the policy {pol.source!r} plays {pol.num_players} players, not {num_players}"
+                )
             path = default_policy_path(num_players)
             if not path.exists():
                 shipped = sorted(p.name for p in POLICY_DIR.glob("ppo_*p.npz"))
@@ -236,7 +433,7 @@ class PPOAgent(Agent):
         _check_deck(pol, info.double_ingredients)
         if info.observation_mode != pol.observation_mode:
             raise ValueError(
-                f"this policy reads '{pol.observation_mode}' observations, "
+                f"the policy {pol.source!r} reads '{pol.observation_mode}' observations, "
                 f"got '{info.observation_mode}'"
             )
         return pol.act(observations, masks, seats, rng, self.deterministic)

@@ -22,6 +22,13 @@ replays any game alone. ``games`` is rounded up to whole deals.
 games step together, and at each step every agent's ``act_batch`` is called once on
 the games where its seat is to act. Batches are spread over worker processes
 (``workers``, default: every core).
+
+**Limits and failures.** Every game's result is kept for the statistics, so a run holds
+at most ``MAX_GAMES`` games (after rounding up to whole deals; the schedule of one deal
+counts too) and is refused before any game is played above that. An agent that raises
+(when created, in ``check_config`` or in ``act_batch``), calls ``sys.exit`` or kills a
+worker process stops the run with an ``AgentError`` naming the agent, in a worker
+process as in this one.
 """
 
 from __future__ import annotations
@@ -33,18 +40,21 @@ import json
 import math
 import os
 import queue as queue_mod
+import tempfile
 import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from mamma_mia_env import Config, Engine, GameState
+from mamma_mia_env.config import OBSERVATION_MODES
 from mamma_mia_env.kernels import first_masked_out
 from mamma_mia_env.state import OVER
 
-from . import agent_name, load_agent
+from . import AgentLoadError, agent_name, load_agent
 from .base import Agent
 from .stats import (
     Z95,
@@ -59,14 +69,64 @@ from .stats import (
 SEATINGS = ("rotate", "permute")
 DEFAULT_BATCH = 2500
 SMALL_RUN = 1000  # with workers=None, fewer games than this play in this process
+#: The most games one run plays: every game's result is kept in memory for the
+#: statistics (a few hundred bytes per game), so a bigger count is refused up front
+#: rather than found out by the out-of-memory killer hours later.
+MAX_GAMES = 1_000_000
+#: The longest ``--name`` / ``stem`` of the output files.
+MAX_STEM = 100
+
+
+def max_workers() -> int:
+    """The most worker processes a run may start: four per core."""
+    return 4 * (os.cpu_count() or 1)
 
 
 class AgentError(RuntimeError):
-    """An agent returned something that is not a legal action."""
+    """An agent failed: it raised, exited, killed its worker or chose an illegal action.
+
+    The message names the agent (and the game's seed where one game is to blame).
+    """
 
 
 class AgentMismatchError(ValueError):
     """An agent cannot play the tournament's game (its ``check_config`` said why)."""
+
+
+class OutputError(ValueError):
+    """The output directory or file name cannot be used; the message names which."""
+
+
+class TournamentSizeError(ValueError):
+    """A run would hold more than ``MAX_GAMES`` games (or start too many workers)."""
+
+
+def _failure(exc: BaseException) -> str:
+    if isinstance(exc, SystemExit):
+        return f"called sys.exit({exc.code!r})"
+    text = str(exc)
+    return f"raised {type(exc).__name__}" + (f": {text}" if text else "")
+
+
+def load_agents(specs: list[Any]) -> list[Any]:
+    """``load_agent`` for each spec; an agent whose module or constructor fails (an
+    exception or ``sys.exit``) is an ``AgentError`` naming the spec, not a traceback."""
+    loaded = []
+    for spec in specs:
+        try:
+            agent = load_agent(spec)
+        except AgentLoadError:
+            raise
+        except (Exception, SystemExit) as exc:
+            raise AgentError(f"agent {spec!r} failed to load: it {_failure(exc)}") from exc
+        mode = getattr(agent, "observation_mode", "recall")
+        if mode not in OBSERVATION_MODES:
+            raise AgentError(
+                f"agent {agent_name(agent)!r} asks for observation_mode {mode!r}; "
+                f"one of {OBSERVATION_MODES}"
+            )
+        loaded.append(agent)
+    return loaded
 
 
 # -- the schedule ---------------------------------------------------------------------------
@@ -88,6 +148,20 @@ def seating_schedule(n_agents: int, num_players: int, seating: str = "rotate") -
         else:
             rows += sorted(set(itertools.permutations(table)))
     return np.array(rows, dtype=np.int64)
+
+
+def schedule_size(n_agents: int, num_players: int, seating: str = "rotate") -> int:
+    """``len(seating_schedule(...))`` without building it (a big one would not fit)."""
+    n = num_players
+    if n_agents <= n:
+        if seating == "rotate":
+            return n
+        counts = [sum(1 for i in range(n) if i % n_agents == a) for a in range(n_agents)]
+        distinct = math.factorial(n)
+        for c in counts:
+            distinct //= math.factorial(c)
+        return distinct
+    return math.comb(n_agents, n) * (n if seating == "rotate" else math.factorial(n))
 
 
 def deal_seeds(seed: int, deals: int) -> np.ndarray:
@@ -150,14 +224,21 @@ def play_games(
         for a in np.unique(acting):
             rows = np.flatnonzero(acting == a)
             mode = mode_of[a]
+            observer = observers[mode]  # the same games under the observer's own config
             if len(modes) == 1:
                 if mode not in obs_cache:
-                    obs_cache[mode] = observers[mode].observe(state)
+                    obs_cache[mode] = observer.observe(GameState(observer.config, state.data))
                 obs = obs_cache[mode][rows]
             else:
-                obs = observers[mode].observe(GameState(config, state.data[rows]))
-            chosen = agents[a].act_batch(obs, masks[rows], rng, seat[rows])
-            chosen = np.asarray(chosen)
+                obs = observer.observe(GameState(observer.config, state.data[rows]))
+            try:
+                chosen = np.asarray(agents[a].act_batch(obs, masks[rows], rng, seat[rows]))
+            except (Exception, SystemExit) as exc:
+                seed = int(state.data["seed"][rows[0]])
+                raise AgentError(
+                    f"agent {agent_name(agents[a])!r} {_failure(exc)} in act_batch "
+                    f"({len(rows)} games, the first with seed {seed})"
+                ) from exc
             if chosen.shape != (len(rows),) or chosen.dtype.kind not in "iu":
                 raise AgentError(
                     f"agent {agent_name(agents[a])!r} returned {chosen.dtype} actions of shape "
@@ -192,12 +273,20 @@ def _init_worker(progress_queue: Any, config: Config, specs: list[Any]) -> None:
         pass
     _WORKER["queue"] = progress_queue
     _WORKER["config"] = config
-    _WORKER["agents"] = [load_agent(s) for s in specs]
+    # a failing agent is reported by the first chunk: an exception escaping the
+    # initializer would only break the pool, naming nobody
+    try:
+        _WORKER["agents"] = load_agents(specs)
+        _WORKER["error"] = None
+    except (Exception, SystemExit) as exc:
+        _WORKER["error"] = AgentError(f"in a worker process: {exc}")
 
 
 def _run_chunk(
     chunk: int, assign: np.ndarray, seeds: np.ndarray, seed: int
 ) -> tuple[int, dict[str, np.ndarray]]:
+    if _WORKER["error"] is not None:
+        raise _WORKER["error"]
     q = _WORKER["queue"]
     rng = np.random.default_rng([seed, chunk])
     res = play_games(_WORKER["config"], _WORKER["agents"], assign, seeds, rng, progress=q.put)
@@ -433,15 +522,69 @@ class TournamentResult:
     def write(
         self, out_dir: str | os.PathLike, stem: str = "tournament", plot: bool = True
     ) -> list[str]:
-        """Write ``{stem}.csv``, ``{stem}.json`` and (with ``plot``) ``{stem}.png``."""
-        os.makedirs(out_dir, exist_ok=True)
-        paths = [os.path.join(out_dir, f"{stem}.csv"), os.path.join(out_dir, f"{stem}.json")]
+        """Write ``{stem}.csv``, ``{stem}.json`` and (with ``plot``) ``{stem}.png``.
+
+        ``stem`` must be a plain file name (``check_stem``): the files stay in ``out_dir``.
+        """
+        paths = prepare_output(out_dir, stem, plot)
         self.to_csv(paths[0])
         self.to_json(paths[1])
         if plot:
-            paths.append(os.path.join(out_dir, f"{stem}.png"))
             self.plot(paths[2])
         return paths
+
+
+def check_stem(stem: Any) -> str:
+    """``stem`` if it is a plain file name; else ``OutputError`` saying why.
+
+    The output files are ``{stem}.csv`` etc. inside the output directory, so the stem
+    may not hold a path separator, be ``.``/``..``, be absolute, or hold control
+    characters (a NUL would cut the name short).
+    """
+    if not isinstance(stem, str) or not stem.strip():
+        raise OutputError(f"--name must be a non-empty file name, got {stem!r}")
+    seps = {"/", "\\", os.sep, os.altsep} - {None}
+    if any(c in stem for c in seps) or stem in (".", "..") or os.path.isabs(stem):
+        raise OutputError(
+            f"--name must be a plain file name (no path separators, '.' or '..'), got "
+            f"{stem!r}: the files are written inside --out"
+        )
+    if any(ord(c) < 32 or ord(c) == 127 for c in stem):
+        raise OutputError(f"--name must not hold control characters, got {stem!r}")
+    if len(stem) > MAX_STEM:
+        raise OutputError(f"--name must be at most {MAX_STEM} characters, got {len(stem)}")
+    return stem
+
+
+def prepare_output(out_dir: str | os.PathLike, stem: str, plot: bool = True) -> list[str]:
+    """Create ``out_dir``, prove it writable and return the output paths.
+
+    Called before a tournament is played, so that an unwritable ``--out`` fails at
+    once rather than after the games; raises ``OutputError`` naming the path.
+    """
+    check_stem(stem)
+    try:
+        out = os.fspath(out_dir)
+    except TypeError:
+        raise OutputError(f"--out must be a directory path, got {out_dir!r}") from None
+    if not isinstance(out, str) or not out or "\0" in out:
+        raise OutputError(f"--out must be a directory path, got {out_dir!r}")
+    try:
+        os.makedirs(out, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=out, prefix=f".{stem}.", suffix=".probe"):
+            pass
+    except OSError as exc:
+        raise OutputError(
+            f"--out {out!r} is not a writable directory: {exc.strerror or exc}"
+        ) from None
+    exts = ("csv", "json", "png") if plot else ("csv", "json")
+    paths = [os.path.join(out, f"{stem}.{ext}") for ext in exts]
+    for path in paths:
+        if os.path.isdir(path):
+            raise OutputError(f"cannot write {path!r}: it is a directory")
+        if os.path.exists(path) and not os.access(path, os.W_OK):
+            raise OutputError(f"cannot write {path!r}: the file is not writable")
+    return paths
 
 
 def markdown_table(rows: list[dict[str, Any]]) -> str:
@@ -507,8 +650,43 @@ def run_tournament(
         agents = [a for a in agents.split(",") if a.strip()]
     if not agents:
         raise ValueError("a tournament needs at least one agent")
-    loaded = [load_agent(a) for a in agents]
+    for name, value in (("games", games), ("batch_size", batch_size), ("seed", seed)):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+            raise TypeError(f"{name} must be an int, got {value!r}")
+    if workers is not None and (
+        isinstance(workers, bool) or not isinstance(workers, (int, np.integer))
+    ):
+        raise TypeError(f"workers must be an int or None, got {workers!r}")
+    if games < 1:
+        raise ValueError(f"games must be >= 1, got {games}")
+    if batch_size < 1:
+        raise ValueError(f"batch_size must be >= 1, got {batch_size}")
+    if seating not in SEATINGS:
+        raise ValueError(f"seating must be one of {SEATINGS}, got {seating!r}")
     cfg = Config.from_kwargs(num_players=num_players, **config)
+    # the size checks come before any agent is created or any game played
+    s = schedule_size(len(agents), num_players, seating)
+    if s > MAX_GAMES:
+        raise TournamentSizeError(
+            f"{len(agents)} agents at {num_players} seats ({seating}) make {s:,} seatings "
+            f"per deal, more than the {MAX_GAMES:,} games one run may hold: use fewer "
+            "agents or --seating rotate"
+        )
+    deals = math.ceil(games / s)
+    if deals * s > MAX_GAMES:
+        raise TournamentSizeError(
+            f"games={games:,} ({deals * s:,} after rounding up to whole deals of {s} "
+            f"seatings) is more than the {MAX_GAMES:,} games one run may hold (every "
+            "game's result is kept for the statistics); split it into runs with "
+            "different seeds"
+        )
+    if workers is None:  # starting processes costs seconds: not worth it for short runs
+        workers = 1 if games < SMALL_RUN else os.cpu_count() or 1
+    if not 1 <= workers <= max_workers():
+        raise TournamentSizeError(
+            f"workers must be 1-{max_workers()} (four per core), got {workers}"
+        )
+    loaded = load_agents(agents)
     for agent in loaded:
         check = getattr(agent, "check_config", None)
         if check is not None:
@@ -518,17 +696,11 @@ def run_tournament(
                 raise AgentMismatchError(
                     f"agent {agent_name(agent)!r} cannot play this game: {exc}"
                 ) from exc
-    if games < 1:
-        raise ValueError(f"games must be >= 1, got {games}")
-    if batch_size < 1:
-        raise ValueError(f"batch_size must be >= 1, got {batch_size}")
-    if workers is None:  # starting processes costs seconds: not worth it for short runs
-        workers = 1 if games < SMALL_RUN else os.cpu_count() or 1
-    if workers < 1:
-        raise ValueError(f"workers must be >= 1, got {workers}")
+            except (Exception, SystemExit) as exc:
+                raise AgentError(
+                    f"agent {agent_name(agent)!r} {_failure(exc)} in check_config"
+                ) from exc
     schedule = seating_schedule(len(loaded), num_players, seating)
-    s = len(schedule)
-    deals = math.ceil(games / s)
     seeds_d = deal_seeds(seed, deals)
     assign = np.tile(schedule, (deals, 1))
     deal = np.repeat(np.arange(deals), s)
@@ -628,12 +800,25 @@ def _run_parallel(
             ex.submit(_run_chunk, i, assign[lo:hi], seeds[lo:hi], seed)
             for i, (lo, hi) in enumerate(chunks)
         }
-        while pending:
-            done, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
-            drain()
-            for f in done:
-                i, res = f.result()
-                results[i] = res
+        try:
+            while pending:
+                done, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
+                drain()
+                for f in done:
+                    i, res = f.result()
+                    results[i] = res
+        except BrokenProcessPool as exc:
+            names = ", ".join(repr(agent_name(a)) for a in loaded)
+            raise AgentError(
+                f"a worker process died while agents {names} were playing (an agent "
+                "crashed the interpreter or called os._exit?); rerun with --workers 1 "
+                "to see which"
+            ) from exc
+        except SystemExit as exc:  # pragma: no cover - _run_chunk turns it into AgentError
+            raise AgentError(f"a worker process {_failure(exc)}") from exc
+        finally:
+            for f in pending:
+                f.cancel()
         time.sleep(0.05)
         drain()
     return results

@@ -22,6 +22,8 @@ from typing import Any
 import numpy as np
 from pettingzoo.utils import wrappers
 
+from .engine import IllegalActionError
+
 #: The attributes the AEC loop reads every turn; all live on the unwrapped env.
 HOT_ATTRIBUTES = (
     "agent_selection",
@@ -74,13 +76,22 @@ class TerminateIllegalWrapper(_Direct, wrappers.TerminateIllegalWrapper):
         self._bind()
 
 
+class OutOfBoundsActionError(IllegalActionError, AssertionError):
+    """An action outside the action space, refused by ``env()``'s bounds wrapper.
+
+    An ``AssertionError``, as PettingZoo's wrapper raises (code written for PettingZoo
+    catches that), and an ``IllegalActionError`` (a ``ValueError``) naming the agent and
+    the action, as every other refusal of this package; raised also under ``python -O``.
+    """
+
+
 class AssertOutOfBoundsWrapper(_Direct, wrappers.AssertOutOfBoundsWrapper):
     """PettingZoo's ``AssertOutOfBoundsWrapper`` with direct attribute reads.
 
     A plain Python ``int`` is checked against the ``Discrete`` bounds directly
     (``Discrete.contains`` builds ``np.iinfo`` on every call); a bool is refused
     (``contains`` would take ``True`` for action 1); anything else goes to
-    ``contains`` as before.
+    ``contains`` as before. An action outside raises ``OutOfBoundsActionError``.
     """
 
     def __init__(self, env: Any) -> None:
@@ -98,7 +109,10 @@ class AssertOutOfBoundsWrapper(_Direct, wrappers.AssertOutOfBoundsWrapper):
         else:
             dead = base.terminations[agent] or base.truncations[agent]
             ok = (action is None and dead) or space.contains(action)
-        assert ok, "action is not in action space"
+        if not ok:
+            raise OutOfBoundsActionError(
+                f"{agent}: action {action!r:.100} is not in action space {space}"
+            )
         self.env.step(action)
 
 

@@ -288,7 +288,7 @@ def _run_cli(capsys, *argv: str) -> tuple[int, str, str]:
         (["tournament", "--agents", "random,"], "comma-separated list"),
         (["tournament", "--agents", "random", "--players", "6"], "--players must be 2-5"),
         (["tournament", "--agents", "random", "--players", "four"], "must be an integer"),
-        (["tournament", "--agents", "random", "--games", "0"], "--games must be >= 1"),
+        (["tournament", "--agents", "random", "--games", "0"], "--games must be 1-1000000"),
         (["tournament", "--agents", "random", "--seating", "shuffle"], "invalid choice"),
         (["tournament", "--agents", "random", "--no-idle-cycle-guard"], "needs max_turns"),
         (["tournament", "--agents", "random", "--bogus"], "unrecognized arguments: --bogus"),
