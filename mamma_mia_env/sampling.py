@@ -143,9 +143,7 @@ def _check(state: GameState, seats: np.ndarray) -> None:
         raise ValueError(f"seat must be in 0-{n - 1}, got {seats.tolist()[:5]}")
 
 
-def sample_world(
-    state: GameState, seat: int | np.ndarray, rng: np.random.Generator
-) -> GameState:
+def sample_world(state: GameState, seat: int | np.ndarray, rng: np.random.Generator) -> GameState:
     """A copy of ``state`` with what ``seat`` cannot see re-dealt (see module doc).
 
     ``state`` may hold a batch; ``seat`` is one seat for every game or one per game.
@@ -167,9 +165,7 @@ def sample_world(
     return out
 
 
-def sample_worlds(
-    state: GameState, seat: int, rng: np.random.Generator, count: int
-) -> GameState:
+def sample_worlds(state: GameState, seat: int, rng: np.random.Generator, count: int) -> GameState:
     """``count`` independent samples of game 0 of ``state`` seen by ``seat``: a batch."""
     if not isinstance(count, (int, np.integer)) or count < 1:
         raise ValueError(f"count must be a positive int, got {count!r}")
