@@ -329,7 +329,7 @@ def _estimate_pool(ob, lay, pv, forget, pool, ws) -> None:
 
 
 @nb.njit(cache=True)
-def _turn_action(ob, mk, personal, lay, play, need, prm, pw, ubuf, umode, ws, wd, wi) -> int:
+def _turn_action(ob, mk, personal, lay, play, need, prm, pw, ubuf, umode, ws, wd, wi, sbuf) -> int:
     """``HeuristicAgent.turn_actions`` for one game: the best legal turn action."""
     n = lay[L_N]
     n_play = lay[L_NPLAY]
@@ -585,6 +585,8 @@ def _turn_action(ob, mk, personal, lay, play, need, prm, pw, ubuf, umode, ws, wd
                         F32(prm[I_MIN_CARDS]) - ing_after, F32(0.0)
                     )
                 s = base + ds
+                if sbuf.shape[0] > 1:
+                    sbuf[a] = s
                 if best_a < 0 or s > best_s:
                     best_a = a
                     best_s = s
@@ -602,7 +604,8 @@ def decide_one(ob, mk, personal, lay, play, need, prm, pw, ubuf, umode, ws, wd, 
     for j in range(n_turn, mk.shape[0]):
         if mk[j] > 0:
             return _reveal_action(ob, mk, personal, lay, need, ws)
-    return _turn_action(ob, mk, personal, lay, play, need, prm, pw, ubuf, umode, ws, wd, wi)
+    sbuf = ws[250:251]  # one slot: no scores wanted
+    return _turn_action(ob, mk, personal, lay, play, need, prm, pw, ubuf, umode, ws, wd, wi, sbuf)
 
 
 CHUNKS = 64  # work items of the parallel loop; each allocates its scratch once
@@ -613,6 +616,15 @@ def workspace():
     """Scratch arrays for ``decide_one`` (float32, float64, int64), reused across games:
     the per-game functions carve fixed slices out of them instead of allocating."""
     return np.empty(256, np.float32), np.empty(16, np.float64), np.empty(64, np.int64)
+
+
+@nb.njit(cache=True)
+def turn_scores_one(ob, mk, personal, lay, play, need, prm, pw, scores) -> int:
+    """The bot's score of every legal turn action of one game into ``scores`` (others
+    untouched); returns its choice. For the search bots' candidate actions."""
+    ws, wd, wi = workspace()
+    u = np.zeros(1, np.float32)
+    return _turn_action(ob, mk, personal, lay, play, need, prm, pw, u, 0, ws, wd, wi, scores)
 
 
 def _make_batch(parallel: bool):

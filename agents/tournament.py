@@ -156,7 +156,10 @@ def play_games(
                 obs = obs_cache[mode][rows]
             else:
                 obs = observers[mode].observe(GameState(config, state.data[rows]))
-            chosen = agents[a].act_batch(obs, masks[rows], rng, seat[rows])
+            if getattr(agents[a], "needs_state", False):  # search bots (agents/search.py)
+                chosen = agents[a].act_states(GameState(config, state.data[rows]), rng)
+            else:
+                chosen = agents[a].act_batch(obs, masks[rows], rng, seat[rows])
             chosen = np.asarray(chosen)
             if chosen.shape != (len(rows),) or chosen.dtype.kind not in "iu":
                 raise AgentError(

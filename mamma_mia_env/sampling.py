@@ -15,6 +15,11 @@ re-deals everything else at random among the places it could be:
 * the game's generator: ``seed`` and ``rng`` get fresh values from ``rng``, so nothing
   that was dealt from the real seed survives.
 
+The hidden cards are put in a canonical order before they are shuffled, so a sample
+depends only on what the seat knows and on ``rng``: two states the seat cannot tell
+apart give the same samples from the same generator (what the search bots' test of
+not reading hidden information relies on).
+
 What the seat observes is unchanged: its observation of the sampled state equals the
 real one, in both observation modes (tests/test_sampling.py).
 
@@ -61,6 +66,7 @@ def sample_game(r, me: int, n: int, seed: np.uint64) -> None:
         else:
             cards[m] = r.supply[i]
             m += 1
+    cards[:m].sort()  # canonical: the samples depend on what is hidden, not where it was
     shuffle(r, cards, m)
     j = 0
     for s in range(n):
@@ -94,6 +100,7 @@ def sample_game(r, me: int, n: int, seed: np.uint64) -> None:
             for j2 in range(r.stack_len[s]):
                 types[k] = r.stack[s, (r.stack_head[s] + j2) % N_ORDER_TYPES]
                 k += 1
+            types[:k].sort()
             shuffle(r, types, k)
             for j2 in range(k):
                 r.stack[s, j2] = types[j2]

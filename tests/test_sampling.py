@@ -150,3 +150,15 @@ def test_thousands_of_samples_per_decision() -> None:
     elapsed = time.perf_counter() - start
     assert worlds.batch_size == 4096 and check_state(worlds) == []
     assert elapsed < 1.0, f"{elapsed:.3f} s for 4,096 samples"
+
+
+def test_samples_depend_only_on_what_the_seat_knows() -> None:
+    """Two states that differ only in hidden cards give the same samples."""
+    cfg = Config(num_players=3)
+    state = _positions(cfg, 2, 21)[8][[0]]
+    me = int(state.data["seat"][0])
+    other = sample_world(state, me, np.random.default_rng(123))  # same information set
+    assert not other.equals(state)
+    a = sample_worlds(state, me, np.random.default_rng(5), 50)
+    b = sample_worlds(other, me, np.random.default_rng(5), 50)
+    assert a.equals(b)
