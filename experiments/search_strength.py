@@ -120,6 +120,14 @@ def plot(record: dict, path: str) -> None:
     fig.savefig(path, dpi=120)
 
 
+def _write(out_dir: str, record: dict) -> None:
+    record["provenance"] = provenance()
+    os.makedirs(out_dir, exist_ok=True)
+    with open(os.path.join(out_dir, "search_strength.json"), "w") as fh:
+        json.dump(record, fh, indent=2)
+        fh.write("\n")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--worlds", default="2,4,8,16", help="budgets: worlds per candidate")
@@ -168,12 +176,9 @@ def main(argv: list[str] | None = None) -> int:
             record["curves"].setdefault(f"{n}p vs {opp}", []).append(row)
             print(f"{n}p worlds={w} vs {opp}: {row['win_rate']:.1%} {row['wilson95']} "
                   f"({row['games']} games), {timing['median_ms']} ms/decision")  # fmt: skip
+            _write(out_dir, record)  # after every row: a cut-short run keeps what it measured
     record["load_average_after"] = os.getloadavg()
-    record["provenance"] = provenance()
-    os.makedirs(out_dir, exist_ok=True)
-    with open(os.path.join(out_dir, "search_strength.json"), "w") as fh:
-        json.dump(record, fh, indent=2)
-        fh.write("\n")
+    _write(out_dir, record)
     plot(record, os.path.join(out_dir, "search_strength.png"))
     print(f"wrote {out_dir}/search_strength.json and .png")
     return 0
