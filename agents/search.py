@@ -48,7 +48,7 @@ from .compiled import (
 
 
 class SearchAgent(Agent):
-    """Determinized Monte Carlo search (see module doc); ``search`` in the registry."""
+    """Determinized Monte Carlo over sampled worlds, rolled out by the compiled builder."""
 
     name = "search"
     needs_state = True
