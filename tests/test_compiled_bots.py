@@ -128,3 +128,36 @@ def test_random_agent_same_stream_as_before() -> None:
     empty[0, 3] = 1
     with pytest.raises(ValueError, match="game 1 has no legal action"):
         RandomAgent().act_batch(np.zeros((2, 1)), empty, np.random.default_rng(0))
+
+
+def test_play_out_replays_the_tournament_and_checks_its_input() -> None:
+    """The compiled game loop plays the same games as ``play_games`` (deterministic bots),
+    and refuses bad tables before the kernel sees them."""
+    from agents.compiled import CompiledBots, play_out
+    from agents.tournament import play_games
+
+    cfg = Config(num_players=4)
+    eng = Engine(cfg)
+    agents = [load_agent(a) for a in ("builder", "hoarder", "counter", "forgetful")]
+    bots = CompiledBots(agents, 4, False)
+    g = 120
+    seats = (np.arange(g)[:, None] + np.arange(4)[None]) % 4
+    state = eng.reset(seeds=np.arange(g))
+    steps = play_out(eng, state, bots, seats)
+    assert (state.data["phase"] == OVER).all() and (steps > 0).all()
+    ref = play_games(cfg, agents, seats, np.arange(g, dtype=np.uint64), np.random.default_rng(0))
+    assert (ref["delivered"] == state.data["delivered"][:, :4].sum(2)).all()
+    assert (ref["turns"] == state.data["turns"]).all()
+    cut = eng.reset(seeds=np.arange(5))
+    assert (play_out(eng, cut, bots, seats[:5], max_steps=7) == 7).all()
+    with pytest.raises(ValueError, match="seat_agents must be"):
+        play_out(eng, eng.reset(seeds=[1]), bots, np.zeros((1, 3), np.int64))
+    with pytest.raises(ValueError, match="must index the 4 agents"):
+        play_out(eng, eng.reset(seeds=[1]), bots, np.full((1, 4), 4))
+    with pytest.raises(ValueError, match="max_steps"):
+        play_out(eng, eng.reset(seeds=[1]), bots, np.zeros((1, 4), np.int64), max_steps=-1)
+    with pytest.raises(ValueError, match="another game"):
+        play_out(Engine(Config(num_players=2)), Engine(Config(num_players=2)).reset(seeds=[1]),
+                 bots, np.zeros((1, 2), np.int64))  # fmt: skip
+    with pytest.raises(ValueError, match="no compiled kernel"):
+        CompiledBots([load_agent("ppo")], 4, False)
