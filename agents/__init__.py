@@ -20,6 +20,7 @@ from .forgetful import ForgetfulAgent
 from .hoarder import HoarderAgent
 from .ppo_agent import PPOAgent
 from .random_agent import RandomAgent
+from .search import SearchAgent
 
 #: Bundled agents by name.
 REGISTRY: dict[str, type[Agent]] = {
@@ -29,6 +30,7 @@ REGISTRY: dict[str, type[Agent]] = {
     "hoarder": HoarderAgent,
     "forgetful": ForgetfulAgent,
     "ppo": PPOAgent,  # the shipped trained policies (agents/policies/), numpy only
+    "search": SearchAgent,  # determinized Monte Carlo over sampled worlds (agents/search.py)
 }
 #: The bundled heuristic bots (everything but random).
 HEURISTICS: tuple[str, ...] = ("counter", "builder", "hoarder", "forgetful")
@@ -105,6 +107,7 @@ __all__ = [
     "GameInfo",
     "HoarderAgent",
     "RandomAgent",
+    "SearchAgent",
     "agent_name",
     "game_info",
     "load_agent",

@@ -495,6 +495,8 @@ class HeuristicAgent(Agent):
             if unknown:
                 raise TypeError(f"unknown parameter(s) {unknown} of {type(self).__name__}")
             self.params = Params(**{**self.params.__dict__, **overrides})
+        self._compiled: dict[tuple, tuple] = {}  # kernel tables per game shape
+        self._compiled_for: Params | None = None
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"
@@ -521,7 +523,10 @@ class HeuristicAgent(Agent):
         masks: np.ndarray,
         rng: np.random.Generator,
         seats: np.ndarray | None = None,
+        reference: bool = False,
     ) -> np.ndarray:
+        """The bot's actions; compiled kernels (``agents/compiled.py``) by default,
+        the numpy code of this module with ``reference=True`` (same actions)."""
         info, seats = check_batch(observations, masks, seats)
         if seats is None:
             raise ValueError(
@@ -534,6 +539,49 @@ class HeuristicAgent(Agent):
                 f"got '{info.observation_mode}'"
             )
         masks = np.asarray(masks)
+        if reference or not self._kernel_ok():
+            return self._act_numpy(observations, masks, info, seats)
+        from .compiled import decide, layout_vector, params_vector, pow_table
+
+        key = (info.num_players, info.observation_mode, info.double_ingredients)
+        tables = self._compiled.get(key) if self._compiled_for == self.params else None
+        if tables is None:
+            if self._compiled_for != self.params:
+                self._compiled, self._compiled_for = {}, self.params
+            tables = (
+                layout_vector(*key),
+                info.play.astype(np.int64),
+                info.need.astype(np.int64),
+                params_vector(self.params),
+                pow_table(self.params.gamble),
+            )
+            self._compiled[key] = tables
+        lay, play, need, prm, pw = tables
+        return decide(observations, masks, seats, lay, play, need, prm, pw)
+
+    def _kernel_ok(self) -> bool:
+        """The kernels compute the scoring of this class: a subclass that overrides a
+        scoring hook runs its own (numpy) code."""
+        cls = type(self)
+        return all(
+            getattr(cls, hook) is getattr(HeuristicAgent, hook)
+            for hook in ("pool_and_reserve", "turn_actions", "turn_scores", "_act_numpy")
+        )
+
+    def act_batch_reference(
+        self,
+        observations: np.ndarray,
+        masks: np.ndarray,
+        rng: np.random.Generator,
+        seats: np.ndarray | None = None,
+    ) -> np.ndarray:
+        """``act_batch`` by the numpy code of this module: the reference the compiled
+        kernels (``agents/compiled.py``) are tested against."""
+        return self.act_batch(observations, masks, rng, seats, reference=True)
+
+    def _act_numpy(
+        self, observations: np.ndarray, masks: np.ndarray, info: GameInfo, seats: np.ndarray
+    ) -> np.ndarray:
         v = parse(observations, info)
         out = np.empty(len(masks), dtype=np.int64)
         reveal = masks[:, info.n_turn_actions :].any(1)

@@ -26,9 +26,11 @@ class RandomAgent(Agent):
         masks = np.asarray(masks)
         if masks.ndim != 2:
             raise ValueError(f"masks must be (B, n_actions), got shape {masks.shape}")
-        counts = np.cumsum(masks != 0, axis=1, dtype=np.int32)
-        total = counts[:, -1]
-        if (total == 0).any():
-            raise ValueError(f"game {int(np.argmin(total))} has no legal action")
-        pick = (rng.random(len(masks)) * total).astype(np.int32)
-        return np.argmax(counts > pick[:, None], axis=1).astype(np.int64)
+        from .compiled import random_actions
+
+        u = rng.random(len(masks))
+        out = np.empty(len(masks), dtype=np.int64)
+        bad = random_actions(np.ascontiguousarray(masks), u, out)
+        if bad >= 0:
+            raise ValueError(f"game {bad} has no legal action")
+        return out

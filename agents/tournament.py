@@ -232,7 +232,11 @@ def play_games(
             else:
                 obs = observer.observe(GameState(observer.config, state.data[rows]))
             try:
-                chosen = np.asarray(agents[a].act_batch(obs, masks[rows], rng, seat[rows]))
+                if getattr(agents[a], "needs_state", False):  # search bots (agents/search.py)
+                    chosen = agents[a].act_states(GameState(config, state.data[rows]), rng)
+                else:
+                    chosen = agents[a].act_batch(obs, masks[rows], rng, seat[rows])
+                chosen = np.asarray(chosen)
             except (Exception, SystemExit) as exc:
                 seed = int(state.data["seed"][rows[0]])
                 raise AgentError(

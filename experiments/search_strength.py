@@ -1,0 +1,188 @@
+"""How strong the search bot is, by budget: win rate against builder and ppo (issue 12).
+
+    PYTHONPATH=. python experiments/search_strength.py [--worlds 2,4,8,16] [--games 200]
+        [--opponents builder,ppo] [--players 2,4] [--export]
+
+For every budget (``worlds`` sampled worlds per candidate action, ``--candidates``
+candidates) and opponent, a duplicate-deal tournament (``run_tournament``, rotated
+seats): with 2 players the search bot against one opponent, with 4 players against
+three copies of it. The search bot's win rate comes with its Wilson 95% interval
+(shared wins split). The time per decision is measured apart, on one core (numba
+threads = 1), over positions of builder games, as the median and mean of
+``act_states`` calls. Writes ``search_strength.json`` and ``search_strength.png`` into
+``--out`` (default: a temporary directory; ``--export``: experiments/results/).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+
+import numba as nb  # noqa: E402
+import numpy as np  # noqa: E402
+from tqdm import tqdm  # noqa: E402
+
+from agents import load_agent  # noqa: E402
+from agents.compiled import CompiledBots, play_out  # noqa: E402
+from agents.search import SearchAgent  # noqa: E402
+from agents.stats import wilson_interval  # noqa: E402
+from agents.tournament import run_tournament  # noqa: E402
+from experiments.bot_speed import provenance  # noqa: E402
+from mamma_mia_env import Config, Engine  # noqa: E402
+from mamma_mia_env.state import OVER  # noqa: E402
+
+
+def decision_times(num_players: int, bot: SearchAgent, positions: int, seed: int) -> dict:
+    """Seconds per decision on positions from builder games, one numba thread."""
+    eng = Engine(Config(num_players=num_players))
+    builder = CompiledBots([load_agent("builder")], num_players, False)
+    rng = np.random.default_rng(seed)
+    states = []
+    for depth in rng.integers(0, 120, positions):
+        st = eng.reset(seeds=[int(rng.integers(0, 2**32))])
+        play_out(eng, st, builder, np.zeros((1, num_players), np.int64), max_steps=int(depth))
+        if st.data["phase"][0] != OVER:
+            states.append(st)
+    threads = nb.get_num_threads()
+    nb.set_num_threads(1)
+    try:
+        bot.act_states(states[0], rng)  # compile
+        times = []
+        for st in states:
+            start = time.perf_counter()
+            bot.act_states(st, rng)
+            times.append(time.perf_counter() - start)
+    finally:
+        nb.set_num_threads(threads)
+    t = np.array(times) * 1e3
+    return {
+        "positions": len(t),
+        "median_ms": round(float(np.median(t)), 2),
+        "mean_ms": round(float(t.mean()), 2),
+        "p90_ms": round(float(np.percentile(t, 90)), 2),
+    }
+
+
+def strength(
+    num_players: int, opponent: str, bot: SearchAgent, games: int, seed: int, workers: int
+) -> dict:
+    agents = [bot] + [opponent] * (num_players - 1)
+    res = run_tournament(
+        agents, num_players=num_players, games=games, seed=seed, workers=workers, progress=True
+    )
+    table = {row["agent"]: row for row in res.compute_table()}
+    me = table["search"]
+    played = int(me["seat_games"])
+    wins = float(me["wins"])
+    lo, hi = wilson_interval(wins, played)
+    return {
+        "num_players": num_players,
+        "opponent": opponent,
+        "games": played,
+        "wins": wins,
+        "win_rate": round(wins / played, 4),
+        "wilson95": [round(lo, 4), round(hi, 4)],
+        "deal_clustered95": [round(me["win_rate_deal_low"], 4), round(me["win_rate_deal_high"], 4)],
+        "chance": round(1 / num_players, 4),
+        "mean_delivered": round(float(me["mean_delivered"]), 3),
+        "tournament_seconds": round(float(res.elapsed), 1),
+    }
+
+
+def plot(record: dict, path: str) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    for key, rows in sorted(record["curves"].items()):
+        x = [r["ms_per_decision"] for r in rows]
+        y = [r["win_rate"] for r in rows]
+        err = [[r["win_rate"] - r["wilson95"][0] for r in rows],
+               [r["wilson95"][1] - r["win_rate"] for r in rows]]  # fmt: skip
+        ax.errorbar(x, y, yerr=err, marker="o", capsize=3, label=key)
+    ax.set_xscale("log")
+    ax.set_xlabel("median time per decision (ms, one core)")
+    ax.set_ylabel("search win rate (Wilson 95%)")
+    ax.axhline(0.5, color="grey", lw=0.5, ls=":")
+    ax.axhline(0.25, color="grey", lw=0.5, ls=":")
+    ax.legend(fontsize=8)
+    ax.set_title("Search bot strength vs budget (duplicate deals)")
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+
+
+def _write(out_dir: str, record: dict) -> None:
+    record["provenance"] = provenance()
+    os.makedirs(out_dir, exist_ok=True)
+    with open(os.path.join(out_dir, "search_strength.json"), "w") as fh:
+        json.dump(record, fh, indent=2)
+        fh.write("\n")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--worlds", default="2,4,8,16", help="budgets: worlds per candidate")
+    ap.add_argument("--candidates", type=int, default=6)
+    ap.add_argument("--games", type=int, default=200)
+    ap.add_argument("--players", default="2,4")
+    ap.add_argument("--opponents", default="builder,ppo")
+    ap.add_argument("--positions", type=int, default=60, help="positions timed per budget")
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--out", default=None)
+    ap.add_argument("--export", action="store_true", help="write to experiments/results/")
+    args = ap.parse_args(argv)
+    try:
+        budgets = [int(w) for w in args.worlds.split(",")]
+        players = [int(p) for p in args.players.split(",")]
+    except ValueError:
+        ap.error("--worlds and --players take comma-separated integers")
+    if min(budgets) < 1 or args.games < 1 or args.candidates < 1 or args.positions < 1:
+        ap.error("--worlds, --games, --candidates and --positions must be >= 1")
+    if any(p not in (2, 3, 4, 5) for p in players):
+        ap.error("--players must be in 2-5")
+    opponents = [o.strip() for o in args.opponents.split(",") if o.strip()]
+    for o in opponents:
+        load_agent(o)  # fails early with a clear message
+    out_dir = (
+        os.path.join(HERE, "results")
+        if args.export
+        else (args.out or tempfile.mkdtemp(prefix="search_strength_"))
+    )
+    record: dict = {
+        "experiment": "search_strength",
+        "args": vars(args),
+        "load_average_before": os.getloadavg(),
+        "curves": {},
+        "timing": {},
+    }
+    jobs = [(n, w) for n in players for w in budgets]
+    for n, w in tqdm(jobs, desc="budgets"):
+        bot = SearchAgent(worlds=w, candidates=args.candidates)
+        timing = decision_times(n, bot, args.positions, args.seed)
+        record["timing"][f"{n}p_worlds{w}"] = timing
+        for opp in opponents:
+            row = strength(n, opp, bot, args.games, args.seed, args.workers)
+            row.update(worlds=w, candidates=args.candidates, ms_per_decision=timing["median_ms"])
+            record["curves"].setdefault(f"{n}p vs {opp}", []).append(row)
+            print(f"{n}p worlds={w} vs {opp}: {row['win_rate']:.1%} {row['wilson95']} "
+                  f"({row['games']} games), {timing['median_ms']} ms/decision")  # fmt: skip
+            _write(out_dir, record)  # after every row: a cut-short run keeps what it measured
+    record["load_average_after"] = os.getloadavg()
+    _write(out_dir, record)
+    plot(record, os.path.join(out_dir, "search_strength.png"))
+    print(f"wrote {out_dir}/search_strength.json and .png")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

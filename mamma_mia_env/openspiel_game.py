@@ -1,0 +1,227 @@
+"""Mamma Mia! as an OpenSpiel game (``python_mamma_mia``), so OpenSpiel's algorithms run on it.
+
+    >>> from mamma_mia_env.openspiel_game import load_game
+    >>> game = load_game(num_players=2)              # registers the game on first use
+    >>> state = game.new_initial_state()             # a chance node: the deal
+
+``pyspiel`` is imported only here and only when ``load_game`` (or ``register``) is
+called: the package works without OpenSpiel (``pip install open_spiel``).
+
+The model:
+
+* **Chance.** The first node is a chance node over ``num_deals`` deals (a parameter,
+  default 1,024, equally likely): outcome *d* deals the game from engine seed
+  ``deal_base + d``. Every later shuffle (the supply at each round's end) is drawn
+  by the game's own generator, seeded by the deal, so OpenSpiel sees the whole game's
+  chance as that first node. This is a faithful stochastic game whose deals are a
+  finite sample of all shuffles; a node per card drawn would make the chance branching
+  explicit but is not what the engine computes.
+* **Players, actions.** Seat *s* is OpenSpiel player *s*; actions are the engine's
+  (``Discrete(n_actions)``), legal actions its mask. Rewards are terminal, as the
+  engine's ``win_loss`` rewards (+1 a sole winner, 0 shared winners, -1 the others).
+* **Information.** ``information_state_tensor`` / ``_string`` are our ``recall``
+  observation (what a player with perfect memory of this round's public play knows);
+  ``observation_tensor`` / ``_string`` the ``top_card`` observation. Both come from the
+  environment's observer (``observe.py``), never from hidden fields.
+* **Resampling.** ``resample_from_infostate(player, sampler)`` returns a state drawn by
+  ``mamma_mia_env.sampling.sample_world`` (the hidden cards re-dealt, the generator
+  re-seeded from ``sampler``), as OpenSpiel's ISMCTS needs.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .config import Config
+from .engine import Engine
+from .sampling import sample_world
+from .state import OVER, GameState
+
+SHORT_NAME = "python_mamma_mia"
+MAX_GAME_LENGTH = 5000
+_REGISTERED: dict[str, Any] = {}
+_ENGINES: dict[Config, tuple[Engine, Engine]] = {}
+
+
+def _engines(config: Config) -> tuple[Engine, Engine]:
+    """The recall and top_card engines of a config (cached: engines are read-only)."""
+    if config not in _ENGINES:
+        _ENGINES[config] = (
+            Engine(config.replace(observation_mode="recall")),
+            Engine(config.replace(observation_mode="top_card")),
+        )
+    return _ENGINES[config]
+
+
+def register() -> Any:
+    """Define and register the game with pyspiel (once); returns the game class."""
+    if "game" in _REGISTERED:
+        return _REGISTERED["game"]
+    try:
+        import pyspiel
+    except ImportError as exc:  # pragma: no cover - depends on the environment
+        raise ImportError("the OpenSpiel adapter needs pyspiel: pip install open_spiel") from exc
+
+    defaults = {
+        "num_players": 2,
+        "double_ingredients": False,
+        "num_deals": 1024,
+        "deal_base": 0,
+    }
+    game_type = pyspiel.GameType(
+        short_name=SHORT_NAME,
+        long_name="Mamma Mia! (mamma-mia-env)",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.GENERAL_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=5,
+        min_num_players=2,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=defaults,
+    )
+
+    class MammaMiaGame(pyspiel.Game):
+        """The game for one config (``num_players``, ``double_ingredients``)."""
+
+        def __init__(self, params: dict | None = None) -> None:
+            p = {**defaults, **(params or {})}
+            unknown = sorted(set(p) - set(defaults))
+            if unknown:
+                raise ValueError(f"unknown parameters {unknown}; known: {sorted(defaults)}")
+            if not 1 <= int(p["num_deals"]) <= 2**31 - 1:
+                raise ValueError(f"num_deals must be in 1-{2**31 - 1}, got {p['num_deals']}")
+            if int(p["deal_base"]) < 0:
+                raise ValueError(f"deal_base must be >= 0, got {p['deal_base']}")
+            self.config = Config(
+                num_players=int(p["num_players"]),
+                double_ingredients=bool(p["double_ingredients"]),
+            )
+            self.num_deals = int(p["num_deals"])
+            self.deal_base = int(p["deal_base"])
+            rec, _ = _engines(self.config)
+            info = pyspiel.GameInfo(
+                num_distinct_actions=rec.n_actions,
+                max_chance_outcomes=self.num_deals,
+                num_players=self.config.num_players,
+                min_utility=-1.0,
+                max_utility=1.0,
+                utility_sum=None,
+                max_game_length=MAX_GAME_LENGTH,
+            )
+            super().__init__(game_type, info, p)
+
+        def new_initial_state(self) -> MammaMiaState:
+            return MammaMiaState(self)
+
+        def make_py_observer(self, iig_obs_type=None, params=None):  # type: ignore[no-untyped-def]
+            perfect = iig_obs_type is not None and iig_obs_type.perfect_recall
+            return MammaMiaObserver(self.config, "recall" if perfect else "top_card", params)
+
+    class MammaMiaState(pyspiel.State):
+        """One game: before the deal a chance node, then the engine's game."""
+
+        def __init__(self, game: MammaMiaGame) -> None:
+            super().__init__(game)
+            self.config = game.config
+            self.num_deals = game.num_deals
+            self.deal_base = game.deal_base
+            self.state: GameState | None = None
+            self.totals = np.zeros(self.config.num_players)
+
+        def current_player(self) -> int:
+            if self.state is None:
+                return pyspiel.PlayerId.CHANCE
+            if self.state.data["phase"][0] == OVER:
+                return pyspiel.PlayerId.TERMINAL
+            return int(self.state.data["seat"][0])
+
+        def _legal_actions(self, player: int) -> list[int]:
+            rec, _ = _engines(self.config)
+            return np.flatnonzero(rec.legal_masks(self.state)[0]).tolist()
+
+        def chance_outcomes(self) -> list[tuple[int, float]]:
+            p = 1.0 / self.num_deals
+            return [(d, p) for d in range(self.num_deals)]
+
+        def _apply_action(self, action: int) -> None:
+            rec, _ = _engines(self.config)
+            if self.state is None:
+                self.state = rec.reset(seeds=[self.deal_base + int(action)])
+                return
+            rec.step(self.state, np.array([action], np.int64))
+            self.totals += self.state.data["rewards"][0, : self.config.num_players]
+
+        def _action_to_string(self, player: int, action: int) -> str:
+            if player == pyspiel.PlayerId.CHANCE:
+                return f"deal {self.deal_base + action}"
+            from .actions import ActionCodec
+
+            return ActionCodec(_engines(self.config)[0]).to_str(action, player)
+
+        def is_terminal(self) -> bool:
+            return self.state is not None and self.state.data["phase"][0] == OVER
+
+        def returns(self) -> list[float]:
+            return self.totals.tolist()
+
+        def resample_from_infostate(self, player_id: int, probability_sampler) -> MammaMiaState:  # type: ignore[no-untyped-def]
+            """A state ``player_id`` cannot tell from this one (``sample_world``)."""
+            out = self.clone()
+            if self.state is not None:
+                seed = int(probability_sampler() * 2**53)
+                out.state = sample_world(self.state, player_id, np.random.default_rng(seed))
+            return out
+
+        def __str__(self) -> str:
+            if self.state is None:
+                return "chance: the deal"
+            d = self.state.data[0]
+            n = self.config.num_players
+            return (
+                f"round {int(d['round']) + 1}, seat {int(d['seat'])} to act, delivered "
+                f"{d['delivered'][:n].sum(1).tolist()}"
+            )
+
+    class MammaMiaObserver:
+        """Our observer as OpenSpiel's PyObserver (``tensor``, ``dict``, ``set_from``)."""
+
+        def __init__(self, config: Config, mode: str, params: Any) -> None:
+            if params:
+                raise ValueError(f"observation parameters are not supported, got {params}")
+            self.config = config
+            self.engine = _engines(config)[0 if mode == "recall" else 1]
+            self.tensor = np.zeros(self.engine.obs_dim, np.float32)
+            self.dict = {name: self.tensor[s] for name, s in self.engine.obs_slices.items()}
+
+        def set_from(self, state: MammaMiaState, player: int) -> None:
+            if state.state is None:
+                self.tensor.fill(0)
+                return
+            self.engine.observe(state.state, np.array([player]), out=self.tensor[None])
+
+        def string_from(self, state: MammaMiaState, player: int) -> str:
+            self.set_from(state, player)
+            return f"p{player}:" + self.tensor.astype(np.int64).tobytes().hex()
+
+    pyspiel.register_game(game_type, MammaMiaGame)
+    _REGISTERED["game"] = MammaMiaGame
+    return MammaMiaGame
+
+
+def load_game(**params: Any) -> Any:
+    """The registered game with these parameters (``num_players``,
+    ``double_ingredients``, ``num_deals``, ``deal_base``)."""
+    register()
+    import pyspiel
+
+    return pyspiel.load_game(SHORT_NAME, params)
+
+
+__all__ = ["MAX_GAME_LENGTH", "SHORT_NAME", "load_game", "register"]

@@ -1,0 +1,163 @@
+"""The compiled bots (agents/compiled.py) choose exactly what the numpy bots choose.
+
+Positions come from games played by a mix of every heuristic bot and random moves (so
+that the bots meet positions their own play would not reach), in every player count,
+with and without double ingredients, and in both observation modes; reveal decisions
+are included (``auto_reveal`` off, the default).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from agents import CounterAgent, RandomAgent, load_agent
+from agents.compiled import random_actions
+from agents.heuristic import HeuristicAgent, Params
+from mamma_mia_env import Config, Engine
+from mamma_mia_env.state import OVER
+
+
+def _bots() -> list[HeuristicAgent]:
+    return [load_agent(x) for x in ("builder", "hoarder", "counter", "forgetful")] + [
+        CounterAgent(proven=True),
+        HeuristicAgent(cover_credit=0.3, gamble=0.5, cover_cost=0.1, keep=0.2, drain=0.1,
+                       type_bonus=(0.1, 0, 0, 0, 0.2, 0.3, 0, 0.05), build=0.2, drain_take=0.1),
+    ]  # fmt: skip
+
+
+def _compare(num_players: int, doubles: bool, games: int, seed: int) -> tuple[int, int, int]:
+    """Play ``games`` mixed games; at every position compare every bot both ways."""
+    cfg = Config(num_players=num_players, double_ingredients=doubles)
+    eng = Engine(cfg)
+    top = Engine(cfg.replace(observation_mode="top_card"))
+    bots = _bots()
+    state = eng.reset(seeds=np.arange(games) + seed)
+    rng = np.random.default_rng(seed)
+    positions = reveals = mismatches = 0
+    while True:
+        live = np.flatnonzero(state.data["phase"] != OVER)
+        if not len(live):
+            break
+        masks = eng.legal_masks(state)[live]
+        seats = state.data["seat"].astype(np.int64)[live]
+        obs = {"recall": eng.observe(state)[live], "top_card": top.observe(state)[live]}
+        chosen = []
+        for bot in bots:
+            o = obs[bot.observation_mode]
+            fast = bot.act_batch(o, masks, rng, seats)
+            ref = bot.act_batch_reference(o, masks, rng, seats)
+            mismatches += int((fast != ref).sum())
+            chosen.append(fast)
+        positions += len(live)
+        reveals += int(masks[:, eng.n_turn_actions :].any(1).sum())
+        pick = rng.integers(0, len(bots) + 1, len(live))
+        actions = np.zeros(state.batch_size, np.int64)
+        moves = RandomAgent().act_batch(obs["recall"], masks, rng, seats)
+        for i, c in enumerate(chosen):
+            moves = np.where(pick == i, c, moves)
+        actions[live] = moves
+        eng.step(state, actions)
+    return positions, reveals, mismatches
+
+
+@pytest.mark.parametrize("num_players", [2, 3, 4, 5])
+@pytest.mark.parametrize("doubles", [False, True])
+def test_same_decisions_as_numpy(num_players: int, doubles: bool) -> None:
+    positions, reveals, mismatches = _compare(num_players, doubles, 150, 1000 * num_players)
+    assert positions > 8_000 and reveals > 800
+    assert mismatches == 0, f"{mismatches} of {positions} x 6 decisions differ"
+
+
+def test_single_game_batch_and_serial_kernel_agree() -> None:
+    """Batches below and above the parallel threshold give the same actions."""
+    eng = Engine(Config(num_players=4))
+    state = eng.reset(seeds=np.arange(600))
+    rng = np.random.default_rng(0)
+    bot = load_agent("builder")
+    for _ in range(30):
+        masks, obs = eng.legal_masks(state), eng.observe(state)
+        seats = state.data["seat"].astype(np.int64)
+        big = bot.act_batch(obs, masks, rng, seats)
+        small = np.concatenate(
+            [bot.act_batch(obs[i : i + 50], masks[i : i + 50], rng, seats[i : i + 50])
+             for i in range(0, 600, 50)]
+        )  # fmt: skip
+        assert (big == small).all()
+        eng.step(state, big)
+
+
+def test_subclass_with_own_scoring_keeps_numpy_path() -> None:
+    """A subclass overriding a scoring hook is not silently replaced by the kernel."""
+
+    class Odd(HeuristicAgent):
+        params = Params()
+
+        def turn_scores(self, v, personal, info, cand):  # type: ignore[no-untyped-def]
+            return -super().turn_scores(v, personal, info, cand)
+
+    assert not Odd()._kernel_ok()
+    assert load_agent("builder")._kernel_ok()
+    eng = Engine(Config(num_players=3))
+    state = eng.reset(seeds=np.arange(20))
+    masks, obs = eng.legal_masks(state), eng.observe(state)
+    seats = state.data["seat"].astype(np.int64)
+    rng = np.random.default_rng(0)
+    assert (Odd().act_batch(obs, masks, rng, seats) == Odd().act_batch_reference(
+        obs, masks, rng, seats)).all()  # fmt: skip
+
+
+def test_random_agent_same_stream_as_before() -> None:
+    """The kernel of the random agent keeps its rule: the floor(u * count)-th legal
+    action, one uniform per game, so tournaments stay bit-identical."""
+    eng = Engine(Config(num_players=4, double_ingredients=True))
+    state = eng.reset(seeds=np.arange(300))
+    for _ in range(40):
+        live = state.data["phase"] != OVER
+        masks = eng.legal_masks(state)
+        masks[~live, 0] = 1  # finished games: any action, ignored by step
+        u = np.random.default_rng(1).random(len(masks))
+        counts = np.cumsum(masks != 0, axis=1, dtype=np.int32)
+        pick = (u * counts[:, -1]).astype(np.int32)
+        expected = np.argmax(counts > pick[:, None], axis=1)
+        out = np.empty(len(masks), np.int64)
+        assert random_actions(masks, u, out) == -1
+        assert (out == expected).all()
+        eng.step(state, out)
+    empty = np.zeros((2, 5), np.int8)
+    empty[0, 3] = 1
+    with pytest.raises(ValueError, match="game 1 has no legal action"):
+        RandomAgent().act_batch(np.zeros((2, 1)), empty, np.random.default_rng(0))
+
+
+def test_play_out_replays_the_tournament_and_checks_its_input() -> None:
+    """The compiled game loop plays the same games as ``play_games`` (deterministic bots),
+    and refuses bad tables before the kernel sees them."""
+    from agents.compiled import CompiledBots, play_out
+    from agents.tournament import play_games
+
+    cfg = Config(num_players=4)
+    eng = Engine(cfg)
+    agents = [load_agent(a) for a in ("builder", "hoarder", "counter", "forgetful")]
+    bots = CompiledBots(agents, 4, False)
+    g = 120
+    seats = (np.arange(g)[:, None] + np.arange(4)[None]) % 4
+    state = eng.reset(seeds=np.arange(g))
+    steps = play_out(eng, state, bots, seats)
+    assert (state.data["phase"] == OVER).all() and (steps > 0).all()
+    ref = play_games(cfg, agents, seats, np.arange(g, dtype=np.uint64), np.random.default_rng(0))
+    assert (ref["delivered"] == state.data["delivered"][:, :4].sum(2)).all()
+    assert (ref["turns"] == state.data["turns"]).all()
+    cut = eng.reset(seeds=np.arange(5))
+    assert (play_out(eng, cut, bots, seats[:5], max_steps=7) == 7).all()
+    with pytest.raises(ValueError, match="seat_agents must be"):
+        play_out(eng, eng.reset(seeds=[1]), bots, np.zeros((1, 3), np.int64))
+    with pytest.raises(ValueError, match="must index the 4 agents"):
+        play_out(eng, eng.reset(seeds=[1]), bots, np.full((1, 4), 4))
+    with pytest.raises(ValueError, match="max_steps"):
+        play_out(eng, eng.reset(seeds=[1]), bots, np.zeros((1, 4), np.int64), max_steps=-1)
+    with pytest.raises(ValueError, match="another game"):
+        play_out(Engine(Config(num_players=2)), Engine(Config(num_players=2)).reset(seeds=[1]),
+                 bots, np.zeros((1, 2), np.int64))  # fmt: skip
+    with pytest.raises(ValueError, match="no compiled kernel"):
+        CompiledBots([load_agent("ppo")], 4, False)

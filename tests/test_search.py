@@ -1,0 +1,104 @@
+"""The search bots (agents/search.py): legal, reproducible, blind to hidden cards.
+
+In the style of tests/test_observation.py: change what the acting seat cannot see
+(other hands, the supply, other seats' orders, stack orders, the game's seed) and the
+decision, for a fixed generator, stays the same.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from agents import load_agent
+from agents.search import SearchAgent
+from agents.tournament import run_tournament
+from mamma_mia_env import Config, Engine, GameState
+from mamma_mia_env.sampling import sample_world
+from mamma_mia_env.state import OVER, REVEAL
+from tests.helpers import random_legal
+
+
+def _positions(cfg: Config, games: int, seed: int, every: int = 9) -> list[GameState]:
+    eng = Engine(cfg)
+    state = eng.reset(seeds=np.arange(games) + seed)
+    rng = np.random.default_rng(seed)
+    out = []
+    step = 0
+    while (state.data["phase"] != OVER).any():
+        live = np.flatnonzero(state.data["phase"] != OVER)
+        reveal = live[state.data["phase"][live] == REVEAL]
+        if step % every == 4 or len(reveal):
+            for g in (reveal if len(reveal) else live)[:2]:
+                out.append(state[[g]])
+        eng.step(state, random_legal(eng.legal_masks(state), rng))
+        step += 1
+    return out
+
+
+@pytest.mark.parametrize("num_players", [2, 4])
+def test_decision_does_not_read_hidden_cards(num_players: int) -> None:
+    cfg = Config(num_players=num_players)
+    bot = SearchAgent(worlds=4, candidates=4)
+    positions = _positions(cfg, 8, 40 + num_players)[::2][:30]
+    reveals = 0
+    for pos in positions:
+        me = int(pos.data["seat"][0])
+        twin = sample_world(pos, me, np.random.default_rng(7))  # same information set
+        assert not twin.equals(pos)
+        a = bot.act_states(pos, np.random.default_rng(11))
+        b = bot.act_states(twin, np.random.default_rng(11))
+        assert a[0] == b[0]
+        reveals += int(pos.data["phase"][0] == REVEAL)
+    assert 0 < reveals < len(positions) and len(positions) >= 20
+
+
+def test_reproducible_and_legal() -> None:
+    cfg = Config(num_players=3)
+    eng = Engine(cfg)
+    bot = SearchAgent(worlds=3, candidates=3)
+    for pos in _positions(cfg, 2, 5)[:15]:
+        before = pos.copy()
+        a = bot.act_states(pos, np.random.default_rng(1))
+        assert pos.equals(before)  # the real state is not changed
+        assert eng.legal_masks(pos)[0, a[0]] == 1
+        assert bot.act_states(pos, np.random.default_rng(1))[0] == a[0]
+
+
+def test_candidates_start_with_the_builders_choice() -> None:
+    cfg = Config(num_players=4)
+    eng = Engine(cfg)
+    builder = load_agent("builder")
+    bot = SearchAgent(candidates=5)
+    for pos in _positions(cfg, 2, 9)[:20]:
+        if pos.data["phase"][0] == REVEAL:
+            continue
+        cands = bot.candidate_actions(pos)
+        obs, mask = eng.observe(pos), eng.legal_masks(pos)
+        choice = builder.act_batch(obs, mask, np.random.default_rng(0), pos.data["seat"])
+        assert cands[0] == choice[0] and len(set(cands.tolist())) == len(cands)
+        assert (mask[0, cands] == 1).all()
+
+
+def test_in_a_tournament_by_name() -> None:
+    res = run_tournament(
+        [SearchAgent(worlds=2, candidates=2), "random"], num_players=2, games=2, seed=0,
+        workers=1,
+    )  # fmt: skip
+    assert res.games == 2
+    assert isinstance(load_agent("search"), SearchAgent)
+
+
+def test_bad_arguments_and_bare_observations() -> None:
+    with pytest.raises(ValueError, match="worlds"):
+        SearchAgent(worlds=0)
+    with pytest.raises(ValueError, match="candidates"):
+        SearchAgent(candidates=-1)
+    with pytest.raises(ValueError, match="time_ms"):
+        SearchAgent(time_ms=0)
+    with pytest.raises(ValueError, match="rollout must be a compiled recall bot"):
+        SearchAgent(rollout="forgetful")
+    with pytest.raises(TypeError, match="needs the game state"):
+        SearchAgent().act_batch(np.zeros((1, 5)), np.ones((1, 5)), np.random.default_rng(0))
+    with pytest.raises(TypeError, match="rng must be"):
+        SearchAgent().act_states(Engine(Config()).reset(seeds=[0]), 3)  # type: ignore[arg-type]
