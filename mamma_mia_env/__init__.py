@@ -26,3 +26,7 @@ from .log import replay, replay_events
 from .positions import build_position
 
 __all__ += ["build_position", "env", "raw_env", "replay", "replay_events"]
+
+from .registration import register_envs
+
+register_envs()  # gymnasium.make("MammaMia-v0"); records entry points only

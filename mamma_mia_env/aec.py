@@ -107,6 +107,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped env
         }
         self.state_space = spaces.Box(0.0, OBS_HIGH, (self.engine.state_dim,), np.float32)
         self.game: GameState | None = None
+        self._seed_stream: np.random.Generator | None = None  # draws unseeded resets' games
         self.actions_taken: list[int] = []
         self._mask = np.zeros((1, self.engine.n_actions), dtype=np.int8)
         self._acting_obs = np.zeros(self.engine.obs_dim, dtype=np.float32)
@@ -121,6 +122,12 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped env
 
     # -- episode --------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        """Deal a game: from engine seed ``seed``, or else the next seed of the stream.
+
+        As in gymnasium, ``reset(seed=s)`` also seeds the stream that later resets
+        without a seed draw their games from, so a run of resets is reproducible from
+        its first seed; a stream never seeded starts from fresh entropy.
+        """
         options = options or {}
         if "state" in options:
             given = options["state"]
@@ -130,10 +137,10 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped env
             self.game = game
             self._start = game.copy()
         else:
-            if seed is None:
-                seed = int(np.random.SeedSequence().generate_state(1, np.uint64)[0])
-            self.game = self.engine.reset(seeds=[seed])
+            self.game = self.engine.reset(seeds=[self._next_seed() if seed is None else seed])
             self._start = None
+        if seed is not None:  # once the seed was accepted
+            self._seed_stream = np.random.default_rng(seed)
         self.seed_used = int(self.game.data["seed"][0])
         self._acting_obs_seat = -1  # seat whose view _acting_obs holds
         self.actions_taken = []
@@ -144,6 +151,11 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped env
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {a: {} for a in self.agents}
         self._sync()
+
+    def _next_seed(self) -> int:
+        if self._seed_stream is None:
+            self._seed_stream = np.random.default_rng()
+        return int(self._seed_stream.integers(0, 2**63))
 
     def _sync(self, mask_ready: bool = False) -> None:
         """Copy the engine's view of the game into PettingZoo's dicts."""
@@ -159,7 +171,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped env
             else:
                 self.terminations = dict.fromkeys(self.agents, True)
             for a in self.agents:
-                self.infos[a] = {"decision": None, "phase": "over", "seed": self.seed_used}
+                self.infos[a] = {"decision": "none", "phase": "over", "seed": self.seed_used}
         else:
             self.infos[self.possible_agents[seat]] = {
                 "decision": "reveal" if phase == REVEAL else "turn",

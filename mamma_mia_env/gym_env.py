@@ -149,6 +149,7 @@ class LearnerGames:
         self.ep_length = np.zeros(b, dtype=np.int64)
         self.history: list[list[int]] = [[] for _ in range(b)]  # all actions, all seats
         self.record_history = False
+        self.sb3_infos = False  # Monitor's info["episode"] and "TimeLimit.truncated"
         self._env_mask = np.zeros((b, self.n_actions), dtype=np.int8)
 
     # -- opponents ------------------------------------------------------------------
@@ -329,12 +330,13 @@ class LearnerGames:
                     "game_seed": int(data["seed"][i]),
                     "truncated": bool(data["truncated"][i]),
                 },
-                episode={"r": float(self.ep_return[i]), "l": int(self.ep_length[i])},
             )
+            if self.sb3_infos:  # SB3's conventions; gymnasium leaves these to its wrappers
+                infos[i]["episode"] = {"r": float(self.ep_return[i]), "l": int(self.ep_length[i])}
+                if data["truncated"][i]:
+                    infos[i]["TimeLimit.truncated"] = True
             if self.record_history:
                 infos[i]["actions"] = list(self.history[i])
-            if data["truncated"][i]:
-                infos[i]["TimeLimit.truncated"] = True
         if terminated is not None:
             terminated[rows] = data["terminated"][rows]
         if truncated is not None:

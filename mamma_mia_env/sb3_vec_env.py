@@ -9,7 +9,9 @@ including rewards that arrive on them (a delivery at a reveal an opponent trigge
 the end-of-game result). Finished games are dealt again at once (SB3's autoreset):
 ``infos[i]["terminal_observation"]`` holds the last observation, ``infos[i]
 ["episode"]`` the return and length (as ``Monitor`` would) and ``infos[i]["result"]``
-the win share, orders delivered, seat and seed of the finished game.
+the win share, orders delivered, seat and seed of the finished game;
+``infos[i]["TimeLimit.truncated"]`` marks a game cut by ``max_turns`` (SB3
+bootstraps its value).
 
 Masks for sb3-contrib's ``MaskablePPO``: ``action_masks()`` returns ``(n_envs,
 n_actions)`` bool, and ``env_method("action_masks")`` the same as a list of rows
@@ -81,6 +83,7 @@ class MammaMiaSB3VecEnv(VecEnv):
             normalize=normalize,
             autoreset=True,
         )
+        self.games.sb3_infos = True
         eng = self.games.engine
         super().__init__(
             int(n_envs),
