@@ -1,6 +1,7 @@
 """mamma-mia-env: Uwe Rosenberg's Mamma Mia! as a reinforcement-learning environment."""
 
 from ._jit_cache import configure_cache
+from ._version import __version__
 
 configure_cache()  # before any kernel module is imported
 
@@ -10,6 +11,7 @@ from .engine import Engine, IllegalActionError
 from .state import GameState, StateError
 
 __all__ = [
+    "__version__",
     "ActionCodec",
     "Config",
     "ConfigError",

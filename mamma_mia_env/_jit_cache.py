@@ -24,4 +24,6 @@ def configure_cache() -> None:
         digest.update(path.name.encode())
         digest.update(path.read_bytes())
     base = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache"))
-    numba.config.CACHE_DIR = str(base / "mamma-mia-env" / "numba" / digest.hexdigest()[:16])
+    numba.config.CACHE_DIR = str(  # type: ignore[attr-defined]  # numba's config is dynamic
+        base / "mamma-mia-env" / "numba" / digest.hexdigest()[:16]
+    )

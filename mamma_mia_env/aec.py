@@ -74,7 +74,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped env
     position (``mamma_mia_env.positions.build_position``).
     """
 
-    metadata = {
+    metadata: dict[str, Any] = {
         "render_modes": ["ansi", "human"],
         "name": "mamma_mia_v0",
         "is_parallelizable": False,
@@ -106,7 +106,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped env
             a: spaces.Discrete(self.engine.n_actions) for a in self.possible_agents
         }
         self.state_space = spaces.Box(0.0, OBS_HIGH, (self.engine.state_dim,), np.float32)
-        self.game: GameState | None = None
+        self.game: GameState = None  # type: ignore[assignment]  # set by reset()
         self._seed_stream: np.random.Generator | None = None  # draws unseeded resets' games
         self.actions_taken: list[int] = []
         self._mask = np.zeros((1, self.engine.n_actions), dtype=np.int8)
@@ -149,7 +149,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped env
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {a: {} for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._sync()
 
     def _next_seed(self) -> int:

@@ -139,7 +139,7 @@ class LearnerGames:
         # the opponents of games dealt later, never of games in progress
         self._registry: list[Any] = []
         self.set_opponents(opponents, opponent_probs)
-        self.state: GameState | None = None
+        self.state: GameState = None  # type: ignore[assignment]  # set by reset()
         self.rng = np.random.default_rng()
         b = batch_size
         self.seat = np.zeros(b, dtype=np.int64)
@@ -236,7 +236,7 @@ class LearnerGames:
                 raise ValueError(f"seats must be {self.batch_size} integer seats, got {seats!r}")
             if ((seats < 0) | (seats >= n)).any():
                 raise ValueError(f"learner seats must be in 0-{n - 1}, got {seats}")
-        self.state = None
+        self.state = None  # type: ignore[assignment]  # _deal makes a new batch
         index = np.arange(self.batch_size)
         self._deal(index, game_seeds, seats)
         if start is not None:
@@ -489,7 +489,7 @@ class MammaMiaGymEnv(gym.Env):
     ``Config`` (``num_players``, ``reward_mode``, rule flags, ...).
     """
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 1}
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 1}
 
     def __init__(
         self,
@@ -592,7 +592,7 @@ class MammaMiaGymEnv(gym.Env):
             from .actions import describe_illegal
 
             g = self.games
-            env_a = int(g.canon.to_env_actions([a], g.seat)[0]) if g.canonical else a
+            env_a = int(g.canon.to_env_actions(np.array([a]), g.seat)[0]) if g.canonical else a
             why = (
                 describe_illegal(self.engine, g.state, 0, env_a)
                 if 0 <= a < self.engine.n_actions

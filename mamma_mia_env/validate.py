@@ -13,7 +13,7 @@ from .cards import HAND_LIMIT, MAMMA_MIA, N_CARD_TYPES, N_KINDS, N_ORDER_TYPES, 
 from .state import OVER, PLAY, REVEAL, GameState
 
 
-def _first_bad(mask: np.ndarray) -> list[int]:
+def _first_bad(mask: np.ndarray | np.bool_) -> list[int]:
     return [int(i) for i in np.flatnonzero(mask)[:3]]
 
 
@@ -24,7 +24,7 @@ def check_state(state: GameState) -> list[str]:
     n = cfg.num_players
     problems: list[str] = []
 
-    def report(mask: np.ndarray, what: str) -> None:
+    def report(mask: np.ndarray | np.bool_, what: str) -> None:
         bad = _first_bad(mask)
         if bad:
             problems.append(f"games {bad}: {what}")
@@ -101,7 +101,7 @@ def check_state(state: GameState) -> list[str]:
             valid = (entry >= 0) & (entry < N_ORDER_TYPES)
             report(inside & ~valid, f"seat {s}: bad order type in stack")
             rows = np.flatnonzero(inside & valid)
-            np.add.at(orders, (rows, s, entry[rows]), 1)
+            np.add.at(orders, (rows, s, entry[rows]), 1)  # type: ignore[arg-type]  # int in index
     report((orders[:, :n] != 1).any(axis=(1, 2)), "order cards not conserved (one place each)")
     unused = (
         d["hand"][:, n:].any(axis=(1, 2))

@@ -27,6 +27,7 @@ from . import kernels
 from .actions import describe_illegal
 from .config import Config
 from .engine import PARALLEL_MIN_BATCH, Engine, IllegalActionError
+from .state import GameState
 
 OBS_HIGH = 255.0
 
@@ -73,7 +74,7 @@ class MammaMiaVectorEnv:
         self.single_observation_space = spaces.Box(
             0.0, OBS_HIGH, shape=(self.engine.obs_dim,), dtype=np.float32
         )
-        self.state = None
+        self.state: GameState = None  # type: ignore[assignment]  # set by reset()
         self._obs = np.zeros((num_envs, self.engine.obs_dim), dtype=np.float32)
         self._mask = np.zeros((num_envs, self.engine.n_actions), dtype=np.int8)
         self._final_obs = np.zeros_like(self._obs)
@@ -175,4 +176,4 @@ class MammaMiaVectorEnv:
         }
 
     def close(self) -> None:
-        self.state = None
+        self.state = None  # type: ignore[assignment]
