@@ -65,8 +65,8 @@ class MammaMiaMultiAgentEnv(MultiAgentEnv):
                 "action_mask": gym.spaces.Box(0.0, 1.0, (self.view.n_actions,), np.float32),
             }
         )
-        self.observation_spaces = dict.fromkeys(self.possible_agents, space)
-        self.action_spaces = {
+        self.observation_spaces: dict[str, gym.Space] = dict.fromkeys(self.possible_agents, space)
+        self.action_spaces: dict[str, gym.Space] = {
             a: gym.spaces.Discrete(self.view.n_actions) for a in self.possible_agents
         }
         self.observation_space = gym.spaces.Dict(self.observation_spaces)
