@@ -101,6 +101,19 @@ def build_parser() -> argparse.ArgumentParser:
         default=DEFAULT_BATCH,
         help=f"games stepped together per batch (default {DEFAULT_BATCH})",
     )
+    t.add_argument(
+        "--backend",
+        choices=("local", "ray"),
+        default="local",
+        help="where the batches of games run: local processes (default) or Ray tasks;"
+        " the results are identical",
+    )
+    t.add_argument(
+        "--address",
+        metavar="ADDR",
+        help="with --backend ray: a running Ray cluster ('auto', 'ray://HOST:10001');"
+        " default: start a local Ray instance",
+    )
     t.add_argument("--out", metavar="DIR", help="write NAME.csv, NAME.json and NAME.png here")
     t.add_argument("--name", default="tournament", help="file name stem for --out")
     t.add_argument("--no-plot", action="store_true", help="with --out: skip the PNG plot")
@@ -142,6 +155,8 @@ def _cmd_tournament(args: argparse.Namespace, parser: argparse.ArgumentParser, a
 
     from .tournament import AgentError, AgentMismatchError, run_tournament
 
+    if args.address is not None and args.backend != "ray":
+        parser.error("--address needs --backend ray")
     specs = _agent_specs(parser, args.agents)
     config = {field: getattr(args, field) for _, field, _ in VARIANT_FLAGS}
     config["idle_cycle_guard"] = not args.no_idle_cycle_guard
@@ -158,6 +173,8 @@ def _cmd_tournament(args: argparse.Namespace, parser: argparse.ArgumentParser, a
             batch_size=args.batch_size,
             progress=not args.no_progress,
             command=command,
+            backend=args.backend,
+            address=args.address,
             **config,
         )
     except (ConfigError, AgentMismatchError) as exc:
