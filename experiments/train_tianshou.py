@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import logging
 import platform
 import sys
 import time
@@ -73,6 +74,8 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
     import mamma_mia_env
     from mamma_mia_env.integrations.tianshou import tianshou_env
 
+    # Tianshou's statistics warn on every collect that the multi-agent reward is 2-D
+    logging.getLogger("tianshou.data.stats").setLevel(logging.ERROR)
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
     np.random.seed(args.seed)  # noqa: NPY002 - Tianshou explores with the global generator
