@@ -3,9 +3,10 @@
 from ._jit_cache import configure_cache
 from ._version import __version__
 
-configure_cache()  # before any kernel module is imported
+configure_cache()  # the source-keyed cache directory, before any kernel is defined
 
 from .actions import ActionCodec, RevealAction, TurnAction
+from .arguments import ArgumentTypeError
 from .config import Config, ConfigError
 from .engine import Engine, IllegalActionError
 from .state import GameState, StateError
@@ -13,6 +14,7 @@ from .state import GameState, StateError
 __all__ = [
     "__version__",
     "ActionCodec",
+    "ArgumentTypeError",
     "Config",
     "ConfigError",
     "Engine",

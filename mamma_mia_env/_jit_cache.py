@@ -1,29 +1,146 @@
-"""Where numba keeps the compiled kernels.
+"""Where numba keeps the compiled kernels, keyed on every source file of the package.
 
-numba's on-disk cache notices when a kernel's own file changes, not when a function
-it calls from another module does; so after an edit or an upgrade it could load a
-stale kernel. We key the cache directory on a hash of every source file of the
-package: new sources, new directory. A user's ``NUMBA_CACHE_DIR`` is respected.
+numba's own on-disk cache checks the file a kernel is written in, not the files of the
+functions and constants it calls: a rule edited in ``rules.py`` or ``cards.py`` would
+leave ``kernels.py``'s cached kernels stale. So every kernel of this package is cached
+through ``njit`` below, which uses a cache of its own:
+
+* one directory per hash of all the package's sources (and the numba and Python
+  versions): ``<base>/mamma-mia-env/numba/<hash>``, with ``<base>`` the user's
+  ``NUMBA_CACHE_DIR`` if set, else ``$XDG_CACHE_HOME`` or ``~/.cache``. If that
+  directory cannot be written, ``<tempdir>/mamma-mia-env-<uid>/numba/<hash>``; if
+  neither can, nothing is cached (every process compiles). numba's fallback to the
+  package's ``__pycache__`` (which no hash protects) is never used;
+* a cache file that cannot be read (corrupt, truncated, written by something else)
+  is a cache miss: the kernel is compiled again and the file overwritten, never an
+  error at every import.
+
+``cache_dir()`` says which directory is in use (``None``: caching is off).
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+import sys
+import tempfile
+import warnings
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numba
+from numba.core import caching
+
+PACKAGE = Path(__file__).resolve().parent
+_state: dict[str, str | None] = {}
 
 
-def configure_cache() -> None:
-    if os.environ.get("NUMBA_CACHE_DIR"):
-        return
-    package = Path(__file__).resolve().parent
-    digest = hashlib.sha256(numba.__version__.encode())
-    for path in sorted(package.glob("*.py")):
-        digest.update(path.name.encode())
-        digest.update(path.read_bytes())
-    base = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache"))
-    numba.config.CACHE_DIR = str(  # type: ignore[attr-defined]  # numba's config is dynamic
-        base / "mamma-mia-env" / "numba" / digest.hexdigest()[:16]
-    )
+def source_digest() -> str:
+    """A hash of every source file of the package, numba's version and Python's."""
+    digest = hashlib.sha256(f"{numba.__version__} {sys.version_info[:2]}".encode())
+    for path in sorted(PACKAGE.glob("*.py")):
+        digest.update(path.name.encode() + b"\0")
+        digest.update(path.read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
+
+
+def _writable(path: Path) -> bool:
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        tempfile.TemporaryFile(dir=path).close()
+    except OSError:
+        return False
+    return True
+
+
+def _candidates(digest: str) -> list[Path]:
+    user = os.environ.get("NUMBA_CACHE_DIR")
+    if user:
+        base = Path(user) / "mamma-mia-env"
+    else:
+        base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "mamma-mia-env"
+    uid = os.getuid() if hasattr(os, "getuid") else "user"
+    temp = Path(tempfile.gettempdir()) / f"mamma-mia-env-{uid}"
+    return [base / "numba" / digest, temp / "numba" / digest]
+
+
+def configure_cache() -> str | None:
+    """Pick the cache directory for the current sources (see the module docstring)."""
+    digest = source_digest()
+    chosen = next((str(p) for p in _candidates(digest) if _writable(p)), None)
+    if chosen is None:
+        warnings.warn(
+            "mamma-mia-env: no writable cache directory for the compiled kernels "
+            f"(tried {[str(p) for p in _candidates(digest)]}); compiling in every process",
+            RuntimeWarning,
+            stacklevel=2,
+        )
+    _state.update(digest=digest, dir=chosen)
+    return chosen
+
+
+def cache_dir() -> str | None:
+    if "dir" not in _state:
+        configure_cache()
+    return _state["dir"]
+
+
+class _SourceKeyedLocator(caching._CacheLocator):
+    """Every kernel of the package in the one directory of the current sources."""
+
+    def __init__(self, py_func: Any, py_file: str) -> None:
+        self._py_file = py_file
+        self._lineno = py_func.__code__.co_firstlineno
+
+    def get_cache_path(self) -> str:
+        return cache_dir()  # type: ignore[return-value]
+
+    def get_source_stamp(self) -> str:
+        return _state["digest"]  # type: ignore[return-value]
+
+    def get_disambiguator(self) -> str:
+        return str(self._lineno)
+
+    @classmethod
+    def from_function(cls, py_func: Any, py_file: str) -> _SourceKeyedLocator | None:
+        return cls(py_func, py_file) if cache_dir() is not None else None
+
+
+class _Impl(caching.CompileResultCacheImpl):
+    _locator_classes = [_SourceKeyedLocator]
+
+
+class SourceKeyedCache(caching.FunctionCache):
+    """numba's function cache in our directory; unreadable files are a miss."""
+
+    _impl_class = _Impl
+
+    def load_overload(self, sig: Any, target_context: Any) -> Any:
+        try:
+            return super().load_overload(sig, target_context)
+        except Exception:  # a corrupt index or data file: compile again, then overwrite it
+            return None
+
+    def save_overload(self, sig: Any, data: Any) -> None:
+        try:
+            super().save_overload(sig, data)
+        except Exception:
+            try:  # a corrupt index: start it afresh, then save again
+                self.flush()
+                super().save_overload(sig, data)
+            except Exception:
+                pass  # the cache only saves time; a kernel that cannot be saved still runs
+
+
+def njit(**options: Any) -> Callable[[Callable], Any]:
+    """``numba.njit(**options)`` cached in the source-keyed directory (if there is one)."""
+    options.pop("cache", None)
+
+    def wrap(func: Callable) -> Any:
+        dispatcher = numba.njit(**options)(func)
+        if cache_dir() is not None:
+            dispatcher._cache = SourceKeyedCache(dispatcher.py_func)
+        return dispatcher
+
+    return wrap

@@ -17,8 +17,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-import numpy as np
-
+from .arguments import ArgumentTypeError, as_int, is_int
 from .cards import DECLINE, DELIVER, INGREDIENTS, N_KINDS, N_ORDER_TYPES, order_name
 from .engine import Engine
 from .state import OVER, REVEAL, GameState
@@ -51,7 +50,7 @@ class ActionCodec:
     # -- integers <-> tuples ----------------------------------------------------------
     def decode(self, action: int) -> TurnAction | RevealAction:
         eng = self.engine
-        a = int(action)
+        a = as_int(action, "action")
         if not 0 <= a < eng.n_actions:
             raise ValueError(f"action {a} is outside 0-{eng.n_actions - 1}")
         if a >= eng.n_turn_actions:
@@ -81,13 +80,19 @@ class ActionCodec:
         order: int | None = None,
         draw: str = "supply",
     ) -> int:
+        singles = as_int(singles, "singles")
+        doubles = as_int(doubles, "doubles")
+        if order is not None:
+            order = as_int(order, "order (the order type)", 0, N_ORDER_TYPES - 1)
+        if not isinstance(draw, str):
+            raise ArgumentTypeError(f"draw must be 'supply' or 'stack', got {draw!r}")
         if kind is None:
             if singles or doubles:
                 raise ValueError("a pass plays no cards")
             p = 0
         else:
             k = _kind_index(kind)
-            key = (k, int(singles), int(doubles))
+            key = (k, singles, doubles)
             if key not in self._play_index:
                 raise ValueError(
                     f"no play of {singles} singles and {doubles} doubles of {INGREDIENTS[k]}"
@@ -102,6 +107,10 @@ class ActionCodec:
 
     def encode_reveal(self, choice: str, kind: str | int | None = None) -> int:
         base = self.engine.n_turn_actions
+        if not isinstance(choice, str):
+            raise ArgumentTypeError(
+                f"choice must be decline, deliver or deliver_as, got {choice!r}"
+            )
         if choice == "decline":
             return base + DECLINE
         if choice == "deliver":
@@ -115,11 +124,15 @@ class ActionCodec:
     def encode(self, action: TurnAction | RevealAction) -> int:
         if isinstance(action, TurnAction):
             return self.encode_turn(*action)
-        return self.encode_reveal(*action)
+        if isinstance(action, RevealAction):
+            return self.encode_reveal(*action)
+        raise ArgumentTypeError(f"action must be a TurnAction or RevealAction, got {action!r}")
 
     # -- strings ----------------------------------------------------------------------
     def to_str(self, action: int, personal: int | None = None) -> str:
         """A readable action; with ``personal`` (the actor's seat) orders get names."""
+        if personal is not None:
+            personal = as_int(personal, "personal", 0, N_KINDS - 1)
         act = self.decode(action)
         if isinstance(act, RevealAction):
             if act.choice == "deliver_as":
@@ -150,6 +163,8 @@ class ActionCodec:
 
     def from_str(self, text: str) -> int:
         """Parse a string produced by ``to_str`` (order names in brackets are ignored)."""
+        if not isinstance(text, str):
+            raise ArgumentTypeError(f"text must be a str, got {type(text).__name__}")
         t = text.strip().lower()
         if t.startswith("reveal: "):
             rest = t[len("reveal: ") :]
@@ -175,11 +190,11 @@ class ActionCodec:
 
 
 def _kind_index(kind: str | int) -> int:
-    if isinstance(kind, (int, np.integer)):
+    if is_int(kind):
         if not 0 <= int(kind) < N_KINDS:
             raise ValueError(f"ingredient index must be 0-4, got {kind}")
         return int(kind)
-    if kind not in INGREDIENTS:
+    if not isinstance(kind, str) or kind not in INGREDIENTS:
         raise ValueError(f"unknown ingredient {kind!r}; one of {INGREDIENTS}")
     return INGREDIENTS.index(kind)
 

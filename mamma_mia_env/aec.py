@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import warnings
 from typing import Any
 
 import gymnasium
@@ -12,10 +13,12 @@ from pettingzoo import AECEnv
 
 from . import kernels, wrappers
 from .actions import ActionCodec
+from .arguments import ArgumentTypeError, as_seed, is_int
 from .config import Config
 from .engine import Engine, IllegalActionError
 from .render import render_table
-from .state import OVER, PHASE_NAMES, REVEAL, GameState
+from .state import OVER, PHASE_NAMES, REVEAL, GameState, StateError
+from .validate import load_state
 
 OBS_HIGH = 255.0
 
@@ -70,8 +73,12 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped env
     ``mamma_mia_in_deal``, ``pass_may_play_order``, ``strict_minimale``,
     ``double_ingredients``, ``random_start_player``, ``auto_reveal``,
     ``idle_cycle_guard``, ``max_turns``, ``observation_mode``, ``reward_mode``.
-    ``reset(options={"state": GameState | json str})`` starts from a saved or built
-    position (``mamma_mia_env.positions.build_position``).
+    ``reset(options={"state": GameState | JSON text | dict})`` starts from a saved or
+    built position (``mamma_mia_env.positions.build_position``), validated first.
+
+    ## Seeds
+    ``infos`` hold no seed (a seed determines every hidden card); the experimenter
+    reads ``seed_used``, ``event_log()`` or ``save_state()`` on the env object.
     """
 
     metadata: dict[str, Any] = {
@@ -127,15 +134,29 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped env
         As in gymnasium, ``reset(seed=s)`` also seeds the stream that later resets
         without a seed draw their games from, so a run of resets is reproducible from
         its first seed; a stream never seeded starts from fresh entropy.
+        ``options={"state": GameState | JSON text | dict}`` starts from a position
+        (validated: a corrupt or inconsistent state raises ``StateError`` and leaves the
+        env as it was).
         """
-        options = options or {}
+        if options is None:
+            options = {}
+        if not isinstance(options, dict):
+            raise ArgumentTypeError(f"options must be a dict or None, got {type(options).__name__}")
+        unknown = sorted(set(options) - {"state"}, key=str)
+        if unknown:  # PettingZoo's api_test passes made-up options and expects no error
+            warnings.warn(
+                f"reset ignores unknown options {unknown}; known: ['state']", stacklevel=2
+            )
+        if seed is not None:
+            seed = as_seed(seed, "seed")
         if "state" in options:
-            given = options["state"]
-            game = GameState.from_json(given) if isinstance(given, str) else given.copy()
+            if seed is not None:
+                raise ValueError("give seed or options['state'], not both")
+            game = load_state(options["state"])
             if game.config != self.config or game.batch_size != 1:
-                raise ValueError("options['state'] must be one game made with this env's config")
+                raise StateError("options['state'] must be one game made with this env's config")
             self.game = game
-            self._start = game.copy()
+            self._start: GameState | None = game.copy()
         else:
             self.game = self.engine.reset(seeds=[self._next_seed() if seed is None else seed])
             self._start = None
@@ -171,23 +192,28 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped env
             else:
                 self.terminations = dict.fromkeys(self.agents, True)
             for a in self.agents:
-                self.infos[a] = {"decision": "none", "phase": "over", "seed": self.seed_used}
+                self.infos[a] = {"decision": "none", "phase": "over"}
         else:
             self.infos[self.possible_agents[seat]] = {
                 "decision": "reveal" if phase == REVEAL else "turn",
                 "phase": PHASE_NAMES[phase],
                 "round": int(data["round"][0]),
-                "seed": self.seed_used,
             }
         self.agent_selection = self.possible_agents[seat]
 
     def step(self, action: int | None) -> None:
+        if self.game is None:
+            raise RuntimeError("call reset() before step()")
+        if not self.agents:
+            raise RuntimeError("the game is over and every agent has left: call reset()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             return self._was_dead_step(action)
-        if not isinstance(action, (int, np.integer)):
-            raise IllegalActionError(f"action must be an int, got {action!r}")
-        a = int(action)
+        if not is_int(action):
+            raise IllegalActionError(
+                f"{agent}: action must be an int, got {action!r} ({type(action).__name__})"
+            )
+        a = int(action)  # type: ignore[arg-type]  # is_int checked it
         if not (0 <= a < self.engine.n_actions and self._mask[0, a]):
             from .actions import describe_illegal
 

@@ -6,8 +6,11 @@ import dataclasses
 from dataclasses import dataclass, fields
 from typing import Any
 
+import numpy as np
+
 OBSERVATION_MODES = ("recall", "top_card")
 REWARD_MODES = ("win_loss", "delivered", "delivered_win_loss")
+MAX_TURNS_LIMIT = 2**31 - 2
 
 
 class ConfigError(ValueError):
@@ -38,6 +41,8 @@ class Config:
             value = getattr(self, f.name)
             if f.type == "bool" and not isinstance(value, bool):
                 raise ConfigError(f"{f.name} must be a bool, got {value!r}")
+            if isinstance(value, np.integer) and not isinstance(value, bool):
+                object.__setattr__(self, f.name, int(value))  # same value, plain int
         if isinstance(self.num_players, bool) or not isinstance(self.num_players, int):
             raise ConfigError(f"num_players must be an int, got {self.num_players!r}")
         if not 2 <= self.num_players <= 5:
@@ -45,18 +50,22 @@ class Config:
         if self.max_turns is not None:
             if isinstance(self.max_turns, bool) or not isinstance(self.max_turns, int):
                 raise ConfigError(f"max_turns must be an int or None, got {self.max_turns!r}")
-            if self.max_turns < 1:
-                raise ConfigError(f"max_turns must be >= 1, got {self.max_turns}")
+            if not 1 <= self.max_turns <= MAX_TURNS_LIMIT:
+                raise ConfigError(
+                    f"max_turns must be in 1-{MAX_TURNS_LIMIT} (the turn counter is 32-bit), "
+                    f"got {self.max_turns}"
+                )
         if not self.idle_cycle_guard and self.max_turns is None:
             raise ConfigError(
                 "idle_cycle_guard=False needs max_turns: without the guard a game can stall"
             )
-        if self.observation_mode not in OBSERVATION_MODES:
+        mode = self.observation_mode
+        if not isinstance(mode, str) or mode not in OBSERVATION_MODES:
             raise ConfigError(
                 f"observation_mode must be one of {OBSERVATION_MODES}, "
                 f"got {self.observation_mode!r}"
             )
-        if self.reward_mode not in REWARD_MODES:
+        if not isinstance(self.reward_mode, str) or self.reward_mode not in REWARD_MODES:
             raise ConfigError(
                 f"reward_mode must be one of {REWARD_MODES}, got {self.reward_mode!r}"
             )

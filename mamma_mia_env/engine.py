@@ -19,6 +19,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from . import kernels
+from .arguments import ArgumentTypeError, as_int, as_seed, as_seed_array, check_out, is_int
 from .cards import N_REVEAL_ACTIONS, deck_counts, order_need_table, play_table
 from .config import Config
 from .observe import RECALL, TOP_CARD, global_state_layout, observation_layout, observation_slices
@@ -37,6 +38,7 @@ from .rules import (
     P_STRICT,
 )
 from .state import OVER, GameState
+from .validate import check_layout
 
 PARALLEL_MIN_BATCH = 256
 _REWARD_CODES = {"win_loss": 0, "delivered": 1, "delivered_win_loss": 2}
@@ -47,29 +49,28 @@ class IllegalActionError(ValueError):
 
 
 def seeds_array(seeds: int | Sequence[int] | np.ndarray, batch_size: int | None) -> np.ndarray:
-    """Game seeds as uint64. An int seed s gives games s, s+1, ... (game i alone = s+i)."""
-    if isinstance(seeds, (int, np.integer)):
+    """Game seeds as uint64. An int seed s gives games s, s+1, ... (game i alone = s+i,
+    modulo 2**64). Anything but ints (``1.5``, ``"12"``, ``True``) is refused."""
+    if is_int(seeds):
         if batch_size is None:
             raise ValueError("batch_size is needed with a single int seed")
-        base = int(seeds)
-        if base < 0:
-            raise ValueError(f"seed must be >= 0, got {base}")
+        base = as_seed(seeds, "seeds")
         return np.array([(base + i) % 2**64 for i in range(batch_size)], dtype=np.uint64)
-    arr = [int(s) for s in seeds]
-    if any(s < 0 or s >= 2**64 for s in arr):
-        raise ValueError("seeds must be in [0, 2**64)")
+    arr = as_seed_array(seeds, "seeds")
     if batch_size is not None and len(arr) != batch_size:
         raise ValueError(f"got {len(arr)} seeds for a batch of {batch_size}")
-    return np.array(arr, dtype=np.uint64)
+    return arr
 
 
 class Engine:
     """Mamma Mia! for one config: sizes, tables and the batched rule functions."""
 
     def __init__(self, config: Config | None = None, **kwargs: object) -> None:
-        self.config = config if config is not None else Config.from_kwargs(**kwargs)
+        if config is not None and not isinstance(config, Config):
+            raise ArgumentTypeError(f"config must be a Config, got {type(config).__name__}")
         if config is not None and kwargs:
             raise ValueError("give either a Config or keyword arguments, not both")
+        self.config = config if config is not None else Config.from_kwargs(**kwargs)
         cfg = self.config
         self.num_players = cfg.num_players
         self.play = play_table(cfg.double_ingredients)
@@ -111,25 +112,36 @@ class Engine:
     ) -> GameState:
         """Deal new games. With ``state`` given, deal into it (all of its games)."""
         if state is not None:
+            self._check_state(state)
             batch_size = state.batch_size
-        elif batch_size is None and not isinstance(seeds, (int, np.integer)):
-            batch_size = len(seeds)
-        elif batch_size is None:
+        elif batch_size is not None:
+            batch_size = as_int(batch_size, "batch_size", 1)
+        elif not is_int(seeds):
+            batch_size = len(as_seed_array(seeds, "seeds"))
+        else:
             batch_size = 1
         s = seeds_array(seeds, batch_size)
         if state is None:
             state = GameState.empty(self.config, batch_size)
-        self._check_state(state)
         self._k(batch_size).reset(state.data, s, self.params, self.deck_counts)
         return state
 
     def reset_games(self, state: GameState, index: np.ndarray, seeds: np.ndarray) -> None:
         """Deal new games into the games ``index`` of ``state`` (used by autoreset)."""
+        self._check_state(state)
         sub = state.data[index]
         self._k(len(sub)).reset(sub, seeds_array(seeds, len(sub)), self.params, self.deck_counts)
         state.data[index] = sub
 
     def _check_state(self, state: GameState) -> None:
+        """The cheap checks every call makes: the layout and the config.
+
+        The engine trusts the *contents* of a state (its own calls keep them
+        consistent; checking them would cost more than a step): a state edited by hand
+        or loaded another way than ``GameState.from_json`` goes through
+        ``validate.validate_state`` first, as the envs' ``reset`` do.
+        """
+        check_layout(state)
         if state.config != self.config:
             raise ValueError("the state was made for another config")
 
@@ -141,6 +153,7 @@ class Engine:
 
         Raises ``IllegalActionError`` naming the first bad game, its action and why.
         """
+        self._check_state(state)
         b = state.batch_size
         arr = np.asarray(actions)
         if arr.shape != (b,):
@@ -170,13 +183,17 @@ class Engine:
         each seat during this step, ``(B, N)``; the step's rewards are in
         ``state.data["rewards"]``.
         """
+        self._check_state(state)
         b = state.batch_size
         if active is None:
             active = state.data["phase"] != OVER
         else:
-            active = np.asarray(active, dtype=bool)
-            if active.shape != (b,):
-                raise ValueError(f"active must have shape ({b},), got {active.shape}")
+            active = np.asarray(active)
+            if active.shape != (b,) or active.dtype != np.bool_:
+                raise ValueError(
+                    f"active must be a bool array of shape ({b},), got {active.dtype} "
+                    f"of shape {active.shape}"
+                )
         arr = self.check_actions(state, actions, active)
         delivered = np.zeros((b, self.num_players), dtype=np.int32)
         self._k(b).step(state.data, arr, active, self.params, self.play, self.need, delivered)
@@ -184,9 +201,13 @@ class Engine:
 
     # -- views ----------------------------------------------------------------------
     def legal_masks(self, state: GameState, out: np.ndarray | None = None) -> np.ndarray:
+        """Each game's legal actions, ``(B, n_actions)`` int8 (into ``out`` if given)."""
+        self._check_state(state)
         b = state.batch_size
         if out is None:
             out = np.empty((b, self.n_actions), dtype=np.int8)
+        else:
+            check_out(out, (b, self.n_actions), np.int8)
         self._k(b).masks(state.data, self.params, self.play, self.need, out)
         return out
 
@@ -197,21 +218,30 @@ class Engine:
         out: np.ndarray | None = None,
     ) -> np.ndarray:
         """Each game seen by ``seats`` (default: the seat to act), ``(B, obs_dim)``."""
+        self._check_state(state)
         b = state.batch_size
         if seats is None:
             seats = state.data["seat"]
-        seats = np.asarray(seats, dtype=np.int64)
-        if seats.shape != (b,) or (seats < 0).any() or (seats >= self.num_players).any():
+        seats = np.asarray(seats)
+        if seats.shape != (b,) or seats.dtype.kind not in "iu":
+            raise ValueError(f"seats must be {b} integer seat indices, got {seats!r}")
+        seats = seats.astype(np.int64)
+        if (seats < 0).any() or (seats >= self.num_players).any():
             raise ValueError(f"seats must be {b} seat indices in 0-{self.num_players - 1}")
         if out is None:
             out = np.empty((b, self.obs_dim), dtype=np.float32)
+        else:
+            check_out(out, (b, self.obs_dim), np.float32)
         self._k(b).observe(state.data, seats, self.num_players, self.obs_mode, out)
         return out
 
     def global_state(self, state: GameState, out: np.ndarray | None = None) -> np.ndarray:
+        self._check_state(state)
         b = state.batch_size
         if out is None:
             out = np.empty((b, self.state_dim), dtype=np.float32)
+        else:
+            check_out(out, (b, self.state_dim), np.float32)
         view = self.state_layout[0][1]
         self._k(b).global_state(state.data, self.num_players, view, out)
         return out

@@ -32,13 +32,22 @@ import numpy as np
 from gymnasium import spaces
 
 from . import kernels
+from .arguments import ArgumentTypeError, as_int, as_seed, as_seed_array, is_int
 from .config import Config
 from .engine import Engine, IllegalActionError
-from .state import OVER, GameState
+from .state import OVER, GameState, StateError
 from .symmetry import SeatCanonicalizer, obs_scale
+from .validate import load_state, validate_state
 
 OBS_HIGH = 255.0
 ILLEGAL_ACTION_MODES = ("terminate", "raise")
+
+
+class OpponentError(RuntimeError):
+    """An opponent policy raised inside ``step`` / ``reset``; the message names it.
+
+    The call that ran it is undone: the env is as it was before the call.
+    """
 
 
 class UniformRandomOpponent:
@@ -117,13 +126,11 @@ class LearnerGames:
         normalize: bool = True,
         autoreset: bool = True,
     ) -> None:
-        self.batch_size = batch_size
+        self.batch_size = batch_size = as_int(batch_size, "batch_size", 1)
         self.config = config
         self.engine = Engine(config)
         self.num_players = n = config.num_players
-        if learner_seat is not None and not (
-            isinstance(learner_seat, (int, np.integer)) and 0 <= learner_seat < n
-        ):
+        if learner_seat is not None and not (is_int(learner_seat) and 0 <= learner_seat < n):
             raise ValueError(f"learner_seat must be None or a seat in 0-{n - 1}")
         self.learner_seat = learner_seat
         self.opponent_delivery_penalty = float(opponent_delivery_penalty)
@@ -140,7 +147,11 @@ class LearnerGames:
         self._registry: list[Any] = []
         self.set_opponents(opponents, opponent_probs)
         self.state: GameState = None  # type: ignore[assignment]  # set by reset()
+        # Two generators: ``rng`` draws game seeds, learner seats and opponents (it
+        # determines every future deal, so no policy ever sees it); ``act_rng`` is the
+        # one handed to the opponents' act_batch.
         self.rng = np.random.default_rng()
+        self.act_rng = np.random.default_rng()
         b = batch_size
         self.seat = np.zeros(b, dtype=np.int64)
         self.opp = np.zeros((b, n), dtype=np.int64)  # registry index per seat (-1: learner)
@@ -150,7 +161,39 @@ class LearnerGames:
         self.history: list[list[int]] = [[] for _ in range(b)]  # all actions, all seats
         self.record_history = False
         self.sb3_infos = False  # Monitor's info["episode"] and "TimeLimit.truncated"
+        self.final_seeds = np.zeros(b, dtype=np.uint64)  # seed of each slot's last finished game
         self._env_mask = np.zeros((b, self.n_actions), dtype=np.int8)
+
+    # -- for the experimenter (never handed to a policy) ------------------------------
+    def game_seeds(self) -> np.ndarray:
+        """The engine seed of each game in progress (replay it with the AEC env)."""
+        if self.state is None:
+            raise RuntimeError("call reset() first")
+        return self.state.data["seed"].copy()
+
+    def _snapshot(self) -> tuple:
+        """Everything ``step`` / ``reset`` change, to undo a call that fails half-way."""
+        return (
+            None if self.state is None else self.state.data.copy(),
+            self.seat.copy(), self.opp.copy(), self.carry.copy(), self.ep_return.copy(),
+            self.ep_length.copy(), self.final_seeds.copy(), list(self.history),
+            [len(h) for h in self.history], self.rng, self.rng.bit_generator.state,
+            self.act_rng, self.act_rng.bit_generator.state,
+        )  # fmt: skip
+
+    def _restore(self, snap: tuple) -> None:
+        (data, seat, opp, carry, ep_return, ep_length, final_seeds, history, lengths,
+         rng, rng_state, act_rng, act_state) = snap  # fmt: skip
+        self.state = None if data is None else GameState(self.config, data)  # type: ignore[assignment]
+        self.seat[:], self.opp[:], self.carry[:] = seat, opp, carry
+        self.ep_return[:], self.ep_length[:] = ep_return, ep_length
+        self.final_seeds[:] = final_seeds
+        for h, n in zip(history, lengths, strict=True):
+            del h[n:]
+        self.history = history
+        self.rng, self.act_rng = rng, act_rng
+        rng.bit_generator.state = rng_state
+        act_rng.bit_generator.state = act_state
 
     # -- opponents ------------------------------------------------------------------
     def set_opponents(self, opponents: Any, probs: Sequence[float] | None = None) -> None:
@@ -176,7 +219,11 @@ class LearnerGames:
             self.pool_p = np.full(len(self.pool), 1.0 / len(self.pool))
         else:
             p = np.asarray(probs, dtype=np.float64)
-            if p.shape != (len(self.pool),) or (p < 0).any() or p.sum() <= 0:
+            if (
+                p.shape != (len(self.pool),)
+                or not (np.isfinite(p) & (p >= 0)).all()
+                or p.sum() <= 0
+            ):
                 raise ValueError("opponent_probs must be one non-negative weight per opponent")
             self.pool_p = p / p.sum()
         for opp in self.pool:
@@ -227,24 +274,43 @@ class LearnerGames:
         opponents; ``game_seeds`` / ``seats`` fix them for this deal; ``start``
         (game records) replaces the dealt games with given positions.
         """
+        b = self.batch_size
         if seed is not None:
-            self.rng = np.random.default_rng(seed)
+            seed = as_seed(seed, "seed")
+        if game_seeds is not None:
+            game_seeds = as_seed_array(game_seeds, "game_seeds")
+            if game_seeds.shape != (b,):
+                raise ValueError(f"game_seeds must hold {b} seeds, got {len(game_seeds)}")
         if seats is not None:
             seats = np.asarray(seats)
             n = self.num_players
-            if seats.shape != (self.batch_size,) or seats.dtype.kind not in "iu":
-                raise ValueError(f"seats must be {self.batch_size} integer seats, got {seats!r}")
+            if seats.shape != (b,) or seats.dtype.kind not in "iu":
+                raise ValueError(f"seats must be {b} integer seats, got {seats!r}")
             if ((seats < 0) | (seats >= n)).any():
                 raise ValueError(f"learner seats must be in 0-{n - 1}, got {seats}")
-        self.state = None  # type: ignore[assignment]  # _deal makes a new batch
-        index = np.arange(self.batch_size)
-        self._deal(index, game_seeds, seats)
-        if start is not None:
-            self.state.data[:] = start
-        self._advance(
-            np.zeros(self.batch_size), np.zeros(self.batch_size, bool), [{} for _ in index],
-            fresh=True, given=start is not None,
-        )  # fmt: skip
+        start_state = None
+        if start is not None:  # records of the engine's layout, validated as a state
+            start_state = validate_state(GameState(self.config, np.array(start, ndmin=1)), "start")
+            if start_state.batch_size != b:
+                raise ValueError(f"start must hold {b} games, got {start_state.batch_size}")
+        snap = self._snapshot()
+        try:
+            if seed is not None:
+                sequence = np.random.SeedSequence(seed)
+                self.rng = np.random.default_rng(sequence)
+                self.act_rng = np.random.default_rng(sequence.spawn(1)[0])
+            self.state = None  # type: ignore[assignment]  # _deal makes a new batch
+            index = np.arange(b)
+            self._deal(index, game_seeds, seats)
+            if start_state is not None:
+                self.state.data[:] = start_state.data
+            self._advance(
+                np.zeros(b), np.zeros(b, bool), [{} for _ in index],
+                fresh=True, given=start is not None,
+            )  # fmt: skip
+        except BaseException:
+            self._restore(snap)
+            raise
         return self.observe()
 
     # -- stepping -------------------------------------------------------------------
@@ -256,9 +322,14 @@ class LearnerGames:
         ``infos[i]["terminal_observation"]``.
         """
         b = self.batch_size
-        acts = np.asarray(actions).reshape(-1)
+        if self.state is None:
+            raise RuntimeError("call reset() before step()")
+        acts = np.asarray(actions)
         if acts.shape != (b,) or acts.dtype.kind not in "iu":
-            raise IllegalActionError(f"actions must be {b} integers, got {acts!r}")
+            raise IllegalActionError(
+                f"actions must be an integer array of shape ({b},), got {acts.dtype} "
+                f"of shape {acts.shape}"
+            )
         acts = acts.astype(np.int64)
         if (acts < 0).any() or (acts >= self.n_actions).any():
             raise IllegalActionError(f"actions must be in 0-{self.n_actions - 1}, got {acts}")
@@ -278,21 +349,27 @@ class LearnerGames:
                 f"game {g}: action {int(acts[g])} is illegal: "
                 + describe_illegal(self.engine, self.state, g, int(env_acts[g]))
             )
-        rewards = self.carry.copy()
-        self.carry[:] = 0.0
-        delivered = self.engine.step(self.state, env_acts)
-        self._collect(rewards, delivered, active)
-        if self.record_history:
-            for i in range(b):
-                self.history[i].append(int(env_acts[i]))
-        self.ep_length += 1
-        done = np.zeros(b, dtype=bool)
-        terminated = np.zeros(b, dtype=bool)
-        truncated = np.zeros(b, dtype=bool)
-        infos: list[dict[str, Any]] = [{} for _ in range(b)]
-        self._advance(rewards, done, infos, terminated=terminated, truncated=truncated)
-        self.ep_return[~done] += rewards[~done]
-        return self.observe(), rewards, terminated, truncated, infos
+        snap = self._snapshot()
+        try:  # all or nothing: an opponent that raises leaves no half-done step
+            rewards = self.carry.copy()
+            self.carry[:] = 0.0
+            delivered = self.engine.step(self.state, env_acts)
+            self._collect(rewards, delivered, active)
+            if self.record_history:
+                for i in range(b):
+                    self.history[i].append(int(env_acts[i]))
+            self.ep_length += 1
+            done = np.zeros(b, dtype=bool)
+            terminated = np.zeros(b, dtype=bool)
+            truncated = np.zeros(b, dtype=bool)
+            infos: list[dict[str, Any]] = [{} for _ in range(b)]
+            self._advance(rewards, done, infos, terminated=terminated, truncated=truncated)
+            self.ep_return[~done] += rewards[~done]
+            obs = self.observe()
+        except BaseException:
+            self._restore(snap)
+            raise
+        return obs, rewards, terminated, truncated, infos
 
     def _collect(self, rewards: np.ndarray, delivered: np.ndarray, active: np.ndarray) -> None:
         """Add the learner's share of the last engine step to ``rewards`` (active games)."""
@@ -316,6 +393,7 @@ class LearnerGames:
         data = self.state.data
         delivered, share = game_outcome(data[rows], self.num_players)
         final_obs = self.observe(rows)
+        self.final_seeds[rows] = data["seed"][rows]  # for the experimenter, not in infos
         for k, i in enumerate(rows):
             s = int(self.seat[i])
             opp = np.delete(delivered[k], s)
@@ -327,7 +405,6 @@ class LearnerGames:
                     "delivered": int(delivered[k, s]),
                     "opp_delivered": float(opp.mean()),
                     "seat": s,
-                    "game_seed": int(data["seed"][i]),
                     "truncated": bool(data["truncated"][i]),
                 },
             )
@@ -398,8 +475,16 @@ class LearnerGames:
                 rows = np.flatnonzero(need & (who == a))
                 opp = self._registry[a]
                 mode = getattr(opp, "observation_mode", self.config.observation_mode)
-                obs = self._observers[mode].observe(GameState(self.config, data[rows]))
-                chosen = np.asarray(opp.act_batch(obs, masks[rows], self.rng, seats[rows]))
+                observer = self._observers[mode]
+                obs = observer.observe(GameState(observer.config, data[rows]))
+                try:  # the opponent gets copies: nothing it writes reaches the games
+                    chosen = np.asarray(
+                        opp.act_batch(obs, masks[rows], self.act_rng, seats[rows].copy())
+                    )
+                except Exception as exc:
+                    raise OpponentError(
+                        f"opponent {opp!r} raised {type(exc).__name__} in act_batch: {exc}"
+                    ) from exc
                 if chosen.shape != (len(rows),) or chosen.dtype.kind not in "iu":
                     raise IllegalActionError(
                         f"opponent {opp!r} returned {chosen.dtype} actions of shape "
@@ -453,6 +538,15 @@ class LearnerGames:
 RESET_OPTIONS = frozenset({"game_seed", "learner_seat", "state"})
 
 
+def _action_int(action: Any) -> int:
+    """A single action: an int, a numpy integer or a 0-d integer array (not a bool)."""
+    if isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
+        return int(action)
+    if not is_int(action):
+        raise IllegalActionError(f"action must be an int, got {action!r} ({type(action).__name__})")
+    return int(action)
+
+
 class MammaMiaGymEnv(gym.Env):
     """Mamma Mia! for one learner against opponent policies (gymnasium ``Env``).
 
@@ -474,8 +568,9 @@ class MammaMiaGymEnv(gym.Env):
     ## Episode end
     One game. ``terminated`` after the third round's reveal, ``truncated`` when
     ``max_turns`` is reached. The final ``info["result"]`` has the learner's win share
-    (1 sole win, 1/k shared, 0 loss), its orders delivered, the opponents' mean, its
-    seat and the game seed.
+    (1 sole win, 1/k shared, 0 loss), its orders delivered, the opponents' mean and its
+    seat. The game's seed is not in ``info`` (it determines every hidden card); the
+    experimenter reads it with ``game_seed()``.
 
     ## Arguments
     ``opponents``: a policy or a pool of policies (objects with ``act_batch(obs,
@@ -548,41 +643,64 @@ class MammaMiaGymEnv(gym.Env):
         """Deal a game. ``options``: ``game_seed`` (the engine seed of the deal),
         ``learner_seat`` (this game only), ``state`` (a ``GameState`` of one game, or
         its JSON, to start from; its seat to act need not be the learner's)."""
-        super().reset(seed=seed)
-        options = options or {}
+        # everything is checked before anything changes: a refused reset leaves the env as it was
+        if seed is not None:
+            seed = as_seed(seed, "seed")
+        if options is None:
+            options = {}
+        if not isinstance(options, dict):
+            raise ArgumentTypeError(f"options must be a dict or None, got {type(options).__name__}")
         unknown = set(options) - RESET_OPTIONS
         if unknown:
             raise ValueError(
-                f"unknown reset options {sorted(unknown)}; known: {sorted(RESET_OPTIONS)}"
+                f"unknown reset options {sorted(unknown, key=str)}; known: {sorted(RESET_OPTIONS)}"
             )
         g = self.games
-        g.rng = np.random.default_rng(self.np_random.integers(0, 2**63))
+        n = self.config.num_players
         seat = options.get("learner_seat")
-        if seat is not None and not isinstance(seat, (int, np.integer)):
-            raise ValueError(f"options['learner_seat'] must be an int seat, got {seat!r}")
+        if seat is not None:
+            seat = as_int(seat, "options['learner_seat']", 0, n - 1)
         seats = None if seat is None else np.array([seat], dtype=np.int64)
+        start = seeds = None
         if "state" in options:
-            given = options["state"]
-            start = GameState.from_json(given) if isinstance(given, str) else given.copy()
+            if options.get("game_seed") is not None:
+                raise ValueError("give options['game_seed'] or options['state'], not both")
+            start = load_state(options["state"])
             same_rules = start.config.replace(
                 reward_mode=self.config.reward_mode,
                 observation_mode=self.config.observation_mode,
             )  # reward and observation modes are not rules: any state fits
             if same_rules != self.config or start.batch_size != 1:
-                raise ValueError("options['state'] must be one game made with this env's rules")
-            g.reset(game_seeds=start.data["seed"].copy(), seats=seats, start=start.data)
-        else:
-            game_seed = options.get("game_seed")
-            seeds = None if game_seed is None else np.array([int(game_seed)], dtype=np.uint64)
-            g.reset(game_seeds=seeds, seats=seats)
+                raise StateError("options['state'] must be one game made with this env's rules")
+            seeds = start.data["seed"].copy()
+        elif options.get("game_seed") is not None:
+            seeds = np.array([as_seed(options["game_seed"], "options['game_seed']")], np.uint64)
+        gen = self._np_random
+        before = (gen, self._np_random_seed, None if gen is None else gen.bit_generator.state)
+        super().reset(seed=seed)
+        try:
+            g.reset(
+                seed=int(self.np_random.integers(0, 2**63)),
+                game_seeds=seeds,
+                seats=seats,
+                start=None if start is None else start.data,
+            )
+        except BaseException:  # e.g. an opponent raised, or the position ends at once
+            self._np_random, self._np_random_seed, state = before
+            if state is not None and self._np_random is not None:
+                self._np_random.bit_generator.state = state
+            raise
         self._over = False
         obs = g.observe()[0]
         return obs, self._info()
 
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        """One learner action (an int or a 0-d integer array, as ``predict`` returns);
+        a float, bool or any other type raises ``IllegalActionError`` in every
+        ``illegal_action`` mode (it is a bug in the caller, not a move)."""
         if self._over:
             raise RuntimeError("the game is over: call reset()")
-        a = int(action)
+        a = _action_int(action)
         if not (0 <= a < self.engine.n_actions) or not self.action_masks()[a]:
             if self.illegal_action == "terminate":
                 self._over = True
@@ -612,11 +730,15 @@ class MammaMiaGymEnv(gym.Env):
 
     def _info(self) -> dict[str, Any]:
         g = self.games
-        return {
-            "action_mask": self.action_masks().astype(np.int8),
-            "seat": int(g.seat[0]),
-            "game_seed": int(g.state.data["seed"][0]),
-        }
+        return {"action_mask": self.action_masks().astype(np.int8), "seat": int(g.seat[0])}
+
+    def game_seed(self) -> int:
+        """The engine seed of the current (or just finished) game, for the experimenter:
+        ``replay(config, seed, actions)`` rebuilds it. Not in ``info``: it determines
+        every hidden card, so no policy may see it."""
+        if self.games.state is None:
+            raise RuntimeError("call reset() first")
+        return int(self.games.state.data["seed"][0])
 
     def render(self) -> str | None:
         if self.render_mode is None:

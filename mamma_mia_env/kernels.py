@@ -12,6 +12,7 @@ from typing import NamedTuple
 import numba as nb
 import numpy as np
 
+from ._jit_cache import njit
 from .observe import global_state_game, observe_game
 from .rules import continue_reveal, is_legal, legal_mask_game, reset_game, step_game
 from .state import OVER as OVER_PHASE
@@ -28,7 +29,7 @@ class BatchKernels(NamedTuple):
 
 def _make(parallel: bool) -> BatchKernels:
     loop = nb.prange if parallel else range
-    jit = nb.njit(cache=True, parallel=parallel)
+    jit = njit(parallel=parallel)
 
     @jit
     def reset(data, seeds, params, deck_counts):
@@ -74,7 +75,7 @@ def _make(parallel: bool) -> BatchKernels:
 SERIAL = _make(False)
 
 
-@nb.njit(cache=True)
+@njit()
 def begin_reveal(data, params, need, delivered):
     """Start the reveal of every game (for positions built by hand)."""
     for b in range(data.shape[0]):
@@ -85,7 +86,7 @@ def begin_reveal(data, params, need, delivered):
 PARALLEL = _make(True)
 
 
-@nb.njit(cache=True)
+@njit()
 def step_one(data, action, params, play, need, delivered, mask, n, mode, obs):
     """Step game 0, then write its legal mask and the acting seat's observation: the
     AEC env's whole step in one call."""
@@ -96,12 +97,12 @@ def step_one(data, action, params, play, need, delivered, mask, n, mode, obs):
     observe_game(r, r.seat, n, mode, obs)
 
 
-@nb.njit(cache=True)
+@njit()
 def observe_one(data, seat, n, mode, out):
     observe_game(data[0], seat, n, mode, out)
 
 
-@nb.njit(cache=True)
+@njit()
 def first_masked_out(masks, actions):
     """Index of the first game whose action is out of range or not in its mask, or -1.
 
@@ -119,18 +120,23 @@ def first_masked_out(masks, actions):
 def _make_vector_step(parallel: bool):
     loop = nb.prange if parallel else range
 
-    @nb.njit(cache=True, parallel=parallel)
+    @njit(parallel=parallel)
     def vector_step(
         data, actions, params, play, need, deck_counts, n, mode,
         obs, masks, rewards, done, terminated, truncated,
         final_obs, final_delivered, final_seed, episode, base_seed, delivered, seats, seeds,
+        shared_masks,
     ):  # fmt: skip
         """Step every game, deal finished ones again, and write observations and masks.
 
         One pass over the batch, so each game's record is touched while in cache.
-        Actions must already be validated.
+        Actions must already be validated. ``masks`` is the env's private copy (the
+        next step's legality check reads it); ``shared_masks``, unless empty, gets the
+        same rows for the caller (the vector env's ``copy=False`` buffer), copied while
+        the row is in cache.
         """
         b_total = data.shape[0]
+        share = shared_masks.shape[0] == b_total
         for b in loop(b_total):
             r = data[b]
             step_game(r, actions[b], params, play, need, delivered[b])
@@ -149,6 +155,8 @@ def _make_vector_step(parallel: bool):
                 reset_game(r, seed, params, deck_counts)
             observe_game(r, r.seat, n, mode, obs[b])
             legal_mask_game(r, params, play, need, masks[b])
+            if share:
+                shared_masks[b, :] = masks[b, :]
             seats[b] = r.seat
             seeds[b] = r.seed
 

@@ -7,11 +7,30 @@ from typing import Any
 import numpy as np
 
 from .actions import ActionCodec
+from .arguments import ArgumentTypeError, as_int, as_seed
 from .cards import order_name
 from .config import Config
 from .engine import Engine
 from .rules import winners
-from .state import OVER, PHASE_NAMES, GameState
+from .state import OVER, PHASE_NAMES, GameState, StateError
+from .validate import validate_state
+
+
+def _start(
+    engine: Engine, seed: int, actions: list[int], start: GameState | None
+) -> tuple[GameState, list[int]]:
+    """The first state (dealt from ``seed`` or a validated copy of ``start``) and the
+    actions as ints; nothing else (``2.7``, ``True``) is read as an action."""
+    if start is not None:
+        state = validate_state(start, "start").copy()
+        if state.config != engine.config or state.batch_size != 1:
+            raise StateError("start must be one game made with this config")
+    else:
+        state = engine.reset(seeds=[as_seed(seed, "seed")])
+    if isinstance(actions, (str, bytes)) or not hasattr(actions, "__iter__"):
+        raise ArgumentTypeError(f"actions must be a list of ints, got {actions!r}")
+    acts = [as_int(a, f"actions[{i}]") for i, a in enumerate(actions)]
+    return state, acts
 
 
 def replay(
@@ -19,7 +38,7 @@ def replay(
 ) -> GameState:
     """The state after playing ``actions`` from ``seed`` (or from ``start``), bit for bit."""
     engine = Engine(config)
-    state = start.copy() if start is not None else engine.reset(seeds=[seed])
+    state, actions = _start(engine, seed, actions, start)
     act = np.zeros(1, dtype=np.int64)
     for i, a in enumerate(actions):
         if state.data["phase"][0] == OVER:
@@ -50,11 +69,13 @@ def replay_events(
     """A JSON-ready log of a game: one event per action, with what it did."""
     engine = Engine(config)
     codec = ActionCodec(engine)
-    state = start.copy() if start is not None else engine.reset(seeds=[seed])
+    state, actions = _start(engine, seed, actions, start)
     act = np.zeros(1, dtype=np.int64)
     events = []
-    for a in actions:
+    for i, a in enumerate(actions):
         rec = state.data[0]
+        if rec["phase"] == OVER:
+            raise ValueError(f"action {i} comes after the end of the game")
         seat, phase, rnd = int(rec["seat"]), PHASE_NAMES[int(rec["phase"])], int(rec["round"])
         pending = None
         if phase == "reveal":

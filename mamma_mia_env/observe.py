@@ -18,8 +18,7 @@ Two modes:
 
 from __future__ import annotations
 
-import numba as nb
-
+from ._jit_cache import njit
 from .cards import MAMMA_MIA, N_CARD_TYPES, N_KINDS, N_ORDER_TYPES
 from .state import REVEAL
 
@@ -67,7 +66,7 @@ def observation_size(num_players: int, mode: str) -> int:
     return sum(size for _, size in observation_layout(num_players, mode))
 
 
-@nb.njit(cache=True, inline="always")
+@njit(inline="always")
 def _rel(who: int, seat: int, n: int) -> int:
     """``(who - seat) % n`` for seats in ``[0, n)``, without an integer division (the
     division in the oven loop below was a third of the vector env's step time)."""
@@ -75,7 +74,7 @@ def _rel(who: int, seat: int, n: int) -> int:
     return d + n if d < 0 else d
 
 
-@nb.njit(cache=True)
+@njit()
 def observe_game(r, seat: int, n: int, mode: int, out) -> int:
     """Write seat ``seat``'s view of record ``r`` into ``out``; returns the size written."""
     out[:] = 0.0
@@ -169,7 +168,7 @@ def global_state_layout(num_players: int) -> list[tuple[str, int]]:
     ]
 
 
-@nb.njit(cache=True)
+@njit()
 def global_state_game(r, n: int, view_size: int, out) -> None:
     out[:] = 0.0
     observe_game(r, 0, n, RECALL, out[:view_size])

@@ -34,18 +34,20 @@ from typing import Any
 import numpy as np
 
 from . import kernels
+from .arguments import ArgumentTypeError, is_int
 from .cards import (
     INGREDIENTS,
     MAMMA_MIA,
     N_CARD_TYPES,
     N_KINDS,
     N_ORDER_TYPES,
+    SUPPLY_CAPACITY,
     deck_counts,
 )
 from .config import Config
 from .engine import Engine
 from .state import PLAY, GameState, StateError
-from .validate import check_state
+from .validate import TURNS_LIMIT, check_state
 
 _KEYS = {
     "config",
@@ -69,6 +71,8 @@ _KEYS = {
 
 def card_code(name: str) -> int:
     """'salami' -> 0, 'double salami' -> 5, 'mamma_mia' -> 10."""
+    if not isinstance(name, str):
+        raise StateError(f"a card is named by a string, got {name!r}")
     text = name.strip().lower()
     if text in ("mamma_mia", "mamma mia", "mamma mia!"):
         return MAMMA_MIA
@@ -91,9 +95,12 @@ def _per_seat(desc: dict, key: str, n: int) -> dict[int, Any]:
         raise StateError(f"'{key}' must map seats to values")
     out = {}
     for seat, value in raw.items():
-        s = _int(seat, f"'{key}' seat")
+        where = f"'{key}' seat"
+        s = _digits(seat, where) if isinstance(seat, str) else _int(seat, where)
         if not 0 <= s < n:
             raise StateError(f"'{key}': seat {s} is not in 0-{n - 1}")
+        if s in out:
+            raise StateError(f"'{key}': seat {s} is given twice")
         out[s] = value
     return out
 
@@ -109,58 +116,101 @@ def _counts(spec: Any, where: str) -> np.ndarray:
         count = _int(count, f"{where}[{name!r}]")
         if count < 0:
             raise StateError(f"{where}: negative count for {name}")
+        if count > SUPPLY_CAPACITY:
+            raise StateError(
+                f"{where}: {count} {name} cards; the game has at most {SUPPLY_CAPACITY}"
+            )
         counts[c] += count
     return counts
 
 
-def _int(value: Any, where: str) -> int:
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        raise StateError(f"{where}: expected a whole number, got {value!r}") from None
+def _int(value: Any, where: str, lo: int | None = None, hi: int | None = None) -> int:
+    """An int (or numpy int) in ``[lo, hi]``; no floats, bools or strings."""
+    if not is_int(value):
+        raise StateError(f"{where}: expected a whole number, got {value!r}")
+    v = int(value)
+    if (lo is not None and v < lo) or (hi is not None and v > hi):
+        raise StateError(f"{where}: {v} is not in {lo}-{hi}")
+    return v
+
+
+def _digits(text: str, where: str) -> int:
+    """A whole number written in a string ("3 salami", seat keys of JSON objects)."""
+    if not (isinstance(text, str) and text.isascii() and text.isdigit()):
+        raise StateError(f"{where}: expected a whole number, got {text!r}")
+    return int(text)
+
+
+def _list(value: Any, where: str) -> list:
+    if not isinstance(value, (list, tuple)):
+        raise StateError(f"{where} must be a list, got {type(value).__name__}")
+    return list(value)
 
 
 def _parse_oven_entry(entry: Any, i: int, n: int) -> tuple[int, int, int, int]:
     if not (isinstance(entry, (list, tuple)) and len(entry) == 2):
         raise StateError(f"oven[{i}] must be [seat, 'N ingredient' | 'order T']")
-    seat, text = _int(entry[0], f"oven[{i}] seat"), str(entry[1]).strip().lower()
+    if not isinstance(entry[1], str):
+        raise StateError(f"oven[{i}]: the play must be a string, got {entry[1]!r}")
+    seat, text = _int(entry[0], f"oven[{i}] seat"), entry[1].strip().lower()
     if not 0 <= seat < n:
         raise StateError(f"oven[{i}]: seat {seat} is not in 0-{n - 1}")
     if text.startswith("order "):
-        t = _int(text.split()[1], f"oven[{i}] order type")
+        if len(text.split()) != 2:
+            raise StateError(f"oven[{i}]: cannot read {text!r} (e.g. 'order 2')")
+        t = _digits(text.split()[1], f"oven[{i}] order type")
         if not 0 <= t < N_ORDER_TYPES:
             raise StateError(f"oven[{i}]: order type {t} is not in 0-7")
         return seat, N_KINDS + t, 0, 0
     words = text.split()
     if len(words) == 2:
-        return seat, _kind(words[1]), _int(words[0], f"oven[{i}] count"), 0
+        return seat, _kind(words[1]), _digits(words[0], f"oven[{i}] count"), 0
     if len(words) == 3 and words[1] == "double":
-        return seat, _kind(words[2]), 0, _int(words[0], f"oven[{i}] count")
+        return seat, _kind(words[2]), 0, _digits(words[0], f"oven[{i}] count")
     raise StateError(f"oven[{i}]: cannot read {text!r} (e.g. '3 salami', '1 double olive')")
 
 
 def build_position(description: dict, config: Config | None = None) -> GameState:
-    """A batch of one game in the described position (validated: every card once)."""
-    unknown = sorted(set(description) - _KEYS)
+    """A batch of one game in the described position (validated: every card once).
+
+    Every number must be an int (a seat may also be a digit string, as JSON object
+    keys are); a float, bool or other string is refused with ``StateError`` naming
+    the key, never rounded.
+    """
+    if not isinstance(description, dict):
+        raise StateError(f"a position description is a dict, got {type(description).__name__}")
+    unknown = sorted(set(description) - _KEYS, key=str)
     if unknown:
         raise StateError(f"unknown position keys {unknown}; known: {sorted(_KEYS)}")
     if config is None:
-        config = Config.from_kwargs(**description.get("config", {}))
+        cfg = description.get("config", {})
+        if not isinstance(cfg, dict):
+            raise StateError(f"'config' must be a dict of Config fields, got {cfg!r}")
+        try:
+            config = Config.from_kwargs(**cfg)
+        except TypeError as exc:  # non-string keys
+            raise StateError(f"'config': {exc}") from None
+    elif not isinstance(config, Config):
+        raise ArgumentTypeError(f"config must be a Config, got {type(config).__name__}")
     engine = Engine(config)
     n = config.num_players
+    reveal = description.get("reveal", False)
+    if not isinstance(reveal, bool):
+        raise StateError(f"'reveal' must be true or false, got {reveal!r}")
     state = GameState.empty(config, 1)
     r = state.data[0]
-    seed = int(description.get("seed", 0))
+    seed = _int(description.get("seed", 0), "'seed'", 0, 2**64 - 1)
     r["seed"] = seed
     r["rng"] = seed
-    r["round"] = int(description.get("round", 0))
-    r["seat"] = int(description.get("seat", 0))
+    r["round"] = _int(description.get("round", 0), "'round'", 0, 2)
+    r["seat"] = _int(description.get("seat", 0), "'seat'", 0, n - 1)
     r["last_seat"] = (int(r["seat"]) + n - 1) % n
-    r["turns"] = int(description.get("turns", 0))
-    r["idle"] = int(description.get("idle", 0))
+    turns_limit = config.max_turns - 1 if config.max_turns is not None else TURNS_LIMIT
+    r["turns"] = _int(description.get("turns", 0), "'turns'", 0, turns_limit)
+    r["idle"] = _int(description.get("idle", 0), "'idle'", 0, int(r["turns"]))
     r["phase"] = PLAY
     holder = description.get("mm_holder")
-    r["mm_holder"] = -1 if holder is None else int(holder)
+    r["mm_holder"] = -1 if holder is None else _int(holder, "'mm_holder'", 0, n - 1)
 
     remaining = deck_counts(n, config.double_ingredients).astype(np.int64)
 
@@ -190,15 +240,17 @@ def build_position(description: dict, config: Config | None = None) -> GameState
         orders_left[seat].discard(t)
 
     for seat, types in _per_seat(description, "orders_in_hand", n).items():
-        for t in types:
-            take_order(seat, int(t), f"orders_in_hand[{seat}]")
-            r["orders_hand"][seat, int(t)] = 1
+        for t in _list(types, f"orders_in_hand[{seat}]"):
+            t = _int(t, f"orders_in_hand[{seat}]")
+            take_order(seat, t, f"orders_in_hand[{seat}]")
+            r["orders_hand"][seat, t] = 1
     for seat, types in _per_seat(description, "delivered", n).items():
-        for t in types:
-            take_order(seat, int(t), f"delivered[{seat}]")
-            r["delivered"][seat, int(t)] = 1
+        for t in _list(types, f"delivered[{seat}]"):
+            t = _int(t, f"delivered[{seat}]")
+            take_order(seat, t, f"delivered[{seat}]")
+            r["delivered"][seat, t] = 1
 
-    oven = description.get("oven", [])
+    oven = _list(description.get("oven", []), "'oven'")
     if len(oven) > r["oven_who"].shape[0]:
         raise StateError("oven: too many entries")
     for i, entry in enumerate(oven):
@@ -218,7 +270,7 @@ def build_position(description: dict, config: Config | None = None) -> GameState
     stacks = _per_seat(description, "stacks", n)
     for seat in range(n):
         if seat in stacks:
-            types = [int(t) for t in stacks[seat]]
+            types = [_int(t, f"stacks[{seat}]") for t in _list(stacks[seat], f"stacks[{seat}]")]
             for t in types:
                 take_order(seat, t, f"stacks[{seat}]")
             if orders_left[seat]:
@@ -232,7 +284,7 @@ def build_position(description: dict, config: Config | None = None) -> GameState
         r["stack_len"][seat] = len(types)
 
     if "supply" in description:
-        cards = [card_code(str(c)) for c in description["supply"]]
+        cards = [card_code(c) for c in _list(description["supply"], "'supply'")]
         counts = np.zeros(N_CARD_TYPES, dtype=np.int64)
         for c in cards:
             if c != MAMMA_MIA:
@@ -255,9 +307,9 @@ def build_position(description: dict, config: Config | None = None) -> GameState
     problems = check_state(state)
     if problems:
         raise StateError("position is inconsistent: " + "; ".join(problems))
-    if (state.data["supply_len"] == 0).any() and not description.get("reveal"):
+    if (state.data["supply_len"] == 0).any() and not reveal:
         raise StateError("supply: empty during play (the round would already have ended)")
-    if description.get("reveal"):
+    if reveal:
         delivered = np.zeros((1, n), dtype=np.int32)
         kernels.begin_reveal(state.data, engine.params, engine.need, delivered)
     return state

@@ -6,8 +6,9 @@ own from its seed, whatever the other games do.
 
 from __future__ import annotations
 
-import numba as nb
 import numpy as np
+
+from ._jit_cache import njit
 
 _GAMMA = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -15,7 +16,7 @@ _M2 = np.uint64(0x94D049BB133111EB)
 _S30, _S27, _S31 = np.uint64(30), np.uint64(27), np.uint64(31)
 
 
-@nb.njit(cache=True, inline="always")
+@njit(inline="always")
 def next_u64(r) -> np.uint64:
     """Advance the record's ``rng`` field and return the next 64-bit output."""
     s = r.rng + _GAMMA
@@ -26,12 +27,12 @@ def next_u64(r) -> np.uint64:
     return z ^ (z >> _S31)
 
 
-@nb.njit(cache=True, inline="always")
+@njit(inline="always")
 def below(r, n: int) -> int:
     return int(next_u64(r) % np.uint64(n))
 
 
-@nb.njit(cache=True)
+@njit()
 def shuffle(r, a, length: int) -> None:
     """Fisher-Yates over ``a[:length]``, consuming the record's generator."""
     for i in range(length - 1, 0, -1):

@@ -11,9 +11,9 @@ play table of ``cards.play_table``; ``need`` is ``cards.order_need_table()``.
 
 from __future__ import annotations
 
-import numba as nb
 import numpy as np
 
+from ._jit_cache import njit
 from .cards import (
     BOMBASTICA,
     BOMBASTICA_MIN,
@@ -34,7 +34,7 @@ P_RANDOM_START, P_AUTO, P_GUARD, P_MAX_TURNS, P_NPLAY, P_REWARD = 5, 6, 7, 8, 9,
 N_PARAMS = 11
 REWARD_WIN_LOSS, REWARD_DELIVERED, REWARD_BOTH = 0, 1, 2
 
-_jit = nb.njit(cache=True)
+_jit = njit()
 
 
 # -- small helpers ----------------------------------------------------------------------
@@ -61,6 +61,8 @@ def hand_value(r, seat: int, k: int) -> int:
 @_jit
 def oven_push(r, who: int, what: int, s: int, d: int) -> None:
     i = r.oven_len
+    if i < 0 or i >= r.oven_who.shape[0]:  # only a corrupt state gets here: never write past
+        raise IndexError("oven_push: the oven is full (oven_len out of range; corrupt state)")
     r.oven_who[i] = who
     r.oven_what[i] = what
     r.oven_s[i] = s

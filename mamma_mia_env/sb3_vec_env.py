@@ -9,7 +9,9 @@ including rewards that arrive on them (a delivery at a reveal an opponent trigge
 the end-of-game result). Finished games are dealt again at once (SB3's autoreset):
 ``infos[i]["terminal_observation"]`` holds the last observation, ``infos[i]
 ["episode"]`` the return and length (as ``Monitor`` would) and ``infos[i]["result"]``
-the win share, orders delivered, seat and seed of the finished game;
+the win share, orders delivered and seat of the finished game. Its seed is for the
+experimenter only (``final_game_seeds()``): a seed determines every hidden card, so
+no info holds one.
 ``infos[i]["TimeLimit.truncated"]`` marks a game cut by ``max_turns`` (SB3
 bootstraps its value).
 
@@ -40,6 +42,7 @@ import numpy as np
 from gymnasium import spaces
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv, VecEnvIndices
 
+from .arguments import as_seed, is_int
 from .config import Config
 from .engine import IllegalActionError
 from .gym_env import LearnerGames
@@ -66,7 +69,7 @@ class MammaMiaSB3VecEnv(VecEnv):
         config: Config | None = None,
         **config_kwargs: Any,
     ) -> None:
-        if not isinstance(n_envs, (int, np.integer)) or n_envs < 1:
+        if not is_int(n_envs) or n_envs < 1:
             raise ValueError(f"n_envs must be a positive int, got {n_envs!r}")
         if config is not None and config_kwargs:
             raise ValueError("give either config=Config(...) or config keywords, not both")
@@ -90,13 +93,15 @@ class MammaMiaSB3VecEnv(VecEnv):
             self.games.observation_space(),
             spaces.Discrete(eng.n_actions),
         )
-        self._seed = seed
+        self._seed = None if seed is None else as_seed(seed, "seed")
         self._actions: np.ndarray | None = None
         self._masks: np.ndarray | None = None
 
     # -- VecEnv API -----------------------------------------------------------------
     def seed(self, seed: int | None = None) -> Sequence[int | None]:
         """Seed the game generator; takes effect at the next ``reset``."""
+        if seed is not None:
+            seed = as_seed(seed, "seed")
         self._seed = seed
         return [seed] * self.num_envs
 
@@ -116,12 +121,24 @@ class MammaMiaSB3VecEnv(VecEnv):
     def step_wait(self):
         if self._actions is None:
             raise RuntimeError("step_wait() without step_async()")
-        acts = self._actions.reshape(self.num_envs)
+        acts = self._actions
+        if acts.shape != (self.num_envs,):  # (4, 2) for 8 games is not 8 actions
+            raise IllegalActionError(
+                f"actions must have shape ({self.num_envs},), got {acts.shape}"
+            )
         if acts.dtype.kind == "f":  # SB3 may hand over float arrays of integral values
-            if not np.array_equal(acts, np.round(acts)):
-                g = int(np.flatnonzero(acts != np.round(acts))[0])
+            whole = np.isfinite(acts) & (acts == np.round(acts))
+            if not whole.all():
+                g = int(np.flatnonzero(~whole)[0])
                 raise IllegalActionError(f"game {g}: action {acts[g]} is not a whole number")
+            if (acts < 0).any() or (acts >= self.action_space.n).any():
+                g = int(np.flatnonzero((acts < 0) | (acts >= self.action_space.n))[0])
+                raise IllegalActionError(
+                    f"game {g}: action {acts[g]} is outside 0-{self.action_space.n - 1}"
+                )
             acts = acts.astype(np.int64)
+        elif acts.dtype.kind not in "iu":
+            raise IllegalActionError(f"actions must be integers, got dtype {acts.dtype}")
         obs, rewards, terminated, truncated, infos = self.games.step(acts)
         self._actions = None
         self._masks = None
@@ -144,6 +161,16 @@ class MammaMiaSB3VecEnv(VecEnv):
     @property
     def learner_seats(self) -> np.ndarray:
         return self.games.seat.copy()
+
+    # -- for the experimenter (never in infos: a seed determines every hidden card) ----
+    def game_seeds(self) -> np.ndarray:
+        """The engine seed of the game in progress in each slot."""
+        return self.games.game_seeds()
+
+    def final_game_seeds(self) -> np.ndarray:
+        """The engine seed of the last game that finished in each slot (0: none yet);
+        read it when ``dones[i]`` to replay that game."""
+        return self.games.final_seeds.copy()
 
     def _indices(self, indices: VecEnvIndices) -> list[int]:
         if indices is None:

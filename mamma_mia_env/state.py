@@ -123,7 +123,7 @@ class GameState:
             raise StateError("field 'config' is missing or not an object")
         try:
             config = Config.from_kwargs(**obj["config"])
-        except ValueError as exc:  # ConfigError: name it as part of the saved state
+        except (TypeError, ValueError) as exc:  # ConfigError: name it as the saved state's
             raise StateError(f"field 'config': {exc}") from exc
         games = obj.get("games")
         if not isinstance(games, list) or not games:
@@ -142,19 +142,32 @@ class GameState:
                 field_dtype = dtype.fields[name][0]
                 shape = field_dtype.shape
                 try:
-                    raw = int(game[name]) if name in ("seed", "rng") else game[name]
+                    raw = game[name]
+                    if name in ("seed", "rng"):  # 64-bit: written as decimal strings
+                        if isinstance(raw, str) and raw.isdigit():
+                            raw = int(raw)
+                        elif isinstance(raw, bool) or not isinstance(raw, int):
+                            raise StateError(
+                                f"games[{i}].{name}: expected a decimal string, got {raw!r}"
+                            )
                     value = np.array(raw)
                     if value.shape != shape:
                         raise StateError(
                             f"games[{i}].{name}: shape {value.shape}, expected {shape}"
                         )
                     base = field_dtype.base
+                    kinds = {"b": "b", "f": "fiu"}.get(base.kind, "iu")
+                    if value.dtype.kind not in kinds:  # no 1.0, true or "3" for a count
+                        expected = {"b": "booleans", "f": "numbers"}.get(base.kind, "integers")
+                        raise StateError(
+                            f"games[{i}].{name}: expected {expected}, got {value.dtype} values"
+                        )
                     cast = value.astype(base)
                     if not np.array_equal(cast, value):
                         raise StateError(f"games[{i}].{name}: value out of range for {base}")
                 except StateError:
                     raise
-                except (TypeError, ValueError, OverflowError) as exc:
+                except (TypeError, ValueError, OverflowError, RecursionError) as exc:
                     raise StateError(f"games[{i}].{name}: {exc}") from exc
                 data[i][name] = cast
         state = cls(config, data)
@@ -166,9 +179,13 @@ class GameState:
         return state
 
     @classmethod
-    def from_json(cls, text: str) -> GameState:
+    def from_json(cls, text: str | bytes | bytearray) -> GameState:
+        if not isinstance(text, (str, bytes, bytearray)):
+            raise StateError(f"a saved state must be JSON text, got {type(text).__name__}")
         try:
             obj = json.loads(text)
-        except json.JSONDecodeError as exc:
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
             raise StateError(f"not valid JSON: {exc}") from exc
+        except RecursionError:
+            raise StateError("not a saved state: JSON nested too deeply") from None
         return cls.from_dict(obj)

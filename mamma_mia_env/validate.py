@@ -1,20 +1,64 @@
 """Consistency checks of a batch of game states.
 
-Used when a saved state is loaded (a corrupt state must be refused, naming the
-problem) and by the invariant tests after every step of many random games: every card
-is in exactly one place, hands respect the limit, fields are in range.
+The compiled kernels do no bounds checks: a field out of range makes them read or
+write past an array. So every state that comes from outside (a saved state, a built
+position, a ``GameState`` handed to ``reset``) passes ``check_state`` before a kernel
+sees it, and the invariant tests run it after every step of many random games. It
+checks every field: its range, that the oven holds real plays, that the phase agrees
+with ``reveal_pos`` and the end flags, and that every card is in exactly one place.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from .cards import HAND_LIMIT, MAMMA_MIA, N_CARD_TYPES, N_KINDS, N_ORDER_TYPES, deck_counts
-from .state import OVER, PLAY, REVEAL, GameState
+from .cards import (
+    DOUBLES_PER_KIND,
+    HAND_LIMIT,
+    MAMMA_MIA,
+    N_CARD_TYPES,
+    N_KINDS,
+    N_ORDER_TYPES,
+    OVEN_CAPACITY,
+    SUPPLY_CAPACITY,
+    deck_counts,
+)
+from .state import OVER, PLAY, REVEAL, GameState, StateError, state_dtype
+
+#: The largest reward one step can give a seat: every order delivered plus a win.
+MAX_STEP_REWARD = N_ORDER_TYPES + 1
+#: No real game comes near; a state beyond it could wrap the 32-bit turn counter.
+TURNS_LIMIT = 2**30
+_DTYPE = state_dtype()
 
 
 def _first_bad(mask: np.ndarray | np.bool_) -> list[int]:
     return [int(i) for i in np.flatnonzero(mask)[:3]]
+
+
+def check_layout(state: object, where: str = "state") -> None:
+    """The cheap part: a ``GameState`` whose data has the record layout, one axis, C order.
+
+    Raises ``StateError`` naming ``where``; every engine call runs this.
+    """
+    if not isinstance(state, GameState):
+        raise StateError(f"{where} must be a GameState, got {type(state).__name__}")
+    data = state.data
+    if not isinstance(data, np.ndarray) or data.dtype != _DTYPE:
+        raise StateError(f"{where}.data must be an array of state_dtype() records")
+    if data.ndim != 1 or data.shape[0] < 1:
+        raise StateError(f"{where}.data must be one-dimensional and non-empty, got {data.shape}")
+    if not data.flags.c_contiguous or not data.flags.writeable:
+        raise StateError(f"{where}.data must be C-contiguous and writable")
+
+
+def validate_state(state: object, where: str = "state") -> GameState:
+    """``check_layout`` and ``check_state``; raises ``StateError`` with the problems."""
+    check_layout(state, where)
+    problems = check_state(state)  # type: ignore[arg-type]
+    if problems:
+        raise StateError(f"{where} is corrupt: " + "; ".join(problems[:5]))
+    return state  # type: ignore[return-value]
 
 
 def check_state(state: GameState) -> list[str]:
@@ -29,39 +73,98 @@ def check_state(state: GameState) -> list[str]:
         if bad:
             problems.append(f"games {bad}: {what}")
 
+    def outside(name: str, lo: int, hi: int) -> np.ndarray:
+        """Games with a value of field ``name`` outside ``[lo, hi]``."""
+        v = d[name].reshape(len(d), -1)
+        return np.asarray(((v < lo) | (v > hi)).any(axis=1))
+
+    # -- ranges of every field (the kernels index arrays with these) --------------------
     report(~np.isin(d["phase"], (PLAY, REVEAL, OVER)), "phase not in 0-2")
-    report((d["round"] < 0) | (d["round"] > 2), "round not in 0-2")
-    report((d["seat"] < 0) | (d["seat"] >= n), f"seat not in 0-{n - 1}")
-    report((d["mm_holder"] < -1) | (d["mm_holder"] >= n), "mm_holder out of range")
+    report(outside("round", 0, 2), "round not in 0-2")
+    report(outside("seat", 0, n - 1), f"seat not in 0-{n - 1}")
+    report(outside("last_seat", 0, n - 1), f"last_seat not in 0-{n - 1}")
+    report(outside("mm_holder", -1, n - 1), f"mm_holder not in -1-{n - 1}")
     report((d["hand"] < 0).any(axis=(1, 2)), "negative hand count")
+    report((d["hand"] > HAND_LIMIT).any(axis=(1, 2)), f"hand: a count above {HAND_LIMIT}")
+    report(outside("orders_hand", 0, 1), "orders_hand: not 0/1")
+    report(outside("delivered", 0, 1), "delivered: not 0/1")
+    report(outside("stack", 0, N_ORDER_TYPES - 1), "stack: order type not in 0-7")
+    report(outside("stack_len", 0, N_ORDER_TYPES), "stack_len not in 0-8")
+    report(outside("stack_head", 0, N_ORDER_TYPES - 1), "stack_head not in 0-7")
+    report(outside("supply", 0, MAMMA_MIA), "bad supply card code (not in 0-10)")
+    report(outside("supply_len", 0, SUPPLY_CAPACITY), f"supply_len not in 0-{SUPPLY_CAPACITY}")
+    report((d["supply_pos"] < 0) | (d["supply_pos"] > d["supply_len"]), "supply_pos")
     report((d["piles"] < 0).any(axis=1), "piles: negative count")
     report((d["used"] < 0).any(axis=1), "used: negative count")
-    report((d["stack_len"] < 0).any(axis=1) | (d["stack_len"] > 8).any(axis=1), "stack_len")
-    report((d["stack_head"] < 0).any(axis=1) | (d["stack_head"] > 7).any(axis=1), "stack_head")
-    report((d["supply_pos"] < 0) | (d["supply_pos"] > d["supply_len"]), "supply_pos")
-    report((d["supply_len"] < 0) | (d["supply_len"] > d["supply"].shape[1]), "supply_len")
-    report((d["oven_len"] < 0) | (d["oven_len"] > d["oven_who"].shape[1]), "oven_len")
+    report(outside("oven_len", 0, OVEN_CAPACITY), f"oven_len not in 0-{OVEN_CAPACITY}")
+    report(outside("oven_who", 0, n - 1), f"oven_who: seat not in 0-{n - 1}")
+    report(
+        outside("oven_what", 0, N_KINDS + N_ORDER_TYPES - 1),
+        "oven_what: not an ingredient (0-4) or order (5-12)",
+    )
+    report(outside("oven_s", 0, HAND_LIMIT), f"oven_s: count not in 0-{HAND_LIMIT}")
+    report(outside("oven_d", 0, DOUBLES_PER_KIND), f"oven_d: count not in 0-{DOUBLES_PER_KIND}")
     report((d["reveal_pos"] < 0) | (d["reveal_pos"] > d["oven_len"]), "reveal_pos")
     report((d["turns"] < 0) | (d["idle"] < 0), "turns/idle: negative")
-    entry = np.arange(d["oven_who"].shape[1])[None, :] < d["oven_len"][:, None]
-    bad_who = entry & ((d["oven_who"] < 0) | (d["oven_who"] >= n))
-    bad_what = entry & ((d["oven_what"] < 0) | (d["oven_what"] >= N_KINDS + N_ORDER_TYPES))
-    report(bad_who.any(axis=1), f"oven_who: seat not in 0-{n - 1}")
-    report(bad_what.any(axis=1), "oven_what: not an ingredient (0-4) or order (5-12)")
-    bad_count = entry & ((d["oven_s"] < 0) | (d["oven_d"] < 0))
-    report(bad_count.any(axis=1), "oven_s/oven_d: negative count")
+    report(d["turns"] > TURNS_LIMIT, f"turns: above {TURNS_LIMIT} (the 32-bit counter would wrap)")
+    report(d["idle"] > d["turns"], "idle: more idle turns than turns")
+    flags = d["terminated"].view(np.uint8) | d["truncated"].view(np.uint8)
+    report(flags > 1, "terminated/truncated: not a bool")
+    rewards = d["rewards"]
+    report(
+        ~np.isfinite(rewards).all(axis=1)
+        | (rewards < -1).any(axis=1)
+        | (rewards > MAX_STEP_REWARD).any(axis=1)
+        | (rewards[:, n:] != 0).any(axis=1),
+        f"rewards: not in -1-{MAX_STEP_REWARD} (0 beyond the players)",
+    )
     if problems:
-        return problems  # the counts below index with these fields
+        return problems  # the checks below index with these fields
 
-    # A pending reveal decision belongs to the owner of an order at reveal_pos.
-    rev = np.flatnonzero(d["phase"] == REVEAL)
-    if len(rev):
+    # -- the oven holds real plays -----------------------------------------------------
+    idx = np.arange(OVEN_CAPACITY)[None, :]
+    entry = idx < d["oven_len"][:, None]
+    what = d["oven_what"].astype(np.int64)
+    s = d["oven_s"].astype(np.int64)
+    dd = d["oven_d"].astype(np.int64)
+    ing = entry & (what < N_KINDS)
+    report((ing & ((s + dd < 1) | (s + dd > HAND_LIMIT))).any(axis=1), "oven: empty play")
+    if not cfg.double_ingredients:
+        report((entry & (dd != 0)).any(axis=1), "oven_d: doubles without double_ingredients")
+    report(
+        (entry & (what >= N_KINDS) & ((s != 0) | (dd != 0))).any(axis=1),
+        "oven: order entry with cards",
+    )
+
+    # -- phase, reveal position and end flags agree --------------------------------------
+    phase = d["phase"]
+    over = phase == OVER
+    report(over != (d["terminated"] | d["truncated"]), "phase 'over' iff terminated or truncated")
+    report(d["terminated"] & d["truncated"], "terminated and truncated at once")
+    report((phase == PLAY) & (d["reveal_pos"] != 0), "reveal_pos: revealed entries during play")
+    report(d["terminated"] & (d["round"] != 2), "terminated before the third round")
+    report(
+        d["terminated"] & (d["reveal_pos"] != d["oven_len"]),
+        "terminated with unrevealed oven entries",
+    )
+    report(d["truncated"] & (d["reveal_pos"] != 0), "truncated during a reveal")
+    if cfg.max_turns is not None:
+        report(~over & (d["turns"] >= cfg.max_turns), f"turns: not below max_turns={cfg.max_turns}")
+        report(d["truncated"] & (d["turns"] < cfg.max_turns), "truncated before max_turns")
+    else:
+        report(d["truncated"], "truncated without max_turns")
+    if cfg.idle_cycle_guard:
+        report((phase == PLAY) & (d["idle"] >= n), f"idle: {n}+ idle turns during play")
+    if cfg.auto_reveal:
+        report(phase == REVEAL, "reveal decision with auto_reveal")
+    rev = np.flatnonzero(phase == REVEAL)
+    if len(rev):  # a pending reveal decision belongs to the owner of the order at reveal_pos
         pos = d["reveal_pos"][rev].astype(np.int64)
         inside = pos < d["oven_len"][rev]
-        safe = np.minimum(pos, d["oven_who"].shape[1] - 1)
-        what = d["oven_what"][rev, safe]
+        safe = np.minimum(pos, OVEN_CAPACITY - 1)
+        w = d["oven_what"][rev, safe]
         who = d["oven_who"][rev, safe]
-        bad = ~inside | (what < N_KINDS) | (who != d["seat"][rev])
+        bad = ~inside | (w < N_KINDS) | (who != d["seat"][rev])
         report(
             np.isin(np.arange(len(d)), rev[bad]),
             "reveal: reveal_pos must point at an order whose owner is the seat to act",
@@ -70,16 +173,16 @@ def check_state(state: GameState) -> list[str]:
     hand_size = d["hand"].sum(axis=2) + d["orders_hand"].sum(axis=2)
     report((hand_size > HAND_LIMIT).any(axis=1), f"a hand holds more than {HAND_LIMIT} cards")
 
-    # Cards still in the oven: all of it during play, the unrevealed part in a reveal.
-    idx = np.arange(d["oven_who"].shape[1])[None, :]
-    live = (idx >= d["reveal_pos"][:, None]) & (idx < d["oven_len"][:, None])
-    what = d["oven_what"].astype(np.int64)
+    # -- every card in exactly one place -----------------------------------------------
+    # Cards still in the oven: all of it during play, the unrevealed part in a reveal
+    # (a revealed entry's cards are in the piles, the used stack, a stack or delivered).
+    live = (idx >= d["reveal_pos"][:, None]) & entry
     ing = live & (what < N_KINDS)
     counts = d["hand"].sum(axis=1).astype(np.int64) + d["piles"] + d["used"]
     for k in range(N_KINDS):
-        counts[:, k] += (d["oven_s"] * (ing & (what == k))).sum(axis=1)
-        counts[:, N_KINDS + k] += (d["oven_d"] * (ing & (what == k))).sum(axis=1)
-    spos = np.arange(d["supply"].shape[1])[None, :]
+        counts[:, k] += (s * (ing & (what == k))).sum(axis=1)
+        counts[:, N_KINDS + k] += (dd * (ing & (what == k))).sum(axis=1)
+    spos = np.arange(SUPPLY_CAPACITY)[None, :]
     in_supply = (spos >= d["supply_pos"][:, None]) & (spos < d["supply_len"][:, None])
     sup = d["supply"].astype(np.int64)
     for c in range(N_CARD_TYPES):
@@ -88,20 +191,18 @@ def check_state(state: GameState) -> list[str]:
     report((counts != expected[None, :]).any(axis=1), "ingredient cards not conserved")
     mm = (in_supply & (sup == MAMMA_MIA)).sum(axis=1) + (d["mm_holder"] >= 0)
     report(mm != 1, "the Mamma Mia! card is not in exactly one place")
-    report((in_supply & ((sup < 0) | (sup > MAMMA_MIA))).any(axis=1), "bad supply card code")
 
     orders = d["orders_hand"].astype(np.int64) + d["delivered"]
-    for s in range(n):
+    for seat in range(n):
         for t in range(N_ORDER_TYPES):
-            orders[:, s, t] += (live & (what == N_KINDS + t) & (d["oven_who"] == s)).sum(axis=1)
+            orders[:, seat, t] += (live & (what == N_KINDS + t) & (d["oven_who"] == seat)).sum(
+                axis=1
+            )
         for j in range(N_ORDER_TYPES):
-            pos = (d["stack_head"][:, s].astype(np.int64) + j) % N_ORDER_TYPES
-            entry = d["stack"][np.arange(len(d)), s, pos].astype(np.int64)
-            inside = j < d["stack_len"][:, s]
-            valid = (entry >= 0) & (entry < N_ORDER_TYPES)
-            report(inside & ~valid, f"seat {s}: bad order type in stack")
-            rows = np.flatnonzero(inside & valid)
-            np.add.at(orders, (rows, s, entry[rows]), 1)  # type: ignore[arg-type]  # int in index
+            pos = (d["stack_head"][:, seat].astype(np.int64) + j) % N_ORDER_TYPES
+            t = d["stack"][np.arange(len(d)), seat, pos].astype(np.int64)
+            rows = np.flatnonzero(j < d["stack_len"][:, seat])
+            np.add.at(orders, (rows, seat, t[rows]), 1)  # type: ignore[arg-type]  # int in index
     report((orders[:, :n] != 1).any(axis=(1, 2)), "order cards not conserved (one place each)")
     unused = (
         d["hand"][:, n:].any(axis=(1, 2))
@@ -111,3 +212,21 @@ def check_state(state: GameState) -> list[str]:
     )
     report(unused, f"cards at seats beyond the {n} players")
     return problems
+
+
+def load_state(given: object, where: str = "options['state']") -> GameState:
+    """A validated copy of a state given in any form: a ``GameState``, its JSON text or
+    its ``to_dict()`` document. What ``reset(options={"state": ...})`` accepts."""
+    if isinstance(given, GameState):
+        check_layout(given, where)
+        state = given.copy()
+    elif isinstance(given, (str, bytes, bytearray)):
+        state = GameState.from_json(given)
+    elif isinstance(given, dict):
+        state = GameState.from_dict(given)
+    else:
+        raise StateError(
+            f"{where} must be a GameState, its JSON text or its to_dict() document, "
+            f"got {type(given).__name__}"
+        )
+    return validate_state(state, where)

@@ -12,8 +12,10 @@ the new game's, and the last one of the finished game is in ``info["final_obs"]`
     >>> rewards.shape                                # (1024, 4): per game and seat
 
 Seeds: the k-th game played in slot i (k = 0, 1, ...) is dealt from
-``seed + i + k * B``; ``info["game_seed"]`` gives every game's seed, so any game can be
-replayed alone with the AEC env or ``mamma_mia_env.replay``.
+``seed + i + k * B`` (mod 2**64). No seed is in ``info`` (a seed determines every
+hidden card, and this one every future deal too); the experimenter reads them with
+``game_seeds()`` / ``final_game_seeds()`` to replay any game alone with the AEC env or
+``mamma_mia_env.replay``.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from gymnasium import spaces
 
 from . import kernels
 from .actions import describe_illegal
+from .arguments import as_seed, is_int
 from .config import Config
 from .engine import PARALLEL_MIN_BATCH, Engine, IllegalActionError
 from .state import GameState
@@ -49,13 +52,13 @@ class MammaMiaVectorEnv:
     ``terminated`` / ``truncated`` per game; the game is then dealt again at once. In
     ``info`` (only in steps where a game finished): ``final_obs`` ``(B, obs_dim)``
     (the finished game seen by the seat that took the last action; rows valid where
-    ``_final_obs``), ``final_delivered`` ``(B, N)`` (orders each seat delivered) and
-    ``final_seed`` (the finished game's seed).
+    ``_final_obs``) and ``final_delivered`` ``(B, N)`` (orders each seat delivered).
 
     ## Arguments
     ``num_envs`` and the fields of ``Config`` (or ``config=Config(...)``). ``copy``
     (default True): return fresh arrays each step; with False the arrays are reused
-    buffers, overwritten by the next step (faster, for trusted loops).
+    buffers, overwritten by the next step (faster). Either way the legality check
+    never reads a buffer handed out: it reads a private copy of the masks.
     """
 
     metadata = {"autoreset_mode": "SameStep"}
@@ -63,11 +66,11 @@ class MammaMiaVectorEnv:
     def __init__(
         self, num_envs: int, config: Config | None = None, copy: bool = True, **kwargs: Any
     ) -> None:
-        if not isinstance(num_envs, int) or num_envs < 1:
+        if not is_int(num_envs) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive int, got {num_envs!r}")
         self.engine = Engine(config, **kwargs) if config is not None else Engine(**kwargs)
         self.config = self.engine.config
-        self.num_envs = num_envs
+        self.num_envs = num_envs = int(num_envs)
         self.num_players = self.config.num_players
         self.copy = copy
         self.single_action_space = spaces.Discrete(self.engine.n_actions)
@@ -76,7 +79,11 @@ class MammaMiaVectorEnv:
         )
         self.state: GameState = None  # type: ignore[assignment]  # set by reset()
         self._obs = np.zeros((num_envs, self.engine.obs_dim), dtype=np.float32)
-        self._mask = np.zeros((num_envs, self.engine.n_actions), dtype=np.int8)
+        self._mask = np.zeros((num_envs, self.engine.n_actions), dtype=np.int8)  # private
+        # copy=False hands out this buffer instead, written by the same kernel; the
+        # legality check reads only the private one, which no caller ever holds
+        rows = num_envs if not copy else 0
+        self._shared_mask = np.zeros((rows, self.engine.n_actions), dtype=np.int8)
         self._final_obs = np.zeros_like(self._obs)
         self._rewards = np.zeros((num_envs, self.num_players), dtype=np.float32)
         self._done = np.zeros(num_envs, dtype=np.bool_)
@@ -90,21 +97,20 @@ class MammaMiaVectorEnv:
         self._base_seed = 0
         self._episode = np.zeros(num_envs, dtype=np.uint64)
 
-    def _seeds(self, index: np.ndarray) -> np.ndarray:
-        b = np.uint64(self.num_envs)
-        return np.uint64(self._base_seed) + index.astype(np.uint64) + self._episode[index] * b
-
     def reset(self, seed: int | None = None) -> tuple[np.ndarray, dict[str, Any]]:
+        """Deal every game; slot i from ``seed + i`` (``seed``: an int in [0, 2**64))."""
         if seed is None:
             seed = int(np.random.SeedSequence().generate_state(1, np.uint64)[0] >> np.uint64(1))
-        if not isinstance(seed, (int, np.integer)) or seed < 0:
-            raise ValueError(f"seed must be a non-negative int, got {seed!r}")
-        self._base_seed = int(seed)
-        self._episode[:] = 0
+        seed = as_seed(seed, "seed")  # checked before anything changes
         index = np.arange(self.num_envs)
-        self.state = self.engine.reset(seeds=self._seeds(index))
+        seeds = np.uint64(seed) + index.astype(np.uint64)  # wraps modulo 2**64
+        self.state = self.engine.reset(seeds=seeds)
+        self._base_seed = seed
+        self._episode[:] = 0
         self.engine.observe(self.state, out=self._obs)
         self.engine.legal_masks(self.state, out=self._mask)
+        if not self.copy:
+            self._shared_mask[:] = self._mask
         self._seats[:] = self.state.data["seat"]
         self._game_seeds[:] = self.state.data["seed"]
         return self._out(self._obs), self._info()
@@ -122,7 +128,6 @@ class MammaMiaVectorEnv:
                 final_obs=self._out(self._final_obs),
                 _final_obs=self._done.copy(),
                 final_delivered=self._out(self._final_delivered),
-                final_seed=self._out(self._final_seed),
             )
         return (
             self._out(self._obs),
@@ -145,11 +150,13 @@ class MammaMiaVectorEnv:
             self.num_players, eng.obs_mode, self._obs, self._mask, self._rewards, self._done,
             self._terminated, self._truncated, self._final_obs, self._final_delivered,
             self._final_seed, self._episode, np.uint64(self._base_seed), self._delivered,
-            self._seats, self._game_seeds,
+            self._seats, self._game_seeds, self._shared_mask,
         )  # fmt: skip
 
     def _check(self, actions: np.ndarray) -> np.ndarray:
-        """Validate against the masks handed out with the last observation."""
+        """Validate every action before any game moves, against the private masks
+        (one byte per game): never against a buffer a caller holds and may have
+        written to (with ``copy=False`` callers get ``_shared_mask``)."""
         b = self.num_envs
         arr = np.asarray(actions)
         if arr.shape != (b,):
@@ -169,11 +176,20 @@ class MammaMiaVectorEnv:
         return arr.copy() if self.copy else arr
 
     def _info(self) -> dict[str, Any]:
-        return {
-            "action_mask": self._out(self._mask),
-            "seat": self._seats.copy(),
-            "game_seed": self._game_seeds.copy(),
-        }
+        mask = self._mask.copy() if self.copy else self._shared_mask
+        return {"action_mask": mask, "seat": self._seats.copy()}
+
+    # -- for the experimenter (never in info) -----------------------------------------
+    def game_seeds(self) -> np.ndarray:
+        """The engine seed of the game in progress in each slot."""
+        if self.state is None:
+            raise RuntimeError("call reset() first")
+        return self._game_seeds.copy()
+
+    def final_game_seeds(self) -> np.ndarray:
+        """The seed of the game that finished in each slot in the last step (valid
+        where that step's ``terminated | truncated``)."""
+        return self._final_seed.copy()
 
     def close(self) -> None:
         self.state = None  # type: ignore[assignment]

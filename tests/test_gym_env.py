@@ -195,7 +195,6 @@ def test_reward_attribution_hand_worked(reward_mode, penalty, learner, last_move
         "delivered": 3,
         "opp_delivered": 4.0,
         "seat": 1,
-        "game_seed": 0,
         "truncated": False,
     }
     # episode statistics are gymnasium's RecordEpisodeStatistics', not the env's
@@ -261,7 +260,7 @@ def test_episode_return_equals_aec_rewards_of_learner_seat(num_players, reward_m
     )
     for ep in range(6):
         _, info = env.reset(seed=1000 * num_players + ep)
-        seat, game_seed = info["seat"], info["game_seed"]
+        seat, game_seed = info["seat"], env.unwrapped.game_seed()  # the experimenter's, not in info
         rewards = []
         done = False
         while not done:
@@ -312,12 +311,13 @@ def test_vec_env_returns_match_aec_replay():
         acts = np.array([random_masked(m, rng) for m in masks])
         obs, rewards, dones, infos = venv.step(acts)
         ret += rewards
+        final_seeds = venv.final_game_seeds()  # the experimenter's API: no info holds a seed
         for i in np.flatnonzero(dones):
             res = infos[i]["result"]
             assert np.isclose(ret[i], infos[i]["episode"]["r"])
             ret[i] = 0.0
             aec = mm.raw_env(num_players=n, reward_mode="delivered_win_loss")
-            aec.reset(seed=res["game_seed"])
+            aec.reset(seed=int(final_seeds[i]))
             seat = f"player_{res['seat']}"
             total = 0.0
             for a in infos[i]["actions"]:  # every seat's actions, in order

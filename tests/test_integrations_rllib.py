@@ -139,3 +139,19 @@ def test_ppo_trains_a_few_iterations():
     stats = result["learners"][POLICY_ID]
     assert math.isfinite(stats["policy_loss"]) and math.isfinite(stats["vf_loss"])
     assert stats["entropy"] > 0
+
+
+def test_training_script_runs(tmp_path):
+    import json
+
+    from experiments import train_rllib
+
+    code = train_rllib.main(
+        ["--iterations", "1", "--batch", "200", "--minibatch", "100", "--epochs", "1",
+         "--envs-per-runner", "2", "--out", str(tmp_path)]
+    )  # fmt: skip
+    assert code == 0
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    assert summary["env_steps"] >= 200 and summary["env_steps_per_s_overall"] > 0
+    assert summary["ray_nodes"] == 1 and summary["library"].startswith("ray[rllib] ")
+    assert (tmp_path / "progress.png").stat().st_size > 0

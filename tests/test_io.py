@@ -370,7 +370,7 @@ CORRUPTIONS = {
     "wrong inner shape": (_set("piles", [0] * 9), r"games\[0\]\.piles: shape"),
     "scalar as list": (_set("round", [0]), r"games\[0\]\.round: shape"),
     "hand count 300": (_set_item("hand", (0, 0), 300), r"games\[0\]\.hand: value out of range"),
-    "fractional count": (_set_item("piles", (0,), 1.5), r"games\[0\]\.piles: value out of range"),
+    "fractional count": (_set_item("piles", (0,), 1.5), r"games\[0\]\.piles: expected integers"),
     "text in a number": (_set("oven_len", "ten"), r"games\[0\]\.oven_len"),
     "negative seed": (_set("seed", "-1"), r"games\[0\]\.seed"),
     "seed beyond 64 bits": (_set("rng", str(2**64)), r"games\[0\]\.rng"),

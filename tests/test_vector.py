@@ -60,15 +60,16 @@ def test_vector_env_equals_aec_env(cfg: dict) -> None:
                 assert np.array_equal(info["final_obs"][i], final["observation"])
                 delivered = e.game.data["delivered"][0, :n].sum(axis=1)
                 assert info["final_delivered"][i].tolist() == delivered.tolist()
-                assert int(info["final_seed"][i]) == seed + i
-                assert int(info["game_seed"][i]) == seed + i + GAMES  # the next deal
+                assert int(venv.final_game_seeds()[i]) == seed + i
+                assert int(venv.game_seeds()[i]) == seed + i + GAMES  # the next deal
                 live[i] = False
 
 
 def test_autoreset_deals_the_next_seed_and_keeps_going() -> None:
     venv = MammaMiaVectorEnv(8, num_players=2)
     obs, info = venv.reset(seed=100)
-    assert info["game_seed"].tolist() == list(range(100, 108))
+    assert venv.game_seeds().tolist() == list(range(100, 108))
+    assert "game_seed" not in info and "final_seed" not in info  # agents get no seed
     rng = np.random.default_rng(0)
     finished = 0
     for _ in range(600):
@@ -78,7 +79,7 @@ def test_autoreset_deals_the_next_seed_and_keeps_going() -> None:
             # a finished slot shows the first position of its next game
             for i in np.flatnonzero(term):
                 assert venv.state.data["turns"][i] == 0
-                assert (int(info["game_seed"][i]) - 100 - i) % 8 == 0
+                assert (int(venv.game_seeds()[i]) - 100 - i) % 8 == 0
             finished += int(term.sum())
         assert info["action_mask"].any(axis=1).all()
     assert finished >= 8
