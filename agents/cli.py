@@ -119,6 +119,19 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"games stepped together per batch (default {DEFAULT_BATCH})",
     )
     t.add_argument(
+        "--backend",
+        choices=("local", "ray"),
+        default="local",
+        help="where the batches of games run: local processes (default) or Ray tasks;"
+        " the results are identical",
+    )
+    t.add_argument(
+        "--address",
+        metavar="ADDR",
+        help="with --backend ray: a running Ray cluster ('auto', 'ray://HOST:10001');"
+        " default: start a local Ray instance",
+    )
+    t.add_argument(
         "--out",
         metavar="DIR",
         help="write NAME.csv, NAME.json and NAME.png here (created and checked writable "
@@ -170,6 +183,8 @@ def _cmd_tournament(args: argparse.Namespace, parser: argparse.ArgumentParser, a
 
     from .tournament import AgentError, AgentMismatchError, TournamentSizeError, run_tournament
 
+    if args.address is not None and args.backend != "ray":
+        parser.error("--address needs --backend ray")
     specs = _agent_specs(parser, args.agents)
     config = {field: getattr(args, field) for _, field, _ in VARIANT_FLAGS}
     config["idle_cycle_guard"] = not args.no_idle_cycle_guard
@@ -191,6 +206,8 @@ def _cmd_tournament(args: argparse.Namespace, parser: argparse.ArgumentParser, a
             batch_size=args.batch_size,
             progress=not args.no_progress,
             command=command,
+            backend=args.backend,
+            address=args.address,
             **config,
         )
     except (ConfigError, AgentLoadError, AgentMismatchError, TournamentSizeError) as exc:

@@ -635,6 +635,8 @@ def run_tournament(
     batch_size: int = DEFAULT_BATCH,
     progress: bool = True,
     command: str | None = None,
+    backend: str = "local",
+    address: str | None = None,
     **config: Any,
 ) -> TournamentResult:
     """Play a duplicate-deal tournament and return its results (see module doc).
@@ -649,7 +651,15 @@ def run_tournament(
     ``workers`` of them; each batch draws its random numbers from its own generator
     seeded from ``(seed, batch)``, so a run is reproducible for the same
     arguments (deterministic agents give the same games whatever the split).
+
+    ``backend="ray"`` plays the same batches as Ray tasks (``agents/ray_backend.py``):
+    on a local Ray instance, or on the cluster at ``address``; the results are
+    bit-identical to the local backend's for the same arguments.
     """
+    if backend not in ("local", "ray"):
+        raise ValueError(f"backend must be 'local' or 'ray', got {backend!r}")
+    if address is not None and backend != "ray":
+        raise ValueError("address is for backend='ray'")
     if isinstance(agents, str):
         agents = [a for a in agents.split(",") if a.strip()]
     if not agents:
@@ -724,7 +734,13 @@ def run_tournament(
         bar = tqdm(total=g_total, unit="game", desc=f"{num_players}p tournament", smoothing=0.1)
     start = time.perf_counter()
     try:
-        if workers == 1 or len(chunks) == 1:
+        if backend == "ray":
+            from .ray_backend import run_batches
+
+            results = run_batches(
+                cfg, agents, loaded, assign, seeds, chunks, seed, bar, address=address
+            )
+        elif workers == 1 or len(chunks) == 1:
             workers = 1
             for i, (lo, hi) in enumerate(chunks):
                 rng = np.random.default_rng([seed, i])

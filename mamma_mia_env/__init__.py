@@ -1,6 +1,7 @@
 """mamma-mia-env: Uwe Rosenberg's Mamma Mia! as a reinforcement-learning environment."""
 
 from ._jit_cache import configure_cache
+from ._version import __version__
 
 configure_cache()  # the source-keyed cache directory, before any kernel is defined
 
@@ -11,6 +12,7 @@ from .engine import Engine, IllegalActionError
 from .state import GameState, StateError
 
 __all__ = [
+    "__version__",
     "ActionCodec",
     "ArgumentTypeError",
     "Config",
@@ -28,3 +30,7 @@ from .log import replay, replay_events
 from .positions import build_position
 
 __all__ += ["build_position", "env", "raw_env", "replay", "replay_events"]
+
+from .registration import register_envs
+
+register_envs()  # gymnasium.make("MammaMia-v0"); records entry points only

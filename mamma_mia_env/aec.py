@@ -81,7 +81,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped env
     reads ``seed_used``, ``event_log()`` or ``save_state()`` on the env object.
     """
 
-    metadata = {
+    metadata: dict[str, Any] = {
         "render_modes": ["ansi", "human"],
         "name": "mamma_mia_v0",
         "is_parallelizable": False,
@@ -113,7 +113,8 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped env
             a: spaces.Discrete(self.engine.n_actions) for a in self.possible_agents
         }
         self.state_space = spaces.Box(0.0, OBS_HIGH, (self.engine.state_dim,), np.float32)
-        self.game: GameState | None = None
+        self.game: GameState = None  # type: ignore[assignment]  # set by reset()
+        self._seed_stream: np.random.Generator | None = None  # draws unseeded resets' games
         self.actions_taken: list[int] = []
         self._mask = np.zeros((1, self.engine.n_actions), dtype=np.int8)
         self._acting_obs = np.zeros(self.engine.obs_dim, dtype=np.float32)
@@ -128,9 +129,15 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped env
 
     # -- episode --------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        """Deal a game from ``seed`` (default: a fresh random seed), or start from
-        ``options={"state": GameState | JSON text | dict}`` (validated: a corrupt or
-        inconsistent state raises ``StateError`` and leaves the env as it was)."""
+        """Deal a game: from engine seed ``seed``, or else the next seed of the stream.
+
+        As in gymnasium, ``reset(seed=s)`` also seeds the stream that later resets
+        without a seed draw their games from, so a run of resets is reproducible from
+        its first seed; a stream never seeded starts from fresh entropy.
+        ``options={"state": GameState | JSON text | dict}`` starts from a position
+        (validated: a corrupt or inconsistent state raises ``StateError`` and leaves the
+        env as it was).
+        """
         if options is None:
             options = {}
         if not isinstance(options, dict):
@@ -149,12 +156,12 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped env
             if game.config != self.config or game.batch_size != 1:
                 raise StateError("options['state'] must be one game made with this env's config")
             self.game = game
-            self._start = game.copy()
+            self._start: GameState | None = game.copy()
         else:
-            if seed is None:
-                seed = int(np.random.SeedSequence().generate_state(1, np.uint64)[0])
-            self.game = self.engine.reset(seeds=[seed])
+            self.game = self.engine.reset(seeds=[self._next_seed() if seed is None else seed])
             self._start = None
+        if seed is not None:  # once the seed was accepted
+            self._seed_stream = np.random.default_rng(seed)
         self.seed_used = int(self.game.data["seed"][0])
         self._acting_obs_seat = -1  # seat whose view _acting_obs holds
         self.actions_taken = []
@@ -163,8 +170,13 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped env
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {a: {} for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._sync()
+
+    def _next_seed(self) -> int:
+        if self._seed_stream is None:
+            self._seed_stream = np.random.default_rng()
+        return int(self._seed_stream.integers(0, 2**63))
 
     def _sync(self, mask_ready: bool = False) -> None:
         """Copy the engine's view of the game into PettingZoo's dicts."""
@@ -180,7 +192,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped env
             else:
                 self.terminations = dict.fromkeys(self.agents, True)
             for a in self.agents:
-                self.infos[a] = {"decision": None, "phase": "over"}
+                self.infos[a] = {"decision": "none", "phase": "over"}
         else:
             self.infos[self.possible_agents[seat]] = {
                 "decision": "reveal" if phase == REVEAL else "turn",
@@ -201,7 +213,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped env
             raise IllegalActionError(
                 f"{agent}: action must be an int, got {action!r} ({type(action).__name__})"
             )
-        a = int(action)
+        a = int(action)  # type: ignore[arg-type]  # is_int checked it
         if not (0 <= a < self.engine.n_actions and self._mask[0, a]):
             from .actions import describe_illegal
 

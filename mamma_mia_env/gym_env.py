@@ -146,7 +146,7 @@ class LearnerGames:
         # the opponents of games dealt later, never of games in progress
         self._registry: list[Any] = []
         self.set_opponents(opponents, opponent_probs)
-        self.state: GameState | None = None
+        self.state: GameState = None  # type: ignore[assignment]  # set by reset()
         # Two generators: ``rng`` draws game seeds, learner seats and opponents (it
         # determines every future deal, so no policy ever sees it); ``act_rng`` is the
         # one handed to the opponents' act_batch.
@@ -160,6 +160,7 @@ class LearnerGames:
         self.ep_length = np.zeros(b, dtype=np.int64)
         self.history: list[list[int]] = [[] for _ in range(b)]  # all actions, all seats
         self.record_history = False
+        self.sb3_infos = False  # Monitor's info["episode"] and "TimeLimit.truncated"
         self.final_seeds = np.zeros(b, dtype=np.uint64)  # seed of each slot's last finished game
         self._env_mask = np.zeros((b, self.n_actions), dtype=np.int8)
 
@@ -183,7 +184,7 @@ class LearnerGames:
     def _restore(self, snap: tuple) -> None:
         (data, seat, opp, carry, ep_return, ep_length, final_seeds, history, lengths,
          rng, rng_state, act_rng, act_state) = snap  # fmt: skip
-        self.state = None if data is None else GameState(self.config, data)
+        self.state = None if data is None else GameState(self.config, data)  # type: ignore[assignment]
         self.seat[:], self.opp[:], self.carry[:] = seat, opp, carry
         self.ep_return[:], self.ep_length[:] = ep_return, ep_length
         self.final_seeds[:] = final_seeds
@@ -287,21 +288,22 @@ class LearnerGames:
                 raise ValueError(f"seats must be {b} integer seats, got {seats!r}")
             if ((seats < 0) | (seats >= n)).any():
                 raise ValueError(f"learner seats must be in 0-{n - 1}, got {seats}")
+        start_state = None
         if start is not None:  # records of the engine's layout, validated as a state
-            start = validate_state(GameState(self.config, np.array(start, ndmin=1)), "start")
-            if start.batch_size != b:
-                raise ValueError(f"start must hold {b} games, got {start.batch_size}")
+            start_state = validate_state(GameState(self.config, np.array(start, ndmin=1)), "start")
+            if start_state.batch_size != b:
+                raise ValueError(f"start must hold {b} games, got {start_state.batch_size}")
         snap = self._snapshot()
         try:
             if seed is not None:
                 sequence = np.random.SeedSequence(seed)
                 self.rng = np.random.default_rng(sequence)
                 self.act_rng = np.random.default_rng(sequence.spawn(1)[0])
-            self.state = None
+            self.state = None  # type: ignore[assignment]  # _deal makes a new batch
             index = np.arange(b)
             self._deal(index, game_seeds, seats)
-            if start is not None:
-                self.state.data[:] = start.data
+            if start_state is not None:
+                self.state.data[:] = start_state.data
             self._advance(
                 np.zeros(b), np.zeros(b, bool), [{} for _ in index],
                 fresh=True, given=start is not None,
@@ -405,12 +407,13 @@ class LearnerGames:
                     "seat": s,
                     "truncated": bool(data["truncated"][i]),
                 },
-                episode={"r": float(self.ep_return[i]), "l": int(self.ep_length[i])},
             )
+            if self.sb3_infos:  # SB3's conventions; gymnasium leaves these to its wrappers
+                infos[i]["episode"] = {"r": float(self.ep_return[i]), "l": int(self.ep_length[i])}
+                if data["truncated"][i]:
+                    infos[i]["TimeLimit.truncated"] = True
             if self.record_history:
                 infos[i]["actions"] = list(self.history[i])
-            if data["truncated"][i]:
-                infos[i]["TimeLimit.truncated"] = True
         if terminated is not None:
             terminated[rows] = data["terminated"][rows]
         if truncated is not None:
@@ -581,7 +584,7 @@ class MammaMiaGymEnv(gym.Env):
     ``Config`` (``num_players``, ``reward_mode``, rule flags, ...).
     """
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 1}
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 1}
 
     def __init__(
         self,
@@ -684,7 +687,7 @@ class MammaMiaGymEnv(gym.Env):
             )
         except BaseException:  # e.g. an opponent raised, or the position ends at once
             self._np_random, self._np_random_seed, state = before
-            if state is not None:
+            if state is not None and self._np_random is not None:
                 self._np_random.bit_generator.state = state
             raise
         self._over = False
@@ -707,7 +710,7 @@ class MammaMiaGymEnv(gym.Env):
             from .actions import describe_illegal
 
             g = self.games
-            env_a = int(g.canon.to_env_actions([a], g.seat)[0]) if g.canonical else a
+            env_a = int(g.canon.to_env_actions(np.array([a]), g.seat)[0]) if g.canonical else a
             why = (
                 describe_illegal(self.engine, g.state, 0, env_a)
                 if 0 <= a < self.engine.n_actions

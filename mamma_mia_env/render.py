@@ -55,13 +55,15 @@ def render_table(rec: np.void, viewer: int, num_players: int, recall: bool = Tru
         lines.append("oven: empty")
     for s in range(n):
         size = int(rec["hand"][s].sum() + rec["orders_hand"][s].sum())
-        delivered = [order_name(t, s) for t in np.flatnonzero(rec["delivered"][s])]
+        delivered = [order_name(int(t), s) for t in np.flatnonzero(rec["delivered"][s])]
         lines.append(
             f"seat {s} ({INGREDIENTS[s]}): hand {size} ({int(rec['orders_hand'][s].sum())} orders),"
             f" stack {int(rec['stack_len'][s])}, delivered {len(delivered)}"
             + (f" [{'; '.join(delivered)}]" if delivered else "")
         )
     hand = _cards(rec["hand"][viewer])
-    orders = [f"{t}: {order_name(t, viewer)}" for t in np.flatnonzero(rec["orders_hand"][viewer])]
+    orders = [
+        f"{t}: {order_name(int(t), viewer)}" for t in np.flatnonzero(rec["orders_hand"][viewer])
+    ]
     lines.append(f"your hand (seat {viewer}): {hand}; orders: {'; '.join(orders) or '-'}")
     return "\n".join(lines)

@@ -12,6 +12,8 @@ the end-of-game result). Finished games are dealt again at once (SB3's autoreset
 the win share, orders delivered and seat of the finished game. Its seed is for the
 experimenter only (``final_game_seeds()``): a seed determines every hidden card, so
 no info holds one.
+``infos[i]["TimeLimit.truncated"]`` marks a game cut by ``max_turns`` (SB3
+bootstraps its value).
 
 Masks for sb3-contrib's ``MaskablePPO``: ``action_masks()`` returns ``(n_envs,
 n_actions)`` bool, and ``env_method("action_masks")`` the same as a list of rows
@@ -84,6 +86,7 @@ class MammaMiaSB3VecEnv(VecEnv):
             normalize=normalize,
             autoreset=True,
         )
+        self.games.sb3_infos = True
         eng = self.games.engine
         super().__init__(
             int(n_envs),

@@ -101,7 +101,7 @@ class GameState:
         games = []
         for rec in self.data:
             game = {}
-            for name in self.data.dtype.names:
+            for name in self.data.dtype.names or ():
                 value = rec[name]
                 if name in ("seed", "rng"):
                     game[name] = str(int(value))  # 64-bit: keep exact in any JSON reader
@@ -129,6 +129,7 @@ class GameState:
         if not isinstance(games, list) or not games:
             raise StateError("field 'games' must be a non-empty list")
         dtype = state_dtype()
+        assert dtype.names is not None and dtype.fields is not None  # a structured dtype
         data = np.zeros(len(games), dtype=dtype)
         for i, game in enumerate(games):
             if not isinstance(game, dict):
@@ -138,7 +139,7 @@ class GameState:
             if missing or extra:
                 raise StateError(f"games[{i}]: missing fields {missing}, unknown fields {extra}")
             for name in dtype.names:
-                field_dtype, _ = dtype.fields[name]
+                field_dtype = dtype.fields[name][0]
                 shape = field_dtype.shape
                 try:
                     raw = game[name]
@@ -178,7 +179,7 @@ class GameState:
         return state
 
     @classmethod
-    def from_json(cls, text: str) -> GameState:
+    def from_json(cls, text: str | bytes | bytearray) -> GameState:
         if not isinstance(text, (str, bytes, bytearray)):
             raise StateError(f"a saved state must be JSON text, got {type(text).__name__}")
         try:

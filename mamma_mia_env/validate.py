@@ -33,7 +33,7 @@ TURNS_LIMIT = 2**30
 _DTYPE = state_dtype()
 
 
-def _first_bad(mask: np.ndarray) -> list[int]:
+def _first_bad(mask: np.ndarray | np.bool_) -> list[int]:
     return [int(i) for i in np.flatnonzero(mask)[:3]]
 
 
@@ -71,7 +71,7 @@ def check_state(state: GameState) -> list[str]:
     n = cfg.num_players
     problems: list[str] = []
 
-    def report(mask: np.ndarray, what: str) -> None:
+    def report(mask: np.ndarray | np.bool_, what: str) -> None:
         bad = _first_bad(mask)
         if bad:
             problems.append(f"games {bad}: {what}")
@@ -79,7 +79,7 @@ def check_state(state: GameState) -> list[str]:
     def outside(name: str, lo: int, hi: int) -> np.ndarray:
         """Games with a value of field ``name`` outside ``[lo, hi]``."""
         v = d[name].reshape(len(d), -1)
-        return ((v < lo) | (v > hi)).any(axis=1)
+        return np.asarray(((v < lo) | (v > hi)).any(axis=1))
 
     # -- ranges of every field (the kernels index arrays with these) --------------------
     report(~np.isin(d["phase"], (PLAY, REVEAL, OVER)), "phase not in 0-2")
@@ -204,7 +204,7 @@ def check_state(state: GameState) -> list[str]:
             pos = (d["stack_head"][:, seat].astype(np.int64) + j) % N_ORDER_TYPES
             t = d["stack"][np.arange(len(d)), seat, pos].astype(np.int64)
             rows = np.flatnonzero(j < d["stack_len"][:, seat])
-            np.add.at(orders, (rows, seat, t[rows]), 1)
+            np.add.at(orders, (rows, seat, t[rows]), 1)  # type: ignore[arg-type]  # int in index
     report((orders[:, :n] != 1).any(axis=(1, 2)), "order cards not conserved (one place each)")
     unused = (
         d["hand"][:, n:].any(axis=(1, 2))

@@ -30,6 +30,7 @@ from .actions import describe_illegal
 from .arguments import as_seed, is_int
 from .config import Config
 from .engine import PARALLEL_MIN_BATCH, Engine, IllegalActionError
+from .state import GameState
 
 OBS_HIGH = 255.0
 
@@ -76,7 +77,7 @@ class MammaMiaVectorEnv:
         self.single_observation_space = spaces.Box(
             0.0, OBS_HIGH, shape=(self.engine.obs_dim,), dtype=np.float32
         )
-        self.state = None
+        self.state: GameState = None  # type: ignore[assignment]  # set by reset()
         self._obs = np.zeros((num_envs, self.engine.obs_dim), dtype=np.float32)
         self._mask = np.zeros((num_envs, self.engine.n_actions), dtype=np.int8)  # private
         # copy=False hands out this buffer instead, written by the same kernel; the
@@ -191,4 +192,4 @@ class MammaMiaVectorEnv:
         return self._final_seed.copy()
 
     def close(self) -> None:
-        self.state = None
+        self.state = None  # type: ignore[assignment]

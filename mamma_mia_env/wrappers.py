@@ -57,6 +57,7 @@ class _Direct:
     """Mixin: the hot attributes read from the unwrapped env in one step."""
 
     _check_reset = False
+    env: Any  # the wrapped env (the wrapper class this is mixed into sets it)
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)

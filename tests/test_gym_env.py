@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import warnings
 
+import gymnasium as gym
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env as gym_check_env
@@ -196,7 +197,8 @@ def test_reward_attribution_hand_worked(reward_mode, penalty, learner, last_move
         "seat": 1,
         "truncated": False,
     }
-    assert info["episode"]["r"] == learner and info["episode"]["l"] == 1
+    # episode statistics are gymnasium's RecordEpisodeStatistics', not the env's
+    assert "episode" not in info and "TimeLimit.truncated" not in info
     # the engine's rewards of that last step: the last mover's differ from the learner's
     assert env.games.state.data["rewards"][0, 0] == last_mover
     assert not env.action_masks().any()
@@ -248,19 +250,21 @@ def test_episode_return_equals_aec_rewards_of_learner_seat(num_players, reward_m
     """Replaying each episode in the AEC env, the learner seat's rewards sum to the
     gym return; the per-step rewards match the AEC rewards between its decisions."""
     rng = np.random.default_rng(num_players)
-    env = MammaMiaGymEnv(
-        num_players=num_players,
-        reward_mode=reward_mode,
-        record_actions=True,
-        opponents=mm.gym_env.UniformRandomOpponent(),
+    env = gym.wrappers.RecordEpisodeStatistics(
+        MammaMiaGymEnv(
+            num_players=num_players,
+            reward_mode=reward_mode,
+            record_actions=True,
+            opponents=mm.gym_env.UniformRandomOpponent(),
+        )
     )
     for ep in range(6):
         _, info = env.reset(seed=1000 * num_players + ep)
-        seat, game_seed = info["seat"], env.game_seed()  # the experimenter's, not in info
+        seat, game_seed = info["seat"], env.unwrapped.game_seed()  # the experimenter's, not in info
         rewards = []
         done = False
         while not done:
-            _, r, te, tr, info = env.step(random_masked(env.action_masks(), rng))
+            _, r, te, tr, info = env.step(random_masked(env.unwrapped.action_masks(), rng))
             rewards.append(r)
             done = te or tr
         actions = info["actions"]
@@ -278,7 +282,8 @@ def test_episode_return_equals_aec_rewards_of_learner_seat(num_players, reward_m
         per_decision.append(acc)
         assert all(aec.terminations.values())
         assert np.allclose(rewards, per_decision)
-        assert np.isclose(sum(rewards), info["episode"]["r"])
+        assert np.isclose(sum(rewards), info["episode"]["r"])  # gymnasium's wrapper
+        assert info["episode"]["l"] == len(rewards)
 
 
 def test_vec_env_returns_match_aec_replay():

@@ -1,0 +1,190 @@
+"""Ray RLlib (new API stack): Mamma Mia! as a turn-based ``MultiAgentEnv``, and a PPO config.
+
+    from mamma_mia_env.integrations.rllib import ppo_config
+    algo = ppo_config(num_players=2).build_algo()  # self-play, masked PPO
+    for _ in range(10):
+        print(algo.train()["env_runners"]["episode_return_mean"])
+
+``MammaMiaMultiAgentEnv`` gives each seat (``player_0`` ...) an observation only when it
+is to act, ``{"observations": float32 vector, "action_mask": float32 0/1}``, the form
+RLlib's ``ActionMaskingTorchRLModule`` reads; at the end of a game every seat gets its
+last observation and ``terminated`` (or ``truncated``). Rewards reach every seat in the
+step they are earned (RLlib adds a reward that arrives while a seat waits to that seat's
+next step). Observations, masks and actions are in each seat's canonical frame and
+scaled (``SeatView``), so one shared policy plays every seat: ``ppo_config`` maps all
+seats to the policy ``"shared"`` (self-play: every seat's decisions train it).
+
+Environment options (``env_config``): the fields of ``Config`` plus ``canonical`` and
+``normalize`` (both default True) and ``illegal_action``: ``"terminate"`` (default, as
+PettingZoo's ``TerminateIllegalWrapper``: the game ends, ``illegal_reward`` (-1) to the
+offender; RLlib's env checker samples unmasked actions) or ``"raise"``. A masked policy
+never plays an illegal action. Infos hold no ``None``.
+
+For a Ray cluster, ``ray.init(address=...)`` before ``build_algo()`` and
+``num_env_runners`` > 0 spread the env runners over its nodes (docs/INTEGRATIONS.md).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from ray.rllib.env.multi_agent_env import MultiAgentEnv
+
+from ..aec import raw_env
+from ..config import Config
+from .seat_view import SeatView
+
+POLICY_ID = "shared"
+VIEW_OPTIONS = ("canonical", "normalize")
+
+
+class MammaMiaMultiAgentEnv(MultiAgentEnv):
+    """Mamma Mia! for RLlib: one agent per seat, turn by turn (see the module docstring)."""
+
+    def __init__(self, config: dict[str, Any] | None = None) -> None:
+        super().__init__()
+        options = dict(config or {})  # RLlib passes an EnvContext (a dict)
+        view = {k: options.pop(k) for k in VIEW_OPTIONS if k in options}
+        self.illegal_action = options.pop("illegal_action", "terminate")
+        if self.illegal_action not in ("terminate", "raise"):
+            raise ValueError(
+                f"illegal_action must be 'terminate' or 'raise', got {self.illegal_action!r}"
+            )
+        self.illegal_reward = float(options.pop("illegal_reward", -1.0))
+        self.raw = raw_env(**options)
+        self.config: Config = self.raw.config
+        self.view = SeatView(self.config, **view)
+        self.possible_agents = list(self.raw.possible_agents)
+        self.agents = list(self.possible_agents)
+        self._seat = {a: i for i, a in enumerate(self.possible_agents)}
+        space = gym.spaces.Dict(
+            {
+                "observations": self.view.observation_box(),
+                "action_mask": gym.spaces.Box(0.0, 1.0, (self.view.n_actions,), np.float32),
+            }
+        )
+        self.observation_spaces: dict[str, gym.Space] = dict.fromkeys(self.possible_agents, space)
+        self.action_spaces: dict[str, gym.Space] = {
+            a: gym.spaces.Discrete(self.view.n_actions) for a in self.possible_agents
+        }
+        self.observation_space = gym.spaces.Dict(self.observation_spaces)
+        self.action_space = gym.spaces.Dict(self.action_spaces)
+
+    def _observe(self, agent: str) -> dict[str, np.ndarray]:
+        seat = self._seat[agent]
+        raw = self.raw.observe(agent)
+        return {
+            "observations": self.view.obs(raw["observation"], seat),
+            "action_mask": self.view.mask(raw["action_mask"], seat).astype(np.float32),
+        }
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        self.raw.reset(seed=seed, options=options)
+        self.agents = list(self.possible_agents)
+        agent = self.raw.agent_selection
+        return {agent: self._observe(agent)}, {agent: {}}
+
+    def step(self, action_dict: dict[str, Any]) -> tuple[dict, dict, dict, dict, dict]:
+        agent = self.raw.agent_selection
+        if agent not in action_dict:
+            raise ValueError(f"no action for {agent}, the agent to act (got {sorted(action_dict)})")
+        action = self.view.to_env_action(action_dict[agent], self._seat[agent])
+        raw = self.raw
+        if not raw.observe(agent)["action_mask"][action]:
+            if self.illegal_action == "raise":
+                raw.step(action)  # raises IllegalActionError, naming the action
+            # as PettingZoo's TerminateIllegalWrapper: the game ends, the offender pays
+            obs = {a: self._observe(a) for a in self.possible_agents}
+            done = dict.fromkeys([*self.possible_agents, "__all__"], True)
+            rewards = {a: self.illegal_reward if a == agent else 0.0 for a in self.possible_agents}
+            return (
+                obs,
+                rewards,
+                done,
+                dict.fromkeys(done, False),
+                {a: {"illegal_action": action} if a == agent else {} for a in self.possible_agents},
+            )
+        raw.step(action)
+        # every seat, every step (0.0 too): RLlib wants a reward with each next observation
+        rewards = {a: float(raw.rewards[a]) for a in self.possible_agents}
+        over = raw.terminations[agent] or raw.truncations[agent]
+        if not over:
+            nxt = raw.agent_selection
+            return (
+                {nxt: self._observe(nxt)},
+                rewards,
+                {"__all__": False},
+                {"__all__": False},
+                {nxt: {}},
+            )
+        truncated = bool(raw.truncations[agent])
+        obs = {a: self._observe(a) for a in self.possible_agents}
+        terms = {a: not truncated for a in self.possible_agents}
+        truncs = {a: truncated for a in self.possible_agents}
+        terms["__all__"], truncs["__all__"] = not truncated, truncated
+        return obs, rewards, terms, truncs, {a: {} for a in self.possible_agents}
+
+
+def ppo_config(
+    num_players: int = 2,
+    *,
+    env_config: dict[str, Any] | None = None,
+    hidden: tuple[int, ...] = (256, 256),
+    num_env_runners: int = 0,
+    num_envs_per_env_runner: int = 8,
+    train_batch_size: int = 4000,
+    minibatch_size: int = 256,
+    lr: float = 3e-4,
+    seed: int | None = None,
+) -> Any:
+    """A ready ``PPOConfig``: masked PPO on the new API stack, one policy for all seats.
+
+    ``env_config``: further ``MammaMiaMultiAgentEnv`` options (rules, ``reward_mode``,
+    ...). ``num_env_runners``: remote sampling workers (0 samples in the driver);
+    on a cluster they are placed on any node with a free CPU. The result is an
+    ordinary ``PPOConfig``: change anything with its methods before ``build_algo()``.
+    """
+    from ray.rllib.algorithms.ppo import PPOConfig
+    from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
+    from ray.rllib.core.rl_module.rl_module import RLModuleSpec
+    from ray.rllib.examples.rl_modules.classes.action_masking_rlm import (
+        ActionMaskingTorchRLModule,
+    )
+
+    cfg = {"num_players": num_players, **(env_config or {})}
+    config = (
+        PPOConfig()
+        .environment(MammaMiaMultiAgentEnv, env_config=cfg)
+        .multi_agent(
+            policies={POLICY_ID},
+            policy_mapping_fn=_to_shared_policy,
+            policies_to_train=[POLICY_ID],
+        )
+        .rl_module(
+            rl_module_spec=MultiRLModuleSpec(
+                rl_module_specs={
+                    POLICY_ID: RLModuleSpec(
+                        module_class=ActionMaskingTorchRLModule,
+                        model_config={"fcnet_hiddens": list(hidden), "vf_share_layers": False},
+                    )
+                }
+            )
+        )
+        .env_runners(
+            num_env_runners=num_env_runners, num_envs_per_env_runner=num_envs_per_env_runner
+        )
+        .training(
+            train_batch_size_per_learner=train_batch_size, minibatch_size=minibatch_size, lr=lr
+        )
+    )
+    if seed is not None:
+        config = config.debugging(seed=seed)
+    return config
+
+
+def _to_shared_policy(agent_id: str, episode: Any = None, **kwargs: Any) -> str:
+    return POLICY_ID

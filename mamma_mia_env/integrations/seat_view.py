@@ -1,0 +1,69 @@
+"""One seat's view of the AEC env as learners want it, shared by the adapters.
+
+A policy shared by every seat (self-play) learns one game instead of N when each
+seat's observation, mask and actions are relabelled so that it looks like seat 0
+(``canonical``, ``mamma_mia_env.symmetry``) and the observation is scaled to about
+[0, 1] (``normalize``), as the gym and SB3 envs do by default.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from gymnasium import spaces
+
+from ..aec import OBS_HIGH
+from ..config import Config
+from ..symmetry import SeatCanonicalizer, obs_scale
+
+
+class SeatView:
+    """Observation, mask and action maps for one seat at a time."""
+
+    def __init__(self, config: Config, canonical: bool = True, normalize: bool = True) -> None:
+        if not isinstance(canonical, bool) or not isinstance(normalize, bool):
+            raise TypeError(
+                f"canonical and normalize must be bools, got {canonical!r}, {normalize!r}"
+            )
+        self.config = config
+        self.canonical = canonical
+        self.normalize = normalize
+        self.canon = SeatCanonicalizer(config)
+        self.scale = obs_scale(config.num_players, config.observation_mode).astype(np.float32)
+        self.obs_dim = self.canon.obs_dim
+        self.n_actions = self.canon.n_actions
+
+    def observation_box(self) -> spaces.Box:
+        high = np.full(self.obs_dim, OBS_HIGH, dtype=np.float32)
+        if self.normalize:
+            high = high / self.scale
+        return spaces.Box(0.0, high, dtype=np.float32)
+
+    def obs(self, observation: np.ndarray, seat: int) -> np.ndarray:
+        """The seat's own observation vector (from ``raw_env.observe``), as learned on."""
+        obs = np.asarray(observation, dtype=np.float32)
+        if self.canonical:
+            obs = self.canon.obs(obs[None], np.array([seat]))[0]
+        if self.normalize:
+            obs = obs / self.scale
+        return obs.astype(np.float32, copy=False)
+
+    def mask(self, mask: np.ndarray, seat: int) -> np.ndarray:
+        """The seat's legal actions (int8 0/1) in the learner's frame."""
+        m = np.asarray(mask, dtype=np.int8)
+        if self.canonical:
+            m = self.canon.masks(m[None], np.array([seat]))[0]
+        return m
+
+    def to_env_action(self, action: int, seat: int) -> int:
+        """A learner's action for ``seat`` in the env's frame (checked against the range)."""
+        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+            arr = np.asarray(action)
+            if arr.shape != () or arr.dtype.kind not in "iu":
+                raise TypeError(f"action must be an int, got {action!r}")
+            action = int(arr)
+        a = int(action)
+        if not 0 <= a < self.n_actions:
+            raise ValueError(f"action must be in 0-{self.n_actions - 1}, got {a}")
+        if self.canonical:
+            return int(self.canon.to_env_actions(np.array([a]), np.array([seat]))[0])
+        return a

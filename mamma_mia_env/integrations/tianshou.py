@@ -1,0 +1,89 @@
+"""Tianshou (2.x, multi-agent): Mamma Mia! as Tianshou's ``PettingZooEnv``, ready to collect.
+
+    from tianshou.env import DummyVectorEnv
+    from mamma_mia_env.integrations.tianshou import tianshou_env
+    envs = DummyVectorEnv([lambda: tianshou_env(num_players=2) for _ in range(8)])
+
+``tianshou_env(**config)`` wraps the PettingZoo env (``mamma_mia_env.env``, so an illegal
+action ends the game with -1 for the offender, as PettingZoo's classic games do) in
+``SeatViewWrapper`` and then in ``tianshou.env.PettingZooEnv``: Tianshou's collectors
+see ``{"agent_id", "obs", "mask"}`` and its masked policies (DQN, the random MARL
+algorithm, ...) never pick an illegal action. Observations, masks and actions are
+in each seat's canonical frame and scaled (``SeatView``), so one algorithm can play
+every seat (self-play). Infos have the same keys at every step, with no ``None``
+(Tianshou stores infos in its buffers, where ``None`` becomes NaN).
+
+Tianshou's multi-agent dispatcher credits each agent with the reward of the env step
+in which it acted (the reward vector's entry for that agent); a reward that reaches a
+seat on another seat's move (the end-of-game result for all but the last mover, an
+order delivered at a reveal someone else triggered) is not credited to that seat. That
+is how Tianshou's PettingZoo support works for every turn-based game; use
+``reward_mode="delivered"`` or the single-learner gym env (``MammaMia-v0``, where
+rewards are summed up to the learner's next decision) when that matters.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo.utils import BaseWrapper
+from tianshou.env import PettingZooEnv
+
+from ..aec import env as make_aec_env
+from .seat_view import SeatView
+
+INFO_KEYS = ("decision", "phase")
+
+
+class SeatViewWrapper(BaseWrapper):
+    """An AEC wrapper: each seat's observation, mask and actions in its canonical frame."""
+
+    def __init__(self, env: Any, canonical: bool = True, normalize: bool = True) -> None:
+        super().__init__(env)
+        self.view = SeatView(env.unwrapped.config, canonical=canonical, normalize=normalize)
+        self._seat = {a: i for i, a in enumerate(env.possible_agents)}
+        self._space = spaces.Dict(
+            {
+                "observation": self.view.observation_box(),
+                "action_mask": spaces.Box(0, 1, shape=(self.view.n_actions,), dtype=np.int8),
+            }
+        )
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self._space
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        raw = self.env.observe(agent)
+        seat = self._seat[agent]
+        return {
+            "observation": self.view.obs(raw["observation"], seat),
+            "action_mask": self.view.mask(raw["action_mask"], seat),
+        }
+
+    def step(self, action: Any) -> None:
+        agent = self.env.agent_selection
+        if action is None or self.env.terminations[agent] or self.env.truncations[agent]:
+            self.env.step(action)  # the dead agent's step: passed through as it is
+        else:
+            self.env.step(self.view.to_env_action(action, self._seat[agent]))
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        agent = self.env.agent_selection
+        info = self.env.infos[agent]
+        return (
+            self.observe(agent) if observe else None,
+            self.env._cumulative_rewards[agent],
+            self.env.terminations[agent],
+            self.env.truncations[agent],
+            {k: str(info.get(k, "none")) for k in INFO_KEYS},  # same keys, no None
+        )
+
+
+def tianshou_env(
+    canonical: bool = True, normalize: bool = True, illegal_reward: float = -1.0, **config: Any
+) -> PettingZooEnv:
+    """A Tianshou ``PettingZooEnv`` of Mamma Mia! (``config``: the fields of ``Config``)."""
+    aec = make_aec_env(illegal_reward=illegal_reward, **config)
+    return PettingZooEnv(SeatViewWrapper(aec, canonical=canonical, normalize=normalize))

@@ -1,0 +1,36 @@
+"""Gymnasium ids for the single-learner env, registered when ``mamma_mia_env`` is imported.
+
+``gymnasium.make("MammaMia-v0")`` is the 4-player game (the default ``Config``);
+``MammaMia-2p-v0`` ... ``MammaMia-5p-v0`` fix the player count. Keywords of ``make``
+go to ``MammaMiaGymEnv`` (opponents, reward and rule options). Without importing the
+package first, ``gymnasium.make("mamma_mia_env:MammaMia-v0")`` imports it.
+
+Registration only records an entry point string: the env module (and numba's
+compiled kernels) load when an env is made, not at import.
+
+Episode statistics are gymnasium's ``RecordEpisodeStatistics`` (the env writes no
+``info["episode"]``); truncation is the env's own ``truncated`` flag (``max_turns``).
+"""
+
+from __future__ import annotations
+
+import gymnasium
+
+ENTRY_POINT = "mamma_mia_env.gym_env:MammaMiaGymEnv"
+ENV_ID = "MammaMia-v0"
+PLAYER_COUNT_IDS = {n: f"MammaMia-{n}p-v0" for n in range(2, 6)}
+
+
+def register_envs() -> None:
+    """Register every id once (importing the package twice does not re-register)."""
+    ids: dict[str, dict[str, int]] = {ENV_ID: {}}
+    ids.update({env_id: {"num_players": n} for n, env_id in PLAYER_COUNT_IDS.items()})
+    for env_id, kwargs in ids.items():
+        if env_id in gymnasium.registry:
+            continue
+        gymnasium.register(
+            id=env_id,
+            entry_point=ENTRY_POINT,
+            kwargs=kwargs,
+            disable_env_checker=False,
+        )
