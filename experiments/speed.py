@@ -11,7 +11,6 @@ average before the run is recorded: other work on the machine slows the run down
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import platform
 import sys
@@ -22,6 +21,7 @@ sys.path.insert(0, os.path.dirname(HERE))
 
 from agents import HEURISTICS  # noqa: E402
 from agents.tournament import run_tournament  # noqa: E402
+from experiments.common import add_output_args, output_dir, provenance, write_json  # noqa: E402
 
 
 def run(out_dir: str, games: int = 10000, workers: int | None = None, seed: int = 0) -> str:
@@ -45,9 +45,7 @@ def run(out_dir: str, games: int = 10000, workers: int | None = None, seed: int 
         "mean_turns": float(res.turns.mean()),
     }
     os.makedirs(out_dir, exist_ok=True)
-    with open(os.path.join(out_dir, "speed.json"), "w") as fh:
-        json.dump(record, fh, indent=2)
-        fh.write("\n")
+    write_json(os.path.join(out_dir, "speed.json"), record, provenance(seeds=seed, wall_time=wall))
     text = speed_markdown(record)
     print(text)
     return text
@@ -75,9 +73,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=10000)
     parser.add_argument("--workers", type=int, default=None)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--out", default=os.path.join(HERE, "results"))
+    add_output_args(parser, "speed")
     args = parser.parse_args(argv)
-    run(args.out, args.games, args.workers, args.seed)
+    run(str(output_dir(args, "speed")), args.games, args.workers, args.seed)
     return 0
 
 
