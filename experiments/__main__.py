@@ -1,4 +1,4 @@
-"""``python -m experiments reproduce ...``: the one entry point of the reproduction."""
+"""``python -m experiments reproduce ...`` and ``python -m experiments docs``."""
 
 from __future__ import annotations
 
@@ -7,9 +7,13 @@ import sys
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    if not argv or argv[0] != "reproduce":
-        print("usage: python -m experiments reproduce [options]  (--help for the options)")
+    if not argv or argv[0] not in ("reproduce", "docs"):
+        print("usage: python -m experiments {reproduce,docs} [options]  (--help for each)")
         return 2
+    if argv[0] == "docs":
+        from experiments.docs import main as docs
+
+        return docs(argv[1:])
     from experiments.reproduce import main as reproduce
 
     return reproduce(argv[1:])

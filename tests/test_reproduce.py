@@ -143,3 +143,30 @@ def test_quick_reproduction_matches_and_leaves_the_tree_clean(tmp_path):
         ["git", "status", "--porcelain"], cwd=repo, capture_output=True, text=True, check=True
     ).stdout
     assert status == "", status
+
+
+def test_docs_blocks_match_the_result_files():
+    from experiments import docs
+
+    for path in docs.DOCS:
+        text = path.read_text()
+        assert docs.render(text) == text, f"{path}: run `python -m experiments docs`"
+
+
+def test_numbers_quoted_in_the_docs_match_the_result_files():
+    """Numbers outside the generated blocks, each against its result file."""
+    results = ROOT / "experiments" / "results"
+    speed = json.loads((results / "speed.json").read_text())
+    seconds = f"{speed['seconds']:.1f} s"
+    for doc in ("docs/AGENTS.md", "docs/PERFORMANCE.md"):
+        assert seconds in (ROOT / doc).read_text(), f"{doc} should quote {seconds}"
+    training = (ROOT / "docs" / "TRAINING.md").read_text()
+    for n, col in ((2, 1), (4, 2)):
+        ev = json.loads((results / f"ppo_{n}p_final_eval.json").read_text())
+        pct = {k: f"{100 * v['win_rate']:.1f}%" for k, v in ev.items() if k != "provenance"}
+        row = next(x for x in training.splitlines() if x.startswith("| vs `counter`"))
+        assert row.split("|")[col + 1].strip() == (
+            f"{pct['counter']} / {pct['hoarder']} / {pct['forgetful']}"
+        ), f"TRAINING.md {n}p row"
+        row = next(x for x in training.splitlines() if "**win rate vs `builder`**" in x)
+        assert f"**{pct['builder']}**" in row.split("|")[col + 1], f"TRAINING.md {n}p builder"
