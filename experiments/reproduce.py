@@ -303,7 +303,8 @@ def run_one(exp: Experiment, mode: str, out: Path, extra: list[str]) -> Outcome:
     args = exp.args(mode)
     assert args is not None
     out.mkdir(parents=True, exist_ok=True)
-    cmd = [sys.executable, exp.script, *args, *extra, "--out", str(out)]
+    shown = out.relative_to(ROOT) if out.is_relative_to(ROOT) else out  # cwd is ROOT
+    cmd = [sys.executable, exp.script, *args, *extra, "--out", str(shown)]
     env = {
         **os.environ,
         "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),

@@ -1,11 +1,12 @@
 """Time 10,000 four-player games between the four heuristic bots, on all cores.
 
-    PYTHONPATH=. python experiments/speed.py [--games 10000] [--workers 2]
+    PYTHONPATH=. python experiments/speed.py [--games 10000] [--workers 2] [--export]
 
 The time is wall-clock for the whole ``run_tournament`` call: starting the worker
 processes, playing every game, and the statistics (ratings included). Writes
-``experiments/results/speed.json`` and prints a markdown paragraph. The machine's load
-average before the run is recorded: other work on the machine slows the run down.
+``runs/speed/speed.json`` (``--export``: ``experiments/results/speed.json``) and prints a
+markdown paragraph. The machine's load average before the run is recorded: other work on
+the machine slows the run down.
 """
 
 from __future__ import annotations
@@ -62,7 +63,7 @@ def speed_markdown(record: dict) -> str:
             f"worker processes on {record['cores']} cores, load average "
             f"{record['load_average_before']:.2f} before the run. The time covers starting "
             "the processes, every game and the statistics. "
-            "Command: `PYTHONPATH=. python experiments/speed.py`.",
+            "Command: `PYTHONPATH=. python experiments/speed.py --export`.",
             "",
         ]
     )
