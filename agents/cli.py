@@ -73,7 +73,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="play a duplicate-deal tournament between agents",
         description=(
             "Play a tournament: every deal is replayed once per seating (seats rotated, "
-            "or permuted), on all cores. Prints a table of wins, win rate with a 95%% "
+            "or permuted), on all cores. Prints a table of wins, win rate with a 95% "
             "Wilson interval, mean delivered orders and an openskill PlackettLuce rating; "
             "with --out also writes CSV, JSON and a PNG plot."
         ),

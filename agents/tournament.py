@@ -52,6 +52,7 @@ import numpy as np
 from mamma_mia_env import Config, Engine, GameState
 from mamma_mia_env.config import OBSERVATION_MODES
 from mamma_mia_env.kernels import first_masked_out
+from mamma_mia_env.provenance import provenance, write_sidecar
 from mamma_mia_env.state import OVER
 
 from . import AgentLoadError, agent_name, load_agent
@@ -532,7 +533,12 @@ class TournamentResult:
         """
         paths = prepare_output(out_dir, stem, plot)
         self.to_csv(paths[0])
-        self.to_json(paths[1])
+        record = provenance(seeds=self.seed, wall_time=self.elapsed, command=self.command)
+        doc = self.to_dict()
+        doc["provenance"] = record
+        with open(paths[1], "w") as fh:
+            fh.write(json.dumps(doc, indent=2) + "\n")
+        write_sidecar(paths[0], record)
         if plot:
             self.plot(paths[2])
         return paths
@@ -647,10 +653,10 @@ def run_tournament(
     below ``SMALL_RUN`` games); 1 plays in this process, more need the caller's
     ``if __name__ == "__main__":`` guard, as any spawned multiprocessing does.
 
-    The games are split into batches of at most ``batch_size``, a multiple of
-    ``workers`` of them; each batch draws its random numbers from its own generator
-    seeded from ``(seed, batch)``, so a run is reproducible for the same
-    arguments (deterministic agents give the same games whatever the split).
+    The games are split into batches of at most ``batch_size``, a
+    ``workers``-independent split; each batch draws its random numbers from its own
+    generator seeded from ``(seed, batch)``, so a run gives the same games whatever the
+    number of workers (or machine).
 
     ``backend="ray"`` plays the same batches as Ray tasks (``agents/ray_backend.py``):
     on a local Ray instance, or on the cluster at ``address``; the results are
@@ -720,10 +726,9 @@ def run_tournament(
     deal = np.repeat(np.arange(deals), s)
     seeds = seeds_d[deal]
     g_total = len(seeds)
-    # whole batches of at most batch_size games, a multiple of workers of them
-    n_chunks = math.ceil(g_total / batch_size)
-    n_chunks = min(math.ceil(n_chunks / workers) * workers, g_total)
-    size = math.ceil(g_total / n_chunks)
+    # batches of at most batch_size games; the split must not depend on ``workers``
+    # (each batch has its own generator), or the same seed gives other games elsewhere
+    size = min(batch_size, g_total)
     chunks = [(lo, min(lo + size, g_total)) for lo in range(0, g_total, size)]
     results: dict[int, dict[str, np.ndarray]] = {}
 

@@ -12,7 +12,7 @@ One run measures, on this machine:
 Each measurement is repeated (``--repeats``, interleaved so that a slow patch of the
 machine hits every row alike) and the median is reported.
 
-    python experiments/benchmark.py                    # full run, writes experiments/results/
+    python experiments/benchmark.py --export           # full run, writes experiments/results/
     python experiments/benchmark.py --quick            # a few seconds, for a smoke test
 """
 
@@ -35,6 +35,9 @@ from tqdm import tqdm
 import mamma_mia_env as mm
 from mamma_mia_env.state import state_dtype
 from mamma_mia_env.vector import MammaMiaVectorEnv
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from experiments.common import add_output_args, output_dir, provenance, write_sidecar  # noqa: E402
 
 RESULTS = Path(__file__).resolve().parent / "results"
 
@@ -145,9 +148,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=4.0, help="per measurement")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--batches", default="1,64,1024,4096,16384")
-    parser.add_argument("--out", type=Path, default=RESULTS)
+    add_output_args(parser, "benchmark")
     parser.add_argument("--no-plot", action="store_true")
     args = parser.parse_args(argv)
+    t0 = time.perf_counter()
     if args.quick:
         args.seconds, args.repeats, args.batches = 0.3, 1, "1,64"
     batches = [int(b) for b in args.batches.split(",")]
@@ -211,7 +215,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     print("\n".join(lines))
 
-    args.out.mkdir(parents=True, exist_ok=True)
+    args.out = output_dir(args, "benchmark")
     with open(args.out / "benchmark.csv", "w", newline="") as fh:
         fields = [
             "env",
@@ -227,6 +231,8 @@ def main(argv: list[str] | None = None) -> int:
     (args.out / "benchmark.txt").write_text(
         "\n".join(lines) + f"\ncommand: python {' '.join(sys.argv)}\n"
     )
+    record = provenance(wall_time=time.perf_counter() - t0)
+    write_sidecar(args.out / "benchmark.csv", record)
     if not args.no_plot:
         plot(rows, args.out / "benchmark.png")
     return 0

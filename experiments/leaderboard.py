@@ -1,12 +1,12 @@
 """The reference leaderboard of the bundled agents, for 2, 3, 4 and 5 players.
 
-    PYTHONPATH=. python experiments/leaderboard.py             # 10,000 games per count
+    PYTHONPATH=. python experiments/leaderboard.py --export    # 10,000 games per count
     PYTHONPATH=. python experiments/leaderboard.py --games 2000 --players 4
 
 For each player count, plays a duplicate-deal tournament of all bundled agents
 (``agents.tournament.run_tournament``; with five agents and fewer seats every table of
-N agents is played in all N seat rotations) and writes, into ``--out``
-(default ``experiments/results``):
+N agents is played in all N seat rotations) and writes, into ``runs/leaderboard/``
+(``--export``: ``experiments/results/``; ``--out DIR``: elsewhere):
 
 * ``leaderboard_{n}p.csv``, ``leaderboard_{n}p.json``, ``leaderboard_{n}p.png``;
 * ``LEADERBOARD.md``: every table, the exact command, the check that each heuristic
@@ -39,6 +39,7 @@ from speed import speed_markdown  # noqa: E402
 
 from agents import HEURISTICS, REGISTRY  # noqa: E402
 from agents.tournament import markdown_table, run_tournament  # noqa: E402
+from experiments.common import add_output_args, output_dir  # noqa: E402
 
 AGENTS = ["random", *HEURISTICS]
 
@@ -183,14 +184,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--players", default="2,3,4,5", help="player counts, comma-separated")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=None)
-    parser.add_argument("--out", default=os.path.join(HERE, "results"))
     parser.add_argument("--speed", action="store_true", help="also run experiments/speed.py")
     parser.add_argument(
         "--render-only", action="store_true", help="rebuild LEADERBOARD.md from the JSON files"
     )
+    add_output_args(parser, "leaderboard")
     args = parser.parse_args(argv)
     counts = [int(x) for x in args.players.split(",")]
-    os.makedirs(args.out, exist_ok=True)
+    args.out = str(output_dir(args, "leaderboard"))
     if not args.render_only:
         command = "PYTHONPATH=. python experiments/leaderboard.py " + " ".join(
             shlex.quote(a) for a in (sys.argv[1:] if argv is None else argv)

@@ -7,13 +7,13 @@ times, per game and turn: the harness's action sampling, the env's action check,
 fused numba step (rules + autoreset + observation + mask), and, on the same states,
 the serial kernels that the fused step is made of (observation, mask, rules). A
 profiler such as py-spy sees only "inside numba"; this is the split it cannot give.
-Prints a table and writes ``experiments/results/profile_vector.json``.
+Prints a table and writes ``runs/profile/profile_vector.json`` (``--export``:
+``experiments/results/``).
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from collections.abc import Callable
@@ -25,6 +25,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from experiments.benchmark import _sample_parallel, _sample_serial, machine  # noqa: E402
+from experiments.common import add_output_args, output_dir, provenance, write_json  # noqa: E402
 from mamma_mia_env import kernels  # noqa: E402
 from mamma_mia_env.engine import PARALLEL_MIN_BATCH  # noqa: E402
 from mamma_mia_env.vector import MammaMiaVectorEnv  # noqa: E402
@@ -111,8 +112,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--batch", type=int, default=4096)
     ap.add_argument("--seconds", type=float, default=3.0)
     ap.add_argument("--players", type=int, default=4)
-    ap.add_argument("--out", default=str(ROOT / "experiments" / "results"))
+    add_output_args(ap, "profile")
     args = ap.parse_args(argv)
+    t0 = time.perf_counter()
     res = profile(args.batch, args.seconds, args.players)
     res["machine"] = machine()
     for key, value in res.items():
@@ -120,9 +122,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{key:30s} {value:>12,.3f}")
         else:
             print(f"{key:30s} {value!s:>12}")
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "profile_vector.json").write_text(json.dumps(res, indent=1) + "\n")
+    out = output_dir(args, "profile")
+    write_json(out / "profile_vector.json", res, provenance(wall_time=time.perf_counter() - t0))
     return 0
 
 

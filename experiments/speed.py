@@ -1,17 +1,17 @@
 """Time 10,000 four-player games between the four heuristic bots, on all cores.
 
-    PYTHONPATH=. python experiments/speed.py [--games 10000] [--workers 2]
+    PYTHONPATH=. python experiments/speed.py [--games 10000] [--workers 2] [--export]
 
 The time is wall-clock for the whole ``run_tournament`` call: starting the worker
 processes, playing every game, and the statistics (ratings included). Writes
-``experiments/results/speed.json`` and prints a markdown paragraph. The machine's load
-average before the run is recorded: other work on the machine slows the run down.
+``runs/speed/speed.json`` (``--export``: ``experiments/results/speed.json``) and prints a
+markdown paragraph. The machine's load average before the run is recorded: other work on
+the machine slows the run down.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import platform
 import sys
@@ -22,6 +22,7 @@ sys.path.insert(0, os.path.dirname(HERE))
 
 from agents import HEURISTICS  # noqa: E402
 from agents.tournament import run_tournament  # noqa: E402
+from experiments.common import add_output_args, output_dir, provenance, write_json  # noqa: E402
 
 
 def run(out_dir: str, games: int = 10000, workers: int | None = None, seed: int = 0) -> str:
@@ -45,9 +46,7 @@ def run(out_dir: str, games: int = 10000, workers: int | None = None, seed: int 
         "mean_turns": float(res.turns.mean()),
     }
     os.makedirs(out_dir, exist_ok=True)
-    with open(os.path.join(out_dir, "speed.json"), "w") as fh:
-        json.dump(record, fh, indent=2)
-        fh.write("\n")
+    write_json(os.path.join(out_dir, "speed.json"), record, provenance(seeds=seed, wall_time=wall))
     text = speed_markdown(record)
     print(text)
     return text
@@ -64,7 +63,7 @@ def speed_markdown(record: dict) -> str:
             f"worker processes on {record['cores']} cores, load average "
             f"{record['load_average_before']:.2f} before the run. The time covers starting "
             "the processes, every game and the statistics. "
-            "Command: `PYTHONPATH=. python experiments/speed.py`.",
+            "Command: `PYTHONPATH=. python experiments/speed.py --export`.",
             "",
         ]
     )
@@ -75,9 +74,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=10000)
     parser.add_argument("--workers", type=int, default=None)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--out", default=os.path.join(HERE, "results"))
+    add_output_args(parser, "speed")
     args = parser.parse_args(argv)
-    run(args.out, args.games, args.workers, args.seed)
+    run(str(output_dir(args, "speed")), args.games, args.workers, args.seed)
     return 0
 
 

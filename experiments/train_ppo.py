@@ -26,8 +26,9 @@ Outputs in ``--out`` (default ``runs/<name>``): ``policy.npz`` (the exported act
 playable with ``agents.ppo_agent.PPOAgent``), ``model.zip`` (the SB3 model),
 ``logs/`` (TensorBoard events and SB3's ``progress.csv``), ``eval.csv``, ``bc.csv``,
 ``final_eval.json``, ``learning_curve.png`` and ``summary.json`` (timings, throughput,
-results). ``export.policy`` / ``export.results`` copy the policy and the results to
-the repository (``agents/policies/``, ``experiments/results/``).
+results, provenance). Nothing else is written unless asked: with ``--export``, the
+config's ``export.policy`` / ``export.results`` copy the policy and the results to the
+repository (``agents/policies/``, ``experiments/results/``).
 """
 
 from __future__ import annotations
@@ -49,6 +50,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
+
+from mamma_mia_env.provenance import provenance  # noqa: E402
 
 DEFAULTS: dict[str, Any] = {
     "name": "ppo",
@@ -637,7 +640,9 @@ def plot_curves(
 
 
 # -- main ------------------------------------------------------------------------------------------
-def train(cfg: dict, out: Path, progress: bool = True, verbose: int = 0) -> dict:
+def train(
+    cfg: dict, out: Path, progress: bool = True, verbose: int = 0, export: bool = False
+) -> dict:
     set_threads(int(cfg.get("threads", 1)))
     import torch
     from sb3_contrib import MaskablePPO
@@ -820,10 +825,12 @@ def train(cfg: dict, out: Path, progress: bool = True, verbose: int = 0) -> dict
         "best_periodic_eval": state.get("best"),
         "final_eval": final,
         "bc": bc_rows,
+        "provenance": provenance(seeds=seed, wall_time=timings.get("train_seconds")),
     }
     with open(out / "summary.json", "w") as fh:
         json.dump(summary, fh, indent=2)
-    export = cfg.get("export", {})
+    # only an explicit --export touches the repository's tracked files
+    export = cfg.get("export", {}) if export else {}
     if export.get("policy"):
         dst = ROOT / export["policy"]
         dst.parent.mkdir(parents=True, exist_ok=True)
@@ -852,13 +859,19 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--out", help="output directory (default runs/<name>)")
     ap.add_argument("--seed", type=int, help="override the config's seed")
+    ap.add_argument(
+        "--export",
+        action="store_true",
+        help="copy the policy and results to the config's export paths (tracked files)",
+    )
     ap.add_argument("--no-progress", action="store_true", help="no progress bars")
     ap.add_argument("--verbose", type=int, default=0, help="SB3 verbosity (1: log tables)")
     ap.add_argument(
         "--evaluate",
         metavar="POLICY",
         help="only evaluate a policy file (.npz) against the config's final_bots on "
-        "eval.final_games duplicate-deal games, and print the results as JSON",
+        "eval.final_games duplicate-deal games, and print the results as JSON (with --out "
+        "DIR or --export also write <name>_final_eval.json there)",
     )
     ap.add_argument("--workers", type=int, default=1, help="processes for --evaluate")
     ap.add_argument(
@@ -887,6 +900,13 @@ def main(argv: list[str] | None = None) -> int:
             cfg["env"].get("rules", {}),
             workers=args.workers,
         )
+        if args.out or args.export:  # the same table as the training's final_eval.json
+            dst = Path(args.out) if args.out else ROOT / "experiments" / "results"
+            dst.mkdir(parents=True, exist_ok=True)
+            record = provenance(seeds=int(ev["final_seed"]), wall_time=time.perf_counter() - t0)
+            with open(dst / f"{cfg['name']}_final_eval.json", "w") as fh:
+                json.dump({**res, "provenance": record}, fh, indent=2)
+                fh.write("\n")
         print(
             json.dumps(
                 {
@@ -897,6 +917,9 @@ def main(argv: list[str] | None = None) -> int:
                     "seconds": round(time.perf_counter() - t0, 1),
                     "bot_sources": bot_sources(),
                     "git": git_revision(),
+                    "provenance": provenance(
+                        seeds=int(ev["final_seed"]), wall_time=time.perf_counter() - t0
+                    ),
                 },
                 indent=1,
             )
@@ -905,7 +928,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.seed is not None:
         cfg["seed"] = args.seed
     out = Path(args.out) if args.out else ROOT / "runs" / cfg["name"]
-    summary = train(cfg, out, progress=not args.no_progress, verbose=args.verbose)
+    summary = train(
+        cfg, out, progress=not args.no_progress, verbose=args.verbose, export=args.export
+    )
     print(json.dumps({k: summary[k] for k in ("timings", "final_eval")}, indent=1))
     return 0
 

@@ -1,0 +1,98 @@
+"""Fill the docs' result tables from the result files, so that they cannot drift.
+
+    PYTHONPATH=. python -m experiments docs           # rewrite the marked blocks
+    PYTHONPATH=. python -m experiments docs --check   # exit 1 if a block is stale
+
+A block is marked ``<!-- results:NAME -->`` ... ``<!-- /results -->`` in a markdown file;
+``BLOCKS[NAME]`` renders its content from ``experiments/results/``. Numbers outside
+blocks are checked by ``tests/test_reproduce.py``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+RESULTS = ROOT / "experiments" / "results"
+DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+COUNTS = (2, 3, 4, 5)
+MARK = re.compile(r"(<!-- results:(\w+) -->\n)(.*?)(<!-- /results -->)", re.S)
+
+
+def _leaderboards() -> dict[int, dict[str, dict]]:
+    out = {}
+    for n in COUNTS:
+        doc = json.loads((RESULTS / f"leaderboard_{n}p.json").read_text())
+        out[n] = {r["agent"]: r for r in doc["results"]}
+    return out
+
+
+def leaderboard_table() -> str:
+    boards = _leaderboards()
+    order = [r for r in boards[2]]  # the 2-player order of the file, strongest first
+    order = sorted(order, key=lambda a: -boards[4][a]["win_rate"])
+    lines = [
+        "| agent | " + " | ".join(f"{n} players" for n in COUNTS) + " |",
+        "|---|" + "---:|" * len(COUNTS),
+    ]
+    for a in order:
+        cells = [
+            f"{100 * b[a]['win_rate']:.1f}% ({100 * b[a]['win_rate_low']:.1f}-"
+            f"{100 * b[a]['win_rate_high']:.1f})"
+            for b in (boards[n] for n in COUNTS)
+        ]
+        lines.append(f"| {a} | " + " | ".join(cells) + " |")
+    lines.append("| *chance* | " + " | ".join(f"{100 / n:.1f}%" for n in COUNTS) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def leaderboard_delivered() -> str:
+    boards = _leaderboards()
+    parts = []
+    for n in COUNTS:
+        rows = sorted(boards[n].values(), key=lambda r: r["rank"])
+        parts.append(
+            f"{n} players " + ", ".join(f"{r['agent']} {r['mean_delivered']:.2f}" for r in rows)
+        )
+    return "Mean delivered orders per game: " + "; ".join(parts) + ".\n"
+
+
+BLOCKS: dict[str, Callable[[], str]] = {
+    "leaderboard": leaderboard_table,
+    "leaderboard_delivered": leaderboard_delivered,
+}
+
+
+def render(text: str) -> str:
+    def fill(m: re.Match) -> str:
+        name = m.group(2)
+        if name not in BLOCKS:
+            raise KeyError(f"unknown results block {name!r}; known: {', '.join(BLOCKS)}")
+        return m.group(1) + BLOCKS[name]() + m.group(4)
+
+    return MARK.sub(fill, text)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m experiments docs", description=__doc__)
+    ap.add_argument("--check", action="store_true", help="only report stale blocks")
+    args = ap.parse_args(argv)
+    stale = []
+    for path in DOCS:
+        text = path.read_text()
+        new = render(text)
+        if new != text:
+            stale.append(path.relative_to(ROOT))
+            if not args.check:
+                path.write_text(new)
+    verb = "stale" if args.check else "rewrote"
+    print(f"{verb}: {', '.join(map(str, stale))}" if stale else "docs match the result files")
+    return 1 if stale and args.check else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
