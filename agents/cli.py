@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shlex
 import sys
@@ -102,6 +103,14 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"games stepped together per batch (default {DEFAULT_BATCH})",
     )
     t.add_argument("--out", metavar="DIR", help="write NAME.csv, NAME.json and NAME.png here")
+    t.add_argument(
+        "--save-logs",
+        type=_positive("--save-logs", 0),
+        default=0,
+        metavar="N",
+        help="with --out: write event logs of the first N games (NAME.game-K.json) for "
+        "`mamma-mia replay`",
+    )
     t.add_argument("--name", default="tournament", help="file name stem for --out")
     t.add_argument("--no-plot", action="store_true", help="with --out: skip the PNG plot")
     t.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -122,6 +131,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     t.set_defaults(subparser=t)
     sub.add_parser("agents", help="list the bundled agents")
+    from .replay import add_parser as add_replay_parser  # rich loads only with these commands
+
+    add_replay_parser(sub)
     return parser
 
 
@@ -143,6 +155,8 @@ def _cmd_tournament(args: argparse.Namespace, parser: argparse.ArgumentParser, a
     from .tournament import AgentError, AgentMismatchError, run_tournament
 
     specs = _agent_specs(parser, args.agents)
+    if args.save_logs and not args.out:
+        parser.error("--save-logs needs --out DIR to write the logs to")
     config = {field: getattr(args, field) for _, field, _ in VARIANT_FLAGS}
     config["idle_cycle_guard"] = not args.no_idle_cycle_guard
     config["max_turns"] = args.max_turns
@@ -158,6 +172,7 @@ def _cmd_tournament(args: argparse.Namespace, parser: argparse.ArgumentParser, a
             batch_size=args.batch_size,
             progress=not args.no_progress,
             command=command,
+            save_logs=args.save_logs,
             **config,
         )
     except (ConfigError, AgentMismatchError) as exc:
@@ -172,6 +187,10 @@ def _cmd_tournament(args: argparse.Namespace, parser: argparse.ArgumentParser, a
         print(res.format_table())
     if args.out:
         paths = res.write(args.out, args.name, plot=not args.no_plot)
+        for k, log in enumerate(res.logs):  # --save-logs
+            paths.append(os.path.join(args.out, f"{args.name}.game-{k}.json"))
+            with open(paths[-1], "w") as fh:
+                json.dump(log, fh, indent=1)
         print("wrote " + ", ".join(paths), file=sys.stderr if args.json else sys.stdout)
     return 0
 
@@ -190,6 +209,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.command == "agents":
         return _cmd_agents()
+    if hasattr(args, "run"):  # replay, play
+        return args.run(args)
     return _cmd_tournament(args, args.subparser, argv)
 
 
