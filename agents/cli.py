@@ -131,8 +131,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     t.set_defaults(subparser=t)
     sub.add_parser("agents", help="list the bundled agents")
-    from .replay import add_parser as add_replay_parser  # rich loads only with these commands
+    from .play import add_parser as add_play_parser  # rich loads only with these commands
+    from .replay import add_parser as add_replay_parser
 
+    add_play_parser(sub)
     add_replay_parser(sub)
     return parser
 

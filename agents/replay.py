@@ -60,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
         Path(args.html).write_text(replay_html(log, title=f"Mamma Mia! {Path(args.log).name}"))
         print(f"wrote {args.html}")
         return 0
-    return terminal_replay(log, args.seat, Console())
+    return terminal_replay(log, args.seat, Console(highlight=False))
 
 
 def terminal_replay(log: dict[str, Any], seat: int | None, console: Console) -> int:

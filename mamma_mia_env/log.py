@@ -25,7 +25,7 @@ def _card_dict(counts: np.ndarray) -> dict[str, int]:
     return out
 
 
-def _reveal_outcomes(before: np.void, after: np.void, decoded: Any, seat: int) -> dict[str, Any]:
+def reveal_outcomes(before: np.void, after: np.void, decoded: Any, seat: int) -> dict[str, Any]:
     """What the reveal did in one step: each order turned over and its outcome.
 
     One step can turn over many oven cards (the engine resolves every card that needs
@@ -137,7 +137,7 @@ def replay_events(
         }
         if pending:
             event["order"] = pending
-        reveal = _reveal_outcomes(before, state.data[0], codec.decode(a), seat)
+        reveal = reveal_outcomes(before, state.data[0], codec.decode(a), seat)
         if reveal:
             event["reveal"] = reveal["outcomes"]
             event["failed"] = [o for o in reveal["outcomes"] if not o["delivered"]]
