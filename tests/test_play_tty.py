@@ -93,6 +93,7 @@ def test_seat_view_and_three_players(tmp_path):
     screen = child.before.split("\x1b[2J")[-1]  # the last screen (bots moved first)
     assert "view: seat 2" in screen and "top card only" in screen
     assert screen.count("hidden") == 2
+    child.sendline("1")
     moves, _ = _play_on(child)
     child.expect(pexpect.EOF)
     assert moves > 5
