@@ -128,3 +128,33 @@ def test_resume_checks_the_saved_state(tmp_path):
     path.write_text(json.dumps({k: v for k, v in obj.items() if k != "seat"}))
     with pytest.raises(SaveError, match="seat"):
         Game.load(str(path))
+
+
+def test_reveal_decision_offers_only_legal_choices(monkeypatch):
+    from rich.console import Console
+
+    from agents import load_agent
+    from agents.play import choose_reveal
+
+    answers = iter(["9", "1"])  # a bad key first: a hint, then the first choice
+    monkeypatch.setattr("agents.play.Prompt.ask", lambda *a, **k: next(answers))
+    stand_in = load_agent("builder")  # plays seat 0 until it must decide in a reveal
+    for seed in range(40):
+        game = Game(Config(num_players=2), 0, ["builder"], seed, [])
+        while not game.over():
+            legal = [int(a) for a in game.legal().nonzero()[0]]
+            if int(game.rec["seat"]) != 0:
+                game.apply(game.bot_action())
+            elif game.rec["phase"] == 1 and len(legal) > 1:
+                console = Console(record=True, width=120)
+                a = choose_reveal(console, game, legal)
+                text = console.export_text()
+                assert a == legal[0] and "Reveal: your order" in text
+                assert "'9' is not a choice here" in text and "Face-up piles" in text
+                return
+            else:
+                game.agents[0] = stand_in
+                game.names[0] = "builder"
+                game.apply(game.bot_action())
+                del game.agents[0]
+    pytest.fail("no reveal decision for seat 0 in 40 games")
