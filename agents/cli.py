@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shlex
 import sys
@@ -143,6 +144,14 @@ def build_parser() -> argparse.ArgumentParser:
         default="tournament",
         help="file name stem for --out: a plain name, no path separators",
     )
+    t.add_argument(
+        "--save-logs",
+        type=_positive("--save-logs", 0),
+        default=0,
+        metavar="N",
+        help="with --out: write event logs of the first N games (NAME.game-K.json) for "
+        "`mamma-mia replay`",
+    )
     t.add_argument("--no-plot", action="store_true", help="with --out: skip the PNG plot")
     t.add_argument("--no-progress", action="store_true", help="no progress bar")
     t.add_argument(
@@ -162,6 +171,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     t.set_defaults(subparser=t)
     sub.add_parser("agents", help="list the bundled agents")
+    from .play import add_parser as add_play_parser  # rich loads only with these commands
+    from .replay import add_parser as add_replay_parser
+
+    add_play_parser(sub)
+    add_replay_parser(sub)
     return parser
 
 
@@ -186,6 +200,8 @@ def _cmd_tournament(args: argparse.Namespace, parser: argparse.ArgumentParser, a
     if args.address is not None and args.backend != "ray":
         parser.error("--address needs --backend ray")
     specs = _agent_specs(parser, args.agents)
+    if args.save_logs and not args.out:
+        parser.error("--save-logs needs --out DIR to write the logs to")
     config = {field: getattr(args, field) for _, field, _ in VARIANT_FLAGS}
     config["idle_cycle_guard"] = not args.no_idle_cycle_guard
     config["max_turns"] = args.max_turns
@@ -208,6 +224,7 @@ def _cmd_tournament(args: argparse.Namespace, parser: argparse.ArgumentParser, a
             command=command,
             backend=args.backend,
             address=args.address,
+            save_logs=args.save_logs,
             **config,
         )
     except (ConfigError, AgentLoadError, AgentMismatchError, TournamentSizeError) as exc:
@@ -222,6 +239,10 @@ def _cmd_tournament(args: argparse.Namespace, parser: argparse.ArgumentParser, a
     if args.out is not None:
         try:
             paths = res.write(args.out, args.name, plot=not args.no_plot)
+            for k, log in enumerate(res.logs):  # --save-logs
+                paths.append(os.path.join(args.out, f"{args.name}.game-{k}.json"))
+                with open(paths[-1], "w") as fh:
+                    json.dump(log, fh, indent=1)
         except (OSError, OutputError) as exc:  # e.g. the disk filled up during the run
             return _error(f"could not write the results to --out {args.out!r}: {exc}")
         print("wrote " + ", ".join(paths), file=sys.stderr if args.json else sys.stdout)
@@ -242,6 +263,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.command == "agents":
         return _cmd_agents()
+    if hasattr(args, "run"):  # replay, play
+        return args.run(args)
     return _cmd_tournament(args, args.subparser, argv)
 
 

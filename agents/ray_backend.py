@@ -25,7 +25,13 @@ from . import load_agent
 
 
 def _play_batch(
-    batch: int, config: Config, specs: list[Any], assign: np.ndarray, seeds: np.ndarray, seed: int
+    batch: int,
+    config: Config,
+    specs: list[Any],
+    assign: np.ndarray,
+    seeds: np.ndarray,
+    seed: int,
+    record: int = 0,
 ) -> tuple[int, dict[str, np.ndarray]]:
     """One batch of games in a Ray worker: as ``tournament._run_chunk`` does locally."""
     from .tournament import play_games
@@ -38,7 +44,7 @@ def _play_batch(
         pass
     agents = [load_agent(s) for s in specs]
     rng = np.random.default_rng([seed, batch])
-    return batch, play_games(config, agents, assign, seeds, rng)
+    return batch, play_games(config, agents, assign, seeds, rng, record=record)
 
 
 def run_batches(
@@ -51,8 +57,12 @@ def run_batches(
     seed: int,
     bar: Any = None,
     address: str | None = None,
+    record: int = 0,
 ) -> dict[int, dict[str, np.ndarray]]:
-    """Play every batch ``chunks[i]`` as one Ray task; results keyed by batch index."""
+    """Play every batch ``chunks[i]`` as one Ray task; results keyed by batch index.
+
+    ``record``: keep the actions of the first ``record`` games of batch 0 (for
+    ``--save-logs``), as the local backend does."""
     try:
         import ray
     except ImportError as exc:  # pragma: no cover - depends on the install
@@ -71,7 +81,9 @@ def run_batches(
         sizes = {}
         pending = []
         for i, (lo, hi) in enumerate(chunks):
-            ref = play.remote(i, config_ref, specs_ref, assign[lo:hi], seeds[lo:hi], seed)
+            ref = play.remote(
+                i, config_ref, specs_ref, assign[lo:hi], seeds[lo:hi], seed, record if i == 0 else 0
+            )
             sizes[ref] = hi - lo
             pending.append(ref)
         results: dict[int, dict[str, np.ndarray]] = {}

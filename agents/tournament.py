@@ -180,11 +180,13 @@ def play_games(
     seeds: np.ndarray,
     rng: np.random.Generator,
     progress: Any = None,
+    record: int = 0,
 ) -> dict[str, np.ndarray]:
     """Play games ``seeds`` with ``assign[g, s]`` = index into ``agents`` of seat s.
 
     Returns per-game arrays: ``delivered`` and ``cards`` (ingredient cards in hand)
     per seat, ``turns``, ``truncated``. ``progress(k)`` is called as k games finish.
+    ``record``: also return ``actions``, the action lists of the first ``record`` games.
     """
     engine = Engine(config)
     modes = {getattr(a, "observation_mode", "recall") for a in agents}
@@ -201,6 +203,9 @@ def play_games(
     state = engine.reset(seeds=np.asarray(seeds, dtype=np.uint64))
     ids = np.arange(g_total)
     table = np.asarray(assign, dtype=np.int64)
+    logs: list[list[int]] = [[] for _ in range(min(record, g_total))]
+    if logs:
+        out["actions"] = logs  # type: ignore[assignment]
     while len(ids):
         over = state.data["phase"] == OVER
         if over.any():
@@ -261,6 +266,8 @@ def play_games(
                     f"in the game with seed {int(game.data['seed'][0])}: {why}"
                 )
             actions[rows] = chosen
+        for j in np.flatnonzero(ids < len(logs)):
+            logs[ids[j]].append(int(actions[j]))
         engine.step(state, actions)
     return out
 
@@ -288,13 +295,14 @@ def _init_worker(progress_queue: Any, config: Config, specs: list[Any]) -> None:
 
 
 def _run_chunk(
-    chunk: int, assign: np.ndarray, seeds: np.ndarray, seed: int
+    chunk: int, assign: np.ndarray, seeds: np.ndarray, seed: int, record: int = 0
 ) -> tuple[int, dict[str, np.ndarray]]:
     if _WORKER["error"] is not None:
         raise _WORKER["error"]
     q = _WORKER["queue"]
     rng = np.random.default_rng([seed, chunk])
-    res = play_games(_WORKER["config"], _WORKER["agents"], assign, seeds, rng, progress=q.put)
+    cfg, agents = _WORKER["config"], _WORKER["agents"]
+    res = play_games(cfg, agents, assign, seeds, rng, progress=q.put, record=record)
     return chunk, res
 
 
@@ -320,6 +328,7 @@ class TournamentResult:
     command: str | None = None
     games_requested: int | None = None
     table: list[dict[str, Any]] = field(default_factory=list)
+    logs: list[dict[str, Any]] = field(default_factory=list)  # event logs (save_logs)
 
     @property
     def games(self) -> int:
@@ -643,6 +652,7 @@ def run_tournament(
     command: str | None = None,
     backend: str = "local",
     address: str | None = None,
+    save_logs: int = 0,
     **config: Any,
 ) -> TournamentResult:
     """Play a duplicate-deal tournament and return its results (see module doc).
@@ -661,6 +671,8 @@ def run_tournament(
     ``backend="ray"`` plays the same batches as Ray tasks (``agents/ray_backend.py``):
     on a local Ray instance, or on the cluster at ``address``; the results are
     bit-identical to the local backend's for the same arguments.
+    ``save_logs``: keep event logs (``mamma_mia_env.replay_events``) of the first
+    ``save_logs`` games of the first batch in ``result.logs``, for replays.
     """
     if backend not in ("local", "ray"):
         raise ValueError(f"backend must be 'local' or 'ray', got {backend!r}")
@@ -743,7 +755,16 @@ def run_tournament(
             from .ray_backend import run_batches
 
             results = run_batches(
-                cfg, agents, loaded, assign, seeds, chunks, seed, bar, address=address
+                cfg,
+                agents,
+                loaded,
+                assign,
+                seeds,
+                chunks,
+                seed,
+                bar,
+                address=address,
+                record=save_logs,
             )
         elif workers == 1 or len(chunks) == 1:
             workers = 1
@@ -756,10 +777,13 @@ def run_tournament(
                     seeds[lo:hi],
                     rng,
                     progress=None if bar is None else bar.update,
+                    record=save_logs if i == 0 else 0,
                 )
         else:
             workers = min(workers, len(chunks))
-            results = _run_parallel(cfg, agents, loaded, assign, seeds, chunks, seed, workers, bar)
+            results = _run_parallel(
+                cfg, agents, loaded, assign, seeds, chunks, seed, workers, bar, save_logs
+            )
     finally:
         if bar is not None:
             bar.close()
@@ -787,6 +811,14 @@ def run_tournament(
         games_requested=games,
     )
     res.compute_table()
+    if save_logs:
+        from mamma_mia_env.log import replay_events
+
+        lo = chunks[0][0]
+        for k, actions in enumerate(results[0].get("actions", [])):
+            log = replay_events(cfg, int(seeds[lo + k]), actions)
+            log["agents"] = [res.names[a] for a in assign[lo + k]]  # by seat
+            res.logs.append(log)
     return res
 
 
@@ -800,6 +832,7 @@ def _run_parallel(
     seed: int,
     workers: int,
     bar: Any,
+    save_logs: int = 0,
 ) -> dict[int, dict[str, np.ndarray]]:
     import multiprocessing as mp
 
@@ -822,7 +855,7 @@ def _run_parallel(
         max_workers=workers, mp_context=ctx, initializer=_init_worker, initargs=(q, cfg, send)
     ) as ex:
         pending = {
-            ex.submit(_run_chunk, i, assign[lo:hi], seeds[lo:hi], seed)
+            ex.submit(_run_chunk, i, assign[lo:hi], seeds[lo:hi], seed, save_logs if i == 0 else 0)
             for i, (lo, hi) in enumerate(chunks)
         }
         try:

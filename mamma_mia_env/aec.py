@@ -69,7 +69,8 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped env
     in which nobody can move a card).
 
     ## Arguments
-    ``render_mode`` ("ansi" or "human") and the fields of ``Config``: ``num_players``,
+    ``render_mode`` ("ansi", "human" or "rgb_array": a ``(720, 960, 3)`` uint8 picture
+    of what "ansi" shows) and the fields of ``Config``: ``num_players``,
     ``mamma_mia_in_deal``, ``pass_may_play_order``, ``strict_minimale``,
     ``double_ingredients``, ``random_start_player``, ``auto_reveal``,
     ``idle_cycle_guard``, ``max_turns``, ``observation_mode``, ``reward_mode``.
@@ -82,7 +83,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped env
     """
 
     metadata: dict[str, Any] = {
-        "render_modes": ["ansi", "human"],
+        "render_modes": ["ansi", "human", "rgb_array"],
         "name": "mamma_mia_v0",
         "is_parallelizable": False,
         "render_fps": 1,
@@ -261,10 +262,17 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped env
         """The full game (all hands, stacks, supply contents) for centralised critics."""
         return self.engine.global_state(self.game)[0]
 
-    def render(self) -> str | None:
+    def render(self) -> str | np.ndarray | None:
         if self.render_mode is None:
             gymnasium.logger.warn("render() called without a render_mode")
             return None
+        if self.render_mode == "rgb_array":
+            from .render_image import table_image
+            from .render_svg import table_view
+
+            recall = self.config.observation_mode == "recall"
+            seat, n = self._seat[self.agent_selection], self.config.num_players
+            return table_image(table_view(self.game.data[0], n, seat, recall))
         text = render_table(
             self.game.data[0],
             self._seat[self.agent_selection],

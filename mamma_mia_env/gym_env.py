@@ -584,7 +584,7 @@ class MammaMiaGymEnv(gym.Env):
     ``Config`` (``num_players``, ``reward_mode``, rule flags, ...).
     """
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 1}
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "rgb_array"], "render_fps": 1}
 
     def __init__(
         self,
@@ -740,10 +740,18 @@ class MammaMiaGymEnv(gym.Env):
             raise RuntimeError("call reset() first")
         return int(self.games.state.data["seed"][0])
 
-    def render(self) -> str | None:
+    def render(self) -> str | np.ndarray | None:
         if self.render_mode is None:
             gym.logger.warn("render() called without a render_mode")
             return None
+        if self.render_mode == "rgb_array":  # the learner's view, as "ansi"
+            from .render_image import table_image
+            from .render_svg import table_view
+
+            recall = self.config.observation_mode == "recall"
+            rec = self.games.state.data[0]
+            n = self.config.num_players
+            return table_image(table_view(rec, n, self.learner_seat, recall))
         from .render import render_table
 
         return render_table(

@@ -6,13 +6,13 @@ from typing import Any
 
 import numpy as np
 
-from .actions import ActionCodec
+from .actions import ActionCodec, TurnAction
 from .arguments import ArgumentTypeError, as_int, as_seed
-from .cards import order_name
+from .cards import INGREDIENTS, N_KINDS, order_name
 from .config import Config
 from .engine import Engine
 from .rules import winners
-from .state import OVER, PHASE_NAMES, GameState, StateError
+from .state import OVER, PHASE_NAMES, PLAY, REVEAL, GameState, StateError
 from .validate import validate_state
 
 
@@ -31,6 +31,69 @@ def _start(
         raise ArgumentTypeError(f"actions must be a list of ints, got {actions!r}")
     acts = [as_int(a, f"actions[{i}]") for i, a in enumerate(actions)]
     return state, acts
+
+
+def _card_dict(counts: np.ndarray) -> dict[str, int]:
+    """Card counts by name ("pepper", "double pepper"), non-zero only."""
+    out = {}
+    for k in range(N_KINDS):
+        if counts[k]:
+            out[INGREDIENTS[k]] = int(counts[k])
+        if counts[N_KINDS + k]:
+            out["double " + INGREDIENTS[k]] = int(counts[N_KINDS + k])
+    return out
+
+
+def reveal_outcomes(before: np.void, after: np.void, decoded: Any, seat: int) -> dict[str, Any]:
+    """What the reveal did in one step: each order turned over and its outcome.
+
+    One step can turn over many oven cards (the engine resolves every card that needs
+    no decision), so the viewer gets the list. ``cards_taken`` are the ingredient cards
+    the step's deliveries used, from the piles and (a reveal decision's) hand; they are
+    given per order when the step delivered one order, else for the step.
+    """
+    oven = [
+        (int(before["oven_who"][i]), int(before["oven_what"][i]), int(before["oven_s"][i]),
+         int(before["oven_d"][i]))
+        for i in range(int(before["oven_len"]))
+    ]  # fmt: skip
+    if before["phase"] == PLAY and isinstance(decoded, TurnAction):
+        if decoded.kind is not None:
+            oven.append((seat, INGREDIENTS.index(decoded.kind), decoded.singles, decoded.doubles))
+        if decoded.order is not None:
+            oven.append((seat, N_KINDS + decoded.order, 0, 0))
+    start = int(before["reveal_pos"]) if before["phase"] == REVEAL else 0
+    same_round = after["round"] == before["round"] and after["phase"] != OVER
+    if same_round and after["phase"] == PLAY:
+        return {}  # no reveal in this step
+    stop = int(after["reveal_pos"]) if same_round else len(oven)
+    revealed = np.zeros(2 * N_KINDS, dtype=np.int64)
+    outcomes = []
+    for i in range(start, stop):
+        who, what, sgl, dbl = oven[i]
+        if what < N_KINDS:
+            revealed[what] += sgl
+            revealed[N_KINDS + what] += dbl
+            continue
+        t = what - N_KINDS
+        outcomes.append(
+            {
+                "seat": who,
+                "order": order_name(t, who),
+                "delivered": bool(after["delivered"][who, t] > before["delivered"][who, t]),
+                "decided": bool(before["phase"] == REVEAL and i == start),
+            }
+        )
+    taken = before["piles"].astype(np.int64) + revealed - after["piles"]
+    if before["phase"] == REVEAL:
+        taken += before["hand"][seat].astype(np.int64) - after["hand"][seat]
+    out: dict[str, Any] = {"outcomes": outcomes}
+    if any(o["delivered"] for o in outcomes):
+        out["cards_taken"] = _card_dict(np.maximum(taken, 0))
+        done = [o for o in outcomes if o["delivered"]]
+        if len(done) == 1:
+            done[0]["cards_taken"] = out["cards_taken"]
+    return out
 
 
 def replay(
@@ -82,6 +145,7 @@ def replay_events(
             i = int(rec["reveal_pos"])
             pending = order_name(int(rec["oven_what"][i]) - 5, int(rec["oven_who"][i]))
         act[0] = a
+        before = rec.copy()
         delivered = engine.step(state, act)[0]
         event = {
             "round": rnd + 1,
@@ -94,6 +158,12 @@ def replay_events(
         }
         if pending:
             event["order"] = pending
+        reveal = reveal_outcomes(before, state.data[0], codec.decode(a), seat)
+        if reveal:
+            event["reveal"] = reveal["outcomes"]
+            event["failed"] = [o for o in reveal["outcomes"] if not o["delivered"]]
+            if "cards_taken" in reveal:
+                event["cards_taken"] = reveal["cards_taken"]
         events.append(event)
     return {
         "format": "mamma-mia-log/1",

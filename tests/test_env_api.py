@@ -73,7 +73,7 @@ def test_render_ansi_returns_text_and_no_mode_warns() -> None:
     with pytest.warns(UserWarning, match="render_mode"):
         assert e2.render() is None
     with pytest.raises(ValueError, match="render_mode"):
-        mm.raw_env(render_mode="rgb_array")
+        mm.raw_env(render_mode="rgb")  # rgb_array is a mode now (PLAY.md)
 
 
 def test_same_seed_same_game_different_seed_different_game() -> None:

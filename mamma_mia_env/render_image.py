@@ -1,0 +1,60 @@
+"""Raster frames of the table (``render_mode="rgb_array"``), drawn with Pillow.
+
+The layout is the SVG's (``render_svg.table_shapes``), so a video frame and the SVG
+of the same position show the same cards.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+from PIL import Image, ImageDraw, ImageFont
+
+from .render_svg import WIDTH, table_shapes
+
+BACKGROUND = "#fbf7ee"
+#: Frames have a fixed height so that a video's frames all have one shape.
+HEIGHT = 720
+
+
+@lru_cache(maxsize=16)
+def _font(size: int, bold: bool) -> ImageFont.ImageFont:
+    name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
+    try:
+        return ImageFont.truetype(name, size)
+    except OSError:  # no DejaVu on this machine: Pillow's own scalable font
+        return ImageFont.load_default(size)
+
+
+def table_image(view: dict[str, Any], height: int = HEIGHT) -> np.ndarray:
+    """``view`` (from ``render_svg.table_view``) as a ``(height, WIDTH, 3)`` uint8 frame.
+
+    A taller table is scaled down to fit, so every frame of a game has one shape.
+    """
+    shapes, natural = table_shapes(view)
+    full = max(natural, height)
+    img = Image.new("RGB", (WIDTH, full), BACKGROUND)
+    draw = ImageDraw.Draw(img)
+    for item in shapes.items:
+        if item[0] == "rect":
+            _, x, y, w, h, fill, stroke, rx, sw = item
+            box = (x, y, x + w, y + h)
+            draw.rounded_rectangle(box, radius=rx, fill=fill, outline=stroke, width=sw)
+        else:
+            _, x, y, text, size, bold, fill, anchor = item
+            draw.text(
+                (x, y),
+                text,
+                fill=fill,
+                font=_font(size, bold),
+                anchor="ms" if anchor == "middle" else "ls",
+            )
+    if full != height:
+        img = img.resize((round(WIDTH * height / full), height)).crop((0, 0, WIDTH, height))
+        # the crop pads the right edge with black; paint it the background colour
+        padded = Image.new("RGB", (WIDTH, height), BACKGROUND)
+        padded.paste(img.crop((0, 0, round(WIDTH * height / full), height)), (0, 0))
+        img = padded
+    return np.asarray(img, dtype=np.uint8).copy()

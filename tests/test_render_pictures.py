@@ -1,0 +1,112 @@
+"""Pictures of the table: SVG, rgb_array frames of both envs, and a recorded video."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+import gymnasium as gym
+import numpy as np
+import pytest
+
+import mamma_mia_env as mm
+from mamma_mia_env.gym_env import MammaMiaGymEnv
+from mamma_mia_env.render_image import HEIGHT, table_image
+from mamma_mia_env.render_svg import WIDTH, table_svg, table_view
+
+
+def _play(e, steps: int, seed: int = 0) -> None:
+    rng = np.random.default_rng(seed)
+    for _ in range(steps):
+        mask = e.observe(e.agent_selection)["action_mask"]
+        e.step(int(rng.choice(np.flatnonzero(mask))))
+
+
+def test_svg_is_wellformed_and_shows_only_the_viewers_hand():
+    e = mm.raw_env(num_players=3)
+    e.reset(seed=5)
+    _play(e, 10)
+    rec = e.game.data[0]
+    for viewer in (0, 1, 2, None):
+        view = table_view(rec, 3, viewer)
+        root = ET.fromstring(table_svg(view))
+        assert root.tag.endswith("svg")
+        for s in range(3):
+            seen = viewer is None or viewer == s
+            assert (view["seats"][s]["hand"] is not None) == seen
+            assert (view["seats"][s]["orders"] is not None) == seen
+    # what seat 1 sees does not depend on seat 0's hidden cards (same hand size)
+    other = rec.copy()
+    other["hand"][0] = np.roll(rec["hand"][0], 1)
+    other["orders_hand"][0] = np.roll(rec["orders_hand"][0], 3)
+    assert not np.array_equal(other["hand"][0], rec["hand"][0])
+    assert table_svg(table_view(rec, 3, 1)) == table_svg(table_view(other, 3, 1))
+    assert table_svg(table_view(rec, 3, 0)) != table_svg(table_view(other, 3, 0))
+
+
+def test_top_card_mode_shows_one_oven_card():
+    e = mm.raw_env(num_players=2, observation_mode="top_card")
+    e.reset(seed=1)
+    _play(e, 6)
+    view = table_view(e.game.data[0], 2, 0, recall=False)
+    assert view["oven_mode"] == "top_card"
+    assert len(view["oven"]) == (1 if view["oven_len"] else 0)
+    full = table_view(e.game.data[0], 2, 0, recall=True)
+    assert len(full["oven"]) == full["oven_len"]
+
+
+def test_bad_viewer_is_refused():
+    e = mm.raw_env(num_players=2)
+    e.reset(seed=1)
+    with pytest.raises(ValueError, match="viewer"):
+        table_view(e.game.data[0], 2, 2)
+
+
+def test_aec_rgb_array_frames_change_as_the_game_moves():
+    e = mm.env(render_mode="rgb_array", num_players=3)
+    e.reset(seed=2)
+    frames = [e.render()]
+    rng = np.random.default_rng(0)
+    for _ in range(8):
+        mask = e.observe(e.agent_selection)["action_mask"]
+        e.step(int(rng.choice(np.flatnonzero(mask))))
+        frames.append(e.render())
+    for f in frames:
+        assert f.shape == (HEIGHT, WIDTH, 3) and f.dtype == np.uint8
+    assert all(not np.array_equal(a, b) for a, b in zip(frames, frames[1:], strict=False))
+    assert "rgb_array" in e.unwrapped.metadata["render_modes"]
+
+
+def test_aec_rgb_array_matches_the_ansi_view():
+    a = mm.raw_env(render_mode="ansi", num_players=2)
+    a.reset(seed=4)
+    text = a.render()
+    view = table_view(a.game.data[0], 2, a._seat[a.agent_selection])
+    for s in view["seats"]:
+        assert (s["hand"] is not None) == (f"your hand (seat {s['seat']})" in text)
+
+
+def test_tall_tables_are_scaled_to_one_frame_shape():
+    e = mm.raw_env(num_players=5)
+    e.reset(seed=9)
+    _play(e, 30)
+    f = table_image(table_view(e.game.data[0], 5, None))
+    assert f.shape == (HEIGHT, WIDTH, 3)
+
+
+def test_gym_rgb_array_and_record_video(tmp_path):
+    env = MammaMiaGymEnv(num_players=2, render_mode="rgb_array", learner_seat=0)
+    env = gym.wrappers.RecordVideo(env, str(tmp_path), episode_trigger=lambda i: True)
+    obs, info = env.reset(seed=0)
+    first = env.render()
+    assert first.shape == (HEIGHT, WIDTH, 3) and first.dtype == np.uint8
+    rng = np.random.default_rng(0)
+    done, steps = False, 0
+    while not done:
+        a = int(rng.choice(np.flatnonzero(info["action_mask"])))
+        obs, r, term, trunc, info = env.step(a)
+        done = term or trunc
+        steps += 1
+    env.close()
+    videos = list(tmp_path.glob("*.mp4"))
+    assert len(videos) == 1 and videos[0].stat().st_size > 1000
+    assert steps > 5
