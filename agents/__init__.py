@@ -1,6 +1,6 @@
 """Agents for mamma-mia-env: the interface, the bundled bots and the tournament runner.
 
-    >>> from agents import load_agent
+    >>> from mamma_mia_agents import load_agent
     >>> bot = load_agent("counter")                 # a bundled bot by name
     >>> mine = load_agent("mypkg.mybot:MyBot")      # any Agent by import path
 
@@ -85,7 +85,7 @@ def load_agent(spec: str | Agent | Any) -> Agent:
     if not callable(getattr(obj, "act_batch", None)):
         raise AgentLoadError(
             f"{spec!r} is not an agent: it needs an act_batch(observations, masks, rng, "
-            "seats=None) method (subclass agents.Agent)"
+            "seats=None) method (subclass mamma_mia_agents.Agent)"
         )
     return obj
 

@@ -1,4 +1,4 @@
-"""``python -m agents``: the ``mamma-mia`` command line without installing."""
+"""``python -m mamma_mia_agents``: the ``mamma-mia`` command line without installing."""
 
 import sys
 

@@ -4,7 +4,7 @@
     mamma-mia tournament --players 3 --agents counter,mypkg.mybot:MyBot --out runs/t1
     mamma-mia agents                      # list the bundled agents
 
-``python -m agents ...`` is the same without installing the package.
+``python -m mamma_mia_agents ...`` is the same without installing the package.
 """
 
 from __future__ import annotations

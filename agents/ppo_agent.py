@@ -5,11 +5,11 @@ exports its actor network (the layers that map an observation to action logits) 
 small ``.npz`` file; ``PPOAgent`` plays it. Playing needs numpy only, not torch or
 stable-baselines3.
 
-    >>> from agents.ppo_agent import PPOAgent
+    >>> from mamma_mia_agents.ppo_agent import PPOAgent
     >>> agent = PPOAgent()                      # the shipped policies, by player count
     >>> agent = PPOAgent("runs/ppo_2p/policy.npz")
 
-On the command line and in tournaments: ``agents.ppo_agent:PPOAgent`` (the shipped
+On the command line and in tournaments: ``mamma_mia_agents.ppo_agent:PPOAgent`` (the shipped
 2- and 4-player policies, picked by the game's player count).
 
 A policy sees the game in its seat's canonical frame (``mamma_mia_env.symmetry``:

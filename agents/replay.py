@@ -103,7 +103,7 @@ def terminal_replay(log: dict[str, Any], seat: int | None, console: Console) -> 
             viewer = order[(order.index(viewer) + 1) % len(order)]
 
 
-def main(argv: list[str] | None = None) -> int:  # pragma: no cover - via agents.cli
+def main(argv: list[str] | None = None) -> int:  # pragma: no cover - via mamma_mia_agents.cli
     parser = argparse.ArgumentParser(prog="mamma-mia")
     add_parser(parser.add_subparsers(dest="command"))
     args = parser.parse_args(argv)

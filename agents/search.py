@@ -10,7 +10,7 @@ At each decision the bot
 3. plays each candidate in every world (the same worlds for every candidate, so that
    the luck of the sample cancels out between candidates) and rolls the game out to
    its end with ``rollout`` bots at every seat, inside the compiled loop
-   (``agents.compiled.play_out``);
+   (``mamma_mia_agents.compiled.play_out``);
 4. picks the candidate with the best mean result: its win share (1 / number of
    winners, 0 if it loses), plus ``margin`` times its delivered orders minus the best
    rival's (a tie-breaker between candidates that win equally often).

@@ -1,6 +1,6 @@
 """The tournament runner: many games between agents, duplicate deals, both cores.
 
-    >>> from agents.tournament import run_tournament
+    >>> from mamma_mia_agents.tournament import run_tournament
     >>> res = run_tournament(["random", "counter", "builder", "hoarder"], num_players=4,
     ...                      games=2000, seed=0)
     >>> print(res.format_table())

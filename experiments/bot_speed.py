@@ -9,7 +9,7 @@ numbers, and see the load averages recorded):
    ``builder`` at every seat (interleaved rounds, the median of each), plus the
    numpy reference ``builder`` for a few steps (the speed before the kernels);
 2. 10,000 four-player games between the four heuristic bots: in the compiled loop
-   (``agents.compiled.play_out``) and through ``run_tournament`` (the batched engine
+   (``mamma_mia_agents.compiled.play_out``) and through ``run_tournament`` (the batched engine
    with one ``act_batch`` call per agent and step).
 
 Writes ``bot_speed.json`` into ``--out`` (default: a temporary directory); ``--export``
@@ -34,9 +34,9 @@ import numba as nb  # noqa: E402
 import numpy as np  # noqa: E402
 from tqdm import tqdm  # noqa: E402
 
-from agents import HEURISTICS, load_agent  # noqa: E402
-from agents.compiled import CompiledBots, play_out  # noqa: E402
-from agents.tournament import run_tournament  # noqa: E402
+from mamma_mia_agents import HEURISTICS, load_agent  # noqa: E402
+from mamma_mia_agents.compiled import CompiledBots, play_out  # noqa: E402
+from mamma_mia_agents.tournament import run_tournament  # noqa: E402
 from mamma_mia_env import Config, Engine  # noqa: E402
 from mamma_mia_env.state import OVER  # noqa: E402
 from mamma_mia_env.vector import MammaMiaVectorEnv  # noqa: E402

@@ -4,7 +4,7 @@
     PYTHONPATH=. python experiments/leaderboard.py --games 2000 --players 4
 
 For each player count, plays a duplicate-deal tournament of all bundled agents
-(``agents.tournament.run_tournament``; with five agents and fewer seats every table of
+(``mamma_mia_agents.tournament.run_tournament``; with five agents and fewer seats every table of
 N agents is played in all N seat rotations) and writes, into ``runs/leaderboard/``
 (``--export``: ``experiments/results/``; ``--out DIR``: elsewhere):
 
@@ -37,8 +37,8 @@ sys.path.insert(0, ROOT)
 from speed import run as run_speed  # noqa: E402
 from speed import speed_markdown  # noqa: E402
 
-from agents import HEURISTICS, REGISTRY  # noqa: E402
-from agents.tournament import markdown_table, run_tournament  # noqa: E402
+from mamma_mia_agents import HEURISTICS, REGISTRY  # noqa: E402
+from mamma_mia_agents.tournament import markdown_table, run_tournament  # noqa: E402
 from experiments.common import add_output_args, output_dir  # noqa: E402
 
 AGENTS = ["random", *HEURISTICS]

@@ -23,7 +23,7 @@ seeded from ``seed``:
    games with a different seed.
 
 Outputs in ``--out`` (default ``runs/<name>``): ``policy.npz`` (the exported actor,
-playable with ``agents.ppo_agent.PPOAgent``), ``model.zip`` (the SB3 model),
+playable with ``mamma_mia_agents.ppo_agent.PPOAgent``), ``model.zip`` (the SB3 model),
 ``logs/`` (TensorBoard events and SB3's ``progress.csv``), ``eval.csv``, ``bc.csv``,
 ``final_eval.json``, ``learning_curve.png`` and ``summary.json`` (timings, throughput,
 results, provenance). Nothing else is written unless asked: with ``--export``, the
@@ -370,8 +370,8 @@ def evaluate(
     Two players: ``agent`` vs the bot. More: the agent against ``num_players - 1``
     copies of the bot. Returns per bot the tournament row of the agent.
     """
-    from agents import load_agent
-    from agents.tournament import run_tournament
+    from mamma_mia_agents import load_agent
+    from mamma_mia_agents.tournament import run_tournament
 
     out = {}
     for name in bots:
@@ -402,8 +402,8 @@ def make_callbacks(cfg: dict, venv, out: Path, meta: dict, scale: np.ndarray, st
     from stable_baselines3.common.callbacks import BaseCallback
     from stable_baselines3.common.logger import configure
 
-    from agents import load_agent
-    from agents.ppo_agent import PPOAgent, policy_from_sb3
+    from mamma_mia_agents import load_agent
+    from mamma_mia_agents.ppo_agent import PPOAgent, policy_from_sb3
 
     # evaluations get a TensorBoard run of their own ("logs/eval"), written at the step
     # they measured (SB3's logger would file them under its next rollout's step)
@@ -504,7 +504,7 @@ def env_throughput(cfg: dict, seconds: float) -> dict[str, Any]:
     """Steps/s of ``MammaMiaSB3VecEnv`` alone: uniformly random learner actions against
     the config's opponents (the opponents' moves and the canonical views included)."""
     set_threads(int(cfg.get("threads", 1)))
-    from agents import load_agent
+    from mamma_mia_agents import load_agent
     from mamma_mia_env.sb3_vec_env import MammaMiaSB3VecEnv
 
     env_cfg = cfg["env"]
@@ -648,8 +648,8 @@ def train(
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.logger import configure
 
-    from agents import load_agent
-    from agents.ppo_agent import PPOAgent, policy_from_sb3
+    from mamma_mia_agents import load_agent
+    from mamma_mia_agents.ppo_agent import PPOAgent, policy_from_sb3
     from mamma_mia_env.sb3_vec_env import MammaMiaSB3VecEnv
     from mamma_mia_env.symmetry import obs_scale
 
@@ -772,7 +772,7 @@ def train(
         ),
         "train_seconds": round(timings["train_seconds"], 1),
     }
-    from agents.ppo_agent import NumpyPolicy
+    from mamma_mia_agents.ppo_agent import NumpyPolicy
 
     final_pol = NumpyPolicy.load(out / "policy.npz")
     final_pol.meta.update(policy_meta)
@@ -887,7 +887,7 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(env_throughput(cfg, args.throughput), indent=1))
         return 0
     if args.evaluate:
-        from agents.ppo_agent import PPOAgent
+        from mamma_mia_agents.ppo_agent import PPOAgent
 
         ev = cfg["eval"]
         t0 = time.perf_counter()

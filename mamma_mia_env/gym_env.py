@@ -8,7 +8,7 @@ everything the *learner's* seat earned meanwhile, including rewards that arrive 
 opponent's move (an order of the learner delivered at a reveal the opponent triggered,
 the end-of-game result).
 
-    >>> from agents import load_agent
+    >>> from mamma_mia_agents import load_agent
     >>> env = MammaMiaGymEnv(num_players=2, opponents=load_agent("builder"))
     >>> obs, info = env.reset(seed=0)
     >>> obs, reward, terminated, truncated, info = env.step(
@@ -574,7 +574,7 @@ class MammaMiaGymEnv(gym.Env):
 
     ## Arguments
     ``opponents``: a policy or a pool of policies (objects with ``act_batch(obs,
-    masks, rng, seats)``, e.g. ``agents.load_agent("builder")``); default uniform
+    masks, rng, seats)``, e.g. ``mamma_mia_agents.load_agent("builder")``); default uniform
     random. ``opponent_probs``: weights over the pool. ``learner_seat``: an int, or
     ``None`` for a random seat each episode. ``illegal_action``: ``"terminate"``
     (default, as PettingZoo's ``TerminateIllegalWrapper``: the episode ends with

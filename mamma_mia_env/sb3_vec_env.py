@@ -20,7 +20,7 @@ n_actions)`` bool, and ``env_method("action_masks")`` the same as a list of rows
 (what ``sb3_contrib.common.maskable.utils.get_action_masks`` stacks).
 
     >>> from sb3_contrib import MaskablePPO
-    >>> from agents import load_agent
+    >>> from mamma_mia_agents import load_agent
     >>> venv = MammaMiaSB3VecEnv(64, num_players=2, opponents=load_agent("builder"))
     >>> model = MaskablePPO("MlpPolicy", venv).learn(100_000)
 

@@ -9,9 +9,9 @@ import textwrap
 import numpy as np
 import pytest
 
-from agents import HEURISTICS, REGISTRY, Agent, AgentLoadError, game_info, load_agent
-from agents.heuristic import parse, simulate_oven
-from agents.tournament import play_games, seating_schedule
+from mamma_mia_agents import HEURISTICS, REGISTRY, Agent, AgentLoadError, game_info, load_agent
+from mamma_mia_agents.heuristic import parse, simulate_oven
+from mamma_mia_agents.tournament import play_games, seating_schedule
 from mamma_mia_env import Config, Engine, GameState, build_position
 from mamma_mia_env.observe import observation_size
 from mamma_mia_env.state import OVER
@@ -214,7 +214,7 @@ def test_load_agent_by_name_and_import_path(tmp_path, monkeypatch) -> None:
         textwrap.dedent(
             """
             import numpy as np
-            from agents import Agent, RandomAgent
+            from mamma_mia_agents import Agent, RandomAgent
 
             class FirstLegal(Agent):
                 name = "first-legal"
@@ -413,7 +413,7 @@ def _order_success(
 @pytest.mark.parametrize("doubles", [False, True])
 def test_proven_counter_orders_are_always_delivered(doubles: bool) -> None:
     """``bound_oven`` is sound: whatever the betting rivals decide, a proven order is met."""
-    from agents import CounterAgent
+    from mamma_mia_agents import CounterAgent
 
     agents = [CounterAgent(proven=True), load_agent("builder"), load_agent("hoarder")]
     agents += [load_agent("random")] if not doubles else []
@@ -435,7 +435,7 @@ def test_proven_counter_orders_are_always_delivered(doubles: bool) -> None:
     ],
 )
 def test_trained_policy_refuses_games_it_was_not_trained_for(cfg: dict, reason: str) -> None:
-    from agents.tournament import run_tournament
+    from mamma_mia_agents.tournament import run_tournament
 
     n = cfg.pop("num_players")
     with pytest.raises(ValueError, match=f"agent 'ppo' cannot play this game: {reason}"):

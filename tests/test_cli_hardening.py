@@ -13,9 +13,9 @@ import time
 
 import pytest
 
-import agents.tournament as tournament
-from agents.cli import main
-from agents.tournament import (
+import mamma_mia_agents.tournament as tournament
+from mamma_mia_agents.cli import main
+from mamma_mia_agents.tournament import (
     MAX_GAMES,
     AgentError,
     OutputError,
@@ -162,7 +162,7 @@ BOTS = """
 import os, sys
 import multiprocessing
 import numpy as np
-from agents import Agent
+from mamma_mia_agents import Agent
 
 def in_worker():
     return multiprocessing.parent_process() is not None

@@ -11,9 +11,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents import CounterAgent, RandomAgent, load_agent
-from agents.compiled import random_actions
-from agents.heuristic import HeuristicAgent, Params
+from mamma_mia_agents import CounterAgent, RandomAgent, load_agent
+from mamma_mia_agents.compiled import random_actions
+from mamma_mia_agents.heuristic import HeuristicAgent, Params
 from mamma_mia_env import Config, Engine
 from mamma_mia_env.state import OVER
 
@@ -133,8 +133,8 @@ def test_random_agent_same_stream_as_before() -> None:
 def test_play_out_replays_the_tournament_and_checks_its_input() -> None:
     """The compiled game loop plays the same games as ``play_games`` (deterministic bots),
     and refuses bad tables before the kernel sees them."""
-    from agents.compiled import CompiledBots, play_out
-    from agents.tournament import play_games
+    from mamma_mia_agents.compiled import CompiledBots, play_out
+    from mamma_mia_agents.tournament import play_games
 
     cfg = Config(num_players=4)
     eng = Engine(cfg)

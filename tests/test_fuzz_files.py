@@ -139,7 +139,7 @@ def _apply_array_edit(arrays: dict[str, Any], meta: dict[str, Any], e: dict, mar
 
 
 def run_policy_file(p: dict[str, Any]) -> tuple[list[str], str]:
-    from agents.ppo_agent import PPOAgent, default_policy_path
+    from mamma_mia_agents.ppo_agent import PPOAgent, default_policy_path
     from mamma_mia_env import Config, Engine
 
     with np.load(default_policy_path(p["players"]), allow_pickle=False) as f:
@@ -210,7 +210,7 @@ AGENT_LISTS = st.one_of(
     st.lists(st.sampled_from(["random", "counter", "builder", "hoarder", "forgetful", "ppo"]),
              min_size=1, max_size=4).map(",".join),  # fmt: skip
     st.sampled_from(["", ",", "random,", "nosuch", "os:system", "agents:Agent", "json:loads",
-                     "agents.tournament:AgentError", "random," * 30 + "random", ":", "a:b:c"]),
+                     "mamma_mia_agents.tournament:AgentError", "random," * 30 + "random", ":", "a:b:c"]),
     st.text(max_size=12),
 )  # fmt: skip
 
@@ -279,7 +279,7 @@ CLI_ANCHORS = [*FLAG_VALUES, *SWITCHES, "agent", "COMMAND", "argument", "max_tur
 
 
 def run_cli(p: dict[str, Any]) -> tuple[list[str], str]:
-    from agents.cli import main
+    from mamma_mia_agents.cli import main
 
     argv = p["argv"]
     with tempfile.TemporaryDirectory() as root:

@@ -19,7 +19,7 @@ def test_tournament_observes_top_card_agents_under_their_own_config() -> None:
     and the tournament hands that engine the games under the observer's config (found by
     the CLI fuzz when the engine briefly refused states of another observation mode:
     ``--agents forgetful`` raised "the state was made for another config")."""
-    from agents.tournament import run_tournament
+    from mamma_mia_agents.tournament import run_tournament
 
     res = run_tournament(["forgetful", "random"], num_players=2, games=4, progress=False)
     assert res.games == 4

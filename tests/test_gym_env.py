@@ -560,7 +560,7 @@ def test_given_position_that_ends_before_the_learner_moves_is_refused():
 
 
 def test_opponent_that_cannot_play_the_game_is_refused():
-    from agents.ppo_agent import PPOAgent
+    from mamma_mia_agents.ppo_agent import PPOAgent
     from mamma_mia_env.gym_env import LearnerGames
 
     with pytest.raises(ValueError, match="cannot play this game: .*double ingredients"):

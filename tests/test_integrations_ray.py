@@ -10,8 +10,8 @@ import pytest
 
 ray = pytest.importorskip("ray")
 
-from agents.cli import main as cli_main  # noqa: E402
-from agents.tournament import run_tournament  # noqa: E402
+from mamma_mia_agents.cli import main as cli_main  # noqa: E402
+from mamma_mia_agents.tournament import run_tournament  # noqa: E402
 
 AGENTS = ["random", "counter", "builder"]  # random draws from the batch generators
 

@@ -66,7 +66,10 @@ def test_wheel_contents(dists):
     names = zipfile.ZipFile(wheel).namelist()
     assert "mamma_mia_env/py.typed" in names
     assert "mamma_mia_env/__main__.py" in names
-    assert "agents/policies/ppo_2p.npz" in names and "agents/policies/ppo_4p.npz" in names
+    assert "mamma_mia_agents/policies/ppo_2p.npz" in names
+    assert "mamma_mia_agents/policies/ppo_4p.npz" in names
+    # no generic top-level `agents` module in users' site-packages
+    assert not any(n.startswith("agents/") for n in names)
     assert any(n.endswith(".dist-info/licenses/LICENSE") or n.endswith("/LICENSE") for n in names)
     assert not any(n.startswith(("tests/", "experiments/", "docs/")) for n in names)
     version = mamma_mia_env.__version__
@@ -128,7 +131,7 @@ def test_wheel_installs_and_runs_in_a_fresh_venv(dists, tmp_path):
     (site / "deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
     run = {"cwd": tmp_path, "env": env, "capture_output": True, "text": True, "timeout": 300}
     where = subprocess.run(
-        [str(py), "-c", "import mamma_mia_env as m, agents; print(m.__file__, m.__version__)"],
+        [str(py), "-c", "import mamma_mia_env as m, mamma_mia_agents; print(m.__file__, m.__version__)"],
         **run,
     )
     assert where.returncode == 0, where.stderr

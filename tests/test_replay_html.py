@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import mamma_mia_env as mm
-from agents.tournament import run_tournament
+from mamma_mia_agents.tournament import run_tournament
 from mamma_mia_env.replay_html import LogError, load_log, replay_html, reveal_starts
 
 

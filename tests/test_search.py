@@ -10,9 +10,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents import load_agent
-from agents.search import SearchAgent
-from agents.tournament import run_tournament
+from mamma_mia_agents import load_agent
+from mamma_mia_agents.search import SearchAgent
+from mamma_mia_agents.tournament import run_tournament
 from mamma_mia_env import Config, Engine, GameState
 from mamma_mia_env.sampling import sample_world
 from mamma_mia_env.state import OVER, REVEAL

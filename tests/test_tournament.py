@@ -11,9 +11,9 @@ import textwrap
 import numpy as np
 import pytest
 
-from agents import load_agent
-from agents.cli import main
-from agents.stats import (
+from mamma_mia_agents import load_agent
+from mamma_mia_agents.cli import main
+from mamma_mia_agents.stats import (
     cluster_mean_interval,
     finishing_ranks,
     mean_interval,
@@ -21,7 +21,7 @@ from agents.stats import (
     wilson_interval,
     win_shares,
 )
-from agents.tournament import (
+from mamma_mia_agents.tournament import (
     AgentError,
     deal_seeds,
     play_games,
@@ -313,7 +313,7 @@ def test_cli_runs_a_tournament_with_a_third_party_agent(capsys, tmp_path, monkey
         textwrap.dedent(
             """
             import numpy as np
-            from agents import Agent
+            from mamma_mia_agents import Agent
 
             class LastLegal(Agent):
                 name = "last-legal"
