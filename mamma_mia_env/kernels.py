@@ -117,6 +117,20 @@ def first_masked_out(masks, actions):
     return -1
 
 
+@njit()
+def first_masked_out_live(masks, actions, skip):
+    """``first_masked_out`` over the games not in ``skip`` (NEXT_STEP autoreset: a game
+    that ended in the last step is dealt again and its action ignored)."""
+    n_actions = masks.shape[1]
+    for b in range(actions.shape[0]):
+        if skip[b]:
+            continue
+        a = actions[b]
+        if a < 0 or a >= n_actions or masks[b, a] != 1:
+            return b
+    return -1
+
+
 def _make_vector_step(parallel: bool):
     loop = nb.prange if parallel else range
 
@@ -124,8 +138,8 @@ def _make_vector_step(parallel: bool):
     def vector_step(
         data, actions, params, play, need, deck_counts, n, mode,
         obs, masks, rewards, done, terminated, truncated,
-        final_obs, final_delivered, final_seed, episode, base_seed, delivered, seats, seeds,
-        shared_masks,
+        final_obs, final_delivered, final_seed, episode, slot_seeds, delivered, seats, seeds,
+        shared_masks, next_step, pending,
     ):  # fmt: skip
         """Step every game, deal finished ones again, and write observations and masks.
 
@@ -133,26 +147,46 @@ def _make_vector_step(parallel: bool):
         Actions must already be validated. ``masks`` is the env's private copy (the
         next step's legality check reads it); ``shared_masks``, unless empty, gets the
         same rows for the caller (the vector env's ``copy=False`` buffer), copied while
-        the row is in cache.
+        the row is in cache. The k-th game of slot b is dealt from
+        ``slot_seeds[b] + k * B``.
+
+        Autoreset: SAME_STEP (``next_step`` False) deals a finished game again at once
+        and writes its last observation to ``final_obs``; NEXT_STEP leaves it over (its
+        last observation in ``obs``), marks it ``pending``, and deals it in the next
+        call, ignoring that call's action for it.
         """
         b_total = data.shape[0]
         share = shared_masks.shape[0] == b_total
         for b in loop(b_total):
             r = data[b]
-            step_game(r, actions[b], params, play, need, delivered[b])
-            for s in range(n):
-                rewards[b, s] = r.rewards[s]
-            done[b] = r.phase == OVER_PHASE
-            terminated[b] = r.terminated
-            truncated[b] = r.truncated
-            if done[b]:
-                observe_game(r, r.seat, n, mode, final_obs[b])
-                for s in range(n):
-                    final_delivered[b, s] = r.delivered[s].sum()
-                final_seed[b] = r.seed
+            if pending[b]:
+                pending[b] = False
                 episode[b] += np.uint64(1)
-                seed = base_seed + np.uint64(b) + episode[b] * np.uint64(b_total)
+                seed = slot_seeds[b] + episode[b] * np.uint64(b_total)
                 reset_game(r, seed, params, deck_counts)
+                for s in range(n):
+                    rewards[b, s] = 0.0
+                done[b] = False
+                terminated[b] = False
+                truncated[b] = False
+            else:
+                step_game(r, actions[b], params, play, need, delivered[b])
+                for s in range(n):
+                    rewards[b, s] = r.rewards[s]
+                done[b] = r.phase == OVER_PHASE
+                terminated[b] = r.terminated
+                truncated[b] = r.truncated
+                if done[b]:
+                    for s in range(n):
+                        final_delivered[b, s] = r.delivered[s].sum()
+                    final_seed[b] = r.seed
+                    if next_step:
+                        pending[b] = True
+                    else:
+                        observe_game(r, r.seat, n, mode, final_obs[b])
+                        episode[b] += np.uint64(1)
+                        seed = slot_seeds[b] + episode[b] * np.uint64(b_total)
+                        reset_game(r, seed, params, deck_counts)
             observe_game(r, r.seat, n, mode, obs[b])
             legal_mask_game(r, params, play, need, masks[b])
             if share:

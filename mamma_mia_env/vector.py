@@ -1,9 +1,11 @@
-"""Many games at once: a vector environment over the batched engine.
+"""Many games at once: a ``gymnasium.vector.VectorEnv`` over the batched engine.
 
 Each of the B games is at its own decision point; one ``step`` takes one action per
 game (for whichever seat is to act there) and moves every game on. Finished games are
-dealt again at once (gymnasium's SAME_STEP autoreset): the returned observation is
-the new game's, and the last one of the finished game is in ``info["final_obs"]``.
+dealt again (``autoreset_mode``): by default at once, in the same step (gymnasium's
+SAME_STEP: the returned observation is the new game's, the last one of the finished
+game is in ``info["final_obs"]``); with ``autoreset_mode="NextStep"`` in the next
+step, as gymnasium's own vector envs do.
 
     >>> venv = MammaMiaVectorEnv(1024, num_players=4)
     >>> obs, info = venv.reset(seed=0)               # game i is dealt from seed 0 + i
@@ -12,71 +14,153 @@ the new game's, and the last one of the finished game is in ``info["final_obs"]`
     >>> rewards.shape                                # (1024, 4): per game and seat
 
 Seeds: the k-th game played in slot i (k = 0, 1, ...) is dealt from
-``seed + i + k * B`` (mod 2**64). No seed is in ``info`` (a seed determines every
-hidden card, and this one every future deal too); the experimenter reads them with
-``game_seeds()`` / ``final_game_seeds()`` to replay any game alone with the AEC env or
-``mamma_mia_env.replay``.
+``seed + i + k * B`` (mod 2**64); with a list of seeds, from ``seeds[i] + k * B``. No
+seed is in ``info`` (a seed determines every hidden card, and this one every future
+deal too); the experimenter reads them with ``game_seeds()`` / ``final_game_seeds()``
+to replay any game alone with the AEC env or ``mamma_mia_env.replay``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 from gymnasium import spaces
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
 
 from . import kernels
 from .actions import describe_illegal
-from .arguments import as_seed, is_int
+from .arguments import ArgumentTypeError, as_seed, as_seed_array, is_int
 from .config import Config
 from .engine import PARALLEL_MIN_BATCH, Engine, IllegalActionError
 from .state import GameState
 
 OBS_HIGH = 255.0
+AUTORESET_MODES = (AutoresetMode.SAME_STEP, AutoresetMode.NEXT_STEP)
 
 
-class MammaMiaVectorEnv:
+def as_autoreset_mode(mode: Any) -> AutoresetMode:
+    """An ``AutoresetMode`` or its value (``"SameStep"``, ``"NextStep"``); DISABLED is
+    refused (the envs here always deal the next game)."""
+    try:
+        mode = mode if isinstance(mode, AutoresetMode) else AutoresetMode(mode)
+    except ValueError:
+        mode = None
+    if mode not in AUTORESET_MODES:
+        raise ValueError(
+            "autoreset_mode must be AutoresetMode.SAME_STEP or NEXT_STEP (or 'SameStep', "
+            "'NextStep')"
+        )
+    return mode
+
+
+def reset_seeds(seed: Any, num_envs: int) -> np.ndarray:
+    """The first game seed of every slot from ``reset(seed=...)``: an int s gives
+    s, s+1, ...; a sequence gives one seed per slot; None draws a fresh int."""
+    if seed is None:
+        seed = int(np.random.SeedSequence().generate_state(1, np.uint64)[0] >> np.uint64(1))
+    if is_int(seed):
+        base = np.uint64(as_seed(seed, "seed"))
+        return base + np.arange(num_envs, dtype=np.uint64)  # wraps modulo 2**64
+    if isinstance(seed, (str, bytes, float, bool)) or not isinstance(seed, (Sequence, np.ndarray)):
+        raise ArgumentTypeError(
+            f"seed must be None, an int or one int per game, got {type(seed).__name__}"
+        )
+    seeds = as_seed_array(seed, "seed")
+    if seeds.shape != (num_envs,):
+        raise ValueError(f"seed must hold one seed per game ({num_envs}), got {len(seeds)}")
+    return seeds
+
+
+def check_reset_options(options: Any, known: frozenset[str] = frozenset()) -> dict[str, Any]:
+    """``options`` is None or a dict of known keys; an unknown key is refused by name."""
+    if options is None:
+        return {}
+    if not isinstance(options, dict):
+        raise ArgumentTypeError(f"options must be a dict or None, got {type(options).__name__}")
+    unknown = set(options) - known
+    if unknown:
+        raise ValueError(
+            f"unknown reset options {sorted(map(str, unknown))}; known: {sorted(known) or 'none'}"
+        )
+    return options
+
+
+class MammaMiaVectorEnv(VectorEnv):
     """B games of Mamma Mia! stepped together, each at its own seat to act.
+
+    ## Description
+    A ``gymnasium.vector.VectorEnv`` for self-play and evaluation: every game is at the
+    decision of whichever seat is to act, and one policy (or several, by
+    ``info["seat"]``) answers for all of them. For one learner against opponents
+    played inside, see ``mamma_mia_env.learner_vector.MammaMiaLearnerVectorEnv``.
 
     ## Spaces
     ``single_action_space``: ``Discrete(n_actions)`` as in the AEC env;
-    ``single_observation_space``: the acting seat's observation (docs/ENV.md). Masks
-    come in ``info["action_mask"]`` ``(B, n_actions)`` int8, the acting seats in
-    ``info["seat"]``.
+    ``action_space``: ``MultiDiscrete([n_actions] * B)``.
+    ``single_observation_space``: the acting seat's observation (docs/ENV.md),
+    ``Box(0, 255, (obs_dim,), float32)``; ``observation_space`` the batch of them.
+    Masks come in ``info["action_mask"]`` ``(B, n_actions)`` int8, the acting seats in
+    ``info["seat"]`` (each key with gymnasium's ``_key`` mask, all True).
 
     ## Rewards
     ``(B, num_players)`` float32: what each seat of each game earned in this step
-    (``reward_mode`` as in the AEC env).
+    (``reward_mode`` as in the AEC env). Not gymnasium's usual ``(B,)``: a reward may
+    reach a seat on another seat's move. For wrappers that need ``(B,)`` (e.g.
+    ``RecordEpisodeStatistics``), pick a seat with
+    ``gymnasium.wrappers.vector.TransformReward(venv, lambda r: r[:, seat])``.
 
     ## Episode end
-    ``terminated`` / ``truncated`` per game; the game is then dealt again at once. In
-    ``info`` (only in steps where a game finished): ``final_obs`` ``(B, obs_dim)``
-    (the finished game seen by the seat that took the last action; rows valid where
-    ``_final_obs``) and ``final_delivered`` ``(B, N)`` (orders each seat delivered).
+    ``terminated`` after the third round's reveal, ``truncated`` at ``max_turns``.
+    ``autoreset_mode`` (``metadata["autoreset_mode"]``):
+
+    * ``AutoresetMode.SAME_STEP`` (default): the game is dealt again within the step.
+      ``info["final_obs"]`` ``(B, obs_dim)`` holds the finished game seen by the seat
+      that is to act when it ends (rows valid where ``info["_final_obs"]``),
+      ``info["final_info"]`` its final info (``{"final_delivered": ...}``, masked by
+      ``info["_final_info"]``).
+    * ``AutoresetMode.NEXT_STEP``: the step that ends a game returns that last
+      observation (and an all-zero mask); the next step deals the next game, ignores
+      the action given for it and returns reward 0, not terminated.
+
+    In both, ``info["final_delivered"]`` ``(B, N)`` (masked by ``_final_delivered``)
+    holds the orders each seat delivered in the game that just ended.
 
     ## Arguments
-    ``num_envs`` and the fields of ``Config`` (or ``config=Config(...)``). ``copy``
+    ``num_envs`` and the fields of ``Config`` (or ``config=Config(...)``).
+    ``autoreset_mode``: an ``AutoresetMode`` or its value, see above. ``copy``
     (default True): return fresh arrays each step; with False the arrays are reused
     buffers, overwritten by the next step (faster). Either way the legality check
     never reads a buffer handed out: it reads a private copy of the masks.
     """
 
-    metadata = {"autoreset_mode": "SameStep"}
+    metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.SAME_STEP}
 
     def __init__(
-        self, num_envs: int, config: Config | None = None, copy: bool = True, **kwargs: Any
+        self,
+        num_envs: int,
+        config: Config | None = None,
+        copy: bool = True,
+        autoreset_mode: AutoresetMode | str = AutoresetMode.SAME_STEP,
+        **kwargs: Any,
     ) -> None:
         if not is_int(num_envs) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive int, got {num_envs!r}")
+        self.autoreset_mode = as_autoreset_mode(autoreset_mode)
+        self.metadata = {**type(self).metadata, "autoreset_mode": self.autoreset_mode}
         self.engine = Engine(config, **kwargs) if config is not None else Engine(**kwargs)
         self.config = self.engine.config
         self.num_envs = num_envs = int(num_envs)
         self.num_players = self.config.num_players
         self.copy = copy
         self.single_action_space = spaces.Discrete(self.engine.n_actions)
+        self.action_space = batch_space(self.single_action_space, num_envs)
         self.single_observation_space = spaces.Box(
             0.0, OBS_HIGH, shape=(self.engine.obs_dim,), dtype=np.float32
         )
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.state: GameState = None  # type: ignore[assignment]  # set by reset()
         self._obs = np.zeros((num_envs, self.engine.obs_dim), dtype=np.float32)
         self._mask = np.zeros((num_envs, self.engine.n_actions), dtype=np.int8)  # private
@@ -94,19 +178,26 @@ class MammaMiaVectorEnv:
         self._delivered = np.zeros((num_envs, self.num_players), dtype=np.int32)
         self._seats = np.zeros(num_envs, dtype=np.int64)
         self._game_seeds = np.zeros(num_envs, dtype=np.uint64)
-        self._base_seed = 0
+        self._slot_seeds = np.zeros(num_envs, dtype=np.uint64)
         self._episode = np.zeros(num_envs, dtype=np.uint64)
+        self._pending = np.zeros(num_envs, dtype=np.bool_)  # NEXT_STEP: deal at next step
+        self._next_step = self.autoreset_mode == AutoresetMode.NEXT_STEP
+        self._all = np.ones(num_envs, dtype=np.bool_)  # the `_key` mask of copy=False
 
-    def reset(self, seed: int | None = None) -> tuple[np.ndarray, dict[str, Any]]:
-        """Deal every game; slot i from ``seed + i`` (``seed``: an int in [0, 2**64))."""
-        if seed is None:
-            seed = int(np.random.SeedSequence().generate_state(1, np.uint64)[0] >> np.uint64(1))
-        seed = as_seed(seed, "seed")  # checked before anything changes
-        index = np.arange(self.num_envs)
-        seeds = np.uint64(seed) + index.astype(np.uint64)  # wraps modulo 2**64
+    def reset(
+        self,
+        seed: int | Sequence[int] | np.ndarray | None = None,
+        options: dict[str, Any] | None = None,
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        """Deal every game: slot i from ``seed + i`` (``seed`` an int in [0, 2**64)),
+        or from ``seed[i]`` (one seed per game). ``options``: none are defined (None or
+        ``{}``); everything is checked before anything changes."""
+        check_reset_options(options)
+        seeds = reset_seeds(seed, self.num_envs)
         self.state = self.engine.reset(seeds=seeds)
-        self._base_seed = seed
+        self._slot_seeds[:] = seeds
         self._episode[:] = 0
+        self._pending[:] = False
         self.engine.observe(self.state, out=self._obs)
         self.engine.legal_masks(self.state, out=self._mask)
         if not self.copy:
@@ -118,17 +209,23 @@ class MammaMiaVectorEnv:
     def step(
         self, actions: np.ndarray
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
-        """One action per game; all are checked before any game moves."""
+        """One action per game; all are checked before any game moves (in NEXT_STEP
+        mode the action of a game being dealt again is ignored, not checked)."""
         if self.state is None:
             raise RuntimeError("call reset() before step()")
         self._run(self._check(actions))
         info = self._info()
         if self._done.any():
-            info.update(
-                final_obs=self._out(self._final_obs),
-                _final_obs=self._done.copy(),
-                final_delivered=self._out(self._final_delivered),
-            )
+            done = self._done.copy()
+            delivered = self._out(self._final_delivered)
+            info.update(final_delivered=delivered, _final_delivered=done)
+            if not self._next_step:
+                info.update(
+                    final_obs=self._out(self._final_obs),
+                    _final_obs=done,
+                    final_info={"final_delivered": delivered, "_final_delivered": done},
+                    _final_info=done,
+                )
         return (
             self._out(self._obs),
             self._out(self._rewards),
@@ -149,8 +246,8 @@ class MammaMiaVectorEnv:
             self.state.data, acts, eng.params, eng.play, eng.need, eng.deck_counts,
             self.num_players, eng.obs_mode, self._obs, self._mask, self._rewards, self._done,
             self._terminated, self._truncated, self._final_obs, self._final_delivered,
-            self._final_seed, self._episode, np.uint64(self._base_seed), self._delivered,
-            self._seats, self._game_seeds, self._shared_mask,
+            self._final_seed, self._episode, self._slot_seeds, self._delivered,
+            self._seats, self._game_seeds, self._shared_mask, self._next_step, self._pending,
         )  # fmt: skip
 
     def _check(self, actions: np.ndarray) -> np.ndarray:
@@ -164,7 +261,10 @@ class MammaMiaVectorEnv:
         if arr.dtype.kind not in "iu":
             raise IllegalActionError(f"actions must be integers, got dtype {arr.dtype}")
         arr = arr.astype(np.int64, copy=False)
-        g = kernels.first_masked_out(self._mask, arr)
+        if self._next_step:
+            g = kernels.first_masked_out_live(self._mask, arr, self._pending)
+        else:
+            g = kernels.first_masked_out(self._mask, arr)
         if g >= 0:
             raise IllegalActionError(
                 f"game {g}: action {int(arr[g])} is illegal: "
@@ -176,8 +276,18 @@ class MammaMiaVectorEnv:
         return arr.copy() if self.copy else arr
 
     def _info(self) -> dict[str, Any]:
-        mask = self._mask.copy() if self.copy else self._shared_mask
-        return {"action_mask": mask, "seat": self._seats.copy()}
+        if self.copy:
+            every = np.ones(self.num_envs, dtype=np.bool_)
+            mask = self._mask.copy()
+        else:
+            every = self._all
+            mask = self._shared_mask
+        return {
+            "action_mask": mask,
+            "_action_mask": every,
+            "seat": self._seats.copy(),
+            "_seat": every,
+        }
 
     # -- for the experimenter (never in info) -----------------------------------------
     def game_seeds(self) -> np.ndarray:
@@ -191,5 +301,5 @@ class MammaMiaVectorEnv:
         where that step's ``terminated | truncated``)."""
         return self._final_seed.copy()
 
-    def close(self) -> None:
+    def close_extras(self, **kwargs: Any) -> None:
         self.state = None  # type: ignore[assignment]
