@@ -45,7 +45,7 @@ from stable_baselines3.common.vec_env.base_vec_env import VecEnv, VecEnvIndices
 from .arguments import as_seed, is_int
 from .config import Config
 from .engine import IllegalActionError
-from .gym_env import LearnerGames
+from .learner_games import LearnerGames
 
 
 class MammaMiaSB3VecEnv(VecEnv):

@@ -1,0 +1,524 @@
+"""The batched learner-seat core: B games, one learner seat each, opponents inside.
+
+``LearnerGames`` is the engine under every learner-seat front door:
+``MammaMiaGymEnv`` (gymnasium ``Env``, B = 1), ``MammaMiaLearnerVectorEnv``
+(gymnasium ``VectorEnv``) and ``MammaMiaSB3VecEnv`` (stable-baselines3 ``VecEnv``).
+Each of those only translates its library's conventions (action types, info layout,
+seeding) to and from this class; the game, the opponents' moves and the learner's
+rewards are computed here once.
+
+The opponents are any objects with ``act_batch(observations, masks, rng, seats)``
+(the agents of ``agents/``, frozen learned policies, ...). This module does not import
+``agents`` (agents depend on the env, not the reverse); without ``opponents`` the
+other seats play uniformly random legal actions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+
+from . import kernels
+from .arguments import as_int, as_seed, as_seed_array, is_int
+from .config import Config
+from .engine import Engine, IllegalActionError
+from .state import OVER, GameState
+from .symmetry import SeatCanonicalizer, obs_scale
+from .validate import validate_state
+
+OBS_HIGH = 255.0
+
+
+class OpponentError(RuntimeError):
+    """An opponent policy raised inside ``step`` / ``reset``; the message names it.
+
+    The call that ran it is undone: the env is as it was before the call.
+    """
+
+
+class UniformRandomOpponent:
+    """The default opponent: a uniformly random legal action (row by row)."""
+
+    name = "uniform_random"
+    observation_mode = "recall"
+
+    def act_batch(
+        self,
+        observations: np.ndarray,
+        masks: np.ndarray,
+        rng: np.random.Generator,
+        seats: np.ndarray | None = None,
+    ) -> np.ndarray:
+        counts = np.cumsum(np.asarray(masks) != 0, axis=1, dtype=np.int32)
+        pick = (rng.random(len(counts)) * counts[:, -1]).astype(np.int32)
+        return np.argmax(counts > pick[:, None], axis=1).astype(np.int64)
+
+
+def game_outcome(data: np.ndarray, num_players: int) -> tuple[np.ndarray, np.ndarray]:
+    """Delivered orders ``(B, N)`` and win shares ``(B, N)`` of finished game records.
+
+    Most delivered orders wins, ties go to the most ingredient cards in hand, a tie
+    after that shares the win (1/k each); a truncated game is scored as it stands.
+    """
+    n = num_players
+    delivered = data["delivered"][:, :n].sum(axis=2).astype(np.int64)
+    cards = data["hand"][:, :n].sum(axis=2).astype(np.int64)
+    score = delivered * 1000 + cards
+    top = score == score.max(axis=1, keepdims=True)
+    share = top / top.sum(axis=1, keepdims=True)
+    return delivered, share
+
+
+def _as_pool(opponents: Any) -> list[Any]:
+    if opponents is None:
+        return [UniformRandomOpponent()]
+    pool = list(opponents) if isinstance(opponents, (list, tuple)) else [opponents]
+    if not pool:
+        raise ValueError("opponents must name at least one opponent")
+    for opp in pool:
+        if not callable(getattr(opp, "act_batch", None)):
+            raise TypeError(
+                f"opponent {opp!r} has no act_batch(observations, masks, rng, seats) method"
+            )
+    return pool
+
+
+class LearnerGames:
+    """B games, each with one learner seat; opponents move inside ``step``.
+
+    The batched core of ``MammaMiaGymEnv`` (B = 1) and ``MammaMiaSB3VecEnv``.
+
+    * ``learner_seat``: an int (fixed seat) or ``None`` (drawn per game, uniformly).
+    * ``opponents``: one policy or a pool (list); each opponent seat of each new game
+      draws one from the pool (``opponent_probs``, default uniform).
+    * rewards: the engine's ``reward_mode`` for the learner's seat, minus
+      ``opponent_delivery_penalty`` x (orders the opponents delivered in the step) /
+      (N - 1). With ``reward_mode="delivered_win_loss"`` and penalty 1 the return of a
+      game is (own orders - mean opponent orders) + the win/loss result.
+    * ``canonical`` (default True): observations, masks and actions in the learner's
+      canonical frame (``mamma_mia_env.symmetry``: every seat looks like seat 0);
+      ``normalize`` (default True): observations divided by ``obs_scale``.
+    """
+
+    def __init__(
+        self,
+        batch_size: int,
+        config: Config,
+        opponents: Any = None,
+        opponent_probs: Sequence[float] | None = None,
+        learner_seat: int | None = None,
+        opponent_delivery_penalty: float = 0.0,
+        canonical: bool = True,
+        normalize: bool = True,
+        autoreset: bool = True,
+    ) -> None:
+        self.batch_size = batch_size = as_int(batch_size, "batch_size", 1)
+        self.config = config
+        self.engine = Engine(config)
+        self.num_players = n = config.num_players
+        if learner_seat is not None and not (is_int(learner_seat) and 0 <= learner_seat < n):
+            raise ValueError(f"learner_seat must be None or a seat in 0-{n - 1}")
+        self.learner_seat = learner_seat
+        self.opponent_delivery_penalty = float(opponent_delivery_penalty)
+        self.canonical = canonical
+        self.normalize = normalize
+        self.autoreset = autoreset
+        self.canon = SeatCanonicalizer(config)
+        self.scale = obs_scale(n, config.observation_mode)
+        self.obs_dim = self.engine.obs_dim
+        self.n_actions = self.engine.n_actions
+        self._observers: dict[str, Engine] = {config.observation_mode: self.engine}
+        # every opponent ever in the pool; games refer to these, so a new pool changes
+        # the opponents of games dealt later, never of games in progress
+        self._registry: list[Any] = []
+        self.set_opponents(opponents, opponent_probs)
+        self.state: GameState = None  # type: ignore[assignment]  # set by reset()
+        # Two generators: ``rng`` draws game seeds, learner seats and opponents (it
+        # determines every future deal, so no policy ever sees it); ``act_rng`` is the
+        # one handed to the opponents' act_batch.
+        self.rng = np.random.default_rng()
+        self.act_rng = np.random.default_rng()
+        b = batch_size
+        self.seat = np.zeros(b, dtype=np.int64)
+        self.opp = np.zeros((b, n), dtype=np.int64)  # registry index per seat (-1: learner)
+        self.carry = np.zeros(b, dtype=np.float64)  # reward earned before the first move
+        self.ep_return = np.zeros(b, dtype=np.float64)
+        self.ep_length = np.zeros(b, dtype=np.int64)
+        self.history: list[list[int]] = [[] for _ in range(b)]  # all actions, all seats
+        self.record_history = False
+        self.sb3_infos = False  # Monitor's info["episode"] and "TimeLimit.truncated"
+        self.final_seeds = np.zeros(b, dtype=np.uint64)  # seed of each slot's last finished game
+        self._env_mask = np.zeros((b, self.n_actions), dtype=np.int8)
+
+    # -- for the experimenter (never handed to a policy) ------------------------------
+    def game_seeds(self) -> np.ndarray:
+        """The engine seed of each game in progress (replay it with the AEC env)."""
+        if self.state is None:
+            raise RuntimeError("call reset() first")
+        return self.state.data["seed"].copy()
+
+    def _snapshot(self) -> tuple:
+        """Everything ``step`` / ``reset`` change, to undo a call that fails half-way."""
+        return (
+            None if self.state is None else self.state.data.copy(),
+            self.seat.copy(), self.opp.copy(), self.carry.copy(), self.ep_return.copy(),
+            self.ep_length.copy(), self.final_seeds.copy(), list(self.history),
+            [len(h) for h in self.history], self.rng, self.rng.bit_generator.state,
+            self.act_rng, self.act_rng.bit_generator.state,
+        )  # fmt: skip
+
+    def _restore(self, snap: tuple) -> None:
+        (data, seat, opp, carry, ep_return, ep_length, final_seeds, history, lengths,
+         rng, rng_state, act_rng, act_state) = snap  # fmt: skip
+        self.state = None if data is None else GameState(self.config, data)  # type: ignore[assignment]
+        self.seat[:], self.opp[:], self.carry[:] = seat, opp, carry
+        self.ep_return[:], self.ep_length[:] = ep_return, ep_length
+        self.final_seeds[:] = final_seeds
+        for h, n in zip(history, lengths, strict=True):
+            del h[n:]
+        self.history = history
+        self.rng, self.act_rng = rng, act_rng
+        rng.bit_generator.state = rng_state
+        act_rng.bit_generator.state = act_state
+
+    # -- opponents ------------------------------------------------------------------
+    def set_opponents(self, opponents: Any, probs: Sequence[float] | None = None) -> None:
+        """Replace the opponent pool (takes effect for games dealt from now on)."""
+        pool = _as_pool(opponents)
+        for opp in pool:
+            check = getattr(opp, "check_config", None)
+            if check is not None:
+                try:
+                    check(self.config)
+                except ValueError as exc:
+                    raise ValueError(f"opponent {opp!r} cannot play this game: {exc}") from exc
+        self.pool = pool
+        ids = []
+        for opp in pool:
+            known = [i for i, o in enumerate(self._registry) if o is opp]
+            if not known:
+                self._registry.append(opp)
+                known = [len(self._registry) - 1]
+            ids.append(known[0])
+        self._pool_ids = np.asarray(ids, dtype=np.int64)
+        if probs is None:
+            self.pool_p = np.full(len(self.pool), 1.0 / len(self.pool))
+        else:
+            p = np.asarray(probs, dtype=np.float64)
+            if (
+                p.shape != (len(self.pool),)
+                or not (np.isfinite(p) & (p >= 0)).all()
+                or p.sum() <= 0
+            ):
+                raise ValueError("opponent_probs must be one non-negative weight per opponent")
+            self.pool_p = p / p.sum()
+        for opp in self.pool:
+            mode = getattr(opp, "observation_mode", self.config.observation_mode)
+            if mode not in self._observers:
+                self._observers[mode] = Engine(self.config.replace(observation_mode=mode))
+
+    # -- dealing --------------------------------------------------------------------
+    def _draw_game_seeds(self, k: int) -> np.ndarray:
+        return self.rng.integers(0, 2**63, size=k, dtype=np.uint64)
+
+    def _deal(
+        self, index: np.ndarray, seeds: np.ndarray | None = None, seats: np.ndarray | None = None
+    ) -> None:
+        k = len(index)
+        if seeds is None:
+            seeds = self._draw_game_seeds(k)
+        if seats is None:
+            if self.learner_seat is None:
+                seats = self.rng.integers(0, self.num_players, size=k)
+            else:
+                seats = np.full(k, self.learner_seat)
+        self.seat[index] = seats
+        draw = self.rng.choice(len(self.pool), size=(k, self.num_players), p=self.pool_p)
+        opp = self._pool_ids[draw]
+        opp[np.arange(k), self.seat[index]] = -1
+        self.opp[index] = opp
+        if self.state is None:
+            self.state = self.engine.reset(seeds=np.asarray(seeds, dtype=np.uint64))
+        else:
+            self.engine.reset_games(self.state, index, np.asarray(seeds, dtype=np.uint64))
+        self.carry[index] = 0.0
+        self.ep_return[index] = 0.0
+        self.ep_length[index] = 0
+        for i in index:
+            self.history[i] = []
+
+    def reset(
+        self,
+        seed: int | None = None,
+        game_seeds: np.ndarray | None = None,
+        seats: np.ndarray | None = None,
+        start: np.ndarray | None = None,
+    ) -> np.ndarray:
+        """Deal every game and advance to the learner's first decision; returns obs.
+
+        ``seed`` reseeds the generator that draws game seeds, learner seats and
+        opponents; ``game_seeds`` / ``seats`` fix them for this deal; ``start``
+        (game records) replaces the dealt games with given positions.
+        """
+        b = self.batch_size
+        if seed is not None:
+            seed = as_seed(seed, "seed")
+        if game_seeds is not None:
+            game_seeds = as_seed_array(game_seeds, "game_seeds")
+            if game_seeds.shape != (b,):
+                raise ValueError(f"game_seeds must hold {b} seeds, got {len(game_seeds)}")
+        if seats is not None:
+            seats = np.asarray(seats)
+            n = self.num_players
+            if seats.shape != (b,) or seats.dtype.kind not in "iu":
+                raise ValueError(f"seats must be {b} integer seats, got {seats!r}")
+            if ((seats < 0) | (seats >= n)).any():
+                raise ValueError(f"learner seats must be in 0-{n - 1}, got {seats}")
+        start_state = None
+        if start is not None:  # records of the engine's layout, validated as a state
+            start_state = validate_state(GameState(self.config, np.array(start, ndmin=1)), "start")
+            if start_state.batch_size != b:
+                raise ValueError(f"start must hold {b} games, got {start_state.batch_size}")
+        snap = self._snapshot()
+        try:
+            if seed is not None:
+                sequence = np.random.SeedSequence(seed)
+                self.rng = np.random.default_rng(sequence)
+                self.act_rng = np.random.default_rng(sequence.spawn(1)[0])
+            self.state = None  # type: ignore[assignment]  # _deal makes a new batch
+            index = np.arange(b)
+            self._deal(index, game_seeds, seats)
+            if start_state is not None:
+                self.state.data[:] = start_state.data
+            self._advance(
+                np.zeros(b), np.zeros(b, bool), [{} for _ in index],
+                fresh=True, given=start is not None,
+            )  # fmt: skip
+        except BaseException:
+            self._restore(snap)
+            raise
+        return self.observe()
+
+    # -- stepping -------------------------------------------------------------------
+    def step(self, actions: np.ndarray):
+        """Learner actions (canonical if ``canonical``) for every game.
+
+        Returns ``obs, rewards, terminated, truncated, infos``; with ``autoreset`` a
+        finished game is dealt again at once and its last observation is in
+        ``infos[i]["terminal_observation"]``.
+        """
+        b = self.batch_size
+        if self.state is None:
+            raise RuntimeError("call reset() before step()")
+        acts = np.asarray(actions)
+        if acts.shape != (b,) or acts.dtype.kind not in "iu":
+            raise IllegalActionError(
+                f"actions must be an integer array of shape ({b},), got {acts.dtype} "
+                f"of shape {acts.shape}"
+            )
+        acts = acts.astype(np.int64)
+        if (acts < 0).any() or (acts >= self.n_actions).any():
+            raise IllegalActionError(f"actions must be in 0-{self.n_actions - 1}, got {acts}")
+        data = self.state.data
+        active = data["phase"] != OVER
+        if not active.all():
+            raise RuntimeError("step() on a finished game: reset it first")
+        if (data["seat"] != self.seat).any():  # pragma: no cover - internal invariant
+            raise RuntimeError("a game is not at the learner's decision")
+        env_acts = self.canon.to_env_actions(acts, self.seat) if self.canonical else acts
+        legal = self.action_masks()[np.arange(b), acts]
+        if not legal.all():  # named in the caller's frame; no game has moved
+            from .actions import describe_illegal
+
+            g = int(np.flatnonzero(~legal)[0])
+            raise IllegalActionError(
+                f"game {g}: action {int(acts[g])} is illegal: "
+                + describe_illegal(self.engine, self.state, g, int(env_acts[g]))
+            )
+        snap = self._snapshot()
+        try:  # all or nothing: an opponent that raises leaves no half-done step
+            rewards = self.carry.copy()
+            self.carry[:] = 0.0
+            delivered = self.engine.step(self.state, env_acts)
+            self._collect(rewards, delivered, active)
+            if self.record_history:
+                for i in range(b):
+                    self.history[i].append(int(env_acts[i]))
+            self.ep_length += 1
+            done = np.zeros(b, dtype=bool)
+            terminated = np.zeros(b, dtype=bool)
+            truncated = np.zeros(b, dtype=bool)
+            infos: list[dict[str, Any]] = [{} for _ in range(b)]
+            self._advance(rewards, done, infos, terminated=terminated, truncated=truncated)
+            self.ep_return[~done] += rewards[~done]
+            obs = self.observe()
+        except BaseException:
+            self._restore(snap)
+            raise
+        return obs, rewards, terminated, truncated, infos
+
+    def _collect(self, rewards: np.ndarray, delivered: np.ndarray, active: np.ndarray) -> None:
+        """Add the learner's share of the last engine step to ``rewards`` (active games)."""
+        rows = np.flatnonzero(active)
+        seat = self.seat[rows]
+        r = self.state.data["rewards"][rows, seat].astype(np.float64)
+        if self.opponent_delivery_penalty and self.num_players > 1:
+            d = delivered[rows]
+            opp = d.sum(axis=1) - d[np.arange(len(rows)), seat]
+            r -= self.opponent_delivery_penalty * opp / (self.num_players - 1)
+        rewards[rows] += r
+
+    def _finish(
+        self,
+        rows: np.ndarray,
+        infos: list[dict[str, Any]],
+        rewards: np.ndarray,
+        terminated: np.ndarray | None,
+        truncated: np.ndarray | None,
+    ) -> None:
+        data = self.state.data
+        delivered, share = game_outcome(data[rows], self.num_players)
+        final_obs = self.observe(rows)
+        self.final_seeds[rows] = data["seed"][rows]  # for the experimenter, not in infos
+        for k, i in enumerate(rows):
+            s = int(self.seat[i])
+            opp = np.delete(delivered[k], s)
+            self.ep_return[i] += rewards[i]
+            infos[i].update(
+                terminal_observation=final_obs[k],
+                result={
+                    "win": float(share[k, s]),
+                    "delivered": int(delivered[k, s]),
+                    "opp_delivered": float(opp.mean()),
+                    "seat": s,
+                    "truncated": bool(data["truncated"][i]),
+                },
+            )
+            if self.sb3_infos:  # SB3's conventions; gymnasium leaves these to its wrappers
+                infos[i]["episode"] = {"r": float(self.ep_return[i]), "l": int(self.ep_length[i])}
+                if data["truncated"][i]:
+                    infos[i]["TimeLimit.truncated"] = True
+            if self.record_history:
+                infos[i]["actions"] = list(self.history[i])
+        if terminated is not None:
+            terminated[rows] = data["terminated"][rows]
+        if truncated is not None:
+            truncated[rows] = data["truncated"][rows]
+
+    def _advance(
+        self,
+        rewards: np.ndarray,
+        done: np.ndarray,
+        infos: list[dict[str, Any]],
+        terminated: np.ndarray | None = None,
+        truncated: np.ndarray | None = None,
+        fresh: bool = False,
+        given: bool = False,
+    ) -> None:
+        """Let opponents move until every game is at the learner's decision (or over).
+
+        ``fresh``: the games were just dealt, so what they earn before the learner's
+        first move is carried to its first step. ``given``: they are positions the
+        caller chose; one that ends before the learner's decision is an error (a
+        dealt game is just dealt again).
+        """
+        b = self.batch_size
+        # games dealt during this call: their rewards belong to the next step
+        new = np.full(b, fresh, dtype=bool)
+        while True:
+            data = self.state.data
+            over = data["phase"] == OVER
+            ended = over & ~done & ~new
+            if ended.any():
+                rows = np.flatnonzero(ended)
+                self._finish(rows, infos, rewards, terminated, truncated)
+                done |= ended
+                if self.autoreset:
+                    self._deal(rows)
+                    new[rows] = True
+                    continue
+            again = over & new
+            if again.any() and given:
+                g = int(np.flatnonzero(again)[0])
+                raise ValueError(
+                    f"game {g}: the given position ends before the learner (seat "
+                    f"{int(self.seat[g])}) has a decision"
+                )
+            if again.any():  # a new game ended before the learner moved: deal again
+                rows = np.flatnonzero(again)
+                self._deal(rows)
+                self.carry[rows] = 0.0
+                continue
+            live = ~over
+            need = live & (data["seat"] != self.seat)
+            if not need.any():
+                break
+            env_acts = np.zeros(b, dtype=np.int64)
+            masks = self.engine.legal_masks(self.state, out=self._env_mask)
+            seats = data["seat"].astype(np.int64)
+            who = self.opp[np.arange(b), seats]
+            for a in np.unique(who[need]):
+                rows = np.flatnonzero(need & (who == a))
+                opp = self._registry[a]
+                mode = getattr(opp, "observation_mode", self.config.observation_mode)
+                observer = self._observers[mode]
+                obs = observer.observe(GameState(observer.config, data[rows]))
+                try:  # the opponent gets copies: nothing it writes reaches the games
+                    chosen = np.asarray(
+                        opp.act_batch(obs, masks[rows], self.act_rng, seats[rows].copy())
+                    )
+                except Exception as exc:
+                    raise OpponentError(
+                        f"opponent {opp!r} raised {type(exc).__name__} in act_batch: {exc}"
+                    ) from exc
+                if chosen.shape != (len(rows),) or chosen.dtype.kind not in "iu":
+                    raise IllegalActionError(
+                        f"opponent {opp!r} returned {chosen.dtype} actions of shape "
+                        f"{chosen.shape} for {len(rows)} games"
+                    )
+                chosen = chosen.astype(np.int64)
+                k = kernels.first_masked_out(masks[rows], chosen)
+                if k >= 0:
+                    raise IllegalActionError(
+                        f"opponent {opp!r} chose illegal action {int(chosen[k])} in game "
+                        f"{int(rows[k])}"
+                    )
+                env_acts[rows] = chosen
+            step_rewards = np.zeros(b)
+            delivered = self.engine.step(self.state, env_acts, active=need)
+            self._collect(step_rewards, delivered, need)
+            if self.record_history:
+                for i in np.flatnonzero(need):
+                    self.history[i].append(int(env_acts[i]))
+            rewards[~new] += step_rewards[~new]
+            self.carry[new] += step_rewards[new]
+
+    # -- views ----------------------------------------------------------------------
+    def observe(self, rows: np.ndarray | None = None) -> np.ndarray:
+        """The learner's view of each game (canonical and scaled as configured)."""
+        if rows is None:
+            rows = np.arange(self.batch_size)
+        seats = self.seat[rows]
+        obs = self.engine.observe(GameState(self.config, self.state.data[rows]), seats=seats)
+        if self.canonical:
+            obs = self.canon.obs(obs, seats)
+        if self.normalize:
+            obs = obs / self.scale
+        return obs.astype(np.float32, copy=False)
+
+    def action_masks(self) -> np.ndarray:
+        """``(B, n_actions)`` bool: the learner's legal actions (all False when over)."""
+        masks = self.engine.legal_masks(self.state, out=self._env_mask)
+        if self.canonical:
+            masks = self.canon.masks(masks, self.seat)
+        out = masks != 0
+        out[self.state.data["seat"] != self.seat] = False
+        return out
+
+    def observation_space(self) -> spaces.Box:
+        """One learner observation: raw counts up to ``OBS_HIGH``, or scaled."""
+        high = OBS_HIGH / self.scale if self.normalize else np.full(self.obs_dim, OBS_HIGH)
+        return spaces.Box(0.0, high.astype(np.float32), dtype=np.float32)

@@ -1,0 +1,203 @@
+"""A gymnasium ``VectorEnv`` of learner-seat games: the learner's view, opponents inside.
+
+    >>> from mamma_mia_agents import load_agent
+    >>> envs = MammaMiaLearnerVectorEnv(256, num_players=2, opponents=load_agent("builder"))
+    >>> obs, info = envs.reset(seed=0)                 # obs (256, obs_dim) float32
+    >>> actions = my_policy(obs, info["action_mask"])  # masks (256, n_actions) int8
+    >>> obs, rewards, terminated, truncated, info = envs.step(actions)   # rewards (256,)
+
+The same engine core as the stable-baselines3 ``VecEnv``
+(``mamma_mia_env.sb3_vec_env``) and the single-game gym env: ``LearnerGames``
+(``mamma_mia_env.learner_games``). This module only speaks gymnasium's vector API:
+batched spaces, ``reset(seed=, options=)``, dict-of-arrays infos with ``_key`` masks,
+SAME_STEP autoreset with ``final_obs`` / ``final_info``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from .arguments import ArgumentTypeError, as_seed, is_int
+from .config import Config
+from .learner_games import LearnerGames
+from .vector import check_reset_options
+
+RESET_OPTIONS = frozenset({"game_seeds", "learner_seats"})
+#: ``final_info["result"]`` keys and dtypes (the single-game env's ``info["result"]``).
+RESULT_FIELDS = (
+    ("win", np.float64),
+    ("delivered", np.int64),
+    ("opp_delivered", np.float64),
+    ("seat", np.int64),
+    ("truncated", np.bool_),
+)
+
+
+class MammaMiaLearnerVectorEnv(VectorEnv):
+    """B games of Mamma Mia!, one learner seat each, as a gymnasium ``VectorEnv``.
+
+    ## Description
+    In every game the learner holds one seat (fixed, or drawn per game); the other
+    seats are played inside ``step`` by opponent policies (any objects with
+    ``act_batch(obs, masks, rng, seats)``, e.g. the compiled heuristic bots of
+    ``mamma_mia_agents.load_agent("builder")``; default uniform random), one batched
+    call per policy and engine step, until every game is at the learner's decision
+    again. The batched counterpart of ``MammaMiaGymEnv`` for CleanRL-style training
+    loops (``experiments/cleanrl_ppo.py``).
+
+    ## Spaces
+    ``single_action_space``: ``Discrete(n_actions)`` (655, or 1,825 with
+    ``double_ingredients``), in the learner's canonical frame by default (every seat
+    looks like seat 0; the env maps actions back). ``action_space``:
+    ``MultiDiscrete([n_actions] * B)``. ``single_observation_space``: the learner's
+    observation vector (docs/ENV.md), canonical and divided by ``obs_scale`` by default;
+    ``observation_space`` the batch. The legal actions are in ``info["action_mask"]``
+    ``(B, n_actions)`` int8 (and ``action_masks()``, bool); ``info["seat"]`` is the
+    learner's seat in each game.
+
+    ## Rewards
+    ``(B,)`` float32: what the learner's seat earned from its action up to its next
+    decision (or the game's end), including rewards that arrive on opponents' moves;
+    ``reward_mode`` as in the AEC env, minus ``opponent_delivery_penalty`` x the orders
+    the opponents delivered (per opponent).
+
+    ## Episode end
+    One game: ``terminated`` after the third round's reveal, ``truncated`` at
+    ``max_turns``. Autoreset is ``AutoresetMode.SAME_STEP`` (``metadata``): the
+    returned observation is the next game's; ``info["final_obs"]`` (rows valid where
+    ``info["_final_obs"]``) is the learner's last view of the finished game and
+    ``info["final_info"]["result"]`` its result: ``win`` (1 sole win, 1/k shared, 0
+    loss), ``delivered``, ``opp_delivered`` (opponents' mean), ``seat``, ``truncated``.
+    No seed is in any info (it determines every hidden card): the experimenter reads
+    them with ``game_seeds()`` / ``final_game_seeds()``.
+
+    ## Arguments
+    ``num_envs``; ``opponents`` (a policy or a list: each opponent seat of each new
+    game draws one, by ``opponent_probs``); ``learner_seat`` (an int, or ``None``:
+    drawn per game); ``opponent_delivery_penalty``; ``canonical``; ``normalize``;
+    ``config=Config(...)`` or its fields as keywords (``num_players``,
+    ``reward_mode``, rule flags, ...). ``reset(seed=s)`` seeds the generator that draws
+    every game seed, learner seat and opponent (``reset()`` continues it);
+    ``options``: ``game_seeds`` (B seeds for this deal), ``learner_seats`` (B seats).
+    """
+
+    metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.SAME_STEP}
+
+    def __init__(
+        self,
+        num_envs: int,
+        opponents: Any = None,
+        opponent_probs: Sequence[float] | None = None,
+        learner_seat: int | None = None,
+        opponent_delivery_penalty: float = 0.0,
+        canonical: bool = True,
+        normalize: bool = True,
+        config: Config | None = None,
+        **config_kwargs: Any,
+    ) -> None:
+        if not is_int(num_envs) or num_envs < 1:
+            raise ValueError(f"num_envs must be a positive int, got {num_envs!r}")
+        if config is not None and config_kwargs:
+            raise ValueError("give either config=Config(...) or config keywords, not both")
+        self.config = config if config is not None else Config.from_kwargs(**config_kwargs)
+        self.num_envs = int(num_envs)
+        self.games = LearnerGames(
+            self.num_envs,
+            self.config,
+            opponents=opponents,
+            opponent_probs=opponent_probs,
+            learner_seat=learner_seat,
+            opponent_delivery_penalty=opponent_delivery_penalty,
+            canonical=canonical,
+            normalize=normalize,
+            autoreset=True,
+        )
+        self.num_players = self.config.num_players
+        self.single_action_space = spaces.Discrete(self.games.n_actions)
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
+        self.single_observation_space = self.games.observation_space()
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self._masks: np.ndarray | None = None
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        """Deal every game and let the opponents move up to the learner's decisions.
+
+        Everything is checked before anything changes; a refused reset leaves the env
+        as it was."""
+        options = check_reset_options(options, RESET_OPTIONS)
+        if seed is not None and not is_int(seed):
+            raise ArgumentTypeError(f"seed must be None or an int, got {type(seed).__name__}")
+        if seed is not None:
+            seed = as_seed(seed, "seed")
+        seats = options.get("learner_seats")
+        obs = self.games.reset(seed=seed, game_seeds=options.get("game_seeds"), seats=seats)
+        self._masks = None
+        return obs, self._info()
+
+    def step(
+        self, actions: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """One learner action per game (integers, in the canonical frame if
+        ``canonical``); all are checked before any game moves."""
+        obs, rewards, terminated, truncated, infos = self.games.step(np.asarray(actions))
+        self._masks = None
+        info = self._info()
+        done = terminated | truncated
+        if done.any():
+            rows = np.flatnonzero(done)
+            final_obs = np.zeros_like(obs)
+            result: dict[str, Any] = {}
+            for key, dtype in RESULT_FIELDS:
+                col = np.zeros(self.num_envs, dtype=dtype)
+                col[rows] = [infos[i]["result"][key] for i in rows]
+                result[key], result[f"_{key}"] = col, done
+            for i in rows:
+                final_obs[i] = infos[i]["terminal_observation"]
+            info.update(
+                final_obs=final_obs,
+                _final_obs=done,
+                final_info={"result": result, "_result": done},
+                _final_info=done,
+            )
+        return obs, rewards.astype(np.float32), terminated, truncated, info
+
+    def action_masks(self) -> np.ndarray:
+        """``(B, n_actions)`` bool: each game's legal learner actions."""
+        if self.games.state is None:
+            raise RuntimeError("call reset() first")
+        if self._masks is None:
+            self._masks = self.games.action_masks()
+        return self._masks
+
+    def _info(self) -> dict[str, Any]:
+        every = np.ones(self.num_envs, dtype=np.bool_)
+        return {
+            "action_mask": self.action_masks().astype(np.int8),
+            "_action_mask": every,
+            "seat": self.games.seat.copy(),
+            "_seat": every,
+        }
+
+    def set_opponents(self, opponents: Any, probs: Sequence[float] | None = None) -> None:
+        """Replace the opponent pool (games dealt from now on draw from it): self-play."""
+        self.games.set_opponents(opponents, probs)
+
+    # -- for the experimenter (never in info: a seed determines every hidden card) ------
+    def game_seeds(self) -> np.ndarray:
+        """The engine seed of the game in progress in each slot."""
+        return self.games.game_seeds()
+
+    def final_game_seeds(self) -> np.ndarray:
+        """The engine seed of the last game that finished in each slot (0: none yet)."""
+        return self.games.final_seeds.copy()
+
+    def close_extras(self, **kwargs: Any) -> None:
+        self.games.state = None  # type: ignore[assignment]
