@@ -1,0 +1,498 @@
+"""PPO with action masking on the learner-seat vector env, in CleanRL's single-file style.
+
+    python experiments/cleanrl_ppo.py --num-players 2 --opponent builder --total-timesteps 500000
+    python experiments/cleanrl_ppo.py --total-timesteps 20000 --name smoke   # a quick run
+
+The structure of CleanRL's ``ppo.py`` (arguments dataclass, ``Agent`` with separate
+actor and critic MLPs, a rollout buffer of ``num_steps x num_envs``, GAE, clipped
+surrogate and value losses, entropy bonus, annealed learning rate, minibatch epochs,
+early stop on ``target_kl``), on ``MammaMiaLearnerVectorEnv``: the learner's view of
+``num_envs`` games, the other seats played inside the env by ``--opponent`` (the
+bundled bots' compiled kernels, or ``random``). Illegal actions are masked out of the
+logits (CleanRL's invalid-action masking: logits of illegal actions set to -1e8, so
+their probability and their share of the entropy are 0).
+
+After training, the policy (sampled, as trained) and a uniformly random legal policy
+play ``--eval-games`` games each against the same opponent on the same deals (one game
+per slot, same seed): win share, orders delivered and return.
+
+Outputs, all in ``runs/<name>/`` (or ``--out``): ``progress.csv`` (one row per
+iteration), ``model.pt`` (the torch state dict), ``learning_curve.png`` and
+``result.json`` (arguments, per-iteration metrics, evaluation, throughput and
+provenance). ``--export`` also copies ``result.json`` and the curve to
+``experiments/results/cleanrl_ppo_<name>.json`` / ``.png`` (the committed results);
+nothing else is written outside the run directory.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import dataclasses
+import json
+import shutil
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+import torch.nn as nn
+import torch.optim as optim
+from gymnasium.wrappers.vector import RecordEpisodeStatistics
+from torch.distributions.categorical import Categorical
+from tqdm import tqdm
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from mamma_mia_env.learner_vector import MammaMiaLearnerVectorEnv  # noqa: E402
+from mamma_mia_env.provenance import provenance  # noqa: E402
+
+RESULTS = ROOT / "experiments" / "results"
+RUNS = ROOT / "runs"
+
+
+@dataclass
+class Args:
+    name: str = "cleanrl_ppo"
+    """the run's name: outputs go to runs/<name>/"""
+    seed: int = 1
+    """seed of torch, of the env's deal generator and of the evaluation"""
+    torch_deterministic: bool = True
+    threads: int = 1
+    """torch threads (1: the env and torch share few cores)"""
+
+    # the game
+    num_players: int = 2
+    opponent: str = "builder"
+    """the opponents' policy: a bundled bot name or 'random'"""
+    reward_mode: str = "delivered_win_loss"
+    opponent_delivery_penalty: float = 1.0
+    learner_seat: int | None = None
+    """None: a random seat per game"""
+
+    # PPO (CleanRL's names and defaults where they apply)
+    total_timesteps: int = 200_000
+    learning_rate: float = 2.5e-4
+    num_envs: int = 64
+    num_steps: int = 32
+    anneal_lr: bool = True
+    gamma: float = 0.99
+    gae_lambda: float = 0.95
+    num_minibatches: int = 4
+    update_epochs: int = 4
+    norm_adv: bool = True
+    clip_coef: float = 0.2
+    clip_vloss: bool = True
+    ent_coef: float = 0.01
+    vf_coef: float = 0.5
+    max_grad_norm: float = 0.5
+    target_kl: float | None = None
+    hidden: int = 128
+
+    # evaluation
+    eval_games: int = 256
+
+    # filled in at runtime
+    batch_size: int = 0
+    minibatch_size: int = 0
+    num_iterations: int = 0
+
+
+def parse_args(argv: list[str] | None = None) -> tuple[Args, argparse.Namespace]:
+    """Every ``Args`` field as ``--field-name``; checked before anything runs."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    runtime = {"batch_size", "minibatch_size", "num_iterations"}
+    for f in dataclasses.fields(Args):
+        if f.name in runtime:
+            continue
+        flag = "--" + f.name.replace("_", "-")
+        if f.type in ("bool", bool):
+            parser.add_argument(flag, type=_bool, default=f.default, metavar="BOOL")
+        elif f.type in ("int | None", "float | None"):
+            kind = int if f.type.startswith("int") else float
+            parser.add_argument(flag, type=_optional(kind), default=f.default)
+        else:
+            kind = {"int": int, "float": float, "str": str}[str(f.type)]
+            parser.add_argument(flag, type=kind, default=f.default)
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument("--out", type=Path, default=None, help="run directory (default runs/<name>)")
+    group.add_argument(
+        "--export",
+        action="store_true",
+        help="also copy result.json and the curve to experiments/results/",
+    )
+    ns = parser.parse_args(argv)
+    fields = {f.name for f in dataclasses.fields(Args)} - runtime
+    args = Args(**{k: getattr(ns, k) for k in fields})
+    problems = [
+        f"--{name.replace('_', '-')} must be positive"
+        for name in ("total_timesteps", "num_envs", "num_steps", "num_minibatches")
+        + ("update_epochs", "hidden", "eval_games", "threads")
+        if getattr(args, name) < 1
+    ]
+    if not 0 < args.learning_rate < 1:
+        problems.append("--learning-rate must be in (0, 1)")
+    if not (0 <= args.gamma <= 1 and 0 <= args.gae_lambda <= 1):
+        problems.append("--gamma and --gae-lambda must be in [0, 1]")
+    if not args.name or "/" in args.name or args.name.startswith("."):
+        problems.append("--name must be a plain directory name")
+    args.batch_size = args.num_envs * args.num_steps
+    args.minibatch_size = args.batch_size // args.num_minibatches
+    args.num_iterations = args.total_timesteps // max(args.batch_size, 1)
+    if not problems and args.minibatch_size < 1:
+        problems.append("--num-minibatches must not exceed num_envs * num_steps")
+    if not problems and args.num_iterations < 1:
+        problems.append(
+            f"--total-timesteps ({args.total_timesteps}) is less than one batch "
+            f"(num_envs * num_steps = {args.batch_size})"
+        )
+    if problems:
+        parser.error("; ".join(problems))
+    return args, ns
+
+
+def _bool(text: str) -> bool:
+    if text.lower() in ("1", "true", "yes"):
+        return True
+    if text.lower() in ("0", "false", "no"):
+        return False
+    raise argparse.ArgumentTypeError(f"expected true/false, got {text!r}")
+
+
+def _optional(kind: type) -> Any:
+    def parse(text: str) -> Any:
+        return None if text.lower() == "none" else kind(text)
+
+    return parse
+
+
+def make_env(args: Args, num_envs: int) -> MammaMiaLearnerVectorEnv:
+    from mamma_mia_agents import load_agent
+
+    opponent = None if args.opponent == "random" else load_agent(args.opponent)
+    return MammaMiaLearnerVectorEnv(
+        num_envs,
+        opponents=opponent,
+        learner_seat=args.learner_seat,
+        opponent_delivery_penalty=args.opponent_delivery_penalty,
+        num_players=args.num_players,
+        reward_mode=args.reward_mode,
+    )
+
+
+def layer_init(layer: nn.Linear, std: float = np.sqrt(2), bias_const: float = 0.0) -> nn.Linear:
+    torch.nn.init.orthogonal_(layer.weight, std)
+    torch.nn.init.constant_(layer.bias, bias_const)
+    return layer
+
+
+class Agent(nn.Module):
+    def __init__(self, obs_dim: int, n_actions: int, hidden: int) -> None:
+        super().__init__()
+        self.critic = nn.Sequential(
+            layer_init(nn.Linear(obs_dim, hidden)),
+            nn.Tanh(),
+            layer_init(nn.Linear(hidden, hidden)),
+            nn.Tanh(),
+            layer_init(nn.Linear(hidden, 1), std=1.0),
+        )
+        self.actor = nn.Sequential(
+            layer_init(nn.Linear(obs_dim, hidden)),
+            nn.Tanh(),
+            layer_init(nn.Linear(hidden, hidden)),
+            nn.Tanh(),
+            layer_init(nn.Linear(hidden, n_actions), std=0.01),
+        )
+
+    def get_value(self, x: torch.Tensor) -> torch.Tensor:
+        return self.critic(x)
+
+    def get_action_and_value(
+        self, x: torch.Tensor, mask: torch.Tensor, action: torch.Tensor | None = None
+    ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
+        """Masked logits: an illegal action gets -1e8, i.e. probability 0."""
+        logits = torch.where(mask, self.actor(x), torch.tensor(-1e8))
+        probs = Categorical(logits=logits)
+        if action is None:
+            action = probs.sample()
+        p_log_p = probs.logits * probs.probs
+        entropy = -torch.where(mask, p_log_p, torch.tensor(0.0)).sum(-1)
+        return action, probs.log_prob(action), entropy, self.critic(x)
+
+
+def evaluate(args: Args, agent: Agent | None, games: int, seed: int) -> dict[str, float]:
+    """``games`` games (the first of each of ``games`` slots, so two policies evaluated
+    with the same seed play the same deals, seats and opponents); ``agent`` None plays
+    uniformly random legal actions."""
+    envs = make_env(args, games)
+    obs, info = envs.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    done_once = np.zeros(games, dtype=bool)
+    ret = np.zeros(games)
+    win = np.zeros(games)
+    delivered = np.zeros(games)
+    while not done_once.all():
+        mask = info["action_mask"] != 0
+        if agent is None:
+            u = rng.random(mask.shape) * mask
+            action = u.argmax(axis=1)
+        else:
+            with torch.no_grad():
+                action = (
+                    agent.get_action_and_value(torch.as_tensor(obs), torch.as_tensor(mask))[0]
+                    .numpy()
+                    .astype(np.int64)
+                )
+        obs, reward, term, trunc, info = envs.step(action)
+        ret[~done_once] += reward[~done_once]
+        ended = (term | trunc) & ~done_once
+        if ended.any():
+            result = info["final_info"]["result"]
+            win[ended] = result["win"][ended]
+            delivered[ended] = result["delivered"][ended]
+            done_once |= ended
+    return {
+        "games": games,
+        "win": float(win.mean()),
+        "delivered": float(delivered.mean()),
+        "return": float(ret.mean()),
+    }
+
+
+def plot(rows: list[dict[str, Any]], path: Path, title: str) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    steps = [r["global_step"] for r in rows]
+    fig, ax = plt.subplots(1, 2, figsize=(10, 3.6))
+    ax[0].plot(steps, [r["episodic_return"] for r in rows])
+    ax[0].set_xlabel("env steps")
+    ax[0].set_ylabel("mean episodic return")
+    ax[1].plot(steps, [r["win"] for r in rows])
+    ax[1].set_xlabel("env steps")
+    ax[1].set_ylabel("mean win share (finished games)")
+    fig.suptitle(title)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+def train(args: Args, out: Path) -> dict[str, Any]:
+    """The training loop; returns the result document (also written to ``out``)."""
+    started = time.perf_counter()
+    out.mkdir(parents=True, exist_ok=True)
+    rng = np.random.default_rng(args.seed)  # minibatch shuffling
+    torch.manual_seed(args.seed)
+    torch.backends.cudnn.deterministic = args.torch_deterministic
+    torch.set_num_threads(args.threads)
+    device = torch.device("cpu")
+
+    envs = RecordEpisodeStatistics(make_env(args, args.num_envs))
+    obs_dim = envs.single_observation_space.shape[0]
+    n_actions = int(envs.single_action_space.n)
+    agent = Agent(obs_dim, n_actions, args.hidden).to(device)
+    optimizer = optim.Adam(agent.parameters(), lr=args.learning_rate, eps=1e-5)
+
+    # rollout buffer
+    obs = torch.zeros((args.num_steps, args.num_envs, obs_dim))
+    masks = torch.zeros((args.num_steps, args.num_envs, n_actions), dtype=torch.bool)
+    actions = torch.zeros((args.num_steps, args.num_envs), dtype=torch.long)
+    logprobs = torch.zeros((args.num_steps, args.num_envs))
+    rewards = torch.zeros((args.num_steps, args.num_envs))
+    dones = torch.zeros((args.num_steps, args.num_envs))
+    values = torch.zeros((args.num_steps, args.num_envs))
+
+    global_step = 0
+    loop_started = time.perf_counter()  # throughput from here: imports and setup excluded
+    next_obs_np, info = envs.reset(seed=args.seed)
+    next_obs = torch.as_tensor(next_obs_np)
+    next_mask = torch.as_tensor(info["action_mask"] != 0)
+    next_done = torch.zeros(args.num_envs)
+    rows: list[dict[str, Any]] = []
+    rollout_time = env_time = 0.0
+    csv_path = out / "progress.csv"
+    with open(csv_path, "w", newline="") as fh:
+        writer: csv.DictWriter | None = None
+        bar = tqdm(range(1, args.num_iterations + 1), desc="PPO iterations")
+        for iteration in bar:
+            if args.anneal_lr:
+                frac = 1.0 - (iteration - 1.0) / args.num_iterations
+                optimizer.param_groups[0]["lr"] = frac * args.learning_rate
+            ep_returns: list[float] = []
+            ep_wins: list[float] = []
+            t0 = time.perf_counter()
+            for step in range(args.num_steps):
+                global_step += args.num_envs
+                obs[step] = next_obs
+                masks[step] = next_mask
+                dones[step] = next_done
+                with torch.no_grad():
+                    action, logprob, _, value = agent.get_action_and_value(next_obs, next_mask)
+                    values[step] = value.flatten()
+                actions[step] = action
+                logprobs[step] = logprob
+                t1 = time.perf_counter()
+                next_obs_np, reward, term, trunc, info = envs.step(action.numpy())
+                env_time += time.perf_counter() - t1
+                done = np.logical_or(term, trunc)
+                rewards[step] = torch.as_tensor(reward)
+                next_obs = torch.as_tensor(next_obs_np)
+                next_mask = torch.as_tensor(info["action_mask"] != 0)
+                next_done = torch.as_tensor(done, dtype=torch.float32)
+                if done.any():
+                    ep_returns.extend(info["episode"]["r"][done].tolist())
+                    ep_wins.extend(info["final_info"]["result"]["win"][done].tolist())
+            rollout_time += time.perf_counter() - t0
+
+            # bootstrap value if not done (GAE)
+            with torch.no_grad():
+                next_value = agent.get_value(next_obs).reshape(1, -1)
+                advantages = torch.zeros_like(rewards)
+                lastgaelam = torch.zeros(args.num_envs)
+                for t in reversed(range(args.num_steps)):
+                    if t == args.num_steps - 1:
+                        nextnonterminal = 1.0 - next_done
+                        nextvalues = next_value
+                    else:
+                        nextnonterminal = 1.0 - dones[t + 1]
+                        nextvalues = values[t + 1]
+                    delta = rewards[t] + args.gamma * nextvalues * nextnonterminal - values[t]
+                    lastgaelam = delta + args.gamma * args.gae_lambda * nextnonterminal * lastgaelam
+                    advantages[t] = lastgaelam
+                returns = advantages + values
+
+            # flatten the batch
+            b_obs = obs.reshape((-1, obs_dim))
+            b_masks = masks.reshape((-1, n_actions))
+            b_logprobs = logprobs.reshape(-1)
+            b_actions = actions.reshape(-1)
+            b_advantages = advantages.reshape(-1)
+            b_returns = returns.reshape(-1)
+            b_values = values.reshape(-1)
+
+            # optimize the policy and value network
+            b_inds = np.arange(args.batch_size)
+            clipfracs = []
+            for _epoch in range(args.update_epochs):
+                rng.shuffle(b_inds)
+                for start in range(0, args.batch_size, args.minibatch_size):
+                    mb_inds = b_inds[start : start + args.minibatch_size]
+                    _, newlogprob, entropy, newvalue = agent.get_action_and_value(
+                        b_obs[mb_inds], b_masks[mb_inds], b_actions[mb_inds]
+                    )
+                    logratio = newlogprob - b_logprobs[mb_inds]
+                    ratio = logratio.exp()
+                    with torch.no_grad():
+                        approx_kl = ((ratio - 1) - logratio).mean()
+                        clipfracs += [((ratio - 1.0).abs() > args.clip_coef).float().mean().item()]
+                    mb_advantages = b_advantages[mb_inds]
+                    if args.norm_adv:
+                        mb_advantages = (mb_advantages - mb_advantages.mean()) / (
+                            mb_advantages.std() + 1e-8
+                        )
+                    pg_loss1 = -mb_advantages * ratio
+                    pg_loss2 = -mb_advantages * torch.clamp(
+                        ratio, 1 - args.clip_coef, 1 + args.clip_coef
+                    )
+                    pg_loss = torch.max(pg_loss1, pg_loss2).mean()
+                    newvalue = newvalue.view(-1)
+                    if args.clip_vloss:
+                        v_loss_unclipped = (newvalue - b_returns[mb_inds]) ** 2
+                        v_clipped = b_values[mb_inds] + torch.clamp(
+                            newvalue - b_values[mb_inds], -args.clip_coef, args.clip_coef
+                        )
+                        v_loss_clipped = (v_clipped - b_returns[mb_inds]) ** 2
+                        v_loss = 0.5 * torch.max(v_loss_unclipped, v_loss_clipped).mean()
+                    else:
+                        v_loss = 0.5 * ((newvalue - b_returns[mb_inds]) ** 2).mean()
+                    entropy_loss = entropy.mean()
+                    loss = pg_loss - args.ent_coef * entropy_loss + v_loss * args.vf_coef
+                    optimizer.zero_grad()
+                    loss.backward()
+                    nn.utils.clip_grad_norm_(agent.parameters(), args.max_grad_norm)
+                    optimizer.step()
+                if args.target_kl is not None and approx_kl > args.target_kl:
+                    break
+
+            y_pred, y_true = b_values.numpy(), b_returns.numpy()
+            var_y = np.var(y_true)
+            explained_var = np.nan if var_y == 0 else 1 - np.var(y_true - y_pred) / var_y
+            elapsed = time.perf_counter() - loop_started
+            row = {
+                "iteration": iteration,
+                "global_step": global_step,
+                "learning_rate": optimizer.param_groups[0]["lr"],
+                "loss": loss.item(),
+                "value_loss": v_loss.item(),
+                "policy_loss": pg_loss.item(),
+                "entropy": entropy_loss.item(),
+                "approx_kl": approx_kl.item(),
+                "clipfrac": float(np.mean(clipfracs)),
+                "explained_variance": float(explained_var),
+                "episodes": len(ep_returns),
+                "episodic_return": float(np.mean(ep_returns)) if ep_returns else float("nan"),
+                "win": float(np.mean(ep_wins)) if ep_wins else float("nan"),
+                "sps": global_step / elapsed,
+            }
+            rows.append(row)
+            if writer is None:
+                writer = csv.DictWriter(fh, fieldnames=list(row))
+                writer.writeheader()
+            writer.writerow(row)
+            fh.flush()
+            bar.set_postfix(ret=f"{row['episodic_return']:.2f}", win=f"{row['win']:.2f}")
+
+    train_time = time.perf_counter() - loop_started
+    torch.save(agent.state_dict(), out / "model.pt")
+    eval_seed = args.seed + 10_000
+    trained = evaluate(args, agent, args.eval_games, eval_seed)
+    random_play = evaluate(args, None, args.eval_games, eval_seed)
+    plot(
+        rows,
+        out / "learning_curve.png",
+        f"CleanRL-style PPO, {args.num_players}p vs {args.opponent}",
+    )
+    doc = {
+        "args": dataclasses.asdict(args),
+        "iterations": rows,
+        "evaluation": {"seed": eval_seed, "trained": trained, "random": random_play},
+        "throughput": {  # the training loop only (no imports, setup or evaluation)
+            "env_steps": global_step,
+            "train_seconds": round(train_time, 3),
+            "env_steps_per_s_overall": global_step / train_time,
+            "env_steps_per_s_rollout": global_step / rollout_time,
+            "env_steps_per_s_env_only": global_step / env_time,
+        },
+        "provenance": provenance(seeds={"seed": args.seed, "eval_seed": eval_seed},
+                                 wall_time=time.perf_counter() - started),
+    }  # fmt: skip
+    (out / "result.json").write_text(json.dumps(doc, indent=1) + "\n")
+    return doc
+
+
+def main(argv: list[str] | None = None) -> int:
+    args, ns = parse_args(argv)
+    out = ns.out if ns.out is not None else RUNS / args.name
+    doc = train(args, out)
+    ev = doc["evaluation"]
+    print(
+        f"trained: win {ev['trained']['win']:.3f} delivered {ev['trained']['delivered']:.2f} | "
+        f"random: win {ev['random']['win']:.3f} delivered {ev['random']['delivered']:.2f} | "
+        f"{doc['throughput']['env_steps_per_s_overall']:,.0f} env steps/s overall; {out}"
+    )
+    if ns.export:
+        RESULTS.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(out / "result.json", RESULTS / f"cleanrl_ppo_{args.name}.json")
+        shutil.copyfile(out / "learning_curve.png", RESULTS / f"cleanrl_ppo_{args.name}.png")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
