@@ -16,6 +16,10 @@ and the median ratio to ``sync_vector_gym`` (each ratio from adjacent slices).
 
     python experiments/learner_env_speed.py                  # writes runs/learner_env_speed/
     python experiments/learner_env_speed.py --export         # experiments/results/
+
+Files: ``learner_env_speed_<players>p_b<batch>.json`` / ``.png``. At B >= 256 the engine
+steps with its parallel (multi-threaded) kernels; on a machine whose cores are busy
+with other work those threads wait for each other, so compare rows at one batch size.
 """
 
 from __future__ import annotations
@@ -175,9 +179,10 @@ def main(argv: list[str] | None = None) -> int:
         "load_average_after": list(os.getloadavg()),
         "provenance": provenance(seeds=args.seed, wall_time=time.perf_counter() - started),
     }
-    path = out / f"{STEM}.json"
+    stem = f"{STEM}_{args.players}p_b{args.batch}"
+    path = out / f"{stem}.json"
     path.write_text(json.dumps(doc, indent=1) + "\n")
-    plot(report, out / f"{STEM}.png", f"{args.players}p vs {args.opponent}, B = {args.batch}")
+    plot(report, out / f"{stem}.png", f"{args.players}p vs {args.opponent}, B = {args.batch}")
     print(f"wrote {path}")
     return 0
 

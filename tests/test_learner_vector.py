@@ -149,7 +149,7 @@ def test_speed_script_writes_its_result(tmp_path) -> None:
     out = tmp_path / "speed"
     argv = ["--batch", "4", "--repeats", "1", "--seconds", "0.05", "--out", str(out)]
     assert learner_env_speed.main(argv) == 0
-    doc = json.loads((out / "learner_env_speed.json").read_text())
+    doc = json.loads((out / "learner_env_speed_2p_b4.json").read_text())
     assert set(doc["report"]) == {"learner_vector", "sb3_vecenv", "sync_vector_gym"}
     assert all(r["median_steps_per_s"] > 0 for r in doc["report"].values())
-    assert "git" in doc["provenance"] and (out / "learner_env_speed.png").exists()
+    assert "git" in doc["provenance"] and (out / "learner_env_speed_2p_b4.png").exists()
