@@ -20,6 +20,8 @@ and the median ratio to ``sync_vector_gym`` (each ratio from adjacent slices).
 Files: ``learner_env_speed_<players>p_b<batch>.json`` / ``.png``. At B >= 256 the engine
 steps with its parallel (multi-threaded) kernels; on a machine whose cores are busy
 with other work those threads wait for each other, so compare rows at one batch size.
+With ``NUMBA_NUM_THREADS`` set to less than the core count the file name ends in
+``_t<threads>``.
 """
 
 from __future__ import annotations
@@ -144,6 +146,9 @@ def main(argv: list[str] | None = None) -> int:
     from mamma_mia_agents import load_agent
 
     opponent = None if args.opponent == "random" else load_agent(args.opponent)
+    import numba
+
+    threads = int(numba.config.NUMBA_NUM_THREADS)
     out = output_dir(args, STEM)
     started = time.perf_counter()
     rows = {
@@ -173,6 +178,7 @@ def main(argv: list[str] | None = None) -> int:
             "repeats": args.repeats,
             "seconds_per_slice": args.seconds,
             "reward_mode": "delivered_win_loss",
+            "numba_threads": threads,
         },
         "report": report,
         "samples": samples,
@@ -180,6 +186,8 @@ def main(argv: list[str] | None = None) -> int:
         "provenance": provenance(seeds=args.seed, wall_time=time.perf_counter() - started),
     }
     stem = f"{STEM}_{args.players}p_b{args.batch}"
+    if threads != os.cpu_count():  # NUMBA_NUM_THREADS set: another file
+        stem += f"_t{threads}"
     path = out / f"{stem}.json"
     path.write_text(json.dumps(doc, indent=1) + "\n")
     plot(report, out / f"{stem}.png", f"{args.players}p vs {args.opponent}, B = {args.batch}")
