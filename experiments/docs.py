@@ -61,9 +61,94 @@ def leaderboard_delivered() -> str:
     return "Mean delivered orders per game: " + "; ".join(parts) + ".\n"
 
 
+def learner_env_speed() -> str:
+    """The learner-seat front doors' env steps/s (experiments/learner_env_speed.py)."""
+    names = {
+        "learner_vector": "`MammaMiaLearnerVectorEnv` (gymnasium `VectorEnv`)",
+        "sb3_vecenv": "`MammaMiaSB3VecEnv` (SB3 `VecEnv`)",
+        "sync_vector_gym": "`SyncVectorEnv` of B `MammaMiaGymEnv`",
+    }
+    docs = [json.loads(p.read_text()) for p in sorted(RESULTS.glob("learner_env_speed_*p_b*.json"))]
+    docs.sort(key=lambda d: (d["settings"]["batch"], -d["settings"].get("numba_threads", 0)))
+
+    def label(d: dict) -> str:
+        threads = d["settings"].get("numba_threads")
+        cores = d["provenance"]["machine"]["cores"]
+        extra = f", {threads} numba thread" if threads and threads != cores else ""
+        return f"B = {d['settings']['batch']}{extra}: steps/s (x SyncVectorEnv)"
+
+    head = " | ".join(label(d) for d in docs)
+    lines = [f"| front door | {head} |", "|---|" + "---:|" * len(docs)]
+    for key, label in names.items():
+        cells = []
+        for d in docs:
+            r = d["report"][key]
+            cells.append(
+                f"{r['median_steps_per_s']:,.0f} (x{r['median_ratio_to_sync_vector_gym']:.1f})"
+            )
+        lines.append(f"| {label} | " + " | ".join(cells) + " |")
+    s = docs[0]["settings"]
+    loads = ", ".join(f"{d['provenance']['machine']['load_average']}" for d in docs)
+    lines.append("")
+    lines.append(
+        f"{s['players']} players against `{s['opponent']}`, random legal learner actions "
+        f"drawn outside the timing, {s['repeats']} interleaved slices of "
+        f"{s['seconds_per_slice']:g} s per row (medians); load average {loads} on "
+        f"{docs[0]['provenance']['machine']['cores']} cores."
+    )
+    return "\n".join(lines) + "\n"
+
+
+def cleanrl_ppo() -> str:
+    """The CleanRL-style PPO run (experiments/cleanrl_ppo.py --export)."""
+    lines = [
+        "| run | env steps | env steps/s: overall / rollout / env only | "
+        "win share trained (random) | orders delivered trained (random) |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    for p in sorted(RESULTS.glob("cleanrl_ppo_*.json")):
+        d = json.loads(p.read_text())
+        a, t, ev = d["args"], d["throughput"], d["evaluation"]
+        tr, rnd = ev["trained"], ev["random"]
+        lines.append(
+            f"| `{p.name}`: {a['num_players']}p vs `{a['opponent']}`, {a['num_envs']} games x "
+            f"{a['num_steps']} steps | {t['env_steps']:,} | "
+            f"{t['env_steps_per_s_overall']:,.0f} / {t['env_steps_per_s_rollout']:,.0f} / "
+            f"{t['env_steps_per_s_env_only']:,.0f} | {tr['win']:.3f} ({rnd['win']:.3f}) | "
+            f"{tr['delivered']:.2f} ({rnd['delivered']:.2f}) |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def ab_speed_issue11() -> str:
+    """The vector env before/after issue 11 (experiments/ab_speed.py)."""
+    d = json.loads((RESULTS / "ab_speed_issue11.json").read_text())
+    lines = [
+        "| row (B = 4,096, 4 players) | before (turns/s) | after (turns/s) | after/before: median "
+        "(quartiles) |",
+        "|---|---:|---:|---:|",
+    ]
+    for row, r in d["report"].items():
+        q = r["ratio_quartiles"]
+        lines.append(
+            f"| `{row}` | {r['base_median']:,.0f} | {r['new_median']:,.0f} | "
+            f"{r['ratio_median']:.3f} ({q[0]:.3f}-{q[2]:.3f}) |"
+        )
+    lines.append("")
+    lines.append(
+        f"{d['args']['repeats']} interleaved slices of {d['args']['seconds']} s per version "
+        f"and row; load average {', '.join(f'{x:.1f}' for x in d['load_average'])} "
+        "(1, 5, 15 min) at the end."
+    )
+    return "\n".join(lines) + "\n"
+
+
 BLOCKS: dict[str, Callable[[], str]] = {
     "leaderboard": leaderboard_table,
     "leaderboard_delivered": leaderboard_delivered,
+    "learner_env_speed": learner_env_speed,
+    "cleanrl_ppo": cleanrl_ppo,
+    "ab_speed_issue11": ab_speed_issue11,
 }
 
 
