@@ -70,6 +70,16 @@ def as_seed_array(values: Any, name: str = "seeds") -> np.ndarray:
     return np.array([as_seed(s, f"{name}[{i}]") for i, s in enumerate(items)], dtype=np.uint64)
 
 
+def as_array(values: Any, name: str, error: type[Exception] = ArgumentTypeError) -> np.ndarray:
+    """``np.asarray(values)``, with numpy's own failures (ragged nested lists, objects it
+    cannot hold) raised as ``error`` naming ``name``; shape and dtype are the caller's
+    checks."""
+    try:
+        return np.asarray(values)
+    except (TypeError, ValueError, OverflowError) as exc:
+        raise error(f"{name} must be an array of numbers, got {values!r}: {exc}") from None
+
+
 def check_out(out: Any, shape: tuple[int, ...], dtype: type, name: str = "out") -> np.ndarray:
     """An ``out=`` buffer the kernels may write: exact shape and dtype, C order, writable.
 

@@ -20,7 +20,15 @@ from dataclasses import fields
 import numpy as np
 
 from . import kernels
-from .arguments import ArgumentTypeError, as_int, as_seed, as_seed_array, check_out, is_int
+from .arguments import (
+    ArgumentTypeError,
+    as_array,
+    as_int,
+    as_seed,
+    as_seed_array,
+    check_out,
+    is_int,
+)
 from .cards import N_REVEAL_ACTIONS, deck_counts, order_need_table, play_table
 from .config import Config
 from .observe import RECALL, TOP_CARD, global_state_layout, observation_layout, observation_slices
@@ -174,7 +182,7 @@ class Engine:
         """
         self._check_state(state)
         b = state.batch_size
-        arr = np.asarray(actions)
+        arr = as_array(actions, "actions", IllegalActionError)
         if arr.shape != (b,):
             raise IllegalActionError(f"actions must have shape ({b},), got {arr.shape}")
         if arr.dtype.kind not in "iu":
@@ -207,7 +215,7 @@ class Engine:
         if active is None:
             active = state.data["phase"] != OVER
         else:
-            active = np.asarray(active)
+            active = as_array(active, "active", ValueError)
             if active.shape != (b,) or active.dtype != np.bool_:
                 raise ValueError(
                     f"active must be a bool array of shape ({b},), got {active.dtype} "

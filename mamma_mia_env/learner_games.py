@@ -22,7 +22,7 @@ import numpy as np
 from gymnasium import spaces
 
 from . import kernels
-from .arguments import as_int, as_seed, as_seed_array, is_int
+from .arguments import as_array, as_int, as_seed, as_seed_array, is_int
 from .config import Config
 from .engine import Engine, IllegalActionError
 from .state import OVER, GameState
@@ -313,7 +313,7 @@ class LearnerGames:
         b = self.batch_size
         if self.state is None:
             raise RuntimeError("call reset() before step()")
-        acts = np.asarray(actions)
+        acts = as_array(actions, "actions", IllegalActionError)
         if acts.shape != (b,) or acts.dtype.kind not in "iu":
             raise IllegalActionError(
                 f"actions must be an integer array of shape ({b},), got {acts.dtype} "

@@ -147,7 +147,7 @@ class MammaMiaLearnerVectorEnv(VectorEnv):
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """One learner action per game (integers, in the canonical frame if
         ``canonical``); all are checked before any game moves."""
-        obs, rewards, terminated, truncated, infos = self.games.step(np.asarray(actions))
+        obs, rewards, terminated, truncated, infos = self.games.step(actions)
         self._masks = None
         info = self._info()
         done = terminated | truncated

@@ -120,7 +120,7 @@ def register() -> Any:
         def new_initial_state(self) -> MammaMiaState:
             return MammaMiaState(self)
 
-        def make_py_observer(self, iig_obs_type=None, params=None):  # type: ignore[no-untyped-def]
+        def make_py_observer(self, iig_obs_type=None, params=None):
             perfect = iig_obs_type is not None and iig_obs_type.perfect_recall
             return MammaMiaObserver(self.config, "recall" if perfect else "top_card", params)
 
@@ -144,6 +144,7 @@ def register() -> Any:
 
         def _legal_actions(self, player: int) -> list[int]:
             rec, _ = _engines(self.config)
+            assert self.state is not None  # dealt: chance nodes have no legal actions here
             return np.flatnonzero(rec.legal_masks(self.state)[0]).tolist()
 
         def chance_outcomes(self) -> list[tuple[int, float]]:
@@ -171,7 +172,7 @@ def register() -> Any:
         def returns(self) -> list[float]:
             return self.totals.tolist()
 
-        def resample_from_infostate(self, player_id: int, probability_sampler) -> MammaMiaState:  # type: ignore[no-untyped-def]
+        def resample_from_infostate(self, player_id: int, probability_sampler) -> MammaMiaState:
             """A state ``player_id`` cannot tell from this one (``sample_world``)."""
             out = self.clone()
             if self.state is not None:

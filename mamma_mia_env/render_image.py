@@ -20,7 +20,7 @@ HEIGHT = 720
 
 
 @lru_cache(maxsize=16)
-def _font(size: int, bold: bool) -> ImageFont.ImageFont:
+def _font(size: int, bold: bool) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
     try:
         return ImageFont.truetype(name, size)

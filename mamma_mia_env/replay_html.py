@@ -51,8 +51,9 @@ def load_log(source: str | Path | dict[str, Any]) -> dict[str, Any]:
         config = Config.from_kwargs(**obj.get("config", {}))
     except (TypeError, ValueError) as exc:
         raise LogError(f"{where}: field 'config': {exc}") from exc
+    seed_field: Any = obj.get("seed")
     try:
-        seed = int(obj.get("seed"))
+        seed = int(seed_field)
     except (TypeError, ValueError):
         raise LogError(f"{where}: field 'seed' must be an integer") from None
     if not 0 <= seed < 2**64:

@@ -32,7 +32,7 @@ from gymnasium.vector.utils import batch_space
 
 from . import kernels
 from .actions import describe_illegal
-from .arguments import ArgumentTypeError, as_seed, as_seed_array, is_int
+from .arguments import ArgumentTypeError, as_array, as_seed, as_seed_array, is_int
 from .config import Config
 from .engine import PARALLEL_MIN_BATCH, Engine, IllegalActionError
 from .state import GameState
@@ -255,7 +255,7 @@ class MammaMiaVectorEnv(VectorEnv):
         (one byte per game): never against a buffer a caller holds and may have
         written to (with ``copy=False`` callers get ``_shared_mask``)."""
         b = self.num_envs
-        arr = np.asarray(actions)
+        arr = as_array(actions, "actions", IllegalActionError)
         if arr.shape != (b,):
             raise IllegalActionError(f"actions must have shape ({b},), got {arr.shape}")
         if arr.dtype.kind not in "iu":

@@ -263,7 +263,9 @@ def test_a_failing_agent_is_named(capsys, bots, spec: str, code: int, message: s
 def test_a_failing_agent_is_named_from_worker_processes(
     capsys, bots, spec: str, message: str
 ) -> None:
-    argv = [*BASE[:2], f"random,{spec}", *BASE[3:], "--workers", "2", "--no-progress"]
+    # two batches of 2 games, so that both worker processes play
+    argv = [*BASE[:2], f"random,{spec}", *BASE[3:], "--workers", "2", "--batch-size", "2"]
+    argv.append("--no-progress")
     code, _, err = _run_cli(capsys, *argv)
     assert code == 1, err
     assert message in err, err

@@ -9,8 +9,8 @@ import pytest
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.wrappers import vector as vw
 from helpers import random_legal
-from mamma_mia_agents import load_agent
 
+from mamma_mia_agents import load_agent
 from mamma_mia_env import IllegalActionError
 from mamma_mia_env.learner_games import LearnerGames
 from mamma_mia_env.learner_vector import MammaMiaLearnerVectorEnv

@@ -131,7 +131,11 @@ def test_wheel_installs_and_runs_in_a_fresh_venv(dists, tmp_path):
     (site / "deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
     run = {"cwd": tmp_path, "env": env, "capture_output": True, "text": True, "timeout": 300}
     where = subprocess.run(
-        [str(py), "-c", "import mamma_mia_env as m, mamma_mia_agents; print(m.__file__, m.__version__)"],
+        [
+            str(py),
+            "-c",
+            "import mamma_mia_env as m, mamma_mia_agents; print(m.__file__, m.__version__)",
+        ],
         **run,
     )
     assert where.returncode == 0, where.stderr
@@ -151,3 +155,33 @@ def test_wheel_installs_and_runs_in_a_fresh_venv(dists, tmp_path):
         )
         assert "import-untyped" not in res.stdout, res.stdout
         assert "Incompatible types in assignment" in res.stdout, res.stdout
+
+
+def test_ci_runs_the_readme_test_command() -> None:
+    """README's test command is what CI runs, word for word (the project's promise)."""
+    readme = (ROOT / "README.md").read_text()
+    block = readme.split("**Set up and run the tests:**", 1)[1].split("```bash\n", 1)[1]
+    command = block.split("\n```", 1)[0].strip()
+    ci = (ROOT / ".ci" / "run").read_text().splitlines()
+    assert command in ci, command
+
+
+def test_no_merge_conflict_markers_in_tracked_files() -> None:
+    """A merge left a conflict marker in docs/ENV.md once; text files must hold none."""
+    files = subprocess.run(
+        ["git", "ls-files", "*.py", "*.md", "*.toml", "*.json", "*.cfg", "*.in", ".ci/run"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    ).stdout.split()
+    if not files:
+        pytest.skip("not a git checkout")
+    bad = []
+    for name in files:
+        path = ROOT / name
+        if not path.is_file():
+            continue
+        for i, line in enumerate(path.read_text(errors="replace").splitlines(), 1):
+            if line.startswith(("<<<<<<< ", ">>>>>>> ")) or line == "=======":
+                bad.append(f"{name}:{i}")
+    assert not bad, bad

@@ -192,8 +192,9 @@ def test_tournament_is_reproducible_and_independent_of_workers() -> None:
     np.testing.assert_array_equal(a.delivered, b.delivered)
     assert a.table == b.table
     # deterministic agents: the same games whatever the number of processes
-    c = run_tournament(["counter", "builder", "forgetful"], workers=1, **kw)
-    d = run_tournament(["counter", "builder", "forgetful"], workers=2, **kw)
+    # (small batches, so that there is more than one batch to hand to the processes)
+    c = run_tournament(["counter", "builder", "forgetful"], workers=1, batch_size=32, **kw)
+    d = run_tournament(["counter", "builder", "forgetful"], workers=2, batch_size=32, **kw)
     assert d.workers == 2
     np.testing.assert_array_equal(c.delivered, d.delivered)
     np.testing.assert_array_equal(c.cards, d.cards)
@@ -329,7 +330,11 @@ def test_cli_runs_a_tournament_with_a_third_party_agent(capsys, tmp_path, monkey
     code, out, err = _run_cli(capsys, *argv.split(), str(out_dir))
     assert code == 0, err
     assert "last-legal" in out and "builder" in out and "win rate" in out
-    assert sorted(p.name for p in out_dir.iterdir()) == ["tournament.csv", "tournament.json"]
+    assert sorted(p.name for p in out_dir.iterdir()) == [
+        "tournament.csv",
+        "tournament.csv.meta.json",
+        "tournament.json",
+    ]
     doc = json.loads((out_dir / "tournament.json").read_text())
     assert doc["command"].startswith("mamma-mia tournament --players 3")
     assert doc["num_players"] == 3 and doc["games"] == 12
