@@ -19,8 +19,6 @@ import argparse
 import csv
 import json
 import os
-import platform
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -29,6 +27,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
+
+from mamma_mia_env.provenance import provenance  # noqa: E402
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -59,19 +59,6 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     return args
 
 
-def git_revision() -> str | None:
-    try:
-        out = subprocess.run(
-            ["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True, check=True
-        )
-        dirty = subprocess.run(
-            ["git", "status", "--porcelain"], cwd=ROOT, capture_output=True, text=True
-        ).stdout.strip()
-        return out.stdout.strip() + ("-dirty" if dirty else "")
-    except (OSError, subprocess.CalledProcessError):
-        return None
-
-
 def _get(d: dict[str, Any], *path: str) -> Any:
     for key in path:
         if not isinstance(d, dict) or key not in d:
@@ -89,7 +76,6 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
     import torch
     from tqdm import tqdm
 
-    import mamma_mia_env
     from mamma_mia_env.integrations.rllib import POLICY_ID, ppo_config
 
     torch.set_num_threads(args.threads)
@@ -155,13 +141,8 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
             float(np.nanmedian([r["sample_steps_per_s"] for r in rows])), 1
         ),
         "ray_nodes": nodes,
-        "versions": {
-            "mamma_mia_env": mamma_mia_env.__version__,
-            "python": platform.python_version(),
-            "torch": torch.__version__,
-            "numpy": np.__version__,
-        },
-        "git": git_revision(),
+        # code revision, library versions, machine, command line, seed
+        "provenance": provenance(seeds=args.seed, wall_time=wall),
     }
     (args.out / "summary.json").write_text(json.dumps(summary, indent=1) + "\n")
     _plot(rows, args.out / "progress.png")

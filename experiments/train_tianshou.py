@@ -19,7 +19,6 @@ import argparse
 import csv
 import json
 import logging
-import platform
 import sys
 import time
 from pathlib import Path
@@ -29,7 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from experiments.train_rllib import git_revision  # noqa: E402
+from mamma_mia_env.provenance import provenance  # noqa: E402
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -71,7 +70,6 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
     from tianshou.utils.torch_utils import policy_within_training_step
     from tqdm import tqdm
 
-    import mamma_mia_env
     from mamma_mia_env.integrations.tianshou import tianshou_env
 
     # Tianshou's statistics warn on every collect that the multi-agent reward is 2-D
@@ -142,13 +140,8 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
         "env_steps_per_s_collect_median": round(
             float(np.median([r["collect_steps_per_s"] for r in rows])), 1
         ),
-        "versions": {
-            "mamma_mia_env": mamma_mia_env.__version__,
-            "python": platform.python_version(),
-            "torch": torch.__version__,
-            "numpy": np.__version__,
-        },
-        "git": git_revision(),
+        # code revision, library versions, machine, command line, seed
+        "provenance": provenance(seeds=args.seed, wall_time=wall),
     }
     (args.out / "summary.json").write_text(json.dumps(summary, indent=1) + "\n")
     _plot(rows, args.out / "progress.png")

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 PACKAGES = (
+    "mamma-mia-env",
     "numpy",
     "numba",
     "gymnasium",
@@ -33,6 +34,9 @@ PACKAGES = (
     "stable-baselines3",
     "sb3-contrib",
     "openskill",
+    "ray",  # the optional integrations (extras rllib, tianshou, openspiel)
+    "tianshou",
+    "open_spiel",
 )
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -154,4 +154,5 @@ def test_training_script_runs(tmp_path):
     summary = json.loads((tmp_path / "summary.json").read_text())
     assert summary["env_steps"] >= 200 and summary["env_steps_per_s_overall"] > 0
     assert summary["ray_nodes"] == 1 and summary["library"].startswith("ray[rllib] ")
+    assert summary["provenance"]["packages"]["ray"] and summary["provenance"]["seeds"] == 0
     assert (tmp_path / "progress.png").stat().st_size > 0

@@ -68,6 +68,7 @@ def test_training_script_runs(tmp_path):
     assert code == 0
     summary = json.loads((tmp_path / "summary.json").read_text())
     assert summary["env_steps"] >= 400 and summary["env_steps_per_s_overall"] > 0
+    assert summary["provenance"]["packages"]["tianshou"] and "git" in summary["provenance"]
     assert (tmp_path / "progress.png").stat().st_size > 0
     rows = (tmp_path / "progress.csv").read_text().splitlines()
     assert len(rows) == 3 and "nan" not in rows[-1]
