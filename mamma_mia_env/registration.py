@@ -5,7 +5,12 @@
 go to ``MammaMiaGymEnv`` (opponents, reward and rule options). Without importing the
 package first, ``gymnasium.make("mamma_mia_env:MammaMia-v0")`` imports it.
 
-Registration only records an entry point string: the env module (and numba's
+``gymnasium.make_vec(id, num_envs=B, **kwargs)`` gives the batched learner-seat env,
+``MammaMiaLearnerVectorEnv`` (the ids' ``vector_entry_point``: B games in one engine
+batch); ``vectorization_mode="sync"`` / ``"async"`` gives gymnasium's own vector envs
+of single-game envs instead.
+
+Registration only records entry point strings: the env module (and numba's
 compiled kernels) load when an env is made, not at import.
 
 Episode statistics are gymnasium's ``RecordEpisodeStatistics`` (the env writes no
@@ -17,6 +22,7 @@ from __future__ import annotations
 import gymnasium
 
 ENTRY_POINT = "mamma_mia_env.gym_env:MammaMiaGymEnv"
+VECTOR_ENTRY_POINT = "mamma_mia_env.learner_vector:MammaMiaLearnerVectorEnv"
 ENV_ID = "MammaMia-v0"
 PLAYER_COUNT_IDS = {n: f"MammaMia-{n}p-v0" for n in range(2, 6)}
 
@@ -31,6 +37,7 @@ def register_envs() -> None:
         gymnasium.register(
             id=env_id,
             entry_point=ENTRY_POINT,
+            vector_entry_point=VECTOR_ENTRY_POINT,
             kwargs=kwargs,
             disable_env_checker=False,
         )

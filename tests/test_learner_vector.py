@@ -153,3 +153,20 @@ def test_speed_script_writes_its_result(tmp_path) -> None:
     assert set(doc["report"]) == {"learner_vector", "sb3_vecenv", "sync_vector_gym"}
     assert all(r["median_steps_per_s"] > 0 for r in doc["report"].values())
     assert "git" in doc["provenance"] and (out / "learner_env_speed_2p_b4.png").exists()
+
+
+def test_make_vec_gives_the_batched_env() -> None:
+    """The registered ids' vector entry point: gymnasium.make_vec builds one engine
+    batch; vectorization_mode="sync" still gives gymnasium's SyncVectorEnv."""
+    envs = gym.make_vec("MammaMia-3p-v0", num_envs=5, opponents=load_agent("builder"))
+    assert isinstance(envs.unwrapped, MammaMiaLearnerVectorEnv)
+    assert envs.num_envs == 5 and envs.unwrapped.num_players == 3
+    assert envs.spec is not None and envs.spec.id == "MammaMia-3p-v0"
+    obs, info = envs.reset(seed=0)
+    assert obs.shape == (5, envs.unwrapped.games.obs_dim)
+    envs.step(random_legal(info["action_mask"], np.random.default_rng(0)))
+    default = gym.make_vec("MammaMia-v0", num_envs=2)
+    assert default.unwrapped.num_players == 4
+    sync = gym.make_vec("MammaMia-2p-v0", num_envs=2, vectorization_mode="sync")
+    assert isinstance(sync, gym.vector.SyncVectorEnv)
+    sync.close()
