@@ -170,3 +170,29 @@ def test_make_vec_gives_the_batched_env() -> None:
     sync = gym.make_vec("MammaMia-2p-v0", num_envs=2, vectorization_mode="sync")
     assert isinstance(sync, gym.vector.SyncVectorEnv)
     sync.close()
+
+
+def _numbers(obj, out: list) -> None:
+    if isinstance(obj, dict):
+        for v in obj.values():
+            _numbers(v, out)
+    else:
+        out.extend(np.asarray(obj).ravel().tolist())
+
+
+def test_no_info_or_observation_holds_a_game_seed() -> None:
+    """The game seeds (drawn up to 2**63: each determines every hidden card) stay with
+    the experimenter: no number an agent receives equals one."""
+    envs = MammaMiaLearnerVectorEnv(8, num_players=3)
+    obs, info = envs.reset(seed=11)
+    seeds = set(envs.game_seeds().tolist())
+    rng = np.random.default_rng(0)
+    for _ in range(150):
+        handed: list = []
+        _numbers(info, handed)
+        _numbers(obs, handed)
+        assert not seeds & {int(x) for x in handed if float(x).is_integer()}
+        obs, _r, _te, _tr, info = envs.step(random_legal(info["action_mask"], rng))
+        seeds |= set(envs.game_seeds().tolist()) | set(envs.final_game_seeds().tolist())
+        seeds.discard(0)  # final_game_seeds() of a slot with no finished game yet
+    assert len(seeds) > 8
