@@ -174,11 +174,6 @@ KNOWN_HOLES: list[tuple[str, str, str]] = [
         "test_learner_games_start_names_records_that_are_not_an_array",
     ),
     (
-        "Engine.step(active=)",
-        "inhomogeneous shape",
-        "test_step_names_an_active_mask_that_is_not_an_array",
-    ),
-    (
         "replay",
         "OverflowError: Python int too large",
         "test_replay_names_an_action_too_large_for_int64",

@@ -84,7 +84,6 @@ def test_observe_names_seats_that_are_not_an_array(seats) -> None:
         eng.observe(state, seats=seats)
 
 
-@pytest.mark.xfail(strict=True, reason="hole: np.asarray(active) raises before the check")
 def test_step_names_an_active_mask_that_is_not_an_array() -> None:
     """``Engine.step(state, actions, active=[[], 0])`` raised numpy's "inhomogeneous
     shape" ``ValueError``, naming nothing."""
