@@ -1,9 +1,11 @@
 """mamma-mia-env: Uwe Rosenberg's Mamma Mia! as a reinforcement-learning environment."""
 
 from ._jit_cache import configure_cache
+from ._threads import configure_threads
 from ._version import __version__
 
 configure_cache()  # the source-keyed cache directory, before any kernel is defined
+configure_threads()  # OpenMP workers sleep between kernels instead of spinning
 
 from .actions import ActionCodec, RevealAction, TurnAction
 from .arguments import ArgumentTypeError
