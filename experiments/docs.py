@@ -143,12 +143,35 @@ def ab_speed_issue11() -> str:
     return "\n".join(lines) + "\n"
 
 
+def omp_wait() -> str:
+    """Engine speed under OpenMP's waiting policies (experiments/omp_wait.py)."""
+    d = json.loads((RESULTS / "omp_wait.json").read_text())
+    rows = list(d["median"])
+    lines = ["| OMP_WAIT_POLICY | " + " | ".join(rows) + " |", "|---|" + "---:|" * len(rows)]
+    policies = list(d["median"][rows[0]])
+    for pol in policies:
+        cells = []
+        for row in rows:
+            v, base = d["median"][row][pol], d["median"][row]["libgomp default"]
+            cells.append(f"{v:,.0f} (x{v / base:.2f})")
+        lines.append(f"| {pol} | " + " | ".join(cells) + " |")
+    m = d["provenance"]["machine"]
+    lines.append("")
+    lines.append(
+        f"Medians of {d['repeats']} fresh processes per cell ({d['seconds']:g} s timed each), "
+        f"the policies interleaved; x: against libgomp's default; load average "
+        f"{m['load_average']} on {m['cores']} cores at the start."
+    )
+    return "\n".join(lines) + "\n"
+
+
 BLOCKS: dict[str, Callable[[], str]] = {
     "leaderboard": leaderboard_table,
     "leaderboard_delivered": leaderboard_delivered,
     "learner_env_speed": learner_env_speed,
     "cleanrl_ppo": cleanrl_ppo,
     "ab_speed_issue11": ab_speed_issue11,
+    "omp_wait": omp_wait,
 }
 
 
