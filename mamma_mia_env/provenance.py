@@ -33,6 +33,7 @@ PACKAGES = (
     "stable-baselines3",
     "sb3-contrib",
     "openskill",
+    "open_spiel",
 )
 ROOT = Path(__file__).resolve().parent.parent
 
