@@ -21,8 +21,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
-import subprocess
 import sys
 import tempfile
 import time
@@ -42,29 +40,12 @@ from mamma_mia_env.state import OVER  # noqa: E402
 from mamma_mia_env.vector import MammaMiaVectorEnv  # noqa: E402
 
 
-def provenance() -> dict:
-    """The code and versions that made a result."""
-    try:
-        commit = subprocess.run(
-            ["git", "rev-parse", "HEAD"], capture_output=True, text=True, cwd=HERE, check=True
-        ).stdout.strip()
-        dirty = bool(
-            subprocess.run(
-                ["git", "status", "--porcelain"], capture_output=True, text=True, cwd=HERE
-            ).stdout.strip()
-        )
-    except (OSError, subprocess.CalledProcessError):
-        commit, dirty = "unknown", None
-    return {
-        "git_commit": commit,
-        "git_dirty": dirty,
-        "python": platform.python_version(),
-        "numpy": np.__version__,
-        "numba": nb.__version__,
-        "machine": platform.machine(),
-        "cores": os.cpu_count(),
-        "numba_threads": nb.get_num_threads(),
-    }
+def provenance(seeds: object = None, wall_time: float | None = None) -> dict:
+    """The code, versions, machine and command that made a result
+    (``mamma_mia_env.provenance``), and numba's thread count, which the timings depend on."""
+    from mamma_mia_env.provenance import provenance as record
+
+    return {**record(seeds=seeds, wall_time=wall_time), "numba_threads": nb.get_num_threads()}
 
 
 def vector_rates(batch: int, steps: int, rounds: int, seed: int) -> dict:
@@ -151,11 +132,12 @@ def main(argv: list[str] | None = None) -> int:
         if args.export
         else (args.out or tempfile.mkdtemp(prefix="bot_speed_"))
     )
+    t0 = time.perf_counter()
     record = {"experiment": "bot_speed", "load_average_before": os.getloadavg()}
     record["vector_env"] = vector_rates(args.batch, args.steps, args.rounds, args.seed)
     record["games"] = game_rates(args.games, args.seed)
     record["load_average_after"] = os.getloadavg()
-    record["provenance"] = provenance()
+    record["provenance"] = provenance(seeds=args.seed, wall_time=time.perf_counter() - t0)
     os.makedirs(out_dir, exist_ok=True)
     path = os.path.join(out_dir, "bot_speed.json")
     with open(path, "w") as fh:

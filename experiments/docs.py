@@ -165,6 +165,63 @@ def omp_wait() -> str:
     return "\n".join(lines) + "\n"
 
 
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}"
+
+
+def search_strength_table() -> str:
+    """The search bot's win rates by budget, from search_strength_{2p,4p}.json."""
+    lines = [
+        "| players | opponent(s) | worlds | games | search win rate (Wilson 95%) | chance "
+        "| ms / decision (median) |",
+        "|---|---|---:|---:|---|---:|---:|",
+    ]
+    for n in (2, 4):
+        doc = json.loads((RESULTS / f"search_strength_{n}p.json").read_text())
+        for rows in doc["curves"].values():
+            for r in rows:
+                opp = r["opponent"] if n == 2 else f"{n - 1} x {r['opponent']}"
+                lo, hi = r["wilson95"]
+                lines.append(
+                    f"| {n} | {opp} | {r['worlds']} | {r['games']} | {_pct(r['win_rate'])}% "
+                    f"({_pct(lo)}-{_pct(hi)}) | {100 * r['chance']:.0f}% "
+                    f"| {r['ms_per_decision']:.1f} |"
+                )
+    return "\n".join(lines) + "\n"
+
+
+def result_files_table() -> str:
+    """Every committed result file with the command that makes it (the reproduce registry)."""
+    from experiments.reproduce import EXPERIMENTS, RECORDS, result_files
+
+    out = []
+    for mode in ("full", "quick"):
+        files = result_files(mode)
+        where = "experiments/results/" if mode == "full" else "experiments/results/quick/"
+        out += [
+            f"`--{mode}`, files in `{where}`:",
+            "",
+            "| `--only` | command | files |",
+            "|---|---|---|",
+        ]
+        for e in EXPERIMENTS:
+            mine = [(f, k) for f, (name, k, _) in files.items() if name == e.name]
+            if not mine:
+                continue
+            cmd = files[mine[0][0]][2]
+            kinds = dict.fromkeys(k for _, k in mine)
+            listed = "; ".join(
+                f"{kind}: " + ", ".join(f"`{f}`" for f, k in mine if k == kind) for kind in kinds
+            )
+            out.append(f"| `{e.name}` | `{cmd}` | {listed} |")
+        if mode == "full":
+            for rec in RECORDS:
+                for f, cmd in rec.commands.items():
+                    out.append(f"| ({rec.name}) | `{cmd}` | record: `{f}` |")
+        out.append("")
+    return "\n".join(out)
+
+
 BLOCKS: dict[str, Callable[[], str]] = {
     "leaderboard": leaderboard_table,
     "leaderboard_delivered": leaderboard_delivered,
@@ -172,6 +229,8 @@ BLOCKS: dict[str, Callable[[], str]] = {
     "cleanrl_ppo": cleanrl_ppo,
     "ab_speed_issue11": ab_speed_issue11,
     "omp_wait": omp_wait,
+    "search_strength": search_strength_table,
+    "result_files": result_files_table,
 }
 
 

@@ -6,7 +6,9 @@
 Two players, duplicate deals (every deal played twice, seats swapped): OpenSpiel's
 ``ISMCTSBot`` (random rollouts, ``--simulations`` per decision, worlds from our
 ``resample_from_infostate``) against ``builder``. Records the win rate (Wilson 95%)
-and the time per ISMCTS decision. Writes ``openspiel_ismcts.json`` into ``--out``
+and the time per ISMCTS decision; the games are deterministic for a given ``--seed``
+(the worlds ISMCTS samples come from a generator seeded by it). Writes
+``openspiel_ismcts.json`` into ``--out``
 (default: a temporary directory; ``--export``: experiments/results/).
 """
 
@@ -43,6 +45,7 @@ def main(argv: list[str] | None = None) -> int:
         ap.error("--deals and --simulations must be >= 1")
     from open_spiel.python.algorithms import ismcts, mcts
 
+    t0 = time.perf_counter()
     game = load_game(num_players=2, num_deals=2**20, deal_base=args.seed << 32)
     rec, _ = _engines(game.config)
     builder = load_agent("builder")
@@ -51,6 +54,11 @@ def main(argv: list[str] | None = None) -> int:
         game, mcts.RandomRolloutEvaluator(1, rs), uct_c=2.0,
         max_simulations=args.simulations, random_state=rs,
     )  # fmt: skip
+    # The bot's own resampler draws from pyspiel.UniformProbabilitySampler(0, 1), seeded
+    # from the system's entropy: the worlds (and so the games) would change from run to
+    # run. Draw them from a generator seeded by --seed instead.
+    worlds = np.random.default_rng(args.seed)
+    bot.set_resampler(lambda st, player: st.resample_from_infostate(player, worlds.random))
     wins, games, times = 0.0, 0, []
     for deal in tqdm(range(args.deals), desc="deals"):
         for ismcts_seat in (0, 1):
@@ -85,7 +93,7 @@ def main(argv: list[str] | None = None) -> int:
         "ms_per_decision_mean": round(float(t.mean()), 1),
         "decisions": len(t),
         "load_average": os.getloadavg(),
-        "provenance": provenance(),
+        "provenance": provenance(seeds=args.seed, wall_time=time.perf_counter() - t0),
     }
     out_dir = (
         os.path.join(HERE, "results")

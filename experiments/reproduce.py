@@ -1,9 +1,10 @@
 """Regenerate every published result with one command, and check it against the committed one.
 
-    PYTHONPATH=. python -m experiments reproduce --quick --check   # ~1-2 min, what CI runs
-    PYTHONPATH=. python -m experiments reproduce --full --check    # the published tables
+    PYTHONPATH=. python -m experiments reproduce --quick --check   # ~2 min, what CI runs
+    PYTHONPATH=. python -m experiments reproduce --full --check    # the published results
     PYTHONPATH=. python -m experiments reproduce --full --train    # + the two PPO trainings
     PYTHONPATH=. python -m experiments reproduce --full --only benchmark,profile,speed --export
+    PYTHONPATH=. python -m experiments reproduce --list --full     # every file, its command
 
 Each experiment runs its script in a subprocess, writing into a run directory
 (``runs/reproduce/<mode>/``, git-ignored; ``--out`` elsewhere). Nothing tracked is
@@ -21,6 +22,12 @@ written unless ``--export`` is given: then the files go to ``experiments/results
   are too short to mean anything and are not compared (only run, so that the scripts
   are exercised).
 
+Every file in ``experiments/results/`` is accounted for: made by an :class:`Experiment`
+(``--list`` prints each file with the command that makes it), or kept as a
+:class:`Record` of a measurement that is not re-run (an A/B comparison against another
+checkout, a fuzz run with unseeded draws), with the command that made it and why it is
+not checked. ``tests/test_reproduce.py`` fails on a file that is neither.
+
 To add an experiment, append an :class:`Experiment` to :data:`EXPERIMENTS`.
 """
 
@@ -31,6 +38,7 @@ import csv
 import json
 import math
 import os
+import shlex
 import subprocess
 import sys
 import time
@@ -60,21 +68,45 @@ IGNORED_KEYS = frozenset(
         "cores",
         "git",
         "policy",
+        # the search / bot experiments: time per decision, loads, output paths
+        "ms_per_decision",
+        "ms_per_decision_median",
+        "ms_per_decision_mean",
+        "tournament_seconds",
+        "timing",
+        "load_average",
+        "load_average_after",
+        "out",
+        "export",
     }
 )
 #: a timing ratio passes if regenerated / committed lies in [1/T, T]
 TIMING_TOLERANCE = 2.0
+
+#: Committed timings measured before result files recorded their provenance (commit
+#: 72824dd; each file still names its machine, Python, numpy and numba). They
+#: stay because they were measured on an otherwise idle machine and docs/PERFORMANCE.md
+#: quotes them, while a re-run on the shared development machine would replace them with
+#: slower numbers; ``--check`` compares their ratios. Re-measure on a quiet machine with
+#: ``reproduce --full --only benchmark,profile --export`` (which also writes the
+#: ``benchmark.csv.meta.json`` provenance sidecar they lack).
+PRE_PROVENANCE = frozenset(
+    {"benchmark.csv", "benchmark.txt", "benchmark.png", "profile_vector.json"}
+)
 
 
 @dataclass(frozen=True)
 class Experiment:
     """One script of the reproduction.
 
+    ``script`` is a path from the repository root, or ``-m module [subcommand]``.
     ``args(mode)`` gives the script's arguments for ``"quick"`` or ``"full"`` (None: not
     run in that mode); the runner appends ``--out DIR``. ``deterministic`` files must
     match exactly; ``timing`` files are checked by ``ratios`` (a function of a file's
-    parsed content returning named machine-independent ratios). ``train``: only with
-    ``--train``.
+    parsed content returning named machine-independent ratios); ``other`` files are
+    made but not compared (plots, pages, provenance sidecars). ``train``: only with
+    ``--train``. ``requires``: modules of optional extras; without them the experiment
+    is skipped (and said so).
     """
 
     name: str
@@ -86,7 +118,41 @@ class Experiment:
     other: Callable[[str], list[str]] = lambda mode: []
     train: bool = False
     description: str = ""
-    extra_outputs: tuple[str, ...] = field(default=())
+    requires: tuple[str, ...] = field(default=())
+
+    def command(self, mode: str) -> list[str] | None:
+        """The command line (after ``python``) that writes this experiment's files into
+        the committed results (``--full``: experiments/results, ``--quick``: .../quick)."""
+        args = self.args(mode)
+        if args is None:
+            return None
+        if self.train:  # a run directory of its own; its --export copies the results
+            return [self.script, *args, "--export"]
+        dst = (QUICK_RESULTS if mode == "quick" else RESULTS).relative_to(ROOT)
+        return [*shlex.split(self.script), *args, "--out", str(dst)]
+
+    def results(self, mode: str) -> list[str]:
+        """The files this experiment puts into the committed results directory."""
+        if self.args(mode) is None:
+            return []
+        files = self.deterministic(mode) + self.timing(mode) + self.other(mode)
+        if self.train:
+            prefix = self.name.removesuffix("_train")
+            return [f"{prefix}_{f}" for f in files if f != "policy.npz"]
+        return files
+
+
+@dataclass(frozen=True)
+class Record:
+    """Committed result files that ``reproduce`` does not re-run, and why.
+
+    ``commands`` maps each file to what made it; ``reason`` says why re-running it
+    cannot (or need not) give the same file.
+    """
+
+    name: str
+    commands: dict[str, str]
+    reason: str
 
 
 # -- timing ratios -----------------------------------------------------------------------------
@@ -122,6 +188,18 @@ def speed_ratios(name: str, path: Path) -> dict[str, float]:
     return {"games/s per core": doc["games_per_second"] / max(1, doc["cores"])}
 
 
+def bot_speed_ratios(name: str, path: Path) -> dict[str, float]:
+    doc = json.loads(path.read_text())
+    v, g = doc["vector_env"], doc["games"]
+    return {
+        "vector env builder / random turns/s": v["builder_over_random"],
+        "vector env compiled / numpy builder": v["compiled_over_numpy_builder"],
+        "10,000 games tournament / compiled loop s": (
+            g["tournament_seconds"] / g["compiled_loop_seconds"]
+        ),
+    }
+
+
 # -- the table of experiments ------------------------------------------------------------------
 def _lb_counts(mode: str) -> list[int]:
     return [2, 4] if mode == "quick" else [2, 3, 4, 5]
@@ -142,11 +220,31 @@ def _ppo(n: int) -> Experiment:
             "--evaluate",
             f"agents/policies/ppo_{n}p.npz",
             "--workers",
-            "1" if mode == "quick" else str(os.cpu_count() or 1),
+            "1" if mode == "quick" else "2",  # the games do not depend on it
             *(["--set", "eval.final_games=40"] if mode == "quick" else []),
         ],
         deterministic=lambda mode: [f"ppo_{n}p_final_eval.json"],
         description=f"the shipped ppo_{n}p policy against each heuristic bot",
+    )
+
+
+def _ppo_seed7(n: int) -> Experiment:
+    agents = ",".join(["ppo"] + ["builder"] * (n - 1))
+    stem = f"ppo_{n}p_vs_builder_seed7"
+    return Experiment(
+        name=f"ppo_{n}p_seed7",
+        script="-m mamma_mia_agents tournament",
+        args=lambda mode: (
+            None
+            if mode == "quick"
+            else [
+                *["--players", str(n), "--games", "2000", "--seed", "7", "--agents", agents],
+                *["--name", stem, "--no-progress", "--no-plot"],
+            ]
+        ),
+        deterministic=lambda mode: [f"{stem}.json", f"{stem}.csv"],
+        other=lambda mode: [f"{stem}.csv.meta.json"],
+        description=f"the shipped ppo_{n}p policy against builder on 2,000 other deals (seed 7)",
     )
 
 
@@ -160,24 +258,14 @@ def _train(n: int) -> Experiment:
             else ["--config", f"experiments/configs/ppo_{n}p.json", "--no-progress"]
         ),
         deterministic=lambda mode: ["policy.npz", "final_eval.json", "eval.csv"],
+        other=lambda mode: ["bc.csv", "progress.csv", "summary.json", "learning_curve.png"],
         train=True,
         description=f"MaskablePPO training, {n} players (hours)",
     )
 
 
 EXPERIMENTS: list[Experiment] = [
-    Experiment(
-        name="leaderboard",
-        script="experiments/leaderboard.py",
-        args=lambda mode: (
-            ["--games", "200", "--players", "2,4", "--workers", "1"]
-            if mode == "quick"
-            else ["--games", "10000"]
-        ),
-        deterministic=_lb_files,
-        other=lambda mode: ["LEADERBOARD.md"] + [f"leaderboard_{n}p.png" for n in _lb_counts(mode)],
-        description="duplicate-deal tournament of all bundled agents, 2-5 players",
-    ),
+    # before the leaderboard, whose LEADERBOARD.md shows the speed.json beside it
     Experiment(
         name="speed",
         script="experiments/speed.py",
@@ -187,12 +275,30 @@ EXPERIMENTS: list[Experiment] = [
         description="10,000 four-player games between the heuristic bots, timed",
     ),
     Experiment(
+        name="leaderboard",
+        script="experiments/leaderboard.py",
+        args=lambda mode: (
+            ["--games", "200", "--players", "2,4", "--workers", "1"]
+            if mode == "quick"
+            else ["--games", "10000"]
+        ),
+        deterministic=_lb_files,
+        other=lambda mode: (
+            ["LEADERBOARD.md"]
+            + [f"leaderboard_{n}p.{x}" for n in _lb_counts(mode) for x in ("png", "csv.meta.json")]
+        ),
+        description="duplicate-deal tournament of all bundled agents, 2-5 players",
+    ),
+    Experiment(
         name="benchmark",
         script="experiments/benchmark.py",
         args=lambda mode: ["--quick", "--no-plot"] if mode == "quick" else [],
         timing=lambda mode: ["benchmark.csv"],
         ratios=benchmark_ratios,
-        other=lambda mode: ["benchmark.txt"] + ([] if mode == "quick" else ["benchmark.png"]),
+        other=lambda mode: (
+            ["benchmark.txt", "benchmark.csv.meta.json"]
+            + ([] if mode == "quick" else ["benchmark.png"])
+        ),
         description="turns/s of the AEC and vector envs vs PettingZoo classics",
     ),
     Experiment(
@@ -205,8 +311,116 @@ EXPERIMENTS: list[Experiment] = [
     ),
     _ppo(2),
     _ppo(4),
+    *(_ppo_seed7(n) for n in (2, 4)),
+    Experiment(
+        name="demo",
+        script="-m mamma_mia_agents tournament",
+        args=lambda mode: (
+            None if mode == "quick" else [*DEMO, "--name", "demo_tournament", "--no-progress"]
+        ),
+        deterministic=lambda mode: ["demo_tournament.json", "demo_tournament.csv"],
+        other=lambda mode: ["demo_tournament.csv.meta.json", "demo_tournament.png"],
+        description="the README's demo tournament (six agents, four seats)",
+    ),
+    Experiment(
+        name="bot_speed",
+        script="experiments/bot_speed.py",
+        args=lambda mode: (
+            ["--batch", "256", "--steps", "3", "--rounds", "1", "--games", "100"]
+            if mode == "quick"
+            else []
+        ),
+        timing=lambda mode: ["bot_speed.json"],
+        ratios=bot_speed_ratios,
+        description="compiled bots: vector env turns/s, 10,000 games in one compiled loop",
+    ),
+    Experiment(
+        name="search_strength_2p",
+        script="experiments/search_strength.py",
+        args=lambda mode: [
+            *(
+                ["--worlds", "2", "--games", "8", "--opponents", "builder", "--positions", "3"]
+                if mode == "quick"
+                else ["--worlds", "4,16", "--games", "200", "--positions", "30"]
+            ),
+            *["--players", "2", "--workers", "1" if mode == "quick" else "2"],
+            *["--name", "search_strength_2p"],
+        ],
+        deterministic=lambda mode: ["search_strength_2p.json"],
+        other=lambda mode: ["search_strength_2p.png"],
+        description="search bot win rates by budget, 2 players, vs builder and ppo",
+    ),
+    Experiment(
+        name="search_strength_4p",
+        script="experiments/search_strength.py",
+        args=lambda mode: (
+            None
+            if mode == "quick"
+            else [
+                *["--worlds", "4,16", "--games", "100", "--positions", "20", "--players", "4"],
+                *["--workers", "2", "--name", "search_strength_4p"],
+            ]
+        ),
+        deterministic=lambda mode: ["search_strength_4p.json"],
+        other=lambda mode: ["search_strength_4p.png"],
+        description="search bot win rates by budget, 4 players, vs 3 x builder and 3 x ppo",
+    ),
+    Experiment(
+        name="openspiel_ismcts",
+        script="experiments/openspiel_ismcts.py",
+        args=lambda mode: None if mode == "quick" else ["--deals", "6", "--simulations", "20"],
+        deterministic=lambda mode: ["openspiel_ismcts.json"],
+        requires=("open_spiel",),
+        description="OpenSpiel's ISMCTS bot vs builder, 2 players (needs the openspiel extra)",
+    ),
     _train(2),
     _train(4),
+]
+
+#: the README's demo tournament (Quick start), without its --out
+DEMO = [
+    *["--players", "4", "--games", "400"],
+    *["--agents", "random,counter,builder,hoarder,forgetful,ppo"],
+]
+
+_R = "experiments/results/"
+_AB = "python experiments/ab_speed.py --base <checkout of 0ae2421> --seconds 1.0 --batch 4096"
+_FUZZ = (
+    "MAMMA_MIA_FUZZ_EXAMPLES=1000 MAMMA_MIA_FUZZ_REPORT=experiments/results/{} python -m pytest "
+    "tests/test_fuzz_states.py tests/test_fuzz_envs.py tests/test_fuzz_files.py"
+)
+RECORDS: list[Record] = [
+    Record(
+        name="ab_speed",
+        commands={
+            "ab_speed_issue9.json": f"{_AB} --repeats 31 --out {_R}ab_speed_issue9.json",
+            "ab_speed_issue9_load12.json": (
+                f"{_AB} --repeats 21 --out {_R}ab_speed_issue9.json (renamed after the run)"
+            ),
+            "ab_speed_issue9_aec.json": (
+                f"{_AB} --repeats 41 --rows aec --out {_R}ab_speed_issue9_aec.json"
+            ),
+            "ab_speed_issue9_aec_same_code.json": (
+                "python experiments/ab_speed.py --base <checkout of the same code> --seconds 1.0 "
+                "--batch 4096 --repeats 41 --rows aec --out ab_speed_issue9_aec_same_code.json"
+            ),
+        },
+        reason=(
+            "interleaved A/B timings of two code versions (the issue-9 checks against the "
+            "code before them, and an A/A control) on a shared machine: they need the other "
+            "checkout and measure the machine's noise as much as the code (each file records "
+            "its arguments, commit and load average); records, not re-run"
+        ),
+    ),
+    Record(
+        name="fuzz_long_run",
+        commands={f: _FUZZ.format(f) for f in ("fuzz_long_run_1.json", "fuzz_long_run_2.json")},
+        reason=(
+            "hypothesis draws the cases at random (no fixed seed) and a test stops at its first "
+            "failure, at the commit the file names: records of what those runs found "
+            "(docs/TESTING.md), not deterministic results"
+        ),
+    ),
 ]
 
 
@@ -289,6 +503,13 @@ def compare_timing(exp: Experiment, name: str, new: Path, ref: Path) -> list[str
     return out
 
 
+def _load() -> float:
+    try:
+        return os.getloadavg()[0]
+    except OSError:  # not on every platform
+        return 0.0
+
+
 # -- the runner --------------------------------------------------------------------------------
 @dataclass
 class Outcome:
@@ -297,14 +518,26 @@ class Outcome:
     files: list[str]
     returncode: int
     problems: list[str]
+    skipped: str = ""
+
+
+def missing_requirements(exp: Experiment) -> list[str]:
+    """The optional modules ``exp`` needs that are not installed."""
+    import importlib.util
+
+    return [m for m in exp.requires if importlib.util.find_spec(m) is None]
 
 
 def run_one(exp: Experiment, mode: str, out: Path, extra: list[str]) -> Outcome:
     args = exp.args(mode)
     assert args is not None
+    files = exp.deterministic(mode) + exp.timing(mode) + exp.other(mode)
+    missing = missing_requirements(exp)
+    if missing:
+        return Outcome(exp, 0.0, files, 0, [], skipped=f"needs {', '.join(missing)}")
     out.mkdir(parents=True, exist_ok=True)
     shown = out.relative_to(ROOT) if out.is_relative_to(ROOT) else out  # cwd is ROOT
-    cmd = [sys.executable, exp.script, *args, *extra, "--out", str(shown)]
+    cmd = [sys.executable, *shlex.split(exp.script), *args, *extra, "--out", str(shown)]
     env = {
         **os.environ,
         "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
@@ -318,9 +551,71 @@ def run_one(exp: Experiment, mode: str, out: Path, extra: list[str]) -> Outcome:
         fh.flush()
         proc = subprocess.run(cmd, cwd=ROOT, env=env, stdout=fh, stderr=subprocess.STDOUT)
     seconds = time.perf_counter() - t0
-    files = exp.deterministic(mode) + exp.timing(mode) + exp.other(mode)
     problems = [] if proc.returncode == 0 else [f"exit code {proc.returncode}, see {log}"]
     return Outcome(exp, seconds, files, proc.returncode, problems)
+
+
+def result_files(mode: str = "full") -> dict[str, tuple[str, str, str]]:
+    """Every committed result file of ``mode`` -> (what makes it, kind, command).
+
+    ``kind``: ``deterministic`` (compared exactly by ``--check``), ``timing`` (compared
+    as ratios), ``made`` (produced, not compared: plots, pages, provenance sidecars),
+    ``training`` (``--train`` only), ``record`` (not re-run: :data:`RECORDS`).
+    """
+    out: dict[str, tuple[str, str, str]] = {}
+    for e in EXPERIMENTS:
+        cmd = e.command(mode)
+        if cmd is None:
+            continue
+        shown = "python " + " ".join(shlex.quote(c) if " " in c else c for c in cmd)
+        det, tim = set(e.deterministic(mode)), set(e.timing(mode))
+        names = e.results(mode)
+        raw = [f for f in e.deterministic(mode) + e.timing(mode) + e.other(mode)]
+        if e.train:
+            raw = [f for f in raw if f != "policy.npz"]
+        for f, r in zip(names, raw, strict=True):
+            kind = (
+                "training"
+                if e.train
+                else "deterministic"
+                if r in det
+                else "timing"
+                if r in tim
+                else "made"
+            )
+            out.setdefault(f, (e.name, kind, shown))  # the evaluation, not the training
+    if mode == "full":
+        for rec in RECORDS:
+            for f, c in rec.commands.items():
+                out[f] = (rec.name, "record", c)
+    return out
+
+
+def print_list(mode: str) -> None:
+    where = "experiments/results/quick/" if mode == "quick" else "experiments/results/"
+    print(f"--{mode}: every file in {where}, by the command that makes it")
+    print("(reproduce runs the same command with --out runs/reproduce/<mode>/):\n")
+    files = result_files(mode)
+    for e in EXPERIMENTS:
+        cmd = e.command(mode)
+        if cmd is None:
+            continue
+        tag = (
+            "  [--train]" if e.train else f"  [needs {', '.join(e.requires)}]" if e.requires else ""
+        )
+        print(f"{e.name}{tag}: python {' '.join(cmd)}")
+        for f, (name, kind, _) in files.items():
+            if name == e.name:
+                print(f"    {f:42s} {kind}")
+    if mode == "full":
+        print("\nNot re-run by --check:")
+        for rec in RECORDS:
+            print(f"{rec.name}: {rec.reason}")
+            for f, c in rec.commands.items():
+                print(f"    {f:42s} {c}")
+    skipped = [e.name for e in EXPERIMENTS if e.args(mode) is None]
+    if skipped:
+        print(f"\nNot run in --{mode}: {', '.join(skipped)}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -362,10 +657,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     mode = args.mode or "quick"
     if args.list:
-        for e in EXPERIMENTS:
-            a = e.args(mode)
-            shown = " ".join(a) if a is not None else "(not in this mode)"
-            print(f"{e.name:16s} {e.script:32s} {shown}" + ("  [--train]" if e.train else ""))
+        print_list(mode)
         return 0
     if args.export and args.out:
         ap.error("--export and --out are exclusive")
@@ -392,6 +684,7 @@ def main(argv: list[str] | None = None) -> int:
     from tqdm.auto import tqdm
 
     outcomes = []
+    loads = [_load()]
     bar = tqdm(chosen, desc=f"reproduce --{mode}", unit="experiment")
     for exp in bar:
         bar.set_postfix_str(exp.name)
@@ -402,10 +695,11 @@ def main(argv: list[str] | None = None) -> int:
         # a training run's own --export copies its policy and results into the repository
         extra = ["--export"] if exp.train and args.export else []
         outcomes.append(run_one(exp, mode, dst, extra))
+        loads.append(_load())
     if args.check:
         for o in outcomes:
             dst = out / o.exp.name if o.exp.train else out
-            if o.returncode != 0:
+            if o.returncode != 0 or o.skipped:
                 continue
             for f in o.exp.deterministic(mode):
                 ref = (
@@ -418,24 +712,38 @@ def main(argv: list[str] | None = None) -> int:
                 for f in o.exp.timing(mode):
                     o.problems += compare_timing(o.exp, f, dst / f, ref_dir / f)
     print()
-    print(f"{'experiment':16s} {'wall s':>8s}  {'result':8s} files (in {out})")
+    print(f"{'experiment':20s} {'wall s':>8s}  {'result':8s} files (in {out})")
     for o in outcomes:
         status = (
             "FAILED"
             if o.returncode
+            else "skipped"
+            if o.skipped
             else ("differs" if o.problems else ("matches" if args.check else "ok"))
         )
-        print(f"{o.exp.name:16s} {o.seconds:8.1f}  {status:8s} {', '.join(o.files)}")
+        files = f"({o.skipped})" if o.skipped else ", ".join(o.files)
+        print(f"{o.exp.name:20s} {o.seconds:8.1f}  {status:8s} {files}")
     bad = [p for o in outcomes for p in (f"{o.exp.name}: {x}" for x in o.problems)]
     print(f"total {sum(o.seconds for o in outcomes):.1f} s")
     if bad:
         print("\nDifferences / failures:")
         print("\n".join("  " + b for b in bad))
+        busy = max(loads)
+        if any("ratio" in b for b in bad) and busy > (os.cpu_count() or 1):
+            print(
+                f"  (the load average reached {busy:.1f} on {os.cpu_count()} cores during "
+                "the run: other work slows parallel kernels more than serial ones, so timing "
+                "ratios of a busy machine are not comparable; re-check when it is quiet, or "
+                "--no-timing-check)"
+            )
         return 1
     if args.check:
         note = "deterministic files match exactly"
         if mode == "full" and not args.no_timing_check:
             note += f"; timing ratios within x/÷{TIMING_TOLERANCE}"
+        skipped = [f"{o.exp.name} ({o.skipped})" for o in outcomes if o.skipped]
+        if skipped:
+            note += "; skipped, not checked: " + ", ".join(skipped)
         print(note)
     return 0
 

@@ -9,8 +9,10 @@ seats): with 2 players the search bot against one opponent, with 4 players again
 three copies of it. The search bot's win rate comes with its Wilson 95% interval
 (shared wins split). The time per decision is measured apart, on one core (numba
 threads = 1), over positions of builder games, as the median and mean of
-``act_states`` calls. Writes ``search_strength.json`` and ``search_strength.png`` into
-``--out`` (default: a temporary directory; ``--export``: experiments/results/).
+``act_states`` calls. Writes ``NAME.json`` and ``NAME.png`` (``--name``, default
+``search_strength``) into ``--out`` (default: a temporary directory; ``--export``:
+experiments/results/). The win rates are deterministic for given arguments (``python -m
+experiments reproduce --check`` compares them); the times are not.
 """
 
 from __future__ import annotations
@@ -40,16 +42,22 @@ from mamma_mia_env.state import OVER  # noqa: E402
 
 
 def decision_times(num_players: int, bot: SearchAgent, positions: int, seed: int) -> dict:
-    """Seconds per decision on positions from builder games, one numba thread."""
+    """Seconds per decision on ``positions`` positions of builder games (at random depths,
+    unfinished), one numba thread."""
     eng = Engine(Config(num_players=num_players))
     builder = CompiledBots([load_agent("builder")], num_players, False)
     rng = np.random.default_rng(seed)
     states = []
-    for depth in rng.integers(0, 120, positions):
+    for _ in range(20 * positions):  # a drawn depth may lie past the game's end: draw again
+        if len(states) == positions:
+            break
+        depth = int(rng.integers(0, 120))
         st = eng.reset(seeds=[int(rng.integers(0, 2**32))])
-        play_out(eng, st, builder, np.zeros((1, num_players), np.int64), max_steps=int(depth))
+        play_out(eng, st, builder, np.zeros((1, num_players), np.int64), max_steps=depth)
         if st.data["phase"][0] != OVER:
             states.append(st)
+    if not states:
+        raise RuntimeError(f"no unfinished position in {20 * positions} builder games")
     threads = nb.get_num_threads()
     nb.set_num_threads(1)
     try:
@@ -120,10 +128,10 @@ def plot(record: dict, path: str) -> None:
     fig.savefig(path, dpi=120)
 
 
-def _write(out_dir: str, record: dict) -> None:
-    record["provenance"] = provenance()
+def _write(out_dir: str, name: str, record: dict, seed: int, t0: float) -> None:
+    record["provenance"] = provenance(seeds=seed, wall_time=time.perf_counter() - t0)
     os.makedirs(out_dir, exist_ok=True)
-    with open(os.path.join(out_dir, "search_strength.json"), "w") as fh:
+    with open(os.path.join(out_dir, f"{name}.json"), "w") as fh:
         json.dump(record, fh, indent=2)
         fh.write("\n")
 
@@ -140,7 +148,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", default=None)
     ap.add_argument("--export", action="store_true", help="write to experiments/results/")
+    ap.add_argument("--name", default="search_strength", help="output file stem")
     args = ap.parse_args(argv)
+    if not args.name or os.sep in args.name or args.name in (".", ".."):
+        ap.error(f"--name must be a plain file name, got {args.name!r}")
+    t0 = time.perf_counter()
     try:
         budgets = [int(w) for w in args.worlds.split(",")]
         players = [int(p) for p in args.players.split(",")]
@@ -176,11 +188,13 @@ def main(argv: list[str] | None = None) -> int:
             record["curves"].setdefault(f"{n}p vs {opp}", []).append(row)
             print(f"{n}p worlds={w} vs {opp}: {row['win_rate']:.1%} {row['wilson95']} "
                   f"({row['games']} games), {timing['median_ms']} ms/decision")  # fmt: skip
-            _write(out_dir, record)  # after every row: a cut-short run keeps what it measured
+            _write(
+                out_dir, args.name, record, args.seed, t0
+            )  # after every row: a cut-short run keeps what it measured
     record["load_average_after"] = os.getloadavg()
-    _write(out_dir, record)
-    plot(record, os.path.join(out_dir, "search_strength.png"))
-    print(f"wrote {out_dir}/search_strength.json and .png")
+    _write(out_dir, args.name, record, args.seed, t0)
+    plot(record, os.path.join(out_dir, f"{args.name}.png"))
+    print(f"wrote {out_dir}/{args.name}.json and .png")
     return 0
 
 

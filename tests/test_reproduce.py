@@ -11,6 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from experiments import reproduce
 from mamma_mia_agents.tournament import run_tournament
 from mamma_mia_env.provenance import provenance, write_sidecar
@@ -76,10 +78,15 @@ def test_compare_ignores_provenance_and_reports_differences(tmp_path):
 
 
 def test_every_experiment_is_well_formed():
-    names = [e.name for e in reproduce.EXPERIMENTS]
+    names = [e.name for e in reproduce.EXPERIMENTS] + [r.name for r in reproduce.RECORDS]
     assert len(names) == len(set(names))
     for e in reproduce.EXPERIMENTS:
-        assert (ROOT / e.script).exists(), e.script
+        if e.script.startswith("-m "):
+            import importlib.util
+
+            assert importlib.util.find_spec(e.script.split()[1] + ".__main__"), e.script
+        else:
+            assert (ROOT / e.script).exists(), e.script
         if e.args("quick") is not None and not e.train:
             for f in e.deterministic("quick"):
                 assert (reproduce.QUICK_RESULTS / f).exists(), f"no quick reference {f}"
@@ -158,8 +165,14 @@ def test_numbers_quoted_in_the_docs_match_the_result_files():
     results = ROOT / "experiments" / "results"
     speed = json.loads((results / "speed.json").read_text())
     seconds = f"{speed['seconds']:.1f} s"
+    load = f"load average {speed['load_average_before']:.2f}"
     for doc in ("docs/AGENTS.md", "docs/PERFORMANCE.md"):
-        assert seconds in (ROOT / doc).read_text(), f"{doc} should quote {seconds}"
+        text = " ".join((ROOT / doc).read_text().split())
+        assert seconds in text, f"{doc} should quote {seconds}"
+        assert load in text, f"{doc} should quote {load}"
+    agents = " ".join((ROOT / "docs" / "AGENTS.md").read_text().split())
+    rate = f"({speed['games_per_second']:.0f} games/s, {speed['mean_turns']:.0f} turns per game)"
+    assert rate in agents, f"AGENTS.md should quote {rate}"
     training = (ROOT / "docs" / "TRAINING.md").read_text()
     for n, col in ((2, 1), (4, 2)):
         ev = json.loads((results / f"ppo_{n}p_final_eval.json").read_text())
@@ -170,3 +183,315 @@ def test_numbers_quoted_in_the_docs_match_the_result_files():
         ), f"TRAINING.md {n}p row"
         row = next(x for x in training.splitlines() if "**win rate vs `builder`**" in x)
         assert f"**{pct['builder']}**" in row.split("|")[col + 1], f"TRAINING.md {n}p builder"
+
+
+def _committed(directory: Path) -> set[str]:
+    return {p.name for p in directory.iterdir() if p.is_file()}
+
+
+def test_every_result_file_is_made_by_an_experiment_or_recorded():
+    """Each committed result file comes from a listed command (or is a record kept with
+    the reason it is not re-run), and each listed file is committed."""
+    for mode, where in (("full", reproduce.RESULTS), ("quick", reproduce.QUICK_RESULTS)):
+        listed = reproduce.result_files(mode)
+        stray = _committed(where) - set(listed)
+        assert not stray, f"{where}: not made by any experiment of reproduce --{mode}: {stray}"
+        absent = {
+            f
+            for f in set(listed) - _committed(where)
+            if f.removesuffix(".meta.json") not in reproduce.PRE_PROVENANCE
+        }
+        assert not absent, f"{where}: listed by reproduce --{mode} but not committed: {absent}"
+    assert {p.name for p in reproduce.RESULTS.iterdir() if p.is_dir()} == {"quick"}
+
+
+def test_list_prints_every_file_with_its_command(capsys):
+    assert reproduce.main(["--list", "--full"]) == 0
+    out = capsys.readouterr().out
+    for f, (_, _kind, cmd) in reproduce.result_files("full").items():
+        assert f in out, f
+        assert cmd in out, cmd
+    for rec in reproduce.RECORDS:
+        assert rec.reason in out
+
+
+def test_search_strength_files_hold_what_the_command_says():
+    """The committed search-strength files were made by the registered command (a file
+    cut short by hand, or made with other arguments, is not a reproducible result)."""
+    for name in ("search_strength_2p", "search_strength_4p"):
+        exp = next(e for e in reproduce.EXPERIMENTS if e.name == name)
+        args = exp.args("full")
+        doc = json.loads((reproduce.RESULTS / f"{name}.json").read_text())
+        given = dict(zip(args[::2], args[1::2], strict=True))
+        for flag, value in given.items():
+            assert str(doc["args"][flag.lstrip("-")]) == value, (name, flag)
+        worlds = [int(w) for w in given["--worlds"].split(",")]
+        for rows in doc["curves"].values():
+            assert [r["worlds"] for r in rows] == worlds, f"{name}: a row is missing"
+            assert all(r["games"] == int(given["--games"]) for r in rows)
+
+
+def _tournament(name: str) -> dict[str, dict]:
+    doc = json.loads((ROOT / "experiments" / "results" / f"{name}.json").read_text())
+    return {r["agent"]: r for r in doc["results"]}
+
+
+def _ci(row: dict) -> str:
+    lo, hi = 100 * row["win_rate_low"], 100 * row["win_rate_high"]
+    return f"{100 * row['win_rate']:.1f}% ({lo:.1f}–{hi:.1f})"
+
+
+def test_training_doc_quotes_the_demo_and_the_seed7_files():
+    training = (ROOT / "docs" / "TRAINING.md").read_text()
+    demo = _tournament("demo_tournament")
+    want = f"`ppo` wins {_ci(demo['ppo'])} and `builder` {_ci(demo['builder'])}"
+    assert want in " ".join(training.split()), f"TRAINING.md should say {want!r} (the demo)"
+    row = next(x for x in training.splitlines() if x.startswith("| the same, another 2,000"))
+    for n, col in ((2, 2), (4, 3)):
+        got = _tournament(f"ppo_{n}p_vs_builder_seed7")["ppo"]
+        assert row.split("|")[col].strip() == _ci(got), f"TRAINING.md seed-7 row, {n}p"
+
+
+def test_readme_python_snippets_run():
+    """The README's examples run as written, in order (one namespace, as a reader would)."""
+    import re
+
+    text = (ROOT / "README.md").read_text()
+    blocks = re.findall(r"```python\n(.*?)```", text, re.S)
+    assert blocks
+    ns: dict = {}
+    for block in blocks:
+        exec(compile(block, "README.md", "exec"), ns)  # noqa: S102
+
+
+def test_help_texts_have_no_doubled_percent(capsys):
+    """argparse %-formats help strings: a literal '%%' in a description prints as is."""
+    from mamma_mia_agents.cli import build_parser
+
+    parser = build_parser()
+    texts = [parser.format_help()]
+    texts += [
+        sub.format_help()
+        for action in parser._subparsers._group_actions  # noqa: SLF001
+        for sub in action.choices.values()
+    ]
+    from experiments import docs
+
+    for main in (reproduce.main, docs.main):
+        with pytest.raises(SystemExit):
+            main(["--help"])
+        texts.append(capsys.readouterr().out)
+    for text in texts:
+        assert "%%" not in text
+        assert "usage:" in text
+
+
+def test_agents_doc_quotes_the_bot_speed_and_openspiel_files():
+    agents = (ROOT / "docs" / "AGENTS.md").read_text()
+    bot = json.loads((ROOT / "experiments" / "results" / "bot_speed.json").read_text())
+    v, g = bot["vector_env"], bot["games"]
+    med = v["median_turns_per_second"]
+    quoted = [
+        f"{med['random']:,} turns/s",
+        f"{med['builder']:,} turns/s (**{100 * v['builder_over_random']:.0f}%** of random)",
+        f"{med['builder_numpy']:,} turns/s (compiled: {v['compiled_over_numpy_builder']}x)",
+        f"{g['compiled_loop_seconds']:.1f} s ({g['mean_actions_per_game']:.1f} actions per game)",
+        f"{g['tournament_seconds']:.1f} s",
+    ]
+    for q in quoted:
+        assert q in agents, f"AGENTS.md should quote {q!r} (bot_speed.json)"
+    os_ = json.loads((ROOT / "experiments" / "results" / "openspiel_ismcts.json").read_text())
+    lo, hi = os_["wilson95"]
+    args = os_["args"]
+    text = " ".join(agents.split())
+    for q in (
+        f"won {os_['ismcts_wins']:g} of {os_['games']} two-player games",
+        f"({100 * os_['ismcts_win_rate']:.1f}%, Wilson {100 * lo:.1f}-{100 * hi:.1f}%)",
+        f"{os_['ms_per_decision_median']:.0f} ms per decision",
+        f"{args['simulations']} simulations",
+        f"--deals {args['deals']} --simulations {args['simulations']}",
+    ):
+        assert q in text, f"AGENTS.md should quote {q!r} (openspiel_ismcts.json)"
+
+
+def test_performance_doc_quotes_the_benchmark_speed_and_ab_files():
+    perf = (ROOT / "docs" / "PERFORMANCE.md").read_text()
+    results = ROOT / "experiments" / "results"
+    import csv
+
+    with open(results / "benchmark.csv") as fh:
+        rows = list(csv.DictReader(fh))
+    table = [x for x in perf.splitlines() if x.startswith("| mamma_mia") or "_v3 `" in x]
+    assert len(table) == len(rows), "PERFORMANCE.md: one table row per benchmark.csv row"
+    for line, r in zip(table, rows, strict=True):
+        cells = [c.strip().strip("*") for c in line.split("|")[1:-1]]
+        assert cells[1] == f"{int(r['batch']):,}", line
+        for cell, key in zip(
+            cells[2:],
+            ("turns_per_s", "sampling_turns_per_s", "with_sampling_turns_per_s"),
+            strict=True,
+        ):
+            want = f"{round(float(r[key])):,}" if r[key] else ""
+            assert cell == want, f"PERFORMANCE.md {line!r}: {cell!r} vs {key} {want!r}"
+    speed = {(r["env"], int(r["batch"])): float(r["turns_per_s"]) for r in rows}
+    vec = speed[("mamma_mia vector env (4 players)", 4096)]
+    text = " ".join(perf.split())
+    assert f"**{vec / 1e6:.2f} million turns/s at B = 4,096**" in text
+    for kind, shown in (("env()", "`env()` runs **{:.2f}×**"), ("raw_env", "`raw_env` {:.2f}×")):
+        ratio = (
+            speed[(f"mamma_mia {kind} (AEC, 4 players)", 1)]
+            / speed[(f"connect_four_v3 {kind} (AEC)", 1)]
+        )
+        assert shown.format(ratio) in text, shown.format(ratio)
+    for name, key, label in (
+        ("ab_speed_issue9", "vector_copy_false", "`copy=False`"),
+        ("ab_speed_issue9", "vector_copy_true", "`copy=True`"),
+        ("ab_speed_issue9", "aec", "PettingZoo's loop"),
+        ("ab_speed_issue9_aec", "aec", "41 pairs"),
+        ("ab_speed_issue9_aec_same_code", "aec", "the same code on both sides"),
+    ):
+        rep = json.loads((results / f"{name}.json").read_text())["report"][key]
+        q1, _, q3 = rep["ratio_quartiles"]
+        want = f"{rep['ratio_median']:.3f} ({q1:.3f}–{q3:.3f})"
+        line = next(x for x in perf.splitlines() if label in x and x.startswith("|"))
+        assert want in line and f"`{name}.json`" in line, f"{line!r} should quote {want}"
+    load12 = json.loads((results / "ab_speed_issue9_load12.json").read_text())["report"]
+    want = (
+        f"vector {load12['vector_copy_false']['ratio_median']:.3f} / "
+        f"{load12['vector_copy_true']['ratio_median']:.3f}, AEC {load12['aec']['ratio_median']:.3f}"
+    )
+    assert want in perf, want
+
+
+def _fmt_int(x: float) -> str:
+    return f"{round(x):,}"
+
+
+def _fuzz_rows() -> list[list[str]]:
+    """TESTING.md's long-run table: entry points of the fuzz report, grouped as printed."""
+    ro, rs, st = "reset(options state) ", "reset(seed, options) ", "step(actions) "
+    eng = ("observe", "legal_masks", "global_state")
+    return [
+        ["GameState.from_json"],
+        *([ro + f"[{k}]"] for k in ("learner", "aec_raw", "aec_env", "gym")),
+        ["build_position"],
+        [rs + "[engine]"],
+        [rs + f"[{k}]" for k in ("aec_raw", "aec_env")],
+        [rs + f"[{k}]" for k in ("vector", "gym", "sb3")],
+        [st + f"[{k}]" for k in ("aec_raw", "aec_env")],
+        [st + f"[{k}]" for k in ("gym", "sb3")],
+        [st + f"[{k}]" for k in ("vector", "vector_nocopy")],
+        [st + "[engine]"],
+        [f"Engine.{k}(out=, seats=, state)" for k in eng],
+        ["Engine.step(active=)"],
+        [f"config values [{k}]" for k in ("Config", "Engine", "aec_raw", "aec_env", "vector")]
+        + [f"config values [{k}]" for k in ("gym", "sb3")],
+        ["PPOAgent(policy file)"],
+        ["mamma-mia CLI"],
+    ]
+
+
+def test_testing_doc_quotes_the_fuzz_long_runs():
+    import re
+
+    testing = (ROOT / "docs" / "TESTING.md").read_text()
+    text = " ".join(testing.split())
+    results = ROOT / "experiments" / "results"
+    runs = [json.loads((results / f"fuzz_long_run_{i}.json").read_text()) for i in (1, 2)]
+    for i, run in enumerate(runs, 1):
+        when = ": the first merge of the env-core fixes" if i == 1 else ", after the second merge"
+        want = (
+            f"**Run {i}** (commit `{run['git_commit'][:7]}`{when}): "
+            f"{round(run['total_cases']):,} cases, {round(run['total_seconds']):,} s of case time"
+        )
+        assert want in text, f"TESTING.md should say {want!r}"
+    groups = _fuzz_rows()
+    r1, r2 = (run["entry_points"] for run in runs)
+    for eps in (r1, r2):
+        assert sorted(sum(groups, [])) == sorted(eps), "an entry point missing from the table"
+    start = testing.index("| entry point | run 1 cases |")
+    table = [x for x in testing[start:].splitlines()[2:] if x.startswith("|")][: len(groups)]
+    assert len(table) == len(groups)
+    for line, names in zip(table, groups, strict=True):
+        _, c1, c2, secs = (c.strip() for c in line.strip("|").split("|"))
+
+        def total(run: dict, key: str, names: list[str] = names) -> float:
+            return sum(run[n][key] for n in names)
+
+        def status(prefix: str, names: list[str] = names) -> int:
+            return sum(
+                v for n in names for k, v in r2[n]["statuses"].items() if k.startswith(prefix)
+            )
+
+        assert c1 == f"{total(r1, 'cases'):,}", f"{line}: run 1 cases"
+        assert c2.split(" ")[0] == f"{total(r2, 'cases'):,}", f"{line}: run 2 cases"
+        assert secs == f"{round(total(r2, 'seconds')):,}", f"{line}: run 2 case time"
+        m = re.search(r"\((\d+) / (\d+)(?: / (\d+))?(?:; (\d+) shrinking)?", c2)
+        assert m, line
+        acc, ref, hole, err = (int(x) if x else 0 for x in m.groups())
+        assert (acc, ref, hole, err) == (
+            status("accepted"),
+            status("refused"),
+            status("known hole"),
+            status("error"),
+        ), f"{line}: run 2 outcomes"
+
+
+def test_training_doc_quotes_the_training_summaries():
+    training = (ROOT / "docs" / "TRAINING.md").read_text()
+    rows = {x.split("|")[1].strip(): x.split("|") for x in training.splitlines() if "|" in x}
+    for n, col in ((2, 2), (4, 3)):
+        t = json.loads((ROOT / "experiments" / "results" / f"ppo_{n}p_summary.json").read_text())
+        t = t["timings"]
+        want = {
+            "training time, wall (CPU)": (
+                f"{t['train_seconds'] / 60:.1f} min ({t['train_cpu_seconds'] / 60:.1f} min)"
+            ),
+            "of which imitation: data + fit": (
+                f"{t['bc_data_seconds']:.0f} s + {t['bc_train_seconds']:.0f} s"
+            ),
+            "PPO steps (learner decisions)": f"{t['ppo_timesteps']:,}",
+            "PPO throughput, incl. updates": f"{t['ppo_steps_per_second']:,.0f} steps/s",
+        }
+        for label, value in want.items():
+            assert rows[label][col].strip() == value, f"TRAINING.md {label!r}, {n}p: {value}"
+
+
+def test_training_doc_quotes_the_learning_curves():
+    import csv
+
+    text = " ".join((ROOT / "docs" / "TRAINING.md").read_text().split())
+    results = ROOT / "experiments" / "results"
+    curves, acc = {}, {}
+    for n in (2, 4):
+        with open(results / f"ppo_{n}p_eval.csv") as fh:
+            curves[n] = [(int(r["timesteps"]), float(r["win_builder"])) for r in csv.DictReader(fh)]
+        with open(results / f"ppo_{n}p_bc.csv") as fh:
+            acc[n] = float(list(csv.DictReader(fh))[-1]["holdout_accuracy"])
+    start = {n: f"{100 * curves[n][0][1]:.0f}%" for n in (2, 4)}
+    assert f"wins {start[2]} (2p) and {start[4]} (4p) against `builder`" in text
+    assert f"held-out accuracy {100 * acc[2]:.0f}% / {100 * acc[4]:.0f}%" in text
+    steps, win = next((s, w) for s, w in curves[2] if w > 0.5)
+    assert f"passes 50% after {steps / 1e6:.1f}M steps ({100 * win:.1f}%)" in text
+    steps, win = curves[4][1]
+    assert f"by the first evaluation at {steps / 1e6:.2f}M steps ({100 * win:.1f}%)" in text
+
+
+def test_agents_doc_quotes_the_search_strength_files():
+    """The prose under the (generated) search-strength table, against its files."""
+    text = " ".join((ROOT / "docs" / "AGENTS.md").read_text().split())
+    results = ROOT / "experiments" / "results"
+    rows = {}
+    for n in (2, 4):
+        doc = json.loads((results / f"search_strength_{n}p.json").read_text())
+        for r in sum(doc["curves"].values(), []):
+            rows[n, r["opponent"], r["worlds"]] = r
+    two, four, ppo = rows[2, "builder", 16], rows[4, "builder", 16], rows[4, "ppo", 16]
+    for q in (
+        f"wins {100 * two['win_rate']:.1f}% of two-player games against `builder` and "
+        f"{100 * four['win_rate']:.1f}% of four-player games against three builders",
+        f"reaches down to {100 * four['wilson95'][0]:.1f}%, with {four['games']} games",
+        f"({100 * ppo['win_rate']:.1f}% with 16 worlds)",
+        f"({four['ms_per_decision']:.1f} ms median with 16 worlds)",
+    ):
+        assert q in text, f"AGENTS.md should say {q!r}"
