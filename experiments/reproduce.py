@@ -200,6 +200,35 @@ def bot_speed_ratios(name: str, path: Path) -> dict[str, float]:
     }
 
 
+def learner_env_speed_ratios(name: str, path: Path) -> dict[str, float]:
+    rep = json.loads(path.read_text())["report"]
+    return {
+        f"{k} / SyncVectorEnv": rep[k]["median_ratio_to_sync_vector_gym"]
+        for k in ("learner_vector", "sb3_vecenv")
+    }
+
+
+def omp_wait_ratios(name: str, path: Path) -> dict[str, float]:
+    med = json.loads(path.read_text())["median"]
+    return {
+        f"{row}: passive / libgomp default": by["passive (package default)"] / by["libgomp default"]
+        for row, by in med.items()
+    }
+
+
+def _learner_speed(batch: int) -> Experiment:
+    stem = f"learner_env_speed_2p_b{batch}"
+    return Experiment(
+        name=f"learner_env_speed_b{batch}",
+        script="experiments/learner_env_speed.py",
+        args=lambda mode: None if mode == "quick" else ["--batch", str(batch)],
+        timing=lambda mode: [f"{stem}.json"],
+        ratios=learner_env_speed_ratios,
+        other=lambda mode: [f"{stem}.png"],
+        description=f"learner-seat envs' steps/s at B={batch} vs a SyncVectorEnv of gym envs",
+    )
+
+
 # -- the table of experiments ------------------------------------------------------------------
 def _lb_counts(mode: str) -> list[int]:
     return [2, 4] if mode == "quick" else [2, 3, 4, 5]
@@ -373,6 +402,16 @@ EXPERIMENTS: list[Experiment] = [
         requires=("open_spiel",),
         description="OpenSpiel's ISMCTS bot vs builder, 2 players (needs the openspiel extra)",
     ),
+    _learner_speed(64),
+    _learner_speed(256),
+    Experiment(
+        name="omp_wait",
+        script="experiments/omp_wait.py",
+        args=lambda mode: None if mode == "quick" else [],
+        timing=lambda mode: ["omp_wait.json"],
+        ratios=omp_wait_ratios,
+        description="engine speed under OpenMP's waiting policies (fresh processes)",
+    ),
     _train(2),
     _train(4),
 ]
@@ -410,6 +449,32 @@ RECORDS: list[Record] = [
             "code before them, and an A/A control) on a shared machine: they need the other "
             "checkout and measure the machine's noise as much as the code (each file records "
             "its arguments, commit and load average); records, not re-run"
+        ),
+    ),
+    Record(
+        name="issue11",
+        commands={
+            "ab_speed_issue11.json": (
+                "python experiments/ab_speed.py --base <checkout of 479b5d9> --rows "
+                f"vector_copy_false,vector_copy_true --repeats 31 --batch 4096 --out {_R}"
+                "ab_speed_issue11.json"
+            ),
+            "learner_env_speed_2p_b256_t1.json": (
+                "NUMBA_NUM_THREADS=1 python experiments/learner_env_speed.py --batch 256 --export"
+            ),
+            "learner_env_speed_2p_b256_t1.png": "the same command",
+            "cleanrl_ppo_2p_builder.json": (
+                "python experiments/cleanrl_ppo.py --export --name 2p_builder --num-players 2 "
+                "--opponent builder --total-timesteps 300000 --num-envs 128 --num-steps 32 "
+                "--eval-games 512"
+            ),
+            "cleanrl_ppo_2p_builder.png": "the same command",
+        },
+        reason=(
+            "the A/B timing needs the other checkout; the one-thread learner env speed was "
+            "measured before OpenMP waits became passive (a record of that state); the "
+            "CleanRL PPO run is a training run (minutes, its throughput timed), repeatable "
+            "from its seed on the same library versions (tests/test_cleanrl_ppo.py)"
         ),
     ),
     Record(
