@@ -229,6 +229,28 @@ def _learner_speed(batch: int) -> Experiment:
     )
 
 
+def _backend_tournament(backend: str) -> Experiment:
+    stem = f"tournament_{backend}_4p"
+    return Experiment(
+        name=stem,
+        script="-m mamma_mia_agents tournament",
+        args=lambda mode: (
+            None
+            if mode == "quick"
+            else [
+                *["--players", "4", "--games", "2000"],
+                *["--agents", "random,counter,builder,hoarder"],
+                *["--workers", "2", "--batch-size", "250", "--seed", "3", "--backend", backend],
+                *["--name", stem, "--no-progress", "--no-plot"],
+            ]
+        ),
+        deterministic=lambda mode: [f"{stem}.json", f"{stem}.csv"],
+        other=lambda mode: [f"{stem}.csv.meta.json"],
+        requires=("ray",) if backend == "ray" else (),
+        description=f"a 4-player tournament on the {backend} backend (the Ray comparison)",
+    )
+
+
 # -- the table of experiments ------------------------------------------------------------------
 def _lb_counts(mode: str) -> list[int]:
     return [2, 4] if mode == "quick" else [2, 3, 4, 5]
@@ -404,6 +426,34 @@ EXPERIMENTS: list[Experiment] = [
     ),
     _learner_speed(64),
     _learner_speed(256),
+    Experiment(
+        name="rllib_2p",
+        script="experiments/train_rllib.py",
+        args=lambda mode: (
+            None
+            if mode == "quick"
+            else ["--players", "2", "--batch", "4000", "--iterations", "5", "--name", "rllib_2p"]
+        ),
+        other=lambda mode: ["rllib_2p.json", "rllib_2p.csv", "rllib_2p.png"],
+        requires=("ray",),
+        description="RLlib PPO, 2 players, 5 iterations: env steps/s (needs the rllib extra)",
+    ),
+    Experiment(
+        name="tianshou_2p",
+        script="experiments/train_tianshou.py",
+        args=lambda mode: (
+            None
+            if mode == "quick"
+            else [
+                *["--players", "2", "--steps", "2000", "--updates", "50", "--iterations", "10"],
+                *["--name", "tianshou_2p"],
+            ]
+        ),
+        other=lambda mode: ["tianshou_2p.json", "tianshou_2p.csv", "tianshou_2p.png"],
+        requires=("tianshou",),
+        description="Tianshou DQN, 2 players, 10 iterations: env steps/s (tianshou extra)",
+    ),
+    *(_backend_tournament(b) for b in ("local", "ray")),
     Experiment(
         name="omp_wait",
         script="experiments/omp_wait.py",

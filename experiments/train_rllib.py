@@ -44,9 +44,19 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--address", default=None, help="Ray cluster address ('auto', ray://...)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--threads", type=int, default=1, help="torch threads per process (1)")
+    p.add_argument(
+        "--name",
+        default=None,
+        help="file stem: NAME.json, NAME.csv, NAME.png (default summary.json, progress.csv, "
+        "progress.png)",
+    )
     p.add_argument("--out", type=Path, default=ROOT / "runs" / "rllib")
     p.add_argument("--checkpoint", action="store_true", help="save the algorithm at the end")
     args = p.parse_args(argv)
+    if args.name is not None and (
+        not args.name or args.name in (".", "..") or any(c in args.name for c in "/\\")
+    ):
+        p.error(f"--name must be a plain file stem, got {args.name!r}")
     for name in ("iterations", "batch", "minibatch", "epochs", "envs_per_runner", "threads"):
         if getattr(args, name) < 1:
             p.error(f"--{name.replace('_', '-')} must be >= 1")
@@ -125,7 +135,7 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
         algo.stop()
         nodes = len(ray.nodes())
         ray.shutdown()
-    with open(args.out / "progress.csv", "w", newline="") as fh:
+    with open(args.out / f"{args.name or 'progress'}.csv", "w", newline="") as fh:
         w = csv.DictWriter(fh, fieldnames=list(rows[0]))
         w.writeheader()
         w.writerows(rows)
@@ -144,8 +154,8 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
         # code revision, library versions, machine, command line, seed
         "provenance": provenance(seeds=args.seed, wall_time=wall),
     }
-    (args.out / "summary.json").write_text(json.dumps(summary, indent=1) + "\n")
-    _plot(rows, args.out / "progress.png")
+    (args.out / f"{args.name or 'summary'}.json").write_text(json.dumps(summary, indent=1) + "\n")
+    _plot(rows, args.out / f"{args.name or 'progress'}.png")
     return summary
 
 

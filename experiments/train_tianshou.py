@@ -44,9 +44,19 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--reward-mode", default="delivered_win_loss", help="Config.reward_mode")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--threads", type=int, default=1, help="torch threads (1)")
+    p.add_argument(
+        "--name",
+        default=None,
+        help="file stem: NAME.json, NAME.csv, NAME.png (default summary.json, progress.csv, "
+        "progress.png)",
+    )
     p.add_argument("--out", type=Path, default=ROOT / "runs" / "tianshou")
     p.add_argument("--save", action="store_true", help="save the DQN's weights (dqn.pt)")
     args = p.parse_args(argv)
+    if args.name is not None and (
+        not args.name or args.name in (".", "..") or any(c in args.name for c in "/\\")
+    ):
+        p.error(f"--name must be a plain file stem, got {args.name!r}")
     for name in ("iterations", "steps", "updates", "envs", "batch", "buffer", "threads"):
         if getattr(args, name) < 1:
             p.error(f"--{name} must be >= 1")
@@ -127,7 +137,7 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
     wall = time.perf_counter() - t_start
     if args.save:
         torch.save(dqn.state_dict(), args.out / "dqn.pt")
-    with open(args.out / "progress.csv", "w", newline="") as fh:
+    with open(args.out / f"{args.name or 'progress'}.csv", "w", newline="") as fh:
         w = csv.DictWriter(fh, fieldnames=list(rows[0]))
         w.writeheader()
         w.writerows(rows)
@@ -143,8 +153,8 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
         # code revision, library versions, machine, command line, seed
         "provenance": provenance(seeds=args.seed, wall_time=wall),
     }
-    (args.out / "summary.json").write_text(json.dumps(summary, indent=1) + "\n")
-    _plot(rows, args.out / "progress.png")
+    (args.out / f"{args.name or 'summary'}.json").write_text(json.dumps(summary, indent=1) + "\n")
+    _plot(rows, args.out / f"{args.name or 'progress'}.png")
     return summary
 
 
