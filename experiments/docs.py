@@ -222,6 +222,48 @@ def result_files_table() -> str:
     return "\n".join(out)
 
 
+def integrations_speed() -> str:
+    """RLlib and Tianshou training throughput (experiments/train_{rllib,tianshou}.py)."""
+    lines = [
+        "| library | run | env steps | env steps/s sampling | env steps/s overall |",
+        "|---|---|---:|---:|---:|",
+    ]
+    loads = []
+    for stem, sampling in (
+        ("rllib_2p", "env_steps_per_s_sampling_median"),
+        ("tianshou_2p", "env_steps_per_s_collect_median"),
+    ):
+        d = json.loads((RESULTS / f"{stem}.json").read_text())
+        cmd = d["provenance"]["command"].split(" ", 1)[1].replace(" --out experiments/results", "")
+        lines.append(
+            f"| {d['library']} | `{cmd}` | {d['env_steps']:,} | {d[sampling]:,.0f} | "
+            f"{d['env_steps_per_s_overall']:,.0f} |"
+        )
+        loads.append(f"{d['provenance']['machine']['load_average']}")
+    lines.append("")
+    lines.append(
+        f"Load average {' and '.join(loads)} at the start of each run, on "
+        f"{d['provenance']['machine']['cores']} cores; torch with one thread."
+    )
+    return "\n".join(lines) + "\n"
+
+
+def ray_tournament() -> str:
+    """The same tournament on the local and the Ray backend (reproduce's tournament_*_4p)."""
+    from experiments.reproduce import strip  # the fields that say how a run was made go
+
+    docs = {
+        b: json.loads((RESULTS / f"tournament_{b}_4p.json").read_text()) for b in ("local", "ray")
+    }
+    same = strip(docs["local"]) == strip(docs["ray"])
+    secs = ", ".join(f"{b} {d['elapsed_seconds']:.1f} s" for b, d in docs.items())
+    return (
+        f"Wall time: {secs} (Ray's includes starting and stopping its local instance); "
+        f"results {'identical' if same else 'DIFFERENT'} apart from the command line and "
+        "timings.\n"
+    )
+
+
 BLOCKS: dict[str, Callable[[], str]] = {
     "leaderboard": leaderboard_table,
     "leaderboard_delivered": leaderboard_delivered,
@@ -229,6 +271,8 @@ BLOCKS: dict[str, Callable[[], str]] = {
     "cleanrl_ppo": cleanrl_ppo,
     "ab_speed_issue11": ab_speed_issue11,
     "omp_wait": omp_wait,
+    "integrations_speed": integrations_speed,
+    "ray_tournament": ray_tournament,
     "search_strength": search_strength_table,
     "result_files": result_files_table,
 }

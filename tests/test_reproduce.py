@@ -495,3 +495,14 @@ def test_agents_doc_quotes_the_search_strength_files():
         f"({four['ms_per_decision']:.1f} ms median with 16 worlds)",
     ):
         assert q in text, f"AGENTS.md should say {q!r}"
+
+
+def test_ray_and_local_tournament_results_are_identical() -> None:
+    """The committed Ray-backend tournament equals the local one but for how it was run."""
+    res = ROOT / "experiments" / "results"
+    local, ray = (
+        json.loads((res / f"tournament_{b}_4p.json").read_text()) for b in ("local", "ray")
+    )
+    assert "--backend ray" in ray["command"] and "--backend local" in local["command"]
+    assert reproduce.strip(local) == reproduce.strip(ray)
+    assert local["results"] and local["games"] == ray["games"] >= 2000
