@@ -37,6 +37,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from mamma_mia_env.arguments import ArgumentTypeError, as_array, as_int
 from mamma_mia_env.cards import N_REVEAL_ACTIONS, order_need_table, play_table
 from mamma_mia_env.config import OBSERVATION_MODES, Config
 from mamma_mia_env.observe import observation_size, observation_slices
@@ -68,7 +69,7 @@ class Agent:
         """One action for one game."""
         if type(self).act_batch is Agent.act_batch:
             raise NotImplementedError(f"{type(self).__name__} must override act or act_batch")
-        seats = None if seat is None else np.array([seat], dtype=np.int64)
+        seats = None if seat is None else np.array([as_int(seat, "seat")], dtype=np.int64)
         out = self.act_batch(
             np.asarray(observation)[None], np.asarray(action_mask)[None], rng, seats
         )
@@ -166,7 +167,10 @@ def check_batch(
         )
     info = game_info(observations.shape[1], masks.shape[1])
     if seats is not None:
-        seats = np.asarray(seats, dtype=np.int64).reshape(-1)
+        seats = as_array(seats, "seats").reshape(-1)
+        if seats.dtype.kind not in "iu":  # 1.7 is no seat (astype would read it as 1)
+            raise ArgumentTypeError(f"seats must be integers, got dtype {seats.dtype}")
+        seats = seats.astype(np.int64)
         if seats.shape != (len(observations),):
             raise ValueError(f"seats must have shape ({len(observations)},), got {seats.shape}")
         if (seats < 0).any() or (seats >= info.num_players).any():

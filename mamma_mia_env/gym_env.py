@@ -32,7 +32,16 @@ import numpy as np
 from gymnasium import spaces
 
 from . import kernels
-from .arguments import ArgumentTypeError, as_int, as_seed, as_seed_array, is_int
+from .arguments import (
+    ArgumentTypeError,
+    as_array,
+    as_bool,
+    as_float,
+    as_int,
+    as_seed,
+    as_seed_array,
+    is_int,
+)
 from .config import Config
 from .engine import Engine, IllegalActionError
 from .state import OVER, GameState, StateError
@@ -133,10 +142,12 @@ class LearnerGames:
         if learner_seat is not None and not (is_int(learner_seat) and 0 <= learner_seat < n):
             raise ValueError(f"learner_seat must be None or a seat in 0-{n - 1}")
         self.learner_seat = learner_seat
-        self.opponent_delivery_penalty = float(opponent_delivery_penalty)
-        self.canonical = canonical
-        self.normalize = normalize
-        self.autoreset = autoreset
+        self.opponent_delivery_penalty = as_float(
+            opponent_delivery_penalty, "opponent_delivery_penalty"
+        )
+        self.canonical = as_bool(canonical, "canonical")
+        self.normalize = as_bool(normalize, "normalize")
+        self.autoreset = as_bool(autoreset, "autoreset")
         self.canon = SeatCanonicalizer(config)
         self.scale = obs_scale(n, config.observation_mode)
         self.obs_dim = self.engine.obs_dim
@@ -197,7 +208,10 @@ class LearnerGames:
 
     # -- opponents ------------------------------------------------------------------
     def set_opponents(self, opponents: Any, probs: Sequence[float] | None = None) -> None:
-        """Replace the opponent pool (takes effect for games dealt from now on)."""
+        """Replace the opponent pool (takes effect for games dealt from now on).
+
+        Everything is checked before anything changes: a refused call keeps the pool.
+        """
         pool = _as_pool(opponents)
         for opp in pool:
             check = getattr(opp, "check_config", None)
@@ -206,7 +220,28 @@ class LearnerGames:
                     check(self.config)
                 except ValueError as exc:
                     raise ValueError(f"opponent {opp!r} cannot play this game: {exc}") from exc
-        self.pool = pool
+        if probs is None:
+            pool_p = np.full(len(pool), 1.0 / len(pool))
+        else:
+            if isinstance(probs, (str, bytes, dict, set)) or not hasattr(probs, "__len__"):
+                raise ArgumentTypeError(
+                    f"opponent_probs must be a list of weights, one per opponent, got {probs!r:.80}"
+                )
+            p = np.array(
+                [as_float(w, f"opponent_probs[{i}]", 0.0) for i, w in enumerate(probs)],
+                dtype=np.float64,
+            )
+            if p.shape != (len(pool),) or p.sum() <= 0:
+                raise ValueError(
+                    f"opponent_probs must be {len(pool)} non-negative weights (one per "
+                    f"opponent) with a positive sum, got {p.tolist()}"
+                )
+            pool_p = p / p.sum()
+        observers = dict(self._observers)
+        for opp in pool:
+            mode = getattr(opp, "observation_mode", self.config.observation_mode)
+            if mode not in observers:
+                observers[mode] = Engine(self.config.replace(observation_mode=mode))
         ids = []
         for opp in pool:
             known = [i for i, o in enumerate(self._registry) if o is opp]
@@ -214,22 +249,8 @@ class LearnerGames:
                 self._registry.append(opp)
                 known = [len(self._registry) - 1]
             ids.append(known[0])
+        self.pool, self.pool_p, self._observers = pool, pool_p, observers
         self._pool_ids = np.asarray(ids, dtype=np.int64)
-        if probs is None:
-            self.pool_p = np.full(len(self.pool), 1.0 / len(self.pool))
-        else:
-            p = np.asarray(probs, dtype=np.float64)
-            if (
-                p.shape != (len(self.pool),)
-                or not (np.isfinite(p) & (p >= 0)).all()
-                or p.sum() <= 0
-            ):
-                raise ValueError("opponent_probs must be one non-negative weight per opponent")
-            self.pool_p = p / p.sum()
-        for opp in self.pool:
-            mode = getattr(opp, "observation_mode", self.config.observation_mode)
-            if mode not in self._observers:
-                self._observers[mode] = Engine(self.config.replace(observation_mode=mode))
 
     # -- dealing --------------------------------------------------------------------
     def _draw_game_seeds(self, k: int) -> np.ndarray:
@@ -282,7 +303,7 @@ class LearnerGames:
             if game_seeds.shape != (b,):
                 raise ValueError(f"game_seeds must hold {b} seeds, got {len(game_seeds)}")
         if seats is not None:
-            seats = np.asarray(seats)
+            seats = as_array(seats, "seats")
             n = self.num_players
             if seats.shape != (b,) or seats.dtype.kind not in "iu":
                 raise ValueError(f"seats must be {b} integer seats, got {seats!r}")
@@ -290,6 +311,11 @@ class LearnerGames:
                 raise ValueError(f"learner seats must be in 0-{n - 1}, got {seats}")
         start_state = None
         if start is not None:  # records of the engine's layout, validated as a state
+            if not isinstance(start, (np.ndarray, np.void)):
+                raise ArgumentTypeError(
+                    "start must be a numpy array of state_dtype() records (GameState.data), "
+                    f"got {type(start).__name__}"
+                )
             start_state = validate_state(GameState(self.config, np.array(start, ndmin=1)), "start")
             if start_state.batch_size != b:
                 raise ValueError(f"start must hold {b} games, got {start_state.batch_size}")
@@ -324,7 +350,7 @@ class LearnerGames:
         b = self.batch_size
         if self.state is None:
             raise RuntimeError("call reset() before step()")
-        acts = np.asarray(actions)
+        acts = as_array(actions, "actions", IllegalActionError)
         if acts.shape != (b,) or acts.dtype.kind not in "iu":
             raise IllegalActionError(
                 f"actions must be an integer array of shape ({b},), got {acts.dtype} "
@@ -611,7 +637,7 @@ class MammaMiaGymEnv(gym.Env):
         if illegal_action not in ILLEGAL_ACTION_MODES:
             raise ValueError(f"illegal_action must be one of {ILLEGAL_ACTION_MODES}")
         self.illegal_action = illegal_action
-        self.illegal_reward = float(illegal_reward)
+        self.illegal_reward = as_float(illegal_reward, "illegal_reward")
         self.games = LearnerGames(
             1,
             self.config,
@@ -623,7 +649,7 @@ class MammaMiaGymEnv(gym.Env):
             normalize=normalize,
             autoreset=False,
         )
-        self.games.record_history = record_actions
+        self.games.record_history = as_bool(record_actions, "record_actions")
         self.engine = self.games.engine
         self.action_space = spaces.Discrete(self.engine.n_actions)
         self.observation_space = self.games.observation_space()

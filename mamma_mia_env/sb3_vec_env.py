@@ -42,7 +42,7 @@ import numpy as np
 from gymnasium import spaces
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv, VecEnvIndices
 
-from .arguments import as_seed, is_int
+from .arguments import as_array, as_seed, is_int
 from .config import Config
 from .engine import IllegalActionError
 from .gym_env import LearnerGames
@@ -116,7 +116,7 @@ class MammaMiaSB3VecEnv(VecEnv):
         return obs
 
     def step_async(self, actions: np.ndarray) -> None:
-        self._actions = np.asarray(actions)
+        self._actions = as_array(actions, "actions", IllegalActionError)
 
     def step_wait(self):
         if self._actions is None:

@@ -27,7 +27,7 @@ from gymnasium import spaces
 
 from . import kernels
 from .actions import describe_illegal
-from .arguments import as_seed, is_int
+from .arguments import as_array, as_bool, as_seed, is_int
 from .config import Config
 from .engine import PARALLEL_MIN_BATCH, Engine, IllegalActionError
 from .state import GameState
@@ -72,7 +72,7 @@ class MammaMiaVectorEnv:
         self.config = self.engine.config
         self.num_envs = num_envs = int(num_envs)
         self.num_players = self.config.num_players
-        self.copy = copy
+        self.copy = as_bool(copy, "copy")
         self.single_action_space = spaces.Discrete(self.engine.n_actions)
         self.single_observation_space = spaces.Box(
             0.0, OBS_HIGH, shape=(self.engine.obs_dim,), dtype=np.float32
@@ -158,7 +158,7 @@ class MammaMiaVectorEnv:
         (one byte per game): never against a buffer a caller holds and may have
         written to (with ``copy=False`` callers get ``_shared_mask``)."""
         b = self.num_envs
-        arr = np.asarray(actions)
+        arr = as_array(actions, "actions", IllegalActionError)
         if arr.shape != (b,):
             raise IllegalActionError(f"actions must have shape ({b},), got {arr.shape}")
         if arr.dtype.kind not in "iu":

@@ -411,6 +411,13 @@ def run_config(p: dict[str, Any]) -> tuple[list[str], str]:
             want = int
         if not isinstance(v, want) or (want is int and isinstance(v, bool)):
             fails.append(f"config {f} holds {v!r} ({type(v).__name__})")
+    games = getattr(res, "games", None)
+    for name in ("opponent_delivery_penalty", "canonical", "normalize"):
+        if games is not None and name in extra and door in ("gym", "sb3"):
+            v, want = getattr(games, name), extra[name]  # what was accepted is what is used
+            kind = float if name == "opponent_delivery_penalty" else bool
+            if type(v) is not kind or v != want:
+                fails.append(f"{name}={want!r} was accepted as {v!r}")
     try:
         if door == "vector":
             res.reset(seed=1)
