@@ -37,9 +37,9 @@ sys.path.insert(0, ROOT)
 from speed import run as run_speed  # noqa: E402
 from speed import speed_markdown  # noqa: E402
 
+from experiments.common import add_output_args, output_dir  # noqa: E402
 from mamma_mia_agents import HEURISTICS, REGISTRY  # noqa: E402
 from mamma_mia_agents.tournament import markdown_table, run_tournament  # noqa: E402
-from experiments.common import add_output_args, output_dir  # noqa: E402
 
 AGENTS = ["random", *HEURISTICS]
 

@@ -29,12 +29,12 @@ import numba as nb  # noqa: E402
 import numpy as np  # noqa: E402
 from tqdm import tqdm  # noqa: E402
 
+from experiments.bot_speed import provenance  # noqa: E402
 from mamma_mia_agents import load_agent  # noqa: E402
 from mamma_mia_agents.compiled import CompiledBots, play_out  # noqa: E402
 from mamma_mia_agents.search import SearchAgent  # noqa: E402
 from mamma_mia_agents.stats import wilson_interval  # noqa: E402
 from mamma_mia_agents.tournament import run_tournament  # noqa: E402
-from experiments.bot_speed import provenance  # noqa: E402
 from mamma_mia_env import Config, Engine  # noqa: E402
 from mamma_mia_env.state import OVER  # noqa: E402
 

@@ -20,9 +20,9 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 
+from experiments.common import add_output_args, output_dir, provenance, write_json  # noqa: E402
 from mamma_mia_agents import HEURISTICS  # noqa: E402
 from mamma_mia_agents.tournament import run_tournament  # noqa: E402
-from experiments.common import add_output_args, output_dir, provenance, write_json  # noqa: E402
 
 
 def run(out_dir: str, games: int = 10000, workers: int | None = None, seed: int = 0) -> str:

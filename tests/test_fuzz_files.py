@@ -210,7 +210,8 @@ AGENT_LISTS = st.one_of(
     st.lists(st.sampled_from(["random", "counter", "builder", "hoarder", "forgetful", "ppo"]),
              min_size=1, max_size=4).map(",".join),  # fmt: skip
     st.sampled_from(["", ",", "random,", "nosuch", "os:system", "agents:Agent", "json:loads",
-                     "mamma_mia_agents.tournament:AgentError", "random," * 30 + "random", ":", "a:b:c"]),
+                     "mamma_mia_agents.tournament:AgentError", "random," * 30 + "random", ":",
+                     "a:b:c"]),
     st.text(max_size=12),
 )  # fmt: skip
 

@@ -131,7 +131,11 @@ def test_wheel_installs_and_runs_in_a_fresh_venv(dists, tmp_path):
     (site / "deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
     run = {"cwd": tmp_path, "env": env, "capture_output": True, "text": True, "timeout": 300}
     where = subprocess.run(
-        [str(py), "-c", "import mamma_mia_env as m, mamma_mia_agents; print(m.__file__, m.__version__)"],
+        [
+            str(py),
+            "-c",
+            "import mamma_mia_env as m, mamma_mia_agents; print(m.__file__, m.__version__)",
+        ],
         **run,
     )
     assert where.returncode == 0, where.stderr

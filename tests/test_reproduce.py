@@ -11,8 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from mamma_mia_agents.tournament import run_tournament
 from experiments import reproduce
+from mamma_mia_agents.tournament import run_tournament
 from mamma_mia_env.provenance import provenance, write_sidecar
 
 ROOT = Path(__file__).resolve().parents[1]
