@@ -40,7 +40,7 @@ import numpy as np
 from mamma_mia_env.arguments import ArgumentTypeError, as_array, as_int
 from mamma_mia_env.cards import N_REVEAL_ACTIONS, order_need_table, play_table
 from mamma_mia_env.config import OBSERVATION_MODES, Config
-from mamma_mia_env.observe import observation_size, observation_slices
+from mamma_mia_env.observe import OBS_HIGH, observation_size, observation_slices
 
 
 class Agent:
@@ -159,12 +159,32 @@ def game_info(obs_dim: int, n_actions: int) -> GameInfo:
 def check_batch(
     observations: np.ndarray, masks: np.ndarray, seats: np.ndarray | None
 ) -> tuple[GameInfo, np.ndarray | None]:
-    """Validate the shapes of an ``act_batch`` call; returns its ``GameInfo`` and seats."""
+    """Validate an ``act_batch`` call; returns its ``GameInfo`` and seats.
+
+    The compiled bots compute with the observation's numbers (a negative count can
+    divide by zero in them): what comes in must look like an env's observation, every
+    entry a finite number in ``0..OBS_HIGH``, and masks numbers. Two reductions over
+    the batch; the bots' own work is far larger.
+    """
+    observations = as_array(observations, "observations")
+    masks = as_array(masks, "masks")
     if observations.ndim != 2 or masks.ndim != 2 or len(observations) != len(masks):
         raise ValueError(
             f"act_batch needs (B, obs_dim) observations and (B, n_actions) masks, got "
             f"{observations.shape} and {masks.shape}"
         )
+    if observations.dtype.kind not in "fiu" or masks.dtype.kind not in "biu":
+        raise ArgumentTypeError(
+            f"observations must be numbers and masks integers or bools, got dtypes "
+            f"{observations.dtype} and {masks.dtype}"
+        )
+    if observations.size:
+        lo, hi = observations.min(), observations.max()
+        if not (lo >= 0 and hi <= OBS_HIGH):  # NaN fails both
+            raise ValueError(
+                f"observations must be finite numbers in 0-{OBS_HIGH:g} (an env's "
+                f"observations), got values in {lo}-{hi}"
+            )
     info = game_info(observations.shape[1], masks.shape[1])
     if seats is not None:
         seats = as_array(seats, "seats").reshape(-1)

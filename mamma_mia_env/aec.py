@@ -16,11 +16,10 @@ from .actions import ActionCodec
 from .arguments import ArgumentTypeError, as_float, as_seed, is_int
 from .config import Config
 from .engine import Engine, IllegalActionError
+from .observe import OBS_HIGH
 from .render import render_table
 from .state import OVER, PHASE_NAMES, REVEAL, GameState, StateError
 from .validate import load_state
-
-OBS_HIGH = 255.0
 
 
 def env(render_mode: str | None = None, illegal_reward: float = -1.0, **config: Any):

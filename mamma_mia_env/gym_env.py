@@ -44,11 +44,11 @@ from .arguments import (
 )
 from .config import Config
 from .engine import Engine, IllegalActionError
+from .observe import OBS_HIGH
 from .state import OVER, GameState, StateError
 from .symmetry import SeatCanonicalizer, obs_scale
 from .validate import load_state, validate_state
 
-OBS_HIGH = 255.0
 ILLEGAL_ACTION_MODES = ("terminate", "raise")
 
 

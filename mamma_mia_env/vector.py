@@ -30,9 +30,8 @@ from .actions import describe_illegal
 from .arguments import as_array, as_bool, as_seed, is_int
 from .config import Config
 from .engine import PARALLEL_MIN_BATCH, Engine, IllegalActionError
+from .observe import OBS_HIGH
 from .state import GameState
-
-OBS_HIGH = 255.0
 
 
 class MammaMiaVectorEnv:

@@ -489,3 +489,49 @@ def test_agents_read_seats_without_coercion() -> None:
         bot.act_batch(obs, masks, rng, seats=[[0], 1])
     seat = int(state.data["seat"][0])
     assert bot.act(obs[0], masks[0], rng, seat=np.int64(seat)) >= 0
+
+
+@pytest.mark.parametrize("agent", ["builder", "counter", "hoarder", "ppo"])
+@pytest.mark.parametrize(
+    ("edit", "error", "what"),
+    [
+        (-1.0, ValueError, r"^observations must be finite numbers in 0-255 .*got values in -1"),
+        (float("nan"), ValueError, r"^observations must be finite numbers in 0-255"),
+        (float("inf"), ValueError, r"^observations must be finite numbers in 0-255"),
+        ("ragged", TypeError, r"^observations must be an array .*inhomogeneous"),
+        ("text", TypeError, r"^observations must be numbers and masks integers or bools"),
+    ],
+)
+def test_bots_refuse_observations_no_env_gives(agent, edit, error, what) -> None:
+    """Found by the agents' fuzz (``test_fuzz_agent_act_batch``): a negative count in an
+    observation made the compiled bots divide by zero (``ZeroDivisionError`` from the
+    kernel, naming nothing); NaN and text went in unchecked. ``act_batch`` now takes
+    what an env's observation can be: finite numbers in the observation space."""
+    from mamma_mia_agents import load_agent
+
+    eng = Engine(num_players=2)
+    state = eng.reset(seeds=[1, 2])
+    obs, masks = eng.observe(state), eng.legal_masks(state)
+    given: object
+    if edit == "ragged":
+        given = [obs[0].tolist(), [0.0]]
+    elif edit == "text":
+        given = obs.astype(str)
+    else:
+        given = obs.copy()
+        given[1, 3] = edit
+    bot, rng = load_agent(agent), np.random.default_rng(0)
+    with pytest.raises(error, match=what):
+        bot.act_batch(given, masks, rng, state.data["seat"].astype(np.int64))
+    acts = bot.act_batch(obs, masks, rng, state.data["seat"].astype(np.int64))
+    assert masks[np.arange(2), acts].all()
+
+
+def test_random_agent_refuses_masks_it_cannot_read() -> None:
+    from mamma_mia_agents import load_agent
+
+    bot, rng = load_agent("random"), np.random.default_rng(0)
+    with pytest.raises(TypeError, match=r"^masks must be an array .*inhomogeneous"):
+        bot.act_batch(np.zeros((2, 3)), [[1, 0], [1]], rng)
+    with pytest.raises(TypeError, match=r"^masks must be numbers or bools, got dtype <U1"):
+        bot.act_batch(np.zeros((2, 3)), np.array([["1", "0"], ["0", "1"]]), rng)
