@@ -224,32 +224,29 @@ def _write_report() -> None:
         "total_cases": sum(s["cases"] for s in STATS.values()),
         "total_seconds": round(sum(s["seconds"] for s in STATS.values()), 1),
     }
-    try:
-        import subprocess
-
-        doc["git_commit"] = (
-            _COMMIT_AT_START
-            or subprocess.run(
-                ["git", "rev-parse", "HEAD"], capture_output=True, text=True, check=False
-            ).stdout.strip()
-        )
-    except OSError:
-        pass
+    if _AT_START is not None:  # the code under test is the checkout the run started on
+        prov = dict(_AT_START[1])
+        prov["wall_time_s"] = round(time.time() - _AT_START[0], 1)
+        doc["git_commit"] = (prov.get("git") or {}).get("revision")
+        doc["wall_clock"] = {
+            "start": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(_AT_START[0])),
+            "end": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()),
+        }
+        doc["provenance"] = prov
     with open(path, "w") as fh:
         json.dump(doc, fh, indent=1, default=str)
 
 
-def _commit() -> str | None:
-    try:
-        import subprocess
-
-        out = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True)
-        return out.stdout.strip() or None
-    except OSError:
+def _start_record() -> tuple[float, dict[str, Any]] | None:
+    """(start time, ``mamma_mia_env.provenance`` record) of a reporting test process."""
+    if not os.environ.get("MAMMA_MIA_FUZZ_REPORT") or mp.parent_process() is not None:
         return None
+    from mamma_mia_env.provenance import provenance
+
+    return time.time(), provenance()
 
 
-_COMMIT_AT_START = _commit() if os.environ.get("MAMMA_MIA_FUZZ_REPORT") else None
+_AT_START = _start_record()
 atexit.register(_write_report)
 
 
