@@ -136,7 +136,9 @@ def game_info(obs_dim: int, n_actions: int) -> GameInfo:
         if observation_size(n, mode) == obs_dim
     ]
     if len(found) != 1:
-        raise ValueError(f"no Mamma Mia! observation has size {obs_dim}")
+        raise ValueError(
+            f"observations: no Mamma Mia! observation has size {obs_dim} (one row per game)"
+        )
     n, mode = found[0]
     for doubles in (False, True):
         play = play_table(doubles)
@@ -153,7 +155,9 @@ def game_info(obs_dim: int, n_actions: int) -> GameInfo:
                 n_actions=n_actions,
                 need=order_need_table(),
             )
-    raise ValueError(f"no Mamma Mia! action space has {n_actions} actions")
+    raise ValueError(
+        f"masks: no Mamma Mia! action space has {n_actions} actions (one row per game)"
+    )
 
 
 def check_batch(

@@ -535,3 +535,25 @@ def test_random_agent_refuses_masks_it_cannot_read() -> None:
         bot.act_batch(np.zeros((2, 3)), [[1, 0], [1]], rng)
     with pytest.raises(TypeError, match=r"^masks must be numbers or bools, got dtype <U1"):
         bot.act_batch(np.zeros((2, 3)), np.array([["1", "0"], ["0", "1"]]), rng)
+
+
+@pytest.mark.parametrize(
+    ("obs_cols", "mask_cols", "what"),
+    [
+        (1, None, r"^observations: no Mamma Mia! observation has size 1"),
+        (None, 5, r"^masks: no Mamma Mia! action space has 5 actions"),
+    ],
+)
+@pytest.mark.parametrize("agent", ["counter", "builder", "ppo"])
+def test_bots_name_observations_or_masks_of_no_game(agent, obs_cols, mask_cols, what) -> None:
+    """Found by the long fuzz run (``fuzz_long_run_3.json``): ``act_batch([[0.0]], ...)``
+    was refused with "no Mamma Mia! observation has size 1", naming no argument."""
+    from mamma_mia_agents import load_agent
+
+    eng = Engine(num_players=2)
+    state = eng.reset(seeds=[1])
+    obs, masks = eng.observe(state), eng.legal_masks(state)
+    obs = obs[:, :obs_cols] if obs_cols else obs
+    masks = masks[:, :mask_cols] if mask_cols else masks
+    with pytest.raises(ValueError, match=what):
+        load_agent(agent).act_batch(obs, masks, np.random.default_rng(0), np.array([0]))
