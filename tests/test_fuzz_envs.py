@@ -491,7 +491,7 @@ def run_agent(p: dict[str, Any]) -> tuple[list[str], str]:
         if not (isinstance(given, np.ndarray) and given.dtype.kind == "f"):
             break  # a list, ragged, object or text form: the edits after it do not apply
         if isinstance(edit, dict):
-            sel = rng.random(obs.shape) < edit["where"]
+            sel = rng.random(np.shape(given)) < edit["where"]
             with np.errstate(all="ignore"):
                 given = np.array(given, dtype=np.float64)
                 given[sel] = edit["value"]
