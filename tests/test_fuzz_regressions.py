@@ -495,9 +495,14 @@ def test_agents_read_seats_without_coercion() -> None:
 @pytest.mark.parametrize(
     ("edit", "error", "what"),
     [
-        (-1.0, ValueError, r"^observations must be finite numbers in 0-255 .*got values in -1"),
-        (float("nan"), ValueError, r"^observations must be finite numbers in 0-255"),
-        (float("inf"), ValueError, r"^observations must be finite numbers in 0-255"),
+        (
+            -1.0,
+            ValueError,
+            r"^observations must be finite numbers in 0-255 .*got .*-1\.0.* at \[1, 3\]",
+        ),
+        (float("nan"), ValueError, r"^observations must be finite .*got .*nan.* at \[1, 3\]"),
+        (float("inf"), ValueError, r"^observations must be finite .*got .*inf.* at \[1, 3\]"),
+        (255.5, ValueError, r"^observations must be finite .*got .*255\.5.* at \[1, 3\]"),
         ("ragged", TypeError, r"^observations must be an array .*inhomogeneous"),
         ("text", TypeError, r"^observations must be numbers and masks integers or bools"),
     ],
