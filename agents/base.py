@@ -37,9 +37,10 @@ from functools import lru_cache
 
 import numpy as np
 
+from mamma_mia_env.arguments import ArgumentTypeError, as_array, as_int
 from mamma_mia_env.cards import N_REVEAL_ACTIONS, order_need_table, play_table
 from mamma_mia_env.config import OBSERVATION_MODES, Config
-from mamma_mia_env.observe import observation_size, observation_slices
+from mamma_mia_env.observe import OBS_HIGH, observation_size, observation_slices
 
 
 class Agent:
@@ -68,7 +69,7 @@ class Agent:
         """One action for one game."""
         if type(self).act_batch is Agent.act_batch:
             raise NotImplementedError(f"{type(self).__name__} must override act or act_batch")
-        seats = None if seat is None else np.array([seat], dtype=np.int64)
+        seats = None if seat is None else np.array([as_int(seat, "seat")], dtype=np.int64)
         out = self.act_batch(
             np.asarray(observation)[None], np.asarray(action_mask)[None], rng, seats
         )
@@ -135,7 +136,9 @@ def game_info(obs_dim: int, n_actions: int) -> GameInfo:
         if observation_size(n, mode) == obs_dim
     ]
     if len(found) != 1:
-        raise ValueError(f"no Mamma Mia! observation has size {obs_dim}")
+        raise ValueError(
+            f"observations: no Mamma Mia! observation has size {obs_dim} (one row per game)"
+        )
     n, mode = found[0]
     for doubles in (False, True):
         play = play_table(doubles)
@@ -152,21 +155,52 @@ def game_info(obs_dim: int, n_actions: int) -> GameInfo:
                 n_actions=n_actions,
                 need=order_need_table(),
             )
-    raise ValueError(f"no Mamma Mia! action space has {n_actions} actions")
+    raise ValueError(
+        f"masks: no Mamma Mia! action space has {n_actions} actions (one row per game)"
+    )
 
 
 def check_batch(
     observations: np.ndarray, masks: np.ndarray, seats: np.ndarray | None
 ) -> tuple[GameInfo, np.ndarray | None]:
-    """Validate the shapes of an ``act_batch`` call; returns its ``GameInfo`` and seats."""
+    """Validate an ``act_batch`` call; returns its ``GameInfo`` and seats.
+
+    The compiled bots compute with the observation's numbers (a negative count can
+    divide by zero in them): what comes in must look like an env's observation, every
+    entry a finite number in ``0..OBS_HIGH``, and masks numbers. Two numpy reductions
+    over the batch (about 0.4 ms at 4,096 games of 4 players; faster than one compiled
+    pass with an early exit, measured).
+    """
+    observations = as_array(observations, "observations")
+    masks = as_array(masks, "masks")
     if observations.ndim != 2 or masks.ndim != 2 or len(observations) != len(masks):
         raise ValueError(
             f"act_batch needs (B, obs_dim) observations and (B, n_actions) masks, got "
             f"{observations.shape} and {masks.shape}"
         )
+    if observations.dtype.kind not in "fiu" or masks.dtype.kind not in "biu":
+        raise ArgumentTypeError(
+            f"observations must be numbers and masks integers or bools, got dtypes "
+            f"{observations.dtype} and {masks.dtype}"
+        )
+    if observations.size and not (  # NaN fails both comparisons
+        observations.min() >= 0 and observations.max() <= OBS_HIGH
+    ):
+        with np.errstate(invalid="ignore"):
+            ok = (observations >= 0) & (observations <= OBS_HIGH)
+        bad = np.flatnonzero(~ok.reshape(-1))
+        if len(bad):
+            row, col = divmod(int(bad[0]), observations.shape[1])
+            raise ValueError(
+                f"observations must be finite numbers in 0-{OBS_HIGH:g} (an env's "
+                f"observations), got {observations[row, col]!r} at [{row}, {col}]"
+            )
     info = game_info(observations.shape[1], masks.shape[1])
     if seats is not None:
-        seats = np.asarray(seats, dtype=np.int64).reshape(-1)
+        seats = as_array(seats, "seats").reshape(-1)
+        if seats.dtype.kind not in "iu":  # 1.7 is no seat (astype would read it as 1)
+            raise ArgumentTypeError(f"seats must be integers, got dtype {seats.dtype}")
+        seats = seats.astype(np.int64)
         if seats.shape != (len(observations),):
             raise ValueError(f"seats must have shape ({len(observations)},), got {seats.shape}")
         if (seats < 0).any() or (seats >= info.num_players).any():

@@ -423,7 +423,7 @@ class PPOAgent(Agent):
         rng: np.random.Generator,
         seats: np.ndarray | None = None,
     ) -> np.ndarray:
-        info, seats = check_batch(np.asarray(observations), np.asarray(masks), seats)
+        info, seats = check_batch(observations, masks, seats)
         if seats is None:
             raise ValueError(
                 "PPOAgent needs the acting seats (act_batch(..., seats=...)): the policy "

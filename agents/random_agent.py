@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from mamma_mia_env.arguments import ArgumentTypeError, as_array
+
 from .base import Agent
 
 
@@ -23,9 +25,11 @@ class RandomAgent(Agent):
         rng: np.random.Generator,
         seats: np.ndarray | None = None,
     ) -> np.ndarray:
-        masks = np.asarray(masks)
+        masks = as_array(masks, "masks")
         if masks.ndim != 2:
             raise ValueError(f"masks must be (B, n_actions), got shape {masks.shape}")
+        if masks.dtype.kind not in "biuf":  # the compiled pick reads numbers
+            raise ArgumentTypeError(f"masks must be numbers or bools, got dtype {masks.dtype}")
         from .compiled import random_actions
 
         u = rng.random(len(masks))

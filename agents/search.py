@@ -33,6 +33,7 @@ import time
 import numpy as np
 
 from mamma_mia_env import Config, Engine, GameState
+from mamma_mia_env.arguments import as_float, as_int
 from mamma_mia_env.sampling import sample_worlds
 from mamma_mia_env.state import OVER, REVEAL
 
@@ -61,14 +62,14 @@ class SearchAgent(Agent):
         rollout: str = "builder",
         margin: float = 0.02,
     ) -> None:
-        if not isinstance(worlds, (int, np.integer)) or worlds < 1:
-            raise ValueError(f"worlds must be a positive int, got {worlds!r}")
-        if not isinstance(candidates, (int, np.integer)) or candidates < 1:
-            raise ValueError(f"candidates must be a positive int, got {candidates!r}")
-        if time_ms is not None and not (isinstance(time_ms, (int, float)) and time_ms > 0):
-            raise ValueError(f"time_ms must be a positive number or None, got {time_ms!r}")
-        if not isinstance(margin, (int, float)) or not np.isfinite(margin) or margin < 0:
-            raise ValueError(f"margin must be a finite number >= 0, got {margin!r}")
+        # ints and real numbers only: True is not 1 world, "5" is not 5 (arguments.py)
+        worlds = as_int(worlds, "worlds", 1)
+        candidates = as_int(candidates, "candidates", 1)
+        if time_ms is not None:
+            time_ms = as_float(time_ms, "time_ms")
+            if time_ms <= 0:
+                raise ValueError(f"time_ms must be a positive number or None, got {time_ms!r}")
+        margin = as_float(margin, "margin", 0.0)
         from . import load_agent
         from .compiled import compilable
 

@@ -88,10 +88,13 @@ class ActionCodec:
             raise ArgumentTypeError(f"draw must be 'supply' or 'stack', got {draw!r}")
         if kind is None:
             if singles or doubles:
-                raise ValueError("a pass plays no cards")
+                raise ValueError(
+                    "a pass (kind=None) plays no cards: singles and doubles must be 0, got "
+                    f"singles={singles}, doubles={doubles}"
+                )
             p = 0
         else:
-            k = _kind_index(kind)
+            k = _kind_index(kind, "kind")
             key = (k, singles, doubles)
             if key not in self._play_index:
                 raise ValueError(
@@ -117,8 +120,8 @@ class ActionCodec:
             return base + DELIVER
         if choice == "deliver_as":
             if kind is None:
-                raise ValueError("deliver_as needs an ingredient")
-            return base + 2 + _kind_index(kind)
+                raise ValueError("choice='deliver_as' needs kind (the ingredient), got None")
+            return base + 2 + _kind_index(kind, "kind")
         raise ValueError(f"reveal choice must be decline, deliver or deliver_as, got {choice!r}")
 
     def encode(self, action: TurnAction | RevealAction) -> int:
@@ -189,13 +192,18 @@ class ActionCodec:
         return self.encode_turn(kind, s, d, None if o is None else int(o), m.group("draw"))
 
 
-def _kind_index(kind: str | int) -> int:
+def _kind_index(kind: str | int, name: str) -> int:
     if is_int(kind):
         if not 0 <= int(kind) < N_KINDS:
-            raise ValueError(f"ingredient index must be 0-4, got {kind}")
+            raise ValueError(f"{name}: an ingredient index must be 0-4, got {kind}")
         return int(kind)
-    if not isinstance(kind, str) or kind not in INGREDIENTS:
-        raise ValueError(f"unknown ingredient {kind!r}; one of {INGREDIENTS}")
+    if not isinstance(kind, str):
+        raise ArgumentTypeError(
+            f"{name} must be an ingredient name or index 0-4, got {kind!r:.80} "
+            f"({type(kind).__name__})"
+        )
+    if kind not in INGREDIENTS:
+        raise ValueError(f"{name}: unknown ingredient {kind!r:.80}; one of {INGREDIENTS}")
     return INGREDIENTS.index(kind)
 
 

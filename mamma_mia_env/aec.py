@@ -13,14 +13,13 @@ from pettingzoo import AECEnv
 
 from . import kernels, wrappers
 from .actions import ActionCodec
-from .arguments import ArgumentTypeError, as_seed, is_int
+from .arguments import ArgumentTypeError, as_float, as_seed, is_int
 from .config import Config
 from .engine import Engine, IllegalActionError
+from .observe import OBS_HIGH
 from .render import render_table
 from .state import OVER, PHASE_NAMES, REVEAL, GameState, StateError
 from .validate import load_state
-
-OBS_HIGH = 255.0
 
 
 def env(render_mode: str | None = None, illegal_reward: float = -1.0, **config: Any):
@@ -32,6 +31,7 @@ def env(render_mode: str | None = None, illegal_reward: float = -1.0, **config: 
     PettingZoo's own, subclassed to read the turn's attributes without a lookup per
     layer (``wrappers.py``).
     """
+    illegal_reward = as_float(illegal_reward, "illegal_reward")
     e = raw_env(render_mode=render_mode, **config)
     e = wrappers.TerminateIllegalWrapper(e, illegal_reward=illegal_reward)
     e = wrappers.AssertOutOfBoundsWrapper(e)

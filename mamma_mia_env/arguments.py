@@ -33,8 +33,16 @@ def as_int(value: Any, name: str, lo: int | None = None, hi: int | None = None) 
         raise ArgumentTypeError(f"{name} must be an int, got {value!r} ({type(value).__name__})")
     v = int(value)
     if (lo is not None and v < lo) or (hi is not None and v > hi):
-        raise ValueError(f"{name} must be in {lo}-{hi}, got {v}")
+        raise ValueError(f"{name} must be {_bounds(lo, hi)}, got {v}")
     return v
+
+
+def _bounds(lo: float | None, hi: float | None) -> str:
+    if lo is None:
+        return f"at most {hi}"
+    if hi is None:
+        return f"at least {lo}"
+    return f"in {lo}-{hi}"
 
 
 def as_seed(value: Any, name: str = "seed") -> int:
@@ -47,6 +55,54 @@ def as_seed(value: Any, name: str = "seed") -> int:
     if not 0 <= v < SEED_LIMIT:
         raise ValueError(f"{name} must be in [0, 2**64), got {v}")
     return v
+
+
+def as_bool(value: Any, name: str) -> bool:
+    """A bool (Python's or numpy's); ``"no"``, ``0`` or ``None`` are refused, not read
+    by their truth value."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise ArgumentTypeError(
+            f"{name} must be True or False, got {value!r:.80} ({type(value).__name__})"
+        )
+    return bool(value)
+
+
+def as_float(value: Any, name: str, lo: float | None = None, hi: float | None = None) -> float:
+    """A finite real number (int or float, numpy's too; not a bool or a string) in
+    ``[lo, hi]``, or ``TypeError`` / ``ValueError`` naming ``name``.
+
+    ``float(value)`` would read ``"0.5"`` and ``True`` as numbers and raise a
+    ``TypeError`` that names nothing for ``[]``.
+    """
+    if isinstance(value, (bool, np.bool_)) or not isinstance(
+        value, (int, float, np.integer, np.floating)
+    ):
+        raise ArgumentTypeError(
+            f"{name} must be a real number, got {value!r:.80} ({type(value).__name__})"
+        )
+    v = float(value)
+    if not np.isfinite(v):
+        raise ValueError(f"{name} must be a finite number, got {v}")
+    if (lo is not None and v < lo) or (hi is not None and v > hi):
+        raise ValueError(f"{name} must be {_bounds(lo, hi)}, got {v}")
+    return v
+
+
+def as_array(value: Any, name: str, error: type[Exception] | None = None) -> np.ndarray:
+    """``np.asarray(value)``, with numpy's own refusals (a ragged list: "setting an
+    array element with a sequence ... inhomogeneous shape") naming ``name``.
+
+    The caller still checks shape and dtype; this only makes sure that what numpy
+    cannot read as an array is refused naming the argument, as ``error`` (default
+    ``ArgumentTypeError``; the action doors raise their ``IllegalActionError``).
+    """
+    try:
+        return np.asarray(value)
+    except (ValueError, TypeError, OverflowError, RecursionError) as exc:
+        raise (error or ArgumentTypeError)(
+            f"{name} must be an array (or a flat list) of numbers, got {value!r:.80}: "
+            f"{type(exc).__name__}: {str(exc)[:120]}"
+        ) from None
 
 
 def as_seed_array(values: Any, name: str = "seeds") -> np.ndarray:
@@ -68,16 +124,6 @@ def as_seed_array(values: Any, name: str = "seeds") -> np.ndarray:
             f"{name} must be an int or a sequence of ints, got {values!r}"
         ) from None
     return np.array([as_seed(s, f"{name}[{i}]") for i, s in enumerate(items)], dtype=np.uint64)
-
-
-def as_array(values: Any, name: str, error: type[Exception] = ArgumentTypeError) -> np.ndarray:
-    """``np.asarray(values)``, with numpy's own failures (ragged nested lists, objects it
-    cannot hold) raised as ``error`` naming ``name``; shape and dtype are the caller's
-    checks."""
-    try:
-        return np.asarray(values)
-    except (TypeError, ValueError, OverflowError) as exc:
-        raise error(f"{name} must be an array of numbers, got {values!r}: {exc}") from None
 
 
 def check_out(out: Any, shape: tuple[int, ...], dtype: type, name: str = "out") -> np.ndarray:

@@ -59,15 +59,18 @@ class IllegalActionError(ValueError):
 
 def seeds_array(seeds: int | Sequence[int] | np.ndarray, batch_size: int | None) -> np.ndarray:
     """Game seeds as uint64. An int seed s gives games s, s+1, ... (game i alone = s+i,
-    modulo 2**64). Anything but ints (``1.5``, ``"12"``, ``True``) is refused."""
+    modulo 2**64). Anything but ints (``1.5``, ``"12"``, ``True``) is refused, and so
+    is an empty list: a batch holds at least one game."""
     if is_int(seeds):
         if batch_size is None:
             raise ValueError("batch_size is needed with a single int seed")
         base = as_seed(seeds, "seeds")
         return np.array([(base + i) % 2**64 for i in range(batch_size)], dtype=np.uint64)
     arr = as_seed_array(seeds, "seeds")
+    if len(arr) == 0:
+        raise ValueError("seeds must hold at least one seed (a batch has at least one game)")
     if batch_size is not None and len(arr) != batch_size:
-        raise ValueError(f"got {len(arr)} seeds for a batch of {batch_size}")
+        raise ValueError(f"seeds: got {len(arr)} seeds for a batch of {batch_size}")
     return arr
 
 
@@ -140,7 +143,7 @@ class Engine:
         elif batch_size is not None:
             batch_size = as_int(batch_size, "batch_size", 1)
         elif not is_int(seeds):
-            batch_size = len(as_seed_array(seeds, "seeds"))
+            batch_size = len(seeds_array(seeds, None))
         else:
             batch_size = 1
         s = seeds_array(seeds, batch_size)
@@ -150,11 +153,39 @@ class Engine:
         return state
 
     def reset_games(self, state: GameState, index: np.ndarray, seeds: np.ndarray) -> None:
-        """Deal new games into the games ``index`` of ``state`` (used by autoreset)."""
+        """Deal new games into the games ``index`` of ``state`` (used by autoreset).
+
+        ``index``: game indices (distinct, in range) or a bool mask over the batch;
+        ``seeds``: one per game dealt (or an int: s, s+1, ...)."""
         self._check_state(state)
+        index = self._game_index(index, state.batch_size)
+        if len(index) == 0:  # nothing to deal (an empty seed list is no error here)
+            if not is_int(seeds) and len(as_seed_array(seeds, "seeds")):
+                raise ValueError("seeds: got seeds for no games (index selects none)")
+            return
         sub = state.data[index]
         self._k(len(sub)).reset(sub, seeds_array(seeds, len(sub)), self.params, self.deck_counts)
         state.data[index] = sub
+
+    @staticmethod
+    def _game_index(index: object, batch: int) -> np.ndarray:
+        """``index`` as distinct int64 game indices in ``0..batch-1`` (a bool mask of
+        ``batch`` entries is read as the games it selects)."""
+        arr = as_array(index, "index")
+        if arr.dtype == np.bool_:
+            if arr.shape != (batch,):
+                raise ValueError(f"index: a bool mask must have shape ({batch},), got {arr.shape}")
+            return np.flatnonzero(arr)
+        if arr.ndim != 1 or (arr.dtype.kind not in "iu" and arr.size):
+            raise ArgumentTypeError(
+                f"index must be a 1-d array of game indices, got {arr.dtype} of shape {arr.shape}"
+            )
+        arr = arr.astype(np.int64)
+        if ((arr < 0) | (arr >= batch)).any():
+            raise ValueError(f"index: game indices must be in 0-{batch - 1}, got {arr}")
+        if len(np.unique(arr)) != len(arr):
+            raise ValueError(f"index: a game is given twice in {arr}")
+        return arr
 
     def _check_state(self, state: GameState) -> None:
         """The cheap checks every call makes: the layout and the config.
@@ -215,7 +246,7 @@ class Engine:
         if active is None:
             active = state.data["phase"] != OVER
         else:
-            active = as_array(active, "active", ValueError)
+            active = as_array(active, "active")
             if active.shape != (b,) or active.dtype != np.bool_:
                 raise ValueError(
                     f"active must be a bool array of shape ({b},), got {active.dtype} "
@@ -249,7 +280,7 @@ class Engine:
         b = state.batch_size
         if seats is None:
             seats = state.data["seat"]
-        seats = np.asarray(seats)
+        seats = as_array(seats, "seats")
         if seats.shape != (b,) or seats.dtype.kind not in "iu":
             raise ValueError(f"seats must be {b} integer seat indices, got {seats!r}")
         seats = seats.astype(np.int64)

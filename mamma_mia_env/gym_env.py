@@ -33,7 +33,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from .arguments import ArgumentTypeError, as_int, as_seed, is_int
+from .arguments import ArgumentTypeError, as_bool, as_float, as_int, as_seed, is_int
 from .config import Config
 from .engine import IllegalActionError
 from .learner_games import (  # re-exported: they lived here before issue 11
@@ -128,7 +128,7 @@ class MammaMiaGymEnv(gym.Env):
         if illegal_action not in ILLEGAL_ACTION_MODES:
             raise ValueError(f"illegal_action must be one of {ILLEGAL_ACTION_MODES}")
         self.illegal_action = illegal_action
-        self.illegal_reward = float(illegal_reward)
+        self.illegal_reward = as_float(illegal_reward, "illegal_reward")
         self.games = LearnerGames(
             1,
             self.config,
@@ -140,7 +140,7 @@ class MammaMiaGymEnv(gym.Env):
             normalize=normalize,
             autoreset=False,
         )
-        self.games.record_history = record_actions
+        self.games.record_history = as_bool(record_actions, "record_actions")
         self.engine = self.games.engine
         self.action_space = spaces.Discrete(self.engine.n_actions)
         self.observation_space = self.games.observation_space()

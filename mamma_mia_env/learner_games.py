@@ -22,14 +22,22 @@ import numpy as np
 from gymnasium import spaces
 
 from . import kernels
-from .arguments import as_array, as_int, as_seed, as_seed_array, is_int
+from .arguments import (
+    ArgumentTypeError,
+    as_array,
+    as_bool,
+    as_float,
+    as_int,
+    as_seed,
+    as_seed_array,
+    is_int,
+)
 from .config import Config
 from .engine import Engine, IllegalActionError
+from .observe import OBS_HIGH
 from .state import OVER, GameState
 from .symmetry import SeatCanonicalizer, obs_scale
 from .validate import validate_state
-
-OBS_HIGH = 255.0
 
 
 class OpponentError(RuntimeError):
@@ -122,10 +130,12 @@ class LearnerGames:
         if learner_seat is not None and not (is_int(learner_seat) and 0 <= learner_seat < n):
             raise ValueError(f"learner_seat must be None or a seat in 0-{n - 1}")
         self.learner_seat = learner_seat
-        self.opponent_delivery_penalty = float(opponent_delivery_penalty)
-        self.canonical = canonical
-        self.normalize = normalize
-        self.autoreset = autoreset
+        self.opponent_delivery_penalty = as_float(
+            opponent_delivery_penalty, "opponent_delivery_penalty"
+        )
+        self.canonical = as_bool(canonical, "canonical")
+        self.normalize = as_bool(normalize, "normalize")
+        self.autoreset = as_bool(autoreset, "autoreset")
         self.canon = SeatCanonicalizer(config)
         self.scale = obs_scale(n, config.observation_mode)
         self.obs_dim = self.engine.obs_dim
@@ -186,7 +196,10 @@ class LearnerGames:
 
     # -- opponents ------------------------------------------------------------------
     def set_opponents(self, opponents: Any, probs: Sequence[float] | None = None) -> None:
-        """Replace the opponent pool (takes effect for games dealt from now on)."""
+        """Replace the opponent pool (takes effect for games dealt from now on).
+
+        Everything is checked before anything changes: a refused call keeps the pool.
+        """
         pool = _as_pool(opponents)
         for opp in pool:
             check = getattr(opp, "check_config", None)
@@ -195,7 +208,28 @@ class LearnerGames:
                     check(self.config)
                 except ValueError as exc:
                     raise ValueError(f"opponent {opp!r} cannot play this game: {exc}") from exc
-        self.pool = pool
+        if probs is None:
+            pool_p = np.full(len(pool), 1.0 / len(pool))
+        else:
+            if isinstance(probs, (str, bytes, dict, set)) or not hasattr(probs, "__len__"):
+                raise ArgumentTypeError(
+                    f"opponent_probs must be a list of weights, one per opponent, got {probs!r:.80}"
+                )
+            p = np.array(
+                [as_float(w, f"opponent_probs[{i}]", 0.0) for i, w in enumerate(probs)],
+                dtype=np.float64,
+            )
+            if p.shape != (len(pool),) or p.sum() <= 0:
+                raise ValueError(
+                    f"opponent_probs must be {len(pool)} non-negative weights (one per "
+                    f"opponent) with a positive sum, got {p.tolist()}"
+                )
+            pool_p = p / p.sum()
+        observers = dict(self._observers)
+        for opp in pool:
+            mode = getattr(opp, "observation_mode", self.config.observation_mode)
+            if mode not in observers:
+                observers[mode] = Engine(self.config.replace(observation_mode=mode))
         ids = []
         for opp in pool:
             known = [i for i, o in enumerate(self._registry) if o is opp]
@@ -203,22 +237,8 @@ class LearnerGames:
                 self._registry.append(opp)
                 known = [len(self._registry) - 1]
             ids.append(known[0])
+        self.pool, self.pool_p, self._observers = pool, pool_p, observers
         self._pool_ids = np.asarray(ids, dtype=np.int64)
-        if probs is None:
-            self.pool_p = np.full(len(self.pool), 1.0 / len(self.pool))
-        else:
-            p = np.asarray(probs, dtype=np.float64)
-            if (
-                p.shape != (len(self.pool),)
-                or not (np.isfinite(p) & (p >= 0)).all()
-                or p.sum() <= 0
-            ):
-                raise ValueError("opponent_probs must be one non-negative weight per opponent")
-            self.pool_p = p / p.sum()
-        for opp in self.pool:
-            mode = getattr(opp, "observation_mode", self.config.observation_mode)
-            if mode not in self._observers:
-                self._observers[mode] = Engine(self.config.replace(observation_mode=mode))
 
     # -- dealing --------------------------------------------------------------------
     def _draw_game_seeds(self, k: int) -> np.ndarray:
@@ -271,7 +291,7 @@ class LearnerGames:
             if game_seeds.shape != (b,):
                 raise ValueError(f"game_seeds must hold {b} seeds, got {len(game_seeds)}")
         if seats is not None:
-            seats = np.asarray(seats)
+            seats = as_array(seats, "seats")
             n = self.num_players
             if seats.shape != (b,) or seats.dtype.kind not in "iu":
                 raise ValueError(f"seats must be {b} integer seats, got {seats!r}")
@@ -279,6 +299,11 @@ class LearnerGames:
                 raise ValueError(f"learner seats must be in 0-{n - 1}, got {seats}")
         start_state = None
         if start is not None:  # records of the engine's layout, validated as a state
+            if not isinstance(start, (np.ndarray, np.void)):
+                raise ArgumentTypeError(
+                    "start must be a numpy array of state_dtype() records (GameState.data), "
+                    f"got {type(start).__name__}"
+                )
             start_state = validate_state(GameState(self.config, np.array(start, ndmin=1)), "start")
             if start_state.batch_size != b:
                 raise ValueError(f"start must hold {b} games, got {start_state.batch_size}")

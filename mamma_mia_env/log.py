@@ -10,7 +10,7 @@ from .actions import ActionCodec, TurnAction
 from .arguments import ArgumentTypeError, as_int, as_seed
 from .cards import INGREDIENTS, N_KINDS, order_name
 from .config import Config
-from .engine import Engine
+from .engine import Engine, IllegalActionError
 from .rules import winners
 from .state import OVER, PHASE_NAMES, PLAY, REVEAL, GameState, StateError
 from .validate import validate_state
@@ -20,7 +20,8 @@ def _start(
     engine: Engine, seed: int, actions: list[int], start: GameState | None
 ) -> tuple[GameState, list[int]]:
     """The first state (dealt from ``seed`` or a validated copy of ``start``) and the
-    actions as ints; nothing else (``2.7``, ``True``) is read as an action."""
+    actions as ints of the action space; nothing else (``2.7``, ``True``, ``2**63``)
+    is read as an action, and the error names the action's index."""
     if start is not None:
         state = validate_state(start, "start").copy()
         if state.config != engine.config or state.batch_size != 1:
@@ -29,8 +30,19 @@ def _start(
         state = engine.reset(seeds=[as_seed(seed, "seed")])
     if isinstance(actions, (str, bytes)) or not hasattr(actions, "__iter__"):
         raise ArgumentTypeError(f"actions must be a list of ints, got {actions!r}")
-    acts = [as_int(a, f"actions[{i}]") for i, a in enumerate(actions)]
+    hi = engine.n_actions - 1
+    acts = [as_int(a, f"actions[{i}]", 0, hi) for i, a in enumerate(actions)]
     return state, acts
+
+
+def _step(engine: Engine, state: GameState, act: np.ndarray, i: int) -> np.ndarray:
+    """Step game 0 with ``act``; an illegal action is named by its index in ``actions``."""
+    if state.data["phase"][0] == OVER:
+        raise IllegalActionError(f"actions[{i}] comes after the end of the game")
+    try:
+        return engine.step(state, act)
+    except IllegalActionError as exc:
+        raise IllegalActionError(f"actions[{i}]: {str(exc).removeprefix('game 0: ')}") from None
 
 
 def _card_dict(counts: np.ndarray) -> dict[str, int]:
@@ -104,10 +116,8 @@ def replay(
     state, actions = _start(engine, seed, actions, start)
     act = np.zeros(1, dtype=np.int64)
     for i, a in enumerate(actions):
-        if state.data["phase"][0] == OVER:
-            raise ValueError(f"action {i} comes after the end of the game")
         act[0] = a
-        engine.step(state, act)
+        _step(engine, state, act, i)
     return state
 
 
@@ -138,15 +148,15 @@ def replay_events(
     for i, a in enumerate(actions):
         rec = state.data[0]
         if rec["phase"] == OVER:
-            raise ValueError(f"action {i} comes after the end of the game")
+            raise IllegalActionError(f"actions[{i}] comes after the end of the game")
         seat, phase, rnd = int(rec["seat"]), PHASE_NAMES[int(rec["phase"])], int(rec["round"])
         pending = None
         if phase == "reveal":
-            i = int(rec["reveal_pos"])
-            pending = order_name(int(rec["oven_what"][i]) - 5, int(rec["oven_who"][i]))
+            pos = int(rec["reveal_pos"])
+            pending = order_name(int(rec["oven_what"][pos]) - 5, int(rec["oven_who"][pos]))
         act[0] = a
         before = rec.copy()
-        delivered = engine.step(state, act)[0]
+        delivered = _step(engine, state, act, i)[0]
         event = {
             "round": rnd + 1,
             "seat": seat,

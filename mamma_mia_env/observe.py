@@ -22,6 +22,9 @@ from ._jit_cache import njit
 from .cards import MAMMA_MIA, N_CARD_TYPES, N_KINDS, N_ORDER_TYPES
 from .state import REVEAL
 
+#: The bound of every observation entry (the ``Box`` of every env): counts, flags and
+#: positions are all far below it.
+OBS_HIGH = 255.0
 RECALL, TOP_CARD = 0, 1
 SEAT_FEATURES = ("hand_size", "orders_in_hand", "stack_size", "delivered", "mm_holder", "to_act")
 ORDER_SLOT_FEATURES = 7  # in_oven, oven index, ingredient value played before it (5)

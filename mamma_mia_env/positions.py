@@ -69,21 +69,25 @@ _KEYS = {
 }
 
 
-def card_code(name: str) -> int:
-    """'salami' -> 0, 'double salami' -> 5, 'mamma_mia' -> 10."""
+def card_code(name: str, where: str = "card") -> int:
+    """'salami' -> 0, 'double salami' -> 5, 'mamma_mia' -> 10.
+
+    ``where`` names the place the name was read from (``piles``, ``hands[2]``,
+    ``supply[4]``, ...) in the error.
+    """
     if not isinstance(name, str):
-        raise StateError(f"a card is named by a string, got {name!r}")
+        raise StateError(f"{where}: a card is named by a string, got {name!r:.80}")
     text = name.strip().lower()
     if text in ("mamma_mia", "mamma mia", "mamma mia!"):
         return MAMMA_MIA
     if text.startswith("double "):
-        return N_KINDS + _kind(text[len("double ") :])
-    return _kind(text)
+        return N_KINDS + _kind(text[len("double ") :], where)
+    return _kind(text, where)
 
 
-def _kind(name: str) -> int:
+def _kind(name: str, where: str) -> int:
     if name not in INGREDIENTS:
-        raise StateError(f"unknown ingredient {name!r}; one of {INGREDIENTS}")
+        raise StateError(f"{where}: unknown ingredient {name!r:.80}; one of {INGREDIENTS}")
     return INGREDIENTS.index(name)
 
 
@@ -110,7 +114,7 @@ def _counts(spec: Any, where: str) -> np.ndarray:
     if not isinstance(spec, dict):
         raise StateError(f"{where} must map card names to counts")
     for name, count in spec.items():
-        c = card_code(name)
+        c = card_code(name, where)
         if c == MAMMA_MIA:
             raise StateError(f"{where}: the Mamma Mia! card is placed with 'mm_holder'/'supply'")
         count = _int(count, f"{where}[{name!r}]")
@@ -164,9 +168,9 @@ def _parse_oven_entry(entry: Any, i: int, n: int) -> tuple[int, int, int, int]:
         return seat, N_KINDS + t, 0, 0
     words = text.split()
     if len(words) == 2:
-        return seat, _kind(words[1]), _digits(words[0], f"oven[{i}] count"), 0
+        return seat, _kind(words[1], f"oven[{i}]"), _digits(words[0], f"oven[{i}] count"), 0
     if len(words) == 3 and words[1] == "double":
-        return seat, _kind(words[2]), 0, _digits(words[0], f"oven[{i}] count")
+        return seat, _kind(words[2], f"oven[{i}]"), 0, _digits(words[0], f"oven[{i}] count")
     raise StateError(f"oven[{i}]: cannot read {text!r} (e.g. '3 salami', '1 double olive')")
 
 
@@ -284,7 +288,8 @@ def build_position(description: dict, config: Config | None = None) -> GameState
         r["stack_len"][seat] = len(types)
 
     if "supply" in description:
-        cards = [card_code(c) for c in _list(description["supply"], "'supply'")]
+        supply = _list(description["supply"], "'supply'")
+        cards = [card_code(c, f"supply[{j}]") for j, c in enumerate(supply)]
         counts = np.zeros(N_CARD_TYPES, dtype=np.int64)
         for c in cards:
             if c != MAMMA_MIA:
@@ -292,7 +297,10 @@ def build_position(description: dict, config: Config | None = None) -> GameState
         place(counts, "supply")
         if remaining.any():
             c = int(np.flatnonzero(remaining)[0])
-            raise StateError(f"{int(remaining[c])} {_name(c)} card(s) are placed nowhere")
+            raise StateError(
+                f"supply: {int(remaining[c])} {_name(c)} card(s) are placed nowhere (a given "
+                "'supply' is the whole supply)"
+            )
     else:
         cards = [c for c in range(N_CARD_TYPES) for _ in range(int(remaining[c]))]
         if r["mm_holder"] < 0:

@@ -38,9 +38,11 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from .arguments import as_array, as_int
 from .cards import MAMMA_MIA, N_CARD_TYPES, N_KINDS, N_ORDER_TYPES
 from .rng import shuffle
 from .state import GameState
+from .validate import check_layout
 
 _MAX_CARDS = 96  # every ingredient card and the Mamma Mia! card
 
@@ -141,8 +143,7 @@ def _seeds(rng: np.random.Generator, count: int) -> np.ndarray:
 
 
 def _check(state: GameState, seats: np.ndarray) -> None:
-    if not isinstance(state, GameState):
-        raise TypeError(f"state must be a GameState, got {type(state).__name__}")
+    check_layout(state, writable=False)  # the kernels index by the layout; contents are trusted
     n = state.config.num_players
     if seats.shape != (state.batch_size,):
         raise ValueError(f"seat must be one int or {state.batch_size} seats, got {seats.shape}")
@@ -156,9 +157,8 @@ def sample_world(state: GameState, seat: int | np.ndarray, rng: np.random.Genera
     ``state`` may hold a batch; ``seat`` is one seat for every game or one per game.
     The input is not changed.
     """
-    if not isinstance(state, GameState):
-        raise TypeError(f"state must be a GameState, got {type(state).__name__}")
-    seats = np.asarray(seat)
+    check_layout(state, writable=False)
+    seats = as_array(seat, "seat")
     if seats.dtype.kind not in "iu":
         raise ValueError(f"seat must be integers, got {seats.dtype}")
     if seats.ndim == 0:
@@ -174,12 +174,11 @@ def sample_world(state: GameState, seat: int | np.ndarray, rng: np.random.Genera
 
 def sample_worlds(state: GameState, seat: int, rng: np.random.Generator, count: int) -> GameState:
     """``count`` independent samples of game 0 of ``state`` seen by ``seat``: a batch."""
-    if not isinstance(count, (int, np.integer)) or count < 1:
-        raise ValueError(f"count must be a positive int, got {count!r}")
-    if not isinstance(state, GameState):
-        raise TypeError(f"state must be a GameState, got {type(state).__name__}")
+    count = as_int(count, "count", 1)
+    check_layout(state, writable=False)
     if state.batch_size != 1:
         raise ValueError(f"sample_worlds samples one game; got a batch of {state.batch_size}")
+    seat = as_int(seat, "seat")  # not np.full's silent int(1.7)
     many = GameState(state.config, np.repeat(state.data, int(count)))
     seats = np.full(int(count), seat, dtype=np.int64)
     _check(many, seats)

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from .arguments import as_int
 from .cards import N_CARD_TYPES, N_ORDER_TYPES, OVEN_CAPACITY, SUPPLY_CAPACITY
 from .config import Config
 
@@ -71,6 +72,11 @@ class StateError(ValueError):
     """A saved state is corrupt or does not fit the config; the message names the field."""
 
 
+class StateTypeError(StateError, TypeError):
+    """Not a state at all (a ``GameState`` was expected): a ``StateError`` and, as for
+    any argument of the wrong type, a ``TypeError``."""
+
+
 @dataclass
 class GameState:
     """A batch of games: the config they follow and their records."""
@@ -80,7 +86,12 @@ class GameState:
 
     @classmethod
     def empty(cls, config: Config, batch_size: int) -> GameState:
-        return cls(config, np.zeros(batch_size, dtype=state_dtype()))
+        """A batch of ``batch_size`` all-zero records (not a dealt game: ``Engine.reset``
+        deals into it). ``batch_size`` 0 is allowed here (an empty batch to fill), not
+        as an engine's input."""
+        if not isinstance(config, Config):
+            raise StateTypeError(f"config must be a Config, got {type(config).__name__}")
+        return cls(config, np.zeros(as_int(batch_size, "batch_size", 0), dtype=state_dtype()))
 
     @property
     def batch_size(self) -> int:

@@ -24,7 +24,7 @@ from .cards import (
     deck_counts,
 )
 from .config import Config
-from .state import OVER, PLAY, REVEAL, GameState, StateError, state_dtype
+from .state import OVER, PLAY, REVEAL, GameState, StateError, StateTypeError, state_dtype
 
 #: The largest reward one step can give a seat: every order delivered plus a win.
 MAX_STEP_REWARD = N_ORDER_TYPES + 1
@@ -37,21 +37,22 @@ def _first_bad(mask: np.ndarray | np.bool_) -> list[int]:
     return [int(i) for i in np.flatnonzero(mask)[:3]]
 
 
-def check_layout(state: object, where: str = "state") -> None:
-    """The cheap part: a ``GameState`` whose data has the record layout, one axis, C order.
+def check_layout(state: object, where: str = "state", writable: bool = True) -> None:
+    """The cheap part: a ``GameState`` whose data has the record layout, one axis, C order
+    (and writable, unless the caller only reads it).
 
     Raises ``StateError`` naming ``where``; every engine call runs this.
     """
     if not isinstance(state, GameState):
-        raise StateError(f"{where} must be a GameState, got {type(state).__name__}")
+        raise StateTypeError(f"{where} must be a GameState, got {type(state).__name__}")
     if not isinstance(state.config, Config):
-        raise StateError(f"{where}.config must be a Config, got {type(state.config).__name__}")
+        raise StateTypeError(f"{where}.config must be a Config, got {type(state.config).__name__}")
     data = state.data
     if not isinstance(data, np.ndarray) or data.dtype != _DTYPE:
         raise StateError(f"{where}.data must be an array of state_dtype() records")
     if data.ndim != 1 or data.shape[0] < 1:
         raise StateError(f"{where}.data must be one-dimensional and non-empty, got {data.shape}")
-    if not data.flags.c_contiguous or not data.flags.writeable:
+    if not data.flags.c_contiguous or (writable and not data.flags.writeable):
         raise StateError(f"{where}.data must be C-contiguous and writable")
 
 
@@ -65,7 +66,16 @@ def validate_state(state: object, where: str = "state") -> GameState:
 
 
 def check_state(state: GameState) -> list[str]:
-    """Every problem found, each naming the game index and the field; [] if consistent."""
+    """Every problem found, each naming the game index and the field; [] if consistent.
+
+    A batch of no games has no problems (``check_layout`` is what refuses it as an
+    engine's input); a ``state`` that is not a ``GameState`` of the record layout is
+    refused with ``StateError``, as it cannot be checked.
+    """
+    if not isinstance(state, GameState) or not isinstance(state.config, Config):
+        raise StateTypeError(f"state must be a GameState, got {type(state).__name__}")
+    if not isinstance(state.data, np.ndarray) or state.data.dtype != _DTYPE or state.data.ndim != 1:
+        raise StateError("state.data must be a one-dimensional array of state_dtype() records")
     d = state.data
     cfg = state.config
     n = cfg.num_players
@@ -78,7 +88,7 @@ def check_state(state: GameState) -> list[str]:
 
     def outside(name: str, lo: int, hi: int) -> np.ndarray:
         """Games with a value of field ``name`` outside ``[lo, hi]``."""
-        v = d[name].reshape(len(d), -1)
+        v = d[name].reshape(len(d), -1) if len(d) else d[name].reshape(0, 0)
         return np.asarray(((v < lo) | (v > hi)).any(axis=1))
 
     # -- ranges of every field (the kernels index arrays with these) --------------------

@@ -32,12 +32,12 @@ from gymnasium.vector.utils import batch_space
 
 from . import kernels
 from .actions import describe_illegal
-from .arguments import ArgumentTypeError, as_array, as_seed, as_seed_array, is_int
+from .arguments import ArgumentTypeError, as_array, as_bool, as_seed, as_seed_array, is_int
 from .config import Config
 from .engine import PARALLEL_MIN_BATCH, Engine, IllegalActionError
+from .observe import OBS_HIGH
 from .state import GameState
 
-OBS_HIGH = 255.0
 AUTORESET_MODES = (AutoresetMode.SAME_STEP, AutoresetMode.NEXT_STEP)
 
 
@@ -154,7 +154,7 @@ class MammaMiaVectorEnv(VectorEnv):
         self.config = self.engine.config
         self.num_envs = num_envs = int(num_envs)
         self.num_players = self.config.num_players
-        self.copy = copy
+        self.copy = as_bool(copy, "copy")
         self.single_action_space = spaces.Discrete(self.engine.n_actions)
         self.action_space = batch_space(self.single_action_space, num_envs)
         self.single_observation_space = spaces.Box(

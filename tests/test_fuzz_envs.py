@@ -411,6 +411,13 @@ def run_config(p: dict[str, Any]) -> tuple[list[str], str]:
             want = int
         if not isinstance(v, want) or (want is int and isinstance(v, bool)):
             fails.append(f"config {f} holds {v!r} ({type(v).__name__})")
+    games = getattr(res, "games", None)
+    for name in ("opponent_delivery_penalty", "canonical", "normalize"):
+        if games is not None and name in extra and door in ("gym", "sb3"):
+            v, want = getattr(games, name), extra[name]  # what was accepted is what is used
+            kind = float if name == "opponent_delivery_penalty" else bool
+            if type(v) is not kind or v != want:
+                fails.append(f"{name}={want!r} was accepted as {v!r}")
     try:
         if door == "vector":
             res.reset(seed=1)
@@ -439,6 +446,78 @@ EXTRA_ARGS_NAMES = [
     "canonical",
     "normalize",
 ]
+
+
+# -- agents' act_batch ------------------------------------------------------------------------
+BOT_OBS_EDITS = st.lists(
+    st.one_of(
+        st.fixed_dictionaries(
+            {
+                "where": st.floats(0, 1),  # the share of entries changed
+                "value": st.one_of(
+                    st.floats(allow_nan=True, allow_infinity=True),
+                    st.integers(-5, 300),
+                    st.sampled_from([0.0, 255.0, 255.5, -1e-6]),
+                ),
+            }
+        ),
+        st.sampled_from(["uniform", "small_ints", "list", "ragged", "object", "str", "transpose"]),
+    ),
+    max_size=3,
+)
+
+
+def run_agent(p: dict[str, Any]) -> tuple[list[str], str]:
+    """An agent's ``act_batch`` on real observations of a batch, then edited: any value
+    in any share of the entries, random numbers in the observation space, other forms.
+    An accepted call must return one legal action per game."""
+    from mamma_mia_agents import load_agent
+    from mamma_mia_env import Config, Engine
+
+    cfg = Config(**p["config"])
+    bot = load_agent(p["agent"])
+    if getattr(bot, "check_config", None) is not None:
+        try:
+            bot.check_config(cfg)
+        except ValueError:
+            return [], "not for this config"
+    eng = Engine(cfg.replace(observation_mode=bot.observation_mode))
+    rng = np.random.default_rng(p["seed"])
+    state = eng.reset(seeds=p["seed"], batch_size=p["batch"])
+    obs, masks = eng.observe(state), eng.legal_masks(state)
+    seats: Any = state.data["seat"].astype(np.int64)
+    given: Any = obs
+    for edit in p["edits"]:
+        if not (isinstance(given, np.ndarray) and given.dtype.kind == "f"):
+            break  # a list, ragged, object or text form: the edits after it do not apply
+        if isinstance(edit, dict):
+            sel = rng.random(np.shape(given)) < edit["where"]
+            with np.errstate(all="ignore"):
+                given = np.array(given, dtype=np.float64)
+                given[sel] = edit["value"]
+        elif edit == "uniform":
+            given = rng.uniform(0, 255, obs.shape).astype(np.float32)
+        elif edit == "small_ints":
+            given = rng.integers(0, 9, obs.shape).astype(np.float32)
+        elif edit == "list":
+            given = np.asarray(given).tolist()
+        elif edit == "ragged":
+            given = [*np.asarray(given)[:-1].tolist(), [0.0]]
+        elif edit == "object":
+            given = np.asarray(given).astype(object)
+        elif edit == "str":
+            given = np.asarray(given).astype(str)
+        else:
+            given = np.asarray(given).T
+    ok, res = attempt(lambda: bot.act_batch(given, masks, rng, seats))
+    if not ok:
+        return refusal_failures(res, ["observations", "masks", "seats", "act_batch"]), "refused"
+    acts = np.asarray(res)
+    if acts.shape != (p["batch"],) or acts.dtype.kind not in "iu":
+        return [f"accepted, but returned {acts!r:.200}"], "accepted"
+    if ((acts < 0) | (acts >= eng.n_actions)).any() or not masks[np.arange(len(acts)), acts].all():
+        return [f"accepted, but chose an illegal action: {acts.tolist()[:8]}"], "accepted"
+    return [], "accepted"
 
 
 # -- the tests -----------------------------------------------------------------------------
@@ -512,3 +591,16 @@ def test_fuzz_step_active(config, active) -> None:
 def test_fuzz_config_values(door, config, extra) -> None:
     payload = dict(door=door, config=config, extra=extra)
     run_case(f"config values [{door}]", "test_fuzz_envs:run_config", payload)
+
+
+@fuzz_settings(ci=60)
+@given(
+    agent=st.sampled_from(["random", "counter", "builder", "hoarder", "forgetful", "ppo"]),
+    config=CONFIGS,
+    seed=st.integers(0, 2**32),
+    batch=st.sampled_from([1, 3, 300]),
+    edits=BOT_OBS_EDITS,
+)
+def test_fuzz_agent_act_batch(agent, config, seed, batch, edits) -> None:
+    payload = dict(agent=agent, config=config, seed=seed, batch=batch, edits=edits)
+    run_case(f"act_batch [{agent}]", "test_fuzz_envs:run_agent", payload)

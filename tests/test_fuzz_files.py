@@ -267,6 +267,12 @@ def argvs(draw: Any) -> list[str]:
     argv += draw(st.lists(st.sampled_from(switches), max_size=2, unique=True))
     if clean and "--no-idle-cycle-guard" in argv and "--max-turns" not in argv:
         argv += ["--max-turns", "40"]
+    agents = argv[argv.index("--agents") + 1] if "--agents" in argv else ""
+    if len(agents.split(",")) > 6:  # one deal of 31 agents at 4 seats is 125,860 games
+        if "--players" not in flags:
+            argv += ["--players", "2"]  # a long run, not a hang: keep it to 930 games
+        elif argv[argv.index("--players") + 1].strip() in ("3", "4", "5"):
+            argv[argv.index("--players") + 1] = "2"
     argv += ["--no-progress"]
     if "--games" not in flags:
         argv += ["--games", "4"]

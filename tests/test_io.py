@@ -634,15 +634,19 @@ def test_codec_rejects_bad_values() -> None:
     for a in (-1, 655, 10**6):
         with pytest.raises(ValueError, match="outside"):
             codec.decode(a)
-    with pytest.raises(ValueError, match="a pass plays no cards"):
+    with pytest.raises(ValueError, match=r"a pass \(kind=None\) plays no cards: singles and"):
         codec.encode_turn(None, 1)
     with pytest.raises(ValueError, match="order type"):
         codec.encode_turn("salami", 1, order=8)
     with pytest.raises(ValueError, match="draw"):
         codec.encode_turn("salami", 1, draw="oven")
-    with pytest.raises(ValueError, match="ingredient index"):
+    with pytest.raises(ValueError, match="kind: an ingredient index must be 0-4"):
         codec.encode_turn(5, 1)
-    with pytest.raises(ValueError, match="needs an ingredient"):
+    with pytest.raises(ValueError, match="kind: unknown ingredient 'ham'"):
+        codec.encode_turn("ham", 1)
+    with pytest.raises(TypeError, match="kind must be an ingredient name"):
+        codec.encode_turn(2.0, 1)
+    with pytest.raises(ValueError, match="needs kind"):
         codec.encode_reveal("deliver_as")
     with pytest.raises(ValueError, match="reveal choice"):
         codec.encode_reveal("accept")

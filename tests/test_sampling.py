@@ -133,8 +133,14 @@ def test_bad_input_is_refused() -> None:
         sample_world(state, 0, 5)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="samples one game"):
         sample_worlds(state, 0, rng, 10)
-    with pytest.raises(ValueError, match="count must be a positive int"):
+    with pytest.raises(ValueError, match="count must be at least 1, got 0"):
         sample_worlds(state[[0]], 0, rng, 0)
+    with pytest.raises(TypeError, match="count must be an int"):
+        sample_worlds(state[[0]], 0, rng, True)
+    with pytest.raises(TypeError, match="seat must be an int"):
+        sample_worlds(state[[0]], 1.7, rng, 3)  # was read as seat 1
+    with pytest.raises(TypeError, match="seat must be an array"):
+        sample_world(state, [0, []], rng)
     with pytest.raises(TypeError, match="state must be a GameState"):
         sample_world("state", 0, rng)  # type: ignore[arg-type]
 

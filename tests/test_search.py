@@ -96,6 +96,12 @@ def test_bad_arguments_and_bare_observations() -> None:
         SearchAgent(candidates=-1)
     with pytest.raises(ValueError, match="time_ms"):
         SearchAgent(time_ms=0)
+    for kwargs in ({"worlds": True}, {"candidates": 2.0}, {"margin": True}, {"time_ms": "5"}):
+        name = next(iter(kwargs))  # a bool or a string is not read as a number
+        with pytest.raises(TypeError, match=f"{name} must be"):
+            SearchAgent(**kwargs)
+    with pytest.raises(ValueError, match="margin must be a finite number, got nan"):
+        SearchAgent(margin=float("nan"))
     with pytest.raises(ValueError, match="rollout must be a compiled recall bot"):
         SearchAgent(rollout="forgetful")
     with pytest.raises(TypeError, match="needs the game state"):

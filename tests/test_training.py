@@ -79,9 +79,8 @@ def test_short_training_run_has_finite_losses(smoke_run):
 
 def test_saved_policy_loads_and_plays_only_legal_actions(smoke_run):
     out, _ = smoke_run
-    assert isinstance(
-        load_agent("mamma_mia_agents.ppo_agent:PPOAgent"), PPOAgent
-    )  # tournament spec
+    # the tournament's spec of the same agent
+    assert isinstance(load_agent("mamma_mia_agents.ppo_agent:PPOAgent"), PPOAgent)
     assert isinstance(load_agent("ppo"), PPOAgent)  # bundled name
     pol = NumpyPolicy.load(out / "policy.npz")
     assert pol.num_players == 2 and pol.meta["trained_with"]["seed"] == 3
