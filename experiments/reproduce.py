@@ -478,6 +478,10 @@ _FUZZ = (
     "MAMMA_MIA_FUZZ_EXAMPLES=1000 MAMMA_MIA_FUZZ_REPORT=experiments/results/{} python -m pytest "
     "tests/test_fuzz_states.py tests/test_fuzz_envs.py tests/test_fuzz_files.py"
 )
+_FUZZ_TESTS = (
+    "tests/test_fuzz_states.py tests/test_fuzz_envs.py tests/test_fuzz_files.py "
+    "tests/test_fuzz_replays.py"
+)
 RECORDS: list[Record] = [
     Record(
         name="ab_speed",
@@ -528,8 +532,44 @@ RECORDS: list[Record] = [
         ),
     ),
     Record(
+        name="ab_speed_i9fix",
+        commands={
+            "ab_speed_i9fix.json": (
+                "python experiments/ab_speed.py --base <checkout of 479b5d9> --seconds 1.0 "
+                f"--batch 4096 --repeats 15 --rows vector_copy_false,vector_copy_true,aec "
+                f"--out {_R}ab_speed_i9fix.json"
+            ),
+            "ab_speed_i9fix_vector.json": (
+                "python experiments/ab_speed.py --base <checkout of 479b5d9> --seconds 1.0 "
+                f"--batch 4096 --repeats 31 --rows vector_copy_true,vector_copy_false "
+                f"--out {_R}ab_speed_i9fix_vector.json"
+            ),
+            "ab_bot_check_i9fix.json": (
+                "python experiments/ab_bot_check.py --bots builder,counter --batch 4096 "
+                f"--repeats 21 --out {_R}ab_bot_check_i9fix.json"
+            ),
+        },
+        reason=(
+            "interleaved A/B timings of the fuzz-hole fixes against the code before them "
+            "(another checkout) on a shared machine; records, not re-run"
+        ),
+    ),
+    Record(
         name="fuzz_long_run",
-        commands={f: _FUZZ.format(f) for f in ("fuzz_long_run_1.json", "fuzz_long_run_2.json")},
+        commands={
+            **{f: _FUZZ.format(f) for f in ("fuzz_long_run_1.json", "fuzz_long_run_2.json")},
+            **{
+                f"fuzz_long_run_{k}.json": (
+                    f"MAMMA_MIA_FUZZ_EXAMPLES=400 MAMMA_MIA_FUZZ_REPORT={_R}fuzz_long_run_{k}.json "
+                    f"python -m pytest {tests} -p no:cacheprovider --hypothesis-seed={seed}"
+                )
+                for k, tests, seed in (
+                    ("3", _FUZZ_TESTS, 9),
+                    ("3b", "tests/test_fuzz_envs.py -k agent_act_batch", 9),
+                    ("4", _FUZZ_TESTS, 10),
+                )
+            },
+        },
         reason=(
             "hypothesis draws the cases at random (no fixed seed) and a test stops at its first "
             "failure, at the commit the file names: records of what those runs found "
