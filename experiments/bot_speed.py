@@ -32,11 +32,11 @@ sys.path.insert(0, os.path.dirname(HERE))
 
 import numba as nb  # noqa: E402
 import numpy as np  # noqa: E402
-from tqdm import tqdm  # noqa: E402
-
 from mamma_mia_agents import HEURISTICS, load_agent  # noqa: E402
 from mamma_mia_agents.compiled import CompiledBots, play_out  # noqa: E402
 from mamma_mia_agents.tournament import run_tournament  # noqa: E402
+from tqdm import tqdm  # noqa: E402
+
 from mamma_mia_env import Config, Engine  # noqa: E402
 from mamma_mia_env.state import OVER  # noqa: E402
 from mamma_mia_env.vector import MammaMiaVectorEnv  # noqa: E402

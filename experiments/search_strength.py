@@ -1,7 +1,7 @@
 """How strong the search bot is, by budget: win rate against builder and ppo (issue 12).
 
     PYTHONPATH=. python experiments/search_strength.py [--worlds 2,4,8,16] [--games 200]
-        [--opponents builder,ppo] [--players 2,4] [--export]
+        [--opponents builder,ppo] [--players 2,4] [--headline-games 2000] [--export]
 
 For every budget (``worlds`` sampled worlds per candidate action, ``--candidates``
 candidates) and opponent, a duplicate-deal tournament (``run_tournament``, rotated
@@ -11,6 +11,11 @@ three copies of it. The search bot's win rate comes with its Wilson 95% interval
 threads = 1), over positions of builder games, as the median and mean of
 ``act_states`` calls. Writes ``search_strength.json`` and ``search_strength.png`` into
 ``--out`` (default: a temporary directory; ``--export``: experiments/results/).
+
+The headline rows (the bot's default budget, ``--headline-worlds``, against
+``--headline-opponents``) are played first with ``--headline-games`` games; then the
+curve's other rows, cheapest budget first, so that a run cut short keeps the
+headline and the cheap end of every curve. The file is rewritten after every row.
 """
 
 from __future__ import annotations
@@ -27,13 +32,13 @@ sys.path.insert(0, os.path.dirname(HERE))
 
 import numba as nb  # noqa: E402
 import numpy as np  # noqa: E402
-from tqdm import tqdm  # noqa: E402
-
 from mamma_mia_agents import load_agent  # noqa: E402
 from mamma_mia_agents.compiled import CompiledBots, play_out  # noqa: E402
 from mamma_mia_agents.search import SearchAgent  # noqa: E402
 from mamma_mia_agents.stats import wilson_interval  # noqa: E402
 from mamma_mia_agents.tournament import run_tournament  # noqa: E402
+from tqdm import tqdm  # noqa: E402
+
 from experiments.bot_speed import provenance  # noqa: E402
 from mamma_mia_env import Config, Engine  # noqa: E402
 from mamma_mia_env.state import OVER  # noqa: E402
@@ -135,6 +140,19 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--games", type=int, default=200)
     ap.add_argument("--players", default="2,4")
     ap.add_argument("--opponents", default="builder,ppo")
+    ap.add_argument(
+        "--headline-worlds",
+        type=int,
+        default=SearchAgent().worlds,
+        help="the budget of the headline rows (default: the bot's default)",
+    )
+    ap.add_argument(
+        "--headline-games",
+        type=int,
+        default=None,
+        help="games of the headline rows (default: --games)",
+    )
+    ap.add_argument("--headline-opponents", default="builder")
     ap.add_argument("--positions", type=int, default=60, help="positions timed per budget")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--seed", type=int, default=0)
@@ -146,12 +164,19 @@ def main(argv: list[str] | None = None) -> int:
         players = [int(p) for p in args.players.split(",")]
     except ValueError:
         ap.error("--worlds and --players take comma-separated integers")
-    if min(budgets) < 1 or args.games < 1 or args.candidates < 1 or args.positions < 1:
-        ap.error("--worlds, --games, --candidates and --positions must be >= 1")
+    if args.headline_games is None:
+        args.headline_games = args.games
+    if (
+        min(budgets) < 1
+        or min(args.games, args.candidates, args.positions, args.headline_games) < 1
+        or args.headline_worlds < 1
+    ):
+        ap.error("--worlds, --games, --candidates, --positions and --headline-* must be >= 1")
     if any(p not in (2, 3, 4, 5) for p in players):
         ap.error("--players must be in 2-5")
     opponents = [o.strip() for o in args.opponents.split(",") if o.strip()]
-    for o in opponents:
+    headline_opps = [o.strip() for o in args.headline_opponents.split(",") if o.strip()]
+    for o in opponents + headline_opps:
         load_agent(o)  # fails early with a clear message
     out_dir = (
         os.path.join(HERE, "results")
@@ -165,18 +190,33 @@ def main(argv: list[str] | None = None) -> int:
         "curves": {},
         "timing": {},
     }
-    jobs = [(n, w) for n in players for w in budgets]
-    for n, w in tqdm(jobs, desc="budgets"):
+    # (players, worlds, opponent, games): the headline first, then the curves cheapest first
+    jobs = [
+        (n, args.headline_worlds, o, args.headline_games) for n in players for o in headline_opps
+    ]
+    jobs += [
+        (n, w, o, args.games)
+        for w in sorted(budgets)
+        for n in players
+        for o in opponents
+        if not (w == args.headline_worlds and o in headline_opps)
+    ]
+    for n, w, opp, games in tqdm(jobs, desc="rows"):
         bot = SearchAgent(worlds=w, candidates=args.candidates)
-        timing = decision_times(n, bot, args.positions, args.seed)
-        record["timing"][f"{n}p_worlds{w}"] = timing
-        for opp in opponents:
-            row = strength(n, opp, bot, args.games, args.seed, args.workers)
-            row.update(worlds=w, candidates=args.candidates, ms_per_decision=timing["median_ms"])
-            record["curves"].setdefault(f"{n}p vs {opp}", []).append(row)
-            print(f"{n}p worlds={w} vs {opp}: {row['win_rate']:.1%} {row['wilson95']} "
-                  f"({row['games']} games), {timing['median_ms']} ms/decision")  # fmt: skip
-            _write(out_dir, record)  # after every row: a cut-short run keeps what it measured
+        key = f"{n}p_worlds{w}"
+        if key not in record["timing"]:
+            record["timing"][key] = decision_times(n, bot, args.positions, args.seed)
+        timing = record["timing"][key]
+        row = strength(n, opp, bot, games, args.seed, args.workers)
+        row.update(worlds=w, candidates=args.candidates, ms_per_decision=timing["median_ms"])
+        row["headline"] = w == args.headline_worlds and opp in headline_opps
+        rows = record["curves"].setdefault(f"{n}p vs {opp}", [])
+        rows.append(row)
+        rows.sort(key=lambda r: r["worlds"])
+        print(f"{n}p worlds={w} vs {opp}: {row['win_rate']:.1%} {row['wilson95']} "
+              f"({row['games']} games), {timing['median_ms']} ms/decision")  # fmt: skip
+        _write(out_dir, record)  # after every row: a cut-short run keeps what it measured
+        plot(record, os.path.join(out_dir, "search_strength.png"))
     record["load_average_after"] = os.getloadavg()
     _write(out_dir, record)
     plot(record, os.path.join(out_dir, "search_strength.png"))
