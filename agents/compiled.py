@@ -15,8 +15,9 @@ same summation order (numpy sums five float32 values left to right), and the sam
 float32 power ``gamble ** gap`` with its own vectorised routine, which differs from the
 C library's ``powf`` in the last bit for some arguments. Gaps are whole numbers for
 every bot but ``forgetful``, and for those the kernel reads a table of numpy's own
-powers; a fractional gap (``forgetful`` guessing the oven) falls back to ``powf``: one
-bit of a score, which changes a decision only on an exact tie.
+powers; a fractional gap (``forgetful`` guessing the oven) is computed with ``powf`` in a
+first pass that records the exponents, numpy computes those powers, and a second pass
+uses them (``decide`` over a batch; ``play_out`` pauses the game for it).
 
 ``play_bots`` (below) plays whole games inside one compiled loop: observe, decide,
 step, with a bot (or the random policy) per seat. The search bots roll out with it.
@@ -804,15 +805,22 @@ def _make_play(parallel: bool):
 
     @nb.njit(cache=True, parallel=parallel)
     def play_bots(
-        data, bot_of_seat, params, play, need, n, prms, pws, modes, lays, obs_dims,
-        rstates, max_steps, steps_taken,
+        data, bot_of_seat, params, play, need, n, prms, pws, modes, exact, lays, obs_dims,
+        rstates, max_steps, steps_taken, ubuf, paused,
     ):  # fmt: skip
         """Play every game of ``data`` on (until over, or ``max_steps`` actions each).
 
         ``bot_of_seat[g, s]``: the bot id of seat s in game g (a row of ``prms``,
-        ``pws``, ``modes``) or ``RANDOM_BOT``; ``lays[m]`` / ``obs_dims[m]``: the layout
-        and size of observation mode m (0 recall, 1 top_card). ``rstates[g]``: game
-        g's SplitMix64 state for the random policy. ``steps_taken[g]``: actions taken.
+        ``pws``, ``modes``, ``exact``) or ``RANDOM_BOT``; ``lays[m]`` / ``obs_dims[m]``:
+        the layout and size of observation mode m (0 recall, 1 top_card). ``rstates[g]``:
+        game g's SplitMix64 state for the random policy. ``steps_taken[g]``: actions
+        taken (a game resumes from its count).
+
+        A bot with ``exact[bot]`` may need numpy's powers (see the module doc): its
+        decision runs ``decide``'s first pass into ``ubuf[g]``; if a fractional power
+        came up, the game stops there with ``paused[g] = 1``, the caller fills
+        ``ubuf[g]`` with numpy's powers and calls again, and the game resumes with the
+        second pass.
         """
         g_total = data.shape[0]
         chunks = min(g_total, CHUNKS)
@@ -823,10 +831,10 @@ def _make_play(parallel: bool):
             ob0 = np.empty(obs_dims[0], np.float32)
             ob1 = np.empty(obs_dims[1], np.float32)
             dl = np.zeros(8, np.int32)
-            u = np.zeros(1, np.float32)
+            u0 = np.zeros(1, np.float32)
             for g in range(c * g_total // chunks, (c + 1) * g_total // chunks):
                 r = data[g]
-                k = 0
+                k = steps_taken[g]
                 while r.phase != OVER and k < max_steps:
                     seat = r.seat
                     bot = bot_of_seat[g, seat]
@@ -837,10 +845,24 @@ def _make_play(parallel: bool):
                         m = modes[bot]
                         ob = ob0 if m == 0 else ob1
                         observe_game(r, seat, n, m, ob)
+                        if exact[bot]:
+                            u = ubuf[g]
+                            if paused[g]:
+                                umode = 2
+                                paused[g] = 0
+                            else:
+                                umode = 1
+                                u[u.shape[0] - 1] = 0
+                        else:
+                            u = u0
+                            umode = 0
                         a = decide_one(
-                            ob, mk, seat, lays[m], play, need, prms[bot], pws[bot], u, 0,
+                            ob, mk, seat, lays[m], play, need, prms[bot], pws[bot], u, umode,
                             ws, wd, wi,
                         )  # fmt: skip
+                        if umode == 1 and u[u.shape[0] - 1] != 0:
+                            paused[g] = 1  # wait for numpy's powers
+                            break
                     step_game(r, a, params, play, need, dl)
                     k += 1
                 steps_taken[g] = k
@@ -858,7 +880,8 @@ class CompiledBots:
     Accepts the bundled heuristic bots (and ``HeuristicAgent`` with any ``Params``)
     and ``RandomAgent``; ``compilable(agent)`` says whether an agent can be used.
     The random policy inside the loop draws from its own SplitMix64 stream, not from a
-    numpy generator: games it plays differ from ``RandomAgent.act_batch``'s.
+    numpy generator: games it plays differ from ``RandomAgent.act_batch``'s. The
+    heuristic bots decide as ``act_batch`` does, numpy's powers included (``exact``).
     """
 
     def __init__(self, agents: list[object], num_players: int, doubles: bool) -> None:
@@ -883,6 +906,8 @@ class CompiledBots:
         self.prms = np.array(prms, np.float64)
         self.pws = np.array(pws, np.float32)
         self.modes = np.array(modes, np.int64)
+        # as ``decide``: one pass for recall bots and bots that do not gamble
+        self.exact = (self.prms[:, I_GAMBLE] != 0) & (self.modes != 0)
         self.lays = np.stack(
             [layout_vector(num_players, m, doubles) for m in ("recall", "top_card")]
         )
@@ -938,9 +963,27 @@ def play_out(
         rstates = np.uint64(seed) * np.uint64(0x9E3779B97F4A7C15) + np.arange(g, dtype=np.uint64)
     steps = np.zeros(g, np.int64)
     kernel = PLAY_PARALLEL if g >= 64 else PLAY_SERIAL
-    kernel(
-        state.data, bot_of_seat, engine.params, engine.play.astype(np.int64),
-        engine.need.astype(np.int64), n, bots.prms, bots.pws, bots.modes, bots.lays,
-        bots.obs_dims, rstates, int(min(max_steps, 1 << 62)), steps,
-    )  # fmt: skip
-    return steps
+    exact = bots.exact[np.maximum(bot_of_seat, 0)] & (bot_of_seat >= 0)
+    width = int(engine.play.shape[0]) * T + 1
+    ubuf = np.zeros((g if exact.any() else 1, width), np.float32)
+    paused = np.zeros(g, np.int8)
+    play, need = engine.play.astype(np.int64), engine.need.astype(np.int64)
+    max_steps = int(min(max_steps, 1 << 62))
+    while True:
+        kernel(
+            state.data, bot_of_seat, engine.params, play, need, n, bots.prms, bots.pws,
+            bots.modes, bots.exact, bots.lays, bots.obs_dims, rstates, max_steps, steps, ubuf,
+            paused,
+        )  # fmt: skip
+        rows = np.flatnonzero(paused)
+        if not len(rows):
+            return steps
+        # numpy's powers for the paused decisions, computed as ``decide`` does
+        d = state.data[rows]
+        bot = bot_of_seat[rows, d["seat"].astype(np.int64)]
+        for b in np.unique(bot):
+            sel = rows[bot == b]
+            ub = ubuf[sel]
+            u = ub[:, :-1]
+            ub[:, :-1] = np.where(u > 0, np.float32(bots.prms[b, I_GAMBLE]) ** u, 0)
+            ubuf[sel] = ub

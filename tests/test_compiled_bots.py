@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from mamma_mia_agents import CounterAgent, RandomAgent, load_agent
 from mamma_mia_agents.compiled import random_actions
 from mamma_mia_agents.heuristic import HeuristicAgent, Params
+
 from mamma_mia_env import Config, Engine
 from mamma_mia_env.state import OVER
 
@@ -145,7 +145,9 @@ def test_play_out_replays_the_tournament_and_checks_its_input() -> None:
     state = eng.reset(seeds=np.arange(g))
     steps = play_out(eng, state, bots, seats)
     assert (state.data["phase"] == OVER).all() and (steps > 0).all()
-    ref = play_games(cfg, agents, seats, np.arange(g, dtype=np.uint64), np.random.default_rng(0))
+    ref = play_games(
+        cfg, agents, seats, np.arange(g, dtype=np.uint64), np.random.default_rng(0), compiled=False
+    )
     assert (ref["delivered"] == state.data["delivered"][:, :4].sum(2)).all()
     assert (ref["turns"] == state.data["turns"]).all()
     cut = eng.reset(seeds=np.arange(5))
@@ -161,3 +163,26 @@ def test_play_out_replays_the_tournament_and_checks_its_input() -> None:
                  bots, np.zeros((1, 2), np.int64))  # fmt: skip
     with pytest.raises(ValueError, match="no compiled kernel"):
         CompiledBots([load_agent("ppo")], 4, False)
+
+
+@pytest.mark.parametrize("num_players", [2, 4])
+def test_tournament_compiled_path_plays_the_same_games(num_players: int) -> None:
+    """``play_games`` plays all-heuristic tables in ``play_out``: the results equal the
+    batched loop's, also when random (its own generator) and heuristic tables mix and
+    when the first games are recorded."""
+    from mamma_mia_agents.tournament import play_games, seating_schedule
+
+    cfg = Config(num_players=num_players)
+    agents = [load_agent(a) for a in ("random", "builder", "hoarder", "counter", "forgetful")]
+    sched = seating_schedule(len(agents), num_players)
+    assign = np.tile(sched, (3, 1))
+    seeds = np.repeat(np.arange(3, dtype=np.uint64) + 77, len(sched))
+    rng = np.random.default_rng
+    slow = play_games(cfg, agents, assign, seeds, rng(5), compiled=False, record=3)
+    seen = []
+    fast = play_games(cfg, agents, assign, seeds, rng(5), record=3, progress=seen.append)
+    for key in ("delivered", "cards", "turns", "truncated"):
+        assert (slow[key] == fast[key]).all(), key
+    assert slow["actions"] == fast["actions"]
+    assert sum(seen) == len(seeds)
+    assert (~(assign == 0).any(1)).any()  # some tables had no random seat: the fast path ran
