@@ -28,7 +28,14 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from mamma_mia_env.cards import BOMBASTICA, HAND_LIMIT, MINIMALE, MONOTONI, N_KINDS
+from mamma_mia_env.cards import (
+    BOMBASTICA,
+    HAND_LIMIT,
+    MINIMALE,
+    MONOTONI,
+    N_KINDS,
+    OVEN_CAPACITY,
+)
 from mamma_mia_env.observe import observe_game
 from mamma_mia_env.rules import legal_mask_game, step_game
 from mamma_mia_env.state import OVER
@@ -162,17 +169,42 @@ def _order_need(pool, owner, t, need, out) -> bool:
 
 
 @nb.njit(cache=True)
-def _oven_slots(ob, lay, slots) -> int:
-    """The oven's orders in the order played: slot indices (rel * 8 + type)."""
+def _oven_slots(ob, lay, slots, bucket) -> int:
+    """The oven's orders in the order played: slot indices (rel * 8 + type).
+
+    The oven indices of the orders are distinct whole numbers below the oven's
+    capacity: a bucket per index sorts them in one pass (``bucket`` is all zero before
+    and after). An observation that breaks this (not one the engine made) gets the
+    stable insertion sort by index this replaced, so the result is the same."""
     n = lay[L_N]
     o_oo = lay[L_OO]
     m = 0
+    top = 0
+    ok = True
     for i in range(n * T):
         if ob[o_oo + i * 7] > 0:
             slots[m] = i
             m += 1
-    # stable insertion sort by oven index
-    for a in range(1, m):
+            v = ob[o_oo + i * 7 + 1]
+            if ok and v >= 0 and v < OVEN_CAPACITY:
+                idx = int(v)
+                if bucket[idx] == 0:
+                    bucket[idx] = i + 1
+                    if idx >= top:
+                        top = idx + 1
+                    continue
+            ok = False
+    if ok:
+        j = 0
+        for idx in range(top):
+            if bucket[idx] > 0:
+                slots[j] = bucket[idx] - 1
+                bucket[idx] = 0
+                j += 1
+        return m
+    for idx in range(top):
+        bucket[idx] = 0
+    for a in range(1, m):  # stable insertion sort by oven index
         x = slots[a]
         key = ob[o_oo + x * 7 + 1]
         j = a - 1
@@ -191,7 +223,7 @@ def _simulate_oven(ob, lay, personal, need, rival_cover, pv, hv, pool, reserve, 
     o_tot = lay[L_TOT]
     o_seats = lay[L_SEATS]
     slots = wi[0 : n * T]
-    m = _oven_slots(ob, lay, slots)
+    m = _oven_slots(ob, lay, slots, wi[64 : 64 + OVEN_CAPACITY])
     consumed = ws[24:29]
     consumed[:] = F32(0.0)
     for k in range(K):
@@ -257,7 +289,7 @@ def _bound_oven(ob, lay, personal, need, pv, low, high, ws, wi) -> None:
     over = 1.0 if doubles else 0.0
     max_hand = 2.0 * HAND_LIMIT if doubles else float(HAND_LIMIT)
     slots = wi[0 : n * T]
-    m = _oven_slots(ob, lay, slots)
+    m = _oven_slots(ob, lay, slots, wi[64 : 64 + OVEN_CAPACITY])
     took_lo = ws[24:29]
     took_hi = ws[32:37]
     took_lo[:] = F32(0.0)
@@ -616,7 +648,8 @@ CHUNKS = 64  # work items of the parallel loop; each allocates its scratch once
 def workspace():
     """Scratch arrays for ``decide_one`` (float32, float64, int64), reused across games:
     the per-game functions carve fixed slices out of them instead of allocating."""
-    return np.empty(256, np.float32), np.empty(16, np.float64), np.empty(64, np.int64)
+    wi = np.zeros(64 + OVEN_CAPACITY, np.int64)  # [64:] the buckets of ``_oven_slots``
+    return np.empty(256, np.float32), np.empty(16, np.float64), wi
 
 
 @nb.njit(cache=True)

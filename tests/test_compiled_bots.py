@@ -186,3 +186,38 @@ def test_tournament_compiled_path_plays_the_same_games(num_players: int) -> None
     assert slow["actions"] == fast["actions"]
     assert sum(seen) == len(seeds)
     assert (~(assign == 0).any(1)).any()  # some tables had no random seat: the fast path ran
+
+
+def test_oven_order_sort_falls_back_on_odd_indices() -> None:
+    """The kernels sort the oven's orders by a bucket per oven index; an observation
+    whose indices are not distinct whole numbers below the oven's capacity (no engine
+    makes one) takes the insertion sort, and the decision is still numpy's."""
+    from mamma_mia_env.observe import observation_slices
+
+    eng = Engine(Config(num_players=4))
+    state = eng.reset(seeds=np.arange(40))
+    for _ in range(60):
+        eng.step(state, load_agent("builder").act_batch(
+            eng.observe(state), eng.legal_masks(state), None, state.data["seat"]))  # fmt: skip
+    obs = eng.observe(state)
+    masks = eng.legal_masks(state)
+    seats = state.data["seat"].astype(np.int64)
+    oo = observation_slices(4, "recall")["oven_orders"]
+    slots = obs[:, oo].reshape(len(obs), -1, 7)
+    present = slots[:, :, 0] > 0
+    assert (present.sum(1) >= 2).all()
+    odd = obs.copy()
+    view = odd[:, oo].reshape(len(obs), -1, 7)
+    for g in range(len(obs)):
+        first, second = np.flatnonzero(present[g])[:2]
+        if g % 3 == 0:
+            view[g, first, 1] = view[g, second, 1]  # two orders at one index
+        elif g % 3 == 1:
+            view[g, first, 1] = 1e6  # beyond the oven
+        else:
+            view[g, first, 1] = -3.5
+    odd[:, oo] = view.reshape(len(obs), -1)
+    rng = np.random.default_rng(0)
+    for bot in _bots()[:3] + _bots()[4:5]:
+        fast = bot.act_batch(odd, masks, rng, seats)
+        assert (fast == bot.act_batch_reference(odd, masks, rng, seats)).all()
