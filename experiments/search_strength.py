@@ -15,7 +15,11 @@ threads = 1), over positions of builder games, as the median and mean of
 The headline rows (the bot's default budget, ``--headline-worlds``, against
 ``--headline-opponents``) are played first with ``--headline-games`` games; then the
 curve's other rows, cheapest budget first, so that a run cut short keeps the
-headline and the cheap end of every curve. The file is rewritten after every row.
+headline and the cheap end of every curve. Every row is played in tournaments of
+``--block`` games (tournament seeds ``--seed``, ``--seed + 1``, ...: new deals each,
+the same deals at every budget); the file is rewritten after every block, the
+intervals computed over all the row's games (deal-clustered: a deal's seat rotations
+count as one draw).
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ import os
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
@@ -35,7 +40,11 @@ import numpy as np  # noqa: E402
 from mamma_mia_agents import load_agent  # noqa: E402
 from mamma_mia_agents.compiled import CompiledBots, play_out  # noqa: E402
 from mamma_mia_agents.search import SearchAgent  # noqa: E402
-from mamma_mia_agents.stats import wilson_interval  # noqa: E402
+from mamma_mia_agents.stats import (  # noqa: E402
+    cluster_mean_interval,
+    wilson_interval,
+    win_shares,
+)
 from mamma_mia_agents.tournament import run_tournament  # noqa: E402
 from tqdm import tqdm  # noqa: E402
 
@@ -76,29 +85,59 @@ def decision_times(num_players: int, bot: SearchAgent, positions: int, seed: int
 
 
 def strength(
-    num_players: int, opponent: str, bot: SearchAgent, games: int, seed: int, workers: int
+    num_players: int,
+    opponent: str,
+    bot: SearchAgent,
+    games: int,
+    seed: int,
+    workers: int,
+    block: int,
+    row: dict,
+    on_block: Callable[[], None],
 ) -> dict:
+    """The search bot's results against ``opponent`` over ``games`` games, played in
+    tournaments of ``block`` games (seeds ``seed``, ``seed + 1``, ...: new deals each,
+    the same deals for every budget); ``row`` is updated and ``on_block`` called after
+    every block, so that a run cut short keeps the games it played."""
     agents = [bot] + [opponent] * (num_players - 1)
-    res = run_tournament(
-        agents, num_players=num_players, games=games, seed=seed, workers=workers, progress=True
-    )
-    table = {row["agent"]: row for row in res.compute_table()}
-    me = table["search"]
-    played = int(me["seat_games"])
-    wins = float(me["wins"])
-    lo, hi = wilson_interval(wins, played)
-    return {
-        "num_players": num_players,
-        "opponent": opponent,
-        "games": played,
-        "wins": wins,
-        "win_rate": round(wins / played, 4),
-        "wilson95": [round(lo, 4), round(hi, 4)],
-        "deal_clustered95": [round(me["win_rate_deal_low"], 4), round(me["win_rate_deal_high"], 4)],
-        "chance": round(1 / num_players, 4),
-        "mean_delivered": round(float(me["mean_delivered"]), 3),
-        "tournament_seconds": round(float(res.elapsed), 1),
-    }
+    shares, deals, delivered = [], [], []
+    elapsed = 0.0
+    played = b = 0
+    while played < games:
+        res = run_tournament(
+            agents,
+            num_players=num_players,
+            games=min(block, games - played),
+            seed=seed + b,
+            workers=workers,
+            progress=True,
+        )
+        sel = res.assign == 0  # the search bot's seat in every game
+        shares.append(win_shares(res.delivered, res.cards)[sel])
+        deals.append(b * 10**7 + np.broadcast_to(res.deal[:, None], sel.shape)[sel])
+        delivered.append(res.delivered[sel])
+        elapsed += float(res.elapsed)
+        played += int(sel.sum())
+        b += 1
+        x = np.concatenate(shares)
+        wins = float(x.sum())
+        lo, hi = wilson_interval(wins, len(x))
+        _, clo, chi = cluster_mean_interval(x, np.concatenate(deals))
+        row.update(
+            num_players=num_players,
+            opponent=opponent,
+            games=len(x),
+            blocks=b,
+            wins=wins,
+            win_rate=round(wins / len(x), 4),
+            wilson95=[round(lo, 4), round(hi, 4)],
+            deal_clustered95=[round(max(clo, 0.0), 4), round(min(chi, 1.0), 4)],
+            chance=round(1 / num_players, 4),
+            mean_delivered=round(float(np.concatenate(delivered).mean()), 3),
+            tournament_seconds=round(elapsed, 1),
+        )
+        on_block()
+    return row
 
 
 def plot(record: dict, path: str) -> None:
@@ -153,6 +192,8 @@ def main(argv: list[str] | None = None) -> int:
         help="games of the headline rows (default: --games)",
     )
     ap.add_argument("--headline-opponents", default="builder")
+    ap.add_argument("--headline-players", default="", help="default: --players")
+    ap.add_argument("--block", type=int, default=200, help="games per tournament (new deals)")
     ap.add_argument("--positions", type=int, default=60, help="positions timed per budget")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--seed", type=int, default=0)
@@ -170,6 +211,7 @@ def main(argv: list[str] | None = None) -> int:
         min(budgets) < 1
         or min(args.games, args.candidates, args.positions, args.headline_games) < 1
         or args.headline_worlds < 1
+        or args.block < 1
     ):
         ap.error("--worlds, --games, --candidates, --positions and --headline-* must be >= 1")
     if any(p not in (2, 3, 4, 5) for p in players):
@@ -191,8 +233,17 @@ def main(argv: list[str] | None = None) -> int:
         "timing": {},
     }
     # (players, worlds, opponent, games): the headline first, then the curves cheapest first
+    try:
+        headline_players = [int(p) for p in args.headline_players.split(",") if p.strip()]
+    except ValueError:
+        ap.error("--headline-players takes comma-separated integers")
+    headline_players = headline_players or players
+    if any(p not in (2, 3, 4, 5) for p in headline_players):
+        ap.error("--headline-players must be in 2-5")
     jobs = [
-        (n, args.headline_worlds, o, args.headline_games) for n in players for o in headline_opps
+        (n, args.headline_worlds, o, args.headline_games)
+        for n in headline_players
+        for o in headline_opps
     ]
     jobs += [
         (n, w, o, args.games)
@@ -207,16 +258,23 @@ def main(argv: list[str] | None = None) -> int:
         if key not in record["timing"]:
             record["timing"][key] = decision_times(n, bot, args.positions, args.seed)
         timing = record["timing"][key]
-        row = strength(n, opp, bot, games, args.seed, args.workers)
-        row.update(worlds=w, candidates=args.candidates, ms_per_decision=timing["median_ms"])
-        row["headline"] = w == args.headline_worlds and opp in headline_opps
+        row = {
+            "worlds": w,
+            "candidates": args.candidates,
+            "ms_per_decision": timing["median_ms"],
+            "headline": w == args.headline_worlds and opp in headline_opps,
+        }
         rows = record["curves"].setdefault(f"{n}p vs {opp}", [])
         rows.append(row)
         rows.sort(key=lambda r: r["worlds"])
+
+        def save() -> None:  # after every block: a cut-short run keeps what it measured
+            _write(out_dir, record)
+            plot(record, os.path.join(out_dir, "search_strength.png"))
+
+        strength(n, opp, bot, games, args.seed, args.workers, args.block, row, save)
         print(f"{n}p worlds={w} vs {opp}: {row['win_rate']:.1%} {row['wilson95']} "
               f"({row['games']} games), {timing['median_ms']} ms/decision")  # fmt: skip
-        _write(out_dir, record)  # after every row: a cut-short run keeps what it measured
-        plot(record, os.path.join(out_dir, "search_strength.png"))
     record["load_average_after"] = os.getloadavg()
     _write(out_dir, record)
     plot(record, os.path.join(out_dir, "search_strength.png"))
