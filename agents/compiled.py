@@ -237,8 +237,23 @@ def _simulate_oven(ob, lay, personal, need, rival_cover, pv, hv, pool, reserve, 
         rel = i // T
         t = i % T
         owner = (personal + rel) % n
+        base = o_oo + i * 7 + 2
+        if t < 5 and rel != 0:
+            # a rival's simple order (most of the oven): the general case below, with
+            # its need read in place; the same operations in the same order
+            ssum = 0.0
+            for k in range(K):
+                pk = (pv[k] + ob[base + k]) - consumed[k]
+                p_pool[k] = pk
+                ssum += max(float(need[owner, t, k]) - float(pk), 0.0)
+            cards = ob[o_seats + rel * 6] - ob[o_seats + rel * 6 + 1]
+            if ssum == 0.0 or (ssum <= rival_cover and ssum <= float(cards)):
+                for k in range(K):
+                    take = min(float(need[owner, t, k]), float(p_pool[k]))
+                    consumed[k] = F32(float(consumed[k]) + take)
+            continue
         for k in range(K):
-            p_pool[k] = (pv[k] + ob[o_oo + i * 7 + 2 + k]) - consumed[k]
+            p_pool[k] = (pv[k] + ob[base + k]) - consumed[k]
         feasible = _order_need(p_pool, owner, t, need, nd)
         bomb = t == BOMBASTICA
         ssum = 0.0
