@@ -19,7 +19,9 @@ headline and the cheap end of every curve. Every row is played in tournaments of
 ``--block`` games (tournament seeds ``--seed``, ``--seed + 1``, ...: new deals each,
 the same deals at every budget); the file is rewritten after every block, the
 intervals computed over all the row's games (deal-clustered: a deal's seat rotations
-count as one draw).
+count as one draw). ``--resume FILE`` continues a file's rows (same ``--block`` and
+``--seed``) up to the games now asked, and adds rows; the earlier runs' arguments and
+provenance stay in its ``history``.
 """
 
 from __future__ import annotations
@@ -41,7 +43,7 @@ from mamma_mia_agents import load_agent  # noqa: E402
 from mamma_mia_agents.compiled import CompiledBots, play_out  # noqa: E402
 from mamma_mia_agents.search import SearchAgent  # noqa: E402
 from mamma_mia_agents.stats import (  # noqa: E402
-    cluster_mean_interval,
+    Z95,
     wilson_interval,
     win_shares,
 )
@@ -100,44 +102,64 @@ def strength(
     the same deals for every budget); ``row`` is updated and ``on_block`` called after
     every block, so that a run cut short keeps the games it played."""
     agents = [bot] + [opponent] * (num_players - 1)
-    shares, deals, delivered = [], [], []
-    elapsed = 0.0
-    played = b = 0
-    while played < games:
+    # per deal: the search bot's win shares and games (the clusters of the interval);
+    # kept in the row, so that ``--resume`` can go on where a run stopped
+    deal_wins: list[float] = row.setdefault("deal_wins", [])
+    deal_games: list[int] = row.setdefault("deal_games", [])
+    b = int(row.get("blocks", 0))
+    elapsed = float(row.get("tournament_seconds", 0.0))
+    delivered = float(row.get("delivered_total", 0))
+    while sum(deal_games) < games:
         res = run_tournament(
             agents,
             num_players=num_players,
-            games=min(block, games - played),
+            games=min(block, games - sum(deal_games)),
             seed=seed + b,
             workers=workers,
             progress=True,
         )
         sel = res.assign == 0  # the search bot's seat in every game
-        shares.append(win_shares(res.delivered, res.cards)[sel])
-        deals.append(b * 10**7 + np.broadcast_to(res.deal[:, None], sel.shape)[sel])
-        delivered.append(res.delivered[sel])
+        x = win_shares(res.delivered, res.cards)[sel]
+        deal = np.broadcast_to(res.deal[:, None], sel.shape)[sel]
+        deal_wins += np.bincount(deal, weights=x).round(6).tolist()
+        deal_games += np.bincount(deal).tolist()
+        delivered += float(res.delivered[sel].sum())
         elapsed += float(res.elapsed)
-        played += int(sel.sum())
         b += 1
-        x = np.concatenate(shares)
-        wins = float(x.sum())
-        lo, hi = wilson_interval(wins, len(x))
-        _, clo, chi = cluster_mean_interval(x, np.concatenate(deals))
+        w = np.array(deal_wins)
+        c = np.array(deal_games)
+        n_games = int(c.sum())
+        wins = float(w.sum())
+        lo, hi = wilson_interval(wins, n_games)
+        clo, chi = _clustered_interval(w, c)
         row.update(
             num_players=num_players,
             opponent=opponent,
-            games=len(x),
+            games=n_games,
             blocks=b,
-            wins=wins,
-            win_rate=round(wins / len(x), 4),
+            wins=round(wins, 4),
+            win_rate=round(wins / n_games, 4),
             wilson95=[round(lo, 4), round(hi, 4)],
             deal_clustered95=[round(max(clo, 0.0), 4), round(min(chi, 1.0), 4)],
             chance=round(1 / num_players, 4),
-            mean_delivered=round(float(np.concatenate(delivered).mean()), 3),
+            mean_delivered=round(delivered / n_games, 3),
+            delivered_total=delivered,
             tournament_seconds=round(elapsed, 1),
         )
         on_block()
     return row
+
+
+def _clustered_interval(wins: np.ndarray, games: np.ndarray) -> tuple[float, float]:
+    """``stats.cluster_mean_interval`` of the per-game win shares, from the per-deal
+    sums: the deals are the clusters."""
+    n = games.sum()
+    m = wins.sum() / n
+    g = len(wins)
+    if g < 2:
+        return m, m
+    half = Z95 * np.sqrt(((wins - games * m) ** 2).sum() * g / (g - 1)) / n
+    return float(m - half), float(m + half)
 
 
 def plot(record: dict, path: str) -> None:
@@ -194,6 +216,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--headline-opponents", default="builder")
     ap.add_argument("--headline-players", default="", help="default: --players")
     ap.add_argument("--block", type=int, default=200, help="games per tournament (new deals)")
+    ap.add_argument(
+        "--resume",
+        default=None,
+        help="a search_strength.json to continue: its rows go on to the games asked",
+    )
     ap.add_argument("--positions", type=int, default=60, help="positions timed per budget")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--seed", type=int, default=0)
@@ -232,6 +259,20 @@ def main(argv: list[str] | None = None) -> int:
         "curves": {},
         "timing": {},
     }
+    if args.resume:
+        try:
+            with open(args.resume) as fh:
+                old = json.load(fh)
+            assert old["experiment"] == "search_strength" and isinstance(old["curves"], dict)
+        except (OSError, ValueError, KeyError, AssertionError, TypeError) as exc:
+            ap.error(f"--resume {args.resume}: not a search_strength result file ({exc})")
+        if old["args"].get("block") != args.block or old["args"]["seed"] != args.seed:
+            ap.error("--resume needs the --block and --seed of the run it continues")
+        # the earlier runs' code and arguments stay on record
+        history = old.pop("history", []) + [
+            {"args": old.pop("args"), "provenance": old.pop("provenance", None)}
+        ]
+        record.update(old, history=history, args=vars(args))
     # (players, worlds, opponent, games): the headline first, then the curves cheapest first
     try:
         headline_players = [int(p) for p in args.headline_players.split(",") if p.strip()]
@@ -258,15 +299,20 @@ def main(argv: list[str] | None = None) -> int:
         if key not in record["timing"]:
             record["timing"][key] = decision_times(n, bot, args.positions, args.seed)
         timing = record["timing"][key]
-        row = {
-            "worlds": w,
-            "candidates": args.candidates,
-            "ms_per_decision": timing["median_ms"],
-            "headline": w == args.headline_worlds and opp in headline_opps,
-        }
         rows = record["curves"].setdefault(f"{n}p vs {opp}", [])
-        rows.append(row)
-        rows.sort(key=lambda r: r["worlds"])
+        found = [r for r in rows if r["worlds"] == w and r["candidates"] == args.candidates]
+        if found:  # --resume: go on with this row
+            row = found[0]
+            if row.get("games", 0) >= games:
+                continue
+        else:
+            row = {"worlds": w, "candidates": args.candidates}
+            rows.append(row)
+            rows.sort(key=lambda r: r["worlds"])
+        row.update(
+            ms_per_decision=timing["median_ms"],
+            headline=w == args.headline_worlds and opp in headline_opps,
+        )
 
         def save() -> None:  # after every block: a cut-short run keeps what it measured
             _write(out_dir, record)
