@@ -462,12 +462,10 @@ def _turn_action(ob, mk, personal, lay, play, need, prm, pw, ubuf, umode, ws, wd
     best_s = F32(0.0)
     for c in range(n_play):
         row = c * 18
-        any_legal = False
+        legal = 0  # no early exit: a fixed-length loop the compiler vectorises
         for j in range(18):
-            if mk[row + j] > 0:
-                any_legal = True
-                break
-        if not any_legal:
+            legal |= mk[row + j] > 0
+        if not legal:
             continue
         kind = play[c, 0]
         value = F32(play[c, 1] + 2 * play[c, 2])
