@@ -15,8 +15,9 @@ same summation order (numpy sums five float32 values left to right), and the sam
 float32 power ``gamble ** gap`` with its own vectorised routine, which differs from the
 C library's ``powf`` in the last bit for some arguments. Gaps are whole numbers for
 every bot but ``forgetful``, and for those the kernel reads a table of numpy's own
-powers; a fractional gap (``forgetful`` guessing the oven) falls back to ``powf``: one
-bit of a score, which changes a decision only on an exact tie.
+powers; a fractional gap (``forgetful`` guessing the oven) is computed with ``powf`` in a
+first pass that records the exponents, numpy computes those powers, and a second pass
+uses them (``decide`` over a batch; ``play_out`` pauses the game for it).
 
 ``play_bots`` (below) plays whole games inside one compiled loop: observe, decide,
 step, with a bot (or the random policy) per seat. The search bots roll out with it.
@@ -27,7 +28,14 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from mamma_mia_env.cards import BOMBASTICA, HAND_LIMIT, MINIMALE, MONOTONI, N_KINDS
+from mamma_mia_env.cards import (
+    BOMBASTICA,
+    HAND_LIMIT,
+    MINIMALE,
+    MONOTONI,
+    N_KINDS,
+    OVEN_CAPACITY,
+)
 from mamma_mia_env.observe import observe_game
 from mamma_mia_env.rules import legal_mask_game, step_game
 from mamma_mia_env.state import OVER
@@ -161,17 +169,42 @@ def _order_need(pool, owner, t, need, out) -> bool:
 
 
 @nb.njit(cache=True)
-def _oven_slots(ob, lay, slots) -> int:
-    """The oven's orders in the order played: slot indices (rel * 8 + type)."""
+def _oven_slots(ob, lay, slots, bucket) -> int:
+    """The oven's orders in the order played: slot indices (rel * 8 + type).
+
+    The oven indices of the orders are distinct whole numbers below the oven's
+    capacity: a bucket per index sorts them in one pass (``bucket`` is all zero before
+    and after). An observation that breaks this (not one the engine made) gets the
+    stable insertion sort by index this replaced, so the result is the same."""
     n = lay[L_N]
     o_oo = lay[L_OO]
     m = 0
+    top = 0
+    ok = True
     for i in range(n * T):
         if ob[o_oo + i * 7] > 0:
             slots[m] = i
             m += 1
-    # stable insertion sort by oven index
-    for a in range(1, m):
+            v = ob[o_oo + i * 7 + 1]
+            if ok and v >= 0 and v < OVEN_CAPACITY:
+                idx = int(v)
+                if bucket[idx] == 0:
+                    bucket[idx] = i + 1
+                    if idx >= top:
+                        top = idx + 1
+                    continue
+            ok = False
+    if ok:
+        j = 0
+        for idx in range(top):
+            if bucket[idx] > 0:
+                slots[j] = bucket[idx] - 1
+                bucket[idx] = 0
+                j += 1
+        return m
+    for idx in range(top):
+        bucket[idx] = 0
+    for a in range(1, m):  # stable insertion sort by oven index
         x = slots[a]
         key = ob[o_oo + x * 7 + 1]
         j = a - 1
@@ -190,7 +223,7 @@ def _simulate_oven(ob, lay, personal, need, rival_cover, pv, hv, pool, reserve, 
     o_tot = lay[L_TOT]
     o_seats = lay[L_SEATS]
     slots = wi[0 : n * T]
-    m = _oven_slots(ob, lay, slots)
+    m = _oven_slots(ob, lay, slots, wi[64 : 64 + OVEN_CAPACITY])
     consumed = ws[24:29]
     consumed[:] = F32(0.0)
     for k in range(K):
@@ -204,8 +237,23 @@ def _simulate_oven(ob, lay, personal, need, rival_cover, pv, hv, pool, reserve, 
         rel = i // T
         t = i % T
         owner = (personal + rel) % n
+        base = o_oo + i * 7 + 2
+        if t < 5 and rel != 0:
+            # a rival's simple order (most of the oven): the general case below, with
+            # its need read in place; the same operations in the same order
+            ssum = 0.0
+            for k in range(K):
+                pk = (pv[k] + ob[base + k]) - consumed[k]
+                p_pool[k] = pk
+                ssum += max(float(need[owner, t, k]) - float(pk), 0.0)
+            cards = ob[o_seats + rel * 6] - ob[o_seats + rel * 6 + 1]
+            if ssum == 0.0 or (ssum <= rival_cover and ssum <= float(cards)):
+                for k in range(K):
+                    take = min(float(need[owner, t, k]), float(p_pool[k]))
+                    consumed[k] = F32(float(consumed[k]) + take)
+            continue
         for k in range(K):
-            p_pool[k] = (pv[k] + ob[o_oo + i * 7 + 2 + k]) - consumed[k]
+            p_pool[k] = (pv[k] + ob[base + k]) - consumed[k]
         feasible = _order_need(p_pool, owner, t, need, nd)
         bomb = t == BOMBASTICA
         ssum = 0.0
@@ -256,7 +304,7 @@ def _bound_oven(ob, lay, personal, need, pv, low, high, ws, wi) -> None:
     over = 1.0 if doubles else 0.0
     max_hand = 2.0 * HAND_LIMIT if doubles else float(HAND_LIMIT)
     slots = wi[0 : n * T]
-    m = _oven_slots(ob, lay, slots)
+    m = _oven_slots(ob, lay, slots, wi[64 : 64 + OVEN_CAPACITY])
     took_lo = ws[24:29]
     took_hi = ws[32:37]
     took_lo[:] = F32(0.0)
@@ -414,12 +462,10 @@ def _turn_action(ob, mk, personal, lay, play, need, prm, pw, ubuf, umode, ws, wd
     best_s = F32(0.0)
     for c in range(n_play):
         row = c * 18
-        any_legal = False
+        legal = 0  # no early exit: a fixed-length loop the compiler vectorises
         for j in range(18):
-            if mk[row + j] > 0:
-                any_legal = True
-                break
-        if not any_legal:
+            legal |= mk[row + j] > 0
+        if not legal:
             continue
         kind = play[c, 0]
         value = F32(play[c, 1] + 2 * play[c, 2])
@@ -615,7 +661,8 @@ CHUNKS = 64  # work items of the parallel loop; each allocates its scratch once
 def workspace():
     """Scratch arrays for ``decide_one`` (float32, float64, int64), reused across games:
     the per-game functions carve fixed slices out of them instead of allocating."""
-    return np.empty(256, np.float32), np.empty(16, np.float64), np.empty(64, np.int64)
+    wi = np.zeros(64 + OVEN_CAPACITY, np.int64)  # [64:] the buckets of ``_oven_slots``
+    return np.empty(256, np.float32), np.empty(16, np.float64), wi
 
 
 @nb.njit(cache=True)
@@ -804,15 +851,22 @@ def _make_play(parallel: bool):
 
     @nb.njit(cache=True, parallel=parallel)
     def play_bots(
-        data, bot_of_seat, params, play, need, n, prms, pws, modes, lays, obs_dims,
-        rstates, max_steps, steps_taken,
+        data, bot_of_seat, params, play, need, n, prms, pws, modes, exact, lays, obs_dims,
+        rstates, max_steps, steps_taken, ubuf, paused,
     ):  # fmt: skip
         """Play every game of ``data`` on (until over, or ``max_steps`` actions each).
 
         ``bot_of_seat[g, s]``: the bot id of seat s in game g (a row of ``prms``,
-        ``pws``, ``modes``) or ``RANDOM_BOT``; ``lays[m]`` / ``obs_dims[m]``: the layout
-        and size of observation mode m (0 recall, 1 top_card). ``rstates[g]``: game
-        g's SplitMix64 state for the random policy. ``steps_taken[g]``: actions taken.
+        ``pws``, ``modes``, ``exact``) or ``RANDOM_BOT``; ``lays[m]`` / ``obs_dims[m]``:
+        the layout and size of observation mode m (0 recall, 1 top_card). ``rstates[g]``:
+        game g's SplitMix64 state for the random policy. ``steps_taken[g]``: actions
+        taken (a game resumes from its count).
+
+        A bot with ``exact[bot]`` may need numpy's powers (see the module doc): its
+        decision runs ``decide``'s first pass into ``ubuf[g]``; if a fractional power
+        came up, the game stops there with ``paused[g] = 1``, the caller fills
+        ``ubuf[g]`` with numpy's powers and calls again, and the game resumes with the
+        second pass.
         """
         g_total = data.shape[0]
         chunks = min(g_total, CHUNKS)
@@ -823,10 +877,10 @@ def _make_play(parallel: bool):
             ob0 = np.empty(obs_dims[0], np.float32)
             ob1 = np.empty(obs_dims[1], np.float32)
             dl = np.zeros(8, np.int32)
-            u = np.zeros(1, np.float32)
+            u0 = np.zeros(1, np.float32)
             for g in range(c * g_total // chunks, (c + 1) * g_total // chunks):
                 r = data[g]
-                k = 0
+                k = steps_taken[g]
                 while r.phase != OVER and k < max_steps:
                     seat = r.seat
                     bot = bot_of_seat[g, seat]
@@ -837,10 +891,24 @@ def _make_play(parallel: bool):
                         m = modes[bot]
                         ob = ob0 if m == 0 else ob1
                         observe_game(r, seat, n, m, ob)
+                        if exact[bot]:
+                            u = ubuf[g]
+                            if paused[g]:
+                                umode = 2
+                                paused[g] = 0
+                            else:
+                                umode = 1
+                                u[u.shape[0] - 1] = 0
+                        else:
+                            u = u0
+                            umode = 0
                         a = decide_one(
-                            ob, mk, seat, lays[m], play, need, prms[bot], pws[bot], u, 0,
+                            ob, mk, seat, lays[m], play, need, prms[bot], pws[bot], u, umode,
                             ws, wd, wi,
                         )  # fmt: skip
+                        if umode == 1 and u[u.shape[0] - 1] != 0:
+                            paused[g] = 1  # wait for numpy's powers
+                            break
                     step_game(r, a, params, play, need, dl)
                     k += 1
                 steps_taken[g] = k
@@ -858,7 +926,8 @@ class CompiledBots:
     Accepts the bundled heuristic bots (and ``HeuristicAgent`` with any ``Params``)
     and ``RandomAgent``; ``compilable(agent)`` says whether an agent can be used.
     The random policy inside the loop draws from its own SplitMix64 stream, not from a
-    numpy generator: games it plays differ from ``RandomAgent.act_batch``'s.
+    numpy generator: games it plays differ from ``RandomAgent.act_batch``'s. The
+    heuristic bots decide as ``act_batch`` does, numpy's powers included (``exact``).
     """
 
     def __init__(self, agents: list[object], num_players: int, doubles: bool) -> None:
@@ -883,6 +952,8 @@ class CompiledBots:
         self.prms = np.array(prms, np.float64)
         self.pws = np.array(pws, np.float32)
         self.modes = np.array(modes, np.int64)
+        # as ``decide``: one pass for recall bots and bots that do not gamble
+        self.exact = (self.prms[:, I_GAMBLE] != 0) & (self.modes != 0)
         self.lays = np.stack(
             [layout_vector(num_players, m, doubles) for m in ("recall", "top_card")]
         )
@@ -938,9 +1009,27 @@ def play_out(
         rstates = np.uint64(seed) * np.uint64(0x9E3779B97F4A7C15) + np.arange(g, dtype=np.uint64)
     steps = np.zeros(g, np.int64)
     kernel = PLAY_PARALLEL if g >= 64 else PLAY_SERIAL
-    kernel(
-        state.data, bot_of_seat, engine.params, engine.play.astype(np.int64),
-        engine.need.astype(np.int64), n, bots.prms, bots.pws, bots.modes, bots.lays,
-        bots.obs_dims, rstates, int(min(max_steps, 1 << 62)), steps,
-    )  # fmt: skip
-    return steps
+    exact = bots.exact[np.maximum(bot_of_seat, 0)] & (bot_of_seat >= 0)
+    width = int(engine.play.shape[0]) * T + 1
+    ubuf = np.zeros((g if exact.any() else 1, width), np.float32)
+    paused = np.zeros(g, np.int8)
+    play, need = engine.play.astype(np.int64), engine.need.astype(np.int64)
+    max_steps = int(min(max_steps, 1 << 62))
+    while True:
+        kernel(
+            state.data, bot_of_seat, engine.params, play, need, n, bots.prms, bots.pws,
+            bots.modes, bots.exact, bots.lays, bots.obs_dims, rstates, max_steps, steps, ubuf,
+            paused,
+        )  # fmt: skip
+        rows = np.flatnonzero(paused)
+        if not len(rows):
+            return steps
+        # numpy's powers for the paused decisions, computed as ``decide`` does
+        d = state.data[rows]
+        bot = bot_of_seat[rows, d["seat"].astype(np.int64)]
+        for b in np.unique(bot):
+            sel = rows[bot == b]
+            ub = ubuf[sel]
+            u = ub[:, :-1]
+            ub[:, :-1] = np.where(u > 0, np.float32(bots.prms[b, I_GAMBLE]) ** u, 0)
+            ubuf[sel] = ub

@@ -181,12 +181,20 @@ def play_games(
     rng: np.random.Generator,
     progress: Any = None,
     record: int = 0,
+    compiled: bool = True,
 ) -> dict[str, np.ndarray]:
     """Play games ``seeds`` with ``assign[g, s]`` = index into ``agents`` of seat s.
 
     Returns per-game arrays: ``delivered`` and ``cards`` (ingredient cards in hand)
     per seat, ``turns``, ``truncated``. ``progress(k)`` is called as k games finish.
     ``record``: also return ``actions``, the action lists of the first ``record`` games.
+
+    With ``compiled`` (the default), the games whose every seat is a compiled heuristic
+    bot (``mamma_mia_agents.compiled.compilable``, the random agent aside) are played
+    whole in the compiled loop (``play_out``): the same decisions and so the same games
+    as the batched loop below, which plays the rest. Those bots draw no random numbers,
+    and the other games keep their step-by-step order, so the generator hands every
+    game the same numbers either way.
     """
     engine = Engine(config)
     modes = {getattr(a, "observation_mode", "recall") for a in agents}
@@ -203,6 +211,11 @@ def play_games(
     state = engine.reset(seeds=np.asarray(seeds, dtype=np.uint64))
     ids = np.arange(g_total)
     table = np.asarray(assign, dtype=np.int64)
+    if compiled and g_total:
+        fast = _play_compiled(engine, agents, state, table, record, out, progress)
+        if fast.any():
+            state = GameState(config, state.data[~fast])
+            ids, table = ids[~fast], table[~fast]
     logs: list[list[int]] = [[] for _ in range(min(record, g_total))]
     if logs:
         out["actions"] = logs  # type: ignore[assignment]
@@ -270,6 +283,49 @@ def play_games(
             logs[ids[j]].append(int(actions[j]))
         engine.step(state, actions)
     return out
+
+
+COMPILED_BATCH = 512  # games per play_out call (the progress bar moves between calls)
+
+
+def _play_compiled(
+    engine: Engine,
+    agents: list[Any],
+    state: GameState,
+    table: np.ndarray,
+    record: int,
+    out: dict[str, np.ndarray],
+    progress: Any,
+) -> np.ndarray:
+    """Play the games whose seats are all compiled bots to their end in ``play_out``;
+    their results go into ``out``. Returns which games were played."""
+    from .compiled import CompiledBots, _is_random, compilable, play_out
+
+    ok = np.array([compilable(a) and not _is_random(a) for a in agents], bool)
+    fast = ok[table].all(1)
+    fast[:record] = False  # recorded games need their actions: the batched loop keeps them
+    if not fast.any():
+        return fast
+    index = np.cumsum(ok) - 1  # agent index -> index among the compiled ones
+    bots = CompiledBots(
+        [a for a, k in zip(agents, ok, strict=True) if k],
+        engine.num_players,
+        engine.config.double_ingredients,
+    )
+    n = engine.num_players
+    rows = np.flatnonzero(fast)
+    for lo in range(0, len(rows), COMPILED_BATCH):
+        r = rows[lo : lo + COMPILED_BATCH]
+        sub = GameState(engine.config, state.data[r])
+        play_out(engine, sub, bots, index[table[r]])
+        fin = sub.data
+        out["delivered"][r] = fin["delivered"][:, :n].sum(axis=2)
+        out["cards"][r] = fin["hand"][:, :n].sum(axis=2)
+        out["turns"][r] = fin["turns"]
+        out["truncated"][r] = fin["truncated"]
+        if progress is not None:
+            progress(len(r))
+    return fast
 
 
 # -- worker processes ---------------------------------------------------------------------------

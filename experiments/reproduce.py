@@ -555,6 +555,30 @@ RECORDS: list[Record] = [
         ),
     ),
     Record(
+        name="search_strength_headline",
+        commands={
+            "search_strength.json": (
+                "python experiments/search_strength.py --worlds 2,4,8,16 --games 100 "
+                "--headline-games 1000 --headline-players 4 --block 100 --players 2,4 "
+                "--opponents builder,ppo --workers 1 --positions 30, continued with --resume "
+                "FILE --worlds 2,4,8,16,32 --games 300 --headline-games 2000 (the file's "
+                "args and history hold both runs' arguments)"
+            ),
+            "search_strength.png": "the same runs",
+            "search_strength_2p_headline.json": (
+                "python experiments/search_strength.py --worlds 2,4,8,16,32 --games 400 "
+                "--headline-games 2000 --players 2,4 --opponents builder,ppo (stopped after "
+                "its first row, the two-player headline; the file holds its arguments)"
+            ),
+            "search_strength_2p_headline.png": "the same run",
+        },
+        reason=(
+            "the issue-12 headline strength runs (2,000 games per headline row, hours of "
+            "CPU): deterministic for their arguments, but too long for --full; the "
+            "search_strength_2p/4p experiments check the same code deterministically"
+        ),
+    ),
+    Record(
         name="fuzz_long_run",
         commands={
             **{f: _FUZZ.format(f) for f in ("fuzz_long_run_1.json", "fuzz_long_run_2.json")},

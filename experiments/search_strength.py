@@ -1,7 +1,7 @@
 """How strong the search bot is, by budget: win rate against builder and ppo (issue 12).
 
     PYTHONPATH=. python experiments/search_strength.py [--worlds 2,4,8,16] [--games 200]
-        [--opponents builder,ppo] [--players 2,4] [--export]
+        [--opponents builder,ppo] [--players 2,4] [--headline-games 2000] [--export]
 
 For every budget (``worlds`` sampled worlds per candidate action, ``--candidates``
 candidates) and opponent, a duplicate-deal tournament (``run_tournament``, rotated
@@ -13,6 +13,17 @@ threads = 1), over positions of builder games, as the median and mean of
 ``search_strength``) into ``--out`` (default: a temporary directory; ``--export``:
 experiments/results/). The win rates are deterministic for given arguments (``python -m
 experiments reproduce --check`` compares them); the times are not.
+
+The headline rows (the bot's default budget, ``--headline-worlds``, against
+``--headline-opponents``) are played first with ``--headline-games`` games; then the
+curve's other rows, cheapest budget first, so that a run cut short keeps the
+headline and the cheap end of every curve. Every row is played in tournaments of
+``--block`` games (tournament seeds ``--seed``, ``--seed + 1``, ...: new deals each,
+the same deals at every budget); the file is rewritten after every block, the
+intervals computed over all the row's games (deal-clustered: a deal's seat rotations
+count as one draw). ``--resume FILE`` continues a file's rows (same ``--block`` and
+``--seed``) up to the games now asked, and adds rows; the earlier runs' arguments and
+provenance stay in its ``history``.
 """
 
 from __future__ import annotations
@@ -23,6 +34,7 @@ import os
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
@@ -35,7 +47,11 @@ from experiments.bot_speed import provenance  # noqa: E402
 from mamma_mia_agents import load_agent  # noqa: E402
 from mamma_mia_agents.compiled import CompiledBots, play_out  # noqa: E402
 from mamma_mia_agents.search import SearchAgent  # noqa: E402
-from mamma_mia_agents.stats import wilson_interval  # noqa: E402
+from mamma_mia_agents.stats import (  # noqa: E402
+    Z95,
+    wilson_interval,
+    win_shares,
+)
 from mamma_mia_agents.tournament import run_tournament  # noqa: E402
 from mamma_mia_env import Config, Engine  # noqa: E402
 from mamma_mia_env.state import OVER  # noqa: E402
@@ -79,29 +95,79 @@ def decision_times(num_players: int, bot: SearchAgent, positions: int, seed: int
 
 
 def strength(
-    num_players: int, opponent: str, bot: SearchAgent, games: int, seed: int, workers: int
+    num_players: int,
+    opponent: str,
+    bot: SearchAgent,
+    games: int,
+    seed: int,
+    workers: int,
+    block: int,
+    row: dict,
+    on_block: Callable[[], None],
 ) -> dict:
+    """The search bot's results against ``opponent`` over ``games`` games, played in
+    tournaments of ``block`` games (seeds ``seed``, ``seed + 1``, ...: new deals each,
+    the same deals for every budget); ``row`` is updated and ``on_block`` called after
+    every block, so that a run cut short keeps the games it played."""
     agents = [bot] + [opponent] * (num_players - 1)
-    res = run_tournament(
-        agents, num_players=num_players, games=games, seed=seed, workers=workers, progress=True
-    )
-    table = {row["agent"]: row for row in res.compute_table()}
-    me = table["search"]
-    played = int(me["seat_games"])
-    wins = float(me["wins"])
-    lo, hi = wilson_interval(wins, played)
-    return {
-        "num_players": num_players,
-        "opponent": opponent,
-        "games": played,
-        "wins": wins,
-        "win_rate": round(wins / played, 4),
-        "wilson95": [round(lo, 4), round(hi, 4)],
-        "deal_clustered95": [round(me["win_rate_deal_low"], 4), round(me["win_rate_deal_high"], 4)],
-        "chance": round(1 / num_players, 4),
-        "mean_delivered": round(float(me["mean_delivered"]), 3),
-        "tournament_seconds": round(float(res.elapsed), 1),
-    }
+    # per deal: the search bot's win shares and games (the clusters of the interval);
+    # kept in the row, so that ``--resume`` can go on where a run stopped
+    deal_wins: list[float] = row.setdefault("deal_wins", [])
+    deal_games: list[int] = row.setdefault("deal_games", [])
+    b = int(row.get("blocks", 0))
+    elapsed = float(row.get("tournament_seconds", 0.0))
+    delivered = float(row.get("delivered_total", 0))
+    while sum(deal_games) < games:
+        res = run_tournament(
+            agents,
+            num_players=num_players,
+            games=min(block, games - sum(deal_games)),
+            seed=seed + b,
+            workers=workers,
+            progress=True,
+        )
+        sel = res.assign == 0  # the search bot's seat in every game
+        x = win_shares(res.delivered, res.cards)[sel]
+        deal = np.broadcast_to(res.deal[:, None], sel.shape)[sel]
+        deal_wins += np.bincount(deal, weights=x).round(6).tolist()
+        deal_games += np.bincount(deal).tolist()
+        delivered += float(res.delivered[sel].sum())
+        elapsed += float(res.elapsed)
+        b += 1
+        w = np.array(deal_wins)
+        c = np.array(deal_games)
+        n_games = int(c.sum())
+        wins = float(w.sum())
+        lo, hi = wilson_interval(wins, n_games)
+        clo, chi = _clustered_interval(w, c)
+        row.update(
+            num_players=num_players,
+            opponent=opponent,
+            games=n_games,
+            blocks=b,
+            wins=round(wins, 4),
+            win_rate=round(wins / n_games, 4),
+            wilson95=[round(lo, 4), round(hi, 4)],
+            deal_clustered95=[round(max(clo, 0.0), 4), round(min(chi, 1.0), 4)],
+            chance=round(1 / num_players, 4),
+            mean_delivered=round(delivered / n_games, 3),
+            delivered_total=delivered,
+            tournament_seconds=round(elapsed, 1),
+        )
+        on_block()
+    return row
+
+
+def _clustered_interval(wins: np.ndarray, games: np.ndarray) -> tuple[float, float]:
+    """``stats.cluster_mean_interval`` of the per-game win shares, from the per-deal
+    sums: the deals are the clusters."""
+    n = games.sum()
+    m = wins.sum() / n
+    g = len(wins)
+    if g < 2:
+        return m, m
+    half = Z95 * np.sqrt(((wins - games * m) ** 2).sum() * g / (g - 1)) / n
+    return float(m - half), float(m + half)
 
 
 def plot(record: dict, path: str) -> None:
@@ -143,6 +209,26 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--games", type=int, default=200)
     ap.add_argument("--players", default="2,4")
     ap.add_argument("--opponents", default="builder,ppo")
+    ap.add_argument(
+        "--headline-worlds",
+        type=int,
+        default=SearchAgent().worlds,
+        help="the budget of the headline rows (default: the bot's default)",
+    )
+    ap.add_argument(
+        "--headline-games",
+        type=int,
+        default=None,
+        help="games of the headline rows (default: --games)",
+    )
+    ap.add_argument("--headline-opponents", default="builder")
+    ap.add_argument("--headline-players", default="", help="default: --players")
+    ap.add_argument("--block", type=int, default=200, help="games per tournament (new deals)")
+    ap.add_argument(
+        "--resume",
+        default=None,
+        help="a search_strength.json to continue: its rows go on to the games asked",
+    )
     ap.add_argument("--positions", type=int, default=60, help="positions timed per budget")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--seed", type=int, default=0)
@@ -158,12 +244,20 @@ def main(argv: list[str] | None = None) -> int:
         players = [int(p) for p in args.players.split(",")]
     except ValueError:
         ap.error("--worlds and --players take comma-separated integers")
-    if min(budgets) < 1 or args.games < 1 or args.candidates < 1 or args.positions < 1:
-        ap.error("--worlds, --games, --candidates and --positions must be >= 1")
+    if args.headline_games is None:
+        args.headline_games = args.games
+    if (
+        min(budgets) < 1
+        or min(args.games, args.candidates, args.positions, args.headline_games) < 1
+        or args.headline_worlds < 1
+        or args.block < 1
+    ):
+        ap.error("--worlds, --games, --candidates, --positions and --headline-* must be >= 1")
     if any(p not in (2, 3, 4, 5) for p in players):
         ap.error("--players must be in 2-5")
     opponents = [o.strip() for o in args.opponents.split(",") if o.strip()]
-    for o in opponents:
+    headline_opps = [o.strip() for o in args.headline_opponents.split(",") if o.strip()]
+    for o in opponents + headline_opps:
         load_agent(o)  # fails early with a clear message
     out_dir = (
         os.path.join(HERE, "results")
@@ -177,20 +271,68 @@ def main(argv: list[str] | None = None) -> int:
         "curves": {},
         "timing": {},
     }
-    jobs = [(n, w) for n in players for w in budgets]
-    for n, w in tqdm(jobs, desc="budgets"):
+    if args.resume:
+        try:
+            with open(args.resume) as fh:
+                old = json.load(fh)
+            assert old["experiment"] == "search_strength" and isinstance(old["curves"], dict)
+        except (OSError, ValueError, KeyError, AssertionError, TypeError) as exc:
+            ap.error(f"--resume {args.resume}: not a search_strength result file ({exc})")
+        if old["args"].get("block") != args.block or old["args"]["seed"] != args.seed:
+            ap.error("--resume needs the --block and --seed of the run it continues")
+        # the earlier runs' code and arguments stay on record
+        history = old.pop("history", []) + [
+            {"args": old.pop("args"), "provenance": old.pop("provenance", None)}
+        ]
+        record.update(old, history=history, args=vars(args))
+    # (players, worlds, opponent, games): the headline first, then the curves cheapest first
+    try:
+        headline_players = [int(p) for p in args.headline_players.split(",") if p.strip()]
+    except ValueError:
+        ap.error("--headline-players takes comma-separated integers")
+    headline_players = headline_players or players
+    if any(p not in (2, 3, 4, 5) for p in headline_players):
+        ap.error("--headline-players must be in 2-5")
+    jobs = [
+        (n, args.headline_worlds, o, args.headline_games)
+        for n in headline_players
+        for o in headline_opps
+    ]
+    jobs += [
+        (n, w, o, args.games)
+        for w in sorted(budgets)
+        for n in players
+        for o in opponents
+        if not (w == args.headline_worlds and o in headline_opps)
+    ]
+    for n, w, opp, games in tqdm(jobs, desc="rows"):
         bot = SearchAgent(worlds=w, candidates=args.candidates)
-        timing = decision_times(n, bot, args.positions, args.seed)
-        record["timing"][f"{n}p_worlds{w}"] = timing
-        for opp in opponents:
-            row = strength(n, opp, bot, args.games, args.seed, args.workers)
-            row.update(worlds=w, candidates=args.candidates, ms_per_decision=timing["median_ms"])
-            record["curves"].setdefault(f"{n}p vs {opp}", []).append(row)
-            print(f"{n}p worlds={w} vs {opp}: {row['win_rate']:.1%} {row['wilson95']} "
-                  f"({row['games']} games), {timing['median_ms']} ms/decision")  # fmt: skip
-            _write(
-                out_dir, args.name, record, args.seed, t0
-            )  # after every row: a cut-short run keeps what it measured
+        key = f"{n}p_worlds{w}"
+        if key not in record["timing"]:
+            record["timing"][key] = decision_times(n, bot, args.positions, args.seed)
+        timing = record["timing"][key]
+        rows = record["curves"].setdefault(f"{n}p vs {opp}", [])
+        found = [r for r in rows if r["worlds"] == w and r["candidates"] == args.candidates]
+        if found:  # --resume: go on with this row
+            row = found[0]
+            if row.get("games", 0) >= games:
+                continue
+        else:
+            row = {"worlds": w, "candidates": args.candidates}
+            rows.append(row)
+            rows.sort(key=lambda r: r["worlds"])
+        row.update(
+            ms_per_decision=timing["median_ms"],
+            headline=w == args.headline_worlds and opp in headline_opps,
+        )
+
+        def save() -> None:  # after every block: a cut-short run keeps what it measured
+            _write(out_dir, args.name, record, args.seed, t0)
+            plot(record, os.path.join(out_dir, f"{args.name}.png"))
+
+        strength(n, opp, bot, games, args.seed, args.workers, args.block, row, save)
+        print(f"{n}p worlds={w} vs {opp}: {row['win_rate']:.1%} {row['wilson95']} "
+              f"({row['games']} games), {timing['median_ms']} ms/decision")  # fmt: skip
     record["load_average_after"] = os.getloadavg()
     _write(out_dir, args.name, record, args.seed, t0)
     plot(record, os.path.join(out_dir, f"{args.name}.png"))

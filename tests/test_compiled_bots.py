@@ -145,7 +145,9 @@ def test_play_out_replays_the_tournament_and_checks_its_input() -> None:
     state = eng.reset(seeds=np.arange(g))
     steps = play_out(eng, state, bots, seats)
     assert (state.data["phase"] == OVER).all() and (steps > 0).all()
-    ref = play_games(cfg, agents, seats, np.arange(g, dtype=np.uint64), np.random.default_rng(0))
+    ref = play_games(
+        cfg, agents, seats, np.arange(g, dtype=np.uint64), np.random.default_rng(0), compiled=False
+    )
     assert (ref["delivered"] == state.data["delivered"][:, :4].sum(2)).all()
     assert (ref["turns"] == state.data["turns"]).all()
     cut = eng.reset(seeds=np.arange(5))
@@ -161,3 +163,61 @@ def test_play_out_replays_the_tournament_and_checks_its_input() -> None:
                  bots, np.zeros((1, 2), np.int64))  # fmt: skip
     with pytest.raises(ValueError, match="no compiled kernel"):
         CompiledBots([load_agent("ppo")], 4, False)
+
+
+@pytest.mark.parametrize("num_players", [2, 4])
+def test_tournament_compiled_path_plays_the_same_games(num_players: int) -> None:
+    """``play_games`` plays all-heuristic tables in ``play_out``: the results equal the
+    batched loop's, also when random (its own generator) and heuristic tables mix and
+    when the first games are recorded."""
+    from mamma_mia_agents.tournament import play_games, seating_schedule
+
+    cfg = Config(num_players=num_players)
+    agents = [load_agent(a) for a in ("random", "builder", "hoarder", "counter", "forgetful")]
+    sched = seating_schedule(len(agents), num_players)
+    assign = np.tile(sched, (3, 1))
+    seeds = np.repeat(np.arange(3, dtype=np.uint64) + 77, len(sched))
+    rng = np.random.default_rng
+    slow = play_games(cfg, agents, assign, seeds, rng(5), compiled=False, record=3)
+    seen = []
+    fast = play_games(cfg, agents, assign, seeds, rng(5), record=3, progress=seen.append)
+    for key in ("delivered", "cards", "turns", "truncated"):
+        assert (slow[key] == fast[key]).all(), key
+    assert slow["actions"] == fast["actions"]
+    assert sum(seen) == len(seeds)
+    assert (~(assign == 0).any(1)).any()  # some tables had no random seat: the fast path ran
+
+
+def test_oven_order_sort_falls_back_on_odd_indices() -> None:
+    """The kernels sort the oven's orders by a bucket per oven index; an observation
+    whose indices are not distinct whole numbers below the oven's capacity (no engine
+    makes one) takes the insertion sort, and the decision is still numpy's."""
+    from mamma_mia_env.observe import observation_slices
+
+    eng = Engine(Config(num_players=4))
+    state = eng.reset(seeds=np.arange(40))
+    for _ in range(60):
+        eng.step(state, load_agent("builder").act_batch(
+            eng.observe(state), eng.legal_masks(state), None, state.data["seat"]))  # fmt: skip
+    obs = eng.observe(state)
+    masks = eng.legal_masks(state)
+    seats = state.data["seat"].astype(np.int64)
+    oo = observation_slices(4, "recall")["oven_orders"]
+    slots = obs[:, oo].reshape(len(obs), -1, 7)
+    present = slots[:, :, 0] > 0
+    assert (present.sum(1) >= 2).all()
+    odd = obs.copy()
+    view = odd[:, oo].reshape(len(obs), -1, 7)
+    for g in range(len(obs)):
+        first, second = np.flatnonzero(present[g])[:2]
+        if g % 3 == 0:
+            view[g, first, 1] = view[g, second, 1]  # two orders at one index
+        elif g % 3 == 1:
+            view[g, first, 1] = 1e6  # beyond the oven
+        else:
+            view[g, first, 1] = -3.5
+    odd[:, oo] = view.reshape(len(obs), -1)
+    rng = np.random.default_rng(0)
+    for bot in _bots()[:3] + _bots()[4:5]:
+        fast = bot.act_batch(odd, masks, rng, seats)
+        assert (fast == bot.act_batch_reference(odd, masks, rng, seats)).all()
