@@ -390,7 +390,10 @@ EXPERIMENTS: list[Experiment] = [
         script="experiments/search_strength.py",
         args=lambda mode: [
             *(
-                ["--worlds", "2", "--games", "8", "--opponents", "builder", "--positions", "3"]
+                [
+                    *["--worlds", "2", "--headline-worlds", "2", "--games", "8"],
+                    *["--opponents", "builder", "--positions", "3"],
+                ]
                 if mode == "quick"
                 else ["--worlds", "4,16", "--games", "200", "--positions", "30"]
             ),
