@@ -29,10 +29,10 @@ from experiments.common import add_output_args, output_dir, provenance, write_js
 
 POLICIES = {"passive (package default)": None, "libgomp default": "", "active": "ACTIVE"}
 
-VECTOR = """
+#: one timed process: ``{setup}`` builds ``env`` (B games), then random legal play
+TIMED = """
 import sys, time, numpy as np
-from mamma_mia_env.vector import MammaMiaVectorEnv
-env = MammaMiaVectorEnv(4096, num_players=4, copy=False)
+{setup}
 _, info = env.reset(seed=0)
 rng = np.random.default_rng(0)
 def run(sec):
@@ -40,27 +40,19 @@ def run(sec):
     n, t = 0, time.perf_counter()
     while time.perf_counter() - t < sec:
         m = info["action_mask"]
-        _, _, _, _, info = env.step((rng.random(m.shape) * m).argmax(1)); n += 4096
+        _, _, _, _, info = env.step((rng.random(m.shape) * m).argmax(1)); n += env.num_envs
     return n / (time.perf_counter() - t)
 run(1.0); print(run(float(sys.argv[1])))
 """
-
-LEARNER = """
-import sys, time, numpy as np
-from mamma_mia_agents import load_agent
-from mamma_mia_env.learner_vector import MammaMiaLearnerVectorEnv
-env = MammaMiaLearnerVectorEnv(256, num_players=2, opponents=load_agent("builder"))
-_, info = env.reset(seed=0)
-rng = np.random.default_rng(0)
-def run(sec):
-    global info
-    n, t = 0, time.perf_counter()
-    while time.perf_counter() - t < sec:
-        m = info["action_mask"]
-        _, _, _, _, info = env.step((rng.random(m.shape) * m).argmax(1)); n += 256
-    return n / (time.perf_counter() - t)
-run(1.0); print(run(float(sys.argv[1])))
-"""
+VECTOR = TIMED.format(
+    setup="from mamma_mia_env.vector import MammaMiaVectorEnv\n"
+    "env = MammaMiaVectorEnv(4096, num_players=4, copy=False)"
+)
+LEARNER = TIMED.format(
+    setup="from mamma_mia_agents import load_agent\n"
+    "from mamma_mia_env.learner_vector import MammaMiaLearnerVectorEnv\n"
+    'env = MammaMiaLearnerVectorEnv(256, num_players=2, opponents=load_agent("builder"))'
+)
 
 ROWS = {"vector B=4096 (turns/s)": VECTOR, "learner B=256 (learner steps/s)": LEARNER}
 
