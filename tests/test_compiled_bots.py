@@ -213,9 +213,9 @@ def test_oven_order_sort_falls_back_on_odd_indices() -> None:
         if g % 3 == 0:
             view[g, first, 1] = view[g, second, 1]  # two orders at one index
         elif g % 3 == 1:
-            view[g, first, 1] = 1e6  # beyond the oven
+            view[g, first, 1] = 250.0  # beyond the oven (the bots refuse more than 255)
         else:
-            view[g, first, 1] = -3.5
+            view[g, first, 1] = 3.5  # not a whole index (negatives are refused)
     odd[:, oo] = view.reshape(len(obs), -1)
     rng = np.random.default_rng(0)
     for bot in _bots()[:3] + _bots()[4:5]:
