@@ -144,25 +144,32 @@ def ab_speed_issue11() -> str:
 
 
 def omp_wait() -> str:
-    """Engine speed under OpenMP's waiting policies (experiments/omp_wait.py)."""
+    """Engine speed under OpenMP's waiting policies (experiments/omp_wait.py): one table
+    per run (a loaded and an idle machine)."""
+    out = []
+    for name in ("omp_wait.json", "omp_wait_idle.json"):
+        d = json.loads((RESULTS / name).read_text())
+        rows = list(d["median"])
+        m = d["provenance"]["machine"]
+        out += [
+            f"`{name}`: load average {m['load_average']} on {m['cores']} cores at the start",
+            "",
+            "| OMP_WAIT_POLICY | " + " | ".join(rows) + " |",
+            "|---|" + "---:|" * len(rows),
+        ]
+        for pol in d["median"][rows[0]]:
+            cells = []
+            for row in rows:
+                v, base = d["median"][row][pol], d["median"][row]["libgomp default"]
+                cells.append(f"{v:,.0f} (x{v / base:.2f})")
+            out.append(f"| {pol} | " + " | ".join(cells) + " |")
+        out.append("")
     d = json.loads((RESULTS / "omp_wait.json").read_text())
-    rows = list(d["median"])
-    lines = ["| OMP_WAIT_POLICY | " + " | ".join(rows) + " |", "|---|" + "---:|" * len(rows)]
-    policies = list(d["median"][rows[0]])
-    for pol in policies:
-        cells = []
-        for row in rows:
-            v, base = d["median"][row][pol], d["median"][row]["libgomp default"]
-            cells.append(f"{v:,.0f} (x{v / base:.2f})")
-        lines.append(f"| {pol} | " + " | ".join(cells) + " |")
-    m = d["provenance"]["machine"]
-    lines.append("")
-    lines.append(
+    out.append(
         f"Medians of {d['repeats']} fresh processes per cell ({d['seconds']:g} s timed each), "
-        f"the policies interleaved; x: against libgomp's default; load average "
-        f"{m['load_average']} on {m['cores']} cores at the start."
+        "the policies interleaved; x: against libgomp's default."
     )
-    return "\n".join(lines) + "\n"
+    return "\n".join(out) + "\n"
 
 
 def result_files_table() -> str:
