@@ -35,6 +35,17 @@ def add_output_args(parser: argparse.ArgumentParser, name: str) -> None:
     )
 
 
+def file_stem(text: str) -> str:
+    """The argparse type of a script's ``--name``: a plain file stem, by the same rule as
+    the tournament CLI's ``--name`` (``mamma_mia_agents.tournament.check_stem``)."""
+    from mamma_mia_agents.tournament import OutputError, check_stem
+
+    try:
+        return check_stem(text)
+    except OutputError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def output_dir(args: argparse.Namespace, name: str) -> Path:
     """``--out``, or experiments/results with ``--export``, or runs/<name>; created."""
     out = Path(args.out) if args.out is not None else RESULTS if args.export else RUNS / name

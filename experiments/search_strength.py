@@ -44,6 +44,7 @@ import numpy as np  # noqa: E402
 from tqdm import tqdm  # noqa: E402
 
 from experiments.bot_speed import provenance  # noqa: E402
+from experiments.common import file_stem  # noqa: E402
 from mamma_mia_agents import load_agent  # noqa: E402
 from mamma_mia_agents.compiled import CompiledBots, play_out  # noqa: E402
 from mamma_mia_agents.search import SearchAgent  # noqa: E402
@@ -234,10 +235,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", default=None)
     ap.add_argument("--export", action="store_true", help="write to experiments/results/")
-    ap.add_argument("--name", default="search_strength", help="output file stem")
+    ap.add_argument("--name", type=file_stem, default="search_strength", help="output file stem")
     args = ap.parse_args(argv)
-    if not args.name or os.sep in args.name or args.name in (".", ".."):
-        ap.error(f"--name must be a plain file name, got {args.name!r}")
     t0 = time.perf_counter()
     try:
         budgets = [int(w) for w in args.worlds.split(",")]

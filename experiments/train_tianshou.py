@@ -28,6 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from experiments.common import file_stem  # noqa: E402
 from mamma_mia_env.provenance import provenance  # noqa: E402
 
 
@@ -46,6 +47,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--threads", type=int, default=1, help="torch threads (1)")
     p.add_argument(
         "--name",
+        type=file_stem,
         default=None,
         help="file stem: NAME.json, NAME.csv, NAME.png (default summary.json, progress.csv, "
         "progress.png)",
@@ -53,10 +55,6 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--out", type=Path, default=ROOT / "runs" / "tianshou")
     p.add_argument("--save", action="store_true", help="save the DQN's weights (dqn.pt)")
     args = p.parse_args(argv)
-    if args.name is not None and (
-        not args.name or args.name in (".", "..") or any(c in args.name for c in "/\\")
-    ):
-        p.error(f"--name must be a plain file stem, got {args.name!r}")
     for name in ("iterations", "steps", "updates", "envs", "batch", "buffer", "threads"):
         if getattr(args, name) < 1:
             p.error(f"--{name} must be >= 1")
