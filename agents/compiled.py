@@ -34,14 +34,22 @@ from mamma_mia_env.cards import (
     MINIMALE,
     MONOTONI,
     N_KINDS,
-    OVEN_CAPACITY,
 )
-from mamma_mia_env.observe import observe_game
+from mamma_mia_env.observe import OBS_HIGH, observe_game
 from mamma_mia_env.rules import legal_mask_game, step_game
 from mamma_mia_env.state import OVER
 
 K = N_KINDS
 T = 8
+
+# The per-game kernels below never allocate: their scratch is sliced out of the
+# workspace arrays the batch loops allocate once per work item (``workspace``). Compiled
+# without numba's runtime (NRT), a slice is a plain pointer and length; with it, every
+# slice and every array passed to a call takes an atomic reference-count increment and
+# decrement, about a quarter of a ``builder`` decision's time (docs/AGENTS.md, speed).
+# ``_nrt`` is numba's target option for this (numba's own tests use it); a kernel that
+# allocated under it would fail to compile, so nothing can go wrong silently.
+per_game = nb.njit(cache=True, _nrt=False)
 F32 = np.float32
 BIG32 = np.float32(1.0e9)
 BIG64 = 1.0e9
@@ -76,7 +84,7 @@ def _sum5(a) -> np.float32:
     return s
 
 
-@nb.njit(cache=True)
+@per_game
 def _my_demand(ob, lay, personal, need, stack_w, out, ws) -> None:
     """``heuristic.my_demand`` for one game (float32, into ``out``)."""
     o_oh = lay[L_OH]
@@ -95,7 +103,7 @@ def _my_demand(ob, lay, personal, need, stack_w, out, ws) -> None:
     out[personal] = out[personal] + (w[MONOTONI] + w[MINIMALE])
 
 
-@nb.njit(cache=True)
+@per_game
 def _reveal_action(ob, mk, personal, lay, need, ws) -> int:
     """``heuristic.reveal_actions`` for one game."""
     n = lay[L_N]
@@ -136,7 +144,7 @@ def _reveal_action(ob, mk, personal, lay, need, ws) -> int:
     return n_turn
 
 
-@nb.njit(cache=True)
+@per_game
 def _order_need(pool, owner, t, need, out) -> bool:
     """``heuristic.order_need`` for one order (float64 need, as numpy's ``np.where``)."""
     if t < 5:
@@ -168,62 +176,42 @@ def _order_need(pool, owner, t, need, out) -> bool:
     return t != MINIMALE or cv < BIG32
 
 
-@nb.njit(cache=True)
-def _oven_slots(ob, lay, slots, bucket) -> int:
-    """The oven's orders in the order played: slot indices (rel * 8 + type).
+@per_game
+def _oven_slots(ob, lay, slots, keys) -> int:
+    """The oven's orders in the order played: slot indices (rel * 8 + type) into
+    ``slots[:m]``; ``slots[64:104]`` and ``keys[:40]`` are scratch.
 
-    The oven indices of the orders are distinct whole numbers below the oven's
-    capacity: a bucket per index sorts them in one pass (``bucket`` is all zero before
-    and after). An observation that breaks this (not one the engine made) gets the
-    stable insertion sort by index this replaced, so the result is the same."""
+    A stable sort by oven index, computed as ranks: an order's place is the number of
+    orders before it (a smaller index, or an equal one in an earlier slot). There is no
+    branch on the data, and the comparisons vectorise; for at most 40 orders this is
+    faster than a bucket pass over the oven's 112 places, and any observation (not only
+    the engine's, whose indices are distinct) gets the same order as a stable sort."""
     n = lay[L_N]
     o_oo = lay[L_OO]
     m = 0
-    top = 0
-    ok = True
-    for i in range(n * T):
-        if ob[o_oo + i * 7] > 0:
-            slots[m] = i
-            m += 1
-            v = ob[o_oo + i * 7 + 1]
-            if ok and v >= 0 and v < OVEN_CAPACITY:
-                idx = int(v)
-                if bucket[idx] == 0:
-                    bucket[idx] = i + 1
-                    if idx >= top:
-                        top = idx + 1
-                    continue
-            ok = False
-    if ok:
-        j = 0
-        for idx in range(top):
-            if bucket[idx] > 0:
-                slots[j] = bucket[idx] - 1
-                bucket[idx] = 0
-                j += 1
-        return m
-    for idx in range(top):
-        bucket[idx] = 0
-    for a in range(1, m):  # stable insertion sort by oven index
-        x = slots[a]
-        key = ob[o_oo + x * 7 + 1]
-        j = a - 1
-        while j >= 0 and ob[o_oo + slots[j] * 7 + 1] > key:
-            slots[j + 1] = slots[j]
-            j -= 1
-        slots[j + 1] = x
+    for i in range(n * T):  # the present slots, packed without a branch
+        keys[m] = ob[o_oo + i * 7 + 1]
+        slots[64 + m] = i
+        m += ob[o_oo + i * 7] > 0
+    for a in range(m):
+        ka = keys[a]
+        r = 0
+        for b in range(m):
+            kb = keys[b]
+            r += (kb < ka) | ((kb == ka) & (b < a))
+        slots[r] = slots[64 + a]
     return m
 
 
-@nb.njit(cache=True)
+@per_game
 def _simulate_oven(ob, lay, personal, need, rival_cover, pv, hv, pool, reserve, ws, wd, wi) -> None:
     """``heuristic.simulate_oven`` for one game: the pool and the reserved hand value."""
     n = lay[L_N]
     o_oo = lay[L_OO]
     o_tot = lay[L_TOT]
     o_seats = lay[L_SEATS]
-    slots = wi[0 : n * T]
-    m = _oven_slots(ob, lay, slots, wi[64 : 64 + OVEN_CAPACITY])
+    slots = wi
+    m = _oven_slots(ob, lay, slots, ws[256:296])
     consumed = ws[24:29]
     consumed[:] = F32(0.0)
     for k in range(K):
@@ -294,7 +282,7 @@ def _simulate_oven(ob, lay, personal, need, rival_cover, pv, hv, pool, reserve, 
         pool[k] = (pv[k] + tot) - consumed[k]
 
 
-@nb.njit(cache=True)
+@per_game
 def _bound_oven(ob, lay, personal, need, pv, low, high, ws, wi) -> None:
     """``heuristic.bound_oven`` for one game: bounds on the pool whatever anyone decides."""
     n = lay[L_N]
@@ -303,8 +291,8 @@ def _bound_oven(ob, lay, personal, need, pv, low, high, ws, wi) -> None:
     doubles = lay[L_DOUBLES] != 0
     over = 1.0 if doubles else 0.0
     max_hand = 2.0 * HAND_LIMIT if doubles else float(HAND_LIMIT)
-    slots = wi[0 : n * T]
-    m = _oven_slots(ob, lay, slots, wi[64 : 64 + OVEN_CAPACITY])
+    slots = wi
+    m = _oven_slots(ob, lay, slots, ws[256:296])
     took_lo = ws[24:29]
     took_hi = ws[32:37]
     took_lo[:] = F32(0.0)
@@ -350,7 +338,7 @@ def _bound_oven(ob, lay, personal, need, pv, low, high, ws, wi) -> None:
         high[k] = tot - took_lo[k]
 
 
-@nb.njit(cache=True)
+@per_game
 def _estimate_pool(ob, lay, pv, forget, pool, ws) -> None:
     """``pv + forget * heuristic.estimate_pool_without_memory`` for one game."""
     n = lay[L_N]
@@ -376,7 +364,7 @@ def _estimate_pool(ob, lay, pv, forget, pool, ws) -> None:
         pool[k] = pv[k] + forget * (oven_cards * (unseen[k] / tot))
 
 
-@nb.njit(cache=True)
+@per_game
 def _turn_action(ob, mk, personal, lay, play, need, prm, pw, ubuf, umode, ws, wd, wi, sbuf) -> int:
     """``HeuristicAgent.turn_actions`` for one game: the best legal turn action."""
     n = lay[L_N]
@@ -639,7 +627,7 @@ def _turn_action(ob, mk, personal, lay, play, need, prm, pw, ubuf, umode, ws, wd
     return best_a
 
 
-@nb.njit(cache=True)
+@per_game
 def decide_one(ob, mk, personal, lay, play, need, prm, pw, ubuf, umode, ws, wd, wi) -> int:
     """The heuristic bot's action in one game (turn or reveal decision).
 
@@ -654,6 +642,20 @@ def decide_one(ob, mk, personal, lay, play, need, prm, pw, ubuf, umode, ws, wd, 
     return _turn_action(ob, mk, personal, lay, play, need, prm, pw, ubuf, umode, ws, wd, wi, sbuf)
 
 
+BAD_OBSERVATION = -2  # ``decide_batch``'s answer for an observation it refuses
+
+
+@per_game
+def _in_range(ob) -> bool:
+    """Every entry in ``0..OBS_HIGH`` (NaN fails both comparisons): the check of
+    ``base.check_values``, one row at a time while the row is in cache."""
+    ok = True
+    for j in range(ob.shape[0]):
+        v = ob[j]
+        ok &= (v >= F32(0.0)) & (v <= F32(OBS_HIGH))
+    return ok
+
+
 CHUNKS = 64  # work items of the parallel loop; each allocates its scratch once
 
 
@@ -661,8 +663,7 @@ CHUNKS = 64  # work items of the parallel loop; each allocates its scratch once
 def workspace():
     """Scratch arrays for ``decide_one`` (float32, float64, int64), reused across games:
     the per-game functions carve fixed slices out of them instead of allocating."""
-    wi = np.zeros(64 + OVEN_CAPACITY, np.int64)  # [64:] the buckets of ``_oven_slots``
-    return np.empty(256, np.float32), np.empty(16, np.float64), wi
+    return np.empty(296, np.float32), np.empty(16, np.float64), np.empty(104, np.int64)
 
 
 @nb.njit(cache=True)
@@ -678,7 +679,9 @@ def _make_batch(parallel: bool):
     loop = nb.prange if parallel else range
 
     @nb.njit(cache=True, parallel=parallel)
-    def decide_batch(obs, masks, seats, lay, play, need, prm, pw, ubuf, umode, out):
+    def decide_batch(obs, masks, seats, lay, play, need, prm, pw, ubuf, umode, check, out):
+        """``decide_one`` over a batch; with ``check``, a game whose observation has an
+        entry outside ``0..OBS_HIGH`` (or NaN) gets ``BAD_OBSERVATION`` instead."""
         b_total = obs.shape[0]
         chunks = min(b_total, CHUNKS)
         for c in loop(chunks):
@@ -687,6 +690,9 @@ def _make_batch(parallel: bool):
                 u = ubuf[b] if umode > 0 else ubuf[0]
                 if umode == 2 and u[u.shape[0] - 1] == 0:
                     continue  # no fractional power in this game: pass 1 was exact
+                if check and not _in_range(obs[b]):
+                    out[b] = BAD_OBSERVATION
+                    continue
                 out[b] = decide_one(
                     obs[b], masks[b], seats[b], lay, play, need, prm, pw, u, umode, ws, wd, wi
                 )
@@ -772,8 +778,20 @@ def decide(
     need: np.ndarray,
     prm: np.ndarray,
     pw: np.ndarray,
+    check: bool = False,
 ) -> np.ndarray:
-    """The actions of a heuristic bot in a batch of games (checked inputs only)."""
+    """The actions of a heuristic bot in a batch of games (checked shapes and seats).
+
+    ``check``: refuse an observation entry outside ``0..OBS_HIGH`` (NaN included) with
+    ``base.check_values``'s error, checking each row inside the kernel. Only float32
+    observations (the envs') are checked there: another dtype is checked as given,
+    before the conversion to float32 could round a bad value into range."""
+    from .base import check_values
+
+    obs = np.asarray(obs)
+    if check and obs.dtype != np.float32:
+        check_values(obs)
+        check = False
     obs = np.ascontiguousarray(obs, dtype=np.float32)
     masks = np.ascontiguousarray(masks, dtype=np.int8)
     seats = np.ascontiguousarray(seats, dtype=np.int64)
@@ -781,15 +799,18 @@ def decide(
     kernel = DECIDE_PARALLEL if len(obs) >= PARALLEL_MIN_BATCH else DECIDE_SERIAL
     if prm[I_GAMBLE] == 0 or lay[L_RECALL]:
         # whole-number gaps only (the pool is counted from public cards): one pass
-        kernel(obs, masks, seats, lay, play, need, prm, pw, _NO_U, 0, out)
-        return out
-    width = int(lay[L_NPLAY]) * T + 1
-    ubuf = np.zeros((len(obs), width), np.float32)
-    kernel(obs, masks, seats, lay, play, need, prm, pw, ubuf, 1, out)
-    if ubuf[:, -1].any():
-        u = ubuf[:, :-1]
-        ubuf[:, :-1] = np.where(u > 0, np.float32(prm[I_GAMBLE]) ** u, 0)
-        kernel(obs, masks, seats, lay, play, need, prm, pw, ubuf, 2, out)
+        kernel(obs, masks, seats, lay, play, need, prm, pw, _NO_U, 0, check, out)
+    else:
+        width = int(lay[L_NPLAY]) * T + 1
+        ubuf = np.zeros((len(obs), width), np.float32)
+        kernel(obs, masks, seats, lay, play, need, prm, pw, ubuf, 1, check, out)
+        if ubuf[:, -1].any():
+            u = ubuf[:, :-1]
+            ubuf[:, :-1] = np.where(u > 0, np.float32(prm[I_GAMBLE]) ** u, 0)
+            kernel(obs, masks, seats, lay, play, need, prm, pw, ubuf, 2, False, out)
+    if check and (out == BAD_OBSERVATION).any():
+        check_values(obs)  # raises, naming the entry
+        raise AssertionError("the kernel refused an observation check_values accepts")
     return out
 
 

@@ -527,7 +527,9 @@ class HeuristicAgent(Agent):
     ) -> np.ndarray:
         """The bot's actions; compiled kernels (``agents/compiled.py``) by default,
         the numpy code of this module with ``reference=True`` (same actions)."""
-        info, seats = check_batch(observations, masks, seats)
+        kernel = not reference and self._kernel_ok()
+        # the kernel checks the observations' values itself, row by row (``decide``)
+        info, seats = check_batch(observations, masks, seats, values=not kernel)
         if seats is None:
             raise ValueError(
                 f"{type(self).__name__} needs the acting seats (act_batch(..., seats=...)): "
@@ -539,7 +541,7 @@ class HeuristicAgent(Agent):
                 f"got '{info.observation_mode}'"
             )
         masks = np.asarray(masks)
-        if reference or not self._kernel_ok():
+        if not kernel:
             return self._act_numpy(observations, masks, info, seats)
         from .compiled import decide, layout_vector, params_vector, pow_table
 
@@ -557,7 +559,7 @@ class HeuristicAgent(Agent):
             )
             self._compiled[key] = tables
         lay, play, need, prm, pw = tables
-        return decide(observations, masks, seats, lay, play, need, prm, pw)
+        return decide(observations, masks, seats, lay, play, need, prm, pw, check=True)
 
     def _kernel_ok(self) -> bool:
         """The kernels compute the scoring of this class: a subclass that overrides a

@@ -188,10 +188,36 @@ def test_tournament_compiled_path_plays_the_same_games(num_players: int) -> None
     assert (~(assign == 0).any(1)).any()  # some tables had no random seat: the fast path ran
 
 
-def test_oven_order_sort_falls_back_on_odd_indices() -> None:
-    """The kernels sort the oven's orders by a bucket per oven index; an observation
-    whose indices are not distinct whole numbers below the oven's capacity (no engine
-    makes one) takes the insertion sort, and the decision is still numpy's."""
+def test_oven_order_sort_is_a_stable_sort() -> None:
+    """``_oven_slots`` ranks the present orders by oven index: the same order as a
+    stable sort (numpy's ``argsort(kind="stable")``) for any indices, ties included."""
+    from mamma_mia_agents.compiled import L_OO, _oven_slots, layout_vector
+    from mamma_mia_env.observe import observation_size
+
+    rng = np.random.default_rng(5)
+    for n in (2, 3, 4, 5):
+        lay = layout_vector(n, "recall", False)
+        o_oo = int(lay[L_OO])
+        for trial in range(300):
+            ob = np.zeros(observation_size(n, "recall"), np.float32)
+            present = rng.random(n * 8) < rng.random()
+            high = [3, 40, 112, 255][trial % 4]  # few values: many ties
+            keys = rng.integers(0, high, n * 8).astype(np.float32)
+            if trial % 5 == 0:
+                keys += np.float32(0.5) * rng.integers(0, 2, n * 8)
+            ob[o_oo : o_oo + n * 8 * 7 : 7] = present
+            ob[o_oo + 1 : o_oo + n * 8 * 7 : 7] = keys
+            slots = np.full(104, -1, np.int64)
+            m = _oven_slots(ob, lay, slots, np.zeros(40, np.float32))
+            idx = np.flatnonzero(present)
+            want = idx[np.argsort(keys[idx], kind="stable")]
+            assert m == len(idx)
+            assert slots[:m].tolist() == want.tolist()
+
+
+def test_oven_order_sort_on_odd_indices() -> None:
+    """Observations whose oven indices are not distinct whole numbers below the oven's
+    capacity (no engine makes one) still get numpy's decision."""
     from mamma_mia_env.observe import observation_slices
 
     eng = Engine(Config(num_players=4))
@@ -221,3 +247,26 @@ def test_oven_order_sort_falls_back_on_odd_indices() -> None:
     for bot in _bots()[:3] + _bots()[4:5]:
         fast = bot.act_batch(odd, masks, rng, seats)
         assert (fast == bot.act_batch_reference(odd, masks, rng, seats)).all()
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("batch", [3, 600])  # the serial and the parallel kernel
+def test_kernel_checks_observation_values(batch: int, dtype: type) -> None:
+    """The compiled bots check the observations' values inside the kernel (float32) or
+    before the conversion to float32 (any other dtype, where 255.00001 would round into
+    range): the error names the first bad entry either way, as ``check_values`` does."""
+    eng = Engine(Config(num_players=3))
+    state = eng.reset(seeds=np.arange(batch))
+    obs, masks = eng.observe(state).astype(dtype), eng.legal_masks(state)
+    seats = state.data["seat"].astype(np.int64)
+    bot, rng = load_agent("builder"), np.random.default_rng(0)
+    good = bot.act_batch(obs, masks, rng, seats)
+    assert (good == bot.act_batch_reference(obs, masks, rng, seats)).all()
+    row = batch - 2
+    bad_values = [-1.0, np.nan, 256.0] + ([255.00001, -1e-46] if dtype is np.float64 else [])
+    for value in bad_values:
+        bad = obs.copy()
+        bad[row, 7] = value
+        bad[row, 9] = value
+        with pytest.raises(ValueError, match=rf"^observations must be finite .* at \[{row}, 7\]"):
+            bot.act_batch(bad, masks, rng, seats)
