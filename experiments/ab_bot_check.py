@@ -1,10 +1,13 @@
-"""The cost of the bots' input check (``agents.base.check_batch``) in their ``act_batch``.
+"""The cost of the bots' input check in their ``act_batch``.
 
-Issue 9's door check for the bots reads every observation entry twice (min and max),
-so that no negative count, NaN or out-of-space value reaches the compiled bots. This
-measures what that adds, in one process, interleaved in short slices on a shared
-machine: ``act_batch`` of a bot with the check as it is (``new``) and with the check
-before issue 9's fixes (``base``: shapes and seats only), on the same batch of real
+Issue 9's door check for the bots reads every observation entry, so that no negative
+count, NaN or out-of-space value reaches the compiled bots. Since issue 12 the compiled
+heuristic bots do it inside their decision kernel, row by row
+(``compiled.decide(check=True)``), and ``agents.base.check_batch`` checks the shapes,
+dtypes and seats; other bots (``ppo``) keep the numpy check in ``check_batch``. This
+measures what the check adds, in one process, interleaved in short slices on a shared
+machine: ``act_batch`` of a bot with the check as it is (``new``) and without the value
+check (``base``: shapes and seats only, as before issue 9), on the same batch of real
 observations. Reported per bot: the median calls/s of each and the median of the
 per-slice ratios new / base.
 
@@ -27,14 +30,16 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
 import mamma_mia_agents.base as base  # noqa: E402
+import mamma_mia_agents.compiled as compiled  # noqa: E402
 from mamma_mia_agents import load_agent  # noqa: E402
 from mamma_mia_env import Config, Engine  # noqa: E402
 from mamma_mia_env.provenance import provenance  # noqa: E402
 
 NEW_CHECK = base.check_batch
+CHECKED_DECIDE = compiled.decide
 
 
-def base_check(observations, masks, seats):  # type: ignore[no-untyped-def]
+def base_check(observations, masks, seats, values=True):  # type: ignore[no-untyped-def]
     """``check_batch`` as it was before the fixes (commit 479b5d9): shapes and seats."""
     if observations.ndim != 2 or masks.ndim != 2 or len(observations) != len(masks):
         raise ValueError("shapes")
@@ -48,11 +53,18 @@ def base_check(observations, masks, seats):  # type: ignore[no-untyped-def]
     return info, seats
 
 
+def unchecked_decide(*args, check=False):  # type: ignore[no-untyped-def]
+    """``compiled.decide`` with the kernel's row check off (the base version)."""
+    return CHECKED_DECIDE(*args, check=False)
+
+
 def rate(bot, obs, masks, seats, check, seconds: float) -> float:
-    """Calls of ``bot.act_batch`` per second with ``check`` in place."""
+    """Calls of ``bot.act_batch`` per second with ``check`` in place (``NEW_CHECK``: the
+    code as it is; ``base_check``: no value check, neither in numpy nor in the kernel)."""
     for module in (base, sys.modules[type(bot).act_batch.__module__]):
         if hasattr(module, "check_batch"):
             module.check_batch = check
+    compiled.decide = CHECKED_DECIDE if check is NEW_CHECK else unchecked_decide
     rng = np.random.default_rng(0)
     calls, start = 0, time.perf_counter()
     while time.perf_counter() - start < seconds:

@@ -293,6 +293,34 @@ def bot_speed_table() -> str:
     )
 
 
+def ab_bot_kernels() -> str:
+    """The bots' decision kernels against the previous ones (experiments/ab_bot_kernels.py)."""
+    doc = json.loads((RESULTS / "ab_bot_kernels_i12.json").read_text())
+    lines = [
+        "| bot, players | positions | CPU us per decision, before | after | after / before, "
+        "median (quartiles) | same actions |",
+        "|---|---:|---:|---:|---|---|",
+    ]
+    for row, r in doc["report"].items():
+        bot, players = row.split()
+        q = r["ratio_quartiles"]
+        lines.append(
+            f"| `{bot}`, {players[:-1]} | {r['positions']:,} | "
+            f"{r['base_cpu_us_per_decision']:.3f} | {r['new_cpu_us_per_decision']:.3f} | "
+            f"{r['ratio_median']:.3f} ({q[0]:.3f}-{q[2]:.3f}) | "
+            f"{'yes' if r['same_actions'] else 'NO'} |"
+        )
+    prov = doc["provenance"]
+    load = prov["machine"]["load_average"]
+    lines += [
+        "",
+        f"{doc['args']['repeats']} slices of {doc['args']['seconds']} CPU s per version and "
+        f"row, load average {load:.1f}; commit `{_commit(prov)}` against "
+        f"`{doc['args']['base_commit']}`.",
+    ]
+    return "\n".join(lines) + "\n"
+
+
 STRENGTH_FILES = ("search_strength_2p_headline.json", "search_strength.json")
 
 
@@ -339,6 +367,7 @@ BLOCKS: dict[str, Callable[[], str]] = {
     "search_strength": search_strength_table,
     "result_files": result_files_table,
     "bot_speed": bot_speed_table,
+    "ab_bot_kernels": ab_bot_kernels,
 }
 
 

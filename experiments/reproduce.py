@@ -550,6 +550,24 @@ RECORDS: list[Record] = [
         ),
     ),
     Record(
+        name="ab_bot_kernels_i12",
+        commands={
+            "ab_bot_kernels_i12.json": (
+                "python experiments/ab_bot_kernels.py --base <checkout of 562aa93> "
+                f"--base-commit 562aa93 --repeats 11 --out {_R}ab_bot_kernels_i12.json"
+            ),
+            "ab_bot_check_i12.json": (
+                "python experiments/ab_bot_check.py --bots builder,counter --batch 4096 "
+                f"--repeats 21 --out {_R}ab_bot_check_i12.json"
+            ),
+        },
+        reason=(
+            "interleaved A/B timings of the bots' kernels without numba's runtime against "
+            "the kernels before (another checkout), and of the observation check inside "
+            "the kernel against no check, on a shared machine; records, not re-run"
+        ),
+    ),
+    Record(
         name="search_strength_headline",
         commands={
             "search_strength.json": (
