@@ -46,7 +46,8 @@ T = 8
 # workspace arrays the batch loops allocate once per work item (``workspace``). Compiled
 # without numba's runtime (NRT), a slice is a plain pointer and length; with it, every
 # slice and every array passed to a call takes an atomic reference-count increment and
-# decrement, about a quarter of a ``builder`` decision's time (docs/AGENTS.md, speed).
+# decrement. Without them (and with the rank sort of ``_oven_slots``) a decision takes
+# 0.6-0.8 of the time it took (``experiments/results/ab_bot_kernels_i12.json``).
 # ``_nrt`` is numba's target option for this (numba's own tests use it); a kernel that
 # allocated under it would fail to compile, so nothing can go wrong silently.
 per_game = nb.njit(cache=True, _nrt=False)

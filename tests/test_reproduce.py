@@ -494,3 +494,29 @@ def test_ray_and_local_tournament_results_are_identical() -> None:
     assert "--backend ray" in ray["command"] and "--backend local" in local["command"]
     assert reproduce.strip(local) == reproduce.strip(ray)
     assert local["results"] and local["games"] == ray["games"] >= 2000
+
+
+def test_docs_quote_the_issue12_speed_files():
+    """The bot speed ratio in AGENTS.md's prose and the kernel check's cost in AGENTS.md
+    and PERFORMANCE.md, each against its result file."""
+    results = ROOT / "experiments" / "results"
+    agents = " ".join((ROOT / "docs" / "AGENTS.md").read_text().split())
+    perf = " ".join((ROOT / "docs" / "PERFORMANCE.md").read_text().split())
+    speed = json.loads((results / "bot_speed.json").read_text())
+    ratio = f"`builder` reaches {100 * speed['vector_env']['builder_over_random']:.0f}% of random"
+    assert ratio in agents, f"AGENTS.md should quote {ratio!r} (bot_speed.json)"
+    load = f"load average {speed['load_average_before'][0]:.1f}"
+    assert load in agents, f"AGENTS.md should quote {load!r} (bot_speed.json)"
+    check = json.loads((results / "ab_bot_check_i12.json").read_text())["report"]
+    b, c = check["builder"], check["counter"]
+    q = b["ratio_quartiles"]
+    assert f"{b['ratio_median']:.3f}, quartiles {q[0]:.3f}-{q[2]:.3f}" in agents
+    for r in (b, c):
+        q = r["ratio_quartiles"]
+        quoted = f"{r['ratio_median']:.3f} ({q[0]:.3f}–{q[2]:.3f})"
+        assert quoted in perf, f"PERFORMANCE.md should quote {quoted} (ab_bot_check_i12.json)"
+        assert q[0] <= 1 <= q[2], "the prose says both quartile ranges hold 1"
+    kernels = json.loads((results / "ab_bot_kernels_i12.json").read_text())["report"]
+    assert all(r["same_actions"] for r in kernels.values())
+    medians = [r["ratio_median"] for r in kernels.values()]
+    assert 0.6 <= min(medians) and max(medians) <= 0.8, "compiled.py's comment says 0.6-0.8"
