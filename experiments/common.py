@@ -58,3 +58,86 @@ def write_json(path: str | os.PathLike, doc: dict[str, Any], record: dict[str, A
     with open(path, "w") as fh:
         json.dump({**doc, "provenance": record}, fh, indent=2)
         fh.write("\n")
+
+
+# -- the library training scripts (train_rllib.py, train_tianshou.py) ----------------------
+def add_training_args(parser: argparse.ArgumentParser, library: str, threads_help: str) -> None:
+    """The flags every library training script has: ``--players``, ``--reward-mode``,
+    ``--seed``, ``--threads``, ``--name`` and ``--out`` (default ``runs/<library>``)."""
+    parser.add_argument("--players", type=int, default=2, help="2-5 (default 2)")
+    parser.add_argument("--reward-mode", default="delivered_win_loss", help="Config.reward_mode")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--threads", type=int, default=1, help=threads_help)
+    parser.add_argument(
+        "--name",
+        type=file_stem,
+        default=None,
+        help="file stem: NAME.json, NAME.csv, NAME.png (default summary.json, progress.csv, "
+        "progress.png)",
+    )
+    parser.add_argument("--out", type=Path, default=RUNS / library)
+
+
+def check_training_args(
+    parser: argparse.ArgumentParser, args: argparse.Namespace, positive: tuple[str, ...]
+) -> None:
+    """Refuse, by its flag, a count below 1 (``positive``, ``threads`` included) and a
+    player count outside 2-5."""
+    for name in (*positive, "threads"):
+        if getattr(args, name) < 1:
+            parser.error(f"--{name.replace('_', '-')} must be >= 1")
+    if not 2 <= args.players <= 5:
+        parser.error("--players must be 2-5")
+
+
+def write_training_run(
+    args: argparse.Namespace,
+    rows: list[dict[str, Any]],
+    summary: dict[str, Any],
+    panels: tuple[tuple[str, str], ...],
+    title: str,
+    wall: float,
+) -> dict[str, Any]:
+    """Write a training run's ``progress.csv`` (``rows``, one per iteration),
+    ``summary.json`` (``summary`` with the settings, the env steps, the overall rate and
+    the provenance) and ``progress.png`` (a panel per ``(row key, title)``), named by
+    ``--name`` if given; returns the summary."""
+    import csv
+
+    with open(args.out / f"{args.name or 'progress'}.csv", "w", newline="") as fh:
+        w = csv.DictWriter(fh, fieldnames=list(rows[0]))
+        w.writeheader()
+        w.writerows(rows)
+    total = rows[-1]["env_steps"]
+    summary = {
+        **summary,
+        "settings": {k: str(v) if isinstance(v, Path) else v for k, v in vars(args).items()},
+        "env_steps": total,
+        "wall_s": round(wall, 2),
+        "env_steps_per_s_overall": round(total / wall, 1),
+        # code revision, library versions, machine, command line, seed
+        "provenance": provenance(seeds=args.seed, wall_time=wall),
+    }
+    (args.out / f"{args.name or 'summary'}.json").write_text(json.dumps(summary, indent=1) + "\n")
+    _plot_progress(rows, panels, title, args.out / f"{args.name or 'progress'}.png")
+    return summary
+
+
+def _plot_progress(
+    rows: list[dict[str, Any]], panels: tuple[tuple[str, str], ...], title: str, path: Path
+) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    it = [r["iteration"] for r in rows]
+    fig, ax = plt.subplots(1, len(panels), figsize=(4 * len(panels) + 0.5, 3.2))
+    for a, (key, name) in zip(ax, panels, strict=True):
+        a.plot(it, [r[key] if r[key] is not None else float("nan") for r in rows], marker=".")
+        a.set_title(name)
+        a.set_xlabel("iteration")
+    fig.suptitle(title)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)

@@ -16,7 +16,6 @@ also saves the algorithm.
 from __future__ import annotations
 
 import argparse
-import csv
 import json
 import os
 import sys
@@ -28,40 +27,28 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from experiments.common import file_stem  # noqa: E402
-from mamma_mia_env.provenance import provenance  # noqa: E402
+from experiments.common import (  # noqa: E402
+    add_training_args,
+    check_training_args,
+    write_training_run,
+)
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--players", type=int, default=2, help="2-5 (default 2)")
     p.add_argument("--iterations", type=int, default=20, help="training iterations (default 20)")
     p.add_argument("--batch", type=int, default=4000, help="env steps per iteration (4000)")
     p.add_argument("--minibatch", type=int, default=256, help="PPO minibatch (256)")
     p.add_argument("--epochs", type=int, default=4, help="PPO epochs per iteration (4)")
     p.add_argument("--env-runners", type=int, default=0, help="remote env runners (0: local)")
     p.add_argument("--envs-per-runner", type=int, default=8, help="games per env runner (8)")
-    p.add_argument("--reward-mode", default="delivered_win_loss", help="Config.reward_mode")
     p.add_argument("--address", default=None, help="Ray cluster address ('auto', ray://...)")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--threads", type=int, default=1, help="torch threads per process (1)")
-    p.add_argument(
-        "--name",
-        type=file_stem,
-        default=None,
-        help="file stem: NAME.json, NAME.csv, NAME.png (default summary.json, progress.csv, "
-        "progress.png)",
-    )
-    p.add_argument("--out", type=Path, default=ROOT / "runs" / "rllib")
     p.add_argument("--checkpoint", action="store_true", help="save the algorithm at the end")
+    add_training_args(p, "rllib", threads_help="torch threads per process (1)")
     args = p.parse_args(argv)
-    for name in ("iterations", "batch", "minibatch", "epochs", "envs_per_runner", "threads"):
-        if getattr(args, name) < 1:
-            p.error(f"--{name.replace('_', '-')} must be >= 1")
+    check_training_args(p, args, ("iterations", "batch", "minibatch", "epochs", "envs_per_runner"))
     if args.env_runners < 0:
         p.error("--env-runners must be >= 0")
-    if not 2 <= args.players <= 5:
-        p.error("--players must be 2-5")
     if args.minibatch > args.batch:
         p.error("--minibatch must not exceed --batch")
     return args
@@ -133,51 +120,22 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
         algo.stop()
         nodes = len(ray.nodes())
         ray.shutdown()
-    with open(args.out / f"{args.name or 'progress'}.csv", "w", newline="") as fh:
-        w = csv.DictWriter(fh, fieldnames=list(rows[0]))
-        w.writeheader()
-        w.writerows(rows)
-    total = rows[-1]["env_steps"]
     summary = {
         "library": "ray[rllib] " + ray.__version__,
-        "settings": {k: str(v) if isinstance(v, Path) else v for k, v in vars(args).items()},
         "iterations": len(rows),
-        "env_steps": total,
-        "wall_s": round(wall, 2),
-        "env_steps_per_s_overall": round(total / wall, 1),
         "env_steps_per_s_sampling_median": round(
             float(np.nanmedian([r["sample_steps_per_s"] for r in rows])), 1
         ),
         "ray_nodes": nodes,
-        # code revision, library versions, machine, command line, seed
-        "provenance": provenance(seeds=args.seed, wall_time=wall),
     }
-    (args.out / f"{args.name or 'summary'}.json").write_text(json.dumps(summary, indent=1) + "\n")
-    _plot(rows, args.out / f"{args.name or 'progress'}.png")
-    return summary
-
-
-def _plot(rows: list[dict[str, Any]], path: Path) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    it = [r["iteration"] for r in rows]
-    fig, ax = plt.subplots(1, 3, figsize=(12, 3.2))
-    for a, key, title in zip(
-        ax,
-        ("sample_steps_per_s", "policy_loss", "entropy"),
-        ("env steps/s (sampling)", "policy loss", "policy entropy"),
-        strict=True,
-    ):
-        a.plot(it, [r[key] if r[key] is not None else float("nan") for r in rows], marker=".")
-        a.set_title(title)
-        a.set_xlabel("iteration")
-    fig.suptitle("RLlib PPO self-play on Mamma Mia!")
-    fig.tight_layout()
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
+    panels = (
+        ("sample_steps_per_s", "env steps/s (sampling)"),
+        ("policy_loss", "policy loss"),
+        ("entropy", "policy entropy"),
+    )
+    return write_training_run(
+        args, rows, summary, panels, "RLlib PPO self-play on Mamma Mia!", wall
+    )
 
 
 def main(argv: list[str] | None = None) -> int:

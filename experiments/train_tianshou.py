@@ -16,7 +16,6 @@ collection steps/s, loss, finished games), ``progress.png``, ``summary.json``
 from __future__ import annotations
 
 import argparse
-import csv
 import json
 import logging
 import sys
@@ -28,13 +27,15 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from experiments.common import file_stem  # noqa: E402
-from mamma_mia_env.provenance import provenance  # noqa: E402
+from experiments.common import (  # noqa: E402
+    add_training_args,
+    check_training_args,
+    write_training_run,
+)
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--players", type=int, default=2, help="2-5 (default 2)")
     p.add_argument("--iterations", type=int, default=50, help="collect/update rounds (50)")
     p.add_argument("--steps", type=int, default=1000, help="env steps per iteration (1000)")
     p.add_argument("--updates", type=int, default=50, help="gradient steps per iteration (50)")
@@ -42,24 +43,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--batch", type=int, default=64, help="DQN batch size (64)")
     p.add_argument("--buffer", type=int, default=50_000, help="replay buffer size (50000)")
     p.add_argument("--opponent", choices=("self", "random"), default="self")
-    p.add_argument("--reward-mode", default="delivered_win_loss", help="Config.reward_mode")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--threads", type=int, default=1, help="torch threads (1)")
-    p.add_argument(
-        "--name",
-        type=file_stem,
-        default=None,
-        help="file stem: NAME.json, NAME.csv, NAME.png (default summary.json, progress.csv, "
-        "progress.png)",
-    )
-    p.add_argument("--out", type=Path, default=ROOT / "runs" / "tianshou")
     p.add_argument("--save", action="store_true", help="save the DQN's weights (dqn.pt)")
+    add_training_args(p, "tianshou", threads_help="torch threads (1)")
     args = p.parse_args(argv)
-    for name in ("iterations", "steps", "updates", "envs", "batch", "buffer", "threads"):
-        if getattr(args, name) < 1:
-            p.error(f"--{name} must be >= 1")
-    if not 2 <= args.players <= 5:
-        p.error("--players must be 2-5")
+    check_training_args(p, args, ("iterations", "steps", "updates", "envs", "batch", "buffer"))
     return args
 
 
@@ -135,45 +122,14 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
     wall = time.perf_counter() - t_start
     if args.save:
         torch.save(dqn.state_dict(), args.out / "dqn.pt")
-    with open(args.out / f"{args.name or 'progress'}.csv", "w", newline="") as fh:
-        w = csv.DictWriter(fh, fieldnames=list(rows[0]))
-        w.writeheader()
-        w.writerows(rows)
     summary = {
         "library": "tianshou " + tianshou.__version__,
-        "settings": {k: str(v) if isinstance(v, Path) else v for k, v in vars(args).items()},
-        "env_steps": total,
-        "wall_s": round(wall, 2),
-        "env_steps_per_s_overall": round(total / wall, 1),
         "env_steps_per_s_collect_median": round(
             float(np.median([r["collect_steps_per_s"] for r in rows])), 1
         ),
-        # code revision, library versions, machine, command line, seed
-        "provenance": provenance(seeds=args.seed, wall_time=wall),
     }
-    (args.out / f"{args.name or 'summary'}.json").write_text(json.dumps(summary, indent=1) + "\n")
-    _plot(rows, args.out / f"{args.name or 'progress'}.png")
-    return summary
-
-
-def _plot(rows: list[dict[str, Any]], path: Path) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    it = [r["iteration"] for r in rows]
-    fig, ax = plt.subplots(1, 2, figsize=(9, 3.2))
-    ax[0].plot(it, [r["collect_steps_per_s"] for r in rows], marker=".")
-    ax[0].set_title("env steps/s (collecting)")
-    ax[1].plot(it, [r["loss"] for r in rows], marker=".")
-    ax[1].set_title("DQN loss")
-    for a in ax:
-        a.set_xlabel("iteration")
-    fig.suptitle("Tianshou DQN on Mamma Mia!")
-    fig.tight_layout()
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
+    panels = (("collect_steps_per_s", "env steps/s (collecting)"), ("loss", "DQN loss"))
+    return write_training_run(args, rows, summary, panels, "Tianshou DQN on Mamma Mia!", wall)
 
 
 def main(argv: list[str] | None = None) -> int:
