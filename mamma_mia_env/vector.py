@@ -5,7 +5,8 @@ game (for whichever seat is to act there) and moves every game on. Finished game
 dealt again (``autoreset_mode``): by default at once, in the same step (gymnasium's
 SAME_STEP: the returned observation is the new game's, the last one of the finished
 game is in ``info["final_obs"]``); with ``autoreset_mode="NextStep"`` in the next
-step, as gymnasium's own vector envs do.
+step, as gymnasium's own vector envs do; with ``autoreset_mode="Disabled"`` when the
+caller resets them, ``reset(options={"reset_mask": terminated | truncated})``.
 
     >>> venv = MammaMiaVectorEnv(1024, num_players=4)
     >>> obs, info = venv.reset(seed=0)               # game i is dealt from seed 0 + i
@@ -38,22 +39,34 @@ from .engine import PARALLEL_MIN_BATCH, Engine, IllegalActionError
 from .observe import OBS_HIGH
 from .state import GameState
 
-AUTORESET_MODES = (AutoresetMode.SAME_STEP, AutoresetMode.NEXT_STEP)
+AUTORESET_MODES = (AutoresetMode.SAME_STEP, AutoresetMode.NEXT_STEP, AutoresetMode.DISABLED)
 
 
 def as_autoreset_mode(mode: Any) -> AutoresetMode:
-    """An ``AutoresetMode`` or its value (``"SameStep"``, ``"NextStep"``); DISABLED is
-    refused (the envs here always deal the next game)."""
+    """An ``AutoresetMode`` or its value (``"SameStep"``, ``"NextStep"``, ``"Disabled"``)."""
     try:
-        mode = mode if isinstance(mode, AutoresetMode) else AutoresetMode(mode)
+        return mode if isinstance(mode, AutoresetMode) else AutoresetMode(mode)
     except ValueError:
-        mode = None
-    if mode not in AUTORESET_MODES:
         raise ValueError(
-            "autoreset_mode must be AutoresetMode.SAME_STEP or NEXT_STEP (or 'SameStep', "
-            "'NextStep')"
+            "autoreset_mode must be AutoresetMode.SAME_STEP, NEXT_STEP or DISABLED (or "
+            f"'SameStep', 'NextStep', 'Disabled'), got {mode!r}"
+        ) from None
+
+
+def as_reset_mask(mask: Any, num_envs: int) -> np.ndarray:
+    """``options["reset_mask"]`` as gymnasium's vector envs take it: a numpy bool array
+    of one entry per game, at least one True."""
+    if not isinstance(mask, np.ndarray):
+        raise ArgumentTypeError(
+            f"options['reset_mask'] must be a numpy array, got {type(mask).__name__}"
         )
-    return mode
+    if mask.shape != (num_envs,):
+        raise ValueError(f"options['reset_mask'] must have shape ({num_envs},), got {mask.shape}")
+    if mask.dtype != np.bool_:
+        raise ArgumentTypeError(f"options['reset_mask'] must have dtype bool, got {mask.dtype}")
+    if not mask.any():
+        raise ValueError("options['reset_mask'] must select at least one game")
+    return mask.copy()
 
 
 def reset_seeds(seed: Any, num_envs: int) -> np.ndarray:
@@ -125,8 +138,19 @@ class MammaMiaVectorEnv(VectorEnv):
       observation (and an all-zero mask); the next step deals the next game, ignores
       the action given for it and returns reward 0, not terminated.
 
-    In both, ``info["final_delivered"]`` ``(B, N)`` (masked by ``_final_delivered``)
+    * ``AutoresetMode.DISABLED``: as NEXT_STEP, the step that ends a game returns its
+      last observation and an all-zero mask; the game is dealt again only by
+      ``reset(options={"reset_mask": mask})``, and a step while a finished game has not
+      been reset is refused (``RuntimeError`` naming the games, nothing changed).
+
+    In all three, ``info["final_delivered"]`` ``(B, N)`` (masked by ``_final_delivered``)
     holds the orders each seat delivered in the game that just ended.
+
+    ``reset(seed=None, options={"reset_mask": mask})`` (any mode; ``mask`` a numpy bool
+    array, one entry per game) deals new games in the selected slots only, gymnasium's
+    partial reset: with ``seed=None`` each from the next seed of its slot (as an
+    autoreset would), with ``seed`` from that slot's entry of a full reset's seeds
+    (``seed + i``, or ``seed[i]``), which also restarts the slot's seed sequence.
 
     ## Arguments
     ``num_envs`` and the fields of ``Config`` (or ``config=Config(...)``).
@@ -181,7 +205,10 @@ class MammaMiaVectorEnv(VectorEnv):
         self._slot_seeds = np.zeros(num_envs, dtype=np.uint64)
         self._episode = np.zeros(num_envs, dtype=np.uint64)
         self._pending = np.zeros(num_envs, dtype=np.bool_)  # NEXT_STEP: deal at next step
-        self._next_step = self.autoreset_mode == AutoresetMode.NEXT_STEP
+        # DISABLED runs the kernel as NEXT_STEP: a finished game waits, marked pending;
+        # step() refuses to go on until reset(options={"reset_mask": ...}) dealt it
+        self._disabled = self.autoreset_mode == AutoresetMode.DISABLED
+        self._next_step = self.autoreset_mode == AutoresetMode.NEXT_STEP or self._disabled
         self._all = np.ones(num_envs, dtype=np.bool_)  # the `_key` mask of copy=False
 
     def reset(
@@ -190,9 +217,17 @@ class MammaMiaVectorEnv(VectorEnv):
         options: dict[str, Any] | None = None,
     ) -> tuple[np.ndarray, dict[str, Any]]:
         """Deal every game: slot i from ``seed + i`` (``seed`` an int in [0, 2**64)),
-        or from ``seed[i]`` (one seed per game). ``options``: none are defined (None or
-        ``{}``); everything is checked before anything changes."""
-        check_reset_options(options)
+        or from ``seed[i]`` (one seed per game). ``options``: None, ``{}`` or
+        ``{"reset_mask": mask}`` (deal only the selected games, see the class doc);
+        everything is checked before anything changes."""
+        options = check_reset_options(options, frozenset({"reset_mask"}))
+        if "reset_mask" in options:
+            if self.state is None:
+                raise RuntimeError("call reset() without a reset_mask first")
+            mask = as_reset_mask(options["reset_mask"], self.num_envs)
+            seeds = None if seed is None else reset_seeds(seed, self.num_envs)
+            self._reset_some(mask, seeds)
+            return self._out(self._obs), self._info()
         seeds = reset_seeds(seed, self.num_envs)
         self.state = self.engine.reset(seeds=seeds)
         self._slot_seeds[:] = seeds
@@ -206,6 +241,32 @@ class MammaMiaVectorEnv(VectorEnv):
         self._game_seeds[:] = self.state.data["seed"]
         return self._out(self._obs), self._info()
 
+    def _reset_some(self, mask: np.ndarray, seeds: np.ndarray | None) -> None:
+        """Deal the games ``mask`` selects: from ``seeds`` (restarting their slots' seed
+        sequences) or, with None, from each slot's next seed."""
+        index = np.flatnonzero(mask)
+        if seeds is None:
+            episode = self._episode[index] + np.uint64(1)
+            dealt = self._slot_seeds[index] + episode * np.uint64(self.num_envs)
+        else:
+            episode = np.zeros(len(index), np.uint64)
+            dealt = seeds[index]
+        self.engine.reset_games(self.state, index, dealt)
+        self._episode[index] = episode
+        if seeds is not None:
+            self._slot_seeds[index] = dealt
+        self._pending[index] = False
+        for flags in (self._done, self._terminated, self._truncated):
+            flags[index] = False
+        self._rewards[index] = 0.0
+        sub = GameState(self.config, self.state.data[index])
+        self._obs[index] = self.engine.observe(sub)
+        self._mask[index] = self.engine.legal_masks(sub)
+        if not self.copy:
+            self._shared_mask[index] = self._mask[index]
+        self._seats[index] = sub.data["seat"]
+        self._game_seeds[index] = sub.data["seed"]
+
     def step(
         self, actions: np.ndarray
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
@@ -213,6 +274,13 @@ class MammaMiaVectorEnv(VectorEnv):
         mode the action of a game being dealt again is ignored, not checked)."""
         if self.state is None:
             raise RuntimeError("call reset() before step()")
+        if self._disabled and self._pending.any():
+            over = np.flatnonzero(self._pending)
+            shown = ", ".join(map(str, over[:10])) + (", ..." if len(over) > 10 else "")
+            raise RuntimeError(
+                f"games {shown} are over and autoreset_mode is DISABLED: deal them with "
+                "reset(options={'reset_mask': terminated | truncated}) before the next step"
+            )
         self._run(self._check(actions))
         info = self._info()
         if self._done.any():

@@ -71,8 +71,10 @@ def test_reset_seed_int_list_and_options() -> None:
         b.reset(seed=1.5)
     with pytest.raises(ArgumentTypeError):
         b.reset(seed="12")
-    with pytest.raises(ValueError, match="unknown reset options"):
-        b.reset(seed=1, options={"reset_mask": np.ones(4, bool)})
+    with pytest.raises(
+        ValueError, match=r"unknown reset options \['mask'\]; known: \['reset_mask'\]"
+    ):
+        b.reset(seed=1, options={"mask": np.ones(4, bool)})
     with pytest.raises(ArgumentTypeError, match="options"):
         b.reset(seed=1, options=[1])  # type: ignore[arg-type]
     assert b.state.data.tobytes() == before.tobytes()  # a refused reset changes nothing
@@ -174,10 +176,94 @@ def test_next_step_checks_the_live_games_only() -> None:
     acts[2] = 10**6
     with pytest.raises(IllegalActionError, match="game 2"):
         venv.step(acts)
-    with pytest.raises(ValueError, match="autoreset_mode"):
-        MammaMiaVectorEnv(2, autoreset_mode=AutoresetMode.DISABLED)
-    with pytest.raises(ValueError, match="autoreset_mode"):
+    with pytest.raises(ValueError, match="autoreset_mode must be .*got 'sometimes'"):
         MammaMiaVectorEnv(2, autoreset_mode="sometimes")
+
+
+def test_disabled_autoreset_waits_for_the_reset_mask() -> None:
+    """DISABLED: a finished game keeps its last observation and an all-zero mask; the
+    next step is refused (naming the games, nothing changed) until
+    ``reset(options={"reset_mask": ...})`` deals them, from the slot's next seed, as an
+    autoreset would (slot i plays seed + i, seed + i + B, ...)."""
+    b = 6
+    venv = MammaMiaVectorEnv(b, num_players=2, autoreset_mode="Disabled")
+    assert venv.metadata["autoreset_mode"] is AutoresetMode.DISABLED
+    obs, info = venv.reset(seed=40)
+    rng = np.random.default_rng(2)
+    played = [[40 + i] for i in range(b)]
+    finished = 0
+    while finished < 2 * b:
+        obs, rew, term, trunc, info = venv.step(random_legal(info["action_mask"], rng))
+        done = term | trunc
+        if not done.any():
+            continue
+        finished += int(done.sum())
+        assert (info["action_mask"][done] == 0).all()
+        assert info["_final_delivered"].tolist() == done.tolist()
+        assert "final_obs" not in info
+        last = obs.copy()
+        before = venv.state.data.copy()
+        with pytest.raises(
+            RuntimeError, match=r"^games .* are over and autoreset_mode is DISABLED"
+        ):
+            venv.step(random_legal(info["action_mask"] | done[:, None], rng))
+        assert venv.state.data.tobytes() == before.tobytes()
+        obs, info = venv.reset(options={"reset_mask": done})
+        assert np.array_equal(obs[~done], last[~done])  # the other games untouched
+        assert (info["action_mask"][done].sum(1) > 0).all()
+        assert (venv.state.data["turns"][done] == 0).all()
+        for i in np.flatnonzero(done):
+            played[i].append(int(venv.game_seeds()[i]))
+        _check_info_convention(info, b)
+    for i, seeds in enumerate(played):
+        assert seeds == [40 + i + k * b for k in range(len(seeds))]
+
+
+def test_reset_mask_with_a_seed_and_in_every_mode() -> None:
+    """``reset(seed, options={"reset_mask": m})`` deals the selected slots from their
+    entries of that seed's full reset and restarts those slots' seed sequences; any
+    autoreset mode takes it (SAME_STEP: the running game is abandoned)."""
+    for mode in ("SameStep", "NextStep", "Disabled"):
+        venv = MammaMiaVectorEnv(4, num_players=3, autoreset_mode=mode)
+        _obs, info = venv.reset(seed=0)
+        rng = np.random.default_rng(0)
+        for _ in range(5):
+            _obs, _r, _t, _tr, info = venv.step(random_legal(info["action_mask"], rng))
+        mask = np.array([False, True, False, True])
+        kept = venv.state.data[~mask].copy()
+        obs, info = venv.reset(seed=500, options={"reset_mask": mask})
+        assert venv.game_seeds().tolist() == [0, 501, 2, 503]
+        assert venv.state.data[~mask].tobytes() == kept.tobytes()
+        fresh = MammaMiaVectorEnv(4, num_players=3)
+        fresh_obs, fresh_info = fresh.reset(seed=500)
+        assert np.array_equal(obs[mask], fresh_obs[mask])
+        assert np.array_equal(info["action_mask"][mask], fresh_info["action_mask"][mask])
+        assert info["seat"][mask].tolist() == fresh_info["seat"][mask].tolist()
+        # the slot's sequence restarted: its next game is 501 + 4
+        venv.reset(options={"reset_mask": np.array([False, True, False, False])})
+        assert venv.game_seeds().tolist() == [0, 505, 2, 503]
+
+
+@pytest.mark.parametrize(
+    ("mask", "error", "what"),
+    [
+        ([True, False, True], ArgumentTypeError, r"reset_mask'\] must be a numpy array, got list"),
+        (np.ones(2, bool), ValueError, r"must have shape \(3,\), got \(2,\)"),
+        (np.ones(3, np.int8), ArgumentTypeError, r"must have dtype bool, got int8"),
+        (np.zeros(3, bool), ValueError, r"must select at least one game"),
+    ],
+)
+def test_reset_mask_is_checked(mask, error, what) -> None:
+    venv = MammaMiaVectorEnv(3, num_players=2, autoreset_mode="Disabled")
+    with pytest.raises(RuntimeError, match="call reset\\(\\) without a reset_mask first"):
+        venv.reset(options={"reset_mask": np.ones(3, bool)})
+    _obs, info = venv.reset(seed=9)
+    before = venv.state.data.copy()
+    with pytest.raises(error, match=what):
+        venv.reset(options={"reset_mask": mask})
+    with pytest.raises(ValueError, match="one seed per game"):
+        venv.reset(seed=[1, 2], options={"reset_mask": np.ones(3, bool)})
+    assert venv.state.data.tobytes() == before.tobytes()
 
 
 def test_same_step_final_info() -> None:
