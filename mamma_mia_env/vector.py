@@ -39,8 +39,6 @@ from .engine import PARALLEL_MIN_BATCH, Engine, IllegalActionError
 from .observe import OBS_HIGH
 from .state import GameState
 
-AUTORESET_MODES = (AutoresetMode.SAME_STEP, AutoresetMode.NEXT_STEP, AutoresetMode.DISABLED)
-
 
 def as_autoreset_mode(mode: Any) -> AutoresetMode:
     """An ``AutoresetMode`` or its value (``"SameStep"``, ``"NextStep"``, ``"Disabled"``)."""
