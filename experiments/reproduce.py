@@ -229,26 +229,44 @@ def _learner_speed(batch: int) -> Experiment:
     )
 
 
+def _tournament(
+    name: str, stem: str, flags: list[str], description: str, plot: bool = False, **kw: Any
+) -> Experiment:
+    """A ``mamma-mia tournament`` run (full mode only) that writes ``stem``.json / .csv,
+    compared exactly, and its sidecar (and, with ``plot``, its picture)."""
+    tail = ["--name", stem, "--no-progress"] + ([] if plot else ["--no-plot"])
+    return Experiment(
+        name=name,
+        script="-m mamma_mia_agents tournament",
+        args=lambda mode: None if mode == "quick" else [*flags, *tail],
+        deterministic=lambda mode: [f"{stem}.json", f"{stem}.csv"],
+        other=lambda mode: [f"{stem}.csv.meta.json"] + ([f"{stem}.png"] if plot else []),
+        description=description,
+        **kw,
+    )
+
+
 def _backend_tournament(backend: str) -> Experiment:
     stem = f"tournament_{backend}_4p"
-    return Experiment(
-        name=stem,
-        script="-m mamma_mia_agents tournament",
-        args=lambda mode: (
-            None
-            if mode == "quick"
-            else [
-                *["--players", "4", "--games", "2000"],
-                *["--agents", "random,counter,builder,hoarder"],
-                *["--workers", "2", "--batch-size", "250", "--seed", "3", "--backend", backend],
-                *["--name", stem, "--no-progress", "--no-plot"],
-            ]
-        ),
-        deterministic=lambda mode: [f"{stem}.json", f"{stem}.csv"],
-        other=lambda mode: [f"{stem}.csv.meta.json"],
+    flags = [
+        *["--players", "4", "--games", "2000"],
+        *["--agents", "random,counter,builder,hoarder"],
+        *["--workers", "2", "--batch-size", "250", "--seed", "3", "--backend", backend],
+    ]
+    return _tournament(
+        stem,
+        stem,
+        flags,
+        f"a 4-player tournament on the {backend} backend (the Ray comparison)",
         requires=("ray",) if backend == "ray" else (),
-        description=f"a 4-player tournament on the {backend} backend (the Ray comparison)",
     )
+
+
+#: the README's demo tournament (Quick start), without its --out
+DEMO = [
+    *["--players", "4", "--games", "400"],
+    *["--agents", "random,counter,builder,hoarder,forgetful,ppo"],
+]
 
 
 # -- the table of experiments ------------------------------------------------------------------
@@ -281,21 +299,12 @@ def _ppo(n: int) -> Experiment:
 
 def _ppo_seed7(n: int) -> Experiment:
     agents = ",".join(["ppo"] + ["builder"] * (n - 1))
-    stem = f"ppo_{n}p_vs_builder_seed7"
-    return Experiment(
-        name=f"ppo_{n}p_seed7",
-        script="-m mamma_mia_agents tournament",
-        args=lambda mode: (
-            None
-            if mode == "quick"
-            else [
-                *["--players", str(n), "--games", "2000", "--seed", "7", "--agents", agents],
-                *["--name", stem, "--no-progress", "--no-plot"],
-            ]
-        ),
-        deterministic=lambda mode: [f"{stem}.json", f"{stem}.csv"],
-        other=lambda mode: [f"{stem}.csv.meta.json"],
-        description=f"the shipped ppo_{n}p policy against builder on 2,000 other deals (seed 7)",
+    flags = ["--players", str(n), "--games", "2000", "--seed", "7", "--agents", agents]
+    return _tournament(
+        f"ppo_{n}p_seed7",
+        f"ppo_{n}p_vs_builder_seed7",
+        flags,
+        f"the shipped ppo_{n}p policy against builder on 2,000 other deals (seed 7)",
     )
 
 
@@ -363,15 +372,12 @@ EXPERIMENTS: list[Experiment] = [
     _ppo(2),
     _ppo(4),
     *(_ppo_seed7(n) for n in (2, 4)),
-    Experiment(
-        name="demo",
-        script="-m mamma_mia_agents tournament",
-        args=lambda mode: (
-            None if mode == "quick" else [*DEMO, "--name", "demo_tournament", "--no-progress"]
-        ),
-        deterministic=lambda mode: ["demo_tournament.json", "demo_tournament.csv"],
-        other=lambda mode: ["demo_tournament.csv.meta.json", "demo_tournament.png"],
-        description="the README's demo tournament (six agents, four seats)",
+    _tournament(
+        "demo",
+        "demo_tournament",
+        DEMO,
+        "the README's demo tournament (six agents, four seats)",
+        plot=True,
     ),
     Experiment(
         name="bot_speed",
@@ -459,12 +465,6 @@ EXPERIMENTS: list[Experiment] = [
     *(_backend_tournament(b) for b in ("local", "ray")),
     _train(2),
     _train(4),
-]
-
-#: the README's demo tournament (Quick start), without its --out
-DEMO = [
-    *["--players", "4", "--games", "400"],
-    *["--agents", "random,counter,builder,hoarder,forgetful,ppo"],
 ]
 
 _R = "experiments/results/"
