@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from mamma_mia_env.arguments import ArgumentTypeError, as_array
+from mamma_mia_env.plumbing.arguments import ArgumentTypeError, as_array
 
 from .base import Agent
 

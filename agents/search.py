@@ -33,7 +33,7 @@ import time
 import numpy as np
 
 from mamma_mia_env import Config, Engine, GameState
-from mamma_mia_env.arguments import as_float, as_int
+from mamma_mia_env.plumbing.arguments import as_float, as_int
 from mamma_mia_env.sampling import sample_worlds
 from mamma_mia_env.state import OVER, REVEAL
 

@@ -52,7 +52,7 @@ import numpy as np
 from mamma_mia_env import Config, Engine, GameState
 from mamma_mia_env.config import OBSERVATION_MODES
 from mamma_mia_env.kernels import first_masked_out
-from mamma_mia_env.provenance import provenance, write_sidecar
+from mamma_mia_env.plumbing.provenance import provenance, write_sidecar
 from mamma_mia_env.state import OVER
 
 from . import AgentLoadError, agent_name, load_agent

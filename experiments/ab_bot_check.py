@@ -33,7 +33,7 @@ import mamma_mia_agents.base as base  # noqa: E402
 import mamma_mia_agents.compiled as compiled  # noqa: E402
 from mamma_mia_agents import load_agent  # noqa: E402
 from mamma_mia_env import Config, Engine  # noqa: E402
-from mamma_mia_env.provenance import provenance  # noqa: E402
+from mamma_mia_env.plumbing.provenance import provenance  # noqa: E402
 
 NEW_CHECK = base.check_batch
 CHECKED_DECIDE = compiled.decide

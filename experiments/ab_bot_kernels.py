@@ -34,7 +34,7 @@ sys.path.insert(0, str(HERE.parent))
 
 import mamma_mia_agents.compiled as new_compiled  # noqa: E402
 from mamma_mia_agents import load_agent  # noqa: E402
-from mamma_mia_env.provenance import provenance  # noqa: E402
+from mamma_mia_env.plumbing.provenance import provenance  # noqa: E402
 from mamma_mia_env.vector import MammaMiaVectorEnv  # noqa: E402
 
 

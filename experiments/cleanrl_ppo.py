@@ -50,7 +50,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from mamma_mia_env.learner_vector import MammaMiaLearnerVectorEnv  # noqa: E402
-from mamma_mia_env.provenance import provenance  # noqa: E402
+from mamma_mia_env.plumbing.provenance import provenance  # noqa: E402
 
 RESULTS = ROOT / "experiments" / "results"
 RUNS = ROOT / "runs"

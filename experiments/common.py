@@ -13,7 +13,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from mamma_mia_env.provenance import provenance, write_sidecar
+from mamma_mia_env.plumbing.provenance import provenance, write_sidecar
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "experiments" / "results"

@@ -1,5 +1,5 @@
 """Speed of the engine with OpenMP's waiting policies: the package's default
-(``PASSIVE``, mamma_mia_env/_threads.py) against libgomp's own default (spin, then
+(``PASSIVE``, mamma_mia_env/plumbing/threads.py) against libgomp's own default (spin, then
 sleep; chosen by an empty ``OMP_WAIT_POLICY``) and ``ACTIVE`` (spin).
 
 Each measurement runs in a fresh process (libgomp reads the policy once), the policies

@@ -51,7 +51,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from mamma_mia_env.provenance import provenance  # noqa: E402
+from mamma_mia_env.plumbing.provenance import provenance  # noqa: E402
 
 DEFAULTS: dict[str, Any] = {
     "name": "ppo",

@@ -1,14 +1,14 @@
 """mamma-mia-env: Uwe Rosenberg's Mamma Mia! as a reinforcement-learning environment."""
 
-from ._jit_cache import configure_cache
-from ._threads import configure_threads
+from mamma_mia_env.plumbing.jit_cache import configure_cache
+from mamma_mia_env.plumbing.threads import configure_threads
 from ._version import __version__
 
 configure_cache()  # the source-keyed cache directory, before any kernel is defined
 configure_threads()  # OpenMP workers sleep between kernels instead of spinning
 
 from .actions import ActionCodec, RevealAction, TurnAction
-from .arguments import ArgumentTypeError
+from mamma_mia_env.plumbing.arguments import ArgumentTypeError
 from .config import Config, ConfigError
 from .engine import Engine, IllegalActionError
 from .state import GameState, StateError

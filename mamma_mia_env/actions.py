@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from .arguments import ArgumentTypeError, as_int, is_int
+from mamma_mia_env.plumbing.arguments import ArgumentTypeError, as_int, is_int
 from .cards import DECLINE, DELIVER, INGREDIENTS, N_KINDS, N_ORDER_TYPES, order_name
 from .engine import Engine
 from .state import OVER, REVEAL, GameState

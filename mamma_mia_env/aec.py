@@ -13,7 +13,7 @@ from pettingzoo import AECEnv
 
 from . import kernels, wrappers
 from .actions import ActionCodec
-from .arguments import ArgumentTypeError, as_float, as_seed, is_int
+from mamma_mia_env.plumbing.arguments import ArgumentTypeError, as_float, as_seed, is_int
 from .config import Config
 from .engine import Engine, IllegalActionError
 from .observe import OBS_HIGH

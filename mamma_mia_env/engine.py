@@ -20,7 +20,7 @@ from dataclasses import fields
 import numpy as np
 
 from . import kernels
-from .arguments import (
+from mamma_mia_env.plumbing.arguments import (
     ArgumentTypeError,
     as_array,
     as_int,

@@ -12,7 +12,7 @@ from typing import NamedTuple
 import numba as nb
 import numpy as np
 
-from ._jit_cache import njit
+from mamma_mia_env.plumbing.jit_cache import njit
 from .observe import global_state_game, observe_game
 from .rules import continue_reveal, is_legal, legal_mask_game, reset_game, step_game
 from .state import OVER as OVER_PHASE

@@ -22,7 +22,7 @@ import numpy as np
 from gymnasium import spaces
 
 from . import kernels
-from .arguments import (
+from mamma_mia_env.plumbing.arguments import (
     ArgumentTypeError,
     as_array,
     as_bool,

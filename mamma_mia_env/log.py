@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from .actions import ActionCodec, TurnAction
-from .arguments import ArgumentTypeError, as_int, as_seed
+from mamma_mia_env.plumbing.arguments import ArgumentTypeError, as_int, as_seed
 from .cards import INGREDIENTS, N_KINDS, order_name
 from .config import Config
 from .engine import Engine, IllegalActionError

@@ -18,7 +18,7 @@ Two modes:
 
 from __future__ import annotations
 
-from ._jit_cache import njit
+from mamma_mia_env.plumbing.jit_cache import njit
 from .cards import MAMMA_MIA, N_CARD_TYPES, N_KINDS, N_ORDER_TYPES
 from .state import REVEAL
 

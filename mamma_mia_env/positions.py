@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 
 from . import kernels
-from .arguments import ArgumentTypeError, is_int
+from mamma_mia_env.plumbing.arguments import ArgumentTypeError, is_int
 from .cards import (
     INGREDIENTS,
     MAMMA_MIA,

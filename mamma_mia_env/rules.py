@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._jit_cache import njit
+from mamma_mia_env.plumbing.jit_cache import njit
 from .cards import (
     BOMBASTICA,
     BOMBASTICA_MIN,

@@ -42,7 +42,7 @@ import numpy as np
 from gymnasium import spaces
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv, VecEnvIndices
 
-from .arguments import as_array, as_seed, is_int
+from mamma_mia_env.plumbing.arguments import as_array, as_seed, is_int
 from .config import Config
 from .engine import IllegalActionError
 from .learner_games import LearnerGames

@@ -238,10 +238,10 @@ def _write_report() -> None:
 
 
 def _start_record() -> tuple[float, dict[str, Any]] | None:
-    """(start time, ``mamma_mia_env.provenance`` record) of a reporting test process."""
+    """(start time, ``mamma_mia_env.plumbing.provenance`` record) of a reporting test process."""
     if not os.environ.get("MAMMA_MIA_FUZZ_REPORT") or mp.parent_process() is not None:
         return None
-    from mamma_mia_env.provenance import provenance
+    from mamma_mia_env.plumbing.provenance import provenance
 
     return time.time(), provenance()
 

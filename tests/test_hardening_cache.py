@@ -29,7 +29,8 @@ warnings.simplefilter("always")
 with warnings.catch_warnings(record=True) as caught:
     import numpy as np
     import mamma_mia_env
-    from mamma_mia_env import Config, Engine, _jit_cache, rules
+    from mamma_mia_env import Config, Engine, rules
+    from mamma_mia_env.plumbing import jit_cache
     from mamma_mia_env.state import state_dtype
 
     eng = Engine(Config(num_players=2))
@@ -43,7 +44,7 @@ print(json.dumps({
     "legal": legal,
     "hits": sum(f._cache_hits.values()),
     "misses": sum(f._cache_misses.values()),
-    "dir": _jit_cache.cache_dir(),
+    "dir": jit_cache.cache_dir(),
     "package": mamma_mia_env.__file__,
     "warnings": [str(w.message) for w in caught if "cache" in str(w.message)],
 }))

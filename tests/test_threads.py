@@ -1,4 +1,4 @@
-"""The package asks OpenMP for passive waits (mamma_mia_env/_threads.py), unless the
+"""The package asks OpenMP for passive waits (mamma_mia_env/plumbing/threads.py), unless the
 user set a policy of their own."""
 
 from __future__ import annotations

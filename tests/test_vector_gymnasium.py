@@ -11,7 +11,7 @@ from gymnasium.wrappers import vector as vw
 from helpers import random_legal
 
 from mamma_mia_env import IllegalActionError
-from mamma_mia_env.arguments import ArgumentTypeError
+from mamma_mia_env.plumbing.arguments import ArgumentTypeError
 from mamma_mia_env.vector import MammaMiaVectorEnv
 
 

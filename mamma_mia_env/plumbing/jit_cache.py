@@ -2,10 +2,12 @@
 
 numba's own on-disk cache checks the file a kernel is written in, not the files of the
 functions and constants it calls: a rule edited in ``rules.py`` or ``cards.py`` would
-leave ``kernels.py``'s cached kernels stale. So every kernel of this package is cached
-through ``njit`` below, which uses a cache of its own:
+leave ``kernels.py``'s cached kernels stale, and the bots' kernels (in the agents
+package) would keep running the old rules. So every kernel of the project, the env's
+and the agents', is cached through ``njit`` below, which uses a cache of its own:
 
-* one directory per hash of all the package's sources (and the numba and Python
+* one directory per hash of every source file of both packages, ``mamma_mia_env`` and
+  ``mamma_mia_agents``, through all their subpackages (and the numba and Python
   versions): ``<base>/mamma-mia-env/numba/<hash>``, with ``<base>`` the user's
   ``NUMBA_CACHE_DIR`` if set, else ``$XDG_CACHE_HOME`` or ``~/.cache``. If that
   directory cannot be written, ``<tempdir>/mamma-mia-env-<uid>/numba/<hash>``; if
@@ -21,6 +23,7 @@ through ``njit`` below, which uses a cache of its own:
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import os
 import sys
 import tempfile
@@ -32,16 +35,34 @@ from typing import Any
 import numba
 from numba.core import caching
 
-PACKAGE = Path(__file__).resolve().parent
+PACKAGE = Path(__file__).resolve().parents[1]  # mamma_mia_env/
 _state: dict[str, str | None] = {}
 
 
+def source_roots() -> list[Path]:
+    """The folders whose sources the kernels read: this package and, if installed, the
+    agents package (found without importing it, so the env never imports its users)."""
+    roots = [PACKAGE]
+    try:
+        spec = importlib.util.find_spec("mamma_mia_agents")
+    except (ImportError, ValueError):
+        spec = None
+    if spec is not None and spec.origin:
+        roots.append(Path(spec.origin).resolve().parent)
+    return roots
+
+
 def source_digest() -> str:
-    """A hash of every source file of the package, numba's version and Python's."""
+    """A hash of every source file under :func:`source_roots` (recursively), numba's
+    version and Python's."""
     digest = hashlib.sha256(f"{numba.__version__} {sys.version_info[:2]}".encode())
-    for path in sorted(PACKAGE.glob("*.py")):
-        digest.update(path.name.encode() + b"\0")
-        digest.update(path.read_bytes() + b"\0")
+    for root in source_roots():
+        digest.update(root.name.encode() + b"\0")
+        for path in sorted(root.rglob("*.py"), key=lambda p: p.relative_to(root).as_posix()):
+            if "__pycache__" in path.parts:
+                continue
+            digest.update(path.relative_to(root).as_posix().encode() + b"\0")
+            digest.update(path.read_bytes() + b"\0")
     return digest.hexdigest()[:16]
 
 

@@ -1,0 +1,144 @@
+"""Checks of the plain arguments the public doors take: seeds, integers, ``out=`` buffers.
+
+One place for the rule "nothing is silently changed": a seed of ``1.5``, ``"5"`` or
+``True`` is refused, not rounded or read as 1; a numpy integer is an integer. Every
+error names the argument and says what was wrong.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+SEED_LIMIT = 2**64
+
+
+class ArgumentTypeError(TypeError, ValueError):
+    """An argument of the wrong type (a float or bool where an int belongs, ...).
+
+    Both a ``TypeError`` and a ``ValueError``: code that caught the ``ValueError`` a
+    bad value always raised keeps working.
+    """
+
+
+def is_int(value: Any) -> bool:
+    """A Python or numpy integer, not a bool (``True`` is an ``int`` to Python)."""
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+
+
+def as_int(value: Any, name: str, lo: int | None = None, hi: int | None = None) -> int:
+    """``value`` as an int in ``[lo, hi]``, or ``TypeError`` / ``ValueError`` naming ``name``."""
+    if not is_int(value):
+        raise ArgumentTypeError(f"{name} must be an int, got {value!r} ({type(value).__name__})")
+    v = int(value)
+    if (lo is not None and v < lo) or (hi is not None and v > hi):
+        raise ValueError(f"{name} must be {_bounds(lo, hi)}, got {v}")
+    return v
+
+
+def _bounds(lo: float | None, hi: float | None) -> str:
+    if lo is None:
+        return f"at most {hi}"
+    if hi is None:
+        return f"at least {lo}"
+    return f"in {lo}-{hi}"
+
+
+def as_seed(value: Any, name: str = "seed") -> int:
+    """A seed: an int in ``[0, 2**64)``."""
+    if not is_int(value):
+        raise ArgumentTypeError(
+            f"{name} must be an int in [0, 2**64), got {value!r} ({type(value).__name__})"
+        )
+    v = int(value)
+    if not 0 <= v < SEED_LIMIT:
+        raise ValueError(f"{name} must be in [0, 2**64), got {v}")
+    return v
+
+
+def as_bool(value: Any, name: str) -> bool:
+    """A bool (Python's or numpy's); ``"no"``, ``0`` or ``None`` are refused, not read
+    by their truth value."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise ArgumentTypeError(
+            f"{name} must be True or False, got {value!r:.80} ({type(value).__name__})"
+        )
+    return bool(value)
+
+
+def as_float(value: Any, name: str, lo: float | None = None, hi: float | None = None) -> float:
+    """A finite real number (int or float, numpy's too; not a bool or a string) in
+    ``[lo, hi]``, or ``TypeError`` / ``ValueError`` naming ``name``.
+
+    ``float(value)`` would read ``"0.5"`` and ``True`` as numbers and raise a
+    ``TypeError`` that names nothing for ``[]``.
+    """
+    if isinstance(value, (bool, np.bool_)) or not isinstance(
+        value, (int, float, np.integer, np.floating)
+    ):
+        raise ArgumentTypeError(
+            f"{name} must be a real number, got {value!r:.80} ({type(value).__name__})"
+        )
+    v = float(value)
+    if not np.isfinite(v):
+        raise ValueError(f"{name} must be a finite number, got {v}")
+    if (lo is not None and v < lo) or (hi is not None and v > hi):
+        raise ValueError(f"{name} must be {_bounds(lo, hi)}, got {v}")
+    return v
+
+
+def as_array(value: Any, name: str, error: type[Exception] | None = None) -> np.ndarray:
+    """``np.asarray(value)``, with numpy's own refusals (a ragged list: "setting an
+    array element with a sequence ... inhomogeneous shape") naming ``name``.
+
+    The caller still checks shape and dtype; this only makes sure that what numpy
+    cannot read as an array is refused naming the argument, as ``error`` (default
+    ``ArgumentTypeError``; the action doors raise their ``IllegalActionError``).
+    """
+    try:
+        return np.asarray(value)
+    except (ValueError, TypeError, OverflowError, RecursionError) as exc:
+        raise (error or ArgumentTypeError)(
+            f"{name} must be an array (or a flat list) of numbers, got {value!r:.80}: "
+            f"{type(exc).__name__}: {str(exc)[:120]}"
+        ) from None
+
+
+def as_seed_array(values: Any, name: str = "seeds") -> np.ndarray:
+    """A sequence or array of seeds as uint64 (ints only: no floats, bools or strings)."""
+    if isinstance(values, (str, bytes, bytearray, dict, set)):
+        raise ArgumentTypeError(f"{name} must be an int or a sequence of ints, got {values!r}")
+    if isinstance(values, np.ndarray):
+        if values.dtype.kind not in "iu" or values.ndim != 1:
+            raise ArgumentTypeError(
+                f"{name} must be a 1-d integer array, got {values.dtype} of shape {values.shape}"
+            )
+        if values.dtype.kind == "i" and (values < 0).any():
+            raise ValueError(f"{name} must be in [0, 2**64), got a negative seed")
+        return values.astype(np.uint64)
+    try:
+        items = list(values)
+    except TypeError:
+        raise ArgumentTypeError(
+            f"{name} must be an int or a sequence of ints, got {values!r}"
+        ) from None
+    return np.array([as_seed(s, f"{name}[{i}]") for i, s in enumerate(items)], dtype=np.uint64)
+
+
+def check_out(out: Any, shape: tuple[int, ...], dtype: type, name: str = "out") -> np.ndarray:
+    """An ``out=`` buffer the kernels may write: exact shape and dtype, C order, writable.
+
+    The kernels write by index with no bounds checks; a wrong buffer would be written
+    past its end.
+    """
+    if not isinstance(out, np.ndarray):
+        raise ArgumentTypeError(f"{name} must be a numpy array, got {type(out).__name__}")
+    if out.shape != shape or out.dtype != np.dtype(dtype):
+        raise ValueError(
+            f"{name} must have shape {shape} and dtype {np.dtype(dtype)}, "
+            f"got shape {out.shape} and dtype {out.dtype}"
+        )
+    if not out.flags.c_contiguous or not out.flags.writeable:
+        raise ValueError(f"{name} must be a C-contiguous, writable array")
+    return out

@@ -1,0 +1,121 @@
+"""What made a result file: code revision, library versions, machine, command, seeds.
+
+Every result file the project writes (tournaments, experiments) carries a
+``provenance`` record so that a number can be traced to the code and the libraries that
+produced it. It lives in the package, not in ``experiments/``, because the tournament
+runner in ``agents/`` writes result files too and dependencies point only downward.
+
+JSON results embed the record under the key ``"provenance"``; CSV and PNG results get a
+sidecar ``<file>.meta.json`` (:func:`write_sidecar`). Comparisons of results
+(``python -m experiments reproduce --check``) ignore the whole record: it holds the
+things that legitimately differ between two runs of the same code (timestamps, wall
+time, machine).
+"""
+
+from __future__ import annotations
+
+import datetime
+import importlib.metadata
+import json
+import os
+import platform
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+PACKAGES = (
+    "mamma-mia-env",
+    "numpy",
+    "numba",
+    "gymnasium",
+    "pettingzoo",
+    "torch",
+    "stable-baselines3",
+    "sb3-contrib",
+    "openskill",
+    "ray",  # the optional integrations (extras rllib, tianshou, openspiel)
+    "tianshou",
+    "open_spiel",
+)
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def git_state(root: str | os.PathLike = ROOT) -> dict[str, Any]:
+    """The revision and whether tracked files differ from it (None outside a checkout)."""
+
+    def run(*args: str) -> str | None:
+        try:
+            out = subprocess.run(
+                ["git", *args], cwd=root, capture_output=True, text=True, timeout=20
+            )
+        except (OSError, subprocess.SubprocessError):
+            return None
+        return out.stdout.strip() if out.returncode == 0 else None
+
+    rev = run("rev-parse", "HEAD")
+    status = run("status", "--porcelain", "--untracked-files=no")
+    return {"revision": rev, "dirty": None if status is None else bool(status)}
+
+
+def package_versions() -> dict[str, str]:
+    """Installed versions of the libraries that can change a result (absent ones left out)."""
+    out = {}
+    for name in PACKAGES:
+        try:
+            out[name] = importlib.metadata.version(name)
+        except importlib.metadata.PackageNotFoundError:
+            continue
+    return out
+
+
+def cpu_model() -> str:
+    try:
+        with open("/proc/cpuinfo") as fh:
+            for line in fh:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def provenance(
+    *,
+    seeds: Any = None,
+    wall_time: float | None = None,
+    command: str | list[str] | None = None,
+) -> dict[str, Any]:
+    """The record to store with a result; ``command`` defaults to this process's argv."""
+    if command is None:
+        command = [os.path.basename(sys.executable), *sys.argv]
+    if isinstance(command, list):
+        command = " ".join(command)
+    try:
+        load = round(os.getloadavg()[0], 2)
+    except OSError:
+        load = None
+    return {
+        "git": git_state(),
+        "packages": package_versions(),
+        "python": platform.python_version(),
+        "machine": {
+            "platform": platform.platform(),
+            "cpu": cpu_model(),
+            "cores": os.cpu_count(),
+            "load_average": load,
+        },
+        "command": command,
+        "seeds": seeds,
+        "wall_time_s": None if wall_time is None else round(float(wall_time), 3),
+        "utc": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+    }
+
+
+def write_sidecar(path: str | os.PathLike, record: dict[str, Any]) -> str:
+    """Write ``<path>.meta.json`` next to a CSV/PNG result; returns its path."""
+    side = f"{os.fspath(path)}.meta.json"
+    with open(side, "w") as fh:
+        json.dump({"file": os.path.basename(os.fspath(path)), "provenance": record}, fh, indent=2)
+        fh.write("\n")
+    return side
