@@ -37,10 +37,10 @@ from functools import lru_cache
 
 import numpy as np
 
-from mamma_mia_env.plumbing.arguments import ArgumentTypeError, as_array, as_int
 from mamma_mia_env.cards import N_REVEAL_ACTIONS, order_need_table, play_table
 from mamma_mia_env.config import OBSERVATION_MODES, Config
 from mamma_mia_env.observe import OBS_HIGH, observation_size, observation_slices
+from mamma_mia_env.plumbing.arguments import ArgumentTypeError, as_array, as_int
 
 
 class Agent:

@@ -18,6 +18,7 @@ import re
 from typing import NamedTuple
 
 from mamma_mia_env.plumbing.arguments import ArgumentTypeError, as_int, is_int
+
 from .cards import DECLINE, DELIVER, INGREDIENTS, N_KINDS, N_ORDER_TYPES, order_name
 from .engine import Engine
 from .state import OVER, REVEAL, GameState

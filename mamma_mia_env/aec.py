@@ -11,9 +11,10 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
+from mamma_mia_env.plumbing.arguments import ArgumentTypeError, as_float, as_seed, is_int
+
 from . import kernels, wrappers
 from .actions import ActionCodec
-from mamma_mia_env.plumbing.arguments import ArgumentTypeError, as_float, as_seed, is_int
 from .config import Config
 from .engine import Engine, IllegalActionError
 from .observe import OBS_HIGH

@@ -19,7 +19,6 @@ from dataclasses import fields
 
 import numpy as np
 
-from . import kernels
 from mamma_mia_env.plumbing.arguments import (
     ArgumentTypeError,
     as_array,
@@ -29,6 +28,8 @@ from mamma_mia_env.plumbing.arguments import (
     check_out,
     is_int,
 )
+
+from . import kernels
 from .cards import N_REVEAL_ACTIONS, deck_counts, order_need_table, play_table
 from .config import Config
 from .observe import RECALL, TOP_CARD, global_state_layout, observation_layout, observation_slices

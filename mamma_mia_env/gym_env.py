@@ -33,7 +33,15 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from mamma_mia_env.plumbing.arguments import ArgumentTypeError, as_bool, as_float, as_int, as_seed, is_int
+from mamma_mia_env.plumbing.arguments import (
+    ArgumentTypeError,
+    as_bool,
+    as_float,
+    as_int,
+    as_seed,
+    is_int,
+)
+
 from .config import Config
 from .engine import IllegalActionError
 from .learner_games import (  # re-exported: they lived here before issue 11

@@ -13,6 +13,7 @@ import numba as nb
 import numpy as np
 
 from mamma_mia_env.plumbing.jit_cache import njit
+
 from .observe import global_state_game, observe_game
 from .rules import continue_reveal, is_legal, legal_mask_game, reset_game, step_game
 from .state import OVER as OVER_PHASE

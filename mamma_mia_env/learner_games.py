@@ -21,7 +21,6 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 
-from . import kernels
 from mamma_mia_env.plumbing.arguments import (
     ArgumentTypeError,
     as_array,
@@ -32,6 +31,8 @@ from mamma_mia_env.plumbing.arguments import (
     as_seed_array,
     is_int,
 )
+
+from . import kernels
 from .config import Config
 from .engine import Engine, IllegalActionError
 from .observe import OBS_HIGH

@@ -24,6 +24,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from mamma_mia_env.plumbing.arguments import ArgumentTypeError, as_seed, is_int
+
 from .config import Config
 from .learner_games import LearnerGames
 from .vector import check_reset_options

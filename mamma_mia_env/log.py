@@ -6,8 +6,9 @@ from typing import Any
 
 import numpy as np
 
-from .actions import ActionCodec, TurnAction
 from mamma_mia_env.plumbing.arguments import ArgumentTypeError, as_int, as_seed
+
+from .actions import ActionCodec, TurnAction
 from .cards import INGREDIENTS, N_KINDS, order_name
 from .config import Config
 from .engine import Engine, IllegalActionError

@@ -19,6 +19,7 @@ Two modes:
 from __future__ import annotations
 
 from mamma_mia_env.plumbing.jit_cache import njit
+
 from .cards import MAMMA_MIA, N_CARD_TYPES, N_KINDS, N_ORDER_TYPES
 from .state import REVEAL
 

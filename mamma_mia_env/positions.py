@@ -33,8 +33,9 @@ from typing import Any
 
 import numpy as np
 
-from . import kernels
 from mamma_mia_env.plumbing.arguments import ArgumentTypeError, is_int
+
+from . import kernels
 from .cards import (
     INGREDIENTS,
     MAMMA_MIA,

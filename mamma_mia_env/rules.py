@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from mamma_mia_env.plumbing.jit_cache import njit
+
 from .cards import (
     BOMBASTICA,
     BOMBASTICA_MIN,

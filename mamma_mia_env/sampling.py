@@ -39,6 +39,7 @@ import numba as nb
 import numpy as np
 
 from mamma_mia_env.plumbing.arguments import as_array, as_int
+
 from .cards import MAMMA_MIA, N_CARD_TYPES, N_KINDS, N_ORDER_TYPES
 from .rng import shuffle
 from .state import GameState

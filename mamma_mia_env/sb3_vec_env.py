@@ -43,6 +43,7 @@ from gymnasium import spaces
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv, VecEnvIndices
 
 from mamma_mia_env.plumbing.arguments import as_array, as_seed, is_int
+
 from .config import Config
 from .engine import IllegalActionError
 from .learner_games import LearnerGames

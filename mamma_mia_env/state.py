@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from mamma_mia_env.plumbing.arguments import as_int
+
 from .cards import N_CARD_TYPES, N_ORDER_TYPES, OVEN_CAPACITY, SUPPLY_CAPACITY
 from .config import Config
 

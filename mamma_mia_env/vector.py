@@ -31,9 +31,17 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
+from mamma_mia_env.plumbing.arguments import (
+    ArgumentTypeError,
+    as_array,
+    as_bool,
+    as_seed,
+    as_seed_array,
+    is_int,
+)
+
 from . import kernels
 from .actions import describe_illegal
-from mamma_mia_env.plumbing.arguments import ArgumentTypeError, as_array, as_bool, as_seed, as_seed_array, is_int
 from .config import Config
 from .engine import PARALLEL_MIN_BATCH, Engine, IllegalActionError
 from .observe import OBS_HIGH
