@@ -56,7 +56,8 @@ from mamma_mia_env.vector import MammaMiaVectorEnv  # noqa: E402
 
 def provenance(seeds: object = None, wall_time: float | None = None) -> dict:
     """The code, versions, machine and command that made a result
-    (``mamma_mia_env.plumbing.provenance``), and numba's thread count, which the timings depend on."""
+    (``mamma_mia_env.plumbing.provenance``), and numba's thread count, which the
+    timings depend on."""
     from mamma_mia_env.plumbing.provenance import provenance as record
 
     return {**record(seeds=seeds, wall_time=wall_time), "numba_threads": nb.get_num_threads()}
