@@ -7,6 +7,11 @@ from ._version import __version__
 configure_cache()  # the source-keyed cache directory, before any kernel is defined
 configure_threads()  # OpenMP workers sleep between kernels instead of spinning
 
+from mamma_mia_env._moved import MOVED
+from mamma_mia_env.plumbing.moved import install
+
+install(MOVED)  # old import paths of moved modules: the new module, with a warning
+
 from .actions import ActionCodec, RevealAction, TurnAction
 from mamma_mia_env.plumbing.arguments import ArgumentTypeError
 from .config import Config, ConfigError

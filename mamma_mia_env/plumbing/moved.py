@@ -1,22 +1,53 @@
-"""One-line shims for moved modules: the old import path keeps working for one release.
+"""Old import paths of moved modules keep working for one release, with a warning.
 
-A shim module holds ``alias(__name__, "new.path")``: importing the old path warns with a
-``DeprecationWarning`` and hands back the new module itself (same object, so private
-names, ``isinstance`` checks and monkeypatching behave exactly as at the new path).
+Each package keeps one table, old path -> new path (``mamma_mia_env/_moved.py``,
+``agents/_moved.py``), and installs it with :func:`install`. Importing an old path then
+warns with a ``DeprecationWarning`` and hands back the new module itself (the same
+object, so private names, ``isinstance`` checks and monkeypatching behave exactly as at
+the new path). A table instead of a shim file per module keeps the moved names out of
+the folder tree, which shows only the layers.
 """
 
 from __future__ import annotations
 
 import importlib
+import importlib.abc
+import importlib.machinery
 import sys
 import warnings
+from collections.abc import Mapping, Sequence
+from types import ModuleType
 
 
-def alias(old: str, new: str) -> None:
-    """Make ``old`` (the module being imported) an alias of ``new``, with a warning."""
-    warnings.warn(
-        f"{old} moved to {new}; the old path is kept for one release",
-        DeprecationWarning,
-        stacklevel=3,
-    )
-    sys.modules[old] = importlib.import_module(new)
+class _Alias(importlib.abc.Loader):
+    def __init__(self, old: str, new: str) -> None:
+        self.old, self.new = old, new
+
+    def create_module(self, spec: importlib.machinery.ModuleSpec) -> ModuleType:
+        warnings.warn(
+            f"{self.old} moved to {self.new}; the old path is kept for one release",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return importlib.import_module(self.new)
+
+    def exec_module(self, module: ModuleType) -> None:
+        """The new module is already executed."""
+
+
+class _MovedFinder(importlib.abc.MetaPathFinder):
+    def __init__(self, table: Mapping[str, str]) -> None:
+        self.table = dict(table)
+
+    def find_spec(
+        self, fullname: str, path: Sequence[str] | None = None, target: ModuleType | None = None
+    ) -> importlib.machinery.ModuleSpec | None:
+        new = self.table.get(fullname)
+        if new is None:
+            return None
+        return importlib.machinery.ModuleSpec(fullname, _Alias(fullname, new))
+
+
+def install(table: Mapping[str, str]) -> None:
+    """Serve every ``old`` module path of ``table`` as its ``new`` module (see above)."""
+    sys.meta_path.append(_MovedFinder(table))
