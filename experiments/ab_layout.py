@@ -253,7 +253,8 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"{row:15s} base {r['base_median_turns_per_second']:>10,} "
             f"new {r['new_median_turns_per_second']:>10,} "
-            f"ratio {r['median_ratio_new_over_base']:.3f} (CPU {r['median_cpu_ratio_new_over_base']:.3f})"
+            f"ratio {r['median_ratio_new_over_base']:.3f} "
+            f"(CPU {r['median_cpu_ratio_new_over_base']:.3f})"
         )
     print(f"wrote {path}")
     return 0
