@@ -35,10 +35,9 @@ OPTIONAL = {
     "sb3_contrib",
 }
 
-FROM_IMPORT = re.compile(
-    r"from\s+((?:%s)(?:\.\w+)*)\s+import\s+(\([\w ,\n#]+\)|[\w ,]+)" % "|".join(PACKAGES)
-)
-DOTTED = re.compile(r"\b((?:%s)(?:\.\w+)+)" % "|".join(PACKAGES))
+_ROOTS = "|".join(PACKAGES)
+FROM_IMPORT = re.compile(rf"from\s+((?:{_ROOTS})(?:\.\w+)*)\s+import\s+(\([\w ,\n#]+\)|[\w ,]+)")
+DOTTED = re.compile(rf"\b((?:{_ROOTS})(?:\.\w+)+)")
 SOURCE = re.compile(r"\b((?:mamma_mia_env|agents|experiments|tests)/[\w/]+\.py)\b")
 
 
