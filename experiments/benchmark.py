@@ -20,15 +20,12 @@ from __future__ import annotations
 
 import argparse
 import csv
-import os
-import platform
 import statistics
 import sys
 import time
 import warnings
 from pathlib import Path
 
-import numba as nb
 import numpy as np
 from tqdm import tqdm
 
@@ -38,64 +35,21 @@ from mamma_mia_env.vector import MammaMiaVectorEnv
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from experiments.common import add_output_args, output_dir, provenance, write_sidecar  # noqa: E402
+from experiments.common.samplers import (  # noqa: E402
+    aec_turns_per_second,
+    machine,
+    sample_parallel,
+    sample_serial,
+)
 
 RESULTS = Path(__file__).resolve().parent / "results"
-
-
-def _make_sampler(parallel: bool):
-    loop = nb.prange if parallel else range
-
-    @nb.njit(cache=True, parallel=parallel)
-    def sample(masks, u, out):
-        """out[b] = the floor(u[b] * count)-th legal action of row b: uniform, cheap."""
-        for b in loop(masks.shape[0]):
-            row = masks[b]
-            count = 0
-            for j in range(row.shape[0]):
-                count += row[j]
-            k = int(u[b] * count)
-            for j in range(row.shape[0]):
-                if row[j]:
-                    if k == 0:
-                        out[b] = j
-                        break
-                    k -= 1
-
-    return sample
-
-
-_sample_serial = _make_sampler(False)
-_sample_parallel = _make_sampler(True)
-
-
-def aec_turns_per_second(make_env, seconds: float, seed: int = 0) -> float:
-    """PettingZoo's standard loop with uniform random legal actions."""
-    env = make_env()
-    rng = np.random.default_rng(seed)
-    steps = 0
-    game = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        env.reset(seed=seed + game)
-        game += 1
-        for agent in env.agent_iter():
-            obs, _reward, terminated, truncated, _info = env.last()
-            if terminated or truncated:
-                action = None
-            else:
-                legal = np.flatnonzero(obs["action_mask"])
-                action = int(legal[rng.integers(len(legal))])
-            env.step(action)
-            steps += 1
-            del agent
-    return steps / (time.perf_counter() - start)
 
 
 def vector_turns_per_second(batch: int, seconds: float, num_players: int = 4) -> tuple:
     """Turns/s of the vector env (obs + mask included) and the sampling share."""
     venv = MammaMiaVectorEnv(batch, num_players=num_players, copy=False)
     _obs, info = venv.reset(seed=0)
-    sample = _sample_parallel if batch >= 256 else _sample_serial
+    sample = sample_parallel if batch >= 256 else sample_serial
     rng = np.random.default_rng(0)
     actions = np.zeros(batch, dtype=np.int64)
     for _ in range(3):  # warm-up (compilation happened at import or in an earlier row)
@@ -124,22 +78,6 @@ def vector_bytes_per_game(batch: int, num_players: int = 4) -> tuple[int, int]:
     arrays = [venv.state.data] + [v for v in vars(venv).values() if isinstance(v, np.ndarray)]
     total = sum(a.nbytes for a in arrays)
     return state_dtype().itemsize, total // batch
-
-
-def machine() -> str:
-    cpu = platform.processor() or platform.machine()
-    try:
-        with open("/proc/cpuinfo") as fh:
-            for line in fh:
-                if line.startswith("model name"):
-                    cpu = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
-    return (
-        f"{cpu}, {os.cpu_count()} cores; Python {platform.python_version()}, "
-        f"numpy {np.__version__}, numba {nb.__version__}"
-    )
 
 
 def main(argv: list[str] | None = None) -> int:

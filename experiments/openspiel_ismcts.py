@@ -27,7 +27,7 @@ sys.path.insert(0, os.path.dirname(HERE))
 import numpy as np  # noqa: E402
 from tqdm import tqdm  # noqa: E402
 
-from experiments.bot_speed import provenance  # noqa: E402
+from experiments.common.provenance import provenance_with_threads as provenance  # noqa: E402
 from mamma_mia_agents import load_agent  # noqa: E402
 from mamma_mia_agents.stats import wilson_interval  # noqa: E402
 from mamma_mia_env.openspiel_game import _engines, load_game  # noqa: E402

@@ -43,8 +43,8 @@ import numba as nb  # noqa: E402
 import numpy as np  # noqa: E402
 from tqdm import tqdm  # noqa: E402
 
-from experiments.bot_speed import provenance  # noqa: E402
 from experiments.common import file_stem  # noqa: E402
+from experiments.common.provenance import provenance_with_threads as provenance  # noqa: E402
 from mamma_mia_agents import load_agent  # noqa: E402
 from mamma_mia_agents.compiled import CompiledBots, play_out  # noqa: E402
 from mamma_mia_agents.search import SearchAgent  # noqa: E402
