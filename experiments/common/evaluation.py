@@ -10,12 +10,15 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from experiments.common.provenance import bot_sources, git_revision, provenance
 
-__all__ = ["evaluate", "evaluate_policy_file"]
+__all__ = ["evaluate", "evaluate_policy_file", "play_learner_games"]
 
 
 def evaluate(
@@ -95,4 +98,44 @@ def evaluate_policy_file(
         "bot_sources": bot_sources(),
         "git": git_revision(),
         "provenance": provenance(seeds=int(ev["final_seed"]), wall_time=time.perf_counter() - t0),
+    }
+
+
+def play_learner_games(
+    envs: Any,
+    act: Callable[[np.ndarray, np.ndarray], np.ndarray] | None,
+    games: int,
+    seed: int,
+) -> dict[str, float]:
+    """The first game of each of the ``games`` slots of a learner-seat vector env
+    (``MammaMiaLearnerVectorEnv``), reset with ``seed``: two policies evaluated with the
+    same seed play the same deals, seats and opponents. ``act(obs, mask)`` gives the
+    learner's actions; None plays uniformly random legal actions. Returns the mean win
+    share, delivered orders and return."""
+    obs, info = envs.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    done_once = np.zeros(games, dtype=bool)
+    ret = np.zeros(games)
+    win = np.zeros(games)
+    delivered = np.zeros(games)
+    while not done_once.all():
+        mask = info["action_mask"] != 0
+        if act is None:
+            u = rng.random(mask.shape) * mask
+            action = u.argmax(axis=1)
+        else:
+            action = act(obs, mask)
+        obs, reward, term, trunc, info = envs.step(action)
+        ret[~done_once] += reward[~done_once]
+        ended = (term | trunc) & ~done_once
+        if ended.any():
+            result = info["final_info"]["result"]
+            win[ended] = result["win"][ended]
+            delivered[ended] = result["delivered"][ended]
+            done_once |= ended
+    return {
+        "games": games,
+        "win": float(win.mean()),
+        "delivered": float(delivered.mean()),
+        "return": float(ret.mean()),
     }

@@ -16,7 +16,8 @@ from typing import Any
 from experiments.common.output import RUNS, file_stem
 from experiments.common.provenance import provenance
 
-__all__ = ["add_training_args", "check_training_args", "set_threads", "write_training_run"]
+__all__ = ["add_dataclass_args", "add_training_args", "check_training_args", "plot_panels"]
+__all__ += ["set_threads", "write_training_run"]
 
 
 def set_threads(n: int) -> None:
@@ -109,6 +110,65 @@ def _plot_progress(
         a.plot(it, [r[key] if r[key] is not None else float("nan") for r in rows], marker=".")
         a.set_title(name)
         a.set_xlabel("iteration")
+    fig.suptitle(title)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+# -- a dataclass of arguments as flags (cleanrl_ppo.py, CleanRL's tyro style) -------------
+def add_dataclass_args(
+    parser: argparse.ArgumentParser, cls: type, skip: frozenset[str] | set[str] = frozenset()
+) -> None:
+    """Every field of the dataclass ``cls`` (but ``skip``) as ``--field-name``, typed by
+    its annotation (``bool``: true/false; ``int | None``/``float | None``: also
+    ``none``), its default the field's."""
+    import dataclasses
+
+    for f in dataclasses.fields(cls):
+        if f.name in skip:
+            continue
+        flag = "--" + f.name.replace("_", "-")
+        if f.type in ("bool", bool):
+            parser.add_argument(flag, type=_bool, default=f.default, metavar="BOOL")
+        elif f.type in ("int | None", "float | None"):
+            kind = int if f.type.startswith("int") else float
+            parser.add_argument(flag, type=_optional(kind), default=f.default)
+        else:
+            kind = {"int": int, "float": float, "str": str}[str(f.type)]
+            parser.add_argument(flag, type=kind, default=f.default)
+
+
+def _bool(text: str) -> bool:
+    if text.lower() in ("1", "true", "yes"):
+        return True
+    if text.lower() in ("0", "false", "no"):
+        return False
+    raise argparse.ArgumentTypeError(f"expected true/false, got {text!r}")
+
+
+def _optional(kind: type) -> Any:
+    def parse(text: str) -> Any:
+        return None if text.lower() == "none" else kind(text)
+
+    return parse
+
+
+def plot_panels(
+    rows: list[dict[str, Any]], x: str, panels: tuple[tuple[str, str], ...], title: str, path: Path
+) -> None:
+    """One panel per ``(row key, y label)`` against the row key ``x`` (env steps)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    steps = [r[x] for r in rows]
+    fig, ax = plt.subplots(1, len(panels), figsize=(5 * len(panels), 3.6))
+    for a, (key, label) in zip(ax, panels, strict=True):
+        a.plot(steps, [r[key] for r in rows])
+        a.set_xlabel("env steps")
+        a.set_ylabel(label)
     fig.suptitle(title)
     fig.tight_layout()
     fig.savefig(path, dpi=100)
