@@ -93,6 +93,24 @@ def main(argv: list[str] | None = None) -> int:
     if args.quick:
         args.seconds, args.repeats, args.batches = 0.3, 1, "1,64"
     batches = [int(b) for b in args.batches.split(",")]
+    rows = measure(batches, args.seconds, args.repeats)
+    lines = report(rows, batches)
+    print("\n".join(lines))
+
+    args.out = output_dir(args, "benchmark")
+    write_table(args.out / "benchmark.csv", rows)
+    (args.out / "benchmark.txt").write_text(
+        "\n".join(lines) + f"\ncommand: python {' '.join(sys.argv)}\n"
+    )
+    record = provenance(wall_time=time.perf_counter() - t0)
+    write_sidecar(args.out / "benchmark.csv", record)
+    if not args.no_plot:
+        plot(rows, args.out / "benchmark.png")
+    return 0
+
+
+def measure(batches: list[int], seconds: float, repeats: int) -> list[dict]:
+    """Every row ``repeats`` times, interleaved; the medians, one row per env and batch."""
     warnings.filterwarnings("ignore")  # PettingZoo's deprecation notice for classic envs
     from pettingzoo.classic import connect_four_v3, tictactoe_v3
 
@@ -107,12 +125,12 @@ def main(argv: list[str] | None = None) -> int:
     aec_turns_per_second(aec_rows["mamma_mia env() (AEC, 4 players)"], 0.2)  # warm up
     samples: dict[str, list] = {name: [] for name in aec_rows}
     samples.update({f"B={b}": [] for b in batches})
-    jobs = [(r, name) for r in range(args.repeats) for name in samples]
+    jobs = [(r, name) for r in range(repeats) for name in samples]
     for _repeat, name in tqdm(jobs, desc="benchmark", unit="run"):
         if name in aec_rows:
-            samples[name].append(aec_turns_per_second(aec_rows[name], args.seconds))
+            samples[name].append(aec_turns_per_second(aec_rows[name], seconds))
         else:
-            samples[name].append(vector_turns_per_second(int(name[2:]), args.seconds))
+            samples[name].append(vector_turns_per_second(int(name[2:]), seconds))
 
     rows = []
     for name in aec_rows:
@@ -128,6 +146,11 @@ def main(argv: list[str] | None = None) -> int:
                 "with_sampling_turns_per_s": statistics.median(r[2] for r in runs),
             }
         )
+    return rows
+
+
+def report(rows: list[dict], batches: list[int]) -> list[str]:
+    """The table of ``benchmark.txt``: the rows, the AEC ratios, the memory per game."""
     state_bytes, vector_bytes = vector_bytes_per_game(max(batches))
     speed = {r["env"]: r["turns_per_s"] for r in rows if r["batch"] == 1 and "AEC" in r["env"]}
 
@@ -151,10 +174,12 @@ def main(argv: list[str] | None = None) -> int:
     lines.append(
         f"memory per game: state record {state_bytes} B; vector env total {vector_bytes} B"
     )
-    print("\n".join(lines))
+    return lines
 
-    args.out = output_dir(args, "benchmark")
-    with open(args.out / "benchmark.csv", "w", newline="") as fh:
+
+def write_table(path: Path, rows: list[dict]) -> None:
+    """``benchmark.csv``: one line per row (the sampling columns empty for the AEC rows)."""
+    with open(path, "w", newline="") as fh:
         fields = [
             "env",
             "batch",
@@ -166,14 +191,6 @@ def main(argv: list[str] | None = None) -> int:
         writer.writeheader()
         for row in rows:
             writer.writerow({k: row.get(k, "") for k in fields})
-    (args.out / "benchmark.txt").write_text(
-        "\n".join(lines) + f"\ncommand: python {' '.join(sys.argv)}\n"
-    )
-    record = provenance(wall_time=time.perf_counter() - t0)
-    write_sidecar(args.out / "benchmark.csv", record)
-    if not args.no_plot:
-        plot(rows, args.out / "benchmark.png")
-    return 0
 
 
 def plot(rows: list[dict], path: Path) -> None:
