@@ -1,5 +1,6 @@
-"""What the training scripts share: thread setup, the library scripts' flags, and the
-files a library training run writes (train_rllib.py, train_tianshou.py).
+"""What the training scripts share: thread setup, the library scripts' flags, the files
+a library training run writes (train_rllib.py, train_tianshou.py), and for
+cleanrl_ppo.py its arguments dataclass as flags and its learning-curve panels.
 
 The flags and files are the same for every library so that their runs compare:
 ``--players``, ``--reward-mode``, ``--seed``, ``--threads``, ``--name``, ``--out``;
