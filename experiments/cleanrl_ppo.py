@@ -270,6 +270,21 @@ def train(args: Args, out: Path) -> dict[str, Any]:
             bar.set_postfix(ret=f"{row['episodic_return']:.2f}", win=f"{row['win']:.2f}")
 
     train_time = time.perf_counter() - loop_started
+    return finish(args, agent, out, rows, now, train_time, rollout_time, started)
+
+
+def finish(
+    args: Args,
+    agent: Agent,
+    out: Path,
+    rows: list[dict[str, Any]],
+    now: Live,
+    train_time: float,
+    rollout_time: float,
+    started: float,
+) -> dict[str, Any]:
+    """Save the model, evaluate it and random play on the same deals, plot the curve and
+    write ``result.json`` (returned)."""
     torch.save(agent.state_dict(), out / "model.pt")
     eval_seed = args.seed + 10_000
     trained = evaluate(args, agent, args.eval_games, eval_seed)
