@@ -105,6 +105,36 @@ def cpu_per_decision(kernel: Kernel, obs, masks, seats, out, seconds: float) -> 
             return used / (calls * len(obs)) * 1e6
 
 
+def compare(versions: dict, pos: tuple, args: argparse.Namespace, bar: tqdm) -> dict:
+    """The two kernels on the same positions: whether they choose the same actions, and
+    their CPU time per decision in ``--repeats`` interleaved slices (medians, ratios)."""
+    o, m, s = pos
+    outs = {k: np.empty(len(o), np.int64) for k in versions}
+    for k, kern in versions.items():  # compile, and compare once
+        kern(o, m, s, outs[k])
+    same = bool((outs["base"] == outs["new"]).all())
+    t: dict[str, list[float]] = {"base": [], "new": []}
+    ratios = []
+    for i in range(args.repeats):
+        order = ("base", "new") if i % 2 == 0 else ("new", "base")
+        got = {k: cpu_per_decision(versions[k], o, m, s, outs[k], args.seconds) for k in order}
+        same = same and bool((outs["base"] == outs["new"]).all())
+        for k in got:
+            t[k].append(got[k])
+        ratios.append(got["new"] / got["base"])
+        bar.update()
+    q = statistics.quantiles(ratios, n=4)
+    return {
+        "positions": len(o),
+        "same_actions": same,
+        "base_cpu_us_per_decision": round(statistics.median(t["base"]), 4),
+        "new_cpu_us_per_decision": round(statistics.median(t["new"]), 4),
+        "ratio_median": round(statistics.median(ratios), 4),
+        "ratio_quartiles": [round(x, 4) for x in q],
+        "samples": t,
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--base", type=Path, required=True, help="the base checkout")
@@ -139,35 +169,8 @@ def main(argv: list[str] | None = None) -> int:
                 mode = bot.observation_mode
                 if mode not in seen:
                     seen[mode] = positions(n, mode, args.batch, args.steps, args.every, args.seed)
-                o, m, s = seen[mode]
                 versions = {"base": Kernel(old, bot, n), "new": Kernel(new_compiled, bot, n)}
-                outs = {k: np.empty(len(o), np.int64) for k in versions}
-                for k, kern in versions.items():  # compile, and compare once
-                    kern(o, m, s, outs[k])
-                same = bool((outs["base"] == outs["new"]).all())
-                t: dict[str, list[float]] = {"base": [], "new": []}
-                ratios = []
-                for i in range(args.repeats):
-                    order = ("base", "new") if i % 2 == 0 else ("new", "base")
-                    got = {
-                        k: cpu_per_decision(versions[k], o, m, s, outs[k], args.seconds)
-                        for k in order
-                    }
-                    same = same and bool((outs["base"] == outs["new"]).all())
-                    for k in got:
-                        t[k].append(got[k])
-                    ratios.append(got["new"] / got["base"])
-                    bar.update()
-                q = statistics.quantiles(ratios, n=4)
-                report[f"{bot.name} {n}p"] = {
-                    "positions": len(o),
-                    "same_actions": same,
-                    "base_cpu_us_per_decision": round(statistics.median(t["base"]), 4),
-                    "new_cpu_us_per_decision": round(statistics.median(t["new"]), 4),
-                    "ratio_median": round(statistics.median(ratios), 4),
-                    "ratio_quartiles": [round(x, 4) for x in q],
-                    "samples": t,
-                }
+                report[f"{bot.name} {n}p"] = compare(versions, seen[mode], args, bar)
     for row, r in report.items():
         print(
             f"{row}: base {r['base_cpu_us_per_decision']:.3f} us, new "

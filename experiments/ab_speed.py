@@ -34,9 +34,9 @@ from tqdm import tqdm
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
-sys.path.insert(0, str(HERE))
 
-import benchmark as bm  # noqa: E402  (the sampler of the benchmark)
+# the benchmark's harness: the same sampler, AEC loop and machine line
+from experiments.common import samplers as bm  # noqa: E402
 
 ROWS = ("vector_copy_false", "vector_copy_true", "aec")
 
@@ -61,7 +61,7 @@ class VectorRow:
         self.batch = batch
         self.rng = np.random.default_rng(0)
         self.actions = np.zeros(batch, dtype=np.int64)
-        self.sample = bm._sample_parallel if batch >= 256 else bm._sample_serial
+        self.sample = bm.sample_parallel if batch >= 256 else bm.sample_serial
         self.run(0.3)  # warm-up
 
     def run(self, seconds: float) -> float:

@@ -20,15 +20,12 @@ from __future__ import annotations
 
 import argparse
 import csv
-import os
-import platform
 import statistics
 import sys
 import time
 import warnings
 from pathlib import Path
 
-import numba as nb
 import numpy as np
 from tqdm import tqdm
 
@@ -38,64 +35,21 @@ from mamma_mia_env.vector import MammaMiaVectorEnv
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from experiments.common import add_output_args, output_dir, provenance, write_sidecar  # noqa: E402
+from experiments.common.samplers import (  # noqa: E402
+    aec_turns_per_second,
+    machine,
+    sample_parallel,
+    sample_serial,
+)
 
 RESULTS = Path(__file__).resolve().parent / "results"
-
-
-def _make_sampler(parallel: bool):
-    loop = nb.prange if parallel else range
-
-    @nb.njit(cache=True, parallel=parallel)
-    def sample(masks, u, out):
-        """out[b] = the floor(u[b] * count)-th legal action of row b: uniform, cheap."""
-        for b in loop(masks.shape[0]):
-            row = masks[b]
-            count = 0
-            for j in range(row.shape[0]):
-                count += row[j]
-            k = int(u[b] * count)
-            for j in range(row.shape[0]):
-                if row[j]:
-                    if k == 0:
-                        out[b] = j
-                        break
-                    k -= 1
-
-    return sample
-
-
-_sample_serial = _make_sampler(False)
-_sample_parallel = _make_sampler(True)
-
-
-def aec_turns_per_second(make_env, seconds: float, seed: int = 0) -> float:
-    """PettingZoo's standard loop with uniform random legal actions."""
-    env = make_env()
-    rng = np.random.default_rng(seed)
-    steps = 0
-    game = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        env.reset(seed=seed + game)
-        game += 1
-        for agent in env.agent_iter():
-            obs, _reward, terminated, truncated, _info = env.last()
-            if terminated or truncated:
-                action = None
-            else:
-                legal = np.flatnonzero(obs["action_mask"])
-                action = int(legal[rng.integers(len(legal))])
-            env.step(action)
-            steps += 1
-            del agent
-    return steps / (time.perf_counter() - start)
 
 
 def vector_turns_per_second(batch: int, seconds: float, num_players: int = 4) -> tuple:
     """Turns/s of the vector env (obs + mask included) and the sampling share."""
     venv = MammaMiaVectorEnv(batch, num_players=num_players, copy=False)
     _obs, info = venv.reset(seed=0)
-    sample = _sample_parallel if batch >= 256 else _sample_serial
+    sample = sample_parallel if batch >= 256 else sample_serial
     rng = np.random.default_rng(0)
     actions = np.zeros(batch, dtype=np.int64)
     for _ in range(3):  # warm-up (compilation happened at import or in an earlier row)
@@ -126,22 +80,6 @@ def vector_bytes_per_game(batch: int, num_players: int = 4) -> tuple[int, int]:
     return state_dtype().itemsize, total // batch
 
 
-def machine() -> str:
-    cpu = platform.processor() or platform.machine()
-    try:
-        with open("/proc/cpuinfo") as fh:
-            for line in fh:
-                if line.startswith("model name"):
-                    cpu = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
-    return (
-        f"{cpu}, {os.cpu_count()} cores; Python {platform.python_version()}, "
-        f"numpy {np.__version__}, numba {nb.__version__}"
-    )
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="tiny run (smoke test)")
@@ -155,6 +93,24 @@ def main(argv: list[str] | None = None) -> int:
     if args.quick:
         args.seconds, args.repeats, args.batches = 0.3, 1, "1,64"
     batches = [int(b) for b in args.batches.split(",")]
+    rows = measure(batches, args.seconds, args.repeats)
+    lines = report(rows, batches)
+    print("\n".join(lines))
+
+    args.out = output_dir(args, "benchmark")
+    write_table(args.out / "benchmark.csv", rows)
+    (args.out / "benchmark.txt").write_text(
+        "\n".join(lines) + f"\ncommand: python {' '.join(sys.argv)}\n"
+    )
+    record = provenance(wall_time=time.perf_counter() - t0)
+    write_sidecar(args.out / "benchmark.csv", record)
+    if not args.no_plot:
+        plot(rows, args.out / "benchmark.png")
+    return 0
+
+
+def measure(batches: list[int], seconds: float, repeats: int) -> list[dict]:
+    """Every row ``repeats`` times, interleaved; the medians, one row per env and batch."""
     warnings.filterwarnings("ignore")  # PettingZoo's deprecation notice for classic envs
     from pettingzoo.classic import connect_four_v3, tictactoe_v3
 
@@ -169,12 +125,12 @@ def main(argv: list[str] | None = None) -> int:
     aec_turns_per_second(aec_rows["mamma_mia env() (AEC, 4 players)"], 0.2)  # warm up
     samples: dict[str, list] = {name: [] for name in aec_rows}
     samples.update({f"B={b}": [] for b in batches})
-    jobs = [(r, name) for r in range(args.repeats) for name in samples]
+    jobs = [(r, name) for r in range(repeats) for name in samples]
     for _repeat, name in tqdm(jobs, desc="benchmark", unit="run"):
         if name in aec_rows:
-            samples[name].append(aec_turns_per_second(aec_rows[name], args.seconds))
+            samples[name].append(aec_turns_per_second(aec_rows[name], seconds))
         else:
-            samples[name].append(vector_turns_per_second(int(name[2:]), args.seconds))
+            samples[name].append(vector_turns_per_second(int(name[2:]), seconds))
 
     rows = []
     for name in aec_rows:
@@ -190,6 +146,11 @@ def main(argv: list[str] | None = None) -> int:
                 "with_sampling_turns_per_s": statistics.median(r[2] for r in runs),
             }
         )
+    return rows
+
+
+def report(rows: list[dict], batches: list[int]) -> list[str]:
+    """The table of ``benchmark.txt``: the rows, the AEC ratios, the memory per game."""
     state_bytes, vector_bytes = vector_bytes_per_game(max(batches))
     speed = {r["env"]: r["turns_per_s"] for r in rows if r["batch"] == 1 and "AEC" in r["env"]}
 
@@ -213,10 +174,12 @@ def main(argv: list[str] | None = None) -> int:
     lines.append(
         f"memory per game: state record {state_bytes} B; vector env total {vector_bytes} B"
     )
-    print("\n".join(lines))
+    return lines
 
-    args.out = output_dir(args, "benchmark")
-    with open(args.out / "benchmark.csv", "w", newline="") as fh:
+
+def write_table(path: Path, rows: list[dict]) -> None:
+    """``benchmark.csv``: one line per row (the sampling columns empty for the AEC rows)."""
+    with open(path, "w", newline="") as fh:
         fields = [
             "env",
             "batch",
@@ -228,14 +191,6 @@ def main(argv: list[str] | None = None) -> int:
         writer.writeheader()
         for row in rows:
             writer.writerow({k: row.get(k, "") for k in fields})
-    (args.out / "benchmark.txt").write_text(
-        "\n".join(lines) + f"\ncommand: python {' '.join(sys.argv)}\n"
-    )
-    record = provenance(wall_time=time.perf_counter() - t0)
-    write_sidecar(args.out / "benchmark.csv", record)
-    if not args.no_plot:
-        plot(rows, args.out / "benchmark.png")
-    return 0
 
 
 def plot(rows: list[dict], path: Path) -> None:

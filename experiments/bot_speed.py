@@ -40,6 +40,7 @@ import numba as nb  # noqa: E402
 import numpy as np  # noqa: E402
 from tqdm import tqdm  # noqa: E402
 
+from experiments.common.provenance import provenance_with_threads as provenance  # noqa: E402
 from mamma_mia_agents import (  # noqa: E402
     HEURISTICS,
     compiled,  # noqa: E402
@@ -52,15 +53,6 @@ from mamma_mia_env.observe import observe_game  # noqa: E402
 from mamma_mia_env.rules import legal_mask_game, step_game  # noqa: E402
 from mamma_mia_env.state import OVER  # noqa: E402
 from mamma_mia_env.vector import MammaMiaVectorEnv  # noqa: E402
-
-
-def provenance(seeds: object = None, wall_time: float | None = None) -> dict:
-    """The code, versions, machine and command that made a result
-    (``mamma_mia_env.plumbing.provenance``), and numba's thread count, which the
-    timings depend on."""
-    from mamma_mia_env.plumbing.provenance import provenance as record
-
-    return {**record(seeds=seeds, wall_time=wall_time), "numba_threads": nb.get_num_threads()}
 
 
 def vector_rates(batch: int, steps: int, rounds: int, seed: int) -> dict:

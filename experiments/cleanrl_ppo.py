@@ -1,4 +1,4 @@
-"""PPO with action masking on the learner-seat vector env, in CleanRL's single-file style.
+"""PPO with action masking on the learner-seat vector env, in CleanRL's style.
 
     python experiments/cleanrl_ppo.py --num-players 2 --opponent builder --total-timesteps 500000
     python experiments/cleanrl_ppo.py --total-timesteps 20000 --name smoke   # a quick run
@@ -10,7 +10,8 @@ early stop on ``target_kl``), on ``MammaMiaLearnerVectorEnv``: the learner's vie
 ``num_envs`` games, the other seats played inside the env by ``--opponent`` (the
 bundled bots' compiled kernels, or ``random``). Illegal actions are masked out of the
 logits (CleanRL's invalid-action masking: logits of illegal actions set to -1e8, so
-their probability and their share of the entropy are 0).
+their probability and their share of the entropy are 0). The steps of an iteration
+(rollout, GAE, the minibatch update) are in ``experiments/common/ppo_steps.py``.
 
 After training, the policy (sampled, as trained) and a uniformly random legal policy
 play ``--eval-games`` games each against the same opponent on the same deals (one game
@@ -49,11 +50,12 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from experiments.common.evaluation import play_learner_games  # noqa: E402
+from experiments.common.output import RESULTS, RUNS  # noqa: E402
+from experiments.common.ppo_steps import Buffer, Live, gae, rollout, update  # noqa: E402
+from experiments.common.provenance import provenance  # noqa: E402
+from experiments.common.training import add_dataclass_args, plot_panels  # noqa: E402
 from mamma_mia_env.learner_vector import MammaMiaLearnerVectorEnv  # noqa: E402
-from mamma_mia_env.plumbing.provenance import provenance  # noqa: E402
-
-RESULTS = ROOT / "experiments" / "results"
-RUNS = ROOT / "runs"
 
 
 @dataclass
@@ -107,18 +109,7 @@ def parse_args(argv: list[str] | None = None) -> tuple[Args, argparse.Namespace]
     """Every ``Args`` field as ``--field-name``; checked before anything runs."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     runtime = {"batch_size", "minibatch_size", "num_iterations"}
-    for f in dataclasses.fields(Args):
-        if f.name in runtime:
-            continue
-        flag = "--" + f.name.replace("_", "-")
-        if f.type in ("bool", bool):
-            parser.add_argument(flag, type=_bool, default=f.default, metavar="BOOL")
-        elif f.type in ("int | None", "float | None"):
-            kind = int if f.type.startswith("int") else float
-            parser.add_argument(flag, type=_optional(kind), default=f.default)
-        else:
-            kind = {"int": int, "float": float, "str": str}[str(f.type)]
-            parser.add_argument(flag, type=kind, default=f.default)
+    add_dataclass_args(parser, Args, skip=runtime)
     group = parser.add_mutually_exclusive_group()
     group.add_argument("--out", type=Path, default=None, help="run directory (default runs/<name>)")
     group.add_argument(
@@ -154,21 +145,6 @@ def parse_args(argv: list[str] | None = None) -> tuple[Args, argparse.Namespace]
     if problems:
         parser.error("; ".join(problems))
     return args, ns
-
-
-def _bool(text: str) -> bool:
-    if text.lower() in ("1", "true", "yes"):
-        return True
-    if text.lower() in ("0", "false", "no"):
-        return False
-    raise argparse.ArgumentTypeError(f"expected true/false, got {text!r}")
-
-
-def _optional(kind: type) -> Any:
-    def parse(text: str) -> Any:
-        return None if text.lower() == "none" else kind(text)
-
-    return parse
 
 
 def make_env(args: Args, num_envs: int) -> MammaMiaLearnerVectorEnv:
@@ -226,62 +202,17 @@ class Agent(nn.Module):
 
 
 def evaluate(args: Args, agent: Agent | None, games: int, seed: int) -> dict[str, float]:
-    """``games`` games (the first of each of ``games`` slots, so two policies evaluated
-    with the same seed play the same deals, seats and opponents); ``agent`` None plays
-    uniformly random legal actions."""
-    envs = make_env(args, games)
-    obs, info = envs.reset(seed=seed)
-    rng = np.random.default_rng(seed)
-    done_once = np.zeros(games, dtype=bool)
-    ret = np.zeros(games)
-    win = np.zeros(games)
-    delivered = np.zeros(games)
-    while not done_once.all():
-        mask = info["action_mask"] != 0
-        if agent is None:
-            u = rng.random(mask.shape) * mask
-            action = u.argmax(axis=1)
-        else:
-            with torch.no_grad():
-                action = (
-                    agent.get_action_and_value(torch.as_tensor(obs), torch.as_tensor(mask))[0]
-                    .numpy()
-                    .astype(np.int64)
-                )
-        obs, reward, term, trunc, info = envs.step(action)
-        ret[~done_once] += reward[~done_once]
-        ended = (term | trunc) & ~done_once
-        if ended.any():
-            result = info["final_info"]["result"]
-            win[ended] = result["win"][ended]
-            delivered[ended] = result["delivered"][ended]
-            done_once |= ended
-    return {
-        "games": games,
-        "win": float(win.mean()),
-        "delivered": float(delivered.mean()),
-        "return": float(ret.mean()),
-    }
+    """``agent`` (sampled, as trained; None: uniformly random legal actions) on
+    ``games`` games against ``--opponent`` (:func:`play_learner_games`)."""
+    if agent is None:
+        return play_learner_games(make_env(args, games), None, games, seed)
 
+    def act(obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        with torch.no_grad():
+            action = agent.get_action_and_value(torch.as_tensor(obs), torch.as_tensor(mask))[0]
+        return action.numpy().astype(np.int64)
 
-def plot(rows: list[dict[str, Any]], path: Path, title: str) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    steps = [r["global_step"] for r in rows]
-    fig, ax = plt.subplots(1, 2, figsize=(10, 3.6))
-    ax[0].plot(steps, [r["episodic_return"] for r in rows])
-    ax[0].set_xlabel("env steps")
-    ax[0].set_ylabel("mean episodic return")
-    ax[1].plot(steps, [r["win"] for r in rows])
-    ax[1].set_xlabel("env steps")
-    ax[1].set_ylabel("mean win share (finished games)")
-    fig.suptitle(title)
-    fig.tight_layout()
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
+    return play_learner_games(make_env(args, games), act, games, seed)
 
 
 def train(args: Args, out: Path) -> dict[str, Any]:
@@ -299,147 +230,38 @@ def train(args: Args, out: Path) -> dict[str, Any]:
     n_actions = int(envs.single_action_space.n)
     agent = Agent(obs_dim, n_actions, args.hidden).to(device)
     optimizer = optim.Adam(agent.parameters(), lr=args.learning_rate, eps=1e-5)
+    buf = Buffer.empty(args, obs_dim, n_actions)
 
-    # rollout buffer
-    obs = torch.zeros((args.num_steps, args.num_envs, obs_dim))
-    masks = torch.zeros((args.num_steps, args.num_envs, n_actions), dtype=torch.bool)
-    actions = torch.zeros((args.num_steps, args.num_envs), dtype=torch.long)
-    logprobs = torch.zeros((args.num_steps, args.num_envs))
-    rewards = torch.zeros((args.num_steps, args.num_envs))
-    dones = torch.zeros((args.num_steps, args.num_envs))
-    values = torch.zeros((args.num_steps, args.num_envs))
-
-    global_step = 0
     loop_started = time.perf_counter()  # throughput from here: imports and setup excluded
     next_obs_np, info = envs.reset(seed=args.seed)
-    next_obs = torch.as_tensor(next_obs_np)
-    next_mask = torch.as_tensor(info["action_mask"] != 0)
-    next_done = torch.zeros(args.num_envs)
+    now = Live(
+        obs=torch.as_tensor(next_obs_np),
+        mask=torch.as_tensor(info["action_mask"] != 0),
+        done=torch.zeros(args.num_envs),
+    )
     rows: list[dict[str, Any]] = []
-    rollout_time = env_time = 0.0
-    csv_path = out / "progress.csv"
-    with open(csv_path, "w", newline="") as fh:
+    rollout_time = 0.0
+    with open(out / "progress.csv", "w", newline="") as fh:
         writer: csv.DictWriter | None = None
         bar = tqdm(range(1, args.num_iterations + 1), desc="PPO iterations")
         for iteration in bar:
             if args.anneal_lr:
                 frac = 1.0 - (iteration - 1.0) / args.num_iterations
                 optimizer.param_groups[0]["lr"] = frac * args.learning_rate
-            ep_returns: list[float] = []
-            ep_wins: list[float] = []
             t0 = time.perf_counter()
-            for step in range(args.num_steps):
-                global_step += args.num_envs
-                obs[step] = next_obs
-                masks[step] = next_mask
-                dones[step] = next_done
-                with torch.no_grad():
-                    action, logprob, _, value = agent.get_action_and_value(next_obs, next_mask)
-                    values[step] = value.flatten()
-                actions[step] = action
-                logprobs[step] = logprob
-                t1 = time.perf_counter()
-                next_obs_np, reward, term, trunc, info = envs.step(action.numpy())
-                env_time += time.perf_counter() - t1
-                done = np.logical_or(term, trunc)
-                rewards[step] = torch.as_tensor(reward)
-                next_obs = torch.as_tensor(next_obs_np)
-                next_mask = torch.as_tensor(info["action_mask"] != 0)
-                next_done = torch.as_tensor(done, dtype=torch.float32)
-                if done.any():
-                    ep_returns.extend(info["episode"]["r"][done].tolist())
-                    ep_wins.extend(info["final_info"]["result"]["win"][done].tolist())
+            ep_returns, ep_wins = rollout(args, envs, agent, buf, now)
             rollout_time += time.perf_counter() - t0
-
-            # bootstrap value if not done (GAE)
-            with torch.no_grad():
-                next_value = agent.get_value(next_obs).reshape(1, -1)
-                advantages = torch.zeros_like(rewards)
-                lastgaelam = torch.zeros(args.num_envs)
-                for t in reversed(range(args.num_steps)):
-                    if t == args.num_steps - 1:
-                        nextnonterminal = 1.0 - next_done
-                        nextvalues = next_value
-                    else:
-                        nextnonterminal = 1.0 - dones[t + 1]
-                        nextvalues = values[t + 1]
-                    delta = rewards[t] + args.gamma * nextvalues * nextnonterminal - values[t]
-                    lastgaelam = delta + args.gamma * args.gae_lambda * nextnonterminal * lastgaelam
-                    advantages[t] = lastgaelam
-                returns = advantages + values
-
-            # flatten the batch
-            b_obs = obs.reshape((-1, obs_dim))
-            b_masks = masks.reshape((-1, n_actions))
-            b_logprobs = logprobs.reshape(-1)
-            b_actions = actions.reshape(-1)
-            b_advantages = advantages.reshape(-1)
-            b_returns = returns.reshape(-1)
-            b_values = values.reshape(-1)
-
-            # optimize the policy and value network
-            b_inds = np.arange(args.batch_size)
-            clipfracs = []
-            for _epoch in range(args.update_epochs):
-                rng.shuffle(b_inds)
-                for start in range(0, args.batch_size, args.minibatch_size):
-                    mb_inds = b_inds[start : start + args.minibatch_size]
-                    _, newlogprob, entropy, newvalue = agent.get_action_and_value(
-                        b_obs[mb_inds], b_masks[mb_inds], b_actions[mb_inds]
-                    )
-                    logratio = newlogprob - b_logprobs[mb_inds]
-                    ratio = logratio.exp()
-                    with torch.no_grad():
-                        approx_kl = ((ratio - 1) - logratio).mean()
-                        clipfracs += [((ratio - 1.0).abs() > args.clip_coef).float().mean().item()]
-                    mb_advantages = b_advantages[mb_inds]
-                    if args.norm_adv:
-                        mb_advantages = (mb_advantages - mb_advantages.mean()) / (
-                            mb_advantages.std() + 1e-8
-                        )
-                    pg_loss1 = -mb_advantages * ratio
-                    pg_loss2 = -mb_advantages * torch.clamp(
-                        ratio, 1 - args.clip_coef, 1 + args.clip_coef
-                    )
-                    pg_loss = torch.max(pg_loss1, pg_loss2).mean()
-                    newvalue = newvalue.view(-1)
-                    if args.clip_vloss:
-                        v_loss_unclipped = (newvalue - b_returns[mb_inds]) ** 2
-                        v_clipped = b_values[mb_inds] + torch.clamp(
-                            newvalue - b_values[mb_inds], -args.clip_coef, args.clip_coef
-                        )
-                        v_loss_clipped = (v_clipped - b_returns[mb_inds]) ** 2
-                        v_loss = 0.5 * torch.max(v_loss_unclipped, v_loss_clipped).mean()
-                    else:
-                        v_loss = 0.5 * ((newvalue - b_returns[mb_inds]) ** 2).mean()
-                    entropy_loss = entropy.mean()
-                    loss = pg_loss - args.ent_coef * entropy_loss + v_loss * args.vf_coef
-                    optimizer.zero_grad()
-                    loss.backward()
-                    nn.utils.clip_grad_norm_(agent.parameters(), args.max_grad_norm)
-                    optimizer.step()
-                if args.target_kl is not None and approx_kl > args.target_kl:
-                    break
-
-            y_pred, y_true = b_values.numpy(), b_returns.numpy()
-            var_y = np.var(y_true)
-            explained_var = np.nan if var_y == 0 else 1 - np.var(y_true - y_pred) / var_y
-            elapsed = time.perf_counter() - loop_started
+            advantages, returns = gae(args, agent, buf, now)
+            losses = update(args, agent, optimizer, buf, advantages, returns, rng)
             row = {
                 "iteration": iteration,
-                "global_step": global_step,
+                "global_step": now.global_step,
                 "learning_rate": optimizer.param_groups[0]["lr"],
-                "loss": loss.item(),
-                "value_loss": v_loss.item(),
-                "policy_loss": pg_loss.item(),
-                "entropy": entropy_loss.item(),
-                "approx_kl": approx_kl.item(),
-                "clipfrac": float(np.mean(clipfracs)),
-                "explained_variance": float(explained_var),
+                **losses,
                 "episodes": len(ep_returns),
                 "episodic_return": float(np.mean(ep_returns)) if ep_returns else float("nan"),
                 "win": float(np.mean(ep_wins)) if ep_wins else float("nan"),
-                "sps": global_step / elapsed,
+                "sps": now.global_step / (time.perf_counter() - loop_started),
             }
             rows.append(row)
             if writer is None:
@@ -450,25 +272,42 @@ def train(args: Args, out: Path) -> dict[str, Any]:
             bar.set_postfix(ret=f"{row['episodic_return']:.2f}", win=f"{row['win']:.2f}")
 
     train_time = time.perf_counter() - loop_started
+    return finish(args, agent, out, rows, now, train_time, rollout_time, started)
+
+
+def finish(
+    args: Args,
+    agent: Agent,
+    out: Path,
+    rows: list[dict[str, Any]],
+    now: Live,
+    train_time: float,
+    rollout_time: float,
+    started: float,
+) -> dict[str, Any]:
+    """Save the model, evaluate it and random play on the same deals, plot the curve and
+    write ``result.json`` (returned)."""
     torch.save(agent.state_dict(), out / "model.pt")
     eval_seed = args.seed + 10_000
     trained = evaluate(args, agent, args.eval_games, eval_seed)
     random_play = evaluate(args, None, args.eval_games, eval_seed)
-    plot(
+    plot_panels(
         rows,
-        out / "learning_curve.png",
+        "global_step",
+        (("episodic_return", "mean episodic return"), ("win", "mean win share (finished games)")),
         f"CleanRL-style PPO, {args.num_players}p vs {args.opponent}",
+        out / "learning_curve.png",
     )
     doc = {
         "args": dataclasses.asdict(args),
         "iterations": rows,
         "evaluation": {"seed": eval_seed, "trained": trained, "random": random_play},
         "throughput": {  # the training loop only (no imports, setup or evaluation)
-            "env_steps": global_step,
+            "env_steps": now.global_step,
             "train_seconds": round(train_time, 3),
-            "env_steps_per_s_overall": global_step / train_time,
-            "env_steps_per_s_rollout": global_step / rollout_time,
-            "env_steps_per_s_env_only": global_step / env_time,
+            "env_steps_per_s_overall": now.global_step / train_time,
+            "env_steps_per_s_rollout": now.global_step / rollout_time,
+            "env_steps_per_s_env_only": now.global_step / now.env_time,
         },
         "provenance": provenance(seeds={"seed": args.seed, "eval_seed": eval_seed},
                                  wall_time=time.perf_counter() - started),

@@ -174,7 +174,9 @@ def omp_wait() -> str:
 
 def result_files_table() -> str:
     """Every committed result file with the command that makes it (the reproduce registry)."""
-    from experiments.reproduce import EXPERIMENTS, RECORDS, result_files
+    from experiments.reproduce.comparison import result_files
+    from experiments.reproduce.records import RECORDS
+    from experiments.reproduce.registry import EXPERIMENTS
 
     out = []
     for mode in ("full", "quick"):
@@ -232,7 +234,7 @@ def integrations_speed() -> str:
 
 def ray_tournament() -> str:
     """The same tournament on the local and the Ray backend (reproduce's tournament_*_4p)."""
-    from experiments.reproduce import strip  # the fields that say how a run was made go
+    from experiments.reproduce.comparison import strip  # the fields that say how a run was made go
 
     docs = {
         b: json.loads((RESULTS / f"tournament_{b}_4p.json").read_text()) for b in ("local", "ray")

@@ -34,10 +34,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, ROOT)
 
-from speed import run as run_speed  # noqa: E402
-from speed import speed_markdown  # noqa: E402
-
 from experiments.common import add_output_args, output_dir  # noqa: E402
+from experiments.common.speed import run_speed, speed_markdown  # noqa: E402
 from mamma_mia_agents import HEURISTICS, REGISTRY  # noqa: E402
 from mamma_mia_agents.tournament import markdown_table, run_tournament  # noqa: E402
 

@@ -125,6 +125,29 @@ def plot(report: dict[str, Any], path: Path, title: str) -> None:
     plt.close(fig)
 
 
+def interleave(
+    rows: dict[str, Row], rows_wanted: list[str], repeats: int, seconds: float
+) -> tuple[dict[str, list[float]], dict[str, dict[str, float]]]:
+    """``repeats`` slices of each row, in alternating order; the samples, and per row
+    the median steps/s and the median ratio to the SyncVectorEnv row (or the first)."""
+    samples: dict[str, list[float]] = {k: [] for k in rows_wanted}
+    for rep in tqdm(range(repeats), desc="interleaved slices"):
+        order = rows_wanted if rep % 2 == 0 else rows_wanted[::-1]
+        for k in order:
+            samples[k].append(rows[k].run(seconds))
+    ref = "sync_vector_gym" if "sync_vector_gym" in samples else rows_wanted[0]
+    report = {}
+    for k in rows_wanted:
+        ratios = [x / y for x, y in zip(samples[k], samples[ref], strict=True)]
+        report[k] = {
+            "median_steps_per_s": statistics.median(samples[k]),
+            f"median_ratio_to_{ref}": statistics.median(ratios),
+        }
+        print(f"{k:16s} {statistics.median(samples[k]):>10,.0f} steps/s  "
+              f"x{statistics.median(ratios):.1f} vs {ref}")  # fmt: skip
+    return samples, report
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--batch", type=int, default=256, help="games per env (B)")
@@ -155,21 +178,7 @@ def main(argv: list[str] | None = None) -> int:
         k: Row(k, args.batch, opponent, args.players, args.seed)
         for k in tqdm(rows_wanted, desc="building")
     }
-    samples: dict[str, list[float]] = {k: [] for k in rows_wanted}
-    for rep in tqdm(range(args.repeats), desc="interleaved slices"):
-        order = rows_wanted if rep % 2 == 0 else rows_wanted[::-1]
-        for k in order:
-            samples[k].append(rows[k].run(args.seconds))
-    ref = "sync_vector_gym" if "sync_vector_gym" in samples else rows_wanted[0]
-    report = {}
-    for k in rows_wanted:
-        ratios = [x / y for x, y in zip(samples[k], samples[ref], strict=True)]
-        report[k] = {
-            "median_steps_per_s": statistics.median(samples[k]),
-            f"median_ratio_to_{ref}": statistics.median(ratios),
-        }
-        print(f"{k:16s} {statistics.median(samples[k]):>10,.0f} steps/s  "
-              f"x{statistics.median(ratios):.1f} vs {ref}")  # fmt: skip
+    samples, report = interleave(rows, rows_wanted, args.repeats, args.seconds)
     doc = {
         "settings": {
             "batch": args.batch,

@@ -20,6 +20,7 @@ import os
 import sys
 import tempfile
 import time
+from typing import Any
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
@@ -27,40 +28,17 @@ sys.path.insert(0, os.path.dirname(HERE))
 import numpy as np  # noqa: E402
 from tqdm import tqdm  # noqa: E402
 
-from experiments.bot_speed import provenance  # noqa: E402
+from experiments.common.provenance import provenance_with_threads as provenance  # noqa: E402
 from mamma_mia_agents import load_agent  # noqa: E402
 from mamma_mia_agents.stats import wilson_interval  # noqa: E402
 from mamma_mia_env.openspiel_game import _engines, load_game  # noqa: E402
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--deals", type=int, default=10)
-    ap.add_argument("--simulations", type=int, default=50)
-    ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--out", default=None)
-    ap.add_argument("--export", action="store_true", help="write to experiments/results/")
-    args = ap.parse_args(argv)
-    if args.deals < 1 or args.simulations < 1:
-        ap.error("--deals and --simulations must be >= 1")
-    from open_spiel.python.algorithms import ismcts, mcts
-
-    t0 = time.perf_counter()
-    game = load_game(num_players=2, num_deals=2**20, deal_base=args.seed << 32)
-    rec, _ = _engines(game.config)
-    builder = load_agent("builder")
-    rs = np.random.RandomState(args.seed)
-    bot = ismcts.ISMCTSBot(
-        game, mcts.RandomRolloutEvaluator(1, rs), uct_c=2.0,
-        max_simulations=args.simulations, random_state=rs,
-    )  # fmt: skip
-    # The bot's own resampler draws from pyspiel.UniformProbabilitySampler(0, 1), seeded
-    # from the system's entropy: the worlds (and so the games) would change from run to
-    # run. Draw them from a generator seeded by --seed instead.
-    worlds = np.random.default_rng(args.seed)
-    bot.set_resampler(lambda st, player: st.resample_from_infostate(player, worlds.random))
+def play(game: Any, rec: Any, bot: Any, builder: Any, deals: int) -> tuple[float, int, list]:
+    """Each of the first ``deals`` deals twice, ISMCTS in each seat against ``builder``;
+    returns ISMCTS's wins (a shared win counts half), the games and its decision times."""
     wins, games, times = 0.0, 0, []
-    for deal in tqdm(range(args.deals), desc="deals"):
+    for deal in tqdm(range(deals), desc="deals"):
         for ismcts_seat in (0, 1):
             state = game.new_initial_state()
             state.apply_action(deal)
@@ -78,6 +56,35 @@ def main(argv: list[str] | None = None) -> int:
             if r[ismcts_seat] >= r[1 - ismcts_seat]:
                 wins += 1.0 if r[ismcts_seat] > r[1 - ismcts_seat] else 0.5
             games += 1
+    return wins, games, times
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--deals", type=int, default=10)
+    ap.add_argument("--simulations", type=int, default=50)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--out", default=None)
+    ap.add_argument("--export", action="store_true", help="write to experiments/results/")
+    args = ap.parse_args(argv)
+    if args.deals < 1 or args.simulations < 1:
+        ap.error("--deals and --simulations must be >= 1")
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    t0 = time.perf_counter()
+    game = load_game(num_players=2, num_deals=2**20, deal_base=args.seed << 32)
+    rec, _ = _engines(game.config)
+    rs = np.random.RandomState(args.seed)
+    bot = ismcts.ISMCTSBot(
+        game, mcts.RandomRolloutEvaluator(1, rs), uct_c=2.0,
+        max_simulations=args.simulations, random_state=rs,
+    )  # fmt: skip
+    # The bot's own resampler draws from pyspiel.UniformProbabilitySampler(0, 1), seeded
+    # from the system's entropy: the worlds (and so the games) would change from run to
+    # run. Draw them from a generator seeded by --seed instead.
+    worlds = np.random.default_rng(args.seed)
+    bot.set_resampler(lambda st, player: st.resample_from_infostate(player, worlds.random))
+    wins, games, times = play(game, rec, bot, load_agent("builder"), args.deals)
     lo, hi = wilson_interval(wins, games)
     t = np.array(times) * 1e3
     record = {

@@ -24,8 +24,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from experiments.benchmark import _sample_parallel, _sample_serial, machine  # noqa: E402
 from experiments.common import add_output_args, output_dir, provenance, write_json  # noqa: E402
+from experiments.common.samplers import machine, sample_parallel, sample_serial  # noqa: E402
 from mamma_mia_env import kernels  # noqa: E402
 from mamma_mia_env.engine import PARALLEL_MIN_BATCH  # noqa: E402
 from mamma_mia_env.vector import MammaMiaVectorEnv  # noqa: E402
@@ -46,7 +46,7 @@ def profile(batch: int, seconds: float, num_players: int = 4, seed: int = 0) -> 
     venv = MammaMiaVectorEnv(batch, num_players=num_players, copy=False)
     _obs, info = venv.reset(seed=seed)
     parallel = batch >= PARALLEL_MIN_BATCH
-    sample = _sample_parallel if parallel else _sample_serial
+    sample = sample_parallel if parallel else sample_serial
     rng = np.random.default_rng(seed)
     actions = np.zeros(batch, dtype=np.int64)
     for _ in range(300):  # mid-play: ovens filled, some games past their first round

@@ -43,8 +43,8 @@ import numba as nb  # noqa: E402
 import numpy as np  # noqa: E402
 from tqdm import tqdm  # noqa: E402
 
-from experiments.bot_speed import provenance  # noqa: E402
 from experiments.common import file_stem  # noqa: E402
+from experiments.common.provenance import provenance_with_threads as provenance  # noqa: E402
 from mamma_mia_agents import load_agent  # noqa: E402
 from mamma_mia_agents.compiled import CompiledBots, play_out  # noqa: E402
 from mamma_mia_agents.search import SearchAgent  # noqa: E402
@@ -203,7 +203,7 @@ def _write(out_dir: str, name: str, record: dict, seed: int, t0: float) -> None:
         fh.write("\n")
 
 
-def main(argv: list[str] | None = None) -> int:
+def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--worlds", default="2,4,8,16", help="budgets: worlds per candidate")
     ap.add_argument("--candidates", type=int, default=6)
@@ -236,8 +236,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", default=None)
     ap.add_argument("--export", action="store_true", help="write to experiments/results/")
     ap.add_argument("--name", type=file_stem, default="search_strength", help="output file stem")
-    args = ap.parse_args(argv)
-    t0 = time.perf_counter()
+    return ap
+
+
+def check_args(
+    ap: argparse.ArgumentParser, args: argparse.Namespace
+) -> tuple[list[int], list[int], list[str], list[str]]:
+    """The budgets, player counts, opponents and headline opponents, checked (the
+    opponents loaded once, so that a bad name fails before anything runs)."""
     try:
         budgets = [int(w) for w in args.worlds.split(",")]
         players = [int(p) for p in args.players.split(",")]
@@ -258,33 +264,37 @@ def main(argv: list[str] | None = None) -> int:
     headline_opps = [o.strip() for o in args.headline_opponents.split(",") if o.strip()]
     for o in opponents + headline_opps:
         load_agent(o)  # fails early with a clear message
-    out_dir = (
-        os.path.join(HERE, "results")
-        if args.export
-        else (args.out or tempfile.mkdtemp(prefix="search_strength_"))
-    )
-    record: dict = {
-        "experiment": "search_strength",
-        "args": vars(args),
-        "load_average_before": os.getloadavg(),
-        "curves": {},
-        "timing": {},
-    }
-    if args.resume:
-        try:
-            with open(args.resume) as fh:
-                old = json.load(fh)
-            assert old["experiment"] == "search_strength" and isinstance(old["curves"], dict)
-        except (OSError, ValueError, KeyError, AssertionError, TypeError) as exc:
-            ap.error(f"--resume {args.resume}: not a search_strength result file ({exc})")
-        if old["args"].get("block") != args.block or old["args"]["seed"] != args.seed:
-            ap.error("--resume needs the --block and --seed of the run it continues")
-        # the earlier runs' code and arguments stay on record
-        history = old.pop("history", []) + [
-            {"args": old.pop("args"), "provenance": old.pop("provenance", None)}
-        ]
-        record.update(old, history=history, args=vars(args))
-    # (players, worlds, opponent, games): the headline first, then the curves cheapest first
+    return budgets, players, opponents, headline_opps
+
+
+def resume(ap: argparse.ArgumentParser, args: argparse.Namespace, record: dict) -> None:
+    """``--resume FILE``: its rows and timings into ``record``, its arguments and
+    provenance kept in ``history``."""
+    try:
+        with open(args.resume) as fh:
+            old = json.load(fh)
+        assert old["experiment"] == "search_strength" and isinstance(old["curves"], dict)
+    except (OSError, ValueError, KeyError, AssertionError, TypeError) as exc:
+        ap.error(f"--resume {args.resume}: not a search_strength result file ({exc})")
+    if old["args"].get("block") != args.block or old["args"]["seed"] != args.seed:
+        ap.error("--resume needs the --block and --seed of the run it continues")
+    # the earlier runs' code and arguments stay on record
+    history = old.pop("history", []) + [
+        {"args": old.pop("args"), "provenance": old.pop("provenance", None)}
+    ]
+    record.update(old, history=history, args=vars(args))
+
+
+def plan(
+    ap: argparse.ArgumentParser,
+    args: argparse.Namespace,
+    budgets: list[int],
+    players: list[int],
+    opponents: list[str],
+    headline_opps: list[str],
+) -> list[tuple[int, int, str, int]]:
+    """The rows, as (players, worlds, opponent, games): the headline first, then the
+    curves cheapest first."""
     try:
         headline_players = [int(p) for p in args.headline_players.split(",") if p.strip()]
     except ValueError:
@@ -304,39 +314,66 @@ def main(argv: list[str] | None = None) -> int:
         for o in opponents
         if not (w == args.headline_worlds and o in headline_opps)
     ]
+    return jobs
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = build_parser()
+    args = ap.parse_args(argv)
+    t0 = time.perf_counter()
+    budgets, players, opponents, headline_opps = check_args(ap, args)
+    out_dir = (
+        os.path.join(HERE, "results")
+        if args.export
+        else (args.out or tempfile.mkdtemp(prefix="search_strength_"))
+    )
+    record: dict = {
+        "experiment": "search_strength",
+        "args": vars(args),
+        "load_average_before": os.getloadavg(),
+        "curves": {},
+        "timing": {},
+    }
+    if args.resume:
+        resume(ap, args, record)
+
+    def save() -> None:  # after every block: a cut-short run keeps what it measured
+        _write(out_dir, args.name, record, args.seed, t0)
+        plot(record, os.path.join(out_dir, f"{args.name}.png"))
+
+    jobs = plan(ap, args, budgets, players, opponents, headline_opps)
     for n, w, opp, games in tqdm(jobs, desc="rows"):
         bot = SearchAgent(worlds=w, candidates=args.candidates)
         key = f"{n}p_worlds{w}"
         if key not in record["timing"]:
             record["timing"][key] = decision_times(n, bot, args.positions, args.seed)
         timing = record["timing"][key]
-        rows = record["curves"].setdefault(f"{n}p vs {opp}", [])
-        found = [r for r in rows if r["worlds"] == w and r["candidates"] == args.candidates]
-        if found:  # --resume: go on with this row
-            row = found[0]
-            if row.get("games", 0) >= games:
-                continue
-        else:
-            row = {"worlds": w, "candidates": args.candidates}
-            rows.append(row)
-            rows.sort(key=lambda r: r["worlds"])
+        row = _row(record, f"{n}p vs {opp}", w, args.candidates)
+        if row.get("games", 0) >= games:  # --resume: this row is done
+            continue
         row.update(
             ms_per_decision=timing["median_ms"],
             headline=w == args.headline_worlds and opp in headline_opps,
         )
-
-        def save() -> None:  # after every block: a cut-short run keeps what it measured
-            _write(out_dir, args.name, record, args.seed, t0)
-            plot(record, os.path.join(out_dir, f"{args.name}.png"))
-
         strength(n, opp, bot, games, args.seed, args.workers, args.block, row, save)
         print(f"{n}p worlds={w} vs {opp}: {row['win_rate']:.1%} {row['wilson95']} "
               f"({row['games']} games), {timing['median_ms']} ms/decision")  # fmt: skip
     record["load_average_after"] = os.getloadavg()
-    _write(out_dir, args.name, record, args.seed, t0)
-    plot(record, os.path.join(out_dir, f"{args.name}.png"))
+    save()
     print(f"wrote {out_dir}/{args.name}.json and .png")
     return 0
+
+
+def _row(record: dict, curve: str, worlds: int, candidates: int) -> dict:
+    """The curve's row of this budget (found on --resume, else a new one, kept sorted)."""
+    rows = record["curves"].setdefault(curve, [])
+    found = [r for r in rows if r["worlds"] == worlds and r["candidates"] == candidates]
+    if found:
+        return found[0]
+    row = {"worlds": worlds, "candidates": candidates}
+    rows.append(row)
+    rows.sort(key=lambda r: r["worlds"])
+    return row
 
 
 if __name__ == "__main__":

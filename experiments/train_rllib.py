@@ -62,6 +62,24 @@ def _get(d: dict[str, Any], *path: str) -> Any:
     return d
 
 
+def _row(iteration: int, res: dict[str, Any], policy_id: str) -> dict[str, Any]:
+    """A row of progress.csv from an iteration's result: env steps, sampling speed,
+    episode length, the shared policy's loss and entropy."""
+    timers = res.get("timers", {})
+    sampled = _get(res, "env_runners", "num_env_steps_sampled") or 0
+    sample_time = timers.get("env_runner_sampling_timer") or float("nan")
+    learner = _get(res, "learners", policy_id) or {}
+    return {
+        "iteration": iteration,
+        "env_steps": int(_get(res, "env_runners", "num_env_steps_sampled_lifetime") or 0),
+        "sampled": int(sampled),
+        "sample_steps_per_s": sampled / sample_time if sample_time else float("nan"),
+        "episode_len_mean": _get(res, "env_runners", "episode_len_mean"),
+        "policy_loss": learner.get("policy_loss"),
+        "entropy": learner.get("entropy"),
+    }
+
+
 def train(args: argparse.Namespace) -> dict[str, Any]:
     # one BLAS/torch thread per process: with several processes on few cores, more
     # threads oversubscribe the CPU (measured: 30x slower sampling on 2 shared cores)
@@ -95,24 +113,7 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
     t_start = time.perf_counter()
     try:
         for it in tqdm(range(args.iterations), desc="RLlib PPO", unit="iter"):
-            res = algo.train()
-            timers = res.get("timers", {})
-            sampled = _get(res, "env_runners", "num_env_steps_sampled") or 0
-            sample_time = timers.get("env_runner_sampling_timer") or float("nan")
-            learner = _get(res, "learners", POLICY_ID) or {}
-            rows.append(
-                {
-                    "iteration": it + 1,
-                    "env_steps": int(
-                        _get(res, "env_runners", "num_env_steps_sampled_lifetime") or 0
-                    ),
-                    "sampled": int(sampled),
-                    "sample_steps_per_s": sampled / sample_time if sample_time else float("nan"),
-                    "episode_len_mean": _get(res, "env_runners", "episode_len_mean"),
-                    "policy_loss": learner.get("policy_loss"),
-                    "entropy": learner.get("entropy"),
-                }
-            )
+            rows.append(_row(it + 1, algo.train(), POLICY_ID))
         wall = time.perf_counter() - t_start
         if args.checkpoint:
             algo.save(str((args.out / "checkpoint").resolve()))

@@ -54,48 +54,10 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
     import numpy as np
     import tianshou
     import torch
-    from tianshou.algorithm import DQN
-    from tianshou.algorithm.modelfree.dqn import DiscreteQLearningPolicy
-    from tianshou.algorithm.multiagent.marl import MultiAgentOffPolicyAlgorithm
-    from tianshou.algorithm.optim import AdamOptimizerFactory
-    from tianshou.algorithm.random import MARLRandomDiscreteMaskedOffPolicyAlgorithm
-    from tianshou.data import Collector, VectorReplayBuffer
-    from tianshou.env import DummyVectorEnv
-    from tianshou.utils.net.common import Net
     from tianshou.utils.torch_utils import policy_within_training_step
     from tqdm import tqdm
 
-    from mamma_mia_env.integrations.tianshou import tianshou_env
-
-    # Tianshou's statistics warn on every collect that the multi-agent reward is 2-D
-    logging.getLogger("tianshou.data.stats").setLevel(logging.ERROR)
-    torch.set_num_threads(args.threads)
-    torch.manual_seed(args.seed)
-    np.random.seed(args.seed)  # noqa: NPY002 - Tianshou explores with the global generator
-    cfg = {"num_players": args.players, "reward_mode": args.reward_mode}
-    env = tianshou_env(**cfg)
-    envs = DummyVectorEnv([lambda: tianshou_env(**cfg) for _ in range(args.envs)])
-    envs.seed(args.seed)
-    net = Net(
-        state_shape=env.observation_space["observation"].shape,
-        action_shape=env.action_space.n,
-        hidden_sizes=[256, 256],
-    )
-    policy = DiscreteQLearningPolicy(
-        model=net, action_space=env.action_space, eps_training=0.1, eps_inference=0.0
-    )
-    dqn = DQN(
-        policy=policy, optim=AdamOptimizerFactory(lr=1e-3), gamma=0.99, target_update_freq=200
-    )
-    if args.opponent == "self":
-        seats = [dqn] * env.num_agents
-    else:
-        rand = MARLRandomDiscreteMaskedOffPolicyAlgorithm(action_space=env.action_space)
-        seats = [dqn] + [rand] * (env.num_agents - 1)
-    algo = MultiAgentOffPolicyAlgorithm(algorithms=seats, env=env)
-    buffer = VectorReplayBuffer(args.buffer, len(envs))
-    collector = Collector(algo, envs, buffer, exploration_noise=True)
-    collector.reset()
+    algo, dqn, buffer, collector = make_algorithm(args)
     args.out.mkdir(parents=True, exist_ok=True)
     rows = []
     total = 0
@@ -130,6 +92,54 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
     }
     panels = (("collect_steps_per_s", "env steps/s (collecting)"), ("loss", "DQN loss"))
     return write_training_run(args, rows, summary, panels, "Tianshou DQN on Mamma Mia!", wall)
+
+
+def make_algorithm(args: argparse.Namespace) -> tuple[Any, Any, Any, Any]:
+    """The seeded multi-agent algorithm (the DQN in every seat, or against random), its
+    DQN, the replay buffer and the collector over ``--envs`` games."""
+    import numpy as np
+    import torch
+    from tianshou.algorithm import DQN
+    from tianshou.algorithm.modelfree.dqn import DiscreteQLearningPolicy
+    from tianshou.algorithm.multiagent.marl import MultiAgentOffPolicyAlgorithm
+    from tianshou.algorithm.optim import AdamOptimizerFactory
+    from tianshou.algorithm.random import MARLRandomDiscreteMaskedOffPolicyAlgorithm
+    from tianshou.data import Collector, VectorReplayBuffer
+    from tianshou.env import DummyVectorEnv
+    from tianshou.utils.net.common import Net
+
+    from mamma_mia_env.integrations.tianshou import tianshou_env
+
+    # Tianshou's statistics warn on every collect that the multi-agent reward is 2-D
+    logging.getLogger("tianshou.data.stats").setLevel(logging.ERROR)
+    torch.set_num_threads(args.threads)
+    torch.manual_seed(args.seed)
+    np.random.seed(args.seed)  # noqa: NPY002 - Tianshou explores with the global generator
+    cfg = {"num_players": args.players, "reward_mode": args.reward_mode}
+    env = tianshou_env(**cfg)
+    envs = DummyVectorEnv([lambda: tianshou_env(**cfg) for _ in range(args.envs)])
+    envs.seed(args.seed)
+    net = Net(
+        state_shape=env.observation_space["observation"].shape,
+        action_shape=env.action_space.n,
+        hidden_sizes=[256, 256],
+    )
+    policy = DiscreteQLearningPolicy(
+        model=net, action_space=env.action_space, eps_training=0.1, eps_inference=0.0
+    )
+    dqn = DQN(
+        policy=policy, optim=AdamOptimizerFactory(lr=1e-3), gamma=0.99, target_update_freq=200
+    )
+    if args.opponent == "self":
+        seats = [dqn] * env.num_agents
+    else:
+        rand = MARLRandomDiscreteMaskedOffPolicyAlgorithm(action_space=env.action_space)
+        seats = [dqn] + [rand] * (env.num_agents - 1)
+    algo = MultiAgentOffPolicyAlgorithm(algorithms=seats, env=env)
+    buffer = VectorReplayBuffer(args.buffer, len(envs))
+    collector = Collector(algo, envs, buffer, exploration_noise=True)
+    collector.reset()
+    return algo, dqn, buffer, collector
 
 
 def main(argv: list[str] | None = None) -> int:

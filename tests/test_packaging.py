@@ -103,8 +103,9 @@ def test_sdist_ships_what_its_tests_import(dists):
                     mod = line.split()[1]
                     if mod == pkg:  # from experiments import x
                         mod = f"{pkg}.{line.split()[3].rstrip(',')}"
-                    path = mod.replace(".", "/") + ".py"
-                    assert path in names, f"{test} imports {mod}, missing from the sdist"
+                    path = mod.replace(".", "/")
+                    shipped = f"{path}.py" in names or f"{path}/__init__.py" in names
+                    assert shipped, f"{test} imports {mod}, missing from the sdist"
     assert not any("__pycache__" in n or n.startswith(".venv") for n in names)
 
 

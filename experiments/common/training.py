@@ -1,66 +1,40 @@
-"""Where the experiment scripts write, and the provenance they attach to what they write.
+"""What the training scripts share: thread setup, the library scripts' flags, the files
+a library training run writes (train_rllib.py, train_tianshou.py), and for
+cleanrl_ppo.py its arguments dataclass as flags and its learning-curve panels.
 
-No script writes into a tracked file unless asked: by default results go to
-``runs/<experiment>/`` (git-ignored); ``--export`` writes into ``experiments/results/``
-(the committed results), ``--out DIR`` anywhere else.
+The flags and files are the same for every library so that their runs compare:
+``--players``, ``--reward-mode``, ``--seed``, ``--threads``, ``--name``, ``--out``;
+``progress.csv`` (one row per iteration), ``summary.json`` and ``progress.png``.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import os
 from pathlib import Path
 from typing import Any
 
-from mamma_mia_env.plumbing.provenance import provenance, write_sidecar
+from experiments.common.output import RUNS, file_stem
+from experiments.common.provenance import provenance
 
-ROOT = Path(__file__).resolve().parents[1]
-RESULTS = ROOT / "experiments" / "results"
-RUNS = ROOT / "runs"
-
-__all__ = ["RESULTS", "ROOT", "RUNS", "add_output_args", "output_dir", "provenance"]
-__all__ += ["write_json", "write_sidecar"]
+__all__ = ["add_dataclass_args", "add_training_args", "check_training_args", "plot_panels"]
+__all__ += ["set_threads", "write_training_run"]
 
 
-def add_output_args(parser: argparse.ArgumentParser, name: str) -> None:
-    group = parser.add_mutually_exclusive_group()
-    group.add_argument(
-        "--out", type=Path, default=None, help=f"output directory (default runs/{name}/)"
-    )
-    group.add_argument(
-        "--export",
-        action="store_true",
-        help="write into experiments/results/ (the committed results)",
-    )
+def set_threads(n: int) -> None:
+    """Use ``n`` threads in torch and in numba's parallel kernels: the env and the
+    network share the cores, and more threads than cores oversubscribe them."""
+    import torch
 
-
-def file_stem(text: str) -> str:
-    """The argparse type of a script's ``--name``: a plain file stem, by the same rule as
-    the tournament CLI's ``--name`` (``mamma_mia_agents.tournament.check_stem``)."""
-    from mamma_mia_agents.tournament import OutputError, check_stem
-
+    torch.set_num_threads(n)
     try:
-        return check_stem(text)
-    except OutputError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
+        import numba
+
+        numba.set_num_threads(n)
+    except Exception:  # pragma: no cover
+        pass
 
 
-def output_dir(args: argparse.Namespace, name: str) -> Path:
-    """``--out``, or experiments/results with ``--export``, or runs/<name>; created."""
-    out = Path(args.out) if args.out is not None else RESULTS if args.export else RUNS / name
-    out.mkdir(parents=True, exist_ok=True)
-    return out
-
-
-def write_json(path: str | os.PathLike, doc: dict[str, Any], record: dict[str, Any]) -> None:
-    """Write ``doc`` with its provenance record under the key ``"provenance"``."""
-    with open(path, "w") as fh:
-        json.dump({**doc, "provenance": record}, fh, indent=2)
-        fh.write("\n")
-
-
-# -- the library training scripts (train_rllib.py, train_tianshou.py) ----------------------
 def add_training_args(parser: argparse.ArgumentParser, library: str, threads_help: str) -> None:
     """The flags every library training script has: ``--players``, ``--reward-mode``,
     ``--seed``, ``--threads``, ``--name`` and ``--out`` (default ``runs/<library>``)."""
@@ -137,6 +111,65 @@ def _plot_progress(
         a.plot(it, [r[key] if r[key] is not None else float("nan") for r in rows], marker=".")
         a.set_title(name)
         a.set_xlabel("iteration")
+    fig.suptitle(title)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+# -- a dataclass of arguments as flags (cleanrl_ppo.py, CleanRL's tyro style) -------------
+def add_dataclass_args(
+    parser: argparse.ArgumentParser, cls: type, skip: frozenset[str] | set[str] = frozenset()
+) -> None:
+    """Every field of the dataclass ``cls`` (but ``skip``) as ``--field-name``, typed by
+    its annotation (``bool``: true/false; ``int | None``/``float | None``: also
+    ``none``), its default the field's."""
+    import dataclasses
+
+    for f in dataclasses.fields(cls):
+        if f.name in skip:
+            continue
+        flag = "--" + f.name.replace("_", "-")
+        if f.type in ("bool", bool):
+            parser.add_argument(flag, type=_bool, default=f.default, metavar="BOOL")
+        elif f.type in ("int | None", "float | None"):
+            kind = int if f.type.startswith("int") else float
+            parser.add_argument(flag, type=_optional(kind), default=f.default)
+        else:
+            kind = {"int": int, "float": float, "str": str}[str(f.type)]
+            parser.add_argument(flag, type=kind, default=f.default)
+
+
+def _bool(text: str) -> bool:
+    if text.lower() in ("1", "true", "yes"):
+        return True
+    if text.lower() in ("0", "false", "no"):
+        return False
+    raise argparse.ArgumentTypeError(f"expected true/false, got {text!r}")
+
+
+def _optional(kind: type) -> Any:
+    def parse(text: str) -> Any:
+        return None if text.lower() == "none" else kind(text)
+
+    return parse
+
+
+def plot_panels(
+    rows: list[dict[str, Any]], x: str, panels: tuple[tuple[str, str], ...], title: str, path: Path
+) -> None:
+    """One panel per ``(row key, y label)`` against the row key ``x`` (env steps)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    steps = [r[x] for r in rows]
+    fig, ax = plt.subplots(1, len(panels), figsize=(5 * len(panels), 3.6))
+    for a, (key, label) in zip(ax, panels, strict=True):
+        a.plot(steps, [r[key] for r in rows])
+        a.set_xlabel("env steps")
+        a.set_ylabel(label)
     fig.suptitle(title)
     fig.tight_layout()
     fig.savefig(path, dpi=100)

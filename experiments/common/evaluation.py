@@ -1,0 +1,141 @@
+"""A policy's strength: its win rate against each heuristic bot on duplicate deals.
+
+The training's periodic and final evaluations and ``train_ppo.py --evaluate`` all go
+through the tournament runner, so every deal is played with the seats rotated (luck of
+the deal cancels out) and the numbers are the same tournament rows the leaderboard
+shows.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from experiments.common.provenance import bot_sources, git_revision, provenance
+
+__all__ = ["evaluate", "evaluate_policy_file", "play_learner_games"]
+
+
+def evaluate(
+    agent,
+    bots: list[str],
+    num_players: int,
+    games: int,
+    seed: int,
+    rules: dict | None = None,
+    workers: int = 1,
+) -> dict[str, dict]:
+    """Win rate of ``agent`` against each bot on duplicate deals (seats rotated).
+
+    Two players: ``agent`` vs the bot. More: the agent against ``num_players - 1``
+    copies of the bot. Returns per bot the tournament row of the agent.
+    """
+    from mamma_mia_agents import load_agent
+    from mamma_mia_agents.tournament import run_tournament
+
+    out = {}
+    for name in bots:
+        bot = load_agent(name)
+        lineup = [agent] + [bot] * (num_players - 1)
+        res = run_tournament(
+            lineup,
+            num_players=num_players,
+            games=games,
+            seed=seed,
+            workers=workers,
+            progress=False,
+            **(rules or {}),
+        )
+        row = next(r for r in res.table if r["agent"] == res.names[0])
+        out[name] = {
+            "games": res.games,
+            "win_rate": row["win_rate"],
+            "win_rate_low": row["win_rate_low"],
+            "win_rate_high": row["win_rate_high"],
+            "mean_delivered": row["mean_delivered"],
+            "elapsed": res.elapsed,
+        }
+    return out
+
+
+def evaluate_policy_file(
+    cfg: dict, policy: str, workers: int, out: Path | None = None
+) -> dict[str, Any]:
+    """A policy file's final evaluation as a run's config sets it (``final_bots``,
+    ``final_games``, ``final_seed``); with ``out``, also written there as
+    ``<name>_final_eval.json`` (the training's ``final_eval.json`` table). Returns the
+    report ``train_ppo.py --evaluate`` prints."""
+    from mamma_mia_agents.ppo_agent import PPOAgent
+
+    ev = cfg["eval"]
+    t0 = time.perf_counter()
+    res = evaluate(
+        PPOAgent(policy),
+        ev["final_bots"],
+        cfg["env"]["num_players"],
+        int(ev["final_games"]),
+        int(ev["final_seed"]),
+        cfg["env"].get("rules", {}),
+        workers=workers,
+    )
+    if out is not None:
+        out.mkdir(parents=True, exist_ok=True)
+        record = provenance(seeds=int(ev["final_seed"]), wall_time=time.perf_counter() - t0)
+        with open(out / f"{cfg['name']}_final_eval.json", "w") as fh:
+            json.dump({**res, "provenance": record}, fh, indent=2)
+            fh.write("\n")
+    return {
+        "policy": policy,
+        "num_players": cfg["env"]["num_players"],
+        "seed": int(ev["final_seed"]),
+        "results": res,
+        "seconds": round(time.perf_counter() - t0, 1),
+        "bot_sources": bot_sources(),
+        "git": git_revision(),
+        "provenance": provenance(seeds=int(ev["final_seed"]), wall_time=time.perf_counter() - t0),
+    }
+
+
+def play_learner_games(
+    envs: Any,
+    act: Callable[[np.ndarray, np.ndarray], np.ndarray] | None,
+    games: int,
+    seed: int,
+) -> dict[str, float]:
+    """The first game of each of the ``games`` slots of a learner-seat vector env
+    (``MammaMiaLearnerVectorEnv``), reset with ``seed``: two policies evaluated with the
+    same seed play the same deals, seats and opponents. ``act(obs, mask)`` gives the
+    learner's actions; None plays uniformly random legal actions. Returns the mean win
+    share, delivered orders and return."""
+    obs, info = envs.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    done_once = np.zeros(games, dtype=bool)
+    ret = np.zeros(games)
+    win = np.zeros(games)
+    delivered = np.zeros(games)
+    while not done_once.all():
+        mask = info["action_mask"] != 0
+        if act is None:
+            u = rng.random(mask.shape) * mask
+            action = u.argmax(axis=1)
+        else:
+            action = act(obs, mask)
+        obs, reward, term, trunc, info = envs.step(action)
+        ret[~done_once] += reward[~done_once]
+        ended = (term | trunc) & ~done_once
+        if ended.any():
+            result = info["final_info"]["result"]
+            win[ended] = result["win"][ended]
+            delivered[ended] = result["delivered"][ended]
+            done_once |= ended
+    return {
+        "games": games,
+        "win": float(win.mean()),
+        "delivered": float(delivered.mean()),
+        "return": float(ret.mean()),
+    }

@@ -1,0 +1,212 @@
+"""The imitation warm start: a teacher bot's games, and behaviour cloning on them.
+
+A PPO policy that starts from random play spends most of its first million steps
+learning what a simple bot already knows. So the teacher (a heuristic bot) plays
+itself; every decision of every seat becomes an example in the canonical frame (the
+acting seat rotated to seat 0, as the learner sees the game), with the discounted
+return that seat went on to get. The policy's actor is fitted to the teacher's choices
+(cross-entropy over the legal actions) and its critic to those returns.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+__all__ = ["behaviour_clone", "teacher_games"]
+
+
+def teacher_games(
+    config, teacher, games: int, seed: int, gamma: float, penalty: float, batch: int = 1000
+) -> dict[str, np.ndarray]:
+    """Every decision of ``games`` teacher self-play games, in the canonical frame.
+
+    Returns ``obs`` (uint8 raw canonical observations), ``masks`` (bit-packed),
+    ``actions`` (canonical) and ``returns`` (discounted, per decision of the acting
+    seat, with the env's reward definition).
+    """
+    from mamma_mia_env import Engine
+    from mamma_mia_env.state import OVER
+    from mamma_mia_env.symmetry import SeatCanonicalizer
+
+    eng = Engine(config)
+    canon = SeatCanonicalizer(config)
+    n = config.num_players
+    rng = np.random.default_rng([seed, 7])
+    out: dict[str, list[np.ndarray]] = {"obs": [], "masks": [], "actions": [], "returns": []}
+    for lo in range(0, games, batch):
+        b = min(batch, games - lo)
+        seeds = rng.integers(0, 2**63, size=b, dtype=np.uint64)
+        state = eng.reset(seeds=seeds)
+        steps: list[tuple] = []
+        while True:
+            live = state.data["phase"] != OVER
+            if not live.any():
+                break
+            rows = np.flatnonzero(live)
+            seats = state.data["seat"].astype(np.int64)
+            sub = state[rows]
+            obs = eng.observe(sub)
+            masks = eng.legal_masks(sub)
+            acts = np.asarray(teacher.act_batch(obs, masks, rng, seats[rows]), dtype=np.int64)
+            full = np.zeros(b, dtype=np.int64)
+            full[rows] = acts
+            delivered = eng.step(state, full, active=live)
+            r = state.data["rewards"][:, :n].astype(np.float64)
+            r[~live] = 0.0
+            if penalty and n > 1:
+                tot = delivered.sum(axis=1, keepdims=True)
+                r -= penalty * (tot - delivered) / (n - 1)
+            s = seats[rows]
+            steps.append(
+                (
+                    rows,
+                    s,
+                    canon.obs(obs, s).astype(np.uint8),
+                    np.packbits(canon.masks(masks, s) != 0, axis=1),
+                    canon.to_canonical_actions(acts, s),
+                    r,
+                )
+            )
+        rets = _returns(steps, b, n, gamma)
+        for t, (_, _, o, m, a, _) in enumerate(steps):
+            out["obs"].append(o)
+            out["masks"].append(m)
+            out["actions"].append(a)
+            out["returns"].append(rets[t].astype(np.float32))
+    return {k: np.concatenate(v) for k, v in out.items()}
+
+
+def _returns(steps: list[tuple], b: int, n: int, gamma: float) -> list[np.ndarray]:
+    """Each decision's discounted return, computed backwards per seat: the rewards
+    between a seat's decisions belong to it."""
+    acc = np.zeros((b, n))
+    run = np.zeros((b, n))
+    rets: list = [None] * len(steps)
+    for t in range(len(steps) - 1, -1, -1):
+        rows, s, _, _, _, r = steps[t]
+        acc += r
+        g = acc[rows, s] + gamma * run[rows, s]
+        run[rows, s] = g
+        acc[rows, s] = 0.0
+        rets[t] = g
+    return rets
+
+
+def behaviour_clone(
+    model: Any,
+    data: dict[str, np.ndarray],
+    scale: np.ndarray,
+    bc: dict,
+    seed: int,
+    log_rows: list[dict],
+    progress: bool = True,
+) -> None:
+    """Fit the policy's actor to the teacher's actions and its critic to the returns.
+
+    ``bc.holdout`` of the decisions are held out; after each epoch a row of the train
+    losses and the holdout's losses and accuracy is appended to ``log_rows``."""
+    import torch
+    import torch.nn.functional as F  # noqa: N812
+
+    policy = model.policy
+    batches = _Batches(data, torch.as_tensor(scale), model.action_space.n)
+    rng = np.random.default_rng([seed, 11])
+    total = len(data["actions"])
+    idx = rng.permutation(total)
+    n_hold = max(1, int(total * bc["holdout"]))
+    hold, train = idx[:n_hold], idx[n_hold:]
+    opt = torch.optim.Adam(policy.parameters(), lr=bc["learning_rate"])
+    epochs = int(bc["epochs"])
+    bs = int(bc["batch_size"])
+    steps_total = epochs * ((len(train) + bs - 1) // bs)
+    sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda i: 1.0 - i / max(1, steps_total))
+
+    bar = None
+    if progress:
+        from tqdm.auto import tqdm
+
+        bar = tqdm(total=steps_total, desc="imitation", unit="batch")
+    policy.set_training_mode(True)
+    for epoch in range(epochs):
+        perm = rng.permutation(train)
+        sums = np.zeros(3)
+        for lo in range(0, len(perm), bs):
+            obs, mask, act, ret = batches(perm[lo : lo + bs])
+            logits, values = _forward(policy, obs, mask)
+            pi_loss = F.cross_entropy(logits, act)
+            vf_loss = F.mse_loss(values, ret)
+            loss = pi_loss + bc["vf_coef"] * vf_loss
+            opt.zero_grad()
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(policy.parameters(), 1.0)
+            opt.step()
+            sched.step()
+            sums += [pi_loss.item(), vf_loss.item(), 1]
+            if bar is not None:
+                bar.update(1)
+        row = {
+            "epoch": epoch + 1,
+            "train_pi_loss": sums[0] / sums[2],
+            "train_vf_loss": sums[1] / sums[2],
+            **_holdout(policy, batches, hold),
+        }
+        log_rows.append(row)
+        if bar is not None:
+            bar.set_postfix(
+                acc=f"{row['holdout_accuracy']:.3f}", vf=f"{row['holdout_vf_loss']:.2f}"
+            )
+    policy.set_training_mode(False)
+    if bar is not None:
+        bar.close()
+
+
+class _Batches:
+    """Rows of the teacher data as tensors: observations scaled, masks unpacked."""
+
+    def __init__(self, data: dict[str, np.ndarray], scale: Any, n_actions: int) -> None:
+        self.data, self.scale, self.n_actions = data, scale, n_actions
+
+    def __call__(self, sel: np.ndarray) -> tuple[Any, Any, Any, Any]:
+        import torch
+
+        data = self.data
+        obs = torch.as_tensor(data["obs"][sel].astype(np.float32)) / self.scale
+        mask = np.unpackbits(data["masks"][sel], axis=1, count=self.n_actions).astype(bool)
+        return (
+            obs,
+            torch.as_tensor(mask),
+            torch.as_tensor(data["actions"][sel]),
+            torch.as_tensor(data["returns"][sel]),
+        )
+
+
+def _forward(policy: Any, obs: Any, mask: Any) -> tuple[Any, Any]:
+    """The SB3 policy's masked action logits and values."""
+    feats = policy.extract_features(obs)
+    pi, vf = policy.mlp_extractor(feats)
+    logits = policy.action_net(pi).masked_fill(~mask, -1e8)
+    return logits, policy.value_net(vf).squeeze(-1)
+
+
+def _holdout(policy: Any, batches: _Batches, hold: np.ndarray) -> dict[str, float]:
+    """The fit on the held-out decisions (in evaluation mode, no gradients)."""
+    import torch
+    import torch.nn.functional as F  # noqa: N812
+
+    policy.set_training_mode(False)
+    with torch.no_grad():
+        accs, pls, vls = [], [], []
+        for lo in range(0, len(hold), 8192):
+            obs, mask, act, ret = batches(hold[lo : lo + 8192])
+            logits, values = _forward(policy, obs, mask)
+            accs.append((logits.argmax(1) == act).float().mean().item())
+            pls.append(F.cross_entropy(logits, act).item())
+            vls.append(F.mse_loss(values, ret).item())
+    policy.set_training_mode(True)
+    return {
+        "holdout_pi_loss": float(np.mean(pls)),
+        "holdout_vf_loss": float(np.mean(vls)),
+        "holdout_accuracy": float(np.mean(accs)),
+    }

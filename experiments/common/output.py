@@ -1,0 +1,76 @@
+"""Where the experiment scripts write, and how.
+
+No script writes into a tracked file unless asked: by default results go to
+``runs/<experiment>/`` (git-ignored); ``--export`` writes into ``experiments/results/``
+(the committed results), ``--out DIR`` anywhere else. JSON results carry their
+provenance record inside (:func:`write_json`), CSV and PNG results beside them
+(``write_sidecar``, from :mod:`experiments.common.provenance`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+RESULTS = ROOT / "experiments" / "results"
+RUNS = ROOT / "runs"
+
+__all__ = ["RESULTS", "ROOT", "RUNS", "add_output_args", "file_stem", "output_dir"]
+__all__ += ["write_csv", "write_json"]
+
+
+def add_output_args(parser: argparse.ArgumentParser, name: str) -> None:
+    """``--out DIR`` or ``--export`` (exclusive); :func:`output_dir` resolves them."""
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument(
+        "--out", type=Path, default=None, help=f"output directory (default runs/{name}/)"
+    )
+    group.add_argument(
+        "--export",
+        action="store_true",
+        help="write into experiments/results/ (the committed results)",
+    )
+
+
+def file_stem(text: str) -> str:
+    """The argparse type of a script's ``--name``: a plain file stem, by the same rule as
+    the tournament CLI's ``--name`` (``mamma_mia_agents.tournament.check_stem``)."""
+    from mamma_mia_agents.tournament import OutputError, check_stem
+
+    try:
+        return check_stem(text)
+    except OutputError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def output_dir(args: argparse.Namespace, name: str) -> Path:
+    """``--out``, or experiments/results with ``--export``, or runs/<name>; created."""
+    out = Path(args.out) if args.out is not None else RESULTS if args.export else RUNS / name
+    out.mkdir(parents=True, exist_ok=True)
+    return out
+
+
+def write_json(path: str | os.PathLike, doc: dict[str, Any], record: dict[str, Any]) -> None:
+    """Write ``doc`` with its provenance record under the key ``"provenance"``."""
+    with open(path, "w") as fh:
+        json.dump({**doc, "provenance": record}, fh, indent=2)
+        fh.write("\n")
+
+
+def write_csv(path: Path, rows: list[dict]) -> None:
+    """Rows of dicts as a CSV; the columns in order of first appearance (a later row may
+    add a column). Nothing is written for no rows."""
+    if not rows:
+        return
+    keys: list[str] = []
+    for r in rows:
+        keys += [k for k in r if k not in keys]
+    with open(path, "w", newline="") as fh:
+        w = csv.DictWriter(fh, fieldnames=keys)
+        w.writeheader()
+        w.writerows(rows)

@@ -1,0 +1,194 @@
+"""The steps of one iteration of CleanRL's PPO (``ppo.py``), for ``cleanrl_ppo.py``.
+
+Collect ``num_steps`` steps of every env into a rollout buffer (:func:`rollout`),
+compute the advantages with GAE (:func:`gae`), then ``update_epochs`` epochs of
+minibatch updates of the clipped surrogate and value losses with an entropy bonus
+(:func:`update`). Each function reads CleanRL's argument names from ``args`` (the
+script's ``Args``) and calls ``agent.get_action_and_value`` / ``agent.get_value`` (its
+``Agent``), in the same order of operations as CleanRL, so that a seed gives the same
+run.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import torch
+import torch.nn as nn
+import torch.optim as optim
+
+__all__ = ["Buffer", "Live", "gae", "policy_loss", "rollout", "update", "value_loss"]
+
+
+@dataclass
+class Buffer:
+    """The rollout buffer: ``num_steps x num_envs`` of each quantity."""
+
+    obs: torch.Tensor
+    masks: torch.Tensor
+    actions: torch.Tensor
+    logprobs: torch.Tensor
+    rewards: torch.Tensor
+    dones: torch.Tensor
+    values: torch.Tensor
+
+    @classmethod
+    def empty(cls, args: Any, obs_dim: int, n_actions: int) -> Buffer:
+        shape = (args.num_steps, args.num_envs)
+        return cls(
+            obs=torch.zeros((*shape, obs_dim)),
+            masks=torch.zeros((*shape, n_actions), dtype=torch.bool),
+            actions=torch.zeros(shape, dtype=torch.long),
+            logprobs=torch.zeros(shape),
+            rewards=torch.zeros(shape),
+            dones=torch.zeros(shape),
+            values=torch.zeros(shape),
+        )
+
+
+@dataclass
+class Live:
+    """What carries over from one rollout to the next: the envs' current observation,
+    mask and done flags, the env steps so far and the time spent inside ``envs.step``."""
+
+    obs: torch.Tensor
+    mask: torch.Tensor
+    done: torch.Tensor
+    global_step: int = 0
+    env_time: float = 0.0
+
+
+def rollout(
+    args: Any, envs: Any, agent: Any, buf: Buffer, now: Live
+) -> tuple[list[float], list[float]]:
+    """``num_steps`` steps of every env into ``buf``; returns the returns and wins of the
+    episodes that ended."""
+    ep_returns: list[float] = []
+    ep_wins: list[float] = []
+    for step in range(args.num_steps):
+        now.global_step += args.num_envs
+        buf.obs[step] = now.obs
+        buf.masks[step] = now.mask
+        buf.dones[step] = now.done
+        with torch.no_grad():
+            action, logprob, _, value = agent.get_action_and_value(now.obs, now.mask)
+            buf.values[step] = value.flatten()
+        buf.actions[step] = action
+        buf.logprobs[step] = logprob
+        t1 = time.perf_counter()
+        next_obs_np, reward, term, trunc, info = envs.step(action.numpy())
+        now.env_time += time.perf_counter() - t1
+        done = np.logical_or(term, trunc)
+        buf.rewards[step] = torch.as_tensor(reward)
+        now.obs = torch.as_tensor(next_obs_np)
+        now.mask = torch.as_tensor(info["action_mask"] != 0)
+        now.done = torch.as_tensor(done, dtype=torch.float32)
+        if done.any():
+            ep_returns.extend(info["episode"]["r"][done].tolist())
+            ep_wins.extend(info["final_info"]["result"]["win"][done].tolist())
+    return ep_returns, ep_wins
+
+
+def gae(args: Any, agent: Any, buf: Buffer, now: Live) -> tuple[torch.Tensor, torch.Tensor]:
+    """Advantages (GAE) and returns, bootstrapping the value where a game goes on."""
+    with torch.no_grad():
+        next_value = agent.get_value(now.obs).reshape(1, -1)
+        advantages = torch.zeros_like(buf.rewards)
+        lastgaelam = torch.zeros(args.num_envs)
+        for t in reversed(range(args.num_steps)):
+            if t == args.num_steps - 1:
+                nextnonterminal = 1.0 - now.done
+                nextvalues = next_value
+            else:
+                nextnonterminal = 1.0 - buf.dones[t + 1]
+                nextvalues = buf.values[t + 1]
+            delta = buf.rewards[t] + args.gamma * nextvalues * nextnonterminal - buf.values[t]
+            lastgaelam = delta + args.gamma * args.gae_lambda * nextnonterminal * lastgaelam
+            advantages[t] = lastgaelam
+        returns = advantages + buf.values
+    return advantages, returns
+
+
+def update(
+    args: Any,
+    agent: Any,
+    optimizer: optim.Optimizer,
+    buf: Buffer,
+    advantages: torch.Tensor,
+    returns: torch.Tensor,
+    rng: np.random.Generator,
+) -> dict[str, float]:
+    """``update_epochs`` epochs of minibatch PPO on the flattened rollout (early stop
+    on ``target_kl``); returns the last minibatch's losses and the epoch statistics."""
+    b_obs = buf.obs.reshape((-1, buf.obs.shape[-1]))
+    b_masks = buf.masks.reshape((-1, buf.masks.shape[-1]))
+    b_logprobs = buf.logprobs.reshape(-1)
+    b_actions = buf.actions.reshape(-1)
+    b_advantages = advantages.reshape(-1)
+    b_returns = returns.reshape(-1)
+    b_values = buf.values.reshape(-1)
+
+    b_inds = np.arange(args.batch_size)
+    clipfracs = []
+    for _epoch in range(args.update_epochs):
+        rng.shuffle(b_inds)
+        for start in range(0, args.batch_size, args.minibatch_size):
+            mb_inds = b_inds[start : start + args.minibatch_size]
+            _, newlogprob, entropy, newvalue = agent.get_action_and_value(
+                b_obs[mb_inds], b_masks[mb_inds], b_actions[mb_inds]
+            )
+            logratio = newlogprob - b_logprobs[mb_inds]
+            ratio = logratio.exp()
+            with torch.no_grad():
+                approx_kl = ((ratio - 1) - logratio).mean()
+                clipfracs += [((ratio - 1.0).abs() > args.clip_coef).float().mean().item()]
+            mb_advantages = b_advantages[mb_inds]
+            if args.norm_adv:
+                mb_advantages = (mb_advantages - mb_advantages.mean()) / (
+                    mb_advantages.std() + 1e-8
+                )
+            pg_loss = policy_loss(args, mb_advantages, ratio)
+            v_loss = value_loss(args, newvalue.view(-1), b_values[mb_inds], b_returns[mb_inds])
+            entropy_loss = entropy.mean()
+            loss = pg_loss - args.ent_coef * entropy_loss + v_loss * args.vf_coef
+            optimizer.zero_grad()
+            loss.backward()
+            nn.utils.clip_grad_norm_(agent.parameters(), args.max_grad_norm)
+            optimizer.step()
+        if args.target_kl is not None and approx_kl > args.target_kl:
+            break
+
+    y_pred, y_true = b_values.numpy(), b_returns.numpy()
+    var_y = np.var(y_true)
+    explained_var = np.nan if var_y == 0 else 1 - np.var(y_true - y_pred) / var_y
+    return {
+        "loss": loss.item(),
+        "value_loss": v_loss.item(),
+        "policy_loss": pg_loss.item(),
+        "entropy": entropy_loss.item(),
+        "approx_kl": approx_kl.item(),
+        "clipfrac": float(np.mean(clipfracs)),
+        "explained_variance": float(explained_var),
+    }
+
+
+def policy_loss(args: Any, advantages: torch.Tensor, ratio: torch.Tensor) -> torch.Tensor:
+    """The clipped surrogate objective, as a loss."""
+    pg_loss1 = -advantages * ratio
+    pg_loss2 = -advantages * torch.clamp(ratio, 1 - args.clip_coef, 1 + args.clip_coef)
+    return torch.max(pg_loss1, pg_loss2).mean()
+
+
+def value_loss(
+    args: Any, newvalue: torch.Tensor, values: torch.Tensor, returns: torch.Tensor
+) -> torch.Tensor:
+    """Half the squared error to the returns, clipped around the rollout's values."""
+    if args.clip_vloss:
+        v_loss_unclipped = (newvalue - returns) ** 2
+        v_clipped = values + torch.clamp(newvalue - values, -args.clip_coef, args.clip_coef)
+        v_loss_clipped = (v_clipped - returns) ** 2
+        return 0.5 * torch.max(v_loss_unclipped, v_loss_clipped).mean()
+    return 0.5 * ((newvalue - returns) ** 2).mean()

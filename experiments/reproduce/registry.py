@@ -1,0 +1,352 @@
+"""The registry of the reproduction: every experiment (:data:`EXPERIMENTS`), the script
+and arguments that make its files, and which of them ``--check`` compares and how.
+
+An :class:`Experiment` names the files it makes by kind: ``deterministic`` (compared
+exactly), ``timing`` (compared by machine-independent ratios, :mod:`.ratios`) and
+``other`` (made, not compared). Committed files that are not re-run are kept as
+:class:`Record` entries (:mod:`.records`). To add an experiment, append an
+:class:`Experiment` to :data:`EXPERIMENTS`.
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from experiments.reproduce.ratios import (
+    benchmark_ratios,
+    bot_speed_ratios,
+    learner_env_speed_ratios,
+    profile_ratios,
+    speed_ratios,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+RESULTS = ROOT / "experiments" / "results"
+QUICK_RESULTS = RESULTS / "quick"
+
+#: Committed timings measured before result files recorded their provenance (commit
+#: 72824dd; each file still names its machine, Python, numpy and numba). They
+#: stay because they were measured on an otherwise idle machine and docs/PERFORMANCE.md
+#: quotes them, while a re-run on the shared development machine would replace them with
+#: slower numbers; ``--check`` compares their ratios. Re-measure on a quiet machine with
+#: ``reproduce --full --only benchmark,profile --export`` (which also writes the
+#: ``benchmark.csv.meta.json`` provenance sidecar they lack).
+PRE_PROVENANCE = frozenset(
+    {"benchmark.csv", "benchmark.txt", "benchmark.png", "profile_vector.json"}
+)
+
+
+@dataclass(frozen=True)
+class Experiment:
+    """One script of the reproduction.
+
+    ``script`` is a path from the repository root, or ``-m module [subcommand]``.
+    ``args(mode)`` gives the script's arguments for ``"quick"`` or ``"full"`` (None: not
+    run in that mode); the runner appends ``--out DIR``. ``deterministic`` files must
+    match exactly; ``timing`` files are checked by ``ratios`` (a function of a file's
+    parsed content returning named machine-independent ratios); ``other`` files are
+    made but not compared (plots, pages, provenance sidecars). ``train``: only with
+    ``--train``. ``requires``: modules of optional extras; without them the experiment
+    is skipped (and said so).
+    """
+
+    name: str
+    script: str
+    args: Callable[[str], list[str] | None]
+    deterministic: Callable[[str], list[str]] = lambda mode: []
+    timing: Callable[[str], list[str]] = lambda mode: []
+    ratios: Callable[[str, Path], dict[str, float]] | None = None
+    other: Callable[[str], list[str]] = lambda mode: []
+    train: bool = False
+    description: str = ""
+    requires: tuple[str, ...] = field(default=())
+
+    def command(self, mode: str) -> list[str] | None:
+        """The command line (after ``python``) that writes this experiment's files into
+        the committed results (``--full``: experiments/results, ``--quick``: .../quick)."""
+        args = self.args(mode)
+        if args is None:
+            return None
+        if self.train:  # a run directory of its own; its --export copies the results
+            return [self.script, *args, "--export"]
+        dst = (QUICK_RESULTS if mode == "quick" else RESULTS).relative_to(ROOT)
+        return [*shlex.split(self.script), *args, "--out", str(dst)]
+
+    def results(self, mode: str) -> list[str]:
+        """The files this experiment puts into the committed results directory."""
+        if self.args(mode) is None:
+            return []
+        files = self.deterministic(mode) + self.timing(mode) + self.other(mode)
+        if self.train:
+            prefix = self.name.removesuffix("_train")
+            return [f"{prefix}_{f}" for f in files if f != "policy.npz"]
+        return files
+
+
+@dataclass(frozen=True)
+class Record:
+    """Committed result files that ``reproduce`` does not re-run, and why.
+
+    ``commands`` maps each file to what made it; ``reason`` says why re-running it
+    cannot (or need not) give the same file.
+    """
+
+    name: str
+    commands: dict[str, str]
+    reason: str
+
+
+def _learner_speed(batch: int) -> Experiment:
+    stem = f"learner_env_speed_2p_b{batch}"
+    return Experiment(
+        name=f"learner_env_speed_b{batch}",
+        script="experiments/learner_env_speed.py",
+        args=lambda mode: None if mode == "quick" else ["--batch", str(batch)],
+        timing=lambda mode: [f"{stem}.json"],
+        ratios=learner_env_speed_ratios,
+        other=lambda mode: [f"{stem}.png"],
+        description=f"learner-seat envs' steps/s at B={batch} vs a SyncVectorEnv of gym envs",
+    )
+
+
+def _tournament(
+    name: str, stem: str, flags: list[str], description: str, plot: bool = False, **kw: Any
+) -> Experiment:
+    """A ``mamma-mia tournament`` run (full mode only) that writes ``stem``.json / .csv,
+    compared exactly, and its sidecar (and, with ``plot``, its picture)."""
+    tail = ["--name", stem, "--no-progress"] + ([] if plot else ["--no-plot"])
+    return Experiment(
+        name=name,
+        script="-m mamma_mia_agents tournament",
+        args=lambda mode: None if mode == "quick" else [*flags, *tail],
+        deterministic=lambda mode: [f"{stem}.json", f"{stem}.csv"],
+        other=lambda mode: [f"{stem}.csv.meta.json"] + ([f"{stem}.png"] if plot else []),
+        description=description,
+        **kw,
+    )
+
+
+def _backend_tournament(backend: str) -> Experiment:
+    stem = f"tournament_{backend}_4p"
+    flags = [
+        *["--players", "4", "--games", "2000"],
+        *["--agents", "random,counter,builder,hoarder"],
+        *["--workers", "2", "--batch-size", "250", "--seed", "3", "--backend", backend],
+    ]
+    return _tournament(
+        stem,
+        stem,
+        flags,
+        f"a 4-player tournament on the {backend} backend (the Ray comparison)",
+        requires=("ray",) if backend == "ray" else (),
+    )
+
+
+#: the README's demo tournament (Quick start), without its --out
+DEMO = [
+    *["--players", "4", "--games", "400"],
+    *["--agents", "random,counter,builder,hoarder,forgetful,ppo"],
+]
+
+
+# -- the table of experiments ------------------------------------------------------------------
+def _lb_counts(mode: str) -> list[int]:
+    return [2, 4] if mode == "quick" else [2, 3, 4, 5]
+
+
+def _lb_files(mode: str) -> list[str]:
+    return [f"leaderboard_{n}p.{ext}" for n in _lb_counts(mode) for ext in ("json", "csv")]
+
+
+def _ppo(n: int) -> Experiment:
+    cfg = f"experiments/configs/ppo_{n}p.json"
+    return Experiment(
+        name=f"ppo_{n}p_eval",
+        script="experiments/train_ppo.py",
+        args=lambda mode: [
+            "--config",
+            cfg,
+            "--evaluate",
+            f"agents/policies/ppo_{n}p.npz",
+            "--workers",
+            "1" if mode == "quick" else "2",  # the games do not depend on it
+            *(["--set", "eval.final_games=40"] if mode == "quick" else []),
+        ],
+        deterministic=lambda mode: [f"ppo_{n}p_final_eval.json"],
+        description=f"the shipped ppo_{n}p policy against each heuristic bot",
+    )
+
+
+def _ppo_seed7(n: int) -> Experiment:
+    agents = ",".join(["ppo"] + ["builder"] * (n - 1))
+    flags = ["--players", str(n), "--games", "2000", "--seed", "7", "--agents", agents]
+    return _tournament(
+        f"ppo_{n}p_seed7",
+        f"ppo_{n}p_vs_builder_seed7",
+        flags,
+        f"the shipped ppo_{n}p policy against builder on 2,000 other deals (seed 7)",
+    )
+
+
+def _train(n: int) -> Experiment:
+    return Experiment(
+        name=f"ppo_{n}p_train",
+        script="experiments/train_ppo.py",
+        args=lambda mode: (
+            None
+            if mode == "quick"
+            else ["--config", f"experiments/configs/ppo_{n}p.json", "--no-progress"]
+        ),
+        deterministic=lambda mode: ["policy.npz", "final_eval.json", "eval.csv"],
+        other=lambda mode: ["bc.csv", "progress.csv", "summary.json", "learning_curve.png"],
+        train=True,
+        description=f"MaskablePPO training, {n} players (hours)",
+    )
+
+
+EXPERIMENTS: list[Experiment] = [
+    # before the leaderboard, whose LEADERBOARD.md shows the speed.json beside it
+    Experiment(
+        name="speed",
+        script="experiments/speed.py",
+        args=lambda mode: ["--games", "300", "--workers", "1"] if mode == "quick" else [],
+        timing=lambda mode: ["speed.json"],
+        ratios=speed_ratios,
+        description="10,000 four-player games between the heuristic bots, timed",
+    ),
+    Experiment(
+        name="leaderboard",
+        script="experiments/leaderboard.py",
+        args=lambda mode: (
+            ["--games", "200", "--players", "2,4", "--workers", "1"]
+            if mode == "quick"
+            else ["--games", "10000"]
+        ),
+        deterministic=_lb_files,
+        other=lambda mode: (
+            ["LEADERBOARD.md"]
+            + [f"leaderboard_{n}p.{x}" for n in _lb_counts(mode) for x in ("png", "csv.meta.json")]
+        ),
+        description="duplicate-deal tournament of all bundled agents, 2-5 players",
+    ),
+    Experiment(
+        name="benchmark",
+        script="experiments/benchmark.py",
+        args=lambda mode: ["--quick", "--no-plot"] if mode == "quick" else [],
+        timing=lambda mode: ["benchmark.csv"],
+        ratios=benchmark_ratios,
+        other=lambda mode: (
+            ["benchmark.txt", "benchmark.csv.meta.json"]
+            + ([] if mode == "quick" else ["benchmark.png"])
+        ),
+        description="turns/s of the AEC and vector envs vs PettingZoo classics",
+    ),
+    Experiment(
+        name="profile",
+        script="experiments/profile_vector.py",
+        args=lambda mode: ["--batch", "256", "--seconds", "0.3"] if mode == "quick" else [],
+        timing=lambda mode: ["profile_vector.json"],
+        ratios=profile_ratios,
+        description="where a vector-env step spends its time",
+    ),
+    _ppo(2),
+    _ppo(4),
+    *(_ppo_seed7(n) for n in (2, 4)),
+    _tournament(
+        "demo",
+        "demo_tournament",
+        DEMO,
+        "the README's demo tournament (six agents, four seats)",
+        plot=True,
+    ),
+    Experiment(
+        name="bot_speed",
+        script="experiments/bot_speed.py",
+        args=lambda mode: (
+            ["--batch", "256", "--steps", "3", "--rounds", "1", "--games", "100"]
+            if mode == "quick"
+            else []
+        ),
+        timing=lambda mode: ["bot_speed.json"],
+        ratios=bot_speed_ratios,
+        description="compiled bots: vector env turns/s, 10,000 games in one compiled loop",
+    ),
+    Experiment(
+        name="search_strength_2p",
+        script="experiments/search_strength.py",
+        args=lambda mode: [
+            *(
+                [
+                    *["--worlds", "2", "--headline-worlds", "2", "--games", "8"],
+                    *["--opponents", "builder", "--positions", "3"],
+                ]
+                if mode == "quick"
+                else ["--worlds", "4,16", "--games", "200", "--positions", "30"]
+            ),
+            *["--players", "2", "--workers", "1" if mode == "quick" else "2"],
+            *["--name", "search_strength_2p"],
+        ],
+        deterministic=lambda mode: ["search_strength_2p.json"],
+        other=lambda mode: ["search_strength_2p.png"],
+        description="search bot win rates by budget, 2 players, vs builder and ppo",
+    ),
+    Experiment(
+        name="search_strength_4p",
+        script="experiments/search_strength.py",
+        args=lambda mode: (
+            None
+            if mode == "quick"
+            else [
+                *["--worlds", "4,16", "--games", "100", "--positions", "20", "--players", "4"],
+                *["--workers", "2", "--name", "search_strength_4p"],
+            ]
+        ),
+        deterministic=lambda mode: ["search_strength_4p.json"],
+        other=lambda mode: ["search_strength_4p.png"],
+        description="search bot win rates by budget, 4 players, vs 3 x builder and 3 x ppo",
+    ),
+    Experiment(
+        name="openspiel_ismcts",
+        script="experiments/openspiel_ismcts.py",
+        args=lambda mode: None if mode == "quick" else ["--deals", "6", "--simulations", "20"],
+        deterministic=lambda mode: ["openspiel_ismcts.json"],
+        requires=("open_spiel",),
+        description="OpenSpiel's ISMCTS bot vs builder, 2 players (needs the openspiel extra)",
+    ),
+    _learner_speed(64),
+    _learner_speed(256),
+    Experiment(
+        name="rllib_2p",
+        script="experiments/train_rllib.py",
+        args=lambda mode: (
+            None
+            if mode == "quick"
+            else ["--players", "2", "--batch", "4000", "--iterations", "5", "--name", "rllib_2p"]
+        ),
+        other=lambda mode: ["rllib_2p.json", "rllib_2p.csv", "rllib_2p.png"],
+        requires=("ray",),
+        description="RLlib PPO, 2 players, 5 iterations: env steps/s (needs the rllib extra)",
+    ),
+    Experiment(
+        name="tianshou_2p",
+        script="experiments/train_tianshou.py",
+        args=lambda mode: (
+            None
+            if mode == "quick"
+            else [
+                *["--players", "2", "--steps", "2000", "--updates", "50", "--iterations", "10"],
+                *["--name", "tianshou_2p"],
+            ]
+        ),
+        other=lambda mode: ["tianshou_2p.json", "tianshou_2p.csv", "tianshou_2p.png"],
+        requires=("tianshou",),
+        description="Tianshou DQN, 2 players, 10 iterations: env steps/s (tianshou extra)",
+    ),
+    *(_backend_tournament(b) for b in ("local", "ray")),
+    _train(2),
+    _train(4),
+]
