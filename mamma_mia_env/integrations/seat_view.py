@@ -11,9 +11,9 @@ from __future__ import annotations
 import numpy as np
 from gymnasium import spaces
 
-from ..aec import OBS_HIGH
-from ..config import Config
-from ..symmetry import SeatCanonicalizer, obs_scale
+from mamma_mia_env.envs.aec import OBS_HIGH
+from mamma_mia_env.game.config import Config
+from mamma_mia_env.game.symmetry import SeatCanonicalizer, obs_scale
 
 
 class SeatView:

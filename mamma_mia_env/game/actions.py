@@ -17,11 +17,17 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from mamma_mia_env.game.cards import (
+    DECLINE,
+    DELIVER,
+    INGREDIENTS,
+    N_KINDS,
+    N_ORDER_TYPES,
+    order_name,
+)
+from mamma_mia_env.game.engine import Engine
+from mamma_mia_env.game.state import OVER, REVEAL, GameState
 from mamma_mia_env.plumbing.arguments import ArgumentTypeError, as_int, is_int
-
-from .cards import DECLINE, DELIVER, INGREDIENTS, N_KINDS, N_ORDER_TYPES, order_name
-from .engine import Engine
-from .state import OVER, REVEAL, GameState
 
 DRAWS = ("supply", "stack")
 

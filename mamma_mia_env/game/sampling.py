@@ -38,12 +38,11 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from mamma_mia_env.game.cards import MAMMA_MIA, N_CARD_TYPES, N_KINDS, N_ORDER_TYPES
+from mamma_mia_env.game.rng import shuffle
+from mamma_mia_env.game.state import GameState
+from mamma_mia_env.game.validate import check_layout
 from mamma_mia_env.plumbing.arguments import as_array, as_int
-
-from .cards import MAMMA_MIA, N_CARD_TYPES, N_KINDS, N_ORDER_TYPES
-from .rng import shuffle
-from .state import GameState
-from .validate import check_layout
 
 _MAX_CARDS = 96  # every ingredient card and the Mamma Mia! card
 

@@ -23,11 +23,10 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
+from mamma_mia_env.envs.learner import LearnerGames
+from mamma_mia_env.envs.vector import check_reset_options
+from mamma_mia_env.game.config import Config
 from mamma_mia_env.plumbing.arguments import ArgumentTypeError, as_seed, is_int
-
-from .config import Config
-from .learner_games import LearnerGames
-from .vector import check_reset_options
 
 RESET_OPTIONS = frozenset({"game_seeds", "learner_seats"})
 #: ``final_info["result"]`` keys and dtypes (the single-game env's ``info["result"]``).

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from .render_svg import WIDTH, table_shapes
+from mamma_mia_env.render.svg import WIDTH, table_shapes
 
 BACKGROUND = "#fbf7ee"
 #: Frames have a fixed height so that a video's frames all have one shape.

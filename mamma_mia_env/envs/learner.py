@@ -21,6 +21,13 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 
+from mamma_mia_env.game import kernels
+from mamma_mia_env.game.config import Config
+from mamma_mia_env.game.engine import Engine, IllegalActionError
+from mamma_mia_env.game.observe import OBS_HIGH
+from mamma_mia_env.game.state import OVER, GameState
+from mamma_mia_env.game.symmetry import SeatCanonicalizer, obs_scale
+from mamma_mia_env.game.validate import validate_state
 from mamma_mia_env.plumbing.arguments import (
     ArgumentTypeError,
     as_array,
@@ -31,14 +38,6 @@ from mamma_mia_env.plumbing.arguments import (
     as_seed_array,
     is_int,
 )
-
-from . import kernels
-from .config import Config
-from .engine import Engine, IllegalActionError
-from .observe import OBS_HIGH
-from .state import OVER, GameState
-from .symmetry import SeatCanonicalizer, obs_scale
-from .validate import validate_state
 
 
 class OpponentError(RuntimeError):
@@ -357,7 +356,7 @@ class LearnerGames:
         env_acts = self.canon.to_env_actions(acts, self.seat) if self.canonical else acts
         legal = self.action_masks()[np.arange(b), acts]
         if not legal.all():  # named in the caller's frame; no game has moved
-            from .actions import describe_illegal
+            from mamma_mia_env.game.actions import describe_illegal
 
             g = int(np.flatnonzero(~legal)[0])
             raise IllegalActionError(

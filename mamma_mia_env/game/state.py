@@ -15,10 +15,9 @@ from typing import Any
 
 import numpy as np
 
+from mamma_mia_env.game.cards import N_CARD_TYPES, N_ORDER_TYPES, OVEN_CAPACITY, SUPPLY_CAPACITY
+from mamma_mia_env.game.config import Config
 from mamma_mia_env.plumbing.arguments import as_int
-
-from .cards import N_CARD_TYPES, N_ORDER_TYPES, OVEN_CAPACITY, SUPPLY_CAPACITY
-from .config import Config
 
 PLAY, REVEAL, OVER = 0, 1, 2
 PHASE_NAMES = ("play", "reveal", "over")
@@ -183,7 +182,7 @@ class GameState:
                     raise StateError(f"games[{i}].{name}: {exc}") from exc
                 data[i][name] = cast
         state = cls(config, data)
-        from .validate import check_state  # local: validate imports this module
+        from mamma_mia_env.game.validate import check_state  # local: validate imports this module
 
         problems = check_state(state)
         if problems:

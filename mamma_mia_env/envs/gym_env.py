@@ -33,6 +33,17 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
+from mamma_mia_env.envs.learner import (  # re-exported: they lived here before issue 11
+    OBS_HIGH,
+    LearnerGames,
+    OpponentError,
+    UniformRandomOpponent,
+    game_outcome,
+)
+from mamma_mia_env.game.config import Config
+from mamma_mia_env.game.engine import IllegalActionError
+from mamma_mia_env.game.state import StateError
+from mamma_mia_env.game.validate import load_state
 from mamma_mia_env.plumbing.arguments import (
     ArgumentTypeError,
     as_bool,
@@ -41,18 +52,6 @@ from mamma_mia_env.plumbing.arguments import (
     as_seed,
     is_int,
 )
-
-from .config import Config
-from .engine import IllegalActionError
-from .learner_games import (  # re-exported: they lived here before issue 11
-    OBS_HIGH,
-    LearnerGames,
-    OpponentError,
-    UniformRandomOpponent,
-    game_outcome,
-)
-from .state import StateError
-from .validate import load_state
 
 __all__ = ["MammaMiaGymEnv", "LearnerGames", "OpponentError", "UniformRandomOpponent"]
 __all__ += ["game_outcome", "OBS_HIGH"]
@@ -232,7 +231,7 @@ class MammaMiaGymEnv(gym.Env):
                 info = self._info()
                 info["illegal_action"] = a
                 return self.games.observe()[0], self.illegal_reward, True, False, info
-            from .actions import describe_illegal
+            from mamma_mia_env.game.actions import describe_illegal
 
             g = self.games
             env_a = int(g.canon.to_env_actions(np.array([a]), g.seat)[0]) if g.canonical else a
@@ -270,14 +269,14 @@ class MammaMiaGymEnv(gym.Env):
             gym.logger.warn("render() called without a render_mode")
             return None
         if self.render_mode == "rgb_array":  # the learner's view, as "ansi"
-            from .render_image import table_image
-            from .render_svg import table_view
+            from mamma_mia_env.render.image import table_image
+            from mamma_mia_env.render.svg import table_view
 
             recall = self.config.observation_mode == "recall"
             rec = self.games.state.data[0]
             n = self.config.num_players
             return table_image(table_view(rec, n, self.learner_seat, recall))
-        from .render import render_table
+        from mamma_mia_env.render.text import render_table
 
         return render_table(
             self.games.state.data[0],

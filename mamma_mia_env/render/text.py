@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .cards import INGREDIENTS, N_KINDS, order_name
-from .state import PHASE_NAMES, REVEAL
+from mamma_mia_env.game.cards import INGREDIENTS, N_KINDS, order_name
+from mamma_mia_env.game.state import PHASE_NAMES, REVEAL
 
 
 def _cards(counts: np.ndarray) -> str:

@@ -13,9 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from mamma_mia_env.plumbing.jit_cache import njit
-
-from .cards import (
+from mamma_mia_env.game.cards import (
     BOMBASTICA,
     BOMBASTICA_MIN,
     DECLINE,
@@ -27,8 +25,9 @@ from .cards import (
     N_ORDER_TYPES,
     N_REVEAL_ACTIONS,
 )
-from .rng import below, shuffle
-from .state import OVER, PLAY, REVEAL
+from mamma_mia_env.game.rng import below, shuffle
+from mamma_mia_env.game.state import OVER, PLAY, REVEAL
+from mamma_mia_env.plumbing.jit_cache import njit
 
 P_N, P_MM_IN_DEAL, P_PASS_ORDER, P_STRICT, P_DOUBLES = 0, 1, 2, 3, 4
 P_RANDOM_START, P_AUTO, P_GUARD, P_MAX_TURNS, P_NPLAY, P_REWARD = 5, 6, 7, 8, 9, 10

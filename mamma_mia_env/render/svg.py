@@ -13,8 +13,8 @@ from typing import Any
 
 import numpy as np
 
-from .cards import INGREDIENTS, N_KINDS, order_name
-from .state import PHASE_NAMES, REVEAL
+from mamma_mia_env.game.cards import INGREDIENTS, N_KINDS, order_name
+from mamma_mia_env.game.state import PHASE_NAMES, REVEAL
 
 #: Fill colours of the five ingredients (the game's card colours).
 KIND_COLOURS: tuple[str, ...] = ("#9c3b2a", "#8d6e63", "#e0b020", "#3f9b45", "#7b3f99")

@@ -33,10 +33,8 @@ from typing import Any
 
 import numpy as np
 
-from mamma_mia_env.plumbing.arguments import ArgumentTypeError, is_int
-
-from . import kernels
-from .cards import (
+from mamma_mia_env.game import kernels
+from mamma_mia_env.game.cards import (
     INGREDIENTS,
     MAMMA_MIA,
     N_CARD_TYPES,
@@ -45,10 +43,11 @@ from .cards import (
     SUPPLY_CAPACITY,
     deck_counts,
 )
-from .config import Config
-from .engine import Engine
-from .state import PLAY, GameState, StateError
-from .validate import TURNS_LIMIT, check_state
+from mamma_mia_env.game.config import Config
+from mamma_mia_env.game.engine import Engine
+from mamma_mia_env.game.state import PLAY, GameState, StateError
+from mamma_mia_env.game.validate import TURNS_LIMIT, check_state
+from mamma_mia_env.plumbing.arguments import ArgumentTypeError, is_int
 
 _KEYS = {
     "config",

@@ -14,11 +14,11 @@ from typing import Any
 
 import numpy as np
 
-from .config import Config
-from .engine import Engine
-from .log import replay_events
-from .render_svg import table_svg, table_view
-from .state import OVER, REVEAL, GameState, StateError
+from mamma_mia_env.game.config import Config
+from mamma_mia_env.game.engine import Engine
+from mamma_mia_env.game.log import replay_events
+from mamma_mia_env.game.state import OVER, REVEAL, GameState, StateError
+from mamma_mia_env.render.svg import table_svg, table_view
 
 LOG_FORMAT = "mamma-mia-log/1"
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .cards import (
+from mamma_mia_env.game.cards import (
     DOUBLES_PER_KIND,
     HAND_LIMIT,
     MAMMA_MIA,
@@ -23,8 +23,16 @@ from .cards import (
     SUPPLY_CAPACITY,
     deck_counts,
 )
-from .config import Config
-from .state import OVER, PLAY, REVEAL, GameState, StateError, StateTypeError, state_dtype
+from mamma_mia_env.game.config import Config
+from mamma_mia_env.game.state import (
+    OVER,
+    PLAY,
+    REVEAL,
+    GameState,
+    StateError,
+    StateTypeError,
+    state_dtype,
+)
 
 #: The largest reward one step can give a seat: every order delivered plus a win.
 MAX_STEP_REWARD = N_ORDER_TYPES + 1
