@@ -13,9 +13,10 @@ from pettingzoo import AECEnv
 
 from mamma_mia_env.envs import wrappers
 from mamma_mia_env.game import kernels
-from mamma_mia_env.game.actions import ActionCodec
+from mamma_mia_env.game.actions import ActionCodec, describe_illegal
 from mamma_mia_env.game.config import Config
 from mamma_mia_env.game.engine import Engine, IllegalActionError
+from mamma_mia_env.game.log import replay_events
 from mamma_mia_env.game.observe import OBS_HIGH
 from mamma_mia_env.game.state import OVER, PHASE_NAMES, REVEAL, GameState, StateError
 from mamma_mia_env.game.validate import load_state
@@ -217,8 +218,6 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped env
             )
         a = int(action)  # type: ignore[arg-type]  # is_int checked it
         if not (0 <= a < self.engine.n_actions and self._mask[0, a]):
-            from mamma_mia_env.game.actions import describe_illegal
-
             raise IllegalActionError(
                 f"{agent}: action {a} is illegal: " + describe_illegal(self.engine, self.game, 0, a)
             )
@@ -295,8 +294,6 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped env
 
     def event_log(self) -> dict[str, Any]:
         """The game so far as a JSON-ready log: config, seed, and every action in words."""
-        from mamma_mia_env.game.log import replay_events
-
         return replay_events(self.config, self.seed_used, self.actions_taken, self._start)
 
     def write_event_log(self, path: str) -> None:

@@ -40,6 +40,7 @@ from mamma_mia_env.envs.learner import (  # re-exported: they lived here before 
     UniformRandomOpponent,
     game_outcome,
 )
+from mamma_mia_env.game.actions import describe_illegal
 from mamma_mia_env.game.config import Config
 from mamma_mia_env.game.engine import IllegalActionError
 from mamma_mia_env.game.state import StateError
@@ -231,8 +232,6 @@ class MammaMiaGymEnv(gym.Env):
                 info = self._info()
                 info["illegal_action"] = a
                 return self.games.observe()[0], self.illegal_reward, True, False, info
-            from mamma_mia_env.game.actions import describe_illegal
-
             g = self.games
             env_a = int(g.canon.to_env_actions(np.array([a]), g.seat)[0]) if g.canonical else a
             why = (

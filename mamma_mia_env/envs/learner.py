@@ -22,6 +22,7 @@ import numpy as np
 from gymnasium import spaces
 
 from mamma_mia_env.game import kernels
+from mamma_mia_env.game.actions import describe_illegal
 from mamma_mia_env.game.config import Config
 from mamma_mia_env.game.engine import Engine, IllegalActionError
 from mamma_mia_env.game.observe import OBS_HIGH
@@ -356,8 +357,6 @@ class LearnerGames:
         env_acts = self.canon.to_env_actions(acts, self.seat) if self.canonical else acts
         legal = self.action_masks()[np.arange(b), acts]
         if not legal.all():  # named in the caller's frame; no game has moved
-            from mamma_mia_env.game.actions import describe_illegal
-
             g = int(np.flatnonzero(~legal)[0])
             raise IllegalActionError(
                 f"game {g}: action {int(acts[g])} is illegal: "

@@ -20,6 +20,7 @@ from dataclasses import fields
 import numpy as np
 
 from mamma_mia_env.game import kernels
+from mamma_mia_env.game.actions import describe_illegal
 from mamma_mia_env.game.cards import N_REVEAL_ACTIONS, deck_counts, order_need_table, play_table
 from mamma_mia_env.game.config import Config
 from mamma_mia_env.game.observe import (
@@ -229,10 +230,6 @@ class Engine:
             active = np.ones(b, dtype=bool)
         bad = self._k(b).first_illegal(state.data, arr, active, self.params, self.play, self.need)
         if bad >= 0:
-            from mamma_mia_env.game.actions import (
-                describe_illegal,  # local: actions imports this module
-            )
-
             raise IllegalActionError(
                 f"game {bad}: action {int(arr[bad])} is illegal: "
                 + describe_illegal(self, state, bad, int(arr[bad]))

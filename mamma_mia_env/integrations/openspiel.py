@@ -34,6 +34,7 @@ from typing import Any
 
 import numpy as np
 
+from mamma_mia_env.game.actions import ActionCodec
 from mamma_mia_env.game.config import Config
 from mamma_mia_env.game.engine import Engine
 from mamma_mia_env.game.sampling import sample_world
@@ -162,8 +163,6 @@ def register() -> Any:
         def _action_to_string(self, player: int, action: int) -> str:
             if player == pyspiel.PlayerId.CHANCE:
                 return f"deal {self.deal_base + action}"
-            from mamma_mia_env.game.actions import ActionCodec
-
             return ActionCodec(_engines(self.config)[0]).to_str(action, player)
 
         def is_terminal(self) -> bool:
