@@ -36,13 +36,14 @@ from gymnasium import spaces
 from mamma_mia_env.envs.learner import (  # re-exported: they lived here before issue 11
     OBS_HIGH,
     LearnerGames,
+    LearnerOptions,
     OpponentError,
     UniformRandomOpponent,
-    game_outcome,
 )
 from mamma_mia_env.game.actions import describe_illegal
 from mamma_mia_env.game.config import Config
 from mamma_mia_env.game.engine import IllegalActionError
+from mamma_mia_env.game.outcome import game_outcome
 from mamma_mia_env.game.state import StateError
 from mamma_mia_env.game.validate import load_state
 from mamma_mia_env.plumbing.arguments import (
@@ -54,7 +55,13 @@ from mamma_mia_env.plumbing.arguments import (
     is_int,
 )
 
-__all__ = ["MammaMiaGymEnv", "LearnerGames", "OpponentError", "UniformRandomOpponent"]
+__all__ = [
+    "MammaMiaGymEnv",
+    "LearnerGames",
+    "LearnerOptions",
+    "OpponentError",
+    "UniformRandomOpponent",
+]
 __all__ += ["game_outcome", "OBS_HIGH"]
 
 ILLEGAL_ACTION_MODES = ("terminate", "raise")
@@ -113,20 +120,17 @@ class MammaMiaGymEnv(gym.Env):
 
     def __init__(
         self,
-        opponents: Any = None,
-        opponent_probs: Sequence[float] | None = None,
-        learner_seat: int | None = None,
-        opponent_delivery_penalty: float = 0.0,
-        canonical: bool = True,
-        normalize: bool = True,
+        *,
+        options: LearnerOptions | None = None,
         record_actions: bool = False,
         illegal_action: str = "terminate",
         illegal_reward: float = -1.0,
         render_mode: str | None = None,
         config: Config | None = None,
-        **config_kwargs: Any,
+        **kwargs: Any,
     ) -> None:
         super().__init__()
+        options, config_kwargs = LearnerOptions.split(options, kwargs)
         if config is not None and config_kwargs:
             raise ValueError("give either config=Config(...) or config keywords, not both")
         self.config = config if config is not None else Config.from_kwargs(**config_kwargs)
@@ -140,12 +144,7 @@ class MammaMiaGymEnv(gym.Env):
         self.games = LearnerGames(
             1,
             self.config,
-            opponents=opponents,
-            opponent_probs=opponent_probs,
-            learner_seat=learner_seat,
-            opponent_delivery_penalty=opponent_delivery_penalty,
-            canonical=canonical,
-            normalize=normalize,
+            options=options,
             autoreset=False,
         )
         self.games.record_history = as_bool(record_actions, "record_actions")

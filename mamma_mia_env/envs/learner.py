@@ -16,16 +16,17 @@ other seats play uniformly random legal actions.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, fields
 from typing import Any
 
 import numpy as np
 from gymnasium import spaces
 
-from mamma_mia_env.game import kernels
 from mamma_mia_env.game.actions import describe_illegal
 from mamma_mia_env.game.config import Config
 from mamma_mia_env.game.engine import Engine, IllegalActionError
 from mamma_mia_env.game.observe import OBS_HIGH
+from mamma_mia_env.game.outcome import game_outcome
 from mamma_mia_env.game.state import OVER, GameState
 from mamma_mia_env.game.symmetry import SeatCanonicalizer, obs_scale
 from mamma_mia_env.game.validate import validate_state
@@ -39,6 +40,12 @@ from mamma_mia_env.plumbing.arguments import (
     as_seed_array,
     is_int,
 )
+from mamma_mia_env.policy import (
+    PolicyFailure,
+    UniformRandomPolicy,
+    observers_for,
+    policy_actions,
+)
 
 
 class OpponentError(RuntimeError):
@@ -48,37 +55,60 @@ class OpponentError(RuntimeError):
     """
 
 
-class UniformRandomOpponent:
-    """The default opponent: a uniformly random legal action (row by row)."""
-
-    name = "uniform_random"
-    observation_mode = "recall"
-
-    def act_batch(
-        self,
-        observations: np.ndarray,
-        masks: np.ndarray,
-        rng: np.random.Generator,
-        seats: np.ndarray | None = None,
-    ) -> np.ndarray:
-        counts = np.cumsum(np.asarray(masks) != 0, axis=1, dtype=np.int32)
-        pick = (rng.random(len(counts)) * counts[:, -1]).astype(np.int32)
-        return np.argmax(counts > pick[:, None], axis=1).astype(np.int64)
+#: The default opponent (its old name): a uniformly random legal action.
+UniformRandomOpponent = UniformRandomPolicy
 
 
-def game_outcome(data: np.ndarray, num_players: int) -> tuple[np.ndarray, np.ndarray]:
-    """Delivered orders ``(B, N)`` and win shares ``(B, N)`` of finished game records.
+@dataclass(frozen=True)
+class LearnerOptions:
+    """How the learner's games are set up: the one list of options every learner-seat
+    front shares (``MammaMiaGymEnv``, ``MammaMiaLearnerVectorEnv``, ``MammaMiaSB3VecEnv``
+    and ``LearnerGames`` itself). Each front also takes the fields as keywords, which
+    build one of these, so a new option is added here once.
 
-    Most delivered orders wins, ties go to the most ingredient cards in hand, a tie
-    after that shares the win (1/k each); a truncated game is scored as it stands.
+    * ``opponents``: one policy or a pool (list); each opponent seat of each new game
+      draws one from the pool (``opponent_probs``, default uniform); default uniform
+      random play.
+    * ``learner_seat``: an int (fixed seat) or ``None`` (drawn per game, uniformly).
+    * ``opponent_delivery_penalty``: subtracted from the learner's reward per order the
+      opponents deliver, divided by the N - 1 opponents.
+    * ``canonical`` (default True): observations, masks and actions in the learner's
+      canonical frame (``mamma_mia_env.game.symmetry``: every seat looks like seat 0);
+      ``normalize`` (default True): observations divided by ``obs_scale``.
+
+    Checked when the games are built (``LearnerGames``), not here.
     """
-    n = num_players
-    delivered = data["delivered"][:, :n].sum(axis=2).astype(np.int64)
-    cards = data["hand"][:, :n].sum(axis=2).astype(np.int64)
-    score = delivered * 1000 + cards
-    top = score == score.max(axis=1, keepdims=True)
-    share = top / top.sum(axis=1, keepdims=True)
-    return delivered, share
+
+    opponents: Any = None
+    opponent_probs: Sequence[float] | None = None
+    learner_seat: int | None = None
+    opponent_delivery_penalty: float = 0.0
+    canonical: bool = True
+    normalize: bool = True
+
+    @classmethod
+    def split(
+        cls, options: LearnerOptions | None, kwargs: dict[str, Any]
+    ) -> tuple[LearnerOptions, dict[str, Any]]:
+        """The options of a front's call, and the keywords left (``Config`` fields).
+
+        ``options`` or the option keywords among ``kwargs``, not both.
+        """
+        names = {f.name for f in fields(cls)}
+        given = {k: v for k, v in kwargs.items() if k in names}
+        rest = {k: v for k, v in kwargs.items() if k not in names}
+        if options is None:
+            return cls(**given), rest
+        if not isinstance(options, LearnerOptions):
+            raise ArgumentTypeError(
+                f"options must be a LearnerOptions, got {type(options).__name__}"
+            )
+        if given:
+            raise ValueError(
+                "give either options=LearnerOptions(...) or its fields as keywords, not "
+                f"both (got {sorted(given)})"
+            )
+        return options, rest
 
 
 def _as_pool(opponents: Any) -> list[Any]:
@@ -98,32 +128,29 @@ def _as_pool(opponents: Any) -> list[Any]:
 class LearnerGames:
     """B games, each with one learner seat; opponents move inside ``step``.
 
-    The batched core of ``MammaMiaGymEnv`` (B = 1) and ``MammaMiaSB3VecEnv``.
-
-    * ``learner_seat``: an int (fixed seat) or ``None`` (drawn per game, uniformly).
-    * ``opponents``: one policy or a pool (list); each opponent seat of each new game
-      draws one from the pool (``opponent_probs``, default uniform).
-    * rewards: the engine's ``reward_mode`` for the learner's seat, minus
-      ``opponent_delivery_penalty`` x (orders the opponents delivered in the step) /
-      (N - 1). With ``reward_mode="delivered_win_loss"`` and penalty 1 the return of a
-      game is (own orders - mean opponent orders) + the win/loss result.
-    * ``canonical`` (default True): observations, masks and actions in the learner's
-      canonical frame (``mamma_mia_env.symmetry``: every seat looks like seat 0);
-      ``normalize`` (default True): observations divided by ``obs_scale``.
+    The batched core of ``MammaMiaGymEnv`` (B = 1), ``MammaMiaLearnerVectorEnv`` and
+    ``MammaMiaSB3VecEnv``. ``options`` (a ``LearnerOptions``, or its fields as keywords)
+    say who the opponents are, which seat the learner holds and how its rewards and
+    views are shaped. Rewards: the engine's ``reward_mode`` for the learner's seat,
+    minus ``opponent_delivery_penalty`` x (orders the opponents delivered in the step) /
+    (N - 1). With ``reward_mode="delivered_win_loss"`` and penalty 1 the return of a
+    game is (own orders - mean opponent orders) + the win/loss result.
     """
 
     def __init__(
         self,
         batch_size: int,
         config: Config,
-        opponents: Any = None,
-        opponent_probs: Sequence[float] | None = None,
-        learner_seat: int | None = None,
-        opponent_delivery_penalty: float = 0.0,
-        canonical: bool = True,
-        normalize: bool = True,
+        *,
+        options: LearnerOptions | None = None,
         autoreset: bool = True,
+        **option_kwargs: Any,
     ) -> None:
+        opts, unknown = LearnerOptions.split(options, option_kwargs)
+        if unknown:
+            raise TypeError(f"LearnerGames got unknown keywords {sorted(unknown)}")
+        self.options = opts
+        learner_seat = opts.learner_seat
         self.batch_size = batch_size = as_int(batch_size, "batch_size", 1)
         self.config = config
         self.engine = Engine(config)
@@ -132,10 +159,10 @@ class LearnerGames:
             raise ValueError(f"learner_seat must be None or a seat in 0-{n - 1}")
         self.learner_seat = learner_seat
         self.opponent_delivery_penalty = as_float(
-            opponent_delivery_penalty, "opponent_delivery_penalty"
+            opts.opponent_delivery_penalty, "opponent_delivery_penalty"
         )
-        self.canonical = as_bool(canonical, "canonical")
-        self.normalize = as_bool(normalize, "normalize")
+        self.canonical = as_bool(opts.canonical, "canonical")
+        self.normalize = as_bool(opts.normalize, "normalize")
         self.autoreset = as_bool(autoreset, "autoreset")
         self.canon = SeatCanonicalizer(config)
         self.scale = obs_scale(n, config.observation_mode)
@@ -145,7 +172,7 @@ class LearnerGames:
         # every opponent ever in the pool; games refer to these, so a new pool changes
         # the opponents of games dealt later, never of games in progress
         self._registry: list[Any] = []
-        self.set_opponents(opponents, opponent_probs)
+        self.set_opponents(opts.opponents, opts.opponent_probs)
         self.state: GameState = None  # type: ignore[assignment]  # set by reset()
         # Two generators: ``rng`` draws game seeds, learner seats and opponents (it
         # determines every future deal, so no policy ever sees it); ``act_rng`` is the
@@ -226,11 +253,7 @@ class LearnerGames:
                     f"opponent) with a positive sum, got {p.tolist()}"
                 )
             pool_p = p / p.sum()
-        observers = dict(self._observers)
-        for opp in pool:
-            mode = getattr(opp, "observation_mode", self.config.observation_mode)
-            if mode not in observers:
-                observers[mode] = Engine(self.config.replace(observation_mode=mode))
+        observers = observers_for(self.config, pool, self.config.observation_mode, self._observers)
         ids = []
         for opp in pool:
             known = [i for i, o in enumerate(self._registry) if o is opp]
@@ -480,37 +503,9 @@ class LearnerGames:
             need = live & (data["seat"] != self.seat)
             if not need.any():
                 break
-            env_acts = np.zeros(b, dtype=np.int64)
             masks = self.engine.legal_masks(self.state, out=self._env_mask)
-            seats = data["seat"].astype(np.int64)
-            who = self.opp[np.arange(b), seats]
-            for a in np.unique(who[need]):
-                rows = np.flatnonzero(need & (who == a))
-                opp = self._registry[a]
-                mode = getattr(opp, "observation_mode", self.config.observation_mode)
-                observer = self._observers[mode]
-                obs = observer.observe(GameState(observer.config, data[rows]))
-                try:  # the opponent gets copies: nothing it writes reaches the games
-                    chosen = np.asarray(
-                        opp.act_batch(obs, masks[rows], self.act_rng, seats[rows].copy())
-                    )
-                except Exception as exc:
-                    raise OpponentError(
-                        f"opponent {opp!r} raised {type(exc).__name__} in act_batch: {exc}"
-                    ) from exc
-                if chosen.shape != (len(rows),) or chosen.dtype.kind not in "iu":
-                    raise IllegalActionError(
-                        f"opponent {opp!r} returned {chosen.dtype} actions of shape "
-                        f"{chosen.shape} for {len(rows)} games"
-                    )
-                chosen = chosen.astype(np.int64)
-                k = kernels.first_masked_out(masks[rows], chosen)
-                if k >= 0:
-                    raise IllegalActionError(
-                        f"opponent {opp!r} chose illegal action {int(chosen[k])} in game "
-                        f"{int(rows[k])}"
-                    )
-                env_acts[rows] = chosen
+            who = np.where(need, self.opp[np.arange(b), data["seat"]], -1)
+            env_acts = self._opponent_actions(who, masks)
             step_rewards = np.zeros(b)
             delivered = self.engine.step(self.state, env_acts, active=need)
             self._collect(step_rewards, delivered, need)
@@ -519,6 +514,31 @@ class LearnerGames:
                     self.history[i].append(int(env_acts[i]))
             rewards[~new] += step_rewards[~new]
             self.carry[new] += step_rewards[new]
+
+    def _opponent_actions(self, who: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        """The opponents' actions where ``who`` names one (a registry index), else 0."""
+        try:  # the opponent gets copies: nothing it writes reaches the games
+            return policy_actions(
+                self._registry, who, self.state, masks, self.act_rng, self._observers,
+                default_mode=self.config.observation_mode,
+            )  # fmt: skip
+        except PolicyFailure as failure:
+            opp = self._registry[failure.policy]
+            if failure.kind == "raised":
+                exc = failure.error
+                assert exc is not None
+                raise OpponentError(
+                    f"opponent {opp!r} raised {type(exc).__name__} in act_batch: {exc}"
+                ) from exc
+            if failure.kind == "shape":
+                chosen = np.asarray(failure.chosen)
+                raise IllegalActionError(
+                    f"opponent {opp!r} returned {chosen.dtype} actions of shape "
+                    f"{chosen.shape} for {len(failure.rows)} games"
+                ) from None
+            raise IllegalActionError(
+                f"opponent {opp!r} chose illegal action {failure.action} in game {failure.game}"
+            ) from None
 
     # -- views ----------------------------------------------------------------------
     def observe(self, rows: np.ndarray | None = None) -> np.ndarray:

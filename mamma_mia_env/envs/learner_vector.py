@@ -23,7 +23,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from mamma_mia_env.envs.learner import LearnerGames
+from mamma_mia_env.envs.learner import LearnerGames, LearnerOptions
 from mamma_mia_env.envs.vector import check_reset_options
 from mamma_mia_env.game.config import Config
 from mamma_mia_env.plumbing.arguments import ArgumentTypeError, as_seed, is_int
@@ -92,15 +92,12 @@ class MammaMiaLearnerVectorEnv(VectorEnv):
     def __init__(
         self,
         num_envs: int,
-        opponents: Any = None,
-        opponent_probs: Sequence[float] | None = None,
-        learner_seat: int | None = None,
-        opponent_delivery_penalty: float = 0.0,
-        canonical: bool = True,
-        normalize: bool = True,
+        *,
+        options: LearnerOptions | None = None,
         config: Config | None = None,
-        **config_kwargs: Any,
+        **kwargs: Any,
     ) -> None:
+        options, config_kwargs = LearnerOptions.split(options, kwargs)
         if not is_int(num_envs) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive int, got {num_envs!r}")
         if config is not None and config_kwargs:
@@ -110,12 +107,7 @@ class MammaMiaLearnerVectorEnv(VectorEnv):
         self.games = LearnerGames(
             self.num_envs,
             self.config,
-            opponents=opponents,
-            opponent_probs=opponent_probs,
-            learner_seat=learner_seat,
-            opponent_delivery_penalty=opponent_delivery_penalty,
-            canonical=canonical,
-            normalize=normalize,
+            options=options,
             autoreset=True,
         )
         self.num_players = self.config.num_players

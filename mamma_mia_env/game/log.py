@@ -10,7 +10,7 @@ from mamma_mia_env.game.actions import ActionCodec, TurnAction
 from mamma_mia_env.game.cards import INGREDIENTS, N_KINDS, order_name
 from mamma_mia_env.game.config import Config
 from mamma_mia_env.game.engine import Engine, IllegalActionError
-from mamma_mia_env.game.rules import winners
+from mamma_mia_env.game.outcome import winners
 from mamma_mia_env.game.state import OVER, PHASE_NAMES, PLAY, REVEAL, GameState, StateError
 from mamma_mia_env.game.validate import validate_state
 from mamma_mia_env.plumbing.arguments import ArgumentTypeError, as_int, as_seed

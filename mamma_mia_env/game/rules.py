@@ -25,6 +25,7 @@ from mamma_mia_env.game.cards import (
     N_ORDER_TYPES,
     N_REVEAL_ACTIONS,
 )
+from mamma_mia_env.game.outcome import ingredient_cards, winners
 from mamma_mia_env.game.rng import below, shuffle
 from mamma_mia_env.game.state import OVER, PLAY, REVEAL
 from mamma_mia_env.plumbing.jit_cache import njit
@@ -41,11 +42,6 @@ _jit = njit()
 @_jit
 def hand_size(r, seat: int) -> int:
     return int(r.hand[seat].sum() + r.orders_hand[seat].sum())
-
-
-@_jit
-def ingredient_cards(r, seat: int) -> int:
-    return int(r.hand[seat].sum())
 
 
 @_jit
@@ -550,26 +546,6 @@ def end_round(r, params) -> None:
     r.round += 1
     r.idle = 0
     r.phase = PLAY
-
-
-@_jit
-def winners(r, n: int, out) -> int:
-    """``out[s] = 1`` for each winner (most delivered, then most ingredient cards)."""
-    out[:] = 0
-    best = -1
-    best_tb = -1
-    for s in range(n):
-        score = int(r.delivered[s].sum())
-        tb = ingredient_cards(r, s)
-        if score > best or (score == best and tb > best_tb):
-            best = score
-            best_tb = tb
-    count = 0
-    for s in range(n):
-        if int(r.delivered[s].sum()) == best and ingredient_cards(r, s) == best_tb:
-            out[s] = 1
-            count += 1
-    return count
 
 
 @_jit
