@@ -22,6 +22,7 @@ from mamma_mia_env.game.state import OVER, PHASE_NAMES, REVEAL, GameState, State
 from mamma_mia_env.game.validate import load_state
 from mamma_mia_env.plumbing.arguments import ArgumentTypeError, as_float, as_seed, is_int
 from mamma_mia_env.render.text import render_table
+from mamma_mia_env.render.view import table_view
 
 
 def env(render_mode: str | None = None, illegal_reward: float = -1.0, **config: Any):
@@ -268,7 +269,6 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped env
             return None
         if self.render_mode == "rgb_array":
             from mamma_mia_env.render.image import table_image
-            from mamma_mia_env.render.svg import table_view
 
             recall = self.config.observation_mode == "recall"
             seat, n = self._seat[self.agent_selection], self.config.num_players

@@ -54,6 +54,8 @@ from mamma_mia_env.plumbing.arguments import (
     as_seed,
     is_int,
 )
+from mamma_mia_env.render.text import render_table
+from mamma_mia_env.render.view import table_view
 
 __all__ = [
     "MammaMiaGymEnv",
@@ -268,14 +270,11 @@ class MammaMiaGymEnv(gym.Env):
             return None
         if self.render_mode == "rgb_array":  # the learner's view, as "ansi"
             from mamma_mia_env.render.image import table_image
-            from mamma_mia_env.render.svg import table_view
 
             recall = self.config.observation_mode == "recall"
             rec = self.games.state.data[0]
             n = self.config.num_players
             return table_image(table_view(rec, n, self.learner_seat, recall))
-        from mamma_mia_env.render.text import render_table
-
         return render_table(
             self.games.state.data[0],
             self.learner_seat,
