@@ -33,16 +33,15 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from mamma_mia_env.envs.learner import (  # re-exported: they lived here before issue 11
-    OBS_HIGH,
-    LearnerGames,
-    LearnerOptions,
+from mamma_mia_env.envs.learner import LearnerGames, LearnerOptions
+from mamma_mia_env.envs.opponents import (  # re-exported: they lived here before issue 11
     OpponentError,
     UniformRandomOpponent,
 )
 from mamma_mia_env.game.actions import describe_illegal
 from mamma_mia_env.game.config import Config
 from mamma_mia_env.game.engine import IllegalActionError
+from mamma_mia_env.game.observe import OBS_HIGH
 from mamma_mia_env.game.outcome import game_outcome
 from mamma_mia_env.game.state import StateError
 from mamma_mia_env.game.validate import load_state

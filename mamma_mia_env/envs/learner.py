@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 
+from mamma_mia_env.envs.opponents import OpponentError, OpponentPool, UniformRandomOpponent
 from mamma_mia_env.game.actions import describe_illegal
 from mamma_mia_env.game.config import Config
 from mamma_mia_env.game.engine import Engine, IllegalActionError
@@ -40,23 +41,15 @@ from mamma_mia_env.plumbing.arguments import (
     as_seed_array,
     is_int,
 )
-from mamma_mia_env.policy import (
-    PolicyFailure,
-    UniformRandomPolicy,
-    observers_for,
-    policy_actions,
-)
 
-
-class OpponentError(RuntimeError):
-    """An opponent policy raised inside ``step`` / ``reset``; the message names it.
-
-    The call that ran it is undone: the env is as it was before the call.
-    """
-
-
-#: The default opponent (its old name): a uniformly random legal action.
-UniformRandomOpponent = UniformRandomPolicy
+__all__ = [  # OpponentError, UniformRandomOpponent, game_outcome: re-exported, their old home
+    "OBS_HIGH",
+    "LearnerGames",
+    "LearnerOptions",
+    "OpponentError",
+    "UniformRandomOpponent",
+    "game_outcome",
+]
 
 
 @dataclass(frozen=True)
@@ -111,20 +104,6 @@ class LearnerOptions:
         return options, rest
 
 
-def _as_pool(opponents: Any) -> list[Any]:
-    if opponents is None:
-        return [UniformRandomOpponent()]
-    pool = list(opponents) if isinstance(opponents, (list, tuple)) else [opponents]
-    if not pool:
-        raise ValueError("opponents must name at least one opponent")
-    for opp in pool:
-        if not callable(getattr(opp, "act_batch", None)):
-            raise TypeError(
-                f"opponent {opp!r} has no act_batch(observations, masks, rng, seats) method"
-            )
-    return pool
-
-
 class LearnerGames:
     """B games, each with one learner seat; opponents move inside ``step``.
 
@@ -168,10 +147,7 @@ class LearnerGames:
         self.scale = obs_scale(n, config.observation_mode)
         self.obs_dim = self.engine.obs_dim
         self.n_actions = self.engine.n_actions
-        self._observers: dict[str, Engine] = {config.observation_mode: self.engine}
-        # every opponent ever in the pool; games refer to these, so a new pool changes
-        # the opponents of games dealt later, never of games in progress
-        self._registry: list[Any] = []
+        self.opponents = OpponentPool(config, self.engine)
         self.set_opponents(opts.opponents, opts.opponent_probs)
         self.state: GameState = None  # type: ignore[assignment]  # set by reset()
         # Two generators: ``rng`` draws game seeds, learner seats and opponents (it
@@ -228,41 +204,19 @@ class LearnerGames:
 
         Everything is checked before anything changes: a refused call keeps the pool.
         """
-        pool = _as_pool(opponents)
-        for opp in pool:
-            check = getattr(opp, "check_config", None)
-            if check is not None:
-                try:
-                    check(self.config)
-                except ValueError as exc:
-                    raise ValueError(f"opponent {opp!r} cannot play this game: {exc}") from exc
-        if probs is None:
-            pool_p = np.full(len(pool), 1.0 / len(pool))
-        else:
-            if isinstance(probs, (str, bytes, dict, set)) or not hasattr(probs, "__len__"):
-                raise ArgumentTypeError(
-                    f"opponent_probs must be a list of weights, one per opponent, got {probs!r:.80}"
-                )
-            p = np.array(
-                [as_float(w, f"opponent_probs[{i}]", 0.0) for i, w in enumerate(probs)],
-                dtype=np.float64,
-            )
-            if p.shape != (len(pool),) or p.sum() <= 0:
-                raise ValueError(
-                    f"opponent_probs must be {len(pool)} non-negative weights (one per "
-                    f"opponent) with a positive sum, got {p.tolist()}"
-                )
-            pool_p = p / p.sum()
-        observers = observers_for(self.config, pool, self.config.observation_mode, self._observers)
-        ids = []
-        for opp in pool:
-            known = [i for i, o in enumerate(self._registry) if o is opp]
-            if not known:
-                self._registry.append(opp)
-                known = [len(self._registry) - 1]
-            ids.append(known[0])
-        self.pool, self.pool_p, self._observers = pool, pool_p, observers
-        self._pool_ids = np.asarray(ids, dtype=np.int64)
+        self.opponents.set(opponents, probs)
+
+    @property
+    def pool(self) -> list[Any]:
+        return self.opponents.pool
+
+    @property
+    def pool_p(self) -> np.ndarray:
+        return self.opponents.probs
+
+    @property
+    def _registry(self) -> list[Any]:
+        return self.opponents.registry
 
     # -- dealing --------------------------------------------------------------------
     def _draw_game_seeds(self, k: int) -> np.ndarray:
@@ -280,8 +234,7 @@ class LearnerGames:
             else:
                 seats = np.full(k, self.learner_seat)
         self.seat[index] = seats
-        draw = self.rng.choice(len(self.pool), size=(k, self.num_players), p=self.pool_p)
-        opp = self._pool_ids[draw]
+        opp = self.opponents.draw(self.rng, k, self.num_players)
         opp[np.arange(k), self.seat[index]] = -1
         self.opp[index] = opp
         if self.state is None:
@@ -505,7 +458,7 @@ class LearnerGames:
                 break
             masks = self.engine.legal_masks(self.state, out=self._env_mask)
             who = np.where(need, self.opp[np.arange(b), data["seat"]], -1)
-            env_acts = self._opponent_actions(who, masks)
+            env_acts = self.opponents.actions(who, self.state, masks, self.act_rng)
             step_rewards = np.zeros(b)
             delivered = self.engine.step(self.state, env_acts, active=need)
             self._collect(step_rewards, delivered, need)
@@ -514,31 +467,6 @@ class LearnerGames:
                     self.history[i].append(int(env_acts[i]))
             rewards[~new] += step_rewards[~new]
             self.carry[new] += step_rewards[new]
-
-    def _opponent_actions(self, who: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        """The opponents' actions where ``who`` names one (a registry index), else 0."""
-        try:  # the opponent gets copies: nothing it writes reaches the games
-            return policy_actions(
-                self._registry, who, self.state, masks, self.act_rng, self._observers,
-                default_mode=self.config.observation_mode,
-            )  # fmt: skip
-        except PolicyFailure as failure:
-            opp = self._registry[failure.policy]
-            if failure.kind == "raised":
-                exc = failure.error
-                assert exc is not None
-                raise OpponentError(
-                    f"opponent {opp!r} raised {type(exc).__name__} in act_batch: {exc}"
-                ) from exc
-            if failure.kind == "shape":
-                chosen = np.asarray(failure.chosen)
-                raise IllegalActionError(
-                    f"opponent {opp!r} returned {chosen.dtype} actions of shape "
-                    f"{chosen.shape} for {len(failure.rows)} games"
-                ) from None
-            raise IllegalActionError(
-                f"opponent {opp!r} chose illegal action {failure.action} in game {failure.game}"
-            ) from None
 
     # -- views ----------------------------------------------------------------------
     def observe(self, rows: np.ndarray | None = None) -> np.ndarray:
