@@ -11,9 +11,8 @@ from __future__ import annotations
 import numpy as np
 
 from mamma_mia_env.game.config import Config
+from mamma_mia_env.game.consistency import MAX_STEP_REWARD, TURNS_LIMIT
 from mamma_mia_env.game.state import (
-    MAX_STEP_REWARD,
-    TURNS_LIMIT,
     GameState,
     StateError,
     StateTypeError,
