@@ -142,17 +142,11 @@ def policy_actions(
     Returns ``out`` (or a new int64 array) with the actions written in.
     """
     data = state.data
-    b = len(data)
-    actions = np.zeros(b, dtype=np.int64) if out is None else out
+    actions = np.zeros(len(data), dtype=np.int64) if out is None else out
     seats = data["seat"].astype(np.int64)
-    acting = who >= 0
-    groups = np.unique(who[acting])
+    groups = np.unique(who[who >= 0])
     modes = [policy_mode(policies[a], default_mode) for a in groups]
-    shared: np.ndarray | None = None  # one observation call when every group reads one mode
-    where = np.zeros(0, dtype=np.int64)  # batch row -> row of ``shared``
-    if len(groups) > 1 and len(set(modes)) == 1:
-        shared = _observe(observers[modes[0]], data if acting.all() else data[acting])
-        where = np.cumsum(acting) - 1
+    observe = _Observations(data, who, modes, observers)
     for a, mode in zip(groups, modes, strict=True):
         rows = np.flatnonzero(who == a)
         policy = policies[a]
@@ -160,12 +154,7 @@ def policy_actions(
             if getattr(policy, "needs_state", False):  # search bots (agents/search.py)
                 chosen = policy.act_states(GameState(state.config, data[rows]), rng)
             else:
-                if shared is not None:
-                    obs = shared[where[rows]]
-                elif len(rows) == b:
-                    obs = _observe(observers[mode], data)
-                else:
-                    obs = _observe(observers[mode], data[rows])
+                obs = observe(rows, mode)
                 if views is not None:
                     views.append((rows, obs))
                 chosen = policy.act_batch(obs, masks[rows], rng, seats[rows])
@@ -182,3 +171,25 @@ def policy_actions(
             )
         actions[rows] = chosen
     return actions
+
+
+class _Observations:
+    """Each group's observations, with one observation call for all groups when they
+    read the same mode (the common case: a single call however many policies)."""
+
+    def __init__(
+        self, data: np.ndarray, who: np.ndarray, modes: list[str], observers: Mapping[str, Engine]
+    ) -> None:
+        self.data, self.observers = data, observers
+        self.shared: np.ndarray | None = None
+        if len(modes) > 1 and len(set(modes)) == 1:
+            acting = who >= 0
+            self.shared = _observe(observers[modes[0]], data if acting.all() else data[acting])
+            self.where = np.cumsum(acting) - 1  # batch row -> row of ``shared``
+
+    def __call__(self, rows: np.ndarray, mode: str) -> np.ndarray:
+        if self.shared is not None:
+            return self.shared[self.where[rows]]
+        if len(rows) == len(self.data):
+            return _observe(self.observers[mode], self.data)
+        return _observe(self.observers[mode], self.data[rows])

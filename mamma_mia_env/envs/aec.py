@@ -78,7 +78,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped env
     ``double_ingredients``, ``random_start_player``, ``auto_reveal``,
     ``idle_cycle_guard``, ``max_turns``, ``observation_mode``, ``reward_mode``.
     ``reset(options={"state": GameState | JSON text | dict})`` starts from a saved or
-    built position (``mamma_mia_env.positions.build_position``), validated first.
+    built position (``mamma_mia_env.game.positions.build_position``), validated first.
 
     ## Seeds
     ``infos`` hold no seed (a seed determines every hidden card); the experimenter

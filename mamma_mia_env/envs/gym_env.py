@@ -15,10 +15,10 @@ the end-of-game result).
     ...     int(np.flatnonzero(env.action_masks())[0]))
 
 For sb3-contrib's ``MaskablePPO``, ``action_masks()`` returns the legal actions as a
-bool vector. ``LearnerGames`` (``mamma_mia_env.learner_games``) is the batched
+bool vector. ``LearnerGames`` (``mamma_mia_env.envs.learner``) is the batched
 machinery underneath, shared with the gymnasium ``VectorEnv`` of
-``mamma_mia_env.learner_vector`` and the stable-baselines3 ``VecEnv`` of
-``mamma_mia_env.sb3_vec_env``.
+``mamma_mia_env.envs.learner_vector`` and the stable-baselines3 ``VecEnv`` of
+``mamma_mia_env.integrations.sb3``.
 
 This module does not import ``agents`` (agents depend on the env, not the reverse);
 without ``opponents`` the other seats play uniformly random legal actions.
@@ -86,7 +86,7 @@ class MammaMiaGymEnv(gym.Env):
     ## Spaces
     Action: ``Discrete(n_actions)`` (655, or 1,825 with ``double_ingredients``), in
     the learner's canonical frame by default (``canonical=True``: every seat is
-    relabelled to look like seat 0, see ``mamma_mia_env.symmetry``; the env maps the
+    relabelled to look like seat 0, see ``mamma_mia_env.game.symmetry``; the env maps the
     action back). Observation: the learner's observation vector (docs/ENV.md),
     canonical and divided by ``obs_scale`` by default (``normalize=True``).
     ``action_masks()`` gives the legal actions as a bool vector (sb3-contrib's
@@ -106,14 +106,17 @@ class MammaMiaGymEnv(gym.Env):
     experimenter reads it with ``game_seed()``.
 
     ## Arguments
-    ``opponents``: a policy or a pool of policies (objects with ``act_batch(obs,
-    masks, rng, seats)``, e.g. ``mamma_mia_agents.load_agent("builder")``); default uniform
-    random. ``opponent_probs``: weights over the pool. ``learner_seat``: an int, or
-    ``None`` for a random seat each episode. ``illegal_action``: ``"terminate"``
+    The learner options (``LearnerOptions``: ``opponents``, ``opponent_probs``,
+    ``learner_seat``, ``opponent_delivery_penalty``, ``canonical``, ``normalize``) as
+    ``options=LearnerOptions(...)`` or as keywords. ``opponents``: a policy or a pool of
+    policies (objects with ``act_batch(obs, masks, rng, seats)``, e.g.
+    ``mamma_mia_agents.load_agent("builder")``); default uniform random.
+    ``opponent_probs``: weights over the pool. ``learner_seat``: an int, or ``None`` for
+    a random seat each episode. ``illegal_action``: ``"terminate"``
     (default, as PettingZoo's ``TerminateIllegalWrapper``: the episode ends with
     ``illegal_reward`` for the learner and ``info["illegal_action"]``) or ``"raise"``
-    (``IllegalActionError``); a masked policy never plays one. ``record_actions``: keep every seat's
-    actions (``info["actions"]`` at the end) for replays. Other keywords are fields of
+    (``IllegalActionError``); a masked policy never plays one. ``record_actions``: keep
+    every seat's actions (``info["actions"]`` at the end) for replays. Other keywords are fields of
     ``Config`` (``num_players``, ``reward_mode``, rule flags, ...).
     """
 

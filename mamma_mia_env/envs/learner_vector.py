@@ -7,8 +7,8 @@
     >>> obs, rewards, terminated, truncated, info = envs.step(actions)   # rewards (256,)
 
 The same engine core as the stable-baselines3 ``VecEnv``
-(``mamma_mia_env.sb3_vec_env``) and the single-game gym env: ``LearnerGames``
-(``mamma_mia_env.learner_games``). This module only speaks gymnasium's vector API:
+(``mamma_mia_env.integrations.sb3``) and the single-game gym env: ``LearnerGames``
+(``mamma_mia_env.envs.learner``). This module only speaks gymnasium's vector API:
 batched spaces, ``reset(seed=, options=)``, dict-of-arrays infos with ``_key`` masks,
 SAME_STEP autoreset with ``final_obs`` / ``final_info``.
 """
@@ -78,7 +78,8 @@ class MammaMiaLearnerVectorEnv(VectorEnv):
     them with ``game_seeds()`` / ``final_game_seeds()``.
 
     ## Arguments
-    ``num_envs``; ``opponents`` (a policy or a list: each opponent seat of each new
+    ``num_envs``; the learner options as ``options=LearnerOptions(...)`` or as keywords:
+    ``opponents`` (a policy or a list: each opponent seat of each new
     game draws one, by ``opponent_probs``); ``learner_seat`` (an int, or ``None``:
     drawn per game); ``opponent_delivery_penalty``; ``canonical``; ``normalize``;
     ``config=Config(...)`` or its fields as keywords (``num_players``,

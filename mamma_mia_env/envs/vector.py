@@ -113,7 +113,7 @@ class MammaMiaVectorEnv(VectorEnv):
     A ``gymnasium.vector.VectorEnv`` for self-play and evaluation: every game is at the
     decision of whichever seat is to act, and one policy (or several, by
     ``info["seat"]``) answers for all of them. For one learner against opponents
-    played inside, see ``mamma_mia_env.learner_vector.MammaMiaLearnerVectorEnv``.
+    played inside, see ``mamma_mia_env.envs.learner_vector.MammaMiaLearnerVectorEnv``.
 
     ## Spaces
     ``single_action_space``: ``Discrete(n_actions)`` as in the AEC env;

@@ -2,8 +2,8 @@
 
 Every engine call runs ``check_layout`` (cheap); a state from outside (a saved state, a
 built position, a ``GameState`` handed to ``reset``) also passes ``check_state``, the full
-consistency check, which lives with the record in ``state.py`` (``GameState.from_dict``
-runs it too) and is re-exported here.
+consistency check (``state.check_state`` over the checks of ``consistency.py``;
+``GameState.from_dict`` runs it too), re-exported here.
 """
 
 from __future__ import annotations

@@ -24,7 +24,7 @@ The model:
   ``observation_tensor`` / ``_string`` the ``top_card`` observation. Both come from the
   environment's observer (``observe.py``), never from hidden fields.
 * **Resampling.** ``resample_from_infostate(player, sampler)`` returns a state drawn by
-  ``mamma_mia_env.sampling.sample_world`` (the hidden cards re-dealt, the generator
+  ``mamma_mia_env.game.sampling.sample_world`` (the hidden cards re-dealt, the generator
   re-seeded from ``sampler``), as OpenSpiel's ISMCTS needs.
 """
 

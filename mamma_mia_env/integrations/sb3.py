@@ -51,9 +51,10 @@ from mamma_mia_env.plumbing.arguments import as_array, as_seed, is_int
 class MammaMiaSB3VecEnv(VecEnv):
     """``n_envs`` games of Mamma Mia!, one learner seat each (stable-baselines3 ``VecEnv``).
 
-    Arguments as ``MammaMiaGymEnv`` (``opponents``, ``opponent_probs``,
-    ``learner_seat``, ``opponent_delivery_penalty``, ``canonical``, ``normalize``, and
-    the fields of ``Config``), plus ``seed``.
+    Arguments as ``MammaMiaGymEnv``: the learner options (``options=LearnerOptions(...)``
+    or its fields as keywords: ``opponents``, ``opponent_probs``, ``learner_seat``,
+    ``opponent_delivery_penalty``, ``canonical``, ``normalize``) and the fields of
+    ``Config``; plus ``seed``.
     """
 
     def __init__(

@@ -2,7 +2,7 @@
 
 A policy shared by every seat (self-play) learns one game instead of N when each
 seat's observation, mask and actions are relabelled so that it looks like seat 0
-(``canonical``, ``mamma_mia_env.symmetry``) and the observation is scaled to about
+(``canonical``, ``mamma_mia_env.game.symmetry``) and the observation is scaled to about
 [0, 1] (``normalize``), as the gym and SB3 envs do by default.
 """
 

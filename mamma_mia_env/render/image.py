@@ -1,6 +1,6 @@
 """Raster frames of the table (``render_mode="rgb_array"``), drawn with Pillow.
 
-The layout is the SVG's (``render_svg.table_shapes``), so a video frame and the SVG
+The layout is the SVG's (``render.svg.table_shapes``), so a video frame and the SVG
 of the same position show the same cards.
 """
 
@@ -29,7 +29,7 @@ def _font(size: int, bold: bool) -> ImageFont.FreeTypeFont | ImageFont.ImageFont
 
 
 def table_image(view: dict[str, Any], height: int = HEIGHT) -> np.ndarray:
-    """``view`` (from ``render_svg.table_view``) as a ``(height, WIDTH, 3)`` uint8 frame.
+    """``view`` (from ``render.view.table_view``) as a ``(height, WIDTH, 3)`` uint8 frame.
 
     A taller table is scaled down to fit, so every frame of a game has one shape.
     """
