@@ -71,7 +71,14 @@ def table_shapes(view: dict[str, Any]) -> tuple[Shapes, int]:
     sh = Shapes()
     y = 24
     sh.text(12, y, header_text(view), 15, True)
-    y += 22
+    y = _piles(sh, view, y + 22)
+    y = _oven(sh, view, y)
+    for seat in view["seats"]:
+        y = _seat(sh, view, seat, y)
+    return sh, y + 10
+
+
+def _piles(sh: Shapes, view: dict[str, Any], y: int) -> int:
     sh.text(12, y + 14, "Face-up piles")
     x = 130
     for k, s, d in view["piles"]:
@@ -80,7 +87,10 @@ def table_shapes(view: dict[str, Any]) -> tuple[Shapes, int]:
         x += 66
     if not view["piles"]:
         sh.text(x, y + 14, "(none)")
-    y += 90
+    return y + 90
+
+
+def _oven(sh: Shapes, view: dict[str, Any], y: int) -> int:
     sh.text(12, y, oven_title(view), 14, True)
     y += 8
     x = 12
@@ -97,48 +107,48 @@ def table_shapes(view: dict[str, Any]) -> tuple[Shapes, int]:
             x += 62
     if not view["oven"]:
         sh.text(12, y + 18, "(empty)", 12)
-    y += 44
-    for seat in view["seats"]:
-        s = seat["seat"]
-        act = " (to act)" if s == view["to_act"] and view["phase"] != "over" else ""
-        sh.rect(6, y, WIDTH - 12, 6, KIND_COLOURS[s])
-        y += 22
-        sh.text(
-            12,
-            y,
-            f"Seat {s} ({seat['personal']}){act}: hand {seat['hand_size']} "
-            f"({seat['orders_in_hand']} orders), stack {seat['stack']}, "
-            f"delivered {len(seat['delivered'])}",
-            14,
-            True,
-        )
-        y += 8
-        x = 12
-        for name in seat["delivered"]:
-            if x > WIDTH - 240:
-                x, y = 12, y + 32
-            _order_card(sh, x, y, s, "delivered: " + name, 250)
-            x += 256
-        if seat["delivered"]:
-            y += 32
-        if seat["hand"] is not None:
-            x = 12
-            for k, c1, c2 in seat["hand"]:
-                _card(sh, x, y, k, _counts_label(c1, c2))
-                x += 50
-            if not seat["hand"]:
-                sh.text(x, y + 30, "no ingredient cards", 12)
-                x += 140
-            x += 10
-            for name in seat["orders"]:
-                if x > WIDTH - 210:
-                    x, y = 12, y + 32
-                _order_card(sh, x, y + 16, s, name)
-                x += 206
-            y += 66
-        else:
-            y += 4
-    return sh, y + 10
+    return y + 44
+
+
+def _seat(sh: Shapes, view: dict[str, Any], seat: dict[str, Any], y: int) -> int:
+    s = seat["seat"]
+    act = " (to act)" if s == view["to_act"] and view["phase"] != "over" else ""
+    sh.rect(6, y, WIDTH - 12, 6, KIND_COLOURS[s])
+    y += 22
+    sh.text(
+        12,
+        y,
+        f"Seat {s} ({seat['personal']}){act}: hand {seat['hand_size']} "
+        f"({seat['orders_in_hand']} orders), stack {seat['stack']}, "
+        f"delivered {len(seat['delivered'])}",
+        14,
+        True,
+    )
+    y += 8
+    x = 12
+    for name in seat["delivered"]:
+        if x > WIDTH - 240:
+            x, y = 12, y + 32
+        _order_card(sh, x, y, s, "delivered: " + name, 250)
+        x += 256
+    if seat["delivered"]:
+        y += 32
+    if seat["hand"] is None:
+        return y + 4
+    x = 12
+    for k, c1, c2 in seat["hand"]:
+        _card(sh, x, y, k, _counts_label(c1, c2))
+        x += 50
+    if not seat["hand"]:
+        sh.text(x, y + 30, "no ingredient cards", 12)
+        x += 140
+    x += 10
+    for name in seat["orders"]:
+        if x > WIDTH - 210:
+            x, y = 12, y + 32
+        _order_card(sh, x, y + 16, s, name)
+        x += 206
+    return y + 66
 
 
 def table_svg(view: dict[str, Any]) -> str:
