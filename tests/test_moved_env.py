@@ -20,7 +20,9 @@ NEW_MODULES = sorted(set(MOVED.values()) | {"mamma_mia_env.policy", "mamma_mia_e
 def test_the_package_imports_no_old_path():
     """``import mamma_mia_env`` and every moved module, with DeprecationWarning an error."""
     code = "import mamma_mia_env\n" + "".join(
-        f"import {m}\n" for m in NEW_MODULES if not m.endswith("sb3")  # sb3: optional
+        f"import {m}\n"
+        for m in NEW_MODULES
+        if not m.endswith("sb3")  # sb3: optional
     )
     subprocess.run(
         [sys.executable, "-W", "error::DeprecationWarning", "-c", code],
