@@ -2,7 +2,7 @@
 
 from mamma_mia_env.plumbing.jit_cache import configure_cache
 from mamma_mia_env.plumbing.threads import configure_threads
-from ._version import __version__
+from mamma_mia_env._version import __version__
 
 configure_cache()  # the source-keyed cache directory, before any kernel is defined
 configure_threads()  # OpenMP workers sleep between kernels instead of spinning
@@ -12,11 +12,11 @@ from mamma_mia_env.plumbing.moved import install
 
 install(MOVED)  # old import paths of moved modules: the new module, with a warning
 
-from .actions import ActionCodec, RevealAction, TurnAction
+from mamma_mia_env.game.actions import ActionCodec, RevealAction, TurnAction
 from mamma_mia_env.plumbing.arguments import ArgumentTypeError
-from .config import Config, ConfigError
-from .engine import Engine, IllegalActionError
-from .state import GameState, StateError
+from mamma_mia_env.game.config import Config, ConfigError
+from mamma_mia_env.game.engine import Engine, IllegalActionError
+from mamma_mia_env.game.state import GameState, StateError
 
 __all__ = [
     "__version__",
@@ -32,12 +32,12 @@ __all__ = [
     "TurnAction",
 ]
 
-from .aec import env, raw_env
-from .log import replay, replay_events
-from .positions import build_position
+from mamma_mia_env.envs.aec import env, raw_env
+from mamma_mia_env.game.log import replay, replay_events
+from mamma_mia_env.game.positions import build_position
 
 __all__ += ["build_position", "env", "raw_env", "replay", "replay_events"]
 
-from .registration import register_envs
+from mamma_mia_env.envs.registration import register_envs
 
 register_envs()  # gymnasium.make("MammaMia-v0"); records entry points only

@@ -37,7 +37,7 @@ def main(argv: list[str] | None = None) -> int:
     import pettingzoo
 
     import mamma_mia_env as mm
-    from mamma_mia_env.registration import ENV_ID, PLAYER_COUNT_IDS
+    from mamma_mia_env.envs.registration import ENV_ID, PLAYER_COUNT_IDS
 
     if not args.quiet:
         print(f"mamma-mia-env {mm.__version__} ({mm.__file__})")

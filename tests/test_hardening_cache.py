@@ -29,9 +29,10 @@ warnings.simplefilter("always")
 with warnings.catch_warnings(record=True) as caught:
     import numpy as np
     import mamma_mia_env
-    from mamma_mia_env import Config, Engine, rules
+    from mamma_mia_env import Config, Engine
+    from mamma_mia_env.game import rules
     from mamma_mia_env.plumbing import jit_cache
-    from mamma_mia_env.state import state_dtype
+    from mamma_mia_env.game.state import state_dtype
 
     eng = Engine(Config(num_players=2))
     d = np.zeros(1, state_dtype())
@@ -78,7 +79,7 @@ def _run(root: Path, env: dict[str, str], *args: str) -> dict:
 
 
 def _edit_hand_limit(root: Path) -> None:
-    cards = root / "mamma_mia_env" / "cards.py"
+    cards = root / "mamma_mia_env" / "game" / "cards.py"
     text = cards.read_text()
     assert "HAND_LIMIT = 7\n" in text
     cards.write_text(text.replace("HAND_LIMIT = 7\n", "HAND_LIMIT = 6\n"))  # same size

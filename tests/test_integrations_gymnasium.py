@@ -72,7 +72,7 @@ def test_registration_imports_nothing_heavy():
     code = (
         "import sys, gymnasium, mamma_mia_env;"
         "assert 'MammaMia-v0' in gymnasium.registry;"
-        "print(sorted(m for m in ('mamma_mia_env.gym_env', 'torch', 'stable_baselines3',"
+        "print(sorted(m for m in ('mamma_mia_env.envs.gym_env', 'torch', 'stable_baselines3',"
         " 'ray', 'tianshou') if m in sys.modules))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
@@ -85,7 +85,7 @@ def test_registering_twice_is_silent():
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # gymnasium warns when an id is overridden
         register_envs()
-    assert gym.spec(ENV_ID).entry_point == "mamma_mia_env.gym_env:MammaMiaGymEnv"
+    assert gym.spec(ENV_ID).entry_point == "mamma_mia_env.envs.gym_env:MammaMiaGymEnv"
 
 
 # -- episode statistics and info keys --------------------------------------------------------------

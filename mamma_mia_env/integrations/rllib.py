@@ -32,9 +32,9 @@ import gymnasium as gym
 import numpy as np
 from ray.rllib.env.multi_agent_env import MultiAgentEnv
 
-from ..aec import raw_env
-from ..config import Config
-from .seat_view import SeatView
+from mamma_mia_env.envs.aec import raw_env
+from mamma_mia_env.game.config import Config
+from mamma_mia_env.integrations.seat_view import SeatView
 
 POLICY_ID = "shared"
 VIEW_OPTIONS = ("canonical", "normalize")

@@ -2,7 +2,7 @@
 
 A policy shared by every seat (self-play) learns one game instead of N when each
 seat's observation, mask and actions are relabelled so that it looks like seat 0
-(``canonical``, ``mamma_mia_env.symmetry``) and the observation is scaled to about
+(``canonical``, ``mamma_mia_env.game.symmetry``) and the observation is scaled to about
 [0, 1] (``normalize``), as the gym and SB3 envs do by default.
 """
 
@@ -11,9 +11,9 @@ from __future__ import annotations
 import numpy as np
 from gymnasium import spaces
 
-from ..aec import OBS_HIGH
-from ..config import Config
-from ..symmetry import SeatCanonicalizer, obs_scale
+from mamma_mia_env.envs.aec import OBS_HIGH
+from mamma_mia_env.game.config import Config
+from mamma_mia_env.game.symmetry import SeatCanonicalizer, obs_scale
 
 
 class SeatView:

@@ -31,8 +31,8 @@ from gymnasium import spaces
 from pettingzoo.utils import BaseWrapper
 from tianshou.env import PettingZooEnv
 
-from ..aec import env as make_aec_env
-from .seat_view import SeatView
+from mamma_mia_env.envs.aec import env as make_aec_env
+from mamma_mia_env.integrations.seat_view import SeatView
 
 INFO_KEYS = ("decision", "phase")
 

@@ -1,18 +1,20 @@
-"""Consistency checks of a batch of game states.
+"""Consistency of game records: every problem, each naming the game and the field.
 
-The compiled kernels do no bounds checks: a field out of range makes them read or
-write past an array. So every state that comes from outside (a saved state, a built
-position, a ``GameState`` handed to ``reset``) passes ``check_state`` before a kernel
-sees it, and the invariant tests run it after every step of many random games. It
-checks every field: its range, that the oven holds real plays, that the phase agrees
-with ``reveal_pos`` and the end flags, and that every card is in exactly one place.
+The compiled kernels do no bounds checks: a field out of range makes them read or write
+past an array. So every state that comes from outside (a saved state, a built position,
+a ``GameState`` handed to ``reset``) passes ``check_state`` before a kernel sees it, and
+the invariant tests run it after every step of many random games. It checks every field:
+its range, that the oven holds real plays, that the phase agrees with ``reveal_pos`` and
+the end flags, and that every card is in exactly one place.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
-from .cards import (
+from mamma_mia_env.game.cards import (
     DOUBLES_PER_KIND,
     HAND_LIMIT,
     MAMMA_MIA,
@@ -23,62 +25,28 @@ from .cards import (
     SUPPLY_CAPACITY,
     deck_counts,
 )
-from .config import Config
-from .state import OVER, PLAY, REVEAL, GameState, StateError, StateTypeError, state_dtype
+from mamma_mia_env.game.config import Config
+from mamma_mia_env.game.record import OVER, PLAY, REVEAL
 
 #: The largest reward one step can give a seat: every order delivered plus a win.
 MAX_STEP_REWARD = N_ORDER_TYPES + 1
 #: No real game comes near; a state beyond it could wrap the 32-bit turn counter.
 TURNS_LIMIT = 2**30
-_DTYPE = state_dtype()
 
 
 def _first_bad(mask: np.ndarray | np.bool_) -> list[int]:
     return [int(i) for i in np.flatnonzero(mask)[:3]]
 
 
-def check_layout(state: object, where: str = "state", writable: bool = True) -> None:
-    """The cheap part: a ``GameState`` whose data has the record layout, one axis, C order
-    (and writable, unless the caller only reads it).
+Report = Callable[[np.ndarray | np.bool_, str], None]
 
-    Raises ``StateError`` naming ``where``; every engine call runs this.
+
+def record_problems(d: np.ndarray, cfg: Config) -> list[str]:
+    """Every problem of the records ``d`` under ``cfg``; [] if consistent (see module doc).
+
+    The ranges come first: the other checks index arrays with those fields, so they run
+    only on records whose every field is in range.
     """
-    if not isinstance(state, GameState):
-        raise StateTypeError(f"{where} must be a GameState, got {type(state).__name__}")
-    if not isinstance(state.config, Config):
-        raise StateTypeError(f"{where}.config must be a Config, got {type(state.config).__name__}")
-    data = state.data
-    if not isinstance(data, np.ndarray) or data.dtype != _DTYPE:
-        raise StateError(f"{where}.data must be an array of state_dtype() records")
-    if data.ndim != 1 or data.shape[0] < 1:
-        raise StateError(f"{where}.data must be one-dimensional and non-empty, got {data.shape}")
-    if not data.flags.c_contiguous or (writable and not data.flags.writeable):
-        raise StateError(f"{where}.data must be C-contiguous and writable")
-
-
-def validate_state(state: object, where: str = "state") -> GameState:
-    """``check_layout`` and ``check_state``; raises ``StateError`` with the problems."""
-    check_layout(state, where)
-    problems = check_state(state)  # type: ignore[arg-type]
-    if problems:
-        raise StateError(f"{where} is corrupt: " + "; ".join(problems[:5]))
-    return state  # type: ignore[return-value]
-
-
-def check_state(state: GameState) -> list[str]:
-    """Every problem found, each naming the game index and the field; [] if consistent.
-
-    A batch of no games has no problems (``check_layout`` is what refuses it as an
-    engine's input); a ``state`` that is not a ``GameState`` of the record layout is
-    refused with ``StateError``, as it cannot be checked.
-    """
-    if not isinstance(state, GameState) or not isinstance(state.config, Config):
-        raise StateTypeError(f"state must be a GameState, got {type(state).__name__}")
-    if not isinstance(state.data, np.ndarray) or state.data.dtype != _DTYPE or state.data.ndim != 1:
-        raise StateError("state.data must be a one-dimensional array of state_dtype() records")
-    d = state.data
-    cfg = state.config
-    n = cfg.num_players
     problems: list[str] = []
 
     def report(mask: np.ndarray | np.bool_, what: str) -> None:
@@ -86,12 +54,23 @@ def check_state(state: GameState) -> list[str]:
         if bad:
             problems.append(f"games {bad}: {what}")
 
+    _field_ranges(d, cfg.num_players, report)
+    if problems:
+        return problems
+    _oven_plays(d, cfg, report)
+    _phase_agrees(d, cfg, report)
+    _cards_conserved(d, cfg, report)
+    return problems
+
+
+def _field_ranges(d: np.ndarray, n: int, report: Report) -> None:
+    """Ranges of every field (the kernels index arrays with these)."""
+
     def outside(name: str, lo: int, hi: int) -> np.ndarray:
         """Games with a value of field ``name`` outside ``[lo, hi]``."""
         v = d[name].reshape(len(d), -1) if len(d) else d[name].reshape(0, 0)
         return np.asarray(((v < lo) | (v > hi)).any(axis=1))
 
-    # -- ranges of every field (the kernels index arrays with these) --------------------
     report(~np.isin(d["phase"], (PLAY, REVEAL, OVER)), "phase not in 0-2")
     report(outside("round", 0, 2), "round not in 0-2")
     report(outside("seat", 0, n - 1), f"seat not in 0-{n - 1}")
@@ -130,15 +109,21 @@ def check_state(state: GameState) -> list[str]:
         | (rewards[:, n:] != 0).any(axis=1),
         f"rewards: not in -1-{MAX_STEP_REWARD} (0 beyond the players)",
     )
-    if problems:
-        return problems  # the checks below index with these fields
 
-    # -- the oven holds real plays -----------------------------------------------------
+
+def _oven_entries(d: np.ndarray) -> tuple[np.ndarray, ...]:
+    """Oven slot indices ``(1, C)``, which slots hold entries, and their what/s/d."""
     idx = np.arange(OVEN_CAPACITY)[None, :]
     entry = idx < d["oven_len"][:, None]
     what = d["oven_what"].astype(np.int64)
     s = d["oven_s"].astype(np.int64)
     dd = d["oven_d"].astype(np.int64)
+    return idx, entry, what, s, dd
+
+
+def _oven_plays(d: np.ndarray, cfg: Config, report: Report) -> None:
+    """The oven holds real plays."""
+    _, entry, what, s, dd = _oven_entries(d)
     ing = entry & (what < N_KINDS)
     report((ing & ((s + dd < 1) | (s + dd > HAND_LIMIT))).any(axis=1), "oven: empty play")
     if not cfg.double_ingredients:
@@ -148,7 +133,10 @@ def check_state(state: GameState) -> list[str]:
         "oven: order entry with cards",
     )
 
-    # -- phase, reveal position and end flags agree --------------------------------------
+
+def _phase_agrees(d: np.ndarray, cfg: Config, report: Report) -> None:
+    """Phase, reveal position and end flags agree (and no hand is over the limit)."""
+    n = cfg.num_players
     phase = d["phase"]
     over = phase == OVER
     report(over != (d["terminated"] | d["truncated"]), "phase 'over' iff terminated or truncated")
@@ -185,7 +173,11 @@ def check_state(state: GameState) -> list[str]:
     hand_size = d["hand"].sum(axis=2) + d["orders_hand"].sum(axis=2)
     report((hand_size > HAND_LIMIT).any(axis=1), f"a hand holds more than {HAND_LIMIT} cards")
 
-    # -- every card in exactly one place -----------------------------------------------
+
+def _cards_conserved(d: np.ndarray, cfg: Config, report: Report) -> None:
+    """Every card in exactly one place."""
+    n = cfg.num_players
+    idx, entry, what, s, dd = _oven_entries(d)
     # Cards still in the oven: all of it during play, the unrevealed part in a reveal
     # (a revealed entry's cards are in the piles, the used stack, a stack or delivered).
     live = (idx >= d["reveal_pos"][:, None]) & entry
@@ -223,22 +215,3 @@ def check_state(state: GameState) -> list[str]:
         | d["stack_len"][:, n:].any(axis=1)
     )
     report(unused, f"cards at seats beyond the {n} players")
-    return problems
-
-
-def load_state(given: object, where: str = "options['state']") -> GameState:
-    """A validated copy of a state given in any form: a ``GameState``, its JSON text or
-    its ``to_dict()`` document. What ``reset(options={"state": ...})`` accepts."""
-    if isinstance(given, GameState):
-        check_layout(given, where)
-        state = given.copy()
-    elif isinstance(given, (str, bytes, bytearray)):
-        state = GameState.from_json(given)
-    elif isinstance(given, dict):
-        state = GameState.from_dict(given)
-    else:
-        raise StateError(
-            f"{where} must be a GameState, its JSON text or its to_dict() document, "
-            f"got {type(given).__name__}"
-        )
-    return validate_state(state, where)

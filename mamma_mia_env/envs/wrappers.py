@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 from pettingzoo.utils import wrappers
 
-from .engine import IllegalActionError
+from mamma_mia_env.game.engine import IllegalActionError
 
 #: The attributes the AEC loop reads every turn; all live on the unwrapped env.
 HOT_ATTRIBUTES = (

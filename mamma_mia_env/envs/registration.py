@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import gymnasium
 
-ENTRY_POINT = "mamma_mia_env.gym_env:MammaMiaGymEnv"
-VECTOR_ENTRY_POINT = "mamma_mia_env.learner_vector:MammaMiaLearnerVectorEnv"
+ENTRY_POINT = "mamma_mia_env.envs.gym_env:MammaMiaGymEnv"
+VECTOR_ENTRY_POINT = "mamma_mia_env.envs.learner_vector:MammaMiaLearnerVectorEnv"
 ENV_ID = "MammaMia-v0"
 PLAYER_COUNT_IDS = {n: f"MammaMia-{n}p-v0" for n in range(2, 6)}
 

@@ -7,8 +7,8 @@
     >>> obs, rewards, terminated, truncated, info = envs.step(actions)   # rewards (256,)
 
 The same engine core as the stable-baselines3 ``VecEnv``
-(``mamma_mia_env.sb3_vec_env``) and the single-game gym env: ``LearnerGames``
-(``mamma_mia_env.learner_games``). This module only speaks gymnasium's vector API:
+(``mamma_mia_env.integrations.sb3``) and the single-game gym env: ``LearnerGames``
+(``mamma_mia_env.envs.learner``). This module only speaks gymnasium's vector API:
 batched spaces, ``reset(seed=, options=)``, dict-of-arrays infos with ``_key`` masks,
 SAME_STEP autoreset with ``final_obs`` / ``final_info``.
 """
@@ -23,11 +23,10 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
+from mamma_mia_env.envs.learner import LearnerGames, LearnerOptions
+from mamma_mia_env.envs.vector import check_reset_options
+from mamma_mia_env.game.config import Config
 from mamma_mia_env.plumbing.arguments import ArgumentTypeError, as_seed, is_int
-
-from .config import Config
-from .learner_games import LearnerGames
-from .vector import check_reset_options
 
 RESET_OPTIONS = frozenset({"game_seeds", "learner_seats"})
 #: ``final_info["result"]`` keys and dtypes (the single-game env's ``info["result"]``).
@@ -79,7 +78,8 @@ class MammaMiaLearnerVectorEnv(VectorEnv):
     them with ``game_seeds()`` / ``final_game_seeds()``.
 
     ## Arguments
-    ``num_envs``; ``opponents`` (a policy or a list: each opponent seat of each new
+    ``num_envs``; the learner options as ``options=LearnerOptions(...)`` or as keywords:
+    ``opponents`` (a policy or a list: each opponent seat of each new
     game draws one, by ``opponent_probs``); ``learner_seat`` (an int, or ``None``:
     drawn per game); ``opponent_delivery_penalty``; ``canonical``; ``normalize``;
     ``config=Config(...)`` or its fields as keywords (``num_players``,
@@ -93,15 +93,12 @@ class MammaMiaLearnerVectorEnv(VectorEnv):
     def __init__(
         self,
         num_envs: int,
-        opponents: Any = None,
-        opponent_probs: Sequence[float] | None = None,
-        learner_seat: int | None = None,
-        opponent_delivery_penalty: float = 0.0,
-        canonical: bool = True,
-        normalize: bool = True,
+        *,
+        options: LearnerOptions | None = None,
         config: Config | None = None,
-        **config_kwargs: Any,
+        **kwargs: Any,
     ) -> None:
+        options, config_kwargs = LearnerOptions.split(options, kwargs)
         if not is_int(num_envs) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive int, got {num_envs!r}")
         if config is not None and config_kwargs:
@@ -111,12 +108,7 @@ class MammaMiaLearnerVectorEnv(VectorEnv):
         self.games = LearnerGames(
             self.num_envs,
             self.config,
-            opponents=opponents,
-            opponent_probs=opponent_probs,
-            learner_seat=learner_seat,
-            opponent_delivery_penalty=opponent_delivery_penalty,
-            canonical=canonical,
-            normalize=normalize,
+            options=options,
             autoreset=True,
         )
         self.num_players = self.config.num_players

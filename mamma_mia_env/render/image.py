@@ -1,6 +1,6 @@
 """Raster frames of the table (``render_mode="rgb_array"``), drawn with Pillow.
 
-The layout is the SVG's (``render_svg.table_shapes``), so a video frame and the SVG
+The layout is the SVG's (``render.svg.table_shapes``), so a video frame and the SVG
 of the same position show the same cards.
 """
 
@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from .render_svg import WIDTH, table_shapes
+from mamma_mia_env.render.svg import WIDTH, table_shapes
 
 BACKGROUND = "#fbf7ee"
 #: Frames have a fixed height so that a video's frames all have one shape.
@@ -29,7 +29,7 @@ def _font(size: int, bold: bool) -> ImageFont.FreeTypeFont | ImageFont.ImageFont
 
 
 def table_image(view: dict[str, Any], height: int = HEIGHT) -> np.ndarray:
-    """``view`` (from ``render_svg.table_view``) as a ``(height, WIDTH, 3)`` uint8 frame.
+    """``view`` (from ``render.view.table_view``) as a ``(height, WIDTH, 3)`` uint8 frame.
 
     A taller table is scaled down to fit, so every frame of a game has one shape.
     """

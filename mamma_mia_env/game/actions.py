@@ -15,15 +15,34 @@ is the public way to build and read them:
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
+from typing import NamedTuple, Protocol
 
+import numpy as np
+
+from mamma_mia_env.game.cards import (
+    DECLINE,
+    DELIVER,
+    INGREDIENTS,
+    N_KINDS,
+    N_ORDER_TYPES,
+    order_name,
+)
+from mamma_mia_env.game.state import OVER, REVEAL, GameState
 from mamma_mia_env.plumbing.arguments import ArgumentTypeError, as_int, is_int
 
-from .cards import DECLINE, DELIVER, INGREDIENTS, N_KINDS, N_ORDER_TYPES, order_name
-from .engine import Engine
-from .state import OVER, REVEAL, GameState
-
 DRAWS = ("supply", "stack")
+
+
+class ActionSpace(Protocol):
+    """What the codec reads of an ``Engine``: its play table and action counts.
+
+    A protocol instead of the ``Engine`` class, so the engine can import this module
+    (its error messages name actions) without an import cycle.
+    """
+
+    play: np.ndarray
+    n_turn_actions: int
+    n_actions: int
 
 
 class TurnAction(NamedTuple):
@@ -42,7 +61,7 @@ class RevealAction(NamedTuple):
 class ActionCodec:
     """Encode and decode actions of one engine's action space."""
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: ActionSpace) -> None:
         self.engine = engine
         self._play_index = {
             (int(k), int(s), int(d)): p for p, (k, s, d) in enumerate(engine.play) if p > 0
@@ -208,7 +227,7 @@ def _kind_index(kind: str | int, name: str) -> int:
     return INGREDIENTS.index(kind)
 
 
-def describe_illegal(engine: Engine, state: GameState, game: int, action: int) -> str:
+def describe_illegal(engine: ActionSpace, state: GameState, game: int, action: int) -> str:
     """Why ``action`` is illegal in game ``game``: the message of IllegalActionError."""
     rec = state.data[game]
     n = engine.n_actions

@@ -15,58 +15,23 @@ from typing import Any
 
 import numpy as np
 
+from mamma_mia_env.game.config import Config
+from mamma_mia_env.game.consistency import record_problems
+from mamma_mia_env.game.record import MAX_SEATS, OVER, PHASE_NAMES, PLAY, REVEAL, state_dtype
 from mamma_mia_env.plumbing.arguments import as_int
 
-from .cards import N_CARD_TYPES, N_ORDER_TYPES, OVEN_CAPACITY, SUPPLY_CAPACITY
-from .config import Config
-
-PLAY, REVEAL, OVER = 0, 1, 2
-PHASE_NAMES = ("play", "reveal", "over")
-
-
-MAX_SEATS = 5
-
-
-def state_dtype() -> np.dtype:
-    """The record layout (documented in docs/ENV.md).
-
-    Per-seat fields always have room for five seats (unused seats stay zero): one
-    layout for every player count, so that one compiled kernel serves all configs.
-    """
-    n = MAX_SEATS
-    return np.dtype(
-        [
-            ("seed", np.uint64),  # the seed this game was dealt from
-            ("rng", np.uint64),  # SplitMix64 state
-            ("hand", np.int8, (n, N_CARD_TYPES)),  # ingredient cards per seat and type
-            ("orders_hand", np.int8, (n, N_ORDER_TYPES)),  # 1 = order type in hand
-            ("stack", np.int8, (n, N_ORDER_TYPES)),  # order stacks, circular buffers
-            ("stack_head", np.int8, (n,)),
-            ("stack_len", np.int8, (n,)),
-            ("delivered", np.int8, (n, N_ORDER_TYPES)),
-            ("supply", np.int8, (SUPPLY_CAPACITY,)),  # card codes, index supply_pos is top
-            ("supply_pos", np.int16),
-            ("supply_len", np.int16),
-            ("piles", np.int16, (N_CARD_TYPES,)),  # face-up piles per card type
-            ("used", np.int16, (N_CARD_TYPES,)),  # this round's used stack
-            ("oven_who", np.int8, (OVEN_CAPACITY,)),
-            ("oven_what", np.int8, (OVEN_CAPACITY,)),  # 0-4 ingredient, 5+t order type t
-            ("oven_s", np.int8, (OVEN_CAPACITY,)),  # singles in an ingredient entry
-            ("oven_d", np.int8, (OVEN_CAPACITY,)),  # doubles in an ingredient entry
-            ("oven_len", np.int16),
-            ("reveal_pos", np.int16),
-            ("mm_holder", np.int8),  # -1: the Mamma Mia! card is in the supply
-            ("round", np.int8),
-            ("phase", np.int8),
-            ("seat", np.int8),  # seat to act (the order's owner in a reveal decision)
-            ("last_seat", np.int8),  # seat that took the last play turn
-            ("idle", np.int8),  # consecutive turns in which no card moved
-            ("turns", np.int32),
-            ("terminated", np.bool_),
-            ("truncated", np.bool_),
-            ("rewards", np.float32, (n,)),  # rewards produced by the last step
-        ]
-    )
+__all__ = [  # the record layout and phases are re-exported: their old home
+    "MAX_SEATS",
+    "OVER",
+    "PHASE_NAMES",
+    "PLAY",
+    "REVEAL",
+    "GameState",
+    "StateError",
+    "StateTypeError",
+    "check_state",
+    "state_dtype",
+]
 
 
 class StateError(ValueError):
@@ -183,8 +148,6 @@ class GameState:
                     raise StateError(f"games[{i}].{name}: {exc}") from exc
                 data[i][name] = cast
         state = cls(config, data)
-        from .validate import check_state  # local: validate imports this module
-
         problems = check_state(state)
         if problems:
             raise StateError("corrupt state: " + "; ".join(problems[:5]))
@@ -201,3 +164,21 @@ class GameState:
         except RecursionError:
             raise StateError("not a saved state: JSON nested too deeply") from None
         return cls.from_dict(obj)
+
+
+_DTYPE = state_dtype()
+
+
+def check_state(state: GameState) -> list[str]:
+    """Every problem found, each naming the game index and the field; [] if consistent.
+
+    A batch of no games has no problems (``check_layout`` is what refuses it as an
+    engine's input); a ``state`` that is not a ``GameState`` of the record layout is
+    refused with ``StateError``, as it cannot be checked. The checks themselves are
+    ``consistency.record_problems``.
+    """
+    if not isinstance(state, GameState) or not isinstance(state.config, Config):
+        raise StateTypeError(f"state must be a GameState, got {type(state).__name__}")
+    if not isinstance(state.data, np.ndarray) or state.data.dtype != _DTYPE or state.data.ndim != 1:
+        raise StateError("state.data must be a one-dimensional array of state_dtype() records")
+    return record_problems(state.data, state.config)

@@ -15,10 +15,10 @@ the end-of-game result).
     ...     int(np.flatnonzero(env.action_masks())[0]))
 
 For sb3-contrib's ``MaskablePPO``, ``action_masks()`` returns the legal actions as a
-bool vector. ``LearnerGames`` (``mamma_mia_env.learner_games``) is the batched
+bool vector. ``LearnerGames`` (``mamma_mia_env.envs.learner``) is the batched
 machinery underneath, shared with the gymnasium ``VectorEnv`` of
-``mamma_mia_env.learner_vector`` and the stable-baselines3 ``VecEnv`` of
-``mamma_mia_env.sb3_vec_env``.
+``mamma_mia_env.envs.learner_vector`` and the stable-baselines3 ``VecEnv`` of
+``mamma_mia_env.integrations.sb3``.
 
 This module does not import ``agents`` (agents depend on the env, not the reverse);
 without ``opponents`` the other seats play uniformly random legal actions.
@@ -33,6 +33,18 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
+from mamma_mia_env.envs.learner import LearnerGames, LearnerOptions
+from mamma_mia_env.envs.opponents import (  # re-exported: they lived here before issue 11
+    OpponentError,
+    UniformRandomOpponent,
+)
+from mamma_mia_env.game.actions import describe_illegal
+from mamma_mia_env.game.config import Config
+from mamma_mia_env.game.engine import IllegalActionError
+from mamma_mia_env.game.observe import OBS_HIGH
+from mamma_mia_env.game.outcome import game_outcome
+from mamma_mia_env.game.state import StateError
+from mamma_mia_env.game.validate import load_state
 from mamma_mia_env.plumbing.arguments import (
     ArgumentTypeError,
     as_bool,
@@ -41,20 +53,16 @@ from mamma_mia_env.plumbing.arguments import (
     as_seed,
     is_int,
 )
+from mamma_mia_env.render.text import render_table
+from mamma_mia_env.render.view import table_view
 
-from .config import Config
-from .engine import IllegalActionError
-from .learner_games import (  # re-exported: they lived here before issue 11
-    OBS_HIGH,
-    LearnerGames,
-    OpponentError,
-    UniformRandomOpponent,
-    game_outcome,
-)
-from .state import StateError
-from .validate import load_state
-
-__all__ = ["MammaMiaGymEnv", "LearnerGames", "OpponentError", "UniformRandomOpponent"]
+__all__ = [
+    "MammaMiaGymEnv",
+    "LearnerGames",
+    "LearnerOptions",
+    "OpponentError",
+    "UniformRandomOpponent",
+]
 __all__ += ["game_outcome", "OBS_HIGH"]
 
 ILLEGAL_ACTION_MODES = ("terminate", "raise")
@@ -78,7 +86,7 @@ class MammaMiaGymEnv(gym.Env):
     ## Spaces
     Action: ``Discrete(n_actions)`` (655, or 1,825 with ``double_ingredients``), in
     the learner's canonical frame by default (``canonical=True``: every seat is
-    relabelled to look like seat 0, see ``mamma_mia_env.symmetry``; the env maps the
+    relabelled to look like seat 0, see ``mamma_mia_env.game.symmetry``; the env maps the
     action back). Observation: the learner's observation vector (docs/ENV.md),
     canonical and divided by ``obs_scale`` by default (``normalize=True``).
     ``action_masks()`` gives the legal actions as a bool vector (sb3-contrib's
@@ -98,14 +106,17 @@ class MammaMiaGymEnv(gym.Env):
     experimenter reads it with ``game_seed()``.
 
     ## Arguments
-    ``opponents``: a policy or a pool of policies (objects with ``act_batch(obs,
-    masks, rng, seats)``, e.g. ``mamma_mia_agents.load_agent("builder")``); default uniform
-    random. ``opponent_probs``: weights over the pool. ``learner_seat``: an int, or
-    ``None`` for a random seat each episode. ``illegal_action``: ``"terminate"``
+    The learner options (``LearnerOptions``: ``opponents``, ``opponent_probs``,
+    ``learner_seat``, ``opponent_delivery_penalty``, ``canonical``, ``normalize``) as
+    ``options=LearnerOptions(...)`` or as keywords. ``opponents``: a policy or a pool of
+    policies (objects with ``act_batch(obs, masks, rng, seats)``, e.g.
+    ``mamma_mia_agents.load_agent("builder")``); default uniform random.
+    ``opponent_probs``: weights over the pool. ``learner_seat``: an int, or ``None`` for
+    a random seat each episode. ``illegal_action``: ``"terminate"``
     (default, as PettingZoo's ``TerminateIllegalWrapper``: the episode ends with
     ``illegal_reward`` for the learner and ``info["illegal_action"]``) or ``"raise"``
-    (``IllegalActionError``); a masked policy never plays one. ``record_actions``: keep every seat's
-    actions (``info["actions"]`` at the end) for replays. Other keywords are fields of
+    (``IllegalActionError``); a masked policy never plays one. ``record_actions``: keep
+    every seat's actions (``info["actions"]`` at the end) for replays. Other keywords are fields of
     ``Config`` (``num_players``, ``reward_mode``, rule flags, ...).
     """
 
@@ -113,20 +124,17 @@ class MammaMiaGymEnv(gym.Env):
 
     def __init__(
         self,
-        opponents: Any = None,
-        opponent_probs: Sequence[float] | None = None,
-        learner_seat: int | None = None,
-        opponent_delivery_penalty: float = 0.0,
-        canonical: bool = True,
-        normalize: bool = True,
+        *,
+        options: LearnerOptions | None = None,
         record_actions: bool = False,
         illegal_action: str = "terminate",
         illegal_reward: float = -1.0,
         render_mode: str | None = None,
         config: Config | None = None,
-        **config_kwargs: Any,
+        **kwargs: Any,
     ) -> None:
         super().__init__()
+        options, config_kwargs = LearnerOptions.split(options, kwargs)
         if config is not None and config_kwargs:
             raise ValueError("give either config=Config(...) or config keywords, not both")
         self.config = config if config is not None else Config.from_kwargs(**config_kwargs)
@@ -140,12 +148,7 @@ class MammaMiaGymEnv(gym.Env):
         self.games = LearnerGames(
             1,
             self.config,
-            opponents=opponents,
-            opponent_probs=opponent_probs,
-            learner_seat=learner_seat,
-            opponent_delivery_penalty=opponent_delivery_penalty,
-            canonical=canonical,
-            normalize=normalize,
+            options=options,
             autoreset=False,
         )
         self.games.record_history = as_bool(record_actions, "record_actions")
@@ -232,8 +235,6 @@ class MammaMiaGymEnv(gym.Env):
                 info = self._info()
                 info["illegal_action"] = a
                 return self.games.observe()[0], self.illegal_reward, True, False, info
-            from .actions import describe_illegal
-
             g = self.games
             env_a = int(g.canon.to_env_actions(np.array([a]), g.seat)[0]) if g.canonical else a
             why = (
@@ -270,15 +271,12 @@ class MammaMiaGymEnv(gym.Env):
             gym.logger.warn("render() called without a render_mode")
             return None
         if self.render_mode == "rgb_array":  # the learner's view, as "ansi"
-            from .render_image import table_image
-            from .render_svg import table_view
+            from mamma_mia_env.render.image import table_image
 
             recall = self.config.observation_mode == "recall"
             rec = self.games.state.data[0]
             n = self.config.num_players
             return table_image(table_view(rec, n, self.learner_seat, recall))
-        from .render import render_table
-
         return render_table(
             self.games.state.data[0],
             self.learner_seat,

@@ -42,34 +42,31 @@ import numpy as np
 from gymnasium import spaces
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv, VecEnvIndices
 
+from mamma_mia_env.envs.learner import LearnerGames, LearnerOptions
+from mamma_mia_env.game.config import Config
+from mamma_mia_env.game.engine import IllegalActionError
 from mamma_mia_env.plumbing.arguments import as_array, as_seed, is_int
-
-from .config import Config
-from .engine import IllegalActionError
-from .learner_games import LearnerGames
 
 
 class MammaMiaSB3VecEnv(VecEnv):
     """``n_envs`` games of Mamma Mia!, one learner seat each (stable-baselines3 ``VecEnv``).
 
-    Arguments as ``MammaMiaGymEnv`` (``opponents``, ``opponent_probs``,
-    ``learner_seat``, ``opponent_delivery_penalty``, ``canonical``, ``normalize``, and
-    the fields of ``Config``), plus ``seed``.
+    Arguments as ``MammaMiaGymEnv``: the learner options (``options=LearnerOptions(...)``
+    or its fields as keywords: ``opponents``, ``opponent_probs``, ``learner_seat``,
+    ``opponent_delivery_penalty``, ``canonical``, ``normalize``) and the fields of
+    ``Config``; plus ``seed``.
     """
 
     def __init__(
         self,
         n_envs: int,
-        opponents: Any = None,
-        opponent_probs: Sequence[float] | None = None,
-        learner_seat: int | None = None,
-        opponent_delivery_penalty: float = 0.0,
-        canonical: bool = True,
-        normalize: bool = True,
+        *,
+        options: LearnerOptions | None = None,
         seed: int | None = None,
         config: Config | None = None,
-        **config_kwargs: Any,
+        **kwargs: Any,
     ) -> None:
+        options, config_kwargs = LearnerOptions.split(options, kwargs)
         if not is_int(n_envs) or n_envs < 1:
             raise ValueError(f"n_envs must be a positive int, got {n_envs!r}")
         if config is not None and config_kwargs:
@@ -79,12 +76,7 @@ class MammaMiaSB3VecEnv(VecEnv):
         self.games = LearnerGames(
             int(n_envs),
             self.config,
-            opponents=opponents,
-            opponent_probs=opponent_probs,
-            learner_seat=learner_seat,
-            opponent_delivery_penalty=opponent_delivery_penalty,
-            canonical=canonical,
-            normalize=normalize,
+            options=options,
             autoreset=True,
         )
         self.games.sb3_infos = True

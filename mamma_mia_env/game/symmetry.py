@@ -30,9 +30,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .cards import N_CARD_TYPES, N_KINDS, N_ORDER_TYPES, others, play_table
-from .config import Config
-from .observe import ORDER_SLOT_FEATURES, SEAT_FEATURES, observation_layout
+from mamma_mia_env.game.cards import N_CARD_TYPES, N_KINDS, N_ORDER_TYPES, others, play_table
+from mamma_mia_env.game.config import Config
+from mamma_mia_env.game.observe import ORDER_SLOT_FEATURES, SEAT_FEATURES, observation_layout
 
 N_SIMPLE_OTHER = 4  # order types 0-3: "4 x other ingredient + 1 P"
 

@@ -16,11 +16,21 @@ other seats play uniformly random legal actions.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, fields
 from typing import Any
 
 import numpy as np
 from gymnasium import spaces
 
+from mamma_mia_env.envs.opponents import OpponentError, OpponentPool, UniformRandomOpponent
+from mamma_mia_env.game.actions import describe_illegal
+from mamma_mia_env.game.config import Config
+from mamma_mia_env.game.engine import Engine, IllegalActionError
+from mamma_mia_env.game.observe import OBS_HIGH
+from mamma_mia_env.game.outcome import game_outcome
+from mamma_mia_env.game.state import OVER, GameState
+from mamma_mia_env.game.symmetry import SeatCanonicalizer, obs_scale
+from mamma_mia_env.game.validate import validate_state
 from mamma_mia_env.plumbing.arguments import (
     ArgumentTypeError,
     as_array,
@@ -32,98 +42,94 @@ from mamma_mia_env.plumbing.arguments import (
     is_int,
 )
 
-from . import kernels
-from .config import Config
-from .engine import Engine, IllegalActionError
-from .observe import OBS_HIGH
-from .state import OVER, GameState
-from .symmetry import SeatCanonicalizer, obs_scale
-from .validate import validate_state
+__all__ = [  # OpponentError, UniformRandomOpponent, game_outcome: re-exported, their old home
+    "OBS_HIGH",
+    "LearnerGames",
+    "LearnerOptions",
+    "OpponentError",
+    "UniformRandomOpponent",
+    "game_outcome",
+]
 
 
-class OpponentError(RuntimeError):
-    """An opponent policy raised inside ``step`` / ``reset``; the message names it.
+@dataclass(frozen=True)
+class LearnerOptions:
+    """How the learner's games are set up: the one list of options every learner-seat
+    front shares (``MammaMiaGymEnv``, ``MammaMiaLearnerVectorEnv``, ``MammaMiaSB3VecEnv``
+    and ``LearnerGames`` itself). Each front also takes the fields as keywords, which
+    build one of these, so a new option is added here once.
 
-    The call that ran it is undone: the env is as it was before the call.
+    * ``opponents``: one policy or a pool (list); each opponent seat of each new game
+      draws one from the pool (``opponent_probs``, default uniform); default uniform
+      random play.
+    * ``learner_seat``: an int (fixed seat) or ``None`` (drawn per game, uniformly).
+    * ``opponent_delivery_penalty``: subtracted from the learner's reward per order the
+      opponents deliver, divided by the N - 1 opponents.
+    * ``canonical`` (default True): observations, masks and actions in the learner's
+      canonical frame (``mamma_mia_env.game.symmetry``: every seat looks like seat 0);
+      ``normalize`` (default True): observations divided by ``obs_scale``.
+
+    Checked when the games are built (``LearnerGames``), not here.
     """
 
+    opponents: Any = None
+    opponent_probs: Sequence[float] | None = None
+    learner_seat: int | None = None
+    opponent_delivery_penalty: float = 0.0
+    canonical: bool = True
+    normalize: bool = True
 
-class UniformRandomOpponent:
-    """The default opponent: a uniformly random legal action (row by row)."""
+    @classmethod
+    def split(
+        cls, options: LearnerOptions | None, kwargs: dict[str, Any]
+    ) -> tuple[LearnerOptions, dict[str, Any]]:
+        """The options of a front's call, and the keywords left (``Config`` fields).
 
-    name = "uniform_random"
-    observation_mode = "recall"
-
-    def act_batch(
-        self,
-        observations: np.ndarray,
-        masks: np.ndarray,
-        rng: np.random.Generator,
-        seats: np.ndarray | None = None,
-    ) -> np.ndarray:
-        counts = np.cumsum(np.asarray(masks) != 0, axis=1, dtype=np.int32)
-        pick = (rng.random(len(counts)) * counts[:, -1]).astype(np.int32)
-        return np.argmax(counts > pick[:, None], axis=1).astype(np.int64)
-
-
-def game_outcome(data: np.ndarray, num_players: int) -> tuple[np.ndarray, np.ndarray]:
-    """Delivered orders ``(B, N)`` and win shares ``(B, N)`` of finished game records.
-
-    Most delivered orders wins, ties go to the most ingredient cards in hand, a tie
-    after that shares the win (1/k each); a truncated game is scored as it stands.
-    """
-    n = num_players
-    delivered = data["delivered"][:, :n].sum(axis=2).astype(np.int64)
-    cards = data["hand"][:, :n].sum(axis=2).astype(np.int64)
-    score = delivered * 1000 + cards
-    top = score == score.max(axis=1, keepdims=True)
-    share = top / top.sum(axis=1, keepdims=True)
-    return delivered, share
-
-
-def _as_pool(opponents: Any) -> list[Any]:
-    if opponents is None:
-        return [UniformRandomOpponent()]
-    pool = list(opponents) if isinstance(opponents, (list, tuple)) else [opponents]
-    if not pool:
-        raise ValueError("opponents must name at least one opponent")
-    for opp in pool:
-        if not callable(getattr(opp, "act_batch", None)):
-            raise TypeError(
-                f"opponent {opp!r} has no act_batch(observations, masks, rng, seats) method"
+        ``options`` or the option keywords among ``kwargs``, not both.
+        """
+        names = {f.name for f in fields(cls)}
+        given = {k: v for k, v in kwargs.items() if k in names}
+        rest = {k: v for k, v in kwargs.items() if k not in names}
+        if options is None:
+            return cls(**given), rest
+        if not isinstance(options, LearnerOptions):
+            raise ArgumentTypeError(
+                f"options must be a LearnerOptions, got {type(options).__name__}"
             )
-    return pool
+        if given:
+            raise ValueError(
+                "give either options=LearnerOptions(...) or its fields as keywords, not "
+                f"both (got {sorted(given)})"
+            )
+        return options, rest
 
 
 class LearnerGames:
     """B games, each with one learner seat; opponents move inside ``step``.
 
-    The batched core of ``MammaMiaGymEnv`` (B = 1) and ``MammaMiaSB3VecEnv``.
-
-    * ``learner_seat``: an int (fixed seat) or ``None`` (drawn per game, uniformly).
-    * ``opponents``: one policy or a pool (list); each opponent seat of each new game
-      draws one from the pool (``opponent_probs``, default uniform).
-    * rewards: the engine's ``reward_mode`` for the learner's seat, minus
-      ``opponent_delivery_penalty`` x (orders the opponents delivered in the step) /
-      (N - 1). With ``reward_mode="delivered_win_loss"`` and penalty 1 the return of a
-      game is (own orders - mean opponent orders) + the win/loss result.
-    * ``canonical`` (default True): observations, masks and actions in the learner's
-      canonical frame (``mamma_mia_env.symmetry``: every seat looks like seat 0);
-      ``normalize`` (default True): observations divided by ``obs_scale``.
+    The batched core of ``MammaMiaGymEnv`` (B = 1), ``MammaMiaLearnerVectorEnv`` and
+    ``MammaMiaSB3VecEnv``. ``options`` (a ``LearnerOptions``, or its fields as keywords)
+    say who the opponents are, which seat the learner holds and how its rewards and
+    views are shaped. Rewards: the engine's ``reward_mode`` for the learner's seat,
+    minus ``opponent_delivery_penalty`` x (orders the opponents delivered in the step) /
+    (N - 1). With ``reward_mode="delivered_win_loss"`` and penalty 1 the return of a
+    game is (own orders - mean opponent orders) + the win/loss result.
     """
 
     def __init__(
         self,
         batch_size: int,
         config: Config,
-        opponents: Any = None,
-        opponent_probs: Sequence[float] | None = None,
-        learner_seat: int | None = None,
-        opponent_delivery_penalty: float = 0.0,
-        canonical: bool = True,
-        normalize: bool = True,
+        *,
+        options: LearnerOptions | None = None,
         autoreset: bool = True,
+        **option_kwargs: Any,
     ) -> None:
+        opts, unknown = LearnerOptions.split(options, option_kwargs)
+        if unknown:
+            raise TypeError(f"LearnerGames got unknown keywords {sorted(unknown)}")
+        self.options = opts
+        learner_seat = opts.learner_seat
         self.batch_size = batch_size = as_int(batch_size, "batch_size", 1)
         self.config = config
         self.engine = Engine(config)
@@ -132,20 +138,17 @@ class LearnerGames:
             raise ValueError(f"learner_seat must be None or a seat in 0-{n - 1}")
         self.learner_seat = learner_seat
         self.opponent_delivery_penalty = as_float(
-            opponent_delivery_penalty, "opponent_delivery_penalty"
+            opts.opponent_delivery_penalty, "opponent_delivery_penalty"
         )
-        self.canonical = as_bool(canonical, "canonical")
-        self.normalize = as_bool(normalize, "normalize")
+        self.canonical = as_bool(opts.canonical, "canonical")
+        self.normalize = as_bool(opts.normalize, "normalize")
         self.autoreset = as_bool(autoreset, "autoreset")
         self.canon = SeatCanonicalizer(config)
         self.scale = obs_scale(n, config.observation_mode)
         self.obs_dim = self.engine.obs_dim
         self.n_actions = self.engine.n_actions
-        self._observers: dict[str, Engine] = {config.observation_mode: self.engine}
-        # every opponent ever in the pool; games refer to these, so a new pool changes
-        # the opponents of games dealt later, never of games in progress
-        self._registry: list[Any] = []
-        self.set_opponents(opponents, opponent_probs)
+        self.opponents = OpponentPool(config, self.engine)
+        self.set_opponents(opts.opponents, opts.opponent_probs)
         self.state: GameState = None  # type: ignore[assignment]  # set by reset()
         # Two generators: ``rng`` draws game seeds, learner seats and opponents (it
         # determines every future deal, so no policy ever sees it); ``act_rng`` is the
@@ -201,45 +204,19 @@ class LearnerGames:
 
         Everything is checked before anything changes: a refused call keeps the pool.
         """
-        pool = _as_pool(opponents)
-        for opp in pool:
-            check = getattr(opp, "check_config", None)
-            if check is not None:
-                try:
-                    check(self.config)
-                except ValueError as exc:
-                    raise ValueError(f"opponent {opp!r} cannot play this game: {exc}") from exc
-        if probs is None:
-            pool_p = np.full(len(pool), 1.0 / len(pool))
-        else:
-            if isinstance(probs, (str, bytes, dict, set)) or not hasattr(probs, "__len__"):
-                raise ArgumentTypeError(
-                    f"opponent_probs must be a list of weights, one per opponent, got {probs!r:.80}"
-                )
-            p = np.array(
-                [as_float(w, f"opponent_probs[{i}]", 0.0) for i, w in enumerate(probs)],
-                dtype=np.float64,
-            )
-            if p.shape != (len(pool),) or p.sum() <= 0:
-                raise ValueError(
-                    f"opponent_probs must be {len(pool)} non-negative weights (one per "
-                    f"opponent) with a positive sum, got {p.tolist()}"
-                )
-            pool_p = p / p.sum()
-        observers = dict(self._observers)
-        for opp in pool:
-            mode = getattr(opp, "observation_mode", self.config.observation_mode)
-            if mode not in observers:
-                observers[mode] = Engine(self.config.replace(observation_mode=mode))
-        ids = []
-        for opp in pool:
-            known = [i for i, o in enumerate(self._registry) if o is opp]
-            if not known:
-                self._registry.append(opp)
-                known = [len(self._registry) - 1]
-            ids.append(known[0])
-        self.pool, self.pool_p, self._observers = pool, pool_p, observers
-        self._pool_ids = np.asarray(ids, dtype=np.int64)
+        self.opponents.set(opponents, probs)
+
+    @property
+    def pool(self) -> list[Any]:
+        return self.opponents.pool
+
+    @property
+    def pool_p(self) -> np.ndarray:
+        return self.opponents.probs
+
+    @property
+    def _registry(self) -> list[Any]:
+        return self.opponents.registry
 
     # -- dealing --------------------------------------------------------------------
     def _draw_game_seeds(self, k: int) -> np.ndarray:
@@ -257,8 +234,7 @@ class LearnerGames:
             else:
                 seats = np.full(k, self.learner_seat)
         self.seat[index] = seats
-        draw = self.rng.choice(len(self.pool), size=(k, self.num_players), p=self.pool_p)
-        opp = self._pool_ids[draw]
+        opp = self.opponents.draw(self.rng, k, self.num_players)
         opp[np.arange(k), self.seat[index]] = -1
         self.opp[index] = opp
         if self.state is None:
@@ -357,8 +333,6 @@ class LearnerGames:
         env_acts = self.canon.to_env_actions(acts, self.seat) if self.canonical else acts
         legal = self.action_masks()[np.arange(b), acts]
         if not legal.all():  # named in the caller's frame; no game has moved
-            from .actions import describe_illegal
-
             g = int(np.flatnonzero(~legal)[0])
             raise IllegalActionError(
                 f"game {g}: action {int(acts[g])} is illegal: "
@@ -482,37 +456,9 @@ class LearnerGames:
             need = live & (data["seat"] != self.seat)
             if not need.any():
                 break
-            env_acts = np.zeros(b, dtype=np.int64)
             masks = self.engine.legal_masks(self.state, out=self._env_mask)
-            seats = data["seat"].astype(np.int64)
-            who = self.opp[np.arange(b), seats]
-            for a in np.unique(who[need]):
-                rows = np.flatnonzero(need & (who == a))
-                opp = self._registry[a]
-                mode = getattr(opp, "observation_mode", self.config.observation_mode)
-                observer = self._observers[mode]
-                obs = observer.observe(GameState(observer.config, data[rows]))
-                try:  # the opponent gets copies: nothing it writes reaches the games
-                    chosen = np.asarray(
-                        opp.act_batch(obs, masks[rows], self.act_rng, seats[rows].copy())
-                    )
-                except Exception as exc:
-                    raise OpponentError(
-                        f"opponent {opp!r} raised {type(exc).__name__} in act_batch: {exc}"
-                    ) from exc
-                if chosen.shape != (len(rows),) or chosen.dtype.kind not in "iu":
-                    raise IllegalActionError(
-                        f"opponent {opp!r} returned {chosen.dtype} actions of shape "
-                        f"{chosen.shape} for {len(rows)} games"
-                    )
-                chosen = chosen.astype(np.int64)
-                k = kernels.first_masked_out(masks[rows], chosen)
-                if k >= 0:
-                    raise IllegalActionError(
-                        f"opponent {opp!r} chose illegal action {int(chosen[k])} in game "
-                        f"{int(rows[k])}"
-                    )
-                env_acts[rows] = chosen
+            who = np.where(need, self.opp[np.arange(b), data["seat"]], -1)
+            env_acts = self.opponents.actions(who, self.state, masks, self.act_rng)
             step_rewards = np.zeros(b)
             delivered = self.engine.step(self.state, env_acts, active=need)
             self._collect(step_rewards, delivered, need)

@@ -19,21 +19,18 @@ from dataclasses import fields
 
 import numpy as np
 
-from mamma_mia_env.plumbing.arguments import (
-    ArgumentTypeError,
-    as_array,
-    as_int,
-    as_seed,
-    as_seed_array,
-    check_out,
-    is_int,
+from mamma_mia_env.game import kernels
+from mamma_mia_env.game.actions import describe_illegal
+from mamma_mia_env.game.cards import N_REVEAL_ACTIONS, deck_counts, order_need_table, play_table
+from mamma_mia_env.game.config import Config
+from mamma_mia_env.game.observe import (
+    RECALL,
+    TOP_CARD,
+    global_state_layout,
+    observation_layout,
+    observation_slices,
 )
-
-from . import kernels
-from .cards import N_REVEAL_ACTIONS, deck_counts, order_need_table, play_table
-from .config import Config
-from .observe import RECALL, TOP_CARD, global_state_layout, observation_layout, observation_slices
-from .rules import (
+from mamma_mia_env.game.rules import (
     N_PARAMS,
     P_AUTO,
     P_DOUBLES,
@@ -47,8 +44,17 @@ from .rules import (
     P_REWARD,
     P_STRICT,
 )
-from .state import OVER, GameState, StateError
-from .validate import check_layout
+from mamma_mia_env.game.state import OVER, GameState, StateError
+from mamma_mia_env.game.validate import check_layout
+from mamma_mia_env.plumbing.arguments import (
+    ArgumentTypeError,
+    as_array,
+    as_int,
+    as_seed,
+    as_seed_array,
+    check_out,
+    is_int,
+)
 
 PARALLEL_MIN_BATCH = 256
 _REWARD_CODES = {"win_loss": 0, "delivered": 1, "delivered_win_loss": 2}
@@ -224,8 +230,6 @@ class Engine:
             active = np.ones(b, dtype=bool)
         bad = self._k(b).first_illegal(state.data, arr, active, self.params, self.play, self.need)
         if bad >= 0:
-            from .actions import describe_illegal  # local: actions imports this module
-
             raise IllegalActionError(
                 f"game {bad}: action {int(arr[bad])} is illegal: "
                 + describe_illegal(self, state, bad, int(arr[bad]))

@@ -33,10 +33,8 @@ from typing import Any
 
 import numpy as np
 
-from mamma_mia_env.plumbing.arguments import ArgumentTypeError, is_int
-
-from . import kernels
-from .cards import (
+from mamma_mia_env.game import kernels
+from mamma_mia_env.game.cards import (
     INGREDIENTS,
     MAMMA_MIA,
     N_CARD_TYPES,
@@ -45,10 +43,11 @@ from .cards import (
     SUPPLY_CAPACITY,
     deck_counts,
 )
-from .config import Config
-from .engine import Engine
-from .state import PLAY, GameState, StateError
-from .validate import TURNS_LIMIT, check_state
+from mamma_mia_env.game.config import Config
+from mamma_mia_env.game.engine import Engine
+from mamma_mia_env.game.state import PLAY, GameState, StateError
+from mamma_mia_env.game.validate import TURNS_LIMIT, check_state
+from mamma_mia_env.plumbing.arguments import ArgumentTypeError, is_int
 
 _KEYS = {
     "config",
@@ -187,130 +186,19 @@ def build_position(description: dict, config: Config | None = None) -> GameState
     unknown = sorted(set(description) - _KEYS, key=str)
     if unknown:
         raise StateError(f"unknown position keys {unknown}; known: {sorted(_KEYS)}")
-    if config is None:
-        cfg = description.get("config", {})
-        if not isinstance(cfg, dict):
-            raise StateError(f"'config' must be a dict of Config fields, got {cfg!r}")
-        try:
-            config = Config.from_kwargs(**cfg)
-        except TypeError as exc:  # non-string keys
-            raise StateError(f"'config': {exc}") from None
-    elif not isinstance(config, Config):
-        raise ArgumentTypeError(f"config must be a Config, got {type(config).__name__}")
-    engine = Engine(config)
-    n = config.num_players
+    config = _config(description, config)
     reveal = description.get("reveal", False)
     if not isinstance(reveal, bool):
         raise StateError(f"'reveal' must be true or false, got {reveal!r}")
     state = GameState.empty(config, 1)
     r = state.data[0]
-    seed = _int(description.get("seed", 0), "'seed'", 0, 2**64 - 1)
-    r["seed"] = seed
-    r["rng"] = seed
-    r["round"] = _int(description.get("round", 0), "'round'", 0, 2)
-    r["seat"] = _int(description.get("seat", 0), "'seat'", 0, n - 1)
-    r["last_seat"] = (int(r["seat"]) + n - 1) % n
-    turns_limit = config.max_turns - 1 if config.max_turns is not None else TURNS_LIMIT
-    r["turns"] = _int(description.get("turns", 0), "'turns'", 0, turns_limit)
-    r["idle"] = _int(description.get("idle", 0), "'idle'", 0, 127)
-    r["phase"] = PLAY
-    holder = description.get("mm_holder")
-    r["mm_holder"] = -1 if holder is None else _int(holder, "'mm_holder'", 0, n - 1)
-
-    remaining = deck_counts(n, config.double_ingredients).astype(np.int64)
-
-    def place(counts: np.ndarray, where: str) -> None:
-        nonlocal remaining
-        remaining = remaining - counts
-        if (remaining < 0).any():
-            c = int(np.flatnonzero(remaining < 0)[0])
-            raise StateError(f"{where}: more {_name(c)} cards than the game has")
-
-    for seat, spec in _per_seat(description, "hands", n).items():
-        counts = _counts(spec, f"hands[{seat}]")
-        place(counts, f"hands[{seat}]")
-        r["hand"][seat] = counts
-    r["piles"] = _counts(description.get("piles", {}), "piles")
-    place(r["piles"].astype(np.int64), "piles")
-    r["used"] = _counts(description.get("used", {}), "used")
-    place(r["used"].astype(np.int64), "used")
-
-    orders_left = [set(range(N_ORDER_TYPES)) for _ in range(n)]
-
-    def take_order(seat: int, t: int, where: str) -> None:
-        if not 0 <= t < N_ORDER_TYPES:
-            raise StateError(f"{where}: order type {t} is not in 0-7")
-        if t not in orders_left[seat]:
-            raise StateError(f"{where}: seat {seat}'s order {t} is placed twice")
-        orders_left[seat].discard(t)
-
-    for seat, types in _per_seat(description, "orders_in_hand", n).items():
-        for t in _list(types, f"orders_in_hand[{seat}]"):
-            t = _int(t, f"orders_in_hand[{seat}]")
-            take_order(seat, t, f"orders_in_hand[{seat}]")
-            r["orders_hand"][seat, t] = 1
-    for seat, types in _per_seat(description, "delivered", n).items():
-        for t in _list(types, f"delivered[{seat}]"):
-            t = _int(t, f"delivered[{seat}]")
-            take_order(seat, t, f"delivered[{seat}]")
-            r["delivered"][seat, t] = 1
-
-    oven = _list(description.get("oven", []), "'oven'")
-    if len(oven) > r["oven_who"].shape[0]:
-        raise StateError("oven: too many entries")
-    for i, entry in enumerate(oven):
-        seat, what, s, d = _parse_oven_entry(entry, i, n)
-        if what >= N_KINDS:
-            take_order(seat, what - N_KINDS, f"oven[{i}]")
-        else:
-            counts = np.zeros(N_CARD_TYPES, dtype=np.int64)
-            counts[what] += s
-            counts[N_KINDS + what] += d
-            if s + d == 0:
-                raise StateError(f"oven[{i}]: an ingredient entry holds at least one card")
-            place(counts, f"oven[{i}]")
-        r["oven_who"][i], r["oven_what"][i], r["oven_s"][i], r["oven_d"][i] = seat, what, s, d
-    r["oven_len"] = len(oven)
-
-    stacks = _per_seat(description, "stacks", n)
-    for seat in range(n):
-        if seat in stacks:
-            types = [_int(t, f"stacks[{seat}]") for t in _list(stacks[seat], f"stacks[{seat}]")]
-            for t in types:
-                take_order(seat, t, f"stacks[{seat}]")
-            if orders_left[seat]:
-                raise StateError(
-                    f"seat {seat}'s orders {sorted(orders_left[seat])} are placed nowhere"
-                )
-        else:
-            types = sorted(orders_left[seat])
-        r["stack"][seat, : len(types)] = types
-        r["stack_head"][seat] = 0
-        r["stack_len"][seat] = len(types)
-
-    if "supply" in description:
-        supply = _list(description["supply"], "'supply'")
-        cards = [card_code(c, f"supply[{j}]") for j, c in enumerate(supply)]
-        counts = np.zeros(N_CARD_TYPES, dtype=np.int64)
-        for c in cards:
-            if c != MAMMA_MIA:
-                counts[c] += 1
-        place(counts, "supply")
-        if remaining.any():
-            c = int(np.flatnonzero(remaining)[0])
-            raise StateError(
-                f"supply: {int(remaining[c])} {_name(c)} card(s) are placed nowhere (a given "
-                "'supply' is the whole supply)"
-            )
-    else:
-        cards = [c for c in range(N_CARD_TYPES) for _ in range(int(remaining[c]))]
-        if r["mm_holder"] < 0:
-            cards.append(MAMMA_MIA)
-    if len(cards) > r["supply"].shape[0]:
-        raise StateError("supply: too many cards")
-    r["supply"][: len(cards)] = cards
-    r["supply_len"] = len(cards)
-    r["supply_pos"] = 0
+    builder = _Builder(config, r)
+    builder.scalars(description)
+    builder.cards(description)
+    builder.orders(description)
+    builder.oven(description)
+    builder.stacks(description)
+    builder.supply(description)
     state.data[0] = r
 
     problems = check_state(state)
@@ -319,9 +207,148 @@ def build_position(description: dict, config: Config | None = None) -> GameState
     if (state.data["supply_len"] == 0).any() and not reveal:
         raise StateError("supply: empty during play (the round would already have ended)")
     if reveal:
-        delivered = np.zeros((1, n), dtype=np.int32)
+        engine = Engine(config)
+        delivered = np.zeros((1, config.num_players), dtype=np.int32)
         kernels.begin_reveal(state.data, engine.params, engine.need, delivered)
     return state
+
+
+def _config(description: dict, config: Config | None) -> Config:
+    """The given config, or the description's ``config`` dict read as one."""
+    if config is None:
+        cfg = description.get("config", {})
+        if not isinstance(cfg, dict):
+            raise StateError(f"'config' must be a dict of Config fields, got {cfg!r}")
+        try:
+            return Config.from_kwargs(**cfg)
+        except TypeError as exc:  # non-string keys
+            raise StateError(f"'config': {exc}") from None
+    if not isinstance(config, Config):
+        raise ArgumentTypeError(f"config must be a Config, got {type(config).__name__}")
+    return config
+
+
+class _Builder:
+    """Fills one record from a description, section by section, keeping count of the
+    cards not placed yet (``remaining``) and each seat's orders not placed yet, so a
+    card placed twice is named where it happens."""
+
+    def __init__(self, config: Config, r: np.void) -> None:
+        self.config, self.r, self.n = config, r, config.num_players
+        self.remaining = deck_counts(self.n, config.double_ingredients).astype(np.int64)
+        self.orders_left = [set(range(N_ORDER_TYPES)) for _ in range(self.n)]
+
+    def place(self, counts: np.ndarray, where: str) -> None:
+        self.remaining = self.remaining - counts
+        if (self.remaining < 0).any():
+            c = int(np.flatnonzero(self.remaining < 0)[0])
+            raise StateError(f"{where}: more {_name(c)} cards than the game has")
+
+    def take_order(self, seat: int, t: int, where: str) -> None:
+        if not 0 <= t < N_ORDER_TYPES:
+            raise StateError(f"{where}: order type {t} is not in 0-7")
+        if t not in self.orders_left[seat]:
+            raise StateError(f"{where}: seat {seat}'s order {t} is placed twice")
+        self.orders_left[seat].discard(t)
+
+    def scalars(self, description: dict) -> None:
+        r, n, config = self.r, self.n, self.config
+        seed = _int(description.get("seed", 0), "'seed'", 0, 2**64 - 1)
+        r["seed"] = seed
+        r["rng"] = seed
+        r["round"] = _int(description.get("round", 0), "'round'", 0, 2)
+        r["seat"] = _int(description.get("seat", 0), "'seat'", 0, n - 1)
+        r["last_seat"] = (int(r["seat"]) + n - 1) % n
+        turns_limit = config.max_turns - 1 if config.max_turns is not None else TURNS_LIMIT
+        r["turns"] = _int(description.get("turns", 0), "'turns'", 0, turns_limit)
+        r["idle"] = _int(description.get("idle", 0), "'idle'", 0, 127)
+        r["phase"] = PLAY
+        holder = description.get("mm_holder")
+        r["mm_holder"] = -1 if holder is None else _int(holder, "'mm_holder'", 0, n - 1)
+
+    def cards(self, description: dict) -> None:
+        r = self.r
+        for seat, spec in _per_seat(description, "hands", self.n).items():
+            counts = _counts(spec, f"hands[{seat}]")
+            self.place(counts, f"hands[{seat}]")
+            r["hand"][seat] = counts
+        r["piles"] = _counts(description.get("piles", {}), "piles")
+        self.place(r["piles"].astype(np.int64), "piles")
+        r["used"] = _counts(description.get("used", {}), "used")
+        self.place(r["used"].astype(np.int64), "used")
+
+    def orders(self, description: dict) -> None:
+        for key, field in (("orders_in_hand", "orders_hand"), ("delivered", "delivered")):
+            for seat, types in _per_seat(description, key, self.n).items():
+                for t in _list(types, f"{key}[{seat}]"):
+                    t = _int(t, f"{key}[{seat}]")
+                    self.take_order(seat, t, f"{key}[{seat}]")
+                    self.r[field][seat, t] = 1
+
+    def oven(self, description: dict) -> None:
+        r = self.r
+        oven = _list(description.get("oven", []), "'oven'")
+        if len(oven) > r["oven_who"].shape[0]:
+            raise StateError("oven: too many entries")
+        for i, entry in enumerate(oven):
+            seat, what, s, d = _parse_oven_entry(entry, i, self.n)
+            if what >= N_KINDS:
+                self.take_order(seat, what - N_KINDS, f"oven[{i}]")
+            else:
+                counts = np.zeros(N_CARD_TYPES, dtype=np.int64)
+                counts[what] += s
+                counts[N_KINDS + what] += d
+                if s + d == 0:
+                    raise StateError(f"oven[{i}]: an ingredient entry holds at least one card")
+                self.place(counts, f"oven[{i}]")
+            r["oven_who"][i], r["oven_what"][i], r["oven_s"][i], r["oven_d"][i] = seat, what, s, d
+        r["oven_len"] = len(oven)
+
+    def stacks(self, description: dict) -> None:
+        r = self.r
+        stacks = _per_seat(description, "stacks", self.n)
+        for seat in range(self.n):
+            if seat in stacks:
+                given = _list(stacks[seat], f"stacks[{seat}]")
+                types = [_int(t, f"stacks[{seat}]") for t in given]
+                for t in types:
+                    self.take_order(seat, t, f"stacks[{seat}]")
+                if self.orders_left[seat]:
+                    raise StateError(
+                        f"seat {seat}'s orders {sorted(self.orders_left[seat])} are placed nowhere"
+                    )
+            else:
+                types = sorted(self.orders_left[seat])
+            r["stack"][seat, : len(types)] = types
+            r["stack_head"][seat] = 0
+            r["stack_len"][seat] = len(types)
+
+    def supply(self, description: dict) -> None:
+        r, remaining = self.r, self.remaining
+        if "supply" in description:
+            supply = _list(description["supply"], "'supply'")
+            cards = [card_code(c, f"supply[{j}]") for j, c in enumerate(supply)]
+            counts = np.zeros(N_CARD_TYPES, dtype=np.int64)
+            for c in cards:
+                if c != MAMMA_MIA:
+                    counts[c] += 1
+            self.place(counts, "supply")
+            remaining = self.remaining
+            if remaining.any():
+                c = int(np.flatnonzero(remaining)[0])
+                raise StateError(
+                    f"supply: {int(remaining[c])} {_name(c)} card(s) are placed nowhere (a "
+                    "given 'supply' is the whole supply)"
+                )
+        else:
+            cards = [c for c in range(N_CARD_TYPES) for _ in range(int(remaining[c]))]
+            if r["mm_holder"] < 0:
+                cards.append(MAMMA_MIA)
+        if len(cards) > r["supply"].shape[0]:
+            raise StateError("supply: too many cards")
+        r["supply"][: len(cards)] = cards
+        r["supply_len"] = len(cards)
+        r["supply_pos"] = 0
 
 
 def _name(code: int) -> str:

@@ -31,6 +31,12 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
+from mamma_mia_env.game import kernels
+from mamma_mia_env.game.actions import describe_illegal
+from mamma_mia_env.game.config import Config
+from mamma_mia_env.game.engine import PARALLEL_MIN_BATCH, Engine, IllegalActionError
+from mamma_mia_env.game.observe import OBS_HIGH
+from mamma_mia_env.game.state import GameState
 from mamma_mia_env.plumbing.arguments import (
     ArgumentTypeError,
     as_array,
@@ -39,13 +45,6 @@ from mamma_mia_env.plumbing.arguments import (
     as_seed_array,
     is_int,
 )
-
-from . import kernels
-from .actions import describe_illegal
-from .config import Config
-from .engine import PARALLEL_MIN_BATCH, Engine, IllegalActionError
-from .observe import OBS_HIGH
-from .state import GameState
 
 
 def as_autoreset_mode(mode: Any) -> AutoresetMode:
@@ -114,7 +113,7 @@ class MammaMiaVectorEnv(VectorEnv):
     A ``gymnasium.vector.VectorEnv`` for self-play and evaluation: every game is at the
     decision of whichever seat is to act, and one policy (or several, by
     ``info["seat"]``) answers for all of them. For one learner against opponents
-    played inside, see ``mamma_mia_env.learner_vector.MammaMiaLearnerVectorEnv``.
+    played inside, see ``mamma_mia_env.envs.learner_vector.MammaMiaLearnerVectorEnv``.
 
     ## Spaces
     ``single_action_space``: ``Discrete(n_actions)`` as in the AEC env;

@@ -1,20 +1,28 @@
-"""Replays and JSON event logs: a game is its config, its seed and its actions."""
+"""Replays and JSON event logs: a game is its config, its seed and its actions.
+
+The log format (``mamma-mia-log/1``) has its writer (``replay_events``) and its reader
+(``load_log``, which replays and checks a log) here together, so they change together.
+"""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from mamma_mia_env.game.actions import ActionCodec, TurnAction
+from mamma_mia_env.game.cards import INGREDIENTS, N_KINDS, order_name
+from mamma_mia_env.game.config import Config
+from mamma_mia_env.game.engine import Engine, IllegalActionError
+from mamma_mia_env.game.outcome import winners
+from mamma_mia_env.game.state import OVER, PHASE_NAMES, PLAY, REVEAL, GameState, StateError
+from mamma_mia_env.game.validate import validate_state
 from mamma_mia_env.plumbing.arguments import ArgumentTypeError, as_int, as_seed
 
-from .actions import ActionCodec, TurnAction
-from .cards import INGREDIENTS, N_KINDS, order_name
-from .config import Config
-from .engine import Engine, IllegalActionError
-from .rules import winners
-from .state import OVER, PHASE_NAMES, PLAY, REVEAL, GameState, StateError
-from .validate import validate_state
+#: The ``format`` field of an event log.
+LOG_FORMAT = "mamma-mia-log/1"
 
 
 def _start(
@@ -177,7 +185,7 @@ def replay_events(
                 event["cards_taken"] = reveal["cards_taken"]
         events.append(event)
     return {
-        "format": "mamma-mia-log/1",
+        "format": LOG_FORMAT,
         "config": config.to_dict(),
         "seed": str(seed),
         "start_state": None if start is None else start.to_dict(),
@@ -185,3 +193,79 @@ def replay_events(
         "events": events,
         "result": final_result(state),
     }
+
+
+# -- reading a log ------------------------------------------------------------------
+class LogError(ValueError):
+    """An event log that cannot be replayed; the message names the file and field."""
+
+
+def load_log(source: str | Path | dict[str, Any]) -> dict[str, Any]:
+    """Read and check an event log (a path or the parsed JSON); replays it to be sure.
+
+    The actions are replayed through the engine's legal masks, so a hand-edited or
+    corrupt log is refused here, naming what is wrong, instead of drawing a game that
+    never happened. Returns the log re-derived from config, seed and actions.
+    """
+    where = "log"
+    if isinstance(source, (str, Path)):
+        where = str(source)
+        try:
+            obj = json.loads(Path(source).read_text())
+        except OSError as exc:
+            raise LogError(f"{where}: cannot read: {exc}") from exc
+        except json.JSONDecodeError as exc:
+            raise LogError(f"{where}: not JSON: {exc}") from exc
+    else:
+        obj = source
+    if not isinstance(obj, dict) or obj.get("format") != LOG_FORMAT:
+        raise LogError(f"{where}: not a {LOG_FORMAT} document (field 'format')")
+    try:
+        config = Config.from_kwargs(**obj.get("config", {}))
+    except (TypeError, ValueError) as exc:
+        raise LogError(f"{where}: field 'config': {exc}") from exc
+    seed_field: Any = obj.get("seed")
+    try:
+        seed = int(seed_field)
+    except (TypeError, ValueError):
+        raise LogError(f"{where}: field 'seed' must be an integer") from None
+    if not 0 <= seed < 2**64:
+        raise LogError(f"{where}: field 'seed' must be in 0..2**64-1, got {seed}")
+    actions = obj.get("actions")
+    if not isinstance(actions, list) or not all(
+        isinstance(a, int) and not isinstance(a, bool) for a in actions
+    ):
+        raise LogError(f"{where}: field 'actions' must be a list of integers")
+    start = None
+    if obj.get("start_state") is not None:
+        try:
+            start = GameState.from_dict(obj["start_state"])
+        except StateError as exc:
+            raise LogError(f"{where}: field 'start_state': {exc}") from exc
+        if start.config != config or start.batch_size != 1:
+            raise LogError(f"{where}: field 'start_state' is not one game of the log's config")
+    states = log_states(config, seed, actions, start, where)
+    log = replay_events(config, seed, actions, start)
+    log["_states"] = states
+    return log
+
+
+def log_states(
+    config: Config, seed: int, actions: list[int], start: GameState | None, where: str = "log"
+) -> list[np.void]:
+    """The game's record before every action and after the last (checked legal)."""
+    engine = Engine(config)
+    state = start.copy() if start is not None else engine.reset(seeds=[seed])
+    mask = np.zeros((1, engine.n_actions), dtype=np.int8)
+    act = np.zeros(1, dtype=np.int64)
+    out = [state.data[0].copy()]
+    for i, a in enumerate(actions):
+        if state.data["phase"][0] == OVER:
+            raise LogError(f"{where}: action {i} comes after the end of the game")
+        engine.legal_masks(state, out=mask)
+        if not (0 <= a < engine.n_actions and mask[0, a]):
+            raise LogError(f"{where}: action {i} ({a}) is illegal in its position")
+        act[0] = a
+        engine.step(state, act)
+        out.append(state.data[0].copy())
+    return out

@@ -38,17 +38,17 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from mamma_mia_env.game.cards import MAMMA_MIA, N_CARD_TYPES, N_KINDS, N_ORDER_TYPES
+from mamma_mia_env.game.rng import shuffle
+from mamma_mia_env.game.state import GameState
+from mamma_mia_env.game.validate import check_layout
 from mamma_mia_env.plumbing.arguments import as_array, as_int
-
-from .cards import MAMMA_MIA, N_CARD_TYPES, N_KINDS, N_ORDER_TYPES
-from .rng import shuffle
-from .state import GameState
-from .validate import check_layout
+from mamma_mia_env.plumbing.jit_cache import njit
 
 _MAX_CARDS = 96  # every ingredient card and the Mamma Mia! card
 
 
-@nb.njit(cache=True)
+@njit()
 def sample_game(r, me: int, n: int, seed: np.uint64) -> None:
     """Re-deal the hidden cards of record ``r`` as seat ``me`` sees it (in place)."""
     r.seed = seed
@@ -125,13 +125,13 @@ def sample_game(r, me: int, n: int, seed: np.uint64) -> None:
             r.stack[s, j2] = 0
 
 
-@nb.njit(cache=True)
+@njit()
 def _sample_batch(data, seats, n, seeds) -> None:
     for b in range(data.shape[0]):
         sample_game(data[b], seats[b], n, seeds[b])
 
 
-@nb.njit(cache=True, parallel=True)
+@njit(parallel=True)
 def _sample_batch_parallel(data, seats, n, seeds) -> None:
     for b in nb.prange(data.shape[0]):
         sample_game(data[b], seats[b], n, seeds[b])

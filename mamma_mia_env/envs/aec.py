@@ -11,16 +11,18 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
+from mamma_mia_env.envs import wrappers
+from mamma_mia_env.game import kernels
+from mamma_mia_env.game.actions import ActionCodec, describe_illegal
+from mamma_mia_env.game.config import Config
+from mamma_mia_env.game.engine import Engine, IllegalActionError
+from mamma_mia_env.game.log import replay_events
+from mamma_mia_env.game.observe import OBS_HIGH
+from mamma_mia_env.game.state import OVER, PHASE_NAMES, REVEAL, GameState, StateError
+from mamma_mia_env.game.validate import load_state
 from mamma_mia_env.plumbing.arguments import ArgumentTypeError, as_float, as_seed, is_int
-
-from . import kernels, wrappers
-from .actions import ActionCodec
-from .config import Config
-from .engine import Engine, IllegalActionError
-from .observe import OBS_HIGH
-from .render import render_table
-from .state import OVER, PHASE_NAMES, REVEAL, GameState, StateError
-from .validate import load_state
+from mamma_mia_env.render.text import render_table
+from mamma_mia_env.render.view import table_view
 
 
 def env(render_mode: str | None = None, illegal_reward: float = -1.0, **config: Any):
@@ -76,7 +78,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped env
     ``double_ingredients``, ``random_start_player``, ``auto_reveal``,
     ``idle_cycle_guard``, ``max_turns``, ``observation_mode``, ``reward_mode``.
     ``reset(options={"state": GameState | JSON text | dict})`` starts from a saved or
-    built position (``mamma_mia_env.positions.build_position``), validated first.
+    built position (``mamma_mia_env.game.positions.build_position``), validated first.
 
     ## Seeds
     ``infos`` hold no seed (a seed determines every hidden card); the experimenter
@@ -217,8 +219,6 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped env
             )
         a = int(action)  # type: ignore[arg-type]  # is_int checked it
         if not (0 <= a < self.engine.n_actions and self._mask[0, a]):
-            from .actions import describe_illegal
-
             raise IllegalActionError(
                 f"{agent}: action {a} is illegal: " + describe_illegal(self.engine, self.game, 0, a)
             )
@@ -268,8 +268,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped env
             gymnasium.logger.warn("render() called without a render_mode")
             return None
         if self.render_mode == "rgb_array":
-            from .render_image import table_image
-            from .render_svg import table_view
+            from mamma_mia_env.render.image import table_image
 
             recall = self.config.observation_mode == "recall"
             seat, n = self._seat[self.agent_selection], self.config.num_players
@@ -295,8 +294,6 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped env
 
     def event_log(self) -> dict[str, Any]:
         """The game so far as a JSON-ready log: config, seed, and every action in words."""
-        from .log import replay_events
-
         return replay_events(self.config, self.seed_used, self.actions_taken, self._start)
 
     def write_event_log(self, path: str) -> None:

@@ -1,6 +1,6 @@
 """Mamma Mia! as an OpenSpiel game (``python_mamma_mia``), so OpenSpiel's algorithms run on it.
 
-    >>> from mamma_mia_env.openspiel_game import load_game
+    >>> from mamma_mia_env.integrations.openspiel import load_game
     >>> game = load_game(num_players=2)              # registers the game on first use
     >>> state = game.new_initial_state()             # a chance node: the deal
 
@@ -24,7 +24,7 @@ The model:
   ``observation_tensor`` / ``_string`` the ``top_card`` observation. Both come from the
   environment's observer (``observe.py``), never from hidden fields.
 * **Resampling.** ``resample_from_infostate(player, sampler)`` returns a state drawn by
-  ``mamma_mia_env.sampling.sample_world`` (the hidden cards re-dealt, the generator
+  ``mamma_mia_env.game.sampling.sample_world`` (the hidden cards re-dealt, the generator
   re-seeded from ``sampler``), as OpenSpiel's ISMCTS needs.
 """
 
@@ -34,10 +34,11 @@ from typing import Any
 
 import numpy as np
 
-from .config import Config
-from .engine import Engine
-from .sampling import sample_world
-from .state import OVER, GameState
+from mamma_mia_env.game.actions import ActionCodec
+from mamma_mia_env.game.config import Config
+from mamma_mia_env.game.engine import Engine
+from mamma_mia_env.game.sampling import sample_world
+from mamma_mia_env.game.state import OVER, GameState
 
 SHORT_NAME = "python_mamma_mia"
 MAX_GAME_LENGTH = 5000
@@ -162,8 +163,6 @@ def register() -> Any:
         def _action_to_string(self, player: int, action: int) -> str:
             if player == pyspiel.PlayerId.CHANCE:
                 return f"deal {self.deal_base + action}"
-            from .actions import ActionCodec
-
             return ActionCodec(_engines(self.config)[0]).to_str(action, player)
 
         def is_terminal(self) -> bool:

@@ -1,0 +1,361 @@
+"""The rules of Mamma Mia!, one game record at a time, compiled with numba.
+
+Each function reads or writes one record ``r`` of the batched state (``state.py``)
+and follows one paragraph of docs/SPEC.md, whose headings it names. The batch
+kernels in ``kernels.py`` loop these over the games. The rules live here once: the
+AEC env, the batched engine and the vector env all call them.
+
+By job: this module deals (Set-up), plays a turn and dispatches one step; the reveal
+and the end of a round are in ``reveal.py``, the card-moving helpers and the
+``params`` layout in ``table.py``, the scoring in ``outcome.py``. Every name of the
+rule set is re-exported here (``rules.X`` as before the split). The split costs no
+speed: numba compiles a call between modules exactly as one inside a module.
+
+``params`` is the config as an int64 array (indices ``P_*`` in ``table.py``); ``play``
+is the play table of ``cards.play_table``; ``need`` is ``cards.order_need_table()``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from mamma_mia_env.game.cards import (
+    HAND_LIMIT,
+    MAMMA_MIA,
+    N_KINDS,
+    N_ORDER_TYPES,
+    N_REVEAL_ACTIONS,
+)
+from mamma_mia_env.game.outcome import ingredient_cards, winners
+from mamma_mia_env.game.reveal import (
+    auto_choice,
+    bombastica_value,
+    continue_reveal,
+    deliver,
+    end_round,
+    finish_game,
+    hand_cost,
+    needs_met,
+    order_need,
+    order_options,
+    resolve,
+    reveal_legal,
+    reveal_mask,
+    take_kind,
+)
+from mamma_mia_env.game.rng import below, shuffle
+from mamma_mia_env.game.state import OVER, PLAY, REVEAL
+from mamma_mia_env.game.table import (
+    N_PARAMS,
+    P_AUTO,
+    P_DOUBLES,
+    P_GUARD,
+    P_MAX_TURNS,
+    P_MM_IN_DEAL,
+    P_N,
+    P_NPLAY,
+    P_PASS_ORDER,
+    P_RANDOM_START,
+    P_REWARD,
+    P_STRICT,
+    REWARD_BOTH,
+    REWARD_DELIVERED,
+    REWARD_WIN_LOSS,
+    draw_supply_card,
+    hand_size,
+    hand_value,
+    oven_push,
+    pile_value,
+    stack_pop,
+    stack_push_bottom,
+)
+from mamma_mia_env.plumbing.jit_cache import njit
+
+__all__ = [  # the whole rule set, as before the split (``rules.X`` keeps working)
+    "N_PARAMS",
+    "P_AUTO",
+    "P_DOUBLES",
+    "P_GUARD",
+    "P_MAX_TURNS",
+    "P_MM_IN_DEAL",
+    "P_N",
+    "P_NPLAY",
+    "P_PASS_ORDER",
+    "P_RANDOM_START",
+    "P_REWARD",
+    "P_STRICT",
+    "REWARD_BOTH",
+    "REWARD_DELIVERED",
+    "REWARD_WIN_LOSS",
+    "auto_choice",
+    "bombastica_value",
+    "continue_reveal",
+    "deliver",
+    "draw_supply_card",
+    "end_round",
+    "finish_game",
+    "hand_cost",
+    "hand_size",
+    "hand_value",
+    "ingredient_cards",
+    "is_legal",
+    "legal_mask_game",
+    "needs_met",
+    "order_need",
+    "order_options",
+    "oven_push",
+    "pile_value",
+    "play_turn",
+    "reset_game",
+    "resolve",
+    "reveal_legal",
+    "reveal_mask",
+    "stack_pop",
+    "stack_push_bottom",
+    "step_game",
+    "take_kind",
+    "turn_is_legal",
+    "turn_mask",
+    "winners",
+]
+
+_jit = njit()
+
+
+# -- Set-up -----------------------------------------------------------------------------
+@_jit
+def reset_game(r, seed: np.uint64, params, deck_counts) -> None:
+    """Deal a new game from ``seed`` (docs/SPEC.md, Set-up)."""
+    n = params[P_N]
+    r.seed = seed
+    r.rng = seed
+    r.hand[:] = 0
+    r.orders_hand[:] = 0
+    r.delivered[:] = 0
+    r.piles[:] = 0
+    r.used[:] = 0
+    r.oven_len = 0
+    r.reveal_pos = 0
+    r.oven_who[:] = 0
+    r.oven_what[:] = 0
+    r.oven_s[:] = 0
+    r.oven_d[:] = 0
+    r.mm_holder = -1
+    r.round = 0
+    r.phase = PLAY
+    r.idle = 0
+    r.turns = 0
+    r.terminated = False
+    r.truncated = False
+    r.rewards[:] = 0.0
+    r.supply[:] = 0
+    # 1-2. the canonical deck, shuffled (the supply array serves as the deck)
+    m = 0
+    for k in range(N_KINDS):  # per ingredient: its singles, then its doubles
+        for c in (k, N_KINDS + k):
+            for _ in range(deck_counts[c]):
+                r.supply[m] = c
+                m += 1
+    if params[P_MM_IN_DEAL]:
+        r.supply[m] = MAMMA_MIA
+        m += 1
+    r.supply_len = m
+    r.supply_pos = 0
+    shuffle(r, r.supply, m)
+    # 3. deal six ingredient cards to each seat in turn
+    for seat in range(n):
+        for _ in range(6):
+            draw_supply_card(r, seat)
+    # 4. default: shuffle the Mamma Mia! card into the rest
+    if not params[P_MM_IN_DEAL]:
+        rest = m - r.supply_pos
+        for i in range(rest):
+            r.supply[i] = r.supply[r.supply_pos + i]
+        r.supply[rest] = MAMMA_MIA
+        for i in range(rest + 1, r.supply.shape[0]):
+            r.supply[i] = 0
+        r.supply_pos = 0
+        r.supply_len = rest + 1
+        shuffle(r, r.supply, rest + 1)
+    # 5. order stacks
+    for seat in range(n):
+        for t in range(N_ORDER_TYPES):
+            r.stack[seat, t] = t
+        shuffle(r, r.stack[seat], N_ORDER_TYPES)
+        r.stack_head[seat] = 0
+        r.stack_len[seat] = N_ORDER_TYPES
+    # 6. start player
+    r.seat = below(r, n) if params[P_RANDOM_START] else 0
+    r.last_seat = (r.seat + n - 1) % n
+    # 7. each seat takes the top order into its hand
+    for seat in range(n):
+        r.orders_hand[seat, stack_pop(r, seat)] = 1
+
+
+# -- The turn ---------------------------------------------------------------------------
+@_jit
+def turn_is_legal(r, a: int, params, play) -> bool:
+    """Whether turn action ``a`` is legal for the acting seat (docs/SPEC.md, The turn)."""
+    n_turn = params[P_NPLAY] * 18
+    if a < 0 or a >= n_turn:
+        return False
+    seat = r.seat
+    draw = a % 2
+    order = (a // 2) % 9
+    p = a // 18
+    cards = 0
+    if p == 0:
+        if ingredient_cards(r, seat) > 0:
+            return False
+    else:
+        k = play[p, 0]
+        s = play[p, 1]
+        d = play[p, 2]
+        if r.hand[seat, k] < s or r.hand[seat, N_KINDS + k] < d:
+            return False
+        cards = s + d
+    if order > 0:
+        if r.orders_hand[seat, order - 1] == 0:
+            return False
+        if p == 0 and not params[P_PASS_ORDER]:
+            return False
+        cards += 1
+    short = HAND_LIMIT - (hand_size(r, seat) - cards)
+    if draw == 1:
+        return short > 0 and r.stack_len[seat] > 0
+    return True
+
+
+@_jit
+def turn_mask(r, params, play, out) -> None:
+    """Set ``out[a] = 1`` for every legal turn action (``out`` zeroed by the caller).
+
+    Walks only the plays the hand allows (the play table lists, per ingredient, the
+    doubles counts in order and within each the singles counts in order).
+    """
+    seat = r.seat
+    n_play = params[P_NPLAY]
+    size = hand_size(r, seat)
+    stack_ok = r.stack_len[seat] > 0
+    held = 0  # the order types in hand, as bits: read once, not once per play
+    for t in range(N_ORDER_TYPES):
+        if r.orders_hand[seat, t] != 0:
+            held |= 1 << t
+    if ingredient_cards(r, seat) == 0:
+        if params[P_PASS_ORDER] == 0:
+            held = 0
+        _mask_orders(0, 0, size, stack_ok, held, out)
+        return
+    p = 1
+    while p < n_play:
+        k = play[p, 0]
+        s = play[p, 1]
+        d = play[p, 2]
+        if r.hand[seat, k] >= s and r.hand[seat, N_KINDS + k] >= d:
+            _mask_orders(p, s + d, size, stack_ok, held, out)
+        p += 1
+
+
+@_jit
+def _mask_orders(p, cards, size, stack_ok, held, out) -> None:
+    """The order and draw parts of the legal turn actions with play ``p``; ``held``:
+    the order types that may go with it, as bits."""
+    base = p * 18
+    out[base] = 1  # no order
+    if stack_ok and HAND_LIMIT - (size - cards) > 0:
+        out[base + 1] = 1
+    if held == 0:
+        return
+    draw = stack_ok and HAND_LIMIT - (size - cards - 1) > 0
+    for t in range(N_ORDER_TYPES):
+        if (held >> t) & 1:
+            out[base + 2 + 2 * t] = 1
+            if draw:
+                out[base + 3 + 2 * t] = 1
+
+
+@_jit
+def play_turn(r, a: int, params, play, need, out_delivered) -> None:
+    """Apply a legal turn action, then end play or pass the turn (docs/SPEC.md)."""
+    seat = r.seat
+    n = params[P_N]
+    draw = a % 2
+    order = (a // 2) % 9
+    p = a // 18
+    moved = False
+    if p > 0:
+        k = play[p, 0]
+        s = play[p, 1]
+        d = play[p, 2]
+        r.hand[seat, k] -= s
+        r.hand[seat, N_KINDS + k] -= d
+        oven_push(r, seat, k, s, d)
+        moved = True
+    if order > 0:
+        r.orders_hand[seat, order - 1] = 0
+        oven_push(r, seat, N_KINDS + order - 1, 0, 0)
+        moved = True
+    short = HAND_LIMIT - hand_size(r, seat)
+    if draw == 1:
+        while short > 0 and r.stack_len[seat] > 0:
+            r.orders_hand[seat, stack_pop(r, seat)] = 1
+            short -= 1
+            moved = True
+    else:
+        start = r.supply_pos
+        while short > 0 and draw_supply_card(r, seat):
+            short -= 1
+        moved = moved or r.supply_pos != start  # drawing the Mamma Mia! card moves a card
+    r.turns += 1
+    if moved:
+        r.idle = 0
+    elif r.idle < 127:  # int8; saturates (only idle >= N is ever asked, with the guard)
+        r.idle += 1
+    r.last_seat = seat
+    if params[P_MAX_TURNS] > 0 and r.turns >= params[P_MAX_TURNS]:
+        r.truncated = True
+        r.phase = OVER
+        return
+    if r.supply_pos >= r.supply_len or (params[P_GUARD] and r.idle >= n):
+        r.reveal_pos = 0
+        continue_reveal(r, params, need, out_delivered)
+    else:
+        r.seat = (seat + 1) % n
+
+
+# -- One step ---------------------------------------------------------------------------
+@_jit
+def is_legal(r, a: int, params, play, need) -> bool:
+    if r.phase == PLAY:
+        return turn_is_legal(r, a, params, play)
+    if r.phase == REVEAL:
+        n_turn = params[P_NPLAY] * 18
+        j = a - n_turn
+        if j < 0 or j >= N_REVEAL_ACTIONS:
+            return False
+        legal = np.zeros(N_REVEAL_ACTIONS, np.int8)
+        i = r.reveal_pos
+        reveal_legal(r, r.oven_who[i], r.oven_what[i] - N_KINDS, params, need, legal)
+        return legal[j] == 1
+    return False
+
+
+@_jit
+def step_game(r, a: int, params, play, need, out_delivered) -> None:
+    """Apply one legal action; ``out_delivered[s]`` counts orders delivered to seat s."""
+    r.rewards[:] = 0.0
+    if r.phase == PLAY:
+        play_turn(r, a, params, play, need, out_delivered)
+    elif r.phase == REVEAL:
+        r.phase = PLAY  # a decision can only end the reveal or reach the next one
+        resolve(r, a - params[P_NPLAY] * 18, params, need, out_delivered)
+        continue_reveal(r, params, need, out_delivered)
+
+
+@_jit
+def legal_mask_game(r, params, play, need, out) -> None:
+    out[:] = 0
+    if r.phase == PLAY:
+        turn_mask(r, params, play, out)
+    elif r.phase == REVEAL:
+        reveal_mask(r, params, need, params[P_NPLAY] * 18, out)

@@ -1,0 +1,79 @@
+"""One game record's cards on the move: the rules' small helpers and their parameters.
+
+``params`` is the config as an int64 array (indices ``P_*`` below; ``Engine`` builds it).
+The helpers move cards between the supply, hands, stacks and the oven of one record
+``r``; the rules (``rules.py``) and the reveal (``reveal.py``) are written with them.
+All compiled with numba; calls between these modules are plain compiled calls.
+"""
+
+from __future__ import annotations
+
+from mamma_mia_env.game.cards import (
+    MAMMA_MIA,
+    N_KINDS,
+    N_ORDER_TYPES,
+)
+from mamma_mia_env.plumbing.jit_cache import njit
+
+P_N, P_MM_IN_DEAL, P_PASS_ORDER, P_STRICT, P_DOUBLES = 0, 1, 2, 3, 4
+P_RANDOM_START, P_AUTO, P_GUARD, P_MAX_TURNS, P_NPLAY, P_REWARD = 5, 6, 7, 8, 9, 10
+N_PARAMS = 11
+REWARD_WIN_LOSS, REWARD_DELIVERED, REWARD_BOTH = 0, 1, 2
+
+_jit = njit()
+
+
+# -- small helpers ----------------------------------------------------------------------
+@_jit
+def hand_size(r, seat: int) -> int:
+    return int(r.hand[seat].sum() + r.orders_hand[seat].sum())
+
+
+@_jit
+def pile_value(r, k: int) -> int:
+    return int(r.piles[k] + 2 * r.piles[N_KINDS + k])
+
+
+@_jit
+def hand_value(r, seat: int, k: int) -> int:
+    return int(r.hand[seat, k] + 2 * r.hand[seat, N_KINDS + k])
+
+
+@_jit
+def oven_push(r, who: int, what: int, s: int, d: int) -> None:
+    i = r.oven_len
+    if i < 0 or i >= r.oven_who.shape[0]:  # only a corrupt state gets here: never write past
+        raise IndexError("oven_push: the oven is full (oven_len out of range; corrupt state)")
+    r.oven_who[i] = who
+    r.oven_what[i] = what
+    r.oven_s[i] = s
+    r.oven_d[i] = d
+    r.oven_len = i + 1
+
+
+@_jit
+def stack_pop(r, seat: int) -> int:
+    t = r.stack[seat, r.stack_head[seat]]
+    r.stack_head[seat] = (r.stack_head[seat] + 1) % N_ORDER_TYPES
+    r.stack_len[seat] -= 1
+    return t
+
+
+@_jit
+def stack_push_bottom(r, seat: int, t: int) -> None:
+    r.stack[seat, (r.stack_head[seat] + r.stack_len[seat]) % N_ORDER_TYPES] = t
+    r.stack_len[seat] += 1
+
+
+@_jit
+def draw_supply_card(r, seat: int) -> bool:
+    """Draw one ingredient card (skipping over the Mamma Mia! card); False if none left."""
+    while r.supply_pos < r.supply_len:
+        c = r.supply[r.supply_pos]
+        r.supply_pos += 1
+        if c == MAMMA_MIA:
+            r.mm_holder = seat  # placed face up; the drawer at once draws a replacement
+        else:
+            r.hand[seat, c] += 1
+            return True
+    return False

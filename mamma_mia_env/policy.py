@@ -1,0 +1,195 @@
+"""Policies: what plays a seat, and the one loop that asks each seat's policy to move.
+
+A policy is any object with ``act_batch(observations, masks, rng, seats=None)``
+returning one action per game (the bots of ``mamma_mia_agents``, frozen learned
+policies, ``UniformRandomPolicy``). Two optional attributes: ``observation_mode``
+(``"recall"`` or ``"top_card"``: which observation it reads) and ``needs_state``
+(true for a bot that reads the game state through information-set sampling: it gets
+``act_states(state, rng)`` instead).
+
+``policy_actions`` is the single place that turns "these games, these seats, these
+policies" into one legal action per game: it groups the games by the policy to move,
+builds each group's observation in the policy's own mode, calls the policy once per
+group (groups in increasing policy index, so the generator ``rng`` hands out its
+numbers in a fixed order), and checks what came back. The learner env's opponents,
+the tournament's match loop and the imitation teacher's games are all this loop.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+
+from mamma_mia_env.game.config import Config
+from mamma_mia_env.game.engine import Engine
+from mamma_mia_env.game.kernels import first_masked_out
+from mamma_mia_env.game.state import GameState
+
+__all__ = [
+    "Policy",
+    "PolicyFailure",
+    "UniformRandomPolicy",
+    "observers_for",
+    "policy_actions",
+    "policy_mode",
+]
+
+
+@runtime_checkable
+class Policy(Protocol):
+    """What plays a seat: one action per game of a batch."""
+
+    def act_batch(
+        self,
+        observations: np.ndarray,
+        masks: np.ndarray,
+        rng: np.random.Generator,
+        seats: np.ndarray | None = None,
+    ) -> np.ndarray: ...
+
+
+class UniformRandomPolicy:
+    """A uniformly random legal action (row by row): the default opponent."""
+
+    name = "uniform_random"
+    observation_mode = "recall"
+
+    def act_batch(
+        self,
+        observations: np.ndarray,
+        masks: np.ndarray,
+        rng: np.random.Generator,
+        seats: np.ndarray | None = None,
+    ) -> np.ndarray:
+        counts = np.cumsum(np.asarray(masks) != 0, axis=1, dtype=np.int32)
+        pick = (rng.random(len(counts)) * counts[:, -1]).astype(np.int32)
+        return np.argmax(counts > pick[:, None], axis=1).astype(np.int64)
+
+
+class PolicyFailure(Exception):
+    """A policy failed inside ``policy_actions``; the caller names it in its own error.
+
+    ``kind`` is ``"raised"`` (``error`` is what it raised), ``"shape"`` (``chosen`` is
+    what it returned: not one integer per game) or ``"illegal"`` (``game`` is the batch
+    row of the first illegal action, ``action`` that action). ``policy`` is the index
+    into the policies, ``rows`` the batch rows it was asked about.
+    """
+
+    def __init__(
+        self,
+        kind: str,
+        policy: int,
+        rows: np.ndarray,
+        error: BaseException | None = None,
+        chosen: np.ndarray | None = None,
+        game: int = -1,
+        action: int = -1,
+    ) -> None:
+        super().__init__(f"policy {policy} failed ({kind})")
+        self.kind, self.policy, self.rows = kind, policy, rows
+        self.error, self.chosen, self.game, self.action = error, chosen, game, action
+
+
+def policy_mode(policy: Any, default: str = "recall") -> str:
+    """The observation mode ``policy`` reads (its ``observation_mode``, else ``default``)."""
+    return getattr(policy, "observation_mode", default)
+
+
+def observers_for(
+    config: Config,
+    policies: Iterable[Any],
+    default: str = "recall",
+    engines: Mapping[str, Engine] | None = None,
+) -> dict[str, Engine]:
+    """One engine per observation mode the policies read (the games' rules, that mode's
+    observation); ``engines`` are reused where they already cover a mode."""
+    out = dict(engines or {})
+    for policy in policies:
+        mode = policy_mode(policy, default)
+        if mode not in out:
+            out[mode] = Engine(config.replace(observation_mode=mode))
+    return out
+
+
+def _observe(observer: Engine, data: np.ndarray) -> np.ndarray:
+    return observer.observe(GameState(observer.config, data))
+
+
+def policy_actions(
+    policies: Sequence[Any],
+    who: np.ndarray,
+    state: GameState,
+    masks: np.ndarray,
+    rng: np.random.Generator,
+    observers: Mapping[str, Engine],
+    *,
+    default_mode: str = "recall",
+    out: np.ndarray | None = None,
+    catch: tuple[type[BaseException], ...] = (Exception,),
+    views: list[tuple[np.ndarray, np.ndarray]] | None = None,
+) -> np.ndarray:
+    """One action per game of ``state``: ``policies[who[g]]`` moves for the seat to act
+    in game ``g`` (``who[g] < 0``: no move asked, action 0).
+
+    ``masks`` are the legal masks of ``state`` (``(B, n_actions)``, computed by the
+    caller, who usually has them); ``observers`` map each observation mode to an engine
+    (``observers_for``). Each policy gets copies (its observations, masks and seats):
+    nothing it writes reaches the games. Raises ``PolicyFailure`` when a policy raises
+    one of ``catch``, returns anything but one integer per game, or picks an illegal
+    action. ``views``, if given, receives each group's ``(rows, observations)``.
+    Returns ``out`` (or a new int64 array) with the actions written in.
+    """
+    data = state.data
+    actions = np.zeros(len(data), dtype=np.int64) if out is None else out
+    seats = data["seat"].astype(np.int64)
+    groups = np.unique(who[who >= 0])
+    modes = [policy_mode(policies[a], default_mode) for a in groups]
+    observe = _Observations(data, who, modes, observers)
+    for a, mode in zip(groups, modes, strict=True):
+        rows = np.flatnonzero(who == a)
+        policy = policies[a]
+        try:
+            if getattr(policy, "needs_state", False):  # search bots (agents/search.py)
+                chosen = policy.act_states(GameState(state.config, data[rows]), rng)
+            else:
+                obs = observe(rows, mode)
+                if views is not None:
+                    views.append((rows, obs))
+                chosen = policy.act_batch(obs, masks[rows], rng, seats[rows])
+            chosen = np.asarray(chosen)
+        except catch as exc:
+            raise PolicyFailure("raised", int(a), rows, error=exc) from exc
+        if chosen.shape != (len(rows),) or chosen.dtype.kind not in "iu":
+            raise PolicyFailure("shape", int(a), rows, chosen=chosen)
+        chosen = chosen.astype(np.int64)
+        i = first_masked_out(masks[rows], chosen)
+        if i >= 0:
+            raise PolicyFailure(
+                "illegal", int(a), rows, chosen=chosen, game=int(rows[i]), action=int(chosen[i])
+            )
+        actions[rows] = chosen
+    return actions
+
+
+class _Observations:
+    """Each group's observations, with one observation call for all groups when they
+    read the same mode (the common case: a single call however many policies)."""
+
+    def __init__(
+        self, data: np.ndarray, who: np.ndarray, modes: list[str], observers: Mapping[str, Engine]
+    ) -> None:
+        self.data, self.observers = data, observers
+        self.shared: np.ndarray | None = None
+        if len(modes) > 1 and len(set(modes)) == 1:
+            acting = who >= 0
+            self.shared = _observe(observers[modes[0]], data if acting.all() else data[acting])
+            self.where = np.cumsum(acting) - 1  # batch row -> row of ``shared``
+
+    def __call__(self, rows: np.ndarray, mode: str) -> np.ndarray:
+        if self.shared is not None:
+            return self.shared[self.where[rows]]
+        if len(rows) == len(self.data):
+            return _observe(self.observers[mode], self.data)
+        return _observe(self.observers[mode], self.data[rows])

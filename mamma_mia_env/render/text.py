@@ -1,0 +1,74 @@
+"""Text rendering of the table seen from one seat (the ``ansi`` render mode).
+
+Draws a view of ``render.view.table_view``: what the seat may see is decided there.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from mamma_mia_env.game.cards import INGREDIENTS
+from mamma_mia_env.render.view import table_view
+
+
+def _cards(counts: list[list[int]]) -> str:
+    """``[kind, singles, doubles]`` rows as words."""
+    parts = []
+    for k, s, d in counts:
+        if s:
+            parts.append(f"{s} {INGREDIENTS[k]}")
+        if d:
+            parts.append(f"{d} double {INGREDIENTS[k]}")
+    return ", ".join(parts) if parts else "-"
+
+
+def _oven_entry(entry: dict[str, Any]) -> str:
+    if "order" in entry:
+        return f"seat {entry['seat']}: order [{entry['order']}]"
+    kind = INGREDIENTS[entry["kind"]]
+    s, d = entry["s"], entry["d"]
+    text = f"{s} {kind}" if s else ""
+    if d:
+        text += (" + " if s else "") + f"{d} double {kind}"
+    return f"seat {entry['seat']}: {text}"
+
+
+def _oven_lines(view: dict[str, Any]) -> list[str]:
+    oven, oven_len = view["oven"], view["oven_len"]
+    if view["oven_mode"] == "reveal":
+        i = view["reveal_pos"]
+        return [f"reveal: card {i + 1}/{oven_len} is {_oven_entry(oven[-1])}"]
+    if not oven_len:
+        return ["oven: empty"]
+    if view["oven_mode"] == "recall":
+        return [f"oven ({oven_len} plays, first to last):"] + [f"  {_oven_entry(e)}" for e in oven]
+    return [f"oven top card: {_oven_entry(oven[-1])}"]
+
+
+def render_table(rec: np.void, viewer: int, num_players: int, recall: bool = True) -> str:
+    """The public table plus ``viewer``'s own hand; hidden cards are never shown."""
+    view = table_view(rec, num_players, viewer, recall)
+    mm = view["mm_holder"]
+    lines = [
+        f"Mamma Mia! round {view['round']}/3, {view['phase']}, seat {view['to_act']} to act"
+        f" (view of seat {viewer})",
+        f"supply: {view['supply']} cards   "
+        f"Mamma Mia! card: " + (f"seat {mm}" if mm >= 0 else "in the supply"),
+        f"face-up piles: {_cards(view['piles'])}",
+        *_oven_lines(view),
+    ]
+    for seat in view["seats"]:
+        delivered = seat["delivered"]
+        lines.append(
+            f"seat {seat['seat']} ({seat['personal']}): hand {seat['hand_size']} "
+            f"({seat['orders_in_hand']} orders), stack {seat['stack']}, "
+            f"delivered {len(delivered)}" + (f" [{'; '.join(delivered)}]" if delivered else "")
+        )
+    own = view["seats"][viewer]
+    orders = [f"{t}: {name}" for t, name in zip(own["order_types"], own["orders"], strict=True)]
+    lines.append(
+        f"your hand (seat {viewer}): {_cards(own['hand'])}; orders: {'; '.join(orders) or '-'}"
+    )
+    return "\n".join(lines)
