@@ -29,10 +29,13 @@ class _Alias(importlib.abc.Loader):
             DeprecationWarning,
             stacklevel=2,
         )
-        return importlib.import_module(self.new)
+        module = importlib.import_module(self.new)
+        self._spec = module.__spec__  # the import system sets __spec__ to the alias's next
+        return module
 
     def exec_module(self, module: ModuleType) -> None:
-        """The new module is already executed."""
+        """The new module is already executed; only its own ``__spec__`` is put back."""
+        module.__spec__ = self._spec
 
 
 class _MovedFinder(importlib.abc.MetaPathFinder):
