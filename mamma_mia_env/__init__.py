@@ -32,11 +32,11 @@ __all__ = [
     "TurnAction",
 ]
 
-from .aec import env, raw_env
+from .aec import Decision, Phase, env, raw_env
 from .log import replay, replay_events
 from .positions import build_position
 
-__all__ += ["build_position", "env", "raw_env", "replay", "replay_events"]
+__all__ += ["Decision", "Phase", "build_position", "env", "raw_env", "replay", "replay_events"]
 
 from .registration import register_envs
 
