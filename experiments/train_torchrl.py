@@ -270,7 +270,7 @@ def train(args: Args) -> dict[str, Any]:
     }
     panels = (
         ("win_share", f"win share vs {args.opponent} (training games)"),
-        ("collect_steps_per_s", "env steps/s (collecting)"),
+        ("collect_steps_per_s", "env steps/s collecting (so far)"),
         ("loss_critic", "critic loss"),
     )
     ns = argparse.Namespace(**dataclasses.asdict(args))

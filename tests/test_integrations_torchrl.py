@@ -152,3 +152,19 @@ def test_training_script_smoke(tmp_path) -> None:
     assert summary["env_steps"] == 256 and summary["evaluation"]["games"] == 20
     assert summary["env_steps_per_s_env_alone"] > 0 and summary["cpu_s"] > 0
     assert (tmp_path / "t.png").exists() and (tmp_path / "t.csv").exists()
+
+
+def test_integrations_doc_quotes_the_committed_run() -> None:
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    run = json.loads((root / "experiments" / "results" / "torchrl_2p.json").read_text())
+    ev = run["evaluation"]
+    assert ev["games"] == 1000 and ev["win_rate_low"] >= 0.9  # the bar
+    row = (
+        f"| {run['env_steps']:,} | {run['wall_s']:.0f} s ({run['cpu_s']:.0f} s) | "
+        f"{run['env_steps_per_s_overall']:,.0f} / {run['env_steps_per_s_collect']:,.0f} / "
+        f"{run['env_steps_per_s_env_alone']:,.0f} | {ev['win_rate']:.3f} "
+        f"({ev['win_rate_low']:.3f}-{ev['win_rate_high']:.3f}) |"
+    )
+    assert row in (root / "docs" / "INTEGRATIONS.md").read_text()
