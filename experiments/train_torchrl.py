@@ -182,25 +182,13 @@ def build(args: Args) -> tuple[Any, Any, Any]:
     return env, actor, critic
 
 
-def train(args: Args) -> dict[str, Any]:
-    import numpy as np
+def ppo_parts(args: Args, actor: Any, critic: Any) -> tuple[Any, Any, Any, Any]:
+    """TorchRL's GAE, clipped PPO loss, the optimiser and the minibatch buffer."""
     import torch
-    import torchrl
-    from torchrl.collectors import Collector
     from torchrl.data import LazyTensorStorage, ReplayBuffer, SamplerWithoutReplacement
     from torchrl.objectives import ClipPPOLoss
     from torchrl.objectives.value import GAE
-    from tqdm import tqdm
 
-    torch.set_num_threads(args.threads)
-    torch.manual_seed(args.seed)
-    env_alone = env_alone_steps_per_s(args, 0.5 if args.smoke else 3.0)
-    env, actor, critic = build(args)
-    per_batch = args.envs * args.steps
-    collector = Collector(
-        env, actor, frames_per_batch=per_batch, total_frames=args.total_frames,
-        auto_register_policy_transforms=False,
-    )  # fmt: skip
     advantage = GAE(gamma=args.gamma, lmbda=args.lmbda, value_network=critic, average_gae=True)
     loss = ClipPPOLoss(
         actor, critic, clip_epsilon=args.clip, entropy_coeff=args.entropy,
@@ -208,10 +196,52 @@ def train(args: Args) -> dict[str, Any]:
     )  # fmt: skip
     optim = torch.optim.Adam(loss.parameters(), lr=args.lr)
     buffer = ReplayBuffer(
-        storage=LazyTensorStorage(per_batch),
+        storage=LazyTensorStorage(args.envs * args.steps),
         sampler=SamplerWithoutReplacement(),
         batch_size=args.minibatch,
     )
+    return advantage, loss, optim, buffer
+
+
+def ppo_update(args: Args, batch: Any, parts: tuple[Any, Any, Any, Any]) -> dict[str, float]:
+    """``--epochs`` passes over the batch in minibatches (advantages recomputed per
+    epoch, as in TorchRL's PPO tutorial); the losses' means."""
+    import numpy as np
+    import torch
+
+    advantage, loss, optim, buffer = parts
+    stats: dict[str, list[float]] = {"loss_objective": [], "loss_critic": [], "entropy": []}
+    for _ in range(args.epochs):
+        with torch.no_grad():
+            advantage(batch)
+        buffer.extend(batch.reshape(-1))
+        for mb in buffer:
+            out = loss(mb)
+            total = out["loss_objective"] + out["loss_critic"] + out["loss_entropy"]
+            optim.zero_grad()
+            total.backward()
+            torch.nn.utils.clip_grad_norm_(loss.parameters(), args.max_grad_norm)
+            optim.step()
+            for key in stats:
+                stats[key].append(float(out[key].detach()))
+    return {k: float(np.mean(v)) for k, v in stats.items()}
+
+
+def train(args: Args) -> dict[str, Any]:
+    import torch
+    import torchrl
+    from torchrl.collectors import Collector
+    from tqdm import tqdm
+
+    torch.set_num_threads(args.threads)
+    torch.manual_seed(args.seed)
+    env_alone = env_alone_steps_per_s(args, 0.5 if args.smoke else 3.0)
+    env, actor, critic = build(args)
+    collector = Collector(
+        env, actor, frames_per_batch=args.envs * args.steps, total_frames=args.total_frames,
+        auto_register_policy_transforms=False,
+    )  # fmt: skip
+    parts = ppo_parts(args, actor, critic)
     args.out.mkdir(parents=True, exist_ok=True)
     rows: list[dict[str, Any]] = []
     frames, collect_s = 0, 0.0
@@ -223,23 +253,9 @@ def train(args: Args) -> dict[str, Any]:
         frames += batch.numel()
         ended = batch["next", "done"].squeeze(-1)
         wins = batch["next", "win"].squeeze(-1)[ended]
-        stats: dict[str, list[float]] = {"loss_objective": [], "loss_critic": [], "entropy": []}
-        for _ in range(args.epochs):
-            with torch.no_grad():
-                advantage(batch)
-            buffer.extend(batch.reshape(-1))
-            for mb in buffer:
-                out = loss(mb)
-                total = out["loss_objective"] + out["loss_critic"] + out["loss_entropy"]
-                optim.zero_grad()
-                total.backward()
-                torch.nn.utils.clip_grad_norm_(loss.parameters(), args.max_grad_norm)
-                optim.step()
-                for key in stats:
-                    stats[key].append(float(out[key].detach()))
+        losses = ppo_update(args, batch, parts)
         collector.update_policy_weights_()
         bar.update(batch.numel())
-        wall = time.perf_counter() - t_start
         rows.append(
             {
                 "iteration": it + 1,
@@ -247,8 +263,8 @@ def train(args: Args) -> dict[str, Any]:
                 "games_ended": int(ended.sum()),
                 "win_share": float(wins.mean()) if len(wins) else float("nan"),
                 "collect_steps_per_s": round(frames / collect_s, 1),
-                "steps_per_s_overall": round(frames / wall, 1),
-                **{k: float(np.mean(v)) for k, v in stats.items()},
+                "steps_per_s_overall": round(frames / (time.perf_counter() - t_start), 1),
+                **losses,
             }
         )
         bar.set_postfix(win=f"{rows[-1]['win_share']:.3f}", refresh=False)
@@ -259,11 +275,10 @@ def train(args: Args) -> dict[str, Any]:
     policy = export_policy(args, actor)
     if args.save:
         policy.save(args.out / f"{args.name or 'policy'}.npz")
-    evaluation = evaluate(args, policy)
     summary = {
         "library": "torchrl " + torchrl.__version__,
         "opponent": args.opponent,
-        "evaluation": evaluation,
+        "evaluation": evaluate(args, policy),
         "cpu_s": round(cpu, 2),
         "env_steps_per_s_collect": round(frames / collect_s, 1),
         "env_steps_per_s_env_alone": round(env_alone, 1),

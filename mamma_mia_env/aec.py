@@ -90,6 +90,12 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped env
     end), ``"delivered"`` (+1 to the owner when an order is delivered) or
     ``"delivered_win_loss"`` (both).
 
+    ## Infos
+    Every agent, every step, the same int keys: ``decision`` (``Decision``: ``TURN`` or
+    ``REVEAL`` for the agent to act, ``NONE`` otherwise), ``phase`` (``Phase``) and
+    ``round`` (0-2); libraries that make tensors of infos (TorchRL's
+    ``PettingZooWrapper``) take them as they are.
+
     ## Episode end
     Terminates after the third round's reveal. Truncates when ``max_turns`` play
     turns have been taken (off by default; the idle-cycle guard already ends a round
