@@ -32,11 +32,11 @@ __all__ = [
     "TurnAction",
 ]
 
-from mamma_mia_env.envs.aec import env, raw_env
+from mamma_mia_env.envs.aec import Decision, Phase, env, raw_env
 from mamma_mia_env.game.log import replay, replay_events
 from mamma_mia_env.game.positions import build_position
 
-__all__ += ["build_position", "env", "raw_env", "replay", "replay_events"]
+__all__ += ["Decision", "Phase", "build_position", "env", "raw_env", "replay", "replay_events"]
 
 from mamma_mia_env.envs.registration import register_envs
 

@@ -156,18 +156,19 @@ def play_env_game(e, rng: np.random.Generator, checks: bool = True) -> dict:
         legal = np.flatnonzero(mask)
         assert legal.size > 0
         if checks:
-            assert info["decision"] in ("turn", "reveal")
-            if info["decision"] == "turn":
-                assert info["phase"] == "play" and (legal < n_turn).all()
+            assert info["decision"] in (mm.Decision.TURN, mm.Decision.REVEAL)
+            if info["decision"] == mm.Decision.TURN:
+                assert info["phase"] == mm.Phase.PLAY and (legal < n_turn).all()
             else:
-                assert info["phase"] == "reveal" and (legal >= n_turn).all()
+                assert info["phase"] == mm.Phase.REVEAL and (legal >= n_turn).all()
             assert info["round"] == int(raw.game.data["round"][0])
             for other in e.agents:
                 other_obs = e.observe(other)
                 assert e.observation_space(other).contains(other_obs)
                 if other != agent:
                     assert not other_obs["action_mask"].any(), f"{other} is not to act"
-                    assert e.infos[other] == {}
+                    # the same keys for every agent (TorchRL stacks them): no decision
+                    assert e.infos[other] == {**info, "decision": mm.Decision.NONE}
             assert e.state().shape == e.state_space.shape
         a = _pick(mask, rng)
         e.step(a)
@@ -243,7 +244,7 @@ def test_final_reveal_decision_rewards(reward_mode: str, choice: str, expected: 
     e = mm.env(num_players=2, reward_mode=reward_mode)
     e.reset(options={"state": state})
     assert e.agent_selection == "player_0"
-    assert e.infos["player_0"]["decision"] == "reveal"
+    assert e.infos["player_0"]["decision"] == mm.Decision.REVEAL
     codec = e.unwrapped.codec
     legal = set(np.flatnonzero(e.observe("player_0")["action_mask"]).tolist())
     assert legal == {codec.encode_reveal("deliver"), codec.encode_reveal("decline")}
@@ -320,7 +321,7 @@ def test_delivery_during_another_owners_decision_credits_both_owners() -> None:
     e = mm.env(num_players=4, reward_mode="delivered")
     e.reset(options={"state": state})
     assert e.agent_selection == "player_2"
-    assert e.infos["player_2"]["decision"] == "reveal"
+    assert e.infos["player_2"]["decision"] == mm.Decision.REVEAL
     e.step(e.unwrapped.codec.encode_reveal("deliver"))
     assert e.rewards == {"player_0": 1.0, "player_1": 0.0, "player_2": 1.0, "player_3": 0.0}
     # the next round: the holder (seat 1) acts, then 2, 3, 0; each owner's +1 reaches it

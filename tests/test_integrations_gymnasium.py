@@ -183,7 +183,7 @@ def test_aec_infos_hold_no_none():
         for a in e.agents:
             assert all(v is not None for v in e.infos[a].values()), e.infos[a]
         if te or tr:
-            assert info["decision"] == "none" and info["phase"] == "over"
+            assert info == {"decision": mm.Decision.NONE, "phase": mm.Phase.OVER, "round": 2}
             seen_over = True
             action = None
         else:

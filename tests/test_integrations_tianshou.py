@@ -20,7 +20,7 @@ def test_a_whole_game_through_tianshous_wrapper():
     totals = np.zeros(3)
     steps = 0
     while True:
-        assert set(info) == set(INFO_KEYS) and all(isinstance(v, str) for v in info.values())
+        assert set(info) == set(INFO_KEYS) and all(isinstance(v, int) for v in info.values())
         legal = np.flatnonzero(obs["mask"])
         assert obs["obs"].dtype == np.float32 and len(legal) > 0
         obs, rew, term, trunc, info = env.step(int(rng.choice(legal)))
@@ -28,7 +28,7 @@ def test_a_whole_game_through_tianshous_wrapper():
         steps += 1
         if term or trunc:
             break
-    assert info == {"decision": "none", "phase": "over"}
+    assert info == {"decision": mm.Decision.NONE, "phase": mm.Phase.OVER, "round": 2}
     # the same moves in the plain AEC env: the same game, the same deliveries
     raw = env.env.env.unwrapped
     aec = mm.raw_env(num_players=3, reward_mode="delivered")

@@ -154,7 +154,7 @@ def _play_env(e, rng: np.random.Generator) -> dict:
         if term or trunc:
             e.step(None)
             continue
-        decisions.append((agent, info["decision"]))
+        decisions.append((agent, info["decision"].name.lower()))  # the log's word
         e.step(_pick(obs["action_mask"], rng))
         for who, r in e.rewards.items():
             totals[who] += r
@@ -259,7 +259,7 @@ def test_save_state_and_resume_continue_identically(where: str, as_json: bool) -
         )
     else:
         _advance(a, prefix, rng, lambda raw: raw.game.data["phase"][0] == REVEAL)
-        assert a.infos[a.agent_selection]["decision"] == "reveal"
+        assert a.infos[a.agent_selection]["decision"] == mm.Decision.REVEAL
     saved = a.unwrapped.save_state()
     b = mm.env(**cfg)
     b.reset(options={"state": saved if as_json else GameState.from_json(saved)})

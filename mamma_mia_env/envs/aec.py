@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import warnings
+from enum import IntEnum
 from typing import Any
 
 import gymnasium
@@ -18,11 +19,36 @@ from mamma_mia_env.game.config import Config
 from mamma_mia_env.game.engine import Engine, IllegalActionError
 from mamma_mia_env.game.log import replay_events
 from mamma_mia_env.game.observe import OBS_HIGH
-from mamma_mia_env.game.state import OVER, PHASE_NAMES, REVEAL, GameState, StateError
+from mamma_mia_env.game.state import OVER, PLAY, REVEAL, GameState, StateError
 from mamma_mia_env.game.validate import load_state
 from mamma_mia_env.plumbing.arguments import ArgumentTypeError, as_float, as_seed, is_int
 from mamma_mia_env.render.text import render_table
 from mamma_mia_env.render.view import table_view
+
+
+class Decision(IntEnum):
+    """``infos[agent]["decision"]``: what the agent is to decide now.
+
+    An ``int`` (TorchRL, Tianshou and replay buffers turn infos into tensors; strings
+    they cannot) whose repr names it: ``Decision(code).name.lower()`` is the string
+    the infos held up to 0.1.0 (``"none"``, ``"turn"``, ``"reveal"``).
+    """
+
+    NONE = 0  # not this agent's move, or the game is over
+    TURN = 1  # a play turn: actions below ``n_turn_actions``
+    REVEAL = 2  # an owner decision during the reveal: the seven reveal actions
+
+
+class Phase(IntEnum):
+    """``infos[agent]["phase"]``: the game's phase (the engine's codes, ``state.PLAY``...)."""
+
+    PLAY = PLAY
+    REVEAL = REVEAL
+    OVER = OVER
+
+
+_PHASES = tuple(Phase)  # indexed by the engine's phase code
+_DECISION_OF_PHASE = (Decision.TURN, Decision.REVEAL, Decision.NONE)
 
 
 def env(render_mode: str | None = None, illegal_reward: float = -1.0, **config: Any):
@@ -65,6 +91,12 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped env
     ``reward_mode``: ``"win_loss"`` (+1 sole winner, 0 shared win, -1 others, at the
     end), ``"delivered"`` (+1 to the owner when an order is delivered) or
     ``"delivered_win_loss"`` (both).
+
+    ## Infos
+    Every agent, every step, the same int keys: ``decision`` (``Decision``: ``TURN`` or
+    ``REVEAL`` for the agent to act, ``NONE`` otherwise), ``phase`` (``Phase``) and
+    ``round`` (0-2); libraries that make tensors of infos (TorchRL's
+    ``PettingZooWrapper``) take them as they are.
 
     ## Episode end
     Terminates after the third round's reveal. Truncates when ``max_turns`` play
@@ -189,20 +221,19 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped env
             self.engine.legal_masks(self.game, out=self._mask)
         phase = int(data["phase"][0])
         seat = int(data["seat"][0])
-        self.infos = {a: {} for a in self.agents}
         if phase == OVER:
             if data["truncated"][0]:
                 self.truncations = dict.fromkeys(self.agents, True)
             else:
                 self.terminations = dict.fromkeys(self.agents, True)
-            for a in self.agents:
-                self.infos[a] = {"decision": "none", "phase": "over"}
-        else:
-            self.infos[self.possible_agents[seat]] = {
-                "decision": "reveal" if phase == REVEAL else "turn",
-                "phase": PHASE_NAMES[phase],
-                "round": int(data["round"][0]),
-            }
+        # every agent, every step: the same keys, int values (see Decision)
+        code, rnd = _PHASES[phase], int(data["round"][0])
+        acting = self.possible_agents[seat]
+        none, decision = Decision.NONE, _DECISION_OF_PHASE[phase]
+        self.infos = {
+            a: {"decision": decision if a == acting else none, "phase": code, "round": rnd}
+            for a in self.agents
+        }
         self.agent_selection = self.possible_agents[seat]
 
     def step(self, action: int | None) -> None:

@@ -10,8 +10,9 @@ action ends the game with -1 for the offender, as PettingZoo's classic games do)
 see ``{"agent_id", "obs", "mask"}`` and its masked policies (DQN, the random MARL
 algorithm, ...) never pick an illegal action. Observations, masks and actions are
 in each seat's canonical frame and scaled (``SeatView``), so one algorithm can play
-every seat (self-play). Infos have the same keys at every step, with no ``None``
-(Tianshou stores infos in its buffers, where ``None`` becomes NaN).
+every seat (self-play). Infos have the same keys at every step, int codes
+(``mamma_mia_env.Decision``, ``Phase``) and no ``None`` (Tianshou stores infos in its
+buffers, where ``None`` becomes NaN and a string an object array).
 
 Tianshou's multi-agent dispatcher credits each agent with the reward of the env step
 in which it acted (the reward vector's entry for that agent); a reward that reaches a
@@ -34,7 +35,7 @@ from tianshou.env import PettingZooEnv
 from mamma_mia_env.envs.aec import env as make_aec_env
 from mamma_mia_env.integrations.seat_view import SeatView
 
-INFO_KEYS = ("decision", "phase")
+INFO_KEYS = ("decision", "phase", "round")
 
 
 class SeatViewWrapper(BaseWrapper):
@@ -77,7 +78,7 @@ class SeatViewWrapper(BaseWrapper):
             self.env._cumulative_rewards[agent],
             self.env.terminations[agent],
             self.env.truncations[agent],
-            {k: str(info.get(k, "none")) for k in INFO_KEYS},  # same keys, no None
+            {k: info[k] for k in INFO_KEYS},  # the AEC env's: same keys, ints
         )
 
 

@@ -1,0 +1,137 @@
+"""TorchRL (0.14): the learner-seat games as a batched TorchRL env, the mask in the data.
+
+    from mamma_mia_env.integrations.torchrl import LearnerEnv
+    env = LearnerEnv(64, num_players=2)          # 64 games, the learner's view, opponents inside
+    td = env.reset()                             # td["observation"] (64, obs_dim) float32,
+                                                 # td["action_mask"] (64, n_actions) bool
+
+The multi-agent AEC env needs no adapter: ``PettingZooWrapper(env=mamma_mia_env.env(...),
+use_mask=True, categorical_actions=True)`` wraps it as it is (docs/INTEGRATIONS.md).
+
+``LearnerEnv(num_envs, **kwargs)`` is a TorchRL ``EnvBase`` over
+``MammaMiaLearnerVectorEnv`` (``kwargs``: its arguments, e.g. ``opponents``,
+``reward_mode``, rule flags): batch size ``(num_envs,)``, ``"observation"`` and
+``"action_mask"`` (bool, the key ``MaskedCategorical`` policies and TorchRL's
+``ActionMask`` transform read) in the observation spec, a ``Categorical`` action spec whose
+mask follows the games (so ``rand_step``, ``rollout`` without a policy and
+``check_env_specs`` play legal moves), rewards ``(num_envs, 1)``. The mask goes from the
+env into the tensordict once: the vector env's bool array is wrapped, not copied
+(``torch.from_numpy``); the int8 ``info["action_mask"]`` is not read.
+
+Why an adapter for the vector env: TorchRL's ``GymWrapper`` runs unmasked random steps
+while it builds the wrapper of a SAME_STEP vector env (to find the info specs), and the
+vector env refuses illegal actions (all of a batch's actions are checked before any game
+moves). The single-game gym env wraps with ``GymWrapper`` as it is (an illegal action ends
+its episode); its int8 ``info["action_mask"]`` needs an info reader and a cast, two copies
+per step, which this env avoids.
+
+Finished games: the vector env deals a new game in the same step (SAME_STEP autoreset);
+``_step`` returns the learner's last view of the finished game (``info["final_obs"]``,
+with an all-False mask) under ``"next"``, and the partial reset that TorchRL's collectors
+then ask for returns the new game's view without dealing again. ``"win"`` (float, 0 until a
+game ends) is the learner's win share of the game that ended in that step (1 sole win, 1/k
+shared, 0 loss).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import torch
+from gymnasium import spaces
+from tensordict import TensorDict, TensorDictBase
+from torchrl.data import Bounded, Categorical, Composite, Unbounded
+from torchrl.envs import EnvBase
+
+from mamma_mia_env.learner_vector import MammaMiaLearnerVectorEnv
+
+__all__ = ["LearnerEnv"]
+
+
+class LearnerEnv(EnvBase):
+    """``num_envs`` learner-seat games as a TorchRL env (module doc)."""
+
+    def __init__(self, num_envs: int = 1, *, device: str = "cpu", **kwargs: Any) -> None:
+        self.venv = MammaMiaLearnerVectorEnv(num_envs, **kwargs)
+        b = self.venv.num_envs
+        super().__init__(device=device, batch_size=torch.Size([b]))
+        box, space = self.venv.single_observation_space, self.venv.single_action_space
+        assert isinstance(box, spaces.Box) and isinstance(space, spaces.Discrete)
+        n = int(space.n)
+        flag = Categorical(2, (b, 1), dtype=torch.bool)
+        self.observation_spec = Composite(
+            observation=Bounded(
+                torch.from_numpy(np.broadcast_to(box.low, (b, *box.shape)).copy()),
+                torch.from_numpy(np.broadcast_to(box.high, (b, *box.shape)).copy()),
+                (b, *box.shape),
+                dtype=torch.float32,
+            ),
+            action_mask=Categorical(2, (b, n), dtype=torch.bool),
+            win=Unbounded((b, 1), dtype=torch.float32),
+            shape=(b,),
+        )
+        self.action_spec = Categorical(n, (b,), dtype=torch.int64)
+        self.reward_spec = Unbounded((b, 1), dtype=torch.float32)
+        self.done_spec = Composite(
+            done=flag.clone(), terminated=flag.clone(), truncated=flag.clone(), shape=(b,)
+        )
+        self._seed: int | None = None
+        self._pending = np.zeros(b, dtype=bool)  # rows dealt again by the last step
+        self._obs: np.ndarray | None = None  # the current view of every row
+        self._mask: np.ndarray | None = None
+
+    def _set_seed(self, seed: int | None) -> None:
+        self._seed = seed  # the next full reset deals from it
+
+    def _current(self, zeros: torch.Tensor) -> TensorDictBase:
+        assert self._obs is not None and self._mask is not None
+        mask = torch.from_numpy(self._mask)
+        self.action_spec.update_mask(mask)
+        return TensorDict(
+            observation=torch.from_numpy(self._obs),
+            action_mask=mask,
+            win=torch.zeros(self.batch_size + (1,)),
+            done=zeros,
+            terminated=zeros.clone(),
+            truncated=zeros.clone(),
+            batch_size=self.batch_size,
+            device=self.device,
+        )
+
+    def _reset(self, tensordict: TensorDictBase | None = None, **kwargs: Any) -> TensorDictBase:
+        rows = None if tensordict is None else tensordict.get("_reset", None)
+        pending = False  # only rows the last step dealt again: hand out their new games
+        if rows is not None and self._obs is not None:
+            pending = bool(self._pending[rows.reshape(-1).cpu().numpy()].all())
+        if not pending:
+            self._obs, _info = self.venv.reset(seed=self._seed)
+            self._seed = None
+            self._mask = self.venv.action_masks()
+        self._pending[:] = False
+        return self._current(torch.zeros(self.batch_size + (1,), dtype=torch.bool))
+
+    def _step(self, tensordict: TensorDictBase) -> TensorDictBase:
+        actions = tensordict.get("action").reshape(-1).cpu().numpy()
+        obs, reward, terminated, truncated, info = self.venv.step(actions)
+        mask = self.venv.action_masks()  # bool, made once per step by the vector env
+        done = terminated | truncated
+        self._obs, self._mask, self._pending = obs, mask, done.copy()
+        win = np.zeros((len(done), 1), dtype=np.float32)
+        if done.any():  # the finished games' last view; the new ones wait for the reset
+            obs = np.where(done[:, None], info["final_obs"], obs)
+            mask = mask & ~done[:, None]
+            win[done, 0] = info["final_info"]["result"]["win"][done]
+        self.action_spec.update_mask(torch.from_numpy(self._mask))
+        col = torch.from_numpy
+        return TensorDict(
+            observation=col(obs),
+            action_mask=col(mask),
+            reward=col(reward).unsqueeze(-1),
+            win=col(win),
+            done=col(done).unsqueeze(-1),
+            terminated=col(terminated).unsqueeze(-1),
+            truncated=col(truncated).unsqueeze(-1),
+            batch_size=self.batch_size,
+            device=self.device,
+        )
