@@ -44,13 +44,12 @@ from typing import Any
 
 import numpy as np
 
+from mamma_mia_agents.bots.base import Agent, check_batch
 from mamma_mia_env.config import OBSERVATION_MODES, Config
 from mamma_mia_env.observe import observation_layout
 from mamma_mia_env.symmetry import SeatCanonicalizer
 
-from .base import Agent, check_batch
-
-POLICY_DIR = Path(__file__).resolve().parent / "policies"
+POLICY_DIR = Path(__file__).resolve().parents[1] / "policies"  # agents/policies/
 FORMAT = "mamma-mia-policy/1"
 ACTIVATIONS = ("tanh", "relu")
 #: Limits of a policy file: its size on disk, its arrays unpacked, its hidden layers and

@@ -1,4 +1,7 @@
-"""Tournament statistics: confidence intervals and PlackettLuce (TrueSkill-like) ratings.
+"""A tournament's results: per-game outcomes, per-agent statistics and ratings.
+
+``TournamentResult`` holds every game's outcome and computes the table (win rate with
+intervals, delivered orders, rating); ``output`` draws and writes it. The statistics:
 
 * ``wilson_interval``: the Wilson score interval of a proportion (wins with ties
   split count as fractional successes), the tournament's win-rate interval.
@@ -12,9 +15,24 @@
 
 from __future__ import annotations
 
+import json
 import math
+import os
+from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
+from openskill.models import PlackettLuce
+
+from mamma_mia_agents.tournament.output import (
+    CSV_COLUMNS,
+    csv_text,
+    markdown_table,
+    plot_rows,
+    prepare_output,
+)
+from mamma_mia_env import Config
+from mamma_mia_env.plumbing.provenance import provenance, write_sidecar
 
 Z95 = 1.959963984540054  # the 97.5% quantile of the standard normal
 
@@ -103,8 +121,6 @@ def plackett_luce_ratings(
     rank (1 = best, ties equal). Each seat is its own team; an agent in several seats
     of one game gets the average of its seats' updates.
     """
-    from openskill.models import PlackettLuce
-
     model = PlackettLuce()
     mu = np.full(n_agents, model.mu, dtype=np.float64)
     sigma = np.full(n_agents, model.sigma, dtype=np.float64)
@@ -122,3 +138,199 @@ def plackett_luce_ratings(
         mu[played] = new_mu[played] / count[played]
         sigma[played] = new_sigma[played] / count[played]
     return mu, sigma
+
+
+@dataclass
+class TournamentResult:
+    """Per-game outcomes and per-agent statistics of one tournament."""
+
+    names: list[str]
+    config: Config
+    seating: str
+    schedule: np.ndarray  # (S, N) agent index per seat, one row per seating of a deal
+    seed: int
+    deals: int
+    assign: np.ndarray  # (G, N)
+    deal: np.ndarray  # (G,) deal index of each game
+    delivered: np.ndarray  # (G, N)
+    cards: np.ndarray  # (G, N)
+    turns: np.ndarray  # (G,)
+    truncated: np.ndarray  # (G,)
+    elapsed: float
+    workers: int
+    command: str | None = None
+    games_requested: int | None = None
+    table: list[dict[str, Any]] = field(default_factory=list)
+    logs: list[dict[str, Any]] = field(default_factory=list)  # event logs (save_logs)
+
+    @property
+    def games(self) -> int:
+        return int(len(self.deal))
+
+    @property
+    def num_players(self) -> int:
+        return self.config.num_players
+
+    def compute_table(self) -> list[dict[str, Any]]:
+        """Per-agent statistics, best win rate first (see docs/AGENTS.md)."""
+        shares = win_shares(self.delivered, self.cards)
+        ranks = finishing_ranks(self.delivered, self.cards)
+        mu, sigma = plackett_luce_ratings(self.assign, ranks, len(self.names))
+        rows = []
+        n = self.num_players
+        for a, name in enumerate(self.names):
+            sel = self.assign == a
+            seat_games = int(sel.sum())
+            wins = float(shares[sel].sum())
+            lo, hi = wilson_interval(wins, seat_games)
+            # per seat-game, with the deal as the cluster
+            deal_of = np.broadcast_to(self.deal[:, None], sel.shape)[sel]
+            _, clo, chi = cluster_mean_interval(shares[sel], deal_of)
+            dmean, dlo, dhi = mean_interval(self.delivered[sel])
+            by_seat = []
+            for s in range(n):
+                ss = self.assign[:, s] == a
+                by_seat.append(float(shares[ss, s].mean()) if ss.any() else None)
+            rows.append(
+                {
+                    "agent": name,
+                    "seat_games": seat_games,
+                    "wins": wins,
+                    "win_rate": wins / seat_games if seat_games else float("nan"),
+                    "win_rate_low": lo,
+                    "win_rate_high": hi,
+                    "win_rate_deal_low": max(0.0, clo),
+                    "win_rate_deal_high": min(1.0, chi),
+                    "mean_delivered": dmean,
+                    "delivered_low": dlo,
+                    "delivered_high": dhi,
+                    "rating_mu": float(mu[a]),
+                    "rating_sigma": float(sigma[a]),
+                    "rating_low": float(mu[a] - Z95 * sigma[a]),
+                    "rating_high": float(mu[a] + Z95 * sigma[a]),
+                    "win_rate_by_seat": by_seat,
+                }
+            )
+        rows.sort(key=lambda r: (-r["win_rate"], r["agent"]))
+        for i, r in enumerate(rows):
+            r["rank"] = i + 1
+        self.table = rows
+        return rows
+
+    # -- output ---------------------------------------------------------------------------
+    def summary(self) -> str:
+        s = len(self.schedule)
+        rate = self.games / self.elapsed if self.elapsed > 0 else float("inf")
+        text = (
+            f"{self.games:,} games of {self.num_players} players ({self.deals:,} deals x "
+            f"{s} seatings, {self.seating}), seed {self.seed}: {self.elapsed:.1f} s on "
+            f"{self.workers} worker(s), {rate:,.0f} games/s"
+        )
+        trunc = int(self.truncated.sum())
+        if trunc:
+            text += f"; {trunc} truncated by max_turns (scored as they stood)"
+        return text
+
+    def format_table(self) -> str:
+        rows = self.table or self.compute_table()
+        head = ["#", "agent", "games", "wins", "win rate", "95% CI", "delivered", "rating (95%)"]
+        body = []
+        for r in rows:
+            body.append(
+                [
+                    str(r["rank"]),
+                    r["agent"],
+                    f"{r['seat_games']:,}",
+                    f"{r['wins']:,.1f}",
+                    f"{100 * r['win_rate']:.1f}%",
+                    f"{100 * r['win_rate_low']:.1f}-{100 * r['win_rate_high']:.1f}%",
+                    f"{r['mean_delivered']:.2f}",
+                    f"{r['rating_mu']:.1f} ({r['rating_low']:.1f}-{r['rating_high']:.1f})",
+                ]
+            )
+        widths = [max(len(x) for x in col) for col in zip(head, *body, strict=True)]
+        right = {0, 2, 3, 4, 5, 6, 7}
+
+        def fmt(cells: list[str]) -> str:
+            return "  ".join(
+                c.rjust(w) if i in right else c.ljust(w)
+                for i, (c, w) in enumerate(zip(cells, widths, strict=True))
+            )
+
+        lines = [fmt(head), "  ".join("-" * w for w in widths)] + [fmt(b) for b in body]
+        lines.append(
+            f"chance level {100 / self.num_players:.1f}%; wins split on shared wins; "
+            "rating: openskill PlackettLuce mu (mu -/+ 1.96 sigma)"
+        )
+        return "\n".join(lines)
+
+    def format_markdown(self) -> str:
+        return markdown_table(self.table or self.compute_table())
+
+    def to_dict(self) -> dict[str, Any]:
+        rows = self.table or self.compute_table()
+        return {
+            "format": "mamma-mia-tournament/1",
+            "command": self.command,
+            "agents": self.names,
+            "config": self.config.to_dict(),
+            "num_players": self.num_players,
+            "seating": self.seating,
+            "schedule": self.schedule.tolist(),
+            "seed": self.seed,
+            "deals": self.deals,
+            "games": self.games,
+            "games_requested": self.games_requested,
+            "truncated": int(self.truncated.sum()),
+            "mean_turns": float(self.turns.mean()) if self.games else None,
+            "elapsed_seconds": round(self.elapsed, 3),
+            "summary": self.summary(),
+            "workers": self.workers,
+            "interval": "95% (Wilson score for win rates; normal for means; "
+            "rating mu -/+ 1.96 sigma)",
+            "results": rows,
+        }
+
+    def to_json(self, path: str | os.PathLike | None = None) -> str:
+        text = json.dumps(self.to_dict(), indent=2)
+        if path is not None:
+            with open(path, "w") as fh:
+                fh.write(text + "\n")
+        return text
+
+    CSV_COLUMNS = CSV_COLUMNS
+
+    def to_csv(self, path: str | os.PathLike | None = None) -> str:
+        text = csv_text(self.table or self.compute_table())
+        if path is not None:
+            with open(path, "w") as fh:
+                fh.write(text)
+        return text
+
+    def plot(self, path: str | os.PathLike, title: str | None = None) -> None:
+        """A PNG: win rate, delivered orders and rating per agent, with 95% intervals."""
+        title = (
+            title
+            or f"{self.num_players} players, {self.games:,} games ({self.deals:,} duplicate "
+            f"deals), 95% intervals"
+        )
+        plot_rows(self.table or self.compute_table(), path, self.num_players, title)
+
+    def write(
+        self, out_dir: str | os.PathLike, stem: str = "tournament", plot: bool = True
+    ) -> list[str]:
+        """Write ``{stem}.csv``, ``{stem}.json`` and (with ``plot``) ``{stem}.png``.
+
+        ``stem`` must be a plain file name (``check_stem``): the files stay in ``out_dir``.
+        """
+        paths = prepare_output(out_dir, stem, plot)
+        self.to_csv(paths[0])
+        record = provenance(seeds=self.seed, wall_time=self.elapsed, command=self.command)
+        doc = self.to_dict()
+        doc["provenance"] = record
+        with open(paths[1], "w") as fh:
+            fh.write(json.dumps(doc, indent=2) + "\n")
+        write_sidecar(paths[0], record)
+        if plot:
+            self.plot(paths[2])
+        return paths
