@@ -16,7 +16,13 @@ See docs/AGENTS.md.
 
 from __future__ import annotations
 
+import sys
 from typing import Any
+
+if __name__ != "mamma_mia_agents":
+    # The folder run as ``python -m agents`` from a checkout: one package under its
+    # installed name, so the absolute imports below load this folder, not an install.
+    sys.modules.setdefault("mamma_mia_agents", sys.modules[__name__])
 
 from mamma_mia_agents._moved import MOVED
 from mamma_mia_agents.bots.base import Agent, GameInfo, game_info

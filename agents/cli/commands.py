@@ -14,11 +14,12 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-import mamma_mia_agents.cli.tournament as tournament
 from mamma_mia_agents import REGISTRY
 from mamma_mia_agents.cli.options import PROG
 from mamma_mia_agents.cli.play import add_parser as add_play_parser
 from mamma_mia_agents.cli.replay import add_parser as add_replay_parser
+from mamma_mia_agents.cli.tournament import add_parser as add_tournament_parser
+from mamma_mia_agents.cli.tournament import run as run_tournament_command
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -28,7 +29,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
-    tournament.add_parser(sub)
+    add_tournament_parser(sub)
     sub.add_parser("agents", help="list the bundled agents")
     add_play_parser(sub)
     add_replay_parser(sub)
@@ -51,4 +52,4 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _cmd_agents()
     if hasattr(args, "run"):  # replay, play
         return args.run(args)
-    return tournament.run(args, args.subparser, argv)
+    return run_tournament_command(args, args.subparser, argv)
