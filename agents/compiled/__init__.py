@@ -8,6 +8,8 @@
 * ``random_picks``: the random policy's pick of a legal action;
 * ``playout``: ``play_out``, whole games inside one compiled loop (tournaments, search).
 
+Every kernel is compiled through ``mamma_mia_env.plumbing.jit_cache.njit``: one cache
+keyed on every source file of both packages, so no kernel runs stale rules (``jit``).
 Nothing here imports an agent class: agents hand the kernels plain arrays
 (``Agent.kernel_bot``). This ``__init__`` keeps the names of the old single module
 ``mamma_mia_agents.compiled``.

@@ -16,6 +16,7 @@ from mamma_mia_agents.compiled.decisions import decide_one
 from mamma_mia_agents.compiled.jit import CHUNKS, F32, T, per_game, workspace
 from mamma_mia_agents.compiled.tables import I_GAMBLE, L_NPLAY, L_RECALL
 from mamma_mia_env.observe import OBS_HIGH
+from mamma_mia_env.plumbing.jit_cache import njit
 
 BAD_OBSERVATION = -2  # ``decide_batch``'s answer for an observation it refuses
 
@@ -34,7 +35,7 @@ def _in_range(ob) -> bool:
 def _make_batch(parallel: bool):
     loop = nb.prange if parallel else range
 
-    @nb.njit(cache=True, parallel=parallel)
+    @njit(parallel=parallel)
     def decide_batch(obs, masks, seats, lay, play, need, prm, pw, ubuf, umode, check, out):
         """``decide_one`` over a batch; with ``check``, a game whose observation has an
         entry outside ``0..OBS_HIGH`` (or NaN) gets ``BAD_OBSERVATION`` instead."""

@@ -26,7 +26,6 @@ per seat. The search bots roll out with it.
 
 from __future__ import annotations
 
-import numba as nb
 import numpy as np
 
 from mamma_mia_agents.compiled.jit import BIG32, F32, K, T, per_game, sum5, workspace
@@ -70,6 +69,7 @@ from mamma_mia_agents.compiled.tables import (
     L_SEATS,
 )
 from mamma_mia_env.cards import BOMBASTICA, HAND_LIMIT, MINIMALE, MONOTONI
+from mamma_mia_env.plumbing.jit_cache import njit
 
 
 @per_game
@@ -391,7 +391,7 @@ def decide_one(ob, mk, personal, lay, play, need, prm, pw, ubuf, umode, ws, wd, 
     return turn_action(ob, mk, personal, lay, play, need, prm, pw, ubuf, umode, ws, wd, wi, sbuf)
 
 
-@nb.njit(cache=True)
+@njit()
 def turn_scores_one(ob, mk, personal, lay, play, need, prm, pw, scores) -> int:
     """The bot's score of every legal turn action of one game into ``scores`` (others
     untouched); returns its choice. For the search bots' candidate actions."""

@@ -8,14 +8,21 @@ Without them (and with the rank sort of ``oven.oven_slots``) a decision takes 0.
 of the time it took (``experiments/results/ab_bot_kernels_i12.json``). ``_nrt`` is
 numba's target option for this (numba's own tests use it); a kernel that allocated
 under it would fail to compile, so nothing can go wrong silently.
+
+Every kernel of this package is compiled through ``mamma_mia_env.plumbing.jit_cache.njit``
+(``numba.njit`` with the same options, ``parallel``, ``_nrt`` and ``inline`` included),
+never numba's own ``cache=True``: numba's cache watches only the file a kernel is
+written in, so an edit to the rules (``mamma_mia_env``) or to another kernel file would
+leave these kernels running the old code. The shared cache is keyed on every source
+file of both packages (tests/test_stale_kernels.py edits a rule and checks).
 """
 
 from __future__ import annotations
 
-import numba as nb
 import numpy as np
 
 from mamma_mia_env.cards import N_KINDS
+from mamma_mia_env.plumbing.jit_cache import njit
 
 K = N_KINDS  # ingredient kinds
 T = 8  # order types
@@ -24,10 +31,10 @@ BIG32 = np.float32(1.0e9)
 BIG64 = 1.0e9
 CHUNKS = 64  # work items of a parallel loop; each allocates its scratch once
 
-per_game = nb.njit(cache=True, _nrt=False)
+per_game = njit(_nrt=False)
 
 
-@nb.njit(cache=True, inline="always")
+@njit(inline="always")
 def sum5(a) -> np.float32:
     """numpy's float32 sum of five values: left to right."""
     s = a[0]
@@ -36,7 +43,7 @@ def sum5(a) -> np.float32:
     return s
 
 
-@nb.njit(cache=True)
+@njit()
 def workspace():
     """Scratch arrays for ``decisions.decide_one`` (float32, float64, int64), reused
     across games: the per-game functions carve fixed slices out of them instead of

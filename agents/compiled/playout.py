@@ -25,6 +25,7 @@ from mamma_mia_agents.compiled.tables import (
     layout_vector,
 )
 from mamma_mia_env.observe import observation_size, observe_game
+from mamma_mia_env.plumbing.jit_cache import njit
 from mamma_mia_env.rules import legal_mask_game, step_game
 from mamma_mia_env.state import OVER
 
@@ -34,7 +35,7 @@ RANDOM_BOT = -1  # the bot id of the uniform random policy in ``play_bots``
 def _make_play(parallel: bool):
     loop = nb.prange if parallel else range
 
-    @nb.njit(cache=True, parallel=parallel)
+    @njit(parallel=parallel)
     def play_bots(
         data, bot_of_seat, params, play, need, n, prms, pws, modes, exact, lays, obs_dims,
         rstates, max_steps, steps_taken, ubuf, paused,

@@ -7,11 +7,12 @@ numpy generator); ``splitmix_uniform`` is the random policy's own stream inside
 
 from __future__ import annotations
 
-import numba as nb
 import numpy as np
 
+from mamma_mia_env.plumbing.jit_cache import njit
 
-@nb.njit(cache=True)
+
+@njit()
 def random_pick(mask, u) -> int:
     """The ``floor(u * count)``-th legal action (``RandomAgent``'s rule), or -1 if none."""
     total = 0
@@ -30,7 +31,7 @@ def random_pick(mask, u) -> int:
     return -1
 
 
-@nb.njit(cache=True)
+@njit()
 def random_actions(masks, u, out) -> int:
     """``RandomAgent`` over a batch with the uniforms ``u``; returns the first game with
     no legal action, or -1."""
@@ -46,7 +47,7 @@ _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
 
 
-@nb.njit(cache=True, inline="always")
+@njit(inline="always")
 def splitmix_uniform(states, g) -> float:
     """SplitMix64 step of ``states[g]`` (the bots' own stream, not the game's): [0, 1)."""
     s = states[g] + _GAMMA
