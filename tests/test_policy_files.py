@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import mamma_mia_agents.bots.ppo_agent as ppo
+import mamma_mia_agents.bots.ppo_policy as ppo
 from mamma_mia_agents.bots.ppo_agent import (
     NumpyPolicy,
     PolicyFileError,

@@ -101,19 +101,35 @@ def evaluate_orders(
     cover[..., 5:] = unc[..., 5:] == 0
     out = {"met": met, "cover": cover, "short": short, "uncovered": unc}
     if with_take:
-        take = np.zeros((b, c, T, K), np.float32)
-        take[:, :, :5] = np.minimum(need_s, pool[:, :, None, :])
-        take[:, :, BOMBASTICA] = pool
-        # Monotoni: the cheapest coverable joker (else the cheapest); Minimale: cand
-        j_best = np.argmin(np.where(gap_j == 0, short_j, BIG + short_j), axis=-1)
-        one_p = np.where(is_p, np.minimum(pool, 1), 0)
-        take[:, :, MONOTONI] = one_p
-        take[:, :, MINIMALE] = one_p * has_cand[..., None]
-        bi, ci = np.indices((b, c))
-        take[bi, ci, MONOTONI, j_best] = np.minimum(pool[bi, ci, j_best], 6)
-        take[bi, ci, MINIMALE, cand] = np.minimum(pool_x, 3) * has_cand
-        out["take"] = take
+        out["take"] = _takes(pool, is_p, need_s, short_j, gap_j, cand, has_cand, pool_x)
     return out
+
+
+def _takes(
+    pool: np.ndarray,
+    is_p: np.ndarray,
+    need_s: np.ndarray,
+    short_j: np.ndarray,
+    gap_j: np.ndarray,
+    cand: np.ndarray,
+    has_cand: np.ndarray,
+    pool_x: np.ndarray,
+) -> np.ndarray:
+    """What each order type would remove from the pool, (B, C, 8, 5) (``evaluate_orders``'
+    ``take``, from its intermediate arrays)."""
+    b, c, _ = pool.shape
+    take = np.zeros((b, c, T, K), np.float32)
+    take[:, :, :5] = np.minimum(need_s, pool[:, :, None, :])
+    take[:, :, BOMBASTICA] = pool
+    # Monotoni: the cheapest coverable joker (else the cheapest); Minimale: cand
+    j_best = np.argmin(np.where(gap_j == 0, short_j, BIG + short_j), axis=-1)
+    one_p = np.where(is_p, np.minimum(pool, 1), 0)
+    take[:, :, MONOTONI] = one_p
+    take[:, :, MINIMALE] = one_p * has_cand[..., None]
+    bi, ci = np.indices((b, c))
+    take[bi, ci, MONOTONI, j_best] = np.minimum(pool[bi, ci, j_best], 6)
+    take[bi, ci, MINIMALE, cand] = np.minimum(pool_x, 3) * has_cand
+    return take
 
 
 def proven_minimale(low: np.ndarray, high: np.ndarray, personal: np.ndarray) -> np.ndarray:

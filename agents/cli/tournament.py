@@ -36,8 +36,6 @@ from mamma_mia_env import ConfigError
 
 def add_parser(sub: Any) -> None:
     """The ``tournament`` subcommand and its flags."""
-    sub.required = True
-
     t = sub.add_parser(
         "tournament",
         help="play a duplicate-deal tournament between agents",
@@ -48,6 +46,15 @@ def add_parser(sub: Any) -> None:
             "with --out also writes CSV, JSON and a PNG plot."
         ),
     )
+    _add_game_flags(t)
+    _add_run_flags(t)
+    _add_output_flags(t)
+    _add_rule_flags(t)
+    t.set_defaults(subparser=t)
+
+
+def _add_game_flags(t: argparse.ArgumentParser) -> None:
+    """Who plays, and how many games."""
     t.add_argument(
         "--agents",
         required=True,
@@ -69,6 +76,10 @@ def add_parser(sub: Any) -> None:
         "default 2000)",
     )
     t.add_argument("--seed", type=positive("--seed", 0, 2**32 - 1), default=0, help="base seed")
+
+
+def _add_run_flags(t: argparse.ArgumentParser) -> None:
+    """How the agents are seated, and where and how the games run."""
     t.add_argument(
         "--workers",
         type=positive("--workers", 1, max_workers()),
@@ -101,6 +112,10 @@ def add_parser(sub: Any) -> None:
         help="with --backend ray: a running Ray cluster ('auto', 'ray://HOST:10001');"
         " default: start a local Ray instance",
     )
+
+
+def _add_output_flags(t: argparse.ArgumentParser) -> None:
+    """What is printed and written."""
     t.add_argument(
         "--out",
         metavar="DIR",
@@ -126,6 +141,10 @@ def add_parser(sub: Any) -> None:
     t.add_argument(
         "--json", action="store_true", help="print the JSON results instead of the table"
     )
+
+
+def _add_rule_flags(t: argparse.ArgumentParser) -> None:
+    """The rule variants (the Config flags)."""
     rules = t.add_argument_group("rule variants (docs/RULES.md)")
     for flag, _, text in VARIANT_FLAGS:
         rules.add_argument(flag, action="store_true", help=text)
@@ -137,8 +156,6 @@ def add_parser(sub: Any) -> None:
     rules.add_argument(
         "--max-turns", type=positive("--max-turns"), default=None, help="M4: truncate games"
     )
-
-    t.set_defaults(subparser=t)
 
 
 def _agent_specs(parser: argparse.ArgumentParser, text: str) -> list[str]:

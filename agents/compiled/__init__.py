@@ -13,6 +13,26 @@ keyed on every source file of both packages, so no kernel runs stale rules (``ji
 Nothing here imports an agent class: agents hand the kernels plain arrays
 (``Agent.kernel_bot``). This ``__init__`` keeps the names of the old single module
 ``mamma_mia_agents.compiled``.
+
+The kernels' short argument names, shared by every module of this package:
+
+* ``ob`` / ``obs``: one game's observation / a batch of them (float32, the acting
+  seat's view); ``mk`` / ``masks``: the legal-action mask(s) (int8);
+* ``personal`` / ``seats``: the acting seat, which is also its personal ingredient;
+* ``lay``: the observation layout (``tables.L_*`` offsets, ``tables.layout_vector``);
+* ``play``, ``need``: the engine's play table (n_play, 3) and order-need table
+  (5 personal, 5 types, 5 kinds), int64;
+* ``prm``: the bot's weights (``tables.I_*``, ``tables.params_vector``); ``pw``: numpy's
+  powers ``gamble ** 0..8`` (``tables.pow_table``);
+* ``ubuf``, ``umode``: the fractional powers ``gamble ** gap`` and the pass that needs
+  them (``decisions``' module doc): 0 computes them
+  with ``powf``, 1 also records the exponents in ``ubuf`` (``ubuf[-1]`` = 1 if any), 2
+  reads numpy's powers from ``ubuf``;
+* ``ws``, ``wd``, ``wi``: scratch (float32, float64, int64; ``jit.workspace``), carved
+  into fixed slices; ``sbuf``: where ``turn_action`` writes every legal action's score
+  (one slot: none wanted);
+* ``pv``, ``hv``: value per ingredient face up / in hand (a double counts 2); ``pool``:
+  what an order played now will meet; ``rel``: a seat relative to the acting one.
 """
 
 from mamma_mia_agents.compiled.batch import (

@@ -1,6 +1,6 @@
-"""The heuristic bots as numba kernels: the decisions of ``heuristic.py``, one game at a time.
+"""The heuristic bots as numba kernels: the decisions of ``bots/heuristic.py``, per game.
 
-``heuristic.py`` states the bots' scoring as numpy array code over a batch; this module
+``bots/heuristic.py`` states the bots' scoring as numpy array code over a batch; this module
 computes the very same scores per game inside compiled loops, so that a bot's decision
 costs about as much as an engine step (issue 12). ``HeuristicAgent.act_batch`` calls
 ``decide_batch`` here; the numpy version stays as the reference
@@ -22,6 +22,13 @@ uses them (``decide`` over a batch; ``play_out`` pauses the game for it).
 ``batch.decide`` runs ``decide_one`` over a batch; ``playout.play_out`` plays whole
 games inside one compiled loop: observe, decide, step, with a bot (or the random policy)
 per seat. The search bots roll out with it.
+
+``turn_action`` (about 260 lines) stays one kernel: it is the per-game twin of
+``HeuristicAgent.turn_scores`` and its blocks share a dozen scratch slices; split into
+calls, each call would pass them again for no gain (the per-game functions are compiled
+without numba's runtime, ``jit.per_game``).
+
+The kernels' short argument names are explained in the package doc (``compiled/__init__``).
 """
 
 from __future__ import annotations

@@ -110,32 +110,20 @@ def run_tournament(
     cfg = Config.from_kwargs(num_players=num_players, **config)
     # the size checks come before any agent is created or any game played
     deals = count_deals(len(agents), num_players, seating, games)
-    if workers is None:  # starting processes costs seconds: not worth it for short runs
-        workers = 1 if games < SMALL_RUN else os.cpu_count() or 1
-    if not 1 <= workers <= max_workers():
-        raise TournamentSizeError(
-            f"workers must be 1-{max_workers()} (four per core), got {workers}"
-        )
+    workers = _workers(workers, games)
     loaded = load_agents(agents)
     check_agents(loaded, cfg)
     schedule = seating_schedule(len(loaded), num_players, seating)
-    s = len(schedule)
     assign = np.tile(schedule, (deals, 1))
-    deal = np.repeat(np.arange(deals), s)
+    deal = np.repeat(np.arange(deals), len(schedule))
     seeds = deal_seeds(seed, deals)[deal]
     chunks = batches(len(seeds), batch_size)
-    if backend != "ray" and (workers == 1 or len(chunks) == 1):
-        workers = 1
-    elif backend != "ray":
-        workers = min(workers, len(chunks))
+    if backend != "ray":  # the processes started: one plays here, none idles
+        workers = 1 if len(chunks) == 1 else min(workers, len(chunks))
     start = time.perf_counter()
     plan = (cfg, agents, loaded, assign, seeds, chunks, seed)
     results = _play(plan, backend, address, workers, save_logs, progress, num_players)
     elapsed = time.perf_counter() - start
-
-    def gather(key: str) -> np.ndarray:
-        return np.concatenate([results[i][key] for i in range(len(chunks))])
-
     res = TournamentResult(
         names=unique_names(loaded),
         config=cfg,
@@ -145,10 +133,7 @@ def run_tournament(
         deals=deals,
         assign=assign,
         deal=deal,
-        delivered=gather("delivered"),
-        cards=gather("cards"),
-        turns=gather("turns"),
-        truncated=gather("truncated"),
+        **_gather(results, len(chunks)),
         elapsed=elapsed,
         workers=workers,
         command=command,
@@ -158,6 +143,23 @@ def run_tournament(
     if save_logs:
         res.logs = _event_logs(res, results[0].get("actions", []), seeds, chunks[0][0])
     return res
+
+
+def _workers(workers: int | None, games: int) -> int:
+    """The worker processes asked for (default: every core, or 1 for a short run)."""
+    if workers is None:  # starting processes costs seconds: not worth it for short runs
+        workers = 1 if games < SMALL_RUN else os.cpu_count() or 1
+    if not 1 <= workers <= max_workers():
+        raise TournamentSizeError(
+            f"workers must be 1-{max_workers()} (four per core), got {workers}"
+        )
+    return workers
+
+
+def _gather(results: dict[int, dict[str, np.ndarray]], n_batches: int) -> dict[str, np.ndarray]:
+    """The per-game arrays of every batch, in batch order."""
+    keys = ("delivered", "cards", "turns", "truncated")
+    return {k: np.concatenate([results[i][k] for i in range(n_batches)]) for k in keys}
 
 
 def _check_arguments(

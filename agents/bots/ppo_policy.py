@@ -1,0 +1,382 @@
+"""A trained policy's network run with numpy, and its file format (``ppo_agent`` plays it).
+
+``experiments/train_ppo.py`` trains a policy with sb3-contrib's MaskablePPO and
+exports its actor network (the layers that map an observation to action logits) to a
+small ``.npz`` file; ``PPOAgent`` plays it. Playing needs numpy only, not torch or
+stable-baselines3.
+
+    >>> from mamma_mia_agents.bots.ppo_agent import PPOAgent
+    >>> agent = PPOAgent()                      # the shipped policies, by player count
+    >>> agent = PPOAgent("runs/ppo_2p/policy.npz")
+
+On the command line and in tournaments: ``ppo`` (the shipped
+2- and 4-player policies, picked by the game's player count).
+
+A policy sees the game in its seat's canonical frame (``mamma_mia_env.symmetry``:
+every seat relabelled to look like seat 0), with observations divided by a fixed
+scale; both are recorded in the file, and the agent maps the chosen action back. It
+needs the acting seats (``act_batch(..., seats=...)``), as the heuristic bots do.
+
+File format (``mamma-mia-policy/1``): ``meta`` (a JSON string: player count,
+observation mode, double ingredients, activation, the observation sections the network
+reads (``obs_sections``; sections added to the observation since are dropped), how it
+was trained), ``scale``
+(the observation divisor), ``w0, b0, w1, b1, ...`` (hidden layers, ``x @ w + b``
+then the activation) and ``w_out, b_out`` (the action logits).
+
+**Untrusted files.** Loading never unpickles (``allow_pickle=False``) and checks the
+file before a weight is used: at most ``MAX_POLICY_BYTES`` on disk and
+``MAX_ARRAY_BYTES`` unpacked, only the keys above, floating-point arrays whose shapes
+chain from the observation to the actions, finite weights, a positive scale and
+metadata of the right types. Anything else is a ``PolicyFileError`` naming the file.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+import zipfile
+import zlib
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from mamma_mia_env.config import OBSERVATION_MODES, Config
+from mamma_mia_env.observe import observation_layout
+from mamma_mia_env.symmetry import SeatCanonicalizer
+
+FORMAT = "mamma-mia-policy/1"
+ACTIVATIONS = ("tanh", "relu")
+#: Limits of a policy file: its size on disk, its arrays unpacked, its hidden layers and
+#: its metadata. The shipped policies are about 1.2 MB (1.2 MB unpacked, two layers).
+MAX_POLICY_BYTES = 64 * 2**20
+MAX_ARRAY_BYTES = 256 * 2**20
+MAX_LAYERS = 32
+MAX_META_CHARS = 100_000
+_LAYER_KEY = re.compile(r"[wb](0|[1-9][0-9]{0,3})")
+
+
+class PolicyFileError(ValueError):
+    """A policy file is missing, corrupt, oversized or inconsistent; names the file."""
+
+
+def _check_meta(meta: Any) -> None:
+    if not isinstance(meta, dict):
+        raise ValueError(f"meta must be a JSON object, got {type(meta).__name__}")
+    if meta.get("format") != FORMAT:
+        raise ValueError(f"not a {FORMAT} policy (meta format {meta.get('format')!r})")
+    if meta.get("activation") not in ACTIVATIONS:
+        act = meta.get("activation")
+        raise ValueError(f"meta activation must be one of {ACTIVATIONS}, got {act!r}")
+    n = meta.get("num_players")
+    if isinstance(n, bool) or not isinstance(n, int) or not 2 <= n <= 5:
+        raise ValueError(f"meta num_players must be an int 2-5, got {n!r}")
+    mode = meta.get("observation_mode", "recall")
+    if mode not in OBSERVATION_MODES:
+        raise ValueError(f"meta observation_mode must be one of {OBSERVATION_MODES}, got {mode!r}")
+    for key in ("double_ingredients", "canonical"):
+        if key in meta and not isinstance(meta[key], bool):
+            raise ValueError(f"meta {key} must be true or false, got {meta[key]!r}")
+    if "obs_sections" in meta:
+        sections = meta["obs_sections"]
+        ok = isinstance(sections, list) and all(
+            isinstance(x, (list, tuple))
+            and len(x) == 2
+            and isinstance(x[0], str)
+            and isinstance(x[1], int)
+            and not isinstance(x[1], bool)
+            for x in sections
+        )
+        if not ok:
+            raise ValueError("meta obs_sections must be a list of [name, size] pairs")
+        names = [x[0] for x in sections]
+        if len(set(names)) != len(names):
+            raise ValueError("meta obs_sections names a section twice")
+
+
+def _check_arrays(arrays: dict[str, Any]) -> dict[str, np.ndarray]:
+    """Float32 copies of the weight arrays, after checking keys, dtypes and values."""
+    keys = set(arrays)
+    missing = sorted({"scale", "w_out", "b_out"} - keys)
+    if missing:
+        raise ValueError(f"missing arrays {missing}")
+    unknown = sorted(k for k in keys - {"scale", "w_out", "b_out"} if not _LAYER_KEY.fullmatch(k))
+    if unknown:
+        raise ValueError(f"unknown arrays {unknown}")
+    n_layers = sum(1 for k in keys if _LAYER_KEY.fullmatch(k) and k[0] == "w")
+    if n_layers > MAX_LAYERS:
+        raise ValueError(f"{n_layers} hidden layers, more than {MAX_LAYERS}")
+    layer_keys = {f"{c}{i}" for i in range(n_layers) for c in "wb"}
+    if layer_keys != {k for k in keys if _LAYER_KEY.fullmatch(k)}:
+        raise ValueError("hidden layers must be w0, b0, w1, b1, ... without gaps")
+    out = {}
+    for key in sorted(keys):
+        a = arrays[key]
+        if not isinstance(a, np.ndarray):
+            raise ValueError(f"array {key!r} is a {type(a).__name__}, not a numpy array")
+        if a.dtype.kind != "f" or a.dtype.fields is not None:
+            raise ValueError(f"array {key!r} has dtype {a.dtype}; weights are floating point")
+        with np.errstate(over="ignore", invalid="ignore"):
+            f32 = a.astype(np.float32)
+        if not np.isfinite(f32).all():
+            raise ValueError(f"array {key!r} holds NaN or infinite values (as float32)")
+        out[key] = f32
+    return out
+
+
+class NumpyPolicy:
+    """An exported actor network: canonical observation -> masked action choice.
+
+    ``source`` names where the weights came from (the file), for error messages.
+    """
+
+    def __init__(
+        self, arrays: dict[str, np.ndarray], meta: dict[str, Any], source: str = "<in memory>"
+    ) -> None:
+        self.source = source
+        try:
+            self._build(arrays, meta)
+        except (ValueError, TypeError) as exc:
+            if source == "<in memory>":
+                raise
+            raise PolicyFileError(f"policy file {source!r}: {exc}") from None
+
+    def _build(self, arrays: dict[str, np.ndarray], meta: dict[str, Any]) -> None:
+        _check_meta(meta)
+        arrays = _check_arrays(arrays)
+        self.meta = meta
+        self.num_players = meta["num_players"]
+        self.observation_mode = meta.get("observation_mode", "recall")
+        self.config = Config(
+            num_players=self.num_players,
+            observation_mode=self.observation_mode,
+            double_ingredients=meta.get("double_ingredients", False),
+        )
+        self.canonical = meta.get("canonical", True)
+        self.canon = SeatCanonicalizer(self.config)
+        self.scale = arrays["scale"]
+        # the observation sections the network reads, in order: sections added to the
+        # observation later are left out, so a policy keeps working
+        layout = observation_layout(self.num_players, self.observation_mode)
+        sections = [tuple(x) for x in meta.get("obs_sections", layout)]
+        offsets, o = {}, 0
+        for name, size in layout:
+            offsets[name] = (o, size)
+            o += size
+        idx = []
+        for name, size in sections:
+            if name not in offsets or offsets[name][1] != size:
+                raise ValueError(
+                    f"the policy reads observation section {name!r} ({size}), "
+                    "which this version of the observation does not have"
+                )
+            idx.append(np.arange(offsets[name][0], offsets[name][0] + size))
+        self.select = np.concatenate(idx) if idx else np.arange(0)
+        width = len(self.select)
+        if width == 0:
+            raise ValueError("the policy reads no observation section")
+        if width == o:
+            self.select = None  # the whole observation
+        if self.scale.shape != (width,):
+            raise ValueError(
+                f"scale has shape {self.scale.shape}, the policy reads {width} observation values"
+            )
+        if not (self.scale > 0).all():
+            raise ValueError("scale must be positive (observations are divided by it)")
+        self.layers = []
+        for i in range(len(arrays) // 2):
+            if f"w{i}" not in arrays:
+                break
+            w, b = arrays[f"w{i}"], arrays[f"b{i}"]
+            if w.ndim != 2 or w.shape[0] != width or w.shape[1] < 1 or b.shape != w.shape[1:]:
+                raise ValueError(
+                    f"layer {i}: w{i} {w.shape} and b{i} {b.shape} do not take {width} inputs "
+                    f"to (n,) outputs"
+                )
+            self.layers.append((w, b))
+            width = w.shape[1]
+        self.w_out, self.b_out = arrays["w_out"], arrays["b_out"]
+        n_actions = self.canon.n_actions
+        if self.w_out.shape != (width, n_actions) or self.b_out.shape != (n_actions,):
+            raise ValueError(
+                f"w_out {self.w_out.shape} and b_out {self.b_out.shape} must map {width} "
+                f"inputs to the game's {n_actions} actions"
+            )
+        self.activation = np.tanh if meta["activation"] == "tanh" else _relu
+
+    @classmethod
+    def load(cls, path: str | os.PathLike) -> NumpyPolicy:
+        """Read a policy file, refusing anything but a well-formed one (module doc)."""
+        arrays, meta = read_policy_file(path)
+        return cls(arrays, meta, source=os.fspath(path))
+
+    def save(self, path: str | os.PathLike) -> None:
+        arrays: dict[str, Any] = {"meta": np.array(json.dumps(self.meta)), "scale": self.scale}
+        for i, (w, b) in enumerate(self.layers):
+            arrays[f"w{i}"], arrays[f"b{i}"] = w, b
+        arrays["w_out"], arrays["b_out"] = self.w_out, self.b_out
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        np.savez_compressed(path, **arrays)
+
+    def logits(self, canonical_obs: np.ndarray) -> np.ndarray:
+        x = np.asarray(canonical_obs, dtype=np.float32)
+        if self.select is not None:
+            x = x[:, self.select]
+        x = x / self.scale
+        for w, b in self.layers:
+            x = self.activation(x @ w + b)
+        return x @ self.w_out + self.b_out
+
+    def act(
+        self,
+        observations: np.ndarray,
+        masks: np.ndarray,
+        seats: np.ndarray,
+        rng: np.random.Generator | None = None,
+        deterministic: bool = True,
+    ) -> np.ndarray:
+        """Env actions for raw env observations and masks of the acting ``seats``."""
+        seats = np.asarray(seats, dtype=np.int64)
+        if self.canonical:
+            obs = self.canon.obs(observations, seats)
+            cmask = self.canon.masks(masks, seats) != 0
+        else:
+            obs, cmask = np.asarray(observations), np.asarray(masks) != 0
+        if not cmask.any(axis=1).all():
+            raise ValueError("a game has no legal action")
+        logits = np.where(cmask, self.logits(obs), -np.inf)
+        if deterministic or rng is None:
+            chosen = logits.argmax(axis=1)
+        else:
+            z = np.exp(logits - logits.max(axis=1, keepdims=True))
+            c = np.cumsum(z, axis=1)
+            u = rng.random(len(c)) * c[:, -1]
+            chosen = np.minimum((c <= u[:, None]).sum(axis=1), c.shape[1] - 1)
+            chosen = np.where(cmask[np.arange(len(c)), chosen], chosen, logits.argmax(axis=1))
+        if self.canonical:
+            return self.canon.to_env_actions(chosen, seats)
+        return chosen.astype(np.int64)
+
+
+def read_policy_file(path: str | os.PathLike) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+    """The arrays and metadata of a ``.npz`` policy file, read without unpickling.
+
+    The zip's members are read one by one with their sizes checked against the limits
+    and their ``.npy`` headers (dtype, shape) checked against the bytes present before
+    anything is allocated; ``PolicyFileError`` names the file and the problem.
+    """
+    if not isinstance(path, (str, os.PathLike)):
+        raise TypeError(f"a policy path must be a str or os.PathLike, got {path!r}")
+    name = os.fspath(path)
+
+    def fail(problem: str) -> PolicyFileError:
+        return PolicyFileError(f"policy file {name!r}: {problem}")
+
+    try:
+        size = os.stat(name).st_size
+    except (OSError, ValueError) as exc:
+        raise fail(f"cannot read it ({getattr(exc, 'strerror', None) or exc})") from None
+    if not os.path.isfile(name):
+        raise fail("not a regular file")
+    if size > MAX_POLICY_BYTES:
+        raise fail(f"{size:,} bytes, more than the {MAX_POLICY_BYTES:,} a policy may have")
+    arrays: dict[str, np.ndarray] = {}
+    try:
+        with zipfile.ZipFile(name) as zf:
+            infos = zf.infolist()
+            if len(infos) > 2 * MAX_LAYERS + 4:
+                raise fail(f"{len(infos)} members, too many for a policy")
+            total = sum(i.file_size for i in infos)
+            if total > MAX_ARRAY_BYTES:
+                raise fail(f"{total:,} bytes unpacked, more than {MAX_ARRAY_BYTES:,}")
+            for info in infos:
+                key = info.filename[:-4] if info.filename.endswith(".npy") else None
+                if key is None or key in arrays or info.flag_bits & 0x1:
+                    raise fail(f"unexpected member {info.filename!r} (not one .npy per array)")
+                arrays[key] = _read_npy(zf.read(info), key, fail)
+    except PolicyFileError:
+        raise
+    except (zipfile.BadZipFile, zlib.error, OSError, EOFError, NotImplementedError) as exc:
+        raise fail(f"not a readable .npz (zip) file: {exc}") from None
+    raw = arrays.pop("meta", None)
+    if raw is None:
+        raise fail("missing array 'meta'")
+    if raw.dtype.kind != "U" or raw.shape != ():
+        raise fail(f"meta must be one JSON string, got dtype {raw.dtype} shape {raw.shape}")
+    if raw.dtype.itemsize // 4 > MAX_META_CHARS:
+        raise fail(f"meta is {raw.dtype.itemsize // 4:,} characters, more than {MAX_META_CHARS:,}")
+    try:
+        meta = json.loads(str(raw))
+    except (ValueError, RecursionError) as exc:
+        raise fail(f"meta is not valid JSON: {type(exc).__name__}: {exc}") from None
+    if not isinstance(meta, dict):
+        raise fail(f"meta must be a JSON object, got {type(meta).__name__}")
+    return arrays, meta
+
+
+def _read_npy(raw: bytes, key: str, fail: Any) -> np.ndarray:
+    fmt = np.lib.format
+    buf = io.BytesIO(raw)
+    try:
+        version = fmt.read_magic(buf)
+        if version == (1, 0):
+            shape, fortran, dtype = fmt.read_array_header_1_0(buf)
+        elif version == (2, 0):
+            shape, fortran, dtype = fmt.read_array_header_2_0(buf)
+        else:
+            raise ValueError(f"unsupported .npy version {version}")
+        if dtype.hasobject or dtype.fields is not None or dtype.subdtype is not None:
+            raise ValueError(f"dtype {dtype} is not a plain number or string type")
+        count = 1
+        for dim in shape:
+            count *= dim
+        if count * dtype.itemsize != len(raw) - buf.tell():
+            raise ValueError(
+                f"header says {shape} of {dtype}, the data holds {len(raw) - buf.tell()} bytes"
+            )
+        buf.seek(0)
+        return fmt.read_array(buf, allow_pickle=False)
+    except (ValueError, SyntaxError, TypeError, OverflowError, EOFError) as exc:
+        raise fail(f"array {key!r} is corrupt: {exc}") from None
+
+
+def _relu(x: np.ndarray) -> np.ndarray:
+    return np.maximum(x, 0.0)
+
+
+def policy_from_sb3(sb3_policy: Any, meta: dict[str, Any], scale: np.ndarray) -> NumpyPolicy:
+    """Export the actor of an sb3(-contrib) ``ActorCriticPolicy`` with an MLP extractor.
+
+    The policy must read the observation directly (``FlattenExtractor``) and take
+    observations already divided by ``scale`` (the env's ``normalize=True``).
+    """
+    import torch  # local: playing a policy does not need torch
+
+    layers = [m for m in sb3_policy.mlp_extractor.policy_net if isinstance(m, torch.nn.Linear)]
+    acts = [
+        type(m).__name__.lower()
+        for m in sb3_policy.mlp_extractor.policy_net
+        if not isinstance(m, torch.nn.Linear)
+    ]
+    activation = acts[0] if acts else "tanh"
+    if activation not in ACTIVATIONS or any(a != activation for a in acts):
+        raise ValueError(f"cannot export activations {acts}")
+    arrays: dict[str, np.ndarray] = {"scale": np.asarray(scale, np.float32)}
+    with torch.no_grad():
+        for i, lin in enumerate(layers):
+            arrays[f"w{i}"] = lin.weight.detach().cpu().numpy().T.copy()
+            arrays[f"b{i}"] = lin.bias.detach().cpu().numpy().copy()
+        arrays["w_out"] = sb3_policy.action_net.weight.detach().cpu().numpy().T.copy()
+        arrays["b_out"] = sb3_policy.action_net.bias.detach().cpu().numpy().copy()
+    layout = observation_layout(int(meta["num_players"]), meta.get("observation_mode", "recall"))
+    full = {
+        "format": FORMAT,
+        "activation": activation,
+        "canonical": True,
+        "obs_sections": [list(x) for x in layout],
+        **meta,
+    }
+    return NumpyPolicy(arrays, full)
