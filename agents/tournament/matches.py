@@ -104,45 +104,90 @@ def play_games(
     game the same numbers either way.
     """
     engine = Engine(config)
-    table = _Table(config, agents)
+    modes = {getattr(a, "observation_mode", "recall") for a in agents}
+    observers = {m: Engine(config.replace(observation_mode=m)) for m in modes}
+    mode_of = [getattr(a, "observation_mode", "recall") for a in agents]
     g_total = len(seeds)
-    out = _empty_results(g_total, config.num_players)
+    n = config.num_players
+    out = {
+        "delivered": np.zeros((g_total, n), np.int64),
+        "cards": np.zeros((g_total, n), np.int64),
+        "turns": np.zeros(g_total, np.int64),
+        "truncated": np.zeros(g_total, bool),
+    }
     state = engine.reset(seeds=np.asarray(seeds, dtype=np.uint64))
     ids = np.arange(g_total)
-    assign = np.asarray(assign, dtype=np.int64)
+    table = np.asarray(assign, dtype=np.int64)
     if compiled and g_total:
-        fast = _play_compiled(engine, agents, state, assign, record, out, progress)
+        fast = _play_compiled(engine, agents, state, table, record, out, progress)
         if fast.any():
             state = GameState(config, state.data[~fast])
-            ids, assign = ids[~fast], assign[~fast]
+            ids, table = ids[~fast], table[~fast]
     logs: list[list[int]] = [[] for _ in range(min(record, g_total))]
     if logs:
         out["actions"] = logs  # type: ignore[assignment]
     while len(ids):
         over = state.data["phase"] == OVER
         if over.any():
-            _store(out, ids[over], state.data[over], config.num_players)
+            fin = state.data[over]
+            gi = ids[over]
+            out["delivered"][gi] = fin["delivered"][:, :n].sum(axis=2)
+            out["cards"][gi] = fin["hand"][:, :n].sum(axis=2)
+            out["turns"][gi] = fin["turns"]
+            out["truncated"][gi] = fin["truncated"]
             keep = ~over
             state = GameState(config, state.data[keep])
-            ids, assign = ids[keep], assign[keep]
+            ids, table = ids[keep], table[keep]
             if progress is not None:
                 progress(int(over.sum()))
             if not len(ids):
                 break
-        actions = table.actions(engine, state, assign, rng)
+        masks = engine.legal_masks(state)
+        seat = state.data["seat"].astype(np.int64)
+        acting = table[np.arange(len(ids)), seat]
+        actions = np.zeros(len(ids), np.int64)
+        obs_cache: dict[str, np.ndarray] = {}
+        for a in np.unique(acting):
+            rows = np.flatnonzero(acting == a)
+            mode = mode_of[a]
+            observer = observers[mode]  # the same games under the observer's own config
+            if len(modes) == 1:
+                if mode not in obs_cache:
+                    obs_cache[mode] = observer.observe(GameState(observer.config, state.data))
+                obs = obs_cache[mode][rows]
+            else:
+                obs = observer.observe(GameState(observer.config, state.data[rows]))
+            try:
+                if getattr(agents[a], "needs_state", False):  # search bots (bots/search.py)
+                    chosen = agents[a].act_states(GameState(config, state.data[rows]), rng)
+                else:
+                    chosen = agents[a].act_batch(obs, masks[rows], rng, seat[rows])
+                chosen = np.asarray(chosen)
+            except (Exception, SystemExit) as exc:
+                seed = int(state.data["seed"][rows[0]])
+                raise AgentError(
+                    f"agent {agent_name(agents[a])!r} {failure(exc)} in act_batch "
+                    f"({len(rows)} games, the first with seed {seed})"
+                ) from exc
+            if chosen.shape != (len(rows),) or chosen.dtype.kind not in "iu":
+                raise AgentError(
+                    f"agent {agent_name(agents[a])!r} returned {chosen.dtype} actions of shape "
+                    f"{chosen.shape}; expected ({len(rows)},) integers"
+                )
+            chosen = chosen.astype(np.int64)
+            i = first_masked_out(masks[rows], chosen)
+            if i >= 0:
+                game = state[[rows[i]]]
+                why = describe_illegal(engine, game, 0, int(chosen[i]))
+                raise AgentError(
+                    f"agent {agent_name(agents[a])!r} chose illegal action {int(chosen[i])} "
+                    f"in the game with seed {int(game.data['seed'][0])}: {why}"
+                )
+            actions[rows] = chosen
         for j in np.flatnonzero(ids < len(logs)):
             logs[ids[j]].append(int(actions[j]))
         engine.step(state, actions)
     return out
-
-
-def _empty_results(g_total: int, n: int) -> dict[str, np.ndarray]:
-    return {
-        "delivered": np.zeros((g_total, n), np.int64),
-        "cards": np.zeros((g_total, n), np.int64),
-        "turns": np.zeros(g_total, np.int64),
-        "truncated": np.zeros(g_total, bool),
-    }
 
 
 def _store(out: dict[str, np.ndarray], rows: np.ndarray, fin: np.ndarray, n: int) -> None:
@@ -151,84 +196,6 @@ def _store(out: dict[str, np.ndarray], rows: np.ndarray, fin: np.ndarray, n: int
     out["cards"][rows] = fin["hand"][:, :n].sum(axis=2)
     out["turns"][rows] = fin["turns"]
     out["truncated"][rows] = fin["truncated"]
-
-
-class _Table:
-    """The agents of a batch and the observers of the modes they read."""
-
-    def __init__(self, config: Config, agents: list[Any]) -> None:
-        self.config = config
-        self.agents = agents
-        self.mode_of = [getattr(a, "observation_mode", "recall") for a in agents]
-        modes = set(self.mode_of)
-        self.one_mode = len(modes) == 1
-        self.observers = {m: Engine(config.replace(observation_mode=m)) for m in modes}
-
-    def actions(
-        self, engine: Engine, state: GameState, assign: np.ndarray, rng: np.random.Generator
-    ) -> np.ndarray:
-        """Every game's action at this step: each agent once, on the games it acts in."""
-        masks = engine.legal_masks(state)
-        seat = state.data["seat"].astype(np.int64)
-        acting = assign[np.arange(len(assign)), seat]
-        actions = np.zeros(len(assign), np.int64)
-        obs_cache: dict[str, np.ndarray] = {}
-        for a in np.unique(acting):
-            rows = np.flatnonzero(acting == a)
-            obs = self._observe(state, rows, a, obs_cache)
-            chosen = self._ask(a, state, rows, obs, masks[rows], seat[rows], rng)
-            i = first_masked_out(masks[rows], chosen)
-            if i >= 0:
-                game = state[[rows[i]]]
-                why = describe_illegal(engine, game, 0, int(chosen[i]))
-                raise AgentError(
-                    f"agent {agent_name(self.agents[a])!r} chose illegal action "
-                    f"{int(chosen[i])} in the game with seed {int(game.data['seed'][0])}: {why}"
-                )
-            actions[rows] = chosen
-        return actions
-
-    def _observe(
-        self, state: GameState, rows: np.ndarray, a: int, cache: dict[str, np.ndarray]
-    ) -> np.ndarray:
-        mode = self.mode_of[a]
-        observer = self.observers[mode]  # the same games under the observer's own config
-        if self.one_mode:
-            if mode not in cache:
-                cache[mode] = observer.observe(GameState(observer.config, state.data))
-            return cache[mode][rows]
-        return observer.observe(GameState(observer.config, state.data[rows]))
-
-    def _ask(
-        self,
-        a: int,
-        state: GameState,
-        rows: np.ndarray,
-        obs: np.ndarray,
-        masks: np.ndarray,
-        seats: np.ndarray,
-        rng: np.random.Generator,
-    ) -> np.ndarray:
-        """Agent ``a``'s actions in games ``rows``, checked to be integers of the shape."""
-        agent = self.agents[a]
-        try:
-            if getattr(agent, "needs_state", False):  # search bots (bots/search.py)
-                chosen = agent.act_states(GameState(self.config, state.data[rows]), rng)
-            else:
-                chosen = agent.act_batch(obs, masks, rng, seats)
-            chosen = np.asarray(chosen)
-        except (Exception, SystemExit) as exc:
-            seed = int(state.data["seed"][rows[0]])
-            raise AgentError(
-                f"agent {agent_name(agent)!r} {failure(exc)} in act_batch "
-                f"({len(rows)} games, the first with seed {seed})"
-            ) from exc
-        if chosen.shape != (len(rows),) or chosen.dtype.kind not in "iu":
-            raise AgentError(
-                f"agent {agent_name(agent)!r} returned {chosen.dtype} actions of shape "
-                f"{chosen.shape}; expected ({len(rows)},) integers"
-            )
-        return chosen.astype(np.int64)
 
 
 COMPILED_BATCH = 512  # games per play_out call (the progress bar moves between calls)
