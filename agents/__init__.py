@@ -4,40 +4,47 @@
     >>> bot = load_agent("counter")                 # a bundled bot by name
     >>> mine = load_agent("mypkg.mybot:MyBot")      # any Agent by import path
 
+The package is layered, each layer importing only the ones before it:
+
+* ``compiled/``: the bots' numba kernels (plain arrays in, actions out);
+* ``bots/``: the ``Agent`` interface and the bundled bots;
+* ``tournament/``: many games between agents, locally or on Ray, and their results;
+* ``cli/``: the ``mamma-mia`` command (tournament, play, replay).
+
 See docs/AGENTS.md.
 """
 
 from __future__ import annotations
 
-import difflib
-import importlib
+import sys
 from typing import Any
 
-from .base import Agent, GameInfo, game_info
-from .builder import BuilderAgent
-from .counter import CounterAgent
-from .forgetful import ForgetfulAgent
-from .hoarder import HoarderAgent
-from .ppo_agent import PPOAgent
-from .random_agent import RandomAgent
-from .search import SearchAgent
+if __name__ != "mamma_mia_agents":
+    # The folder run as ``python -m agents`` from a checkout: one package under its
+    # installed name, so the absolute imports below load this folder, not an install.
+    sys.modules.setdefault("mamma_mia_agents", sys.modules[__name__])
+
+from mamma_mia_agents._moved import MOVED
+from mamma_mia_agents.bots.base import Agent, GameInfo, game_info
+from mamma_mia_agents.bots.builder import BuilderAgent
+from mamma_mia_agents.bots.counter import CounterAgent
+from mamma_mia_agents.bots.forgetful import ForgetfulAgent
+from mamma_mia_agents.bots.hoarder import HoarderAgent
+from mamma_mia_agents.bots.loading import AgentLoadError, agent_name, resolve_agent
+from mamma_mia_agents.bots.ppo_agent import PPOAgent
+from mamma_mia_agents.bots.random_agent import RandomAgent
+from mamma_mia_agents.bots.roster import COMPILED_BOTS, HEURISTICS
+from mamma_mia_agents.bots.search import SearchAgent
+from mamma_mia_env.plumbing.moved import install
+
+install(MOVED)
 
 #: Bundled agents by name.
 REGISTRY: dict[str, type[Agent]] = {
-    "random": RandomAgent,
-    "counter": CounterAgent,
-    "builder": BuilderAgent,
-    "hoarder": HoarderAgent,
-    "forgetful": ForgetfulAgent,
+    **COMPILED_BOTS,  # random, counter, builder, hoarder, forgetful
     "ppo": PPOAgent,  # the shipped trained policies (agents/policies/), numpy only
-    "search": SearchAgent,  # determinized Monte Carlo over sampled worlds (agents/search.py)
+    "search": SearchAgent,  # determinized Monte Carlo over sampled worlds (bots/search.py)
 }
-#: The bundled heuristic bots (everything but random).
-HEURISTICS: tuple[str, ...] = ("counter", "builder", "hoarder", "forgetful")
-
-
-class AgentLoadError(ValueError):
-    """An agent spec names no bundled agent and no importable Agent."""
 
 
 def load_agent(spec: str | Agent | Any) -> Agent:
@@ -47,53 +54,7 @@ def load_agent(spec: str | Agent | Any) -> Agent:
     instance, or a function returning one. Any object with ``act_batch(observations,
     masks, rng, seats=None)`` is accepted; ``Agent`` subclasses get ``act`` for free.
     """
-    if isinstance(spec, Agent) or callable(getattr(spec, "act_batch", None)):
-        return spec
-    if not isinstance(spec, str) or not spec.strip():
-        raise AgentLoadError(f"an agent spec must be a name or 'module:Class', got {spec!r}")
-    spec = spec.strip()
-    if ":" not in spec:
-        if spec in REGISTRY:
-            return REGISTRY[spec]()
-        close = difflib.get_close_matches(spec, list(REGISTRY), n=1)
-        hint = f" (did you mean {close[0]!r}?)" if close else ""
-        raise AgentLoadError(
-            f"unknown agent {spec!r}{hint}; bundled agents: {', '.join(REGISTRY)}; "
-            "or give an import path 'package.module:ClassName'"
-        )
-    module_name, _, attr = spec.partition(":")
-    if not module_name or not attr:
-        raise AgentLoadError(
-            f"agent import path {spec!r} must look like 'package.module:ClassName'"
-        )
-    try:
-        module = importlib.import_module(module_name)
-    except ImportError as exc:
-        raise AgentLoadError(
-            f"cannot import module {module_name!r} for agent {spec!r}: {exc}"
-        ) from exc
-    obj = module
-    for part in attr.split("."):
-        if not hasattr(obj, part):
-            raise AgentLoadError(f"module {module_name!r} has no attribute {attr!r}")
-        obj = getattr(obj, part)
-    if isinstance(obj, type) or (callable(obj) and not hasattr(obj, "act_batch")):
-        try:
-            obj = obj()
-        except TypeError as exc:
-            raise AgentLoadError(f"cannot create agent {spec!r} without arguments: {exc}") from exc
-    if not callable(getattr(obj, "act_batch", None)):
-        raise AgentLoadError(
-            f"{spec!r} is not an agent: it needs an act_batch(observations, masks, rng, "
-            "seats=None) method (subclass mamma_mia_agents.Agent)"
-        )
-    return obj
-
-
-def agent_name(agent: object) -> str:
-    """The display name of an agent (its ``name`` attribute, else its class name)."""
-    name = getattr(agent, "name", None)
-    return name if isinstance(name, str) and name and name != "agent" else type(agent).__name__
+    return resolve_agent(spec, REGISTRY)
 
 
 __all__ = [
@@ -106,6 +67,7 @@ __all__ = [
     "ForgetfulAgent",
     "GameInfo",
     "HoarderAgent",
+    "PPOAgent",
     "RandomAgent",
     "SearchAgent",
     "agent_name",

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from mamma_mia_agents import HEURISTICS, REGISTRY, Agent, AgentLoadError, game_info, load_agent
-from mamma_mia_agents.heuristic import parse, simulate_oven
+from mamma_mia_agents.bots.heuristic import parse, simulate_oven
 from mamma_mia_agents.tournament import play_games, seating_schedule
 from mamma_mia_env import Config, Engine, GameState, build_position
 from mamma_mia_env.observe import observation_size
@@ -440,3 +440,36 @@ def test_trained_policy_refuses_games_it_was_not_trained_for(cfg: dict, reason: 
     n = cfg.pop("num_players")
     with pytest.raises(ValueError, match=f"agent 'ppo' cannot play this game: {reason}"):
         run_tournament(["ppo", "builder"], num_players=n, games=4, progress=False, **cfg)
+
+
+# -- the package layout ----------------------------------------------------------------------
+def test_moved_modules_keep_their_old_paths() -> None:
+    """Every module that moved into bots/, tournament/ or cli/ still imports at its old
+    path (agents/_moved.py), with a DeprecationWarning, as the very same module."""
+    import importlib
+
+    from mamma_mia_agents._moved import MOVED
+
+    for old, new in MOVED.items():
+        sys.modules.pop(old, None)
+        with pytest.warns(DeprecationWarning, match="moved to"):
+            module = importlib.import_module(old)
+        assert module is importlib.import_module(new), old
+
+
+def test_old_single_modules_keep_their_names() -> None:
+    """compiled, tournament and cli became packages of the same name: their public names
+    are still there, and the bots still reach the kernels without the kernels knowing them."""
+    import mamma_mia_agents.cli as cli
+    import mamma_mia_agents.compiled as compiled
+    import mamma_mia_agents.tournament as tournament
+
+    for module, names in (
+        (compiled, "CompiledBots compilable play_out decide layout_vector params_vector"),
+        (tournament, "run_tournament play_games TournamentResult AgentError check_stem"),
+        (cli, "main build_parser VARIANT_FLAGS PROG"),
+    ):
+        for name in names.split():
+            assert hasattr(module, name), f"{module.__name__}.{name}"
+    assert compiled.compilable(load_agent("builder")) and compiled.compilable(load_agent("random"))
+    assert not compiled.compilable(load_agent("ppo")) and not compiled.compilable(object())

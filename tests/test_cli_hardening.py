@@ -14,6 +14,7 @@ import time
 import pytest
 
 import mamma_mia_agents.tournament as tournament
+import mamma_mia_agents.tournament.runner as runner
 from mamma_mia_agents.cli import main
 from mamma_mia_agents.tournament import (
     MAX_GAMES,
@@ -41,8 +42,9 @@ def _no_games(monkeypatch) -> None:
     def refuse(*args, **kwargs):
         raise AssertionError("a game was played before the arguments were checked")
 
-    monkeypatch.setattr(tournament, "play_games", refuse)
-    monkeypatch.setattr(tournament, "_run_parallel", refuse)
+    monkeypatch.setattr(runner, "run_serial", refuse)
+    monkeypatch.setattr(runner, "run_parallel", refuse)
+    monkeypatch.setattr(runner, "run_batches", refuse)
 
 
 BASE = ["tournament", "--agents", "random,counter", "--players", "2", "--games", "4"]
@@ -130,7 +132,7 @@ def test_huge_games_is_refused_by_run_tournament_before_allocating() -> None:
 def test_a_huge_schedule_is_refused_before_it_is_built(capsys, monkeypatch) -> None:
     _no_games(monkeypatch)
     monkeypatch.setattr(
-        tournament,
+        runner,
         "seating_schedule",
         lambda *a: (_ for _ in ()).throw(AssertionError("schedule built")),
     )

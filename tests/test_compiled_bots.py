@@ -1,4 +1,4 @@
-"""The compiled bots (agents/compiled.py) choose exactly what the numpy bots choose.
+"""The compiled bots (agents/compiled/) choose exactly what the numpy bots choose.
 
 Positions come from games played by a mix of every heuristic bot and random moves (so
 that the bots meet positions their own play would not reach), in every player count,
@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 
 from mamma_mia_agents import CounterAgent, RandomAgent, load_agent
+from mamma_mia_agents.bots.heuristic import HeuristicAgent, Params
 from mamma_mia_agents.compiled import random_actions
-from mamma_mia_agents.heuristic import HeuristicAgent, Params
 from mamma_mia_env import Config, Engine
 from mamma_mia_env.state import OVER
 
@@ -189,9 +189,10 @@ def test_tournament_compiled_path_plays_the_same_games(num_players: int) -> None
 
 
 def test_oven_order_sort_is_a_stable_sort() -> None:
-    """``_oven_slots`` ranks the present orders by oven index: the same order as a
+    """``oven_slots`` ranks the present orders by oven index: the same order as a
     stable sort (numpy's ``argsort(kind="stable")``) for any indices, ties included."""
-    from mamma_mia_agents.compiled import L_OO, _oven_slots, layout_vector
+    from mamma_mia_agents.compiled.oven import oven_slots
+    from mamma_mia_agents.compiled.tables import L_OO, layout_vector
     from mamma_mia_env.observe import observation_size
 
     rng = np.random.default_rng(5)
@@ -208,7 +209,7 @@ def test_oven_order_sort_is_a_stable_sort() -> None:
             ob[o_oo : o_oo + n * 8 * 7 : 7] = present
             ob[o_oo + 1 : o_oo + n * 8 * 7 : 7] = keys
             slots = np.full(104, -1, np.int64)
-            m = _oven_slots(ob, lay, slots, np.zeros(40, np.float32))
+            m = oven_slots(ob, lay, slots, np.zeros(40, np.float32))
             idx = np.flatnonzero(present)
             want = idx[np.argsort(keys[idx], kind="stable")]
             assert m == len(idx)

@@ -11,7 +11,7 @@ import pytest
 
 pexpect = pytest.importorskip("pexpect")
 
-from mamma_mia_agents.play import Game, SaveError  # noqa: E402
+from mamma_mia_agents.cli.play import Game, SaveError  # noqa: E402
 from mamma_mia_env import Config  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -134,10 +134,10 @@ def test_reveal_decision_offers_only_legal_choices(monkeypatch):
     from rich.console import Console
 
     from mamma_mia_agents import load_agent
-    from mamma_mia_agents.play import choose_reveal
+    from mamma_mia_agents.cli.play import choose_reveal
 
     answers = iter(["9", "1"])  # a bad key first: a hint, then the first choice
-    monkeypatch.setattr("mamma_mia_agents.play.Prompt.ask", lambda *a, **k: next(answers))
+    monkeypatch.setattr("mamma_mia_agents.cli.play.Prompt.ask", lambda *a, **k: next(answers))
     stand_in = load_agent("builder")  # plays seat 0 until it must decide in a reveal
     for seed in range(40):
         game = Game(Config(num_players=2), 0, ["builder"], seed, [])

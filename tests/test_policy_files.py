@@ -17,8 +17,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import mamma_mia_agents.ppo_agent as ppo
-from mamma_mia_agents.ppo_agent import NumpyPolicy, PolicyFileError, PPOAgent, default_policy_path
+import mamma_mia_agents.bots.ppo_policy as ppo
+from mamma_mia_agents.bots.ppo_agent import (
+    NumpyPolicy,
+    PolicyFileError,
+    PPOAgent,
+    default_policy_path,
+)
 from mamma_mia_env import Config, Engine
 
 

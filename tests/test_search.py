@@ -1,4 +1,4 @@
-"""The search bots (agents/search.py): legal, reproducible, blind to hidden cards.
+"""The search bots (agents/bots/search.py): legal, reproducible, blind to hidden cards.
 
 In the style of tests/test_observation.py: change what the acting seat cannot see
 (other hands, the supply, other seats' orders, stack orders, the game's seed) and the
@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from mamma_mia_agents import load_agent
-from mamma_mia_agents.search import SearchAgent
+from mamma_mia_agents.bots.search import SearchAgent
 from mamma_mia_agents.tournament import run_tournament
 from mamma_mia_env import Config, Engine, GameState
 from mamma_mia_env.sampling import sample_world

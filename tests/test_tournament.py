@@ -13,20 +13,20 @@ import pytest
 
 from mamma_mia_agents import load_agent
 from mamma_mia_agents.cli import main
-from mamma_mia_agents.stats import (
-    cluster_mean_interval,
-    finishing_ranks,
-    mean_interval,
-    plackett_luce_ratings,
-    wilson_interval,
-    win_shares,
-)
 from mamma_mia_agents.tournament import (
     AgentError,
     deal_seeds,
     play_games,
     run_tournament,
     seating_schedule,
+)
+from mamma_mia_agents.tournament.results import (
+    cluster_mean_interval,
+    finishing_ranks,
+    mean_interval,
+    plackett_luce_ratings,
+    wilson_interval,
+    win_shares,
 )
 from mamma_mia_env import Config, Engine
 

@@ -32,20 +32,17 @@ import time
 
 import numpy as np
 
+from mamma_mia_agents.bots.base import Agent
+from mamma_mia_agents.bots.builder import BuilderAgent
+from mamma_mia_agents.bots.loading import AgentLoadError, resolve_agent
+from mamma_mia_agents.bots.roster import COMPILED_BOTS
+from mamma_mia_agents.compiled.decisions import turn_scores_one
+from mamma_mia_agents.compiled.playout import CompiledBots, kernel_bot, play_out
+from mamma_mia_agents.compiled.tables import layout_vector, params_vector, pow_table
 from mamma_mia_env import Config, Engine, GameState
 from mamma_mia_env.plumbing.arguments import as_float, as_int
 from mamma_mia_env.sampling import sample_worlds
 from mamma_mia_env.state import OVER, REVEAL
-
-from .base import Agent
-from .compiled import (
-    CompiledBots,
-    layout_vector,
-    params_vector,
-    play_out,
-    pow_table,
-    turn_scores_one,
-)
 
 
 class SearchAgent(Agent):
@@ -70,14 +67,7 @@ class SearchAgent(Agent):
             if time_ms <= 0:
                 raise ValueError(f"time_ms must be a positive number or None, got {time_ms!r}")
         margin = as_float(margin, "margin", 0.0)
-        from . import load_agent
-        from .compiled import compilable
-
-        self.rollout_agent = load_agent(rollout)
-        if not compilable(self.rollout_agent) or self.rollout_agent.observation_mode != "recall":
-            raise ValueError(
-                f"rollout must be a compiled recall bot (e.g. builder), got {rollout!r}"
-            )
+        self.rollout_agent = _rollout_agent(rollout)
         self.rollout = rollout
         self.worlds = int(worlds)
         self.candidates = int(candidates)
@@ -114,8 +104,9 @@ class SearchAgent(Agent):
     def _tables(self, config: Config) -> tuple:
         if config not in self._cache:
             eng = Engine(config.replace(observation_mode="recall"))
-            bots = CompiledBots([self.rollout_agent], config.num_players, config.double_ingredients)
-            builder = self._builder_params()
+            rollout = kernel_bot(self.rollout_agent)
+            bots = CompiledBots([rollout], config.num_players, config.double_ingredients)
+            builder = BuilderAgent.params
             self._cache[config] = (
                 eng,
                 bots,
@@ -124,12 +115,6 @@ class SearchAgent(Agent):
                 pow_table(builder.gamble),
             )
         return self._cache[config]
-
-    @staticmethod
-    def _builder_params():  # type: ignore[no-untyped-def]
-        from .builder import BuilderAgent
-
-        return BuilderAgent.params
 
     def candidate_actions(self, state: GameState) -> np.ndarray:
         """The actions searched in game 0 of ``state``: best builder scores first."""
@@ -182,3 +167,18 @@ class SearchAgent(Agent):
         share = np.where(win[:, me], 1.0 / win.sum(1), 0.0)
         rivals = np.delete(delivered, me, axis=1).max(1)
         return share + self.margin * (delivered[:, me] - rivals)
+
+
+def _rollout_agent(rollout: object) -> Agent:
+    """The rollout policy: a compiled bot that reads the recall observation (a bundled
+    name, an import path or an agent)."""
+    wrong = f"rollout must be a compiled recall bot (e.g. builder), got {rollout!r}"
+    try:
+        agent = resolve_agent(rollout, COMPILED_BOTS)
+    except AgentLoadError:
+        if isinstance(rollout, str) and ":" not in rollout:
+            raise ValueError(f"{wrong}; one of {', '.join(COMPILED_BOTS)}") from None
+        raise
+    if kernel_bot(agent) is None or agent.observation_mode != "recall":
+        raise ValueError(wrong)
+    return agent

@@ -1,15 +1,15 @@
-"""Trained policies as agents: the MaskablePPO policy network run with numpy.
+"""A trained policy's network run with numpy, and its file format (``ppo_agent`` plays it).
 
 ``experiments/train_ppo.py`` trains a policy with sb3-contrib's MaskablePPO and
 exports its actor network (the layers that map an observation to action logits) to a
 small ``.npz`` file; ``PPOAgent`` plays it. Playing needs numpy only, not torch or
 stable-baselines3.
 
-    >>> from mamma_mia_agents.ppo_agent import PPOAgent
+    >>> from mamma_mia_agents.bots.ppo_agent import PPOAgent
     >>> agent = PPOAgent()                      # the shipped policies, by player count
     >>> agent = PPOAgent("runs/ppo_2p/policy.npz")
 
-On the command line and in tournaments: ``mamma_mia_agents.ppo_agent:PPOAgent`` (the shipped
+On the command line and in tournaments: ``ppo`` (the shipped
 2- and 4-player policies, picked by the game's player count).
 
 A policy sees the game in its seat's canonical frame (``mamma_mia_env.symmetry``:
@@ -48,9 +48,6 @@ from mamma_mia_env.config import OBSERVATION_MODES, Config
 from mamma_mia_env.observe import observation_layout
 from mamma_mia_env.symmetry import SeatCanonicalizer
 
-from .base import Agent, check_batch
-
-POLICY_DIR = Path(__file__).resolve().parent / "policies"
 FORMAT = "mamma-mia-policy/1"
 ACTIVATIONS = ("tanh", "relu")
 #: Limits of a policy file: its size on disk, its arrays unpacked, its hidden layers and
@@ -348,98 +345,6 @@ def _read_npy(raw: bytes, key: str, fail: Any) -> np.ndarray:
 
 def _relu(x: np.ndarray) -> np.ndarray:
     return np.maximum(x, 0.0)
-
-
-def _check_deck(pol: NumpyPolicy, double_ingredients: bool) -> None:
-    if double_ingredients != pol.config.double_ingredients:
-        deck = "with" if pol.config.double_ingredients else "without"
-        raise ValueError(f"the policy {pol.source!r} was trained {deck} double ingredients")
-
-
-def default_policy_path(num_players: int) -> Path:
-    return POLICY_DIR / f"ppo_{num_players}p.npz"
-
-
-class PPOAgent(Agent):
-    """A policy trained with MaskablePPO (``experiments/train_ppo.py``), run with numpy.
-
-    ``path``: a ``.npz`` policy file, or ``None`` for the shipped policies in
-    ``agents/policies/`` (``ppo_2p.npz``, ``ppo_4p.npz``), picked by the player count of
-    the game being played. ``deterministic`` (default True): the most likely legal
-    action; False samples from the policy with the given generator.
-    """
-
-    name = "ppo"
-
-    def __init__(
-        self,
-        path: str | os.PathLike | NumpyPolicy | None = None,
-        deterministic: bool = True,
-        name: str | None = None,
-    ) -> None:
-        self.deterministic = deterministic
-        self._policies: dict[int, NumpyPolicy] = {}
-        self._path = path
-        if isinstance(path, NumpyPolicy):
-            self._policies[path.num_players] = path
-        elif path is not None:
-            if not isinstance(path, (str, os.PathLike)):
-                raise TypeError(
-                    f"PPOAgent path must be a policy file path or a NumpyPolicy, got {path!r}"
-                )
-            pol = NumpyPolicy.load(path)
-            self._policies[pol.num_players] = pol
-        if self._policies:
-            pol = next(iter(self._policies.values()))
-            self.observation_mode = pol.observation_mode
-        if name is not None:
-            self.name = name
-
-    def policy(self, num_players: int) -> NumpyPolicy:
-        if num_players not in self._policies:
-            if self._path is not None:
-                pol = next(iter(self._policies.values()))
-                raise ValueError(
-                    f"the policy {pol.source!r} plays {pol.num_players} players, not {num_players}"
-                )
-            path = default_policy_path(num_players)
-            if not path.exists():
-                shipped = sorted(p.name for p in POLICY_DIR.glob("ppo_*p.npz"))
-                raise ValueError(
-                    f"no shipped PPO policy for {num_players} players (have: {shipped}); "
-                    "train one with experiments/train_ppo.py"
-                )
-            self._policies[num_players] = NumpyPolicy.load(path)
-        return self._policies[num_players]
-
-    def check_config(self, config: Config) -> None:
-        pol = self.policy(config.num_players)  # raises when there is none for this count
-        _check_deck(pol, config.double_ingredients)
-
-    def act_batch(
-        self,
-        observations: np.ndarray,
-        masks: np.ndarray,
-        rng: np.random.Generator,
-        seats: np.ndarray | None = None,
-    ) -> np.ndarray:
-        info, seats = check_batch(observations, masks, seats)
-        if seats is None:
-            raise ValueError(
-                "PPOAgent needs the acting seats (act_batch(..., seats=...)): the policy "
-                "relabels every seat as seat 0"
-            )
-        pol = self.policy(info.num_players)
-        _check_deck(pol, info.double_ingredients)
-        if info.observation_mode != pol.observation_mode:
-            raise ValueError(
-                f"the policy {pol.source!r} reads '{pol.observation_mode}' observations, "
-                f"got '{info.observation_mode}'"
-            )
-        return pol.act(observations, masks, seats, rng, self.deterministic)
-
-    def __repr__(self) -> str:
-        return f"PPOAgent({str(self._path) if self._path is not None else ''})"
 
 
 def policy_from_sb3(sb3_policy: Any, meta: dict[str, Any], scale: np.ndarray) -> NumpyPolicy:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .heuristic import HeuristicAgent, Params
+from mamma_mia_agents.bots.heuristic import HeuristicAgent, Params
 
 
 class CounterAgent(HeuristicAgent):

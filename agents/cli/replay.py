@@ -15,11 +15,10 @@ from typing import Any
 from rich.console import Console
 from rich.prompt import Prompt
 
+from mamma_mia_agents.cli.screen import table_renderable
 from mamma_mia_env import Config
 from mamma_mia_env.render_svg import table_view
 from mamma_mia_env.replay_html import LogError, load_log, replay_html, reveal_starts, step_caption
-
-from .screen import table_renderable
 
 KEYS = {
     "n": "next step",

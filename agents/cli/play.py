@@ -21,15 +21,15 @@ import numpy as np
 from rich.console import Console
 from rich.prompt import Prompt
 
+from mamma_mia_agents import AgentLoadError, load_agent
+from mamma_mia_agents.cli.options import VARIANT_FLAGS, positive
+from mamma_mia_agents.cli.screen import cards_text, table_renderable
 from mamma_mia_env import ActionCodec, Config, ConfigError, Engine, GameState, StateError
 from mamma_mia_env.actions import RevealAction, TurnAction
 from mamma_mia_env.cards import INGREDIENTS, order_name
 from mamma_mia_env.log import final_result, reveal_outcomes
 from mamma_mia_env.render_svg import table_view
 from mamma_mia_env.state import OVER, REVEAL
-
-from . import AgentLoadError, load_agent
-from .screen import cards_text, table_renderable
 
 SAVE_FORMAT = "mamma-mia-play/1"
 DEFAULT_SAVE = "mamma-mia-save.json"
@@ -44,20 +44,18 @@ class Quit(Exception):
 
 
 def add_parser(sub: Any) -> None:
-    from .cli import VARIANT_FLAGS, _positive
-
     p = sub.add_parser(
         "play",
         help="play a game in the terminal against agents",
         description="Play Mamma Mia! against agents. Keys: numbers choose, u undoes, "
         "q saves and quits.",
     )
-    p.add_argument("--players", type=_positive("--players", 2, 5), default=3)
+    p.add_argument("--players", type=positive("--players", 2, 5), default=3)
     p.add_argument(
         "--agents", default="builder", help="agents for the other seats, comma-separated, cycled"
     )
-    p.add_argument("--seat", type=_positive("--seat", 0, 4), default=0, help="your seat")
-    p.add_argument("--seed", type=_positive("--seed", 0, 2**63 - 1), default=None)
+    p.add_argument("--seat", type=positive("--seat", 0, 4), default=0, help="your seat")
+    p.add_argument("--seed", type=positive("--seed", 0, 2**63 - 1), default=None)
     p.add_argument(
         "--observation-mode",
         choices=("recall", "top_card"),

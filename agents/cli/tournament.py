@@ -1,10 +1,9 @@
-"""The ``mamma-mia`` command line.
+"""``mamma-mia tournament``: play a duplicate-deal tournament between agents.
 
     mamma-mia tournament --players 4 --games 2000 --agents random,counter,builder,hoarder
     mamma-mia tournament --players 3 --agents counter,mypkg.mybot:MyBot --out runs/t1
-    mamma-mia agents                      # list the bundled agents
 
-``python -m mamma_mia_agents ...`` is the same without installing the package.
+Every argument is checked, and ``--out`` proved writable, before the first game.
 """
 
 from __future__ import annotations
@@ -15,60 +14,28 @@ import os
 import shlex
 import sys
 from collections.abc import Sequence
+from typing import Any
 
-from . import REGISTRY, AgentLoadError
-from .tournament import (
+from mamma_mia_agents import REGISTRY, AgentLoadError
+from mamma_mia_agents.cli.options import PROG, VARIANT_FLAGS, positive, run_error, stem
+from mamma_mia_agents.tournament import (
     DEFAULT_BATCH,
     MAX_GAMES,
     SEATINGS,
+    AgentError,
+    AgentMismatchError,
     OutputError,
-    check_stem,
+    TournamentResult,
+    TournamentSizeError,
     max_workers,
     prepare_output,
+    run_tournament,
 )
-
-PROG = "mamma-mia"
-
-#: Rule variants as flags: (flag, Config field, help).
-VARIANT_FLAGS = (
-    ("--mamma-mia-in-deal", "mamma_mia_in_deal", "S2: the Mamma Mia! card is in the deal"),
-    ("--pass-may-play-order", "pass_may_play_order", "T2: a passing player may play an order"),
-    ("--strict-minimale", "strict_minimale", "R7: Minimale's minimum includes P"),
-    ("--double-ingredients", "double_ingredients", "D1-D4: the double-ingredients expansion"),
-    ("--random-start-player", "random_start_player", "S4: round 1's start seat from the seed"),
-    ("--auto-reveal", "auto_reveal", "R8: reveal choices made by the automatic policy"),
-)
+from mamma_mia_env import ConfigError
 
 
-def _positive(name: str, low: int = 1, high: int | None = None):
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{name} must be an integer, got {text!r}") from None
-        if value < low or (high is not None and value > high):
-            bound = f"{low}-{high}" if high is not None else f">= {low}"
-            raise argparse.ArgumentTypeError(f"{name} must be {bound}, got {value}")
-        return value
-
-    return parse
-
-
-def _stem(text: str) -> str:
-    try:
-        return check_stem(text)
-    except OutputError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
-
-
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog=PROG,
-        description="Mamma Mia! environment tools: bot tournaments.",
-    )
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    sub.required = True
-
+def add_parser(sub: Any) -> None:
+    """The ``tournament`` subcommand and its flags."""
     t = sub.add_parser(
         "tournament",
         help="play a duplicate-deal tournament between agents",
@@ -79,6 +46,15 @@ def build_parser() -> argparse.ArgumentParser:
             "with --out also writes CSV, JSON and a PNG plot."
         ),
     )
+    _add_game_flags(t)
+    _add_run_flags(t)
+    _add_output_flags(t)
+    _add_rule_flags(t)
+    t.set_defaults(subparser=t)
+
+
+def _add_game_flags(t: argparse.ArgumentParser) -> None:
+    """Who plays, and how many games."""
     t.add_argument(
         "--agents",
         required=True,
@@ -90,19 +66,23 @@ def build_parser() -> argparse.ArgumentParser:
         ),
     )
     t.add_argument(
-        "--players", type=_positive("--players", 2, 5), default=4, help="players per game, 2-5"
+        "--players", type=positive("--players", 2, 5), default=4, help="players per game, 2-5"
     )
     t.add_argument(
         "--games",
-        type=_positive("--games", 1, MAX_GAMES),
+        type=positive("--games", 1, MAX_GAMES),
         default=2000,
         help=f"games to play, at most {MAX_GAMES:,} (rounded up to whole duplicate deals; "
         "default 2000)",
     )
-    t.add_argument("--seed", type=_positive("--seed", 0, 2**32 - 1), default=0, help="base seed")
+    t.add_argument("--seed", type=positive("--seed", 0, 2**32 - 1), default=0, help="base seed")
+
+
+def _add_run_flags(t: argparse.ArgumentParser) -> None:
+    """How the agents are seated, and where and how the games run."""
     t.add_argument(
         "--workers",
-        type=_positive("--workers", 1, max_workers()),
+        type=positive("--workers", 1, max_workers()),
         default=None,
         help=f"worker processes, at most {max_workers()} (default: all {os.cpu_count()} "
         "cores; 1 below 1000 games)",
@@ -115,7 +95,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     t.add_argument(
         "--batch-size",
-        type=_positive("--batch-size"),
+        type=positive("--batch-size"),
         default=DEFAULT_BATCH,
         help=f"games stepped together per batch (default {DEFAULT_BATCH})",
     )
@@ -132,6 +112,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="with --backend ray: a running Ray cluster ('auto', 'ray://HOST:10001');"
         " default: start a local Ray instance",
     )
+
+
+def _add_output_flags(t: argparse.ArgumentParser) -> None:
+    """What is printed and written."""
     t.add_argument(
         "--out",
         metavar="DIR",
@@ -140,13 +124,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     t.add_argument(
         "--name",
-        type=_stem,
+        type=stem,
         default="tournament",
         help="file name stem for --out: a plain name, no path separators",
     )
     t.add_argument(
         "--save-logs",
-        type=_positive("--save-logs", 0),
+        type=positive("--save-logs", 0),
         default=0,
         metavar="N",
         help="with --out: write event logs of the first N games (NAME.game-K.json) for "
@@ -157,6 +141,10 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument(
         "--json", action="store_true", help="print the JSON results instead of the table"
     )
+
+
+def _add_rule_flags(t: argparse.ArgumentParser) -> None:
+    """The rule variants (the Config flags)."""
     rules = t.add_argument_group("rule variants (docs/RULES.md)")
     for flag, _, text in VARIANT_FLAGS:
         rules.add_argument(flag, action="store_true", help=text)
@@ -166,17 +154,8 @@ def build_parser() -> argparse.ArgumentParser:
         help="M3: switch off the termination guard (needs --max-turns)",
     )
     rules.add_argument(
-        "--max-turns", type=_positive("--max-turns"), default=None, help="M4: truncate games"
+        "--max-turns", type=positive("--max-turns"), default=None, help="M4: truncate games"
     )
-
-    t.set_defaults(subparser=t)
-    sub.add_parser("agents", help="list the bundled agents")
-    from .play import add_parser as add_play_parser  # rich loads only with these commands
-    from .replay import add_parser as add_replay_parser
-
-    add_play_parser(sub)
-    add_replay_parser(sub)
-    return parser
 
 
 def _agent_specs(parser: argparse.ArgumentParser, text: str) -> list[str]:
@@ -186,17 +165,8 @@ def _agent_specs(parser: argparse.ArgumentParser, text: str) -> list[str]:
     return specs  # loaded (once) by run_tournament, which names a failing agent
 
 
-def _error(message: str) -> int:
-    """A run-time failure (not a usage error): one line on stderr, exit code 1."""
-    print(f"{PROG} tournament: error: {message}", file=sys.stderr)
-    return 1
-
-
-def _cmd_tournament(args: argparse.Namespace, parser: argparse.ArgumentParser, argv) -> int:
-    from mamma_mia_env import ConfigError
-
-    from .tournament import AgentError, AgentMismatchError, TournamentSizeError, run_tournament
-
+def run(args: argparse.Namespace, parser: argparse.ArgumentParser, argv: Sequence[str]) -> int:
+    """Run the tournament of ``args`` (parsed from ``argv`` by ``parser``); the exit code."""
     if args.address is not None and args.backend != "ray":
         parser.error("--address needs --backend ray")
     specs = _agent_specs(parser, args.agents)
@@ -230,43 +200,24 @@ def _cmd_tournament(args: argparse.Namespace, parser: argparse.ArgumentParser, a
     except (ConfigError, AgentLoadError, AgentMismatchError, TournamentSizeError) as exc:
         parser.error(str(exc))
     except AgentError as exc:
-        return _error(str(exc))
+        return run_error("tournament", str(exc))
     if args.json:
         print(res.to_json())
     else:
         print(res.summary())
         print(res.format_table())
-    if args.out is not None:
-        try:
-            paths = res.write(args.out, args.name, plot=not args.no_plot)
-            for k, log in enumerate(res.logs):  # --save-logs
-                paths.append(os.path.join(args.out, f"{args.name}.game-{k}.json"))
-                with open(paths[-1], "w") as fh:
-                    json.dump(log, fh, indent=1)
-        except (OSError, OutputError) as exc:  # e.g. the disk filled up during the run
-            return _error(f"could not write the results to --out {args.out!r}: {exc}")
-        print("wrote " + ", ".join(paths), file=sys.stderr if args.json else sys.stdout)
+    return 0 if args.out is None else _write(args, res)
+
+
+def _write(args: argparse.Namespace, res: TournamentResult) -> int:
+    """The result files (and ``--save-logs`` event logs) into ``--out``."""
+    try:
+        paths = res.write(args.out, args.name, plot=not args.no_plot)
+        for k, log in enumerate(res.logs):  # --save-logs
+            paths.append(os.path.join(args.out, f"{args.name}.game-{k}.json"))
+            with open(paths[-1], "w") as fh:
+                json.dump(log, fh, indent=1)
+    except (OSError, OutputError) as exc:  # e.g. the disk filled up during the run
+        return run_error("tournament", f"could not write the results to --out {args.out!r}: {exc}")
+    print("wrote " + ", ".join(paths), file=sys.stderr if args.json else sys.stdout)
     return 0
-
-
-def _cmd_agents() -> int:
-    for name, cls in REGISTRY.items():
-        doc = (cls.__doc__ or "").strip().splitlines()
-        mode = cls.observation_mode
-        print(f"{name:10s} {doc[0] if doc else ''} [{mode}]")
-    return 0
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    argv = list(sys.argv[1:] if argv is None else argv)
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if args.command == "agents":
-        return _cmd_agents()
-    if hasattr(args, "run"):  # replay, play
-        return args.run(args)
-    return _cmd_tournament(args, args.subparser, argv)
-
-
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())

@@ -15,13 +15,15 @@ given by name or ``module:Class`` are loaded in each task.
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
+import numba
 import numpy as np
 
+from mamma_mia_agents import load_agent
+from mamma_mia_agents.tournament.matches import play_games
 from mamma_mia_env import Config
-
-from . import load_agent
 
 
 def _play_batch(
@@ -33,15 +35,9 @@ def _play_batch(
     seed: int,
     record: int = 0,
 ) -> tuple[int, dict[str, np.ndarray]]:
-    """One batch of games in a Ray worker: as ``tournament._run_chunk`` does locally."""
-    from .tournament import play_games
-
-    try:
-        import numba
-
+    """One batch of games in a Ray worker: as ``local._run_chunk`` does locally."""
+    with contextlib.suppress(Exception):  # numba without a threading layer
         numba.set_num_threads(1)  # one task per CPU already
-    except Exception:  # pragma: no cover - numba without threading layer
-        pass
     agents = [load_agent(s) for s in specs]
     rng = np.random.default_rng([seed, batch])
     return batch, play_games(config, agents, assign, seeds, rng, record=record)

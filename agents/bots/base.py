@@ -37,9 +37,11 @@ from functools import lru_cache
 
 import numpy as np
 
+from mamma_mia_agents.compiled.batch import check_values
+from mamma_mia_agents.compiled.tables import KernelBot
 from mamma_mia_env.cards import N_REVEAL_ACTIONS, order_need_table, play_table
 from mamma_mia_env.config import OBSERVATION_MODES, Config
-from mamma_mia_env.observe import OBS_HIGH, observation_size, observation_slices
+from mamma_mia_env.observe import observation_size, observation_slices
 from mamma_mia_env.plumbing.arguments import ArgumentTypeError, as_array, as_int
 
 
@@ -97,6 +99,14 @@ class Agent:
         Hand-written bots play every configuration; a trained policy only the player
         count and deck it was trained for. Tournaments call this before the first game.
         """
+
+    def kernel_bot(self) -> KernelBot | None:
+        """This agent as plain arrays for the compiled game loop (``compiled.play_out``:
+        tournaments and search rollouts), or None if it has no compiled twin.
+
+        The bots translate themselves into kernel arguments, so the kernels never import
+        an agent class. Only the random and heuristic bots have one."""
+        return None
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"
@@ -202,18 +212,3 @@ def check_batch(
         if (seats < 0).any() or (seats >= info.num_players).any():
             raise ValueError(f"seats must be in 0-{info.num_players - 1}")
     return info, seats
-
-
-def check_values(observations: np.ndarray) -> None:
-    """Raise a ``ValueError`` naming the first entry of a (B, obs_dim) batch that is not
-    a finite number in ``0..OBS_HIGH`` (NaN fails both comparisons)."""
-    if observations.size and not (observations.min() >= 0 and observations.max() <= OBS_HIGH):
-        with np.errstate(invalid="ignore"):
-            ok = (observations >= 0) & (observations <= OBS_HIGH)
-        bad = np.flatnonzero(~ok.reshape(-1))
-        if len(bad):
-            row, col = divmod(int(bad[0]), observations.shape[1])
-            raise ValueError(
-                f"observations must be finite numbers in 0-{OBS_HIGH:g} (an env's "
-                f"observations), got {observations[row, col]!r} at [{row}, {col}]"
-            )

@@ -1,0 +1,55 @@
+"""The ``mamma-mia`` command line: one parser, a subcommand per module of this package.
+
+    mamma-mia tournament --players 4 --games 2000 --agents random,counter,builder,hoarder
+    mamma-mia play --players 3 --agents builder,counter
+    mamma-mia replay runs/t1/tournament.game-0.json
+    mamma-mia agents                      # list the bundled agents
+
+``python -m mamma_mia_agents ...`` is the same without installing the package.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from mamma_mia_agents import REGISTRY
+from mamma_mia_agents.cli.options import PROG
+from mamma_mia_agents.cli.play import add_parser as add_play_parser
+from mamma_mia_agents.cli.replay import add_parser as add_replay_parser
+from mamma_mia_agents.cli.tournament import add_parser as add_tournament_parser
+from mamma_mia_agents.cli.tournament import run as run_tournament_command
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog=PROG,
+        description="Mamma Mia! environment tools: bot tournaments.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+    add_tournament_parser(sub)
+    sub.add_parser("agents", help="list the bundled agents")
+    add_play_parser(sub)
+    add_replay_parser(sub)
+    return parser
+
+
+def _cmd_agents() -> int:
+    for name, cls in REGISTRY.items():
+        doc = (cls.__doc__ or "").strip().splitlines()
+        mode = cls.observation_mode
+        print(f"{name:10s} {doc[0] if doc else ''} [{mode}]")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command == "agents":
+        return _cmd_agents()
+    if hasattr(args, "run"):  # replay, play
+        return args.run(args)
+    return run_tournament_command(args, args.subparser, argv)

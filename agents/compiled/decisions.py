@@ -1,0 +1,407 @@
+"""The heuristic bots as numba kernels: the decisions of ``bots/heuristic.py``, per game.
+
+``bots/heuristic.py`` states the bots' scoring as numpy array code over a batch; this module
+computes the very same scores per game inside compiled loops, so that a bot's decision
+costs about as much as an engine step (issue 12). ``HeuristicAgent.act_batch`` calls
+``decide_batch`` here; the numpy version stays as the reference
+(``HeuristicAgent.act_batch_reference``) and tests/test_compiled_bots.py checks that
+both choose the same action on a large set of positions, reveal decisions included.
+
+Bit-identical decisions need bit-identical scores, so the kernel repeats numpy's
+arithmetic exactly: the same float32 / float64 types at every step (numpy turns a
+Python float times a bool array into float64, times a float32 array into float32), the
+same summation order (numpy sums five float32 values left to right), and the same ties
+(the first maximum wins). One operation cannot be repeated exactly: numpy computes the
+float32 power ``gamble ** gap`` with its own vectorised routine, which differs from the
+C library's ``powf`` in the last bit for some arguments. Gaps are whole numbers for
+every bot but ``forgetful``, and for those the kernel reads a table of numpy's own
+powers; a fractional gap (``forgetful`` guessing the oven) is computed with ``powf`` in a
+first pass that records the exponents, numpy computes those powers, and a second pass
+uses them (``decide`` over a batch; ``play_out`` pauses the game for it).
+
+``batch.decide`` runs ``decide_one`` over a batch; ``playout.play_out`` plays whole
+games inside one compiled loop: observe, decide, step, with a bot (or the random policy)
+per seat. The search bots roll out with it.
+
+``turn_action`` (about 260 lines) stays one kernel: it is the per-game twin of
+``HeuristicAgent.turn_scores`` and its blocks share a dozen scratch slices; split into
+calls, each call would pass them again for no gain (the per-game functions are compiled
+without numba's runtime, ``jit.per_game``).
+
+The kernels' short argument names are explained in the package doc (``compiled/__init__``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from mamma_mia_agents.compiled.jit import BIG32, F32, K, T, per_game, sum5, workspace
+from mamma_mia_agents.compiled.oven import (
+    bound_oven,
+    estimate_pool,
+    my_demand,
+    simulate_oven,
+)
+from mamma_mia_agents.compiled.tables import (
+    I_BUILD,
+    I_CARD_COST,
+    I_CARDS_WEIGHT,
+    I_COVER_COST,
+    I_COVER_CREDIT,
+    I_DRAIN,
+    I_DRAIN_TAKE,
+    I_FORGET,
+    I_GAMBLE,
+    I_GAMBLE_MAX,
+    I_KEEP,
+    I_MIN_CARDS,
+    I_ORDER_FLOOR,
+    I_ORDERS_WEIGHT,
+    I_PROVEN,
+    I_RESERVE_PENALTY,
+    I_RIVAL_COVER,
+    I_STACK_W,
+    I_TARGET_ORDERS,
+    I_TEMPO,
+    I_TYPE_BONUS,
+    L_DELIV,
+    L_HAND,
+    L_N,
+    L_NPLAY,
+    L_NTURN,
+    L_OH,
+    L_PENDING,
+    L_PILES,
+    L_RECALL,
+    L_SEATS,
+)
+from mamma_mia_env.cards import BOMBASTICA, HAND_LIMIT, MINIMALE, MONOTONI
+from mamma_mia_env.plumbing.jit_cache import njit
+
+
+@per_game
+def reveal_action(ob, mk, personal, lay, need, ws) -> int:
+    """``heuristic.reveal_actions`` for one game."""
+    n = lay[L_N]
+    n_turn = lay[L_NTURN]
+    o_p = lay[L_PILES]
+    o_pend = lay[L_PENDING]
+    t = 0
+    best_v = ob[o_pend + n]
+    for j in range(1, T):
+        if ob[o_pend + n + j] > best_v:
+            best_v = ob[o_pend + n + j]
+            t = j
+    pool = ws[8:13]
+    for k in range(K):
+        pool[k] = ob[o_p + k] + F32(2.0) * ob[o_p + K + k]
+    keep = ws[16:21]
+    my_demand(ob, lay, personal, need, F32(0.5), keep, ws)
+    kmax = keep[0]
+    for k in range(1, K):
+        if keep[k] > kmax:
+            kmax = keep[k]
+    amount = 6.0 if t == MONOTONI else 3.0
+    pool_p = max(F32(1.0) - pool[personal], F32(0.0))
+    best = -1
+    best_s = 0.0
+    for k in range(K):
+        if mk[n_turn + 2 + k] > 0:
+            cost = float(pool_p) + max(amount - float(pool[k]), 0.0)
+            kp = keep[k] / (kmax + F32(1.0))
+            s = (-cost - float(F32(0.5) * kp)) - 1e-3 * k
+            if best < 0 or s > best_s:
+                best = k
+                best_s = s
+    if mk[n_turn + 1] > 0:
+        return n_turn + 1
+    if best >= 0:
+        return n_turn + 2 + best
+    return n_turn
+
+
+@per_game
+def turn_action(ob, mk, personal, lay, play, need, prm, pw, ubuf, umode, ws, wd, wi, sbuf) -> int:
+    """``HeuristicAgent.turn_actions`` for one game: the best legal turn action."""
+    n = lay[L_N]
+    n_play = lay[L_NPLAY]
+    recall = lay[L_RECALL] != 0
+    o_h = lay[L_HAND]
+    o_oh = lay[L_OH]
+    o_p = lay[L_PILES]
+    o_seats = lay[L_SEATS]
+    o_del = lay[L_DELIV]
+    p = personal
+    proven = prm[I_PROVEN] != 0
+    rival_cover = prm[I_RIVAL_COVER]
+    cover_credit = prm[I_COVER_CREDIT]
+    cover_cost = prm[I_COVER_COST]
+    gamble = prm[I_GAMBLE]
+    gamble_max = F32(prm[I_GAMBLE_MAX])
+    any_bonus = False
+    for t in range(T):
+        if prm[I_TYPE_BONUS + t] != 0:
+            any_bonus = True
+    drain_take = prm[I_DRAIN_TAKE]
+
+    hv = ws[64:69]
+    pv = ws[72:77]
+    ing_cards = F32(0.0)
+    hs_sum = ob[o_h]
+    hd_sum = ob[o_h + K]
+    for k in range(K):
+        hv[k] = ob[o_h + k] + F32(2.0) * ob[o_h + K + k]
+        pv[k] = ob[o_p + k] + F32(2.0) * ob[o_p + K + k]
+        if k > 0:
+            hs_sum = hs_sum + ob[o_h + k]
+            hd_sum = hd_sum + ob[o_h + K + k]
+    ing_cards = hs_sum + hd_sum
+    # the pool an order played now meets, the hand value to keep, the proven upper bound
+    pool = ws[80:85]
+    reserve = ws[88:93]
+    reserve[:] = F32(0.0)
+    high = ws[96:101]
+    if proven:
+        bound_oven(ob, lay, p, need, pv, pool, high, ws, wi)
+    elif recall:
+        simulate_oven(ob, lay, p, need, rival_cover, pv, hv, pool, reserve, ws, wd, wi)
+    else:
+        estimate_pool(ob, lay, pv, F32(prm[I_FORGET]), pool, ws)
+    # rivals' demand: undelivered orders of each rival, by personal ingredient
+    rivals = ws[104:109]
+    rivals[:] = F32(0.0)
+    for rel in range(1, n):
+        dl = ob[o_del + rel * T]
+        for t in range(1, T):
+            dl = dl + ob[o_del + rel * T + t]
+        rivals[(p + rel) % n] = rivals[(p + rel) % n] + (F32(T) - dl) / F32(T)
+    want = ws[112:117]
+    if prm[I_BUILD] != 0:
+        my_demand(ob, lay, p, need, F32(prm[I_STACK_W]), want, ws)
+        for k in range(K):
+            want[k] = want[k] - pool[k]
+    need_hand = ws[120:125]
+    if prm[I_KEEP] != 0:
+        my_demand(ob, lay, p, need, F32(0.0), need_hand, ws)
+    orders_held = ob[o_oh]
+    for t in range(1, T):
+        orders_held = orders_held + ob[o_oh + t]
+    stack_len = ob[o_seats + 2]
+
+    add = ws[128:133]
+    pool_c = ws[136:141]
+    hand_after = ws[144:149]
+    free = ws[152:157]
+    tmp = ws[160:165]
+    tmp2 = ws[168:173]
+    short = ws[176:184]
+    unc = ws[184:192]
+    taken = ws[192:200]
+    taken[:] = F32(0.0)
+    order_score = ws[200:209]
+    met = wi[48:56]
+    cover = wi[56:64]
+
+    best_a = -1
+    best_s = F32(0.0)
+    for c in range(n_play):
+        row = c * 18
+        legal = 0  # no early exit: a fixed-length loop the compiler vectorises
+        for j in range(18):
+            legal |= mk[row + j] > 0
+        if not legal:
+            continue
+        kind = play[c, 0]
+        value = F32(play[c, 1] + 2 * play[c, 2])
+        cards = F32(play[c, 1] + play[c, 2])
+        for k in range(K):
+            add[k] = value if (c > 0 and k == kind) else F32(0.0)
+            pool_c[k] = pool[k] + add[k]
+            hand_after[k] = hv[k] - add[k]
+            free[k] = max(hand_after[k] - reserve[k], F32(0.0))
+        # -- evaluate_orders ------------------------------------------------------------
+        for t in range(5):
+            if ob[o_oh + t] <= 0:
+                continue  # not in hand: its score is -BIG whatever it would need
+            for k in range(K):
+                tmp[k] = max(F32(need[p, t, k]) - pool_c[k], F32(0.0))
+                tmp2[k] = max(tmp[k] - free[k], F32(0.0))
+            short[t] = sum5(tmp)
+            unc[t] = sum5(tmp2)
+            if drain_take != 0:
+                for k in range(K):
+                    tmp[k] = min(F32(need[p, t, k]), pool_c[k]) * rivals[k]
+                taken[t] = sum5(tmp)
+        hand_total = sum5(free)
+        short_b = max(F32(15.0) - sum5(pool_c), F32(0.0))
+        short[BOMBASTICA] = short_b
+        unc[BOMBASTICA] = max(short_b - hand_total, F32(0.0))
+        sp = max(F32(1.0) - pool_c[p], F32(0.0))
+        gp = max(sp - free[p], F32(0.0))
+        min_sj = BIG32
+        min_gj = BIG32
+        j_best = -1
+        j_val = F32(0.0)
+        cand = -1
+        cand_v = BIG32
+        for k in range(K):
+            if k != p:
+                sj = max(F32(6.0) - pool_c[k], F32(0.0))
+                gj = max(sj - free[k], F32(0.0))
+            else:
+                sj = BIG32
+                gj = BIG32
+            min_sj = min(min_sj, sj)
+            min_gj = min(min_gj, gj)
+            jv = sj if gj == 0 else BIG32 + sj
+            if j_best < 0 or jv < j_val:
+                j_best = k
+                j_val = jv
+            cvk = pool_c[k] if (k != p and pool_c[k] >= 1) else BIG32
+            if cand < 0 or cvk < cand_v:
+                cand = k
+                cand_v = cvk
+        short[MONOTONI] = sp + min_sj
+        unc[MONOTONI] = gp + min_gj
+        has_cand = cand_v < BIG32
+        px = pool_c[cand]
+        sx = max(F32(3.0) - px, F32(0.0))
+        short[MINIMALE] = sp + sx if has_cand else BIG32
+        unc[MINIMALE] = gp + max(sx - free[cand], F32(0.0)) if has_cand else BIG32
+        for t in range(T):
+            met[t] = 1 if short[t] == 0 else 0
+            cover[t] = 1 if unc[t] == 0 else 0
+        if proven:  # the Minimale pick is uncertain: met whatever it is
+            safe = True
+            some = False
+            p_ok = True
+            for k in range(K):
+                lo_k = pool_c[k]
+                hi_k = high[k] + add[k]
+                is_p = k == p
+                if not (is_p or hi_k < 1 or lo_k >= 3):
+                    safe = False
+                if (not is_p) and lo_k >= 3:
+                    some = True
+                if is_p and not lo_k >= 1:
+                    p_ok = False
+            met[MINIMALE] = 1 if (safe and some and p_ok) else 0
+        if drain_take != 0:
+            # Bombastica takes the pool; Monotoni 1 P + the best joker; Minimale 1 P + cand
+            for k in range(K):
+                tmp[k] = pool_c[k] * rivals[k]
+            taken[BOMBASTICA] = sum5(tmp)
+            one_p = min(pool_c[p], F32(1.0))
+            for k in range(K):
+                tmp[k] = F32(0.0)
+                tmp2[k] = F32(0.0)
+            tmp[p] = one_p
+            tmp2[p] = one_p if has_cand else F32(0.0)
+            tmp[j_best] = min(pool_c[j_best], F32(6.0))
+            tmp2[cand] = min(px, F32(3.0)) * (F32(1.0) if has_cand else F32(0.0))
+            for k in range(K):
+                tmp[k] = tmp[k] * rivals[k]
+                tmp2[k] = tmp2[k] * rivals[k]
+            taken[MONOTONI] = sum5(tmp)
+            taken[MINIMALE] = sum5(tmp2)
+        # -- the orders' worth ------------------------------------------------------------
+        order_score[0] = F32(prm[I_ORDER_FLOOR])
+        for t in range(T):
+            if ob[o_oh + t] <= 0:
+                order_score[1 + t] = -BIG32
+                continue
+            mt = met[t] != 0
+            cv = (not mt) and cover[t] != 0
+            worth = (1.0 if mt else 0.0) + (cover_credit if cv else 0.0)
+            if gamble != 0 and cover[t] == 0 and unc[t] <= gamble_max:
+                u = min(unc[t], F32(8.0))
+                ui = int(u)
+                if F32(ui) == u:
+                    g = pw[ui]
+                elif umode == 2:
+                    g = ubuf[c * T + t]
+                else:
+                    g = F32(gamble) ** u
+                    if umode == 1:
+                        ubuf[c * T + t] = u
+                        ubuf[n_play * T] = F32(1.0)  # flag: numpy's powers needed
+                worth = worth + float(F32(cover_credit) * g)
+            if cover_cost != 0 and cv:
+                worth = worth - float(F32(cover_cost) * short[t])
+            if any_bonus and worth > 0:
+                worth = worth + float(F32(prm[I_TYPE_BONUS + t]))
+            if drain_take != 0 and worth > 0:
+                worth = worth + float(F32(drain_take) * taken[t])
+            order_score[1 + t] = F32(worth)
+        # -- the ingredient play ------------------------------------------------------------
+        ps = F32(-prm[I_CARD_COST]) * cards
+        if prm[I_BUILD] != 0:
+            for k in range(K):
+                tmp[k] = add[k] * (F32(1.0) if want[k] > 0 else F32(0.0))
+            ps = ps + F32(prm[I_BUILD]) * sum5(tmp)
+        if prm[I_DRAIN] != 0:
+            for k in range(K):
+                tmp[k] = add[k] * rivals[k]
+            ps = ps - F32(prm[I_DRAIN]) * sum5(tmp)
+        for k in range(K):
+            tmp[k] = max(reserve[k] - hand_after[k], F32(0.0))
+        ps = ps - F32(prm[I_RESERVE_PENALTY]) * sum5(tmp)
+        if prm[I_KEEP] != 0:
+            for k in range(K):
+                tmp[k] = add[k] * (F32(1.0) if need_hand[k] > 0 else F32(0.0))
+            ps = ps - F32(prm[I_KEEP]) * sum5(tmp)
+        # -- the draw, and the best legal action ----------------------------------------------
+        ing_after = ing_cards - cards
+        for o in range(9):
+            ord_after = orders_held - (F32(1.0) if o > 0 else F32(0.0))
+            sh = max((F32(HAND_LIMIT) - ing_after) - ord_after, F32(0.0))
+            got = min(sh, stack_len)
+            base = ps + order_score[o]
+            for d in range(2):
+                a = row + o * 2 + d
+                if mk[a] <= 0:
+                    continue
+                if d == 0:
+                    x = ord_after - F32(prm[I_TARGET_ORDERS])
+                    ds = F32(-prm[I_ORDERS_WEIGHT]) * (x * x)
+                    ds = ds - F32(prm[I_CARDS_WEIGHT]) * max(
+                        F32(prm[I_MIN_CARDS]) - (ing_after + sh), F32(0.0)
+                    )
+                    ds = ds + F32(prm[I_TEMPO]) * sh
+                else:
+                    x = (ord_after + got) - F32(prm[I_TARGET_ORDERS])
+                    ds = F32(-prm[I_ORDERS_WEIGHT]) * (x * x)
+                    ds = ds - F32(prm[I_CARDS_WEIGHT]) * max(
+                        F32(prm[I_MIN_CARDS]) - ing_after, F32(0.0)
+                    )
+                s = base + ds
+                if sbuf.shape[0] > 1:
+                    sbuf[a] = s
+                if best_a < 0 or s > best_s:
+                    best_a = a
+                    best_s = s
+    return best_a
+
+
+@per_game
+def decide_one(ob, mk, personal, lay, play, need, prm, pw, ubuf, umode, ws, wd, wi) -> int:
+    """The heuristic bot's action in one game (turn or reveal decision).
+
+    ``umode``: 0 computes fractional powers with ``powf``; 1 does so and records their
+    exponents in ``ubuf`` (``ubuf[-1]`` = 1 if any); 2 reads numpy's powers from
+    ``ubuf`` (the two passes of ``decide``, see the module doc)."""
+    n_turn = lay[L_NTURN]
+    for j in range(n_turn, mk.shape[0]):
+        if mk[j] > 0:
+            return reveal_action(ob, mk, personal, lay, need, ws)
+    sbuf = ws[250:251]  # one slot: no scores wanted
+    return turn_action(ob, mk, personal, lay, play, need, prm, pw, ubuf, umode, ws, wd, wi, sbuf)
+
+
+@njit()
+def turn_scores_one(ob, mk, personal, lay, play, need, prm, pw, scores) -> int:
+    """The bot's score of every legal turn action of one game into ``scores`` (others
+    untouched); returns its choice. For the search bots' candidate actions."""
+    ws, wd, wi = workspace()
+    u = np.zeros(1, np.float32)
+    return turn_action(ob, mk, personal, lay, play, need, prm, pw, u, 0, ws, wd, wi, scores)

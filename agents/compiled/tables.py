@@ -1,0 +1,124 @@
+"""The plain arrays the bot kernels read: weight vector, powers, observation layout.
+
+A heuristic bot reaches the kernels as numbers only: its ``Params`` as a float64
+vector (``I_*`` indices), numpy's powers of its ``gamble`` and the offsets of the
+observation sections it reads (``L_*`` indices). ``KernelBot`` bundles what the
+compiled game loop needs of one bot; agents build theirs (``Agent.kernel_bot``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from mamma_mia_agents.compiled.jit import T
+from mamma_mia_env.cards import play_table
+from mamma_mia_env.observe import observation_slices
+
+# -- the parameter vector (heuristic.Params as float64) -------------------------------------
+(
+    I_PROVEN, I_RIVAL_COVER, I_COVER_CREDIT, I_COVER_COST, I_GAMBLE, I_GAMBLE_MAX,
+    I_ORDER_FLOOR,
+) = range(7)  # fmt: skip
+I_TYPE_BONUS = 7  # 8 values
+(
+    I_CARD_COST, I_BUILD, I_DRAIN, I_DRAIN_TAKE, I_RESERVE_PENALTY, I_KEEP, I_TARGET_ORDERS,
+    I_ORDERS_WEIGHT, I_MIN_CARDS, I_CARDS_WEIGHT, I_TEMPO, I_STACK_W, I_FORGET,
+) = range(15, 28)  # fmt: skip
+N_PRM = 28
+N_POW = 9  # gamble ** k for k = 0..8, computed by numpy
+
+# -- the observation layout vector --------------------------------------------------------------
+(
+    L_N, L_RECALL, L_DOUBLES, L_NTURN, L_NPLAY, L_HAND, L_OH, L_OS, L_SEATS, L_DELIV,
+    L_PILES, L_SUPPLY, L_PENDING, L_TOT, L_OO,
+) = range(15)  # fmt: skip
+N_LAYOUT = 15
+
+
+def params_vector(params: object) -> np.ndarray:
+    """A ``heuristic.Params`` as the float64 vector the kernels read (``I_*`` indices)."""
+    prm = np.zeros(N_PRM, np.float64)
+    prm[I_PROVEN] = float(params.proven)
+    prm[I_RIVAL_COVER] = params.rival_cover
+    prm[I_COVER_CREDIT] = params.cover_credit
+    prm[I_COVER_COST] = params.cover_cost
+    prm[I_GAMBLE] = params.gamble
+    prm[I_GAMBLE_MAX] = params.gamble_max
+    prm[I_ORDER_FLOOR] = params.order_floor
+    if len(params.type_bonus) != T:
+        raise ValueError(f"Params.type_bonus needs {T} values, got {len(params.type_bonus)}")
+    prm[I_TYPE_BONUS : I_TYPE_BONUS + T] = params.type_bonus
+    prm[I_CARD_COST] = params.card_cost
+    prm[I_BUILD] = params.build
+    prm[I_DRAIN] = params.drain
+    prm[I_DRAIN_TAKE] = params.drain_take
+    prm[I_RESERVE_PENALTY] = params.reserve_penalty
+    prm[I_KEEP] = params.keep
+    prm[I_TARGET_ORDERS] = params.target_orders
+    prm[I_ORDERS_WEIGHT] = params.orders_weight
+    prm[I_MIN_CARDS] = params.min_cards
+    prm[I_CARDS_WEIGHT] = params.cards_weight
+    prm[I_TEMPO] = params.tempo
+    prm[I_STACK_W] = params.stack_w
+    prm[I_FORGET] = params.forget
+    if not np.isfinite(prm).all():
+        raise ValueError(f"heuristic parameters must be finite, got {params}")
+    return prm
+
+
+def pow_table(gamble: float) -> np.ndarray:
+    """``gamble ** k`` for k = 0..8 as numpy computes it on float32 arrays (see module doc)."""
+    return np.float32(gamble) ** np.arange(N_POW, dtype=np.float32)
+
+
+def layout_vector(num_players: int, mode: str, doubles: bool) -> np.ndarray:
+    """Offsets of the observation sections the kernels read (``L_*`` indices)."""
+    s = observation_slices(num_players, mode)
+    recall = mode == "recall"
+    n_play = int(play_table(doubles).shape[0])
+    lay = np.zeros(N_LAYOUT, np.int64)
+    lay[L_N] = num_players
+    lay[L_RECALL] = int(recall)
+    lay[L_DOUBLES] = int(doubles)
+    lay[L_NTURN] = n_play * 18
+    lay[L_NPLAY] = n_play
+    lay[L_HAND] = s["hand"].start
+    lay[L_OH] = s["orders_in_hand"].start
+    lay[L_OS] = s["orders_in_stack"].start if recall else -1
+    lay[L_SEATS] = s["seats"].start
+    lay[L_DELIV] = s["delivered"].start
+    lay[L_PILES] = s["piles"].start
+    lay[L_SUPPLY] = s["supply_size"].start
+    lay[L_PENDING] = s["pending_order"].start
+    lay[L_TOT] = s["oven_totals"].start if recall else -1
+    lay[L_OO] = s["oven_orders"].start if recall else -1
+    return lay
+
+
+@dataclass(frozen=True, eq=False)
+class KernelBot:
+    """One bot as the compiled game loop (``playout.play_out``) plays it.
+
+    ``prm``: the weights (``params_vector``), ``pw``: numpy's powers of its gamble
+    (``pow_table``), ``recall``: it reads the ``recall`` observation (else
+    ``top_card``). ``prm is None`` is the uniform random policy (``RANDOM_POLICY``).
+    """
+
+    prm: np.ndarray | None = None
+    pw: np.ndarray | None = None
+    recall: bool = True
+
+    @property
+    def is_random(self) -> bool:
+        return self.prm is None
+
+
+#: The uniform random policy of the compiled loop (its own SplitMix64 stream).
+RANDOM_POLICY = KernelBot()
+
+
+def heuristic_bot(params: object, observation_mode: str) -> KernelBot:
+    """The ``KernelBot`` of a heuristic bot with ``params`` (a ``heuristic.Params``)."""
+    return KernelBot(params_vector(params), pow_table(params.gamble), observation_mode == "recall")

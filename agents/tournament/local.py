@@ -1,0 +1,142 @@
+"""The local backend: batches of games in this process or in a pool of worker processes.
+
+Each batch ``i`` draws from its own generator seeded from ``(seed, i)``, so a run gives
+the same games whatever the number of workers (the Ray backend plays the same batches).
+Workers are spawned and load the agents themselves (names and import paths are sent,
+objects only where there is no name); an agent that fails to load, raises, exits or
+kills its worker is an ``AgentError`` naming it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing as mp
+import queue as queue_mod
+import time
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+import numba
+import numpy as np
+
+from mamma_mia_agents import agent_name
+from mamma_mia_agents.tournament.matches import AgentError, failure, load_agents, play_games
+from mamma_mia_env import Config
+
+
+def run_serial(
+    cfg: Config,
+    loaded: list[Any],
+    assign: np.ndarray,
+    seeds: np.ndarray,
+    chunks: list[tuple[int, int]],
+    seed: int,
+    bar: Any,
+    save_logs: int = 0,
+) -> dict[int, dict[str, np.ndarray]]:
+    """Play every batch ``chunks[i]`` in this process; results keyed by batch index.
+    ``save_logs``: keep the actions of the first ``save_logs`` games of batch 0."""
+    results: dict[int, dict[str, np.ndarray]] = {}
+    for i, (lo, hi) in enumerate(chunks):
+        rng = np.random.default_rng([seed, i])
+        results[i] = play_games(
+            cfg,
+            loaded,
+            assign[lo:hi],
+            seeds[lo:hi],
+            rng,
+            progress=None if bar is None else bar.update,
+            record=save_logs if i == 0 else 0,
+        )
+    return results
+
+
+# -- worker processes ---------------------------------------------------------------------------
+_WORKER: dict[str, Any] = {}
+
+
+def _init_worker(progress_queue: Any, config: Config, specs: list[Any]) -> None:
+    with contextlib.suppress(Exception):  # numba without a threading layer
+        numba.set_num_threads(1)  # one process per core already
+    _WORKER["queue"] = progress_queue
+    _WORKER["config"] = config
+    # a failing agent is reported by the first chunk: an exception escaping the
+    # initializer would only break the pool, naming nobody
+    try:
+        _WORKER["agents"] = load_agents(specs)
+        _WORKER["error"] = None
+    except (Exception, SystemExit) as exc:
+        _WORKER["error"] = AgentError(f"in a worker process: {exc}")
+
+
+def _run_chunk(
+    chunk: int, assign: np.ndarray, seeds: np.ndarray, seed: int, record: int = 0
+) -> tuple[int, dict[str, np.ndarray]]:
+    if _WORKER["error"] is not None:
+        raise _WORKER["error"]
+    q = _WORKER["queue"]
+    rng = np.random.default_rng([seed, chunk])
+    cfg, agents = _WORKER["config"], _WORKER["agents"]
+    res = play_games(cfg, agents, assign, seeds, rng, progress=q.put, record=record)
+    return chunk, res
+
+
+def run_parallel(
+    cfg: Config,
+    specs: list[Any],
+    loaded: list[Any],
+    assign: np.ndarray,
+    seeds: np.ndarray,
+    chunks: list[tuple[int, int]],
+    seed: int,
+    workers: int,
+    bar: Any,
+    save_logs: int = 0,
+) -> dict[int, dict[str, np.ndarray]]:
+    """Play every batch ``chunks[i]`` in a pool of ``workers`` spawned processes;
+    results keyed by batch index. ``save_logs``: as ``run_serial``'s."""
+    ctx = mp.get_context("spawn")
+    q = ctx.Queue()
+    # send import paths / names, not objects, where we can (spawned workers re-import)
+    send = [s if isinstance(s, str) else obj for s, obj in zip(specs, loaded, strict=True)]
+    results: dict[int, dict[str, np.ndarray]] = {}
+
+    def drain() -> None:
+        while True:
+            try:
+                k = q.get_nowait()
+            except queue_mod.Empty:
+                return
+            if bar is not None:
+                bar.update(k)
+
+    with ProcessPoolExecutor(
+        max_workers=workers, mp_context=ctx, initializer=_init_worker, initargs=(q, cfg, send)
+    ) as ex:
+        pending = {
+            ex.submit(_run_chunk, i, assign[lo:hi], seeds[lo:hi], seed, save_logs if i == 0 else 0)
+            for i, (lo, hi) in enumerate(chunks)
+        }
+        try:
+            while pending:
+                done, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
+                drain()
+                for f in done:
+                    i, res = f.result()
+                    results[i] = res
+        except BrokenProcessPool as exc:
+            names = ", ".join(repr(agent_name(a)) for a in loaded)
+            raise AgentError(
+                f"a worker process died while agents {names} were playing (an agent "
+                "crashed the interpreter or called os._exit?); rerun with --workers 1 "
+                "to see which"
+            ) from exc
+        except SystemExit as exc:  # pragma: no cover - _run_chunk turns it into AgentError
+            raise AgentError(f"a worker process {failure(exc)}") from exc
+        finally:
+            for f in pending:
+                f.cancel()
+        time.sleep(0.05)
+        drain()
+    return results

@@ -1,0 +1,235 @@
+"""The batched match loop: a batch of games played to their end, every agent per step.
+
+All unfinished games step together through the batched ``Engine``; at each step every
+agent's ``act_batch`` is called once on the games where its seat is to act (a search
+bot gets the states, ``act_states``). Games whose every seat is a compiled bot are
+played whole in the compiled loop instead (``compiled.play_out``): the same decisions,
+so the same games. An agent that raises, calls ``sys.exit`` or returns a bad action
+stops the batch with an ``AgentError`` naming it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from mamma_mia_agents import AgentLoadError, agent_name, load_agent
+from mamma_mia_agents.compiled.playout import CompiledBots, kernel_bot, play_out
+from mamma_mia_env import Config, Engine, GameState
+from mamma_mia_env.actions import describe_illegal
+from mamma_mia_env.config import OBSERVATION_MODES
+from mamma_mia_env.kernels import first_masked_out
+from mamma_mia_env.state import OVER
+
+
+class AgentError(RuntimeError):
+    """An agent failed: it raised, exited, killed its worker or chose an illegal action.
+
+    The message names the agent (and the game's seed where one game is to blame).
+    """
+
+
+class AgentMismatchError(ValueError):
+    """An agent cannot play the tournament's game (its ``check_config`` said why)."""
+
+
+def failure(exc: BaseException) -> str:
+    """What an agent did, for an ``AgentError`` message."""
+    if isinstance(exc, SystemExit):
+        return f"called sys.exit({exc.code!r})"
+    text = str(exc)
+    return f"raised {type(exc).__name__}" + (f": {text}" if text else "")
+
+
+def load_agents(specs: list[Any]) -> list[Any]:
+    """``load_agent`` for each spec; an agent whose module or constructor fails (an
+    exception or ``sys.exit``) is an ``AgentError`` naming the spec, not a traceback."""
+    loaded = []
+    for spec in specs:
+        try:
+            agent = load_agent(spec)
+        except AgentLoadError:
+            raise
+        except (Exception, SystemExit) as exc:
+            raise AgentError(f"agent {spec!r} failed to load: it {failure(exc)}") from exc
+        mode = getattr(agent, "observation_mode", "recall")
+        if mode not in OBSERVATION_MODES:
+            raise AgentError(
+                f"agent {agent_name(agent)!r} asks for observation_mode {mode!r}; "
+                f"one of {OBSERVATION_MODES}"
+            )
+        loaded.append(agent)
+    return loaded
+
+
+def check_agents(agents: list[Any], config: Config) -> None:
+    """Each agent's ``check_config``: ``AgentMismatchError`` if one cannot play
+    ``config``, ``AgentError`` if one fails."""
+    for agent in agents:
+        check = getattr(agent, "check_config", None)
+        if check is None:
+            continue
+        try:
+            check(config)
+        except ValueError as exc:
+            raise AgentMismatchError(
+                f"agent {agent_name(agent)!r} cannot play this game: {exc}"
+            ) from exc
+        except (Exception, SystemExit) as exc:
+            raise AgentError(f"agent {agent_name(agent)!r} {failure(exc)} in check_config") from exc
+
+
+def play_games(
+    config: Config,
+    agents: list[Any],
+    assign: np.ndarray,
+    seeds: np.ndarray,
+    rng: np.random.Generator,
+    progress: Any = None,
+    record: int = 0,
+    compiled: bool = True,
+) -> dict[str, np.ndarray]:
+    """Play games ``seeds`` with ``assign[g, s]`` = index into ``agents`` of seat s.
+
+    Returns per-game arrays: ``delivered`` and ``cards`` (ingredient cards in hand)
+    per seat, ``turns``, ``truncated``. ``progress(k)`` is called as k games finish.
+    ``record``: also return ``actions``, the action lists of the first ``record`` games.
+
+    With ``compiled`` (the default), the games whose every seat is a compiled heuristic
+    bot (``mamma_mia_agents.compiled.compilable``, the random agent aside) are played
+    whole in the compiled loop (``play_out``): the same decisions and so the same games
+    as the batched loop below, which plays the rest. Those bots draw no random numbers,
+    and the other games keep their step-by-step order, so the generator hands every
+    game the same numbers either way.
+    """
+    engine = Engine(config)
+    modes = {getattr(a, "observation_mode", "recall") for a in agents}
+    observers = {m: Engine(config.replace(observation_mode=m)) for m in modes}
+    mode_of = [getattr(a, "observation_mode", "recall") for a in agents]
+    g_total = len(seeds)
+    n = config.num_players
+    out = {
+        "delivered": np.zeros((g_total, n), np.int64),
+        "cards": np.zeros((g_total, n), np.int64),
+        "turns": np.zeros(g_total, np.int64),
+        "truncated": np.zeros(g_total, bool),
+    }
+    state = engine.reset(seeds=np.asarray(seeds, dtype=np.uint64))
+    ids = np.arange(g_total)
+    table = np.asarray(assign, dtype=np.int64)
+    if compiled and g_total:
+        fast = _play_compiled(engine, agents, state, table, record, out, progress)
+        if fast.any():
+            state = GameState(config, state.data[~fast])
+            ids, table = ids[~fast], table[~fast]
+    logs: list[list[int]] = [[] for _ in range(min(record, g_total))]
+    if logs:
+        out["actions"] = logs  # type: ignore[assignment]
+    while len(ids):
+        over = state.data["phase"] == OVER
+        if over.any():
+            fin = state.data[over]
+            gi = ids[over]
+            out["delivered"][gi] = fin["delivered"][:, :n].sum(axis=2)
+            out["cards"][gi] = fin["hand"][:, :n].sum(axis=2)
+            out["turns"][gi] = fin["turns"]
+            out["truncated"][gi] = fin["truncated"]
+            keep = ~over
+            state = GameState(config, state.data[keep])
+            ids, table = ids[keep], table[keep]
+            if progress is not None:
+                progress(int(over.sum()))
+            if not len(ids):
+                break
+        masks = engine.legal_masks(state)
+        seat = state.data["seat"].astype(np.int64)
+        acting = table[np.arange(len(ids)), seat]
+        actions = np.zeros(len(ids), np.int64)
+        obs_cache: dict[str, np.ndarray] = {}
+        for a in np.unique(acting):
+            rows = np.flatnonzero(acting == a)
+            mode = mode_of[a]
+            observer = observers[mode]  # the same games under the observer's own config
+            if len(modes) == 1:
+                if mode not in obs_cache:
+                    obs_cache[mode] = observer.observe(GameState(observer.config, state.data))
+                obs = obs_cache[mode][rows]
+            else:
+                obs = observer.observe(GameState(observer.config, state.data[rows]))
+            try:
+                if getattr(agents[a], "needs_state", False):  # search bots (bots/search.py)
+                    chosen = agents[a].act_states(GameState(config, state.data[rows]), rng)
+                else:
+                    chosen = agents[a].act_batch(obs, masks[rows], rng, seat[rows])
+                chosen = np.asarray(chosen)
+            except (Exception, SystemExit) as exc:
+                seed = int(state.data["seed"][rows[0]])
+                raise AgentError(
+                    f"agent {agent_name(agents[a])!r} {failure(exc)} in act_batch "
+                    f"({len(rows)} games, the first with seed {seed})"
+                ) from exc
+            if chosen.shape != (len(rows),) or chosen.dtype.kind not in "iu":
+                raise AgentError(
+                    f"agent {agent_name(agents[a])!r} returned {chosen.dtype} actions of shape "
+                    f"{chosen.shape}; expected ({len(rows)},) integers"
+                )
+            chosen = chosen.astype(np.int64)
+            i = first_masked_out(masks[rows], chosen)
+            if i >= 0:
+                game = state[[rows[i]]]
+                why = describe_illegal(engine, game, 0, int(chosen[i]))
+                raise AgentError(
+                    f"agent {agent_name(agents[a])!r} chose illegal action {int(chosen[i])} "
+                    f"in the game with seed {int(game.data['seed'][0])}: {why}"
+                )
+            actions[rows] = chosen
+        for j in np.flatnonzero(ids < len(logs)):
+            logs[ids[j]].append(int(actions[j]))
+        engine.step(state, actions)
+    return out
+
+
+def _store(out: dict[str, np.ndarray], rows: np.ndarray, fin: np.ndarray, n: int) -> None:
+    """The results of the finished games ``fin`` (state records) into ``out[rows]``."""
+    out["delivered"][rows] = fin["delivered"][:, :n].sum(axis=2)
+    out["cards"][rows] = fin["hand"][:, :n].sum(axis=2)
+    out["turns"][rows] = fin["turns"]
+    out["truncated"][rows] = fin["truncated"]
+
+
+COMPILED_BATCH = 512  # games per play_out call (the progress bar moves between calls)
+
+
+def _play_compiled(
+    engine: Engine,
+    agents: list[Any],
+    state: GameState,
+    table: np.ndarray,
+    record: int,
+    out: dict[str, np.ndarray],
+    progress: Any,
+) -> np.ndarray:
+    """Play the games whose seats are all compiled bots to their end in ``play_out``;
+    their results go into ``out``. Returns which games were played."""
+    bots = [kernel_bot(a) for a in agents]
+    ok = np.array([b is not None and not b.is_random for b in bots], bool)
+    fast = ok[table].all(1)
+    fast[:record] = False  # recorded games need their actions: the batched loop keeps them
+    if not fast.any():
+        return fast
+    index = np.cumsum(ok) - 1  # agent index -> index among the compiled ones
+    compiled = CompiledBots(
+        [b for b, k in zip(bots, ok, strict=True) if k],
+        engine.num_players,
+        engine.config.double_ingredients,
+    )
+    rows = np.flatnonzero(fast)
+    for lo in range(0, len(rows), COMPILED_BATCH):
+        r = rows[lo : lo + COMPILED_BATCH]
+        sub = GameState(engine.config, state.data[r])
+        play_out(engine, sub, compiled, index[table[r]])
+        _store(out, r, sub.data, engine.num_players)
+        if progress is not None:
+            progress(len(r))
+    return fast

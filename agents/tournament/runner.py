@@ -1,0 +1,238 @@
+"""The tournament runner: many games between agents, duplicate deals, both cores.
+
+    >>> from mamma_mia_agents.tournament import run_tournament
+    >>> res = run_tournament(["random", "counter", "builder", "hoarder"], num_players=4,
+    ...                      games=2000, seed=0)
+    >>> print(res.format_table())
+
+**Seating and duplicate deals** (``schedule``). With k agents at N seats, every table
+of N agents is played in all N rotations (``seating="rotate"``) or all seat orders
+(``"permute"``), on every deal: deal ``d`` of a tournament with seed ``s`` uses the
+engine seed ``s * 2**32 + d`` (``Engine.reset(seeds=[...])`` replays any game alone),
+so luck of the deal cancels out. ``games`` is rounded up to whole deals.
+
+**Speed.** Games are played in batches through the batched ``Engine``: all unfinished
+games step together, and at each step every agent's ``act_batch`` is called once on
+the games where its seat is to act (``matches``). Batches are spread over worker
+processes (``local``, ``workers``, default: every core) or Ray tasks (``ray_backend``).
+
+**Limits and failures.** Every game's result is kept for the statistics, so a run holds
+at most ``MAX_GAMES`` games (after rounding up to whole deals; the schedule of one deal
+counts too) and is refused before any game is played above that. An agent that raises
+(when created, in ``check_config`` or in ``act_batch``), calls ``sys.exit`` or kills a
+worker process stops the run with an ``AgentError`` naming the agent, in a worker
+process as in this one.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from typing import Any
+
+import numpy as np
+from tqdm.auto import tqdm
+
+from mamma_mia_agents import agent_name
+from mamma_mia_agents.bots.base import Agent
+from mamma_mia_agents.tournament.local import run_parallel, run_serial
+from mamma_mia_agents.tournament.matches import check_agents, load_agents
+from mamma_mia_agents.tournament.ray_backend import run_batches
+from mamma_mia_agents.tournament.results import TournamentResult
+from mamma_mia_agents.tournament.schedule import (
+    SEATINGS,
+    TournamentSizeError,
+    batches,
+    count_deals,
+    deal_seeds,
+    max_workers,
+    seating_schedule,
+)
+from mamma_mia_env import Config
+from mamma_mia_env.log import replay_events
+
+DEFAULT_BATCH = 2500
+SMALL_RUN = 1000  # with workers=None, fewer games than this play in this process
+
+
+def unique_names(agents: list[Any]) -> list[str]:
+    """Display names, numbered where an agent appears twice (``random#1``, ``random#2``)."""
+    base = [agent_name(a) for a in agents]
+    counts = {b: base.count(b) for b in base}
+    seen: dict[str, int] = {}
+    out = []
+    for b in base:
+        if counts[b] > 1:
+            seen[b] = seen.get(b, 0) + 1
+            out.append(f"{b}#{seen[b]}")
+        else:
+            out.append(b)
+    return out
+
+
+def run_tournament(
+    agents: list[str | Agent],
+    num_players: int = 4,
+    games: int = 2000,
+    seed: int = 0,
+    workers: int | None = None,
+    seating: str = "rotate",
+    batch_size: int = DEFAULT_BATCH,
+    progress: bool = True,
+    command: str | None = None,
+    backend: str = "local",
+    address: str | None = None,
+    save_logs: int = 0,
+    **config: Any,
+) -> TournamentResult:
+    """Play a duplicate-deal tournament and return its results (see module doc).
+
+    ``agents``: bundled names, ``module:Class`` import paths or ``Agent`` objects.
+    ``config``: rule flags of ``mamma_mia_env.Config`` (``num_players`` aside), e.g.
+    ``double_ingredients=True``. ``workers``: processes (default: the CPU count, or 1
+    below ``SMALL_RUN`` games); 1 plays in this process, more need the caller's
+    ``if __name__ == "__main__":`` guard, as any spawned multiprocessing does.
+
+    The games are split into batches of at most ``batch_size``, a
+    ``workers``-independent split; each batch draws its random numbers from its own
+    generator seeded from ``(seed, batch)``, so a run gives the same games whatever the
+    number of workers (or machine).
+
+    ``backend="ray"`` plays the same batches as Ray tasks (``tournament/ray_backend.py``):
+    on a local Ray instance, or on the cluster at ``address``; the results are
+    bit-identical to the local backend's for the same arguments.
+    ``save_logs``: keep event logs (``mamma_mia_env.replay_events``) of the first
+    ``save_logs`` games of the first batch in ``result.logs``, for replays.
+    """
+    _check_arguments(agents, games, seed, workers, batch_size, seating, backend, address)
+    if isinstance(agents, str):
+        agents = [a for a in agents.split(",") if a.strip()]
+    cfg = Config.from_kwargs(num_players=num_players, **config)
+    # the size checks come before any agent is created or any game played
+    deals = count_deals(len(agents), num_players, seating, games)
+    workers = _workers(workers, games)
+    loaded = load_agents(agents)
+    check_agents(loaded, cfg)
+    schedule = seating_schedule(len(loaded), num_players, seating)
+    assign = np.tile(schedule, (deals, 1))
+    deal = np.repeat(np.arange(deals), len(schedule))
+    seeds = deal_seeds(seed, deals)[deal]
+    chunks = batches(len(seeds), batch_size)
+    if backend != "ray":  # the processes started: one plays here, none idles
+        workers = 1 if len(chunks) == 1 else min(workers, len(chunks))
+    start = time.perf_counter()
+    plan = (cfg, agents, loaded, assign, seeds, chunks, seed)
+    results = _play(plan, backend, address, workers, save_logs, progress, num_players)
+    elapsed = time.perf_counter() - start
+    res = TournamentResult(
+        names=unique_names(loaded),
+        config=cfg,
+        seating=seating,
+        schedule=schedule,
+        seed=seed,
+        deals=deals,
+        assign=assign,
+        deal=deal,
+        **_gather(results, len(chunks)),
+        elapsed=elapsed,
+        workers=workers,
+        command=command,
+        games_requested=games,
+    )
+    res.compute_table()
+    if save_logs:
+        res.logs = _event_logs(res, results[0].get("actions", []), seeds, chunks[0][0])
+    return res
+
+
+def _workers(workers: int | None, games: int) -> int:
+    """The worker processes asked for (default: every core, or 1 for a short run)."""
+    if workers is None:  # starting processes costs seconds: not worth it for short runs
+        workers = 1 if games < SMALL_RUN else os.cpu_count() or 1
+    if not 1 <= workers <= max_workers():
+        raise TournamentSizeError(
+            f"workers must be 1-{max_workers()} (four per core), got {workers}"
+        )
+    return workers
+
+
+def _gather(results: dict[int, dict[str, np.ndarray]], n_batches: int) -> dict[str, np.ndarray]:
+    """The per-game arrays of every batch, in batch order."""
+    keys = ("delivered", "cards", "turns", "truncated")
+    return {k: np.concatenate([results[i][k] for i in range(n_batches)]) for k in keys}
+
+
+def _check_arguments(
+    agents: Any,
+    games: Any,
+    seed: Any,
+    workers: Any,
+    batch_size: Any,
+    seating: Any,
+    backend: Any,
+    address: Any,
+) -> None:
+    """``run_tournament``'s argument checks, before anything is created or played."""
+    if backend not in ("local", "ray"):
+        raise ValueError(f"backend must be 'local' or 'ray', got {backend!r}")
+    if address is not None and backend != "ray":
+        raise ValueError("address is for backend='ray'")
+    if isinstance(agents, str):
+        agents = [a for a in agents.split(",") if a.strip()]
+    if not agents:
+        raise ValueError("a tournament needs at least one agent")
+    for name, value in (("games", games), ("batch_size", batch_size), ("seed", seed)):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+            raise TypeError(f"{name} must be an int, got {value!r}")
+    if workers is not None and (
+        isinstance(workers, bool) or not isinstance(workers, (int, np.integer))
+    ):
+        raise TypeError(f"workers must be an int or None, got {workers!r}")
+    if games < 1:
+        raise ValueError(f"games must be >= 1, got {games}")
+    if batch_size < 1:
+        raise ValueError(f"batch_size must be >= 1, got {batch_size}")
+    if seating not in SEATINGS:
+        raise ValueError(f"seating must be one of {SEATINGS}, got {seating!r}")
+
+
+def _play(
+    plan: tuple,
+    backend: str,
+    address: str | None,
+    workers: int,
+    save_logs: int,
+    progress: bool,
+    num_players: int,
+) -> dict[int, dict[str, np.ndarray]]:
+    """Every batch of ``plan`` on the chosen backend, with a progress bar."""
+    cfg, specs, loaded, assign, seeds, chunks, seed = plan
+    bar = None
+    if progress:
+        bar = tqdm(total=len(seeds), unit="game", desc=f"{num_players}p tournament", smoothing=0.1)
+    try:
+        if backend == "ray":
+            return run_batches(
+                cfg, specs, loaded, assign, seeds, chunks, seed, bar, address=address,
+                record=save_logs,
+            )  # fmt: skip
+        if workers == 1:
+            return run_serial(cfg, loaded, assign, seeds, chunks, seed, bar, save_logs)
+        return run_parallel(
+            cfg, specs, loaded, assign, seeds, chunks, seed, workers, bar, save_logs
+        )
+    finally:
+        if bar is not None:
+            bar.close()
+
+
+def _event_logs(
+    res: TournamentResult, actions: list[list[int]], seeds: np.ndarray, lo: int
+) -> list[dict[str, Any]]:
+    """Event logs (``mamma_mia_env.replay_events``) of the recorded games of batch 0."""
+    logs = []
+    for k, acts in enumerate(actions):
+        log = replay_events(res.config, int(seeds[lo + k]), acts)
+        log["agents"] = [res.names[a] for a in res.assign[lo + k]]  # by seat
+        logs.append(log)
+    return logs
