@@ -29,7 +29,7 @@ from tqdm import tqdm
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
-import mamma_mia_agents.base as base  # noqa: E402
+import mamma_mia_agents.bots.base as base  # noqa: E402
 import mamma_mia_agents.compiled as compiled  # noqa: E402
 from mamma_mia_agents import load_agent  # noqa: E402
 from mamma_mia_env import Config, Engine  # noqa: E402

@@ -1,8 +1,8 @@
 """The heuristic bots' decision kernels of two checkouts, timed on the same positions.
 
-A change to ``agents/compiled.py`` must leave every decision as it was and should make
+A change to ``agents/compiled/`` must leave every decision as it was and should make
 it faster; on a shared machine the speed is only comparable measured in alternation.
-This loads the base checkout's ``agents/compiled.py`` as a second module next to the
+This loads the base checkout's ``agents/compiled/`` as a second module next to the
 installed one, collects positions of four-player (and two-player) games in a vector
 env, and times each version's serial batch kernel (one thread, CPU time of the
 process) over the same positions in interleaved slices. Every slice also checks that
@@ -34,15 +34,15 @@ sys.path.insert(0, str(HERE.parent))
 
 import mamma_mia_agents.compiled as new_compiled  # noqa: E402
 from mamma_mia_agents import load_agent  # noqa: E402
+from mamma_mia_env.envs.vector import MammaMiaVectorEnv  # noqa: E402
 from mamma_mia_env.plumbing.provenance import provenance  # noqa: E402
-from mamma_mia_env.vector import MammaMiaVectorEnv  # noqa: E402
 
 
 def load_base(base: Path):
-    """The base checkout's ``agents/compiled.py`` as the module ``compiled_base``."""
+    """The base checkout's ``agents/compiled/`` as the module ``compiled_base``."""
     path = base / "agents" / "compiled.py"
     if not path.is_file():
-        raise SystemExit(f"--base: no agents/compiled.py under {base}")
+        raise SystemExit(f"--base: no agents/compiled/ under {base}")
     spec = importlib.util.spec_from_file_location("compiled_base", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)

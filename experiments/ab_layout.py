@@ -60,8 +60,8 @@ def _worker() -> None:  # pragma: no cover - runs in the child processes
 
     import mamma_mia_env
     from mamma_mia_agents import load_agent
-    from mamma_mia_env.learner_vector import MammaMiaLearnerVectorEnv
-    from mamma_mia_env.vector import MammaMiaVectorEnv
+    from mamma_mia_env.envs.learner_vector import MammaMiaLearnerVectorEnv
+    from mamma_mia_env.envs.vector import MammaMiaVectorEnv
 
     rng = np.random.default_rng(0)
 

@@ -30,8 +30,8 @@ import numpy as np
 from tqdm import tqdm
 
 import mamma_mia_env as mm
-from mamma_mia_env.state import state_dtype
-from mamma_mia_env.vector import MammaMiaVectorEnv
+from mamma_mia_env.envs.vector import MammaMiaVectorEnv
+from mamma_mia_env.game.state import state_dtype
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from experiments.common import add_output_args, output_dir, provenance, write_sidecar  # noqa: E402

@@ -49,10 +49,10 @@ from mamma_mia_agents import (  # noqa: E402
 from mamma_mia_agents.compiled import CompiledBots, play_out  # noqa: E402
 from mamma_mia_agents.tournament import run_tournament  # noqa: E402
 from mamma_mia_env import Config, Engine, GameState  # noqa: E402
-from mamma_mia_env.observe import observe_game  # noqa: E402
-from mamma_mia_env.rules import legal_mask_game, step_game  # noqa: E402
-from mamma_mia_env.state import OVER  # noqa: E402
-from mamma_mia_env.vector import MammaMiaVectorEnv  # noqa: E402
+from mamma_mia_env.envs.vector import MammaMiaVectorEnv  # noqa: E402
+from mamma_mia_env.game.observe import observe_game  # noqa: E402
+from mamma_mia_env.game.rules import legal_mask_game, step_game  # noqa: E402
+from mamma_mia_env.game.state import OVER  # noqa: E402
 
 
 def vector_rates(batch: int, steps: int, rounds: int, seed: int) -> dict:

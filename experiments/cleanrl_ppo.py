@@ -55,7 +55,7 @@ from experiments.common.output import RESULTS, RUNS  # noqa: E402
 from experiments.common.ppo_steps import Buffer, Live, gae, rollout, update  # noqa: E402
 from experiments.common.provenance import provenance  # noqa: E402
 from experiments.common.training import add_dataclass_args, plot_panels  # noqa: E402
-from mamma_mia_env.learner_vector import MammaMiaLearnerVectorEnv  # noqa: E402
+from mamma_mia_env.envs.learner_vector import MammaMiaLearnerVectorEnv  # noqa: E402
 
 
 @dataclass

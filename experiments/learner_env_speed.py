@@ -62,13 +62,13 @@ class Row:
         self.rng = np.random.default_rng(seed)
         kw = dict(num_players=num_players, reward_mode="delivered_win_loss")
         if kind == "learner_vector":
-            from mamma_mia_env.learner_vector import MammaMiaLearnerVectorEnv
+            from mamma_mia_env.envs.learner_vector import MammaMiaLearnerVectorEnv
 
             self.env: Any = MammaMiaLearnerVectorEnv(batch, opponents=opponent, **kw)
             _obs, info = self.env.reset(seed=seed)
             self.masks = info["action_mask"]
         elif kind == "sb3_vecenv":
-            from mamma_mia_env.sb3_vec_env import MammaMiaSB3VecEnv
+            from mamma_mia_env.integrations.sb3 import MammaMiaSB3VecEnv
 
             self.env = MammaMiaSB3VecEnv(batch, opponents=opponent, seed=seed, **kw)
             self.env.reset()
@@ -76,7 +76,7 @@ class Row:
         elif kind == "sync_vector_gym":
             import gymnasium as gym
 
-            from mamma_mia_env.gym_env import MammaMiaGymEnv
+            from mamma_mia_env.envs.gym_env import MammaMiaGymEnv
 
             self.env = gym.vector.SyncVectorEnv(
                 [lambda: MammaMiaGymEnv(opponents=opponent, **kw) for _ in range(batch)],

@@ -45,12 +45,12 @@ def run(sec):
 run(1.0); print(run(float(sys.argv[1])))
 """
 VECTOR = TIMED.format(
-    setup="from mamma_mia_env.vector import MammaMiaVectorEnv\n"
+    setup="from mamma_mia_env.envs.vector import MammaMiaVectorEnv\n"
     "env = MammaMiaVectorEnv(4096, num_players=4, copy=False)"
 )
 LEARNER = TIMED.format(
     setup="from mamma_mia_agents import load_agent\n"
-    "from mamma_mia_env.learner_vector import MammaMiaLearnerVectorEnv\n"
+    "from mamma_mia_env.envs.learner_vector import MammaMiaLearnerVectorEnv\n"
     'env = MammaMiaLearnerVectorEnv(256, num_players=2, opponents=load_agent("builder"))'
 )
 

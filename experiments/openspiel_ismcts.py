@@ -30,8 +30,8 @@ from tqdm import tqdm  # noqa: E402
 
 from experiments.common.provenance import provenance_with_threads as provenance  # noqa: E402
 from mamma_mia_agents import load_agent  # noqa: E402
-from mamma_mia_agents.stats import wilson_interval  # noqa: E402
-from mamma_mia_env.openspiel_game import _engines, load_game  # noqa: E402
+from mamma_mia_agents.tournament.results import wilson_interval  # noqa: E402
+from mamma_mia_env.integrations.openspiel import _engines, load_game  # noqa: E402
 
 
 def play(game: Any, rec: Any, bot: Any, builder: Any, deals: int) -> tuple[float, int, list]:

@@ -27,8 +27,8 @@ sys.path.insert(0, str(ROOT))
 from experiments.common import add_output_args, output_dir, provenance, write_json  # noqa: E402
 from experiments.common.samplers import machine, sample_parallel, sample_serial  # noqa: E402
 from mamma_mia_env import kernels  # noqa: E402
-from mamma_mia_env.engine import PARALLEL_MIN_BATCH  # noqa: E402
-from mamma_mia_env.vector import MammaMiaVectorEnv  # noqa: E402
+from mamma_mia_env.envs.vector import MammaMiaVectorEnv  # noqa: E402
+from mamma_mia_env.game.engine import PARALLEL_MIN_BATCH  # noqa: E402
 
 
 def per_call(fn: Callable[[], object], seconds: float) -> float:

@@ -46,16 +46,16 @@ from tqdm import tqdm  # noqa: E402
 from experiments.common import file_stem  # noqa: E402
 from experiments.common.provenance import provenance_with_threads as provenance  # noqa: E402
 from mamma_mia_agents import load_agent  # noqa: E402
+from mamma_mia_agents.bots.search import SearchAgent  # noqa: E402
 from mamma_mia_agents.compiled import CompiledBots, play_out  # noqa: E402
-from mamma_mia_agents.search import SearchAgent  # noqa: E402
-from mamma_mia_agents.stats import (  # noqa: E402
+from mamma_mia_agents.tournament import run_tournament  # noqa: E402
+from mamma_mia_agents.tournament.results import (  # noqa: E402
     Z95,
     wilson_interval,
     win_shares,
 )
-from mamma_mia_agents.tournament import run_tournament  # noqa: E402
 from mamma_mia_env import Config, Engine  # noqa: E402
-from mamma_mia_env.state import OVER  # noqa: E402
+from mamma_mia_env.game.state import OVER  # noqa: E402
 
 
 def decision_times(num_players: int, bot: SearchAgent, positions: int, seed: int) -> dict:

@@ -23,7 +23,7 @@ seeded from ``seed``:
    games with a different seed.
 
 Outputs in ``--out`` (default ``runs/<name>``): ``policy.npz`` (the exported actor,
-playable with ``mamma_mia_agents.ppo_agent.PPOAgent``), ``model.zip`` (the SB3 model),
+playable with ``mamma_mia_agents.bots.ppo_agent.PPOAgent``), ``model.zip`` (the SB3 model),
 ``logs/`` (TensorBoard events and SB3's ``progress.csv``), ``eval.csv``, ``bc.csv``,
 ``final_eval.json``, ``learning_curve.png`` and ``summary.json`` (timings, throughput,
 results, provenance). Nothing else is written unless asked: with ``--export``, the
@@ -132,7 +132,7 @@ def train(
     """One training run into ``out``: imitation, PPO with periodic evaluations, the
     policy's selection and final evaluation, the summary; returns the summary."""
     set_threads(int(cfg.get("threads", 1)))
-    from mamma_mia_env.symmetry import obs_scale
+    from mamma_mia_env.game.symmetry import obs_scale
 
     out.mkdir(parents=True, exist_ok=True)
     with open(out / "config.json", "w") as fh:
@@ -185,7 +185,7 @@ def make_model(cfg: dict, config: Any, out: Path, verbose: int) -> tuple[Any, An
     from stable_baselines3.common.logger import configure
 
     from mamma_mia_agents import load_agent
-    from mamma_mia_env.sb3_vec_env import MammaMiaSB3VecEnv
+    from mamma_mia_env.integrations.sb3 import MammaMiaSB3VecEnv
 
     seed = int(cfg["seed"])
     env_cfg = cfg["env"]
@@ -286,7 +286,7 @@ def run_ppo(
 
 def final_evaluation(policy: Any, cfg: dict, out: Path, timings: dict) -> dict[str, Any]:
     """Phase 4: the kept policy on ``eval.final_games`` other deals (``final_eval.json``)."""
-    from mamma_mia_agents.ppo_agent import PPOAgent
+    from mamma_mia_agents.bots.ppo_agent import PPOAgent
 
     ev = cfg["eval"]
     if int(ev.get("final_games", 0)) <= 0:

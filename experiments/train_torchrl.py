@@ -11,7 +11,7 @@ view, the opponents played inside the env) -> ``Collector`` -> ``GAE`` ->
 ``ProbabilisticActor`` whose ``MaskedCategorical`` reads the env's ``"action_mask"``.
 
 After training, the actor's weights are exported to the project's numpy policy format
-(``mamma_mia_agents.ppo_agent.NumpyPolicy``: no torch needed to play it) and the
+(``mamma_mia_agents.bots.ppo_agent.NumpyPolicy``: no torch needed to play it) and the
 policy plays ``--eval-games`` duplicate-deal games against ``random`` in the project's
 tournament (every deal played with the seats rotated; win rate with its Wilson 95%
 interval), deterministic (the most likely legal action).
@@ -87,7 +87,7 @@ class Args:
     eval_games: int = 1000
     """duplicate-deal games against random at the end (seats rotated)"""
     save: bool = False
-    """also write the policy file (the numpy format of mamma_mia_agents.ppo_agent)"""
+    """also write the policy file (the numpy format of mamma_mia_agents.bots.ppo_agent)"""
     smoke: bool = False
     """a few seconds: 2 iterations of 8 games x 16 steps, 20 evaluation games (CI)"""
 
@@ -120,7 +120,7 @@ def env_alone_steps_per_s(args: Args, seconds: float = 3.0) -> float:
     (drawn outside the timing), batch ``--envs``, as the collector drives it."""
     import numpy as np
 
-    from mamma_mia_env.learner_vector import MammaMiaLearnerVectorEnv
+    from mamma_mia_env.envs.learner_vector import MammaMiaLearnerVectorEnv
 
     venv = MammaMiaLearnerVectorEnv(args.envs, **_env_kwargs(args))
     _obs, info = venv.reset(seed=args.seed + 1)
@@ -296,9 +296,9 @@ def export_policy(args: Args, actor: Any) -> Any:
     """The actor's MLP in the project's numpy policy format (canonical frame, scaled)."""
     import torch
 
-    from mamma_mia_agents.ppo_agent import FORMAT, NumpyPolicy
-    from mamma_mia_env.observe import observation_layout
-    from mamma_mia_env.symmetry import obs_scale
+    from mamma_mia_agents.bots.ppo_agent import FORMAT, NumpyPolicy
+    from mamma_mia_env.game.observe import observation_layout
+    from mamma_mia_env.game.symmetry import obs_scale
 
     linears = [m for m in actor.modules() if isinstance(m, torch.nn.Linear)]
     arrays = {"scale": obs_scale(args.players, "recall").astype("float32")}
@@ -323,7 +323,7 @@ def export_policy(args: Args, actor: Any) -> Any:
 def evaluate(args: Args, policy: Any) -> dict[str, Any]:
     """The policy (deterministic) against the opponent on duplicate deals, seats rotated."""
     from mamma_mia_agents import load_agent
-    from mamma_mia_agents.ppo_agent import PPOAgent
+    from mamma_mia_agents.bots.ppo_agent import PPOAgent
     from mamma_mia_agents.tournament import run_tournament
 
     agent = PPOAgent(policy, name="torchrl_ppo")

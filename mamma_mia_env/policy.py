@@ -151,7 +151,7 @@ def policy_actions(
         rows = np.flatnonzero(who == a)
         policy = policies[a]
         try:
-            if getattr(policy, "needs_state", False):  # search bots (agents/search.py)
+            if getattr(policy, "needs_state", False):  # search bots (agents/bots/search.py)
                 chosen = policy.act_states(GameState(state.config, data[rows]), rng)
             else:
                 obs = observe(rows, mode)

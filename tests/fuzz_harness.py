@@ -19,7 +19,7 @@ behaved). Two checks shared by every case live here:
   ``AttributeError``, ``OverflowError``, ``RecursionError``, numba's typing errors and
   the like are failures whatever they say.
 * ``play_forward``: an accepted game is played on with random legal moves, and after
-  every step ``mamma_mia_env.validate.check_state`` must find nothing, a game not over
+  every step ``mamma_mia_env.game.validate.check_state`` must find nothing, a game not over
   must have a legal move, and the game must end.
 
 Scale: ``MAMMA_MIA_FUZZ_EXAMPLES=N`` runs N cases per entry point instead of the CI
@@ -276,8 +276,8 @@ def play_forward(state: Any, max_steps: int = 3000, seed: int = 0) -> list[str]:
     import numpy as np
 
     from mamma_mia_env import Engine
-    from mamma_mia_env.state import OVER
-    from mamma_mia_env.validate import check_state
+    from mamma_mia_env.game.state import OVER
+    from mamma_mia_env.game.validate import check_state
 
     rng = np.random.default_rng(seed)
     problems = check_state(state)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from mamma_mia_env import Engine, GameState
-from mamma_mia_env.state import OVER
+from mamma_mia_env.game.state import OVER
 
 
 def random_legal(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:

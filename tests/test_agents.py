@@ -13,8 +13,8 @@ from mamma_mia_agents import HEURISTICS, REGISTRY, Agent, AgentLoadError, game_i
 from mamma_mia_agents.bots.heuristic import parse, simulate_oven
 from mamma_mia_agents.tournament import play_games, seating_schedule
 from mamma_mia_env import Config, Engine, GameState, build_position
-from mamma_mia_env.observe import observation_size
-from mamma_mia_env.state import OVER
+from mamma_mia_env.game.observe import observation_size
+from mamma_mia_env.game.state import OVER
 
 # the agents that act on observations (the search bots need the state: tests/test_search.py)
 ALL = [name for name, cls in REGISTRY.items() if not getattr(cls, "needs_state", False)]

@@ -15,7 +15,7 @@ from mamma_mia_agents import CounterAgent, RandomAgent, load_agent
 from mamma_mia_agents.bots.heuristic import HeuristicAgent, Params
 from mamma_mia_agents.compiled import random_actions
 from mamma_mia_env import Config, Engine
-from mamma_mia_env.state import OVER
+from mamma_mia_env.game.state import OVER
 
 
 def _bots() -> list[HeuristicAgent]:
@@ -193,7 +193,7 @@ def test_oven_order_sort_is_a_stable_sort() -> None:
     stable sort (numpy's ``argsort(kind="stable")``) for any indices, ties included."""
     from mamma_mia_agents.compiled.oven import oven_slots
     from mamma_mia_agents.compiled.tables import L_OO, layout_vector
-    from mamma_mia_env.observe import observation_size
+    from mamma_mia_env.game.observe import observation_size
 
     rng = np.random.default_rng(5)
     for n in (2, 3, 4, 5):
@@ -219,7 +219,7 @@ def test_oven_order_sort_is_a_stable_sort() -> None:
 def test_oven_order_sort_on_odd_indices() -> None:
     """Observations whose oven indices are not distinct whole numbers below the oven's
     capacity (no engine makes one) still get numpy's decision."""
-    from mamma_mia_env.observe import observation_slices
+    from mamma_mia_env.game.observe import observation_slices
 
     eng = Engine(Config(num_players=4))
     state = eng.reset(seeds=np.arange(40))

@@ -5,9 +5,10 @@ docs/*.md, and checks
 
 * every ``from mamma_mia_env... import a, b`` line and every dotted name such as
   ``mamma_mia_env.envs.vector.MammaMiaVectorEnv`` resolves (a module, then attributes);
-* every source path such as ``mamma_mia_env/game/rules.py`` is a file of the repository;
-* every old path of the moved-module tables still imports, with a ``DeprecationWarning``,
-  as the very module of its new path (kept for one release).
+* every source path such as ``mamma_mia_env/game/rules.py`` is a file of the repository.
+
+(The old paths of moved modules are tested in tests/envs/test_moved_env.py and
+tests/agents/test_agents.py.)
 """
 
 from __future__ import annotations
@@ -99,23 +100,3 @@ def test_documented_name_resolves(dotted: str) -> None:
 @pytest.mark.parametrize("path", sorted(set(SOURCE.findall(_text()))))
 def test_documented_source_file_exists(path: str) -> None:
     assert (ROOT / path).is_file(), f"the docs show {path}, which is not in the repository"
-
-
-def _moved() -> list[tuple[str, str]]:
-    try:
-        from mamma_mia_agents._moved import MOVED as AGENTS
-    except ImportError:  # TEMP until merge
-        AGENTS = {}
-    from mamma_mia_env._moved import MOVED as ENV
-
-    return sorted({**ENV, **AGENTS}.items())
-
-
-@pytest.mark.parametrize(("old", "new"), _moved())
-def test_old_path_warns_and_is_the_new_module(old: str, new: str) -> None:
-    import sys
-
-    sys.modules.pop(old, None)
-    with pytest.warns(DeprecationWarning, match=re.escape(new)):
-        module = _import(old)
-    assert module is _import(new)

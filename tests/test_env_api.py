@@ -12,7 +12,7 @@ import pytest
 
 import mamma_mia_env as mm
 from mamma_mia_env import Config, ConfigError, IllegalActionError, build_position, kernels
-from mamma_mia_env.observe import observation_size
+from mamma_mia_env.game.observe import observation_size
 
 with warnings.catch_warnings():  # pettingzoo.test imports a classic env that warns
     warnings.simplefilter("ignore", DeprecationWarning)

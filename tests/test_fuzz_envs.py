@@ -83,8 +83,8 @@ class _Door:
     def __init__(self, door: str, cfg: dict[str, Any], seed: int) -> None:
         from mamma_mia_env import env as aec_env
         from mamma_mia_env import raw_env
-        from mamma_mia_env.gym_env import MammaMiaGymEnv
-        from mamma_mia_env.vector import MammaMiaVectorEnv
+        from mamma_mia_env.envs.gym_env import MammaMiaGymEnv
+        from mamma_mia_env.envs.vector import MammaMiaVectorEnv
 
         self.door = door
         self.info: dict[str, Any] = {}
@@ -98,7 +98,7 @@ class _Door:
             self.env = MammaMiaVectorEnv(3, copy=door == "vector", **cfg)
             _, self.info = self.env.reset(seed=seed % 2**32)
         elif door == "sb3":
-            from mamma_mia_env.sb3_vec_env import MammaMiaSB3VecEnv
+            from mamma_mia_env.integrations.sb3 import MammaMiaSB3VecEnv
 
             self.env = MammaMiaSB3VecEnv(3, seed=seed % 2**32, **cfg)
             self.env.reset()
@@ -160,8 +160,8 @@ class _Door:
 
 
 def run_actions(p: dict[str, Any]) -> tuple[list[str], str]:
-    from mamma_mia_env.state import OVER
-    from mamma_mia_env.validate import check_state
+    from mamma_mia_env.game.state import OVER
+    from mamma_mia_env.game.validate import check_state
 
     door = _Door(p["door"], p["config"], p["seed"])
     rng = np.random.default_rng(p["seed"])
@@ -319,7 +319,7 @@ def _covered(block: np.ndarray, out: np.ndarray) -> np.ndarray:
 
 def run_active(p: dict[str, Any]) -> tuple[list[str], str]:
     from mamma_mia_env import Config, Engine
-    from mamma_mia_env.validate import check_state
+    from mamma_mia_env.game.validate import check_state
 
     eng = Engine(Config(**p["config"]))
     state = eng.reset(seeds=[1, 2, 3])
@@ -371,8 +371,8 @@ EXTRA_ARGS = st.dictionaries(
 def run_config(p: dict[str, Any]) -> tuple[list[str], str]:
     from mamma_mia_env import Config, Engine, raw_env
     from mamma_mia_env import env as aec_env
-    from mamma_mia_env.gym_env import MammaMiaGymEnv
-    from mamma_mia_env.vector import MammaMiaVectorEnv
+    from mamma_mia_env.envs.gym_env import MammaMiaGymEnv
+    from mamma_mia_env.envs.vector import MammaMiaVectorEnv
 
     kw, extra, door = dict(p["config"]), dict(p["extra"]), p["door"]
     anchors = [*CONFIG_FIELDS, *EXTRA_ARGS_NAMES, "config", "render_mode", "keyword", "field"]
@@ -391,7 +391,7 @@ def run_config(p: dict[str, Any]) -> tuple[list[str], str]:
         gym_args = {k: v for k, v in extra.items() if k != "num_envs" and k != "illegal_reward"}
         if door == "gym":
             return MammaMiaGymEnv(**gym_args, **kw)
-        from mamma_mia_env.sb3_vec_env import MammaMiaSB3VecEnv
+        from mamma_mia_env.integrations.sb3 import MammaMiaSB3VecEnv
 
         return MammaMiaSB3VecEnv(extra.get("num_envs", 2), **gym_args, **kw)
 

@@ -139,7 +139,7 @@ def _apply_array_edit(arrays: dict[str, Any], meta: dict[str, Any], e: dict, mar
 
 
 def run_policy_file(p: dict[str, Any]) -> tuple[list[str], str]:
-    from mamma_mia_agents.ppo_agent import PPOAgent, default_policy_path
+    from mamma_mia_agents.bots.ppo_agent import PPOAgent, default_policy_path
     from mamma_mia_env import Config, Engine
 
     with np.load(default_policy_path(p["players"]), allow_pickle=False) as f:

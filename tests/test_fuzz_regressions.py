@@ -16,7 +16,7 @@ import pytest
 
 import mamma_mia_env
 from mamma_mia_env import ArgumentTypeError, Config, Engine, GameState, StateError
-from mamma_mia_env.engine import IllegalActionError
+from mamma_mia_env.game.engine import IllegalActionError
 
 
 def test_tournament_observes_top_card_agents_under_their_own_config() -> None:
@@ -37,7 +37,7 @@ def test_env_out_of_bounds_action_is_a_named_value_error(action) -> None:
     """``env()``'s bounds wrapper raised a bare ``AssertionError`` ("action is not in
     action space", gone under ``python -O``); now an ``IllegalActionError`` (still an
     ``AssertionError`` for PettingZoo code) naming the agent and the action."""
-    from mamma_mia_env.engine import IllegalActionError
+    from mamma_mia_env.game.engine import IllegalActionError
 
     e = mamma_mia_env.env(num_players=2)
     e.reset(seed=3)
@@ -68,8 +68,8 @@ def test_gym_opponent_delivery_penalty_of_the_wrong_type_is_named(
     """``opponent_delivery_penalty=[]`` raised ``TypeError: float() argument must be a
     string or a real number`` (naming nothing); ``"0.5"`` and ``True`` were silently
     read as 0.5 and 1.0. Each is refused naming the argument and what was wrong."""
-    from mamma_mia_env.gym_env import LearnerGames, MammaMiaGymEnv
-    from mamma_mia_env.sb3_vec_env import MammaMiaSB3VecEnv
+    from mamma_mia_env.envs.gym_env import LearnerGames, MammaMiaGymEnv
+    from mamma_mia_env.integrations.sb3 import MammaMiaSB3VecEnv
 
     make = {
         "gym": lambda: MammaMiaGymEnv(num_players=2, opponent_delivery_penalty=penalty),
@@ -83,7 +83,7 @@ def test_gym_opponent_delivery_penalty_of_the_wrong_type_is_named(
 
 
 def test_opponent_delivery_penalty_keeps_the_number_given() -> None:
-    from mamma_mia_env.gym_env import MammaMiaGymEnv
+    from mamma_mia_env.envs.gym_env import MammaMiaGymEnv
 
     for value in (0, 1, 0.25, np.float32(0.5), np.int64(2)):
         env = MammaMiaGymEnv(num_players=2, opponent_delivery_penalty=value)
@@ -96,7 +96,7 @@ def test_opponent_delivery_penalty_keeps_the_number_given() -> None:
 def test_illegal_reward_of_the_wrong_type_is_named(reward, error, what, door) -> None:
     """The sibling: ``illegal_reward`` went through ``float()`` in the gym env and
     unchecked into PettingZoo's wrapper in ``env()`` (a string reward was handed out)."""
-    from mamma_mia_env.gym_env import MammaMiaGymEnv
+    from mamma_mia_env.envs.gym_env import MammaMiaGymEnv
 
     make = {
         "gym": lambda: MammaMiaGymEnv(num_players=2, illegal_reward=reward),
@@ -123,7 +123,7 @@ def test_opponent_probs_of_the_wrong_type_are_named(probs, error, what) -> None:
     """The sibling in ``set_opponents``: ``np.asarray(probs, float)`` raised numpy's
     "could not convert string to float" and read ``True`` as weight 1. A refused
     ``set_opponents`` keeps the pool it had."""
-    from mamma_mia_env.gym_env import MammaMiaGymEnv, UniformRandomOpponent
+    from mamma_mia_env.envs.gym_env import MammaMiaGymEnv, UniformRandomOpponent
 
     pool = [UniformRandomOpponent(), UniformRandomOpponent()]
     with pytest.raises(error, match=what):
@@ -143,14 +143,14 @@ def test_opponent_probs_of_the_wrong_type_are_named(probs, error, what) -> None:
 )
 def test_gym_switches_are_bools(argument, value) -> None:
     """A sibling of the silent coercions: ``canonical="no"`` was truthy, so read as True."""
-    from mamma_mia_env.gym_env import MammaMiaGymEnv
+    from mamma_mia_env.envs.gym_env import MammaMiaGymEnv
 
     with pytest.raises(TypeError, match=f"{argument} must be True or False, got {value!r}"):
         MammaMiaGymEnv(num_players=2, **{argument: value})
 
 
 def test_vector_env_copy_is_a_bool() -> None:
-    from mamma_mia_env.vector import MammaMiaVectorEnv
+    from mamma_mia_env.envs.vector import MammaMiaVectorEnv
 
     with pytest.raises(TypeError, match="copy must be True or False, got 'no'"):
         MammaMiaVectorEnv(2, num_players=2, copy="no")
@@ -180,7 +180,7 @@ def test_build_position_names_where_an_unknown_card_name_is(description, where) 
 
 
 def test_card_code_names_its_place() -> None:
-    from mamma_mia_env.positions import card_code
+    from mamma_mia_env.game.positions import card_code
 
     assert card_code("double olive") == 9
     with pytest.raises(StateError, match=r"^card: unknown ingredient 'ham'"):
@@ -224,9 +224,9 @@ def test_actions_that_are_not_an_array_are_named(actions, door) -> None:
     """The sibling at every batched action door: a ragged list raised numpy's
     "inhomogeneous shape"; now an ``IllegalActionError`` (as any other bad action)
     naming ``actions``, and no game moved."""
-    from mamma_mia_env.gym_env import LearnerGames
-    from mamma_mia_env.sb3_vec_env import MammaMiaSB3VecEnv
-    from mamma_mia_env.vector import MammaMiaVectorEnv
+    from mamma_mia_env.envs.gym_env import LearnerGames
+    from mamma_mia_env.envs.vector import MammaMiaVectorEnv
+    from mamma_mia_env.integrations.sb3 import MammaMiaSB3VecEnv
 
     if door in ("engine", "check_actions"):
         eng = Engine(num_players=2)
@@ -258,7 +258,7 @@ def test_actions_that_are_not_an_array_are_named(actions, door) -> None:
 
 
 def test_learner_games_seats_that_are_not_an_array_are_named() -> None:
-    from mamma_mia_env.gym_env import LearnerGames
+    from mamma_mia_env.envs.gym_env import LearnerGames
 
     games = LearnerGames(2, Config(num_players=2), learner_seat=None)
     games.reset(seed=1)
@@ -277,7 +277,7 @@ def test_learner_games_start_names_records_that_are_not_an_array(start) -> None:
     numpy's "inhomogeneous shape" ``ValueError``, naming nothing. ``start`` is records
     (``GameState.data``); anything else is refused naming it, and the games in
     progress are left as they were."""
-    from mamma_mia_env.gym_env import LearnerGames
+    from mamma_mia_env.envs.gym_env import LearnerGames
 
     games = LearnerGames(1, Config(num_players=2), learner_seat=0)
     games.reset(seed=1)
@@ -320,7 +320,7 @@ def test_replay_names_the_index_of_an_illegal_or_late_action(which) -> None:
     """Siblings: an illegal action in a replay was reported as "game 0: action ..."
     (the engine's batch index, not the action's place in the list), and an action
     after the end as "action i" (not the argument's name)."""
-    from mamma_mia_env.log import replay
+    from mamma_mia_env.game.log import replay
 
     cfg = Config(num_players=2)
     eng = Engine(cfg)
@@ -417,7 +417,7 @@ def test_reset_games_checks_its_index() -> None:
 
 
 def test_learner_games_refuse_an_empty_list_of_game_seeds() -> None:
-    from mamma_mia_env.gym_env import LearnerGames
+    from mamma_mia_env.envs.gym_env import LearnerGames
 
     games = LearnerGames(2, Config(num_players=2))
     with pytest.raises(ValueError, match=r"^game_seeds must hold 2 seeds, got 0"):
@@ -429,8 +429,8 @@ def test_check_state_handles_an_empty_batch() -> None:
     """``check_state`` on a batch of 0 games raised "cannot reshape array of size 0 into
     shape (0,newaxis)" instead of returning its (empty) list of problems; the engine's
     doors still refuse the empty batch (``check_layout``)."""
-    from mamma_mia_env.state import StateTypeError
-    from mamma_mia_env.validate import check_layout, check_state
+    from mamma_mia_env.game.state import StateTypeError
+    from mamma_mia_env.game.validate import check_layout, check_state
 
     empty = GameState.empty(Config(), 0)
     assert check_state(empty) == []
@@ -455,7 +455,7 @@ def test_game_state_empty_checks_its_arguments() -> None:
 def test_sampling_reads_seats_and_counts_without_coercion() -> None:
     """``sample_worlds(state, 1.7, rng, True)`` sampled 1 world as seat 1 (``np.full``
     and ``isinstance(True, int)``); a state of another layout went to the kernel."""
-    from mamma_mia_env.sampling import sample_world, sample_worlds
+    from mamma_mia_env.game.sampling import sample_world, sample_worlds
 
     state = Engine(num_players=2).reset(seeds=[1])
     rng = np.random.default_rng(0)

@@ -11,10 +11,10 @@ from gymnasium.utils.env_checker import check_env as gym_check_env
 
 import mamma_mia_env as mm
 from mamma_mia_env import Config, Engine
-from mamma_mia_env.cards import N_KINDS
-from mamma_mia_env.gym_env import MammaMiaGymEnv
-from mamma_mia_env.state import OVER
-from mamma_mia_env.symmetry import (
+from mamma_mia_env.envs.gym_env import MammaMiaGymEnv
+from mamma_mia_env.game.cards import N_KINDS
+from mamma_mia_env.game.state import OVER
+from mamma_mia_env.game.symmetry import (
     SeatCanonicalizer,
     card_map,
     ingredient_map,
@@ -207,7 +207,7 @@ def test_reward_attribution_hand_worked(reward_mode, penalty, learner, last_move
 def test_reward_attribution_vec_env_hand_worked():
     """The same game in the SB3 VecEnv: the reward arrives with done, then autoreset."""
     pytest.importorskip("sb3_contrib")
-    from mamma_mia_env.sb3_vec_env import MammaMiaSB3VecEnv
+    from mamma_mia_env.integrations.sb3 import MammaMiaSB3VecEnv
 
     state = mm.build_position(HAND_WORKED)
     codec = mm.ActionCodec(Engine(Config(num_players=2)))
@@ -290,7 +290,7 @@ def test_vec_env_returns_match_aec_replay():
     """Each finished game of the VecEnv, replayed in the AEC env from its seed and every
     seat's actions, gives the learner's seat exactly the VecEnv's episode return."""
     pytest.importorskip("sb3_contrib")
-    from mamma_mia_env.sb3_vec_env import MammaMiaSB3VecEnv
+    from mamma_mia_env.integrations.sb3 import MammaMiaSB3VecEnv
 
     n = 3
     venv = MammaMiaSB3VecEnv(
@@ -340,7 +340,7 @@ def test_vec_env_api_and_masks():
     from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_supported
     from stable_baselines3.common.vec_env import VecMonitor
 
-    from mamma_mia_env.sb3_vec_env import MammaMiaSB3VecEnv
+    from mamma_mia_env.integrations.sb3 import MammaMiaSB3VecEnv
 
     venv = MammaMiaSB3VecEnv(16, num_players=4, seed=0)
     assert is_masking_supported(venv)
@@ -360,7 +360,7 @@ def test_vec_env_api_and_masks():
 
 def test_vec_env_seeded_runs_are_identical():
     pytest.importorskip("sb3_contrib")
-    from mamma_mia_env.sb3_vec_env import MammaMiaSB3VecEnv
+    from mamma_mia_env.integrations.sb3 import MammaMiaSB3VecEnv
 
     def run():
         venv = MammaMiaSB3VecEnv(8, num_players=2, seed=42)
@@ -379,7 +379,7 @@ def test_vec_env_seeded_runs_are_identical():
 def test_vec_env_matches_gym_env_on_same_deals():
     """Same deal, same seat, same deterministic players: same rewards, same obs."""
     pytest.importorskip("sb3_contrib")
-    from mamma_mia_env.sb3_vec_env import MammaMiaSB3VecEnv
+    from mamma_mia_env.integrations.sb3 import MammaMiaSB3VecEnv
 
     kwargs = dict(num_players=4, reward_mode="delivered_win_loss", opponents=FirstLegal())
     venv = MammaMiaSB3VecEnv(3, **kwargs)
@@ -507,7 +507,7 @@ class Tagged:
 
 
 def test_new_opponent_pool_applies_to_games_dealt_later_only():
-    from mamma_mia_env.gym_env import LearnerGames
+    from mamma_mia_env.envs.gym_env import LearnerGames
 
     a, b, c = Tagged("a"), Tagged("b"), Tagged("c")
     games = LearnerGames(8, Config(num_players=3), opponents=[a, b], learner_seat=0)
@@ -560,8 +560,8 @@ def test_given_position_that_ends_before_the_learner_moves_is_refused():
 
 
 def test_opponent_that_cannot_play_the_game_is_refused():
-    from mamma_mia_agents.ppo_agent import PPOAgent
-    from mamma_mia_env.gym_env import LearnerGames
+    from mamma_mia_agents.bots.ppo_agent import PPOAgent
+    from mamma_mia_env.envs.gym_env import LearnerGames
 
     with pytest.raises(ValueError, match="cannot play this game: .*double ingredients"):
         LearnerGames(4, Config(num_players=2, double_ingredients=True), opponents=PPOAgent())
@@ -596,7 +596,7 @@ def test_opponent_bad_output_is_named(how, message):
 
 
 def test_learner_illegal_action_is_named_in_its_own_frame_and_keeps_carried_reward():
-    from mamma_mia_env.gym_env import LearnerGames
+    from mamma_mia_env.envs.gym_env import LearnerGames
 
     games = LearnerGames(4, Config(num_players=3), learner_seat=2)
     games.reset(seed=0)
@@ -614,7 +614,7 @@ def test_learner_illegal_action_is_named_in_its_own_frame_and_keeps_carried_rewa
 
 def test_vec_env_refuses_fractional_actions_and_partial_indices():
     pytest.importorskip("sb3_contrib")
-    from mamma_mia_env.sb3_vec_env import MammaMiaSB3VecEnv
+    from mamma_mia_env.integrations.sb3 import MammaMiaSB3VecEnv
 
     venv = MammaMiaSB3VecEnv(4, num_players=2)
     venv.seed(0)

@@ -16,10 +16,15 @@ from helpers import random_legal
 
 import mamma_mia_env as mm
 from mamma_mia_env import ArgumentTypeError, Config, Engine, GameState, StateError
-from mamma_mia_env.engine import IllegalActionError
-from mamma_mia_env.gym_env import LearnerGames, MammaMiaGymEnv, OpponentError, UniformRandomOpponent
-from mamma_mia_env.state import OVER
-from mamma_mia_env.vector import MammaMiaVectorEnv
+from mamma_mia_env.envs.gym_env import (
+    LearnerGames,
+    MammaMiaGymEnv,
+    OpponentError,
+    UniformRandomOpponent,
+)
+from mamma_mia_env.envs.vector import MammaMiaVectorEnv
+from mamma_mia_env.game.engine import IllegalActionError
+from mamma_mia_env.game.state import OVER
 
 
 def _mid_game(cfg: Config, seed: int = 3, steps: int = 12) -> GameState:
@@ -268,7 +273,7 @@ class _RngSpy:
 def test_opponents_cannot_predict_the_next_deals() -> None:
     """Before the fix, opponents got the generator that draws every later game seed."""
     pytest.importorskip("stable_baselines3")
-    from mamma_mia_env.sb3_vec_env import MammaMiaSB3VecEnv
+    from mamma_mia_env.integrations.sb3 import MammaMiaSB3VecEnv
 
     spy = _RngSpy()
     venv = MammaMiaSB3VecEnv(8, num_players=2, opponents=spy, seed=4)
@@ -429,7 +434,7 @@ def test_encode_turn_refuses_coercions(kwargs: dict, pattern: str) -> None:
 
 def test_sb3_actions_of_the_wrong_shape_are_refused() -> None:
     pytest.importorskip("stable_baselines3")
-    from mamma_mia_env.sb3_vec_env import MammaMiaSB3VecEnv
+    from mamma_mia_env.integrations.sb3 import MammaMiaSB3VecEnv
 
     venv = MammaMiaSB3VecEnv(8, num_players=2, seed=0)
     venv.reset()
@@ -506,7 +511,7 @@ def test_gym_step_with_a_raising_opponent_is_undone() -> None:
 
 def test_sb3_step_with_a_raising_opponent_is_undone() -> None:
     pytest.importorskip("stable_baselines3")
-    from mamma_mia_env.sb3_vec_env import MammaMiaSB3VecEnv
+    from mamma_mia_env.integrations.sb3 import MammaMiaSB3VecEnv
 
     flaky = _Flaky()
     venv = MammaMiaSB3VecEnv(6, num_players=3, opponents=flaky, seed=3)

@@ -15,9 +15,9 @@ import pytest
 from helpers import random_legal
 
 from mamma_mia_env import Config, Engine, GameState, StateError
-from mamma_mia_env.cards import OVEN_CAPACITY
-from mamma_mia_env.state import OVER, PLAY, REVEAL
-from mamma_mia_env.validate import check_state, validate_state
+from mamma_mia_env.game.cards import OVEN_CAPACITY
+from mamma_mia_env.game.state import OVER, PLAY, REVEAL
+from mamma_mia_env.game.validate import check_state, validate_state
 
 
 def _play(cfg: Config, seed: int, until) -> GameState:

@@ -12,8 +12,8 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 import mamma_mia_env as mm
-from mamma_mia_env.gym_env import MammaMiaGymEnv
-from mamma_mia_env.registration import ENV_ID, PLAYER_COUNT_IDS
+from mamma_mia_env.envs.gym_env import MammaMiaGymEnv
+from mamma_mia_env.envs.registration import ENV_ID, PLAYER_COUNT_IDS
 
 
 def play_out(env: gym.Env, rng: np.random.Generator) -> tuple[list[float], dict]:
@@ -80,7 +80,7 @@ def test_registration_imports_nothing_heavy():
 
 
 def test_registering_twice_is_silent():
-    from mamma_mia_env.registration import register_envs
+    from mamma_mia_env.envs.registration import register_envs
 
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # gymnasium warns when an id is overridden
@@ -109,7 +109,7 @@ def test_sb3_vec_env_keeps_sb3_conventions():
     """SB3 reads ``episode`` (Monitor's statistics) and ``TimeLimit.truncated`` (to
     bootstrap the value of a cut game): the SB3 VecEnv keeps both."""
     pytest.importorskip("stable_baselines3")
-    from mamma_mia_env.sb3_vec_env import MammaMiaSB3VecEnv
+    from mamma_mia_env.integrations.sb3 import MammaMiaSB3VecEnv
 
     venv = MammaMiaSB3VecEnv(4, num_players=2, max_turns=3, seed=0)
     venv.reset()

@@ -72,7 +72,7 @@ def test_canonical_view_and_action_map():
         a = int(rng.choice(legal))
         env_a = env.view.to_env_action(a, seat)
         assert raw.observe(agent)["action_mask"][env_a] == 1  # a legal move in the env
-        from mamma_mia_env.symmetry import SeatCanonicalizer, obs_scale
+        from mamma_mia_env.game.symmetry import SeatCanonicalizer, obs_scale
 
         canon = SeatCanonicalizer(env.config).obs(raw.observe(agent)["observation"][None], [seat])
         np.testing.assert_allclose(o["observations"], canon[0] / obs_scale(3), rtol=1e-6)

@@ -17,7 +17,7 @@ from torchrl.envs.utils import check_env_specs  # noqa: E402
 from torchrl.modules import MaskedCategorical  # noqa: E402
 
 import mamma_mia_env as mm  # noqa: E402
-from mamma_mia_env.config import OBSERVATION_MODES, REWARD_MODES  # noqa: E402
+from mamma_mia_env.game.config import OBSERVATION_MODES, REWARD_MODES  # noqa: E402
 from mamma_mia_env.integrations.torchrl import LearnerEnv  # noqa: E402
 
 

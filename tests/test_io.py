@@ -24,8 +24,8 @@ from mamma_mia_env import (
     build_position,
     replay,
 )
-from mamma_mia_env.cards import INGREDIENTS
-from mamma_mia_env.state import OVER, PLAY, REVEAL
+from mamma_mia_env.game.cards import INGREDIENTS
+from mamma_mia_env.game.state import OVER, PLAY, REVEAL
 
 CONFIGS = [
     dict(num_players=2),

@@ -12,9 +12,9 @@ from helpers import random_legal
 
 from mamma_mia_agents import load_agent
 from mamma_mia_env import IllegalActionError
-from mamma_mia_env.learner_games import LearnerGames
-from mamma_mia_env.learner_vector import MammaMiaLearnerVectorEnv
-from mamma_mia_env.sb3_vec_env import MammaMiaSB3VecEnv
+from mamma_mia_env.envs.learner import LearnerGames
+from mamma_mia_env.envs.learner_vector import MammaMiaLearnerVectorEnv
+from mamma_mia_env.integrations.sb3 import MammaMiaSB3VecEnv
 
 
 def test_api_spaces_and_infos() -> None:

@@ -1,4 +1,4 @@
-"""The OpenSpiel adapter (mamma_mia_env/openspiel_game.py), when pyspiel is installed."""
+"""The OpenSpiel adapter (mamma_mia_env/integrations/openspiel.py), when pyspiel is installed."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 pyspiel = pytest.importorskip("pyspiel")  # the optional dependency: pip install open_spiel
 
 from mamma_mia_env import Config, Engine  # noqa: E402
-from mamma_mia_env.openspiel_game import SHORT_NAME, load_game  # noqa: E402
+from mamma_mia_env.integrations.openspiel import SHORT_NAME, load_game  # noqa: E402
 
 
 @pytest.mark.parametrize("num_players", [2, 4])

@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 import mamma_mia_env as mm
-from mamma_mia_env.gym_env import MammaMiaGymEnv
-from mamma_mia_env.render_image import HEIGHT, table_image
-from mamma_mia_env.render_svg import WIDTH, table_svg, table_view
+from mamma_mia_env.envs.gym_env import MammaMiaGymEnv
+from mamma_mia_env.render.image import HEIGHT, table_image
+from mamma_mia_env.render.svg import WIDTH, table_svg, table_view
 
 
 def _play(e, steps: int, seed: int = 0) -> None:

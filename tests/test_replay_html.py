@@ -13,7 +13,7 @@ import pytest
 
 import mamma_mia_env as mm
 from mamma_mia_agents.tournament import run_tournament
-from mamma_mia_env.replay_html import LogError, load_log, replay_html, reveal_starts
+from mamma_mia_env.render.html import LogError, load_log, replay_html, reveal_starts
 
 
 def _random_game(num_players: int = 3, seed: int = 3) -> mm.raw_env:

@@ -1,6 +1,6 @@
 """Rule tests: every ruling of docs/RULES.md played out on the engine, position by position.
 
-Each test builds a position with ``build_position`` (docs: ``mamma_mia_env/positions.py``),
+Each test builds a position with ``build_position`` (docs: ``mamma_mia_env/game/positions.py``),
 steps it with ``Engine.step`` and asserts the exact outcome. The worked examples of the
 rule texts (``shared/rules/*.txt``) come first, then the special pizzas, the Mamma Mia!
 card, rounds and scoring, every variant, card counts and the legality of actions.
@@ -25,9 +25,9 @@ from mamma_mia_env import (
     IllegalActionError,
     build_position,
 )
-from mamma_mia_env.cards import INGREDIENTS, MAMMA_MIA, N_KINDS, deck_counts
-from mamma_mia_env.positions import card_code
-from mamma_mia_env.state import OVER, PLAY, REVEAL
+from mamma_mia_env.game.cards import INGREDIENTS, MAMMA_MIA, N_KINDS, deck_counts
+from mamma_mia_env.game.positions import card_code
+from mamma_mia_env.game.state import OVER, PLAY, REVEAL
 
 SALAMI, MUSHROOM, PINEAPPLE, PEPPER, OLIVE = range(5)
 BOMBASTICA, MONOTONI, MINIMALE = 5, 6, 7

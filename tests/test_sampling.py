@@ -1,4 +1,4 @@
-"""Information-set sampling (mamma_mia_env/sampling.py): consistent, complete, conserving."""
+"""Information-set sampling (mamma_mia_env/game/sampling.py): consistent, complete, conserving."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 
 from mamma_mia_env import Config, Engine, GameState
-from mamma_mia_env.cards import MAMMA_MIA, N_KINDS
-from mamma_mia_env.sampling import sample_world, sample_worlds
-from mamma_mia_env.state import OVER
-from mamma_mia_env.validate import check_state
+from mamma_mia_env.game.cards import MAMMA_MIA, N_KINDS
+from mamma_mia_env.game.sampling import sample_world, sample_worlds
+from mamma_mia_env.game.state import OVER
+from mamma_mia_env.game.validate import check_state
 from tests.helpers import random_legal
 
 

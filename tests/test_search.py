@@ -14,8 +14,8 @@ from mamma_mia_agents import load_agent
 from mamma_mia_agents.bots.search import SearchAgent
 from mamma_mia_agents.tournament import run_tournament
 from mamma_mia_env import Config, Engine, GameState
-from mamma_mia_env.sampling import sample_world
-from mamma_mia_env.state import OVER, REVEAL
+from mamma_mia_env.game.sampling import sample_world
+from mamma_mia_env.game.state import OVER, REVEAL
 from tests.helpers import random_legal
 
 

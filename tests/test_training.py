@@ -14,9 +14,9 @@ pytest.importorskip("torch")
 
 from experiments.train_ppo import evaluate, load_config, train  # noqa: E402
 from mamma_mia_agents import load_agent  # noqa: E402
-from mamma_mia_agents.ppo_agent import NumpyPolicy, PPOAgent, default_policy_path  # noqa: E402
+from mamma_mia_agents.bots.ppo_agent import NumpyPolicy, PPOAgent, default_policy_path  # noqa: E402
 from mamma_mia_env import Config, Engine  # noqa: E402
-from mamma_mia_env.state import OVER  # noqa: E402
+from mamma_mia_env.game.state import OVER  # noqa: E402
 
 SMOKE = [
     "name=smoke",
@@ -80,7 +80,7 @@ def test_short_training_run_has_finite_losses(smoke_run):
 def test_saved_policy_loads_and_plays_only_legal_actions(smoke_run):
     out, _ = smoke_run
     # the tournament's spec of the same agent
-    assert isinstance(load_agent("mamma_mia_agents.ppo_agent:PPOAgent"), PPOAgent)
+    assert isinstance(load_agent("mamma_mia_agents.bots.ppo_agent:PPOAgent"), PPOAgent)
     assert isinstance(load_agent("ppo"), PPOAgent)  # bundled name
     pol = NumpyPolicy.load(out / "policy.npz")
     assert pol.num_players == 2 and pol.meta["trained_with"]["seed"] == 3
@@ -105,7 +105,7 @@ def test_saved_policy_loads_and_plays_only_legal_actions(smoke_run):
     # the SB3 model itself loads and, with masks, predicts legal actions too
     from sb3_contrib import MaskablePPO
 
-    from mamma_mia_env.gym_env import MammaMiaGymEnv
+    from mamma_mia_env.envs.gym_env import MammaMiaGymEnv
 
     model = MaskablePPO.load(out / "model.zip", device="cpu")
     env = MammaMiaGymEnv(num_players=2)
@@ -165,7 +165,7 @@ def test_numpy_export_matches_the_sb3_policy(smoke_run):
     import torch
     from sb3_contrib import MaskablePPO
 
-    from mamma_mia_env.gym_env import MammaMiaGymEnv
+    from mamma_mia_env.envs.gym_env import MammaMiaGymEnv
 
     out, _ = smoke_run
     model = MaskablePPO.load(out / "model.zip", device="cpu")

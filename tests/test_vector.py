@@ -7,7 +7,7 @@ import pytest
 from helpers import random_legal
 
 from mamma_mia_env import IllegalActionError, raw_env
-from mamma_mia_env.vector import MammaMiaVectorEnv
+from mamma_mia_env.envs.vector import MammaMiaVectorEnv
 
 # 8 configurations x 250 games = 2,000 games through both envs, compared every step.
 CONFIGS = [

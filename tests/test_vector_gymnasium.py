@@ -11,8 +11,8 @@ from gymnasium.wrappers import vector as vw
 from helpers import random_legal
 
 from mamma_mia_env import IllegalActionError
+from mamma_mia_env.envs.vector import MammaMiaVectorEnv
 from mamma_mia_env.plumbing.arguments import ArgumentTypeError
-from mamma_mia_env.vector import MammaMiaVectorEnv
 
 
 def _check_info_convention(info: dict, b: int) -> None:

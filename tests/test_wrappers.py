@@ -7,8 +7,8 @@ import pytest
 from pettingzoo.utils import wrappers as pz
 
 import mamma_mia_env as mm
-from mamma_mia_env.aec import raw_env
-from mamma_mia_env.wrappers import HOT_ATTRIBUTES
+from mamma_mia_env.envs.aec import raw_env
+from mamma_mia_env.envs.wrappers import HOT_ATTRIBUTES
 
 
 def stock_env(**config):

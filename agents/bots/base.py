@@ -39,9 +39,9 @@ import numpy as np
 
 from mamma_mia_agents.compiled.batch import check_values
 from mamma_mia_agents.compiled.tables import KernelBot
-from mamma_mia_env.cards import N_REVEAL_ACTIONS, order_need_table, play_table
-from mamma_mia_env.config import OBSERVATION_MODES, Config
-from mamma_mia_env.observe import observation_size, observation_slices
+from mamma_mia_env.game.cards import N_REVEAL_ACTIONS, order_need_table, play_table
+from mamma_mia_env.game.config import OBSERVATION_MODES, Config
+from mamma_mia_env.game.observe import observation_size, observation_slices
 from mamma_mia_env.plumbing.arguments import ArgumentTypeError, as_array, as_int
 
 

@@ -63,7 +63,7 @@ from mamma_mia_agents.compiled.tables import (
     params_vector,
     pow_table,
 )
-from mamma_mia_env.cards import HAND_LIMIT, MINIMALE
+from mamma_mia_env.game.cards import HAND_LIMIT, MINIMALE
 
 
 # -- the bots' common skeleton --------------------------------------------------------------

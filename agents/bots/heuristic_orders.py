@@ -13,7 +13,14 @@ import numpy as np
 
 from mamma_mia_agents.bots.base import GameInfo
 from mamma_mia_agents.bots.heuristic_view import BIG, K, T, View
-from mamma_mia_env.cards import BOMBASTICA, BOMBASTICA_MIN, DECLINE, DELIVER, MINIMALE, MONOTONI
+from mamma_mia_env.game.cards import (
+    BOMBASTICA,
+    BOMBASTICA_MIN,
+    DECLINE,
+    DELIVER,
+    MINIMALE,
+    MONOTONI,
+)
 
 
 def order_need(

@@ -15,7 +15,7 @@ import numpy as np
 
 from mamma_mia_agents.bots.base import GameInfo
 from mamma_mia_agents.bots.heuristic_view import BIG, K, T, View
-from mamma_mia_env.cards import (
+from mamma_mia_env.game.cards import (
     BOMBASTICA,
     BOMBASTICA_MIN,
     CARDS_PER_KIND,

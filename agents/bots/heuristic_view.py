@@ -11,7 +11,7 @@ from dataclasses import dataclass, fields
 import numpy as np
 
 from mamma_mia_agents.bots.base import GameInfo
-from mamma_mia_env.cards import N_KINDS, N_ORDER_TYPES
+from mamma_mia_env.game.cards import N_KINDS, N_ORDER_TYPES
 
 K = N_KINDS
 T = N_ORDER_TYPES

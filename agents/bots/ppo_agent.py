@@ -34,7 +34,7 @@ from mamma_mia_agents.bots.ppo_policy import (
     policy_from_sb3,
     read_policy_file,
 )
-from mamma_mia_env.config import Config
+from mamma_mia_env.game.config import Config
 
 POLICY_DIR = Path(__file__).resolve().parents[1] / "policies"  # agents/policies/
 

@@ -12,7 +12,7 @@ stable-baselines3.
 On the command line and in tournaments: ``ppo`` (the shipped
 2- and 4-player policies, picked by the game's player count).
 
-A policy sees the game in its seat's canonical frame (``mamma_mia_env.symmetry``:
+A policy sees the game in its seat's canonical frame (``mamma_mia_env.game.symmetry``:
 every seat relabelled to look like seat 0), with observations divided by a fixed
 scale; both are recorded in the file, and the agent maps the chosen action back. It
 needs the acting seats (``act_batch(..., seats=...)``), as the heuristic bots do.
@@ -44,9 +44,9 @@ from typing import Any
 
 import numpy as np
 
-from mamma_mia_env.config import OBSERVATION_MODES, Config
-from mamma_mia_env.observe import observation_layout
-from mamma_mia_env.symmetry import SeatCanonicalizer
+from mamma_mia_env.game.config import OBSERVATION_MODES, Config
+from mamma_mia_env.game.observe import observation_layout
+from mamma_mia_env.game.symmetry import SeatCanonicalizer
 
 FORMAT = "mamma-mia-policy/1"
 ACTIVATIONS = ("tanh", "relu")

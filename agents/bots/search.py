@@ -3,7 +3,7 @@
 At each decision the bot
 
 1. draws ``worlds`` full game states consistent with what its seat knows
-   (``mamma_mia_env.sampling.sample_worlds``: other hands, the supply, the other seats'
+   (``mamma_mia_env.game.sampling.sample_worlds``: other hands, the supply, the other seats'
    orders and every stack order re-dealt; the generator re-seeded);
 2. takes its candidate actions: every legal reveal choice, or the ``candidates`` turn
    actions the ``builder`` scores best (the builder's own choice first);
@@ -40,9 +40,9 @@ from mamma_mia_agents.compiled.decisions import turn_scores_one
 from mamma_mia_agents.compiled.playout import CompiledBots, kernel_bot, play_out
 from mamma_mia_agents.compiled.tables import layout_vector, params_vector, pow_table
 from mamma_mia_env import Config, Engine, GameState
+from mamma_mia_env.game.sampling import sample_worlds
+from mamma_mia_env.game.state import OVER, REVEAL
 from mamma_mia_env.plumbing.arguments import as_float, as_int
-from mamma_mia_env.sampling import sample_worlds
-from mamma_mia_env.state import OVER, REVEAL
 
 
 class SearchAgent(Agent):

@@ -25,11 +25,11 @@ from mamma_mia_agents import AgentLoadError, load_agent
 from mamma_mia_agents.cli.options import VARIANT_FLAGS, positive
 from mamma_mia_agents.cli.screen import cards_text, table_renderable
 from mamma_mia_env import ActionCodec, Config, ConfigError, Engine, GameState, StateError
-from mamma_mia_env.actions import RevealAction, TurnAction
-from mamma_mia_env.cards import INGREDIENTS, order_name
-from mamma_mia_env.log import final_result, reveal_outcomes
-from mamma_mia_env.render_svg import table_view
-from mamma_mia_env.state import OVER, REVEAL
+from mamma_mia_env.game.actions import RevealAction, TurnAction
+from mamma_mia_env.game.cards import INGREDIENTS, order_name
+from mamma_mia_env.game.log import final_result, reveal_outcomes
+from mamma_mia_env.game.state import OVER, REVEAL
+from mamma_mia_env.render.svg import table_view
 
 SAVE_FORMAT = "mamma-mia-play/1"
 DEFAULT_SAVE = "mamma-mia-save.json"

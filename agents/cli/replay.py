@@ -17,8 +17,8 @@ from rich.prompt import Prompt
 
 from mamma_mia_agents.cli.screen import table_renderable
 from mamma_mia_env import Config
-from mamma_mia_env.render_svg import table_view
-from mamma_mia_env.replay_html import LogError, load_log, replay_html, reveal_starts, step_caption
+from mamma_mia_env.render.html import LogError, load_log, replay_html, reveal_starts, step_caption
+from mamma_mia_env.render.svg import table_view
 
 KEYS = {
     "n": "next step",

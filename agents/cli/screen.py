@@ -14,8 +14,8 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from mamma_mia_env.cards import INGREDIENTS
-from mamma_mia_env.render_svg import header_text, oven_title
+from mamma_mia_env.game.cards import INGREDIENTS
+from mamma_mia_env.render.svg import header_text, oven_title
 
 STYLES = ("bold white on dark_red", "bold white on orange4", "bold black on gold1",
           "bold white on green4", "bold white on purple4")  # fmt: skip

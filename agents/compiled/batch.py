@@ -15,7 +15,7 @@ import numpy as np
 from mamma_mia_agents.compiled.decisions import decide_one
 from mamma_mia_agents.compiled.jit import CHUNKS, F32, T, per_game, workspace
 from mamma_mia_agents.compiled.tables import I_GAMBLE, L_NPLAY, L_RECALL
-from mamma_mia_env.observe import OBS_HIGH
+from mamma_mia_env.game.observe import OBS_HIGH
 from mamma_mia_env.plumbing.jit_cache import njit
 
 BAD_OBSERVATION = -2  # ``decide_batch``'s answer for an observation it refuses

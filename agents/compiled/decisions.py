@@ -75,7 +75,7 @@ from mamma_mia_agents.compiled.tables import (
     L_RECALL,
     L_SEATS,
 )
-from mamma_mia_env.cards import BOMBASTICA, HAND_LIMIT, MINIMALE, MONOTONI
+from mamma_mia_env.game.cards import BOMBASTICA, HAND_LIMIT, MINIMALE, MONOTONI
 from mamma_mia_env.plumbing.jit_cache import njit
 
 

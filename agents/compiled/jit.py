@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from mamma_mia_env.cards import N_KINDS
+from mamma_mia_env.game.cards import N_KINDS
 from mamma_mia_env.plumbing.jit_cache import njit
 
 K = N_KINDS  # ingredient kinds

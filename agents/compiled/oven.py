@@ -22,7 +22,7 @@ from mamma_mia_agents.compiled.tables import (
     L_SUPPLY,
     L_TOT,
 )
-from mamma_mia_env.cards import BOMBASTICA, HAND_LIMIT, MINIMALE, MONOTONI
+from mamma_mia_env.game.cards import BOMBASTICA, HAND_LIMIT, MINIMALE, MONOTONI
 
 
 @per_game

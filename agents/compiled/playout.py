@@ -24,10 +24,10 @@ from mamma_mia_agents.compiled.tables import (
     KernelBot,
     layout_vector,
 )
-from mamma_mia_env.observe import observation_size, observe_game
+from mamma_mia_env.game.observe import observation_size, observe_game
+from mamma_mia_env.game.rules import legal_mask_game, step_game
+from mamma_mia_env.game.state import OVER
 from mamma_mia_env.plumbing.jit_cache import njit
-from mamma_mia_env.rules import legal_mask_game, step_game
-from mamma_mia_env.state import OVER
 
 RANDOM_BOT = -1  # the bot id of the uniform random policy in ``play_bots``
 

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from mamma_mia_agents.compiled.jit import T
-from mamma_mia_env.cards import play_table
-from mamma_mia_env.observe import observation_slices
+from mamma_mia_env.game.cards import play_table
+from mamma_mia_env.game.observe import observation_slices
 
 # -- the parameter vector (heuristic.Params as float64) -------------------------------------
 (

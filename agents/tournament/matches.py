@@ -17,10 +17,10 @@ import numpy as np
 from mamma_mia_agents import AgentLoadError, agent_name, load_agent
 from mamma_mia_agents.compiled.playout import CompiledBots, kernel_bot, play_out
 from mamma_mia_env import Config, Engine, GameState
-from mamma_mia_env.actions import describe_illegal
-from mamma_mia_env.config import OBSERVATION_MODES
-from mamma_mia_env.kernels import first_masked_out
-from mamma_mia_env.state import OVER
+from mamma_mia_env.game.actions import describe_illegal
+from mamma_mia_env.game.config import OBSERVATION_MODES
+from mamma_mia_env.game.kernels import first_masked_out
+from mamma_mia_env.game.state import OVER
 
 
 class AgentError(RuntimeError):

@@ -49,7 +49,7 @@ from mamma_mia_agents.tournament.schedule import (
     seating_schedule,
 )
 from mamma_mia_env import Config
-from mamma_mia_env.log import replay_events
+from mamma_mia_env.game.log import replay_events
 
 DEFAULT_BATCH = 2500
 SMALL_RUN = 1000  # with workers=None, fewer games than this play in this process

@@ -17,7 +17,7 @@
   run keeps).
 
 Scripts import from here or from the modules; no script imports another script. The
-names below are the ones ``experiments/common.py`` had, and stay importable from here.
+names below are the ones ``experiments/common/`` had, and stay importable from here.
 """
 
 from __future__ import annotations

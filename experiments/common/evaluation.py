@@ -70,7 +70,7 @@ def evaluate_policy_file(
     ``final_games``, ``final_seed``); with ``out``, also written there as
     ``<name>_final_eval.json`` (the training's ``final_eval.json`` table). Returns the
     report ``train_ppo.py --evaluate`` prints."""
-    from mamma_mia_agents.ppo_agent import PPOAgent
+    from mamma_mia_agents.bots.ppo_agent import PPOAgent
 
     ev = cfg["eval"]
     t0 = time.perf_counter()

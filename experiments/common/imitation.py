@@ -27,8 +27,8 @@ def teacher_games(
     seat, with the env's reward definition).
     """
     from mamma_mia_env import Engine
-    from mamma_mia_env.state import OVER
-    from mamma_mia_env.symmetry import SeatCanonicalizer
+    from mamma_mia_env.game.state import OVER
+    from mamma_mia_env.game.symmetry import SeatCanonicalizer
 
     eng = Engine(config)
     canon = SeatCanonicalizer(config)

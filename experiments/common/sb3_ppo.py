@@ -46,7 +46,7 @@ def _train_callback(
     from stable_baselines3.common.callbacks import BaseCallback
 
     from mamma_mia_agents import load_agent
-    from mamma_mia_agents.ppo_agent import PPOAgent, policy_from_sb3
+    from mamma_mia_agents.bots.ppo_agent import PPOAgent, policy_from_sb3
 
     ev = cfg["eval"]
     sp = cfg["self_play"]
@@ -120,7 +120,7 @@ def _eval_runner(
 ) -> Any:
     """``run_eval(model, t)``: evaluate the current policy, log it (TensorBoard and
     ``eval.csv``) and keep it as ``best_policy.npz`` if it beats ``eval.target`` best."""
-    from mamma_mia_agents.ppo_agent import PPOAgent, policy_from_sb3
+    from mamma_mia_agents.bots.ppo_agent import PPOAgent, policy_from_sb3
 
     ev = cfg["eval"]
     n = cfg["env"]["num_players"]
@@ -157,7 +157,7 @@ def env_throughput(cfg: dict, seconds: float) -> dict[str, Any]:
     the config's opponents (the opponents' moves and the canonical views included)."""
     set_threads(int(cfg.get("threads", 1)))
     from mamma_mia_agents import load_agent
-    from mamma_mia_env.sb3_vec_env import MammaMiaSB3VecEnv
+    from mamma_mia_env.integrations.sb3 import MammaMiaSB3VecEnv
 
     env_cfg = cfg["env"]
     venv = MammaMiaSB3VecEnv(

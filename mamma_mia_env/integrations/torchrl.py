@@ -44,7 +44,7 @@ from tensordict import TensorDict, TensorDictBase
 from torchrl.data import Bounded, Categorical, Composite, Unbounded
 from torchrl.envs import EnvBase
 
-from mamma_mia_env.learner_vector import MammaMiaLearnerVectorEnv
+from mamma_mia_env.envs.learner_vector import MammaMiaLearnerVectorEnv
 
 __all__ = ["LearnerEnv"]
 

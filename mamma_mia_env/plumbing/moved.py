@@ -53,4 +53,4 @@ class _MovedFinder(importlib.abc.MetaPathFinder):
 
 def install(table: Mapping[str, str]) -> None:
     """Serve every ``old`` module path of ``table`` as its ``new`` module (see above)."""
-    sys.meta_path.append(_MovedFinder(table))
+    sys.meta_path.insert(0, _MovedFinder(table))  # before path finders: the table decides
