@@ -49,12 +49,9 @@ from mamma_mia_agents import load_agent  # noqa: E402
 from mamma_mia_agents.bots.search import SearchAgent  # noqa: E402
 from mamma_mia_agents.compiled import CompiledBots, play_out  # noqa: E402
 from mamma_mia_agents.tournament import run_tournament  # noqa: E402
-from mamma_mia_agents.tournament.results import (  # noqa: E402
-    Z95,
-    wilson_interval,
-    win_shares,
-)
+from mamma_mia_agents.tournament.results import Z95, wilson_interval  # noqa: E402
 from mamma_mia_env import Config, Engine  # noqa: E402
+from mamma_mia_env.game.outcome import win_shares  # noqa: E402
 from mamma_mia_env.game.state import OVER  # noqa: E402
 
 

@@ -31,7 +31,6 @@ from mamma_mia_agents.bots.ppo_policy import (
     MAX_POLICY_BYTES,
     NumpyPolicy,
     PolicyFileError,
-    policy_from_sb3,
     read_policy_file,
 )
 from mamma_mia_env.game.config import Config
@@ -143,6 +142,5 @@ __all__ = [
     "PPOAgent",
     "PolicyFileError",
     "default_policy_path",
-    "policy_from_sb3",
     "read_policy_file",
 ]

@@ -345,38 +345,3 @@ def _read_npy(raw: bytes, key: str, fail: Any) -> np.ndarray:
 
 def _relu(x: np.ndarray) -> np.ndarray:
     return np.maximum(x, 0.0)
-
-
-def policy_from_sb3(sb3_policy: Any, meta: dict[str, Any], scale: np.ndarray) -> NumpyPolicy:
-    """Export the actor of an sb3(-contrib) ``ActorCriticPolicy`` with an MLP extractor.
-
-    The policy must read the observation directly (``FlattenExtractor``) and take
-    observations already divided by ``scale`` (the env's ``normalize=True``).
-    """
-    import torch  # local: playing a policy does not need torch
-
-    layers = [m for m in sb3_policy.mlp_extractor.policy_net if isinstance(m, torch.nn.Linear)]
-    acts = [
-        type(m).__name__.lower()
-        for m in sb3_policy.mlp_extractor.policy_net
-        if not isinstance(m, torch.nn.Linear)
-    ]
-    activation = acts[0] if acts else "tanh"
-    if activation not in ACTIVATIONS or any(a != activation for a in acts):
-        raise ValueError(f"cannot export activations {acts}")
-    arrays: dict[str, np.ndarray] = {"scale": np.asarray(scale, np.float32)}
-    with torch.no_grad():
-        for i, lin in enumerate(layers):
-            arrays[f"w{i}"] = lin.weight.detach().cpu().numpy().T.copy()
-            arrays[f"b{i}"] = lin.bias.detach().cpu().numpy().copy()
-        arrays["w_out"] = sb3_policy.action_net.weight.detach().cpu().numpy().T.copy()
-        arrays["b_out"] = sb3_policy.action_net.bias.detach().cpu().numpy().copy()
-    layout = observation_layout(int(meta["num_players"]), meta.get("observation_mode", "recall"))
-    full = {
-        "format": FORMAT,
-        "activation": activation,
-        "canonical": True,
-        "obs_sections": [list(x) for x in layout],
-        **meta,
-    }
-    return NumpyPolicy(arrays, full)

@@ -40,6 +40,7 @@ from mamma_mia_agents.compiled.decisions import turn_scores_one
 from mamma_mia_agents.compiled.playout import CompiledBots, kernel_bot, play_out
 from mamma_mia_agents.compiled.tables import layout_vector, params_vector, pow_table
 from mamma_mia_env import Config, Engine, GameState
+from mamma_mia_env.game.outcome import delivered_and_cards, win_shares
 from mamma_mia_env.game.sampling import sample_worlds
 from mamma_mia_env.game.state import OVER, REVEAL
 from mamma_mia_env.plumbing.arguments import as_float, as_int
@@ -157,14 +158,10 @@ class SearchAgent(Agent):
         return int(cands[int(np.argmax(total))])
 
     def _values(self, batch: GameState, me: int) -> np.ndarray:
-        n = batch.config.num_players
-        d = batch.data
-        delivered = d["delivered"][:, :n].sum(2).astype(np.int64)
-        cards = d["hand"][:, :n].sum(2).astype(np.int64)
-        key = delivered * 1000 + cards
-        best = key.max(1)
-        win = key == best[:, None]
-        share = np.where(win[:, me], 1.0 / win.sum(1), 0.0)
+        """My win share in each played-out world (the rules' own winner rule), plus
+        ``margin`` times my lead in delivered orders over the best rival."""
+        delivered, cards = delivered_and_cards(batch.data, batch.config.num_players)
+        share = win_shares(delivered, cards)[:, me]
         rivals = np.delete(delivered, me, axis=1).max(1)
         return share + self.margin * (delivered[:, me] - rivals)
 

@@ -32,11 +32,9 @@ from mamma_mia_agents.tournament.results import (
     Z95,
     TournamentResult,
     cluster_mean_interval,
-    finishing_ranks,
     mean_interval,
     plackett_luce_ratings,
     wilson_interval,
-    win_shares,
 )
 from mamma_mia_agents.tournament.runner import (
     DEFAULT_BATCH,
@@ -53,6 +51,7 @@ from mamma_mia_agents.tournament.schedule import (
     schedule_size,
     seating_schedule,
 )
+from mamma_mia_env.game.outcome import finishing_ranks, win_shares  # the winner rule's owner
 
 __all__ = [
     "COMPILED_BATCH",

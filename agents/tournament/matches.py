@@ -20,6 +20,7 @@ from mamma_mia_env import Config, Engine, GameState
 from mamma_mia_env.game.actions import describe_illegal
 from mamma_mia_env.game.config import OBSERVATION_MODES
 from mamma_mia_env.game.kernels import first_masked_out
+from mamma_mia_env.game.outcome import delivered_and_cards
 from mamma_mia_env.game.state import OVER
 
 
@@ -131,10 +132,7 @@ def play_games(
         if over.any():
             fin = state.data[over]
             gi = ids[over]
-            out["delivered"][gi] = fin["delivered"][:, :n].sum(axis=2)
-            out["cards"][gi] = fin["hand"][:, :n].sum(axis=2)
-            out["turns"][gi] = fin["turns"]
-            out["truncated"][gi] = fin["truncated"]
+            _store(out, gi, fin, n)
             keep = ~over
             state = GameState(config, state.data[keep])
             ids, table = ids[keep], table[keep]
@@ -192,8 +190,7 @@ def play_games(
 
 def _store(out: dict[str, np.ndarray], rows: np.ndarray, fin: np.ndarray, n: int) -> None:
     """The results of the finished games ``fin`` (state records) into ``out[rows]``."""
-    out["delivered"][rows] = fin["delivered"][:, :n].sum(axis=2)
-    out["cards"][rows] = fin["hand"][:, :n].sum(axis=2)
+    out["delivered"][rows], out["cards"][rows] = delivered_and_cards(fin, n)
     out["turns"][rows] = fin["turns"]
     out["truncated"][rows] = fin["truncated"]
 

@@ -32,6 +32,7 @@ from mamma_mia_agents.tournament.output import (
     prepare_output,
 )
 from mamma_mia_env import Config
+from mamma_mia_env.game.outcome import finishing_ranks, win_shares
 from mamma_mia_env.plumbing.provenance import provenance, write_sidecar
 
 Z95 = 1.959963984540054  # the 97.5% quantile of the standard normal
@@ -91,25 +92,6 @@ def cluster_mean_interval(
     var = float((resid**2).sum()) * g / (g - 1) / (x.size**2)
     half = z * math.sqrt(var)
     return m, m - half, m + half
-
-
-def finishing_ranks(delivered: np.ndarray, cards: np.ndarray) -> np.ndarray:
-    """Rank of every seat (1 = best) by delivered orders, then ingredient cards in hand.
-
-    ``delivered`` and ``cards`` are ``(G, N)``; equal seats share a rank.
-    """
-    d = np.asarray(delivered, dtype=np.int64)
-    c = np.asarray(cards, dtype=np.int64)
-    key = d * 1000 + c  # cards in hand never reach 1000
-    better = key[:, None, :] > key[:, :, None]  # [g, s, o]: seat o ahead of seat s
-    return 1 + better.sum(axis=2)
-
-
-def win_shares(delivered: np.ndarray, cards: np.ndarray) -> np.ndarray:
-    """``(G, N)``: 1 for a sole winner, 1/k for each of k sharing the win, else 0."""
-    ranks = finishing_ranks(delivered, cards)
-    first = ranks == 1
-    return first / first.sum(axis=1, keepdims=True)
 
 
 def plackett_luce_ratings(
