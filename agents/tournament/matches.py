@@ -19,9 +19,9 @@ from mamma_mia_agents.compiled.playout import CompiledBots, kernel_bot, play_out
 from mamma_mia_env import Config, Engine, GameState
 from mamma_mia_env.game.actions import describe_illegal
 from mamma_mia_env.game.config import OBSERVATION_MODES
-from mamma_mia_env.game.kernels import first_masked_out
 from mamma_mia_env.game.outcome import delivered_and_cards
 from mamma_mia_env.game.state import OVER
+from mamma_mia_env.policy import PolicyFailure, observers_for, policy_actions
 
 
 class AgentError(RuntimeError):
@@ -105,9 +105,7 @@ def play_games(
     game the same numbers either way.
     """
     engine = Engine(config)
-    modes = {getattr(a, "observation_mode", "recall") for a in agents}
-    observers = {m: Engine(config.replace(observation_mode=m)) for m in modes}
-    mode_of = [getattr(a, "observation_mode", "recall") for a in agents]
+    observers = observers_for(config, agents)
     g_total = len(seeds)
     n = config.num_players
     out = {
@@ -143,49 +141,43 @@ def play_games(
         masks = engine.legal_masks(state)
         seat = state.data["seat"].astype(np.int64)
         acting = table[np.arange(len(ids)), seat]
-        actions = np.zeros(len(ids), np.int64)
-        obs_cache: dict[str, np.ndarray] = {}
-        for a in np.unique(acting):
-            rows = np.flatnonzero(acting == a)
-            mode = mode_of[a]
-            observer = observers[mode]  # the same games under the observer's own config
-            if len(modes) == 1:
-                if mode not in obs_cache:
-                    obs_cache[mode] = observer.observe(GameState(observer.config, state.data))
-                obs = obs_cache[mode][rows]
-            else:
-                obs = observer.observe(GameState(observer.config, state.data[rows]))
-            try:
-                if getattr(agents[a], "needs_state", False):  # search bots (bots/search.py)
-                    chosen = agents[a].act_states(GameState(config, state.data[rows]), rng)
-                else:
-                    chosen = agents[a].act_batch(obs, masks[rows], rng, seat[rows])
-                chosen = np.asarray(chosen)
-            except (Exception, SystemExit) as exc:
-                seed = int(state.data["seed"][rows[0]])
-                raise AgentError(
-                    f"agent {agent_name(agents[a])!r} {failure(exc)} in act_batch "
-                    f"({len(rows)} games, the first with seed {seed})"
-                ) from exc
-            if chosen.shape != (len(rows),) or chosen.dtype.kind not in "iu":
-                raise AgentError(
-                    f"agent {agent_name(agents[a])!r} returned {chosen.dtype} actions of shape "
-                    f"{chosen.shape}; expected ({len(rows)},) integers"
-                )
-            chosen = chosen.astype(np.int64)
-            i = first_masked_out(masks[rows], chosen)
-            if i >= 0:
-                game = state[[rows[i]]]
-                why = describe_illegal(engine, game, 0, int(chosen[i]))
-                raise AgentError(
-                    f"agent {agent_name(agents[a])!r} chose illegal action {int(chosen[i])} "
-                    f"in the game with seed {int(game.data['seed'][0])}: {why}"
-                )
-            actions[rows] = chosen
+        try:  # the one seat-policy loop (mamma_mia_env.policy)
+            actions = policy_actions(
+                agents, acting, state, masks, rng, observers, catch=(Exception, SystemExit)
+            )
+        except PolicyFailure as fail:
+            raise _agent_error(fail, agents, engine, state) from fail.error
         for j in np.flatnonzero(ids < len(logs)):
             logs[ids[j]].append(int(actions[j]))
         engine.step(state, actions)
     return out
+
+
+def _agent_error(
+    fail: PolicyFailure, agents: list[Any], engine: Engine, state: GameState
+) -> AgentError:
+    """The ``AgentError`` for a failed agent: who, what it did, and in which game."""
+    name = agent_name(agents[fail.policy])
+    rows = fail.rows
+    if fail.kind == "raised":
+        assert fail.error is not None
+        seed = int(state.data["seed"][rows[0]])
+        return AgentError(
+            f"agent {name!r} {failure(fail.error)} in act_batch "
+            f"({len(rows)} games, the first with seed {seed})"
+        )
+    if fail.kind == "shape":
+        chosen = np.asarray(fail.chosen)
+        return AgentError(
+            f"agent {name!r} returned {chosen.dtype} actions of shape "
+            f"{chosen.shape}; expected ({len(rows)},) integers"
+        )
+    game = state[[fail.game]]
+    why = describe_illegal(engine, game, 0, fail.action)
+    return AgentError(
+        f"agent {name!r} chose illegal action {fail.action} "
+        f"in the game with seed {int(game.data['seed'][0])}: {why}"
+    )
 
 
 def _store(out: dict[str, np.ndarray], rows: np.ndarray, fin: np.ndarray, n: int) -> None:

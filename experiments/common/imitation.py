@@ -29,8 +29,12 @@ def teacher_games(
     from mamma_mia_env import Engine
     from mamma_mia_env.game.state import OVER
     from mamma_mia_env.game.symmetry import SeatCanonicalizer
+    from mamma_mia_env.policy import PolicyFailure, observers_for, policy_actions, policy_mode
 
     eng = Engine(config)
+    mode = config.observation_mode  # the teacher reads it unless it says otherwise
+    observers = observers_for(config, [teacher], default=mode, engines={mode: eng})
+    same_mode = policy_mode(teacher, mode) == mode
     canon = SeatCanonicalizer(config)
     n = config.num_players
     rng = np.random.default_rng([seed, 7])
@@ -47,9 +51,23 @@ def teacher_games(
             rows = np.flatnonzero(live)
             seats = state.data["seat"].astype(np.int64)
             sub = state[rows]
-            obs = eng.observe(sub)
             masks = eng.legal_masks(sub)
-            acts = np.asarray(teacher.act_batch(obs, masks, rng, seats[rows]), dtype=np.int64)
+            views: list[tuple[np.ndarray, np.ndarray]] = []
+            try:  # the one seat-policy loop (mamma_mia_env.policy)
+                acts = policy_actions(
+                    [teacher],
+                    np.zeros(len(rows), np.int64),
+                    sub,
+                    masks,
+                    rng,
+                    observers,
+                    default_mode=mode,
+                    views=views,
+                )
+            except PolicyFailure as fail:
+                raise RuntimeError(f"the teacher {teacher!r} failed: {fail.kind}") from fail.error
+            # the learner's observations: the teacher's own when it reads the same mode
+            obs = views[0][1] if views and same_mode else eng.observe(sub)
             full = np.zeros(b, dtype=np.int64)
             full[rows] = acts
             delivered = eng.step(state, full, active=live)
