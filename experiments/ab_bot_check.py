@@ -3,7 +3,7 @@
 Issue 9's door check for the bots reads every observation entry, so that no negative
 count, NaN or out-of-space value reaches the compiled bots. Since issue 12 the compiled
 heuristic bots do it inside their decision kernel, row by row
-(``compiled.decide(check=True)``), and ``agents.base.check_batch`` checks the shapes,
+(``decide(check=True)``, called by ``bots.heuristic``), and ``agents.base.check_batch`` checks the shapes,
 dtypes and seats; other bots (``ppo``) keep the numpy check in ``check_batch``. This
 measures what the check adds, in one process, interleaved in short slices on a shared
 machine: ``act_batch`` of a bot with the check as it is (``new``) and without the value
@@ -30,13 +30,13 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
 import mamma_mia_agents.bots.base as base  # noqa: E402
-import mamma_mia_agents.compiled as compiled  # noqa: E402
+import mamma_mia_agents.bots.heuristic as heuristic  # noqa: E402  (where the bots call decide)
 from mamma_mia_agents import load_agent  # noqa: E402
 from mamma_mia_env import Config, Engine  # noqa: E402
 from mamma_mia_env.plumbing.provenance import provenance  # noqa: E402
 
 NEW_CHECK = base.check_batch
-CHECKED_DECIDE = compiled.decide
+CHECKED_DECIDE = heuristic.decide
 
 
 def base_check(observations, masks, seats, values=True):  # type: ignore[no-untyped-def]
@@ -54,7 +54,7 @@ def base_check(observations, masks, seats, values=True):  # type: ignore[no-unty
 
 
 def unchecked_decide(*args, check=False):  # type: ignore[no-untyped-def]
-    """``compiled.decide`` with the kernel's row check off (the base version)."""
+    """``decide`` with the kernel's row check off (the base version)."""
     return CHECKED_DECIDE(*args, check=False)
 
 
@@ -64,7 +64,7 @@ def rate(bot, obs, masks, seats, check, seconds: float) -> float:
     for module in (base, sys.modules[type(bot).act_batch.__module__]):
         if hasattr(module, "check_batch"):
             module.check_batch = check
-    compiled.decide = CHECKED_DECIDE if check is NEW_CHECK else unchecked_decide
+    heuristic.decide = CHECKED_DECIDE if check is NEW_CHECK else unchecked_decide
     rng = np.random.default_rng(0)
     calls, start = 0, time.perf_counter()
     while time.perf_counter() - start < seconds:

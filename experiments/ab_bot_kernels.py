@@ -39,10 +39,17 @@ from mamma_mia_env.plumbing.provenance import provenance  # noqa: E402
 
 
 def load_base(base: Path):
-    """The base checkout's ``agents/compiled/`` as the module ``compiled_base``."""
+    """The base checkout's ``agents/compiled.py`` as the module ``compiled_base``.
+
+    The base must come from before issue 18 split the kernels into the package
+    ``agents/compiled/`` (one file can be loaded beside the installed package; a
+    package's absolute imports would load the installed one instead)."""
     path = base / "agents" / "compiled.py"
     if not path.is_file():
-        raise SystemExit(f"--base: no agents/compiled/ under {base}")
+        raise SystemExit(
+            f"--base: no agents/compiled.py under {base} (a checkout from before the "
+            "kernels became the package agents/compiled/)"
+        )
     spec = importlib.util.spec_from_file_location("compiled_base", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
