@@ -5,7 +5,7 @@
 
 A block is marked ``<!-- results:NAME -->`` ... ``<!-- /results -->`` in a markdown file;
 ``BLOCKS[NAME]`` renders its content from ``experiments/results/``. Numbers outside
-blocks are checked by ``tests/test_reproduce.py``.
+blocks are checked by ``tests/experiments/test_reproduce.py``.
 """
 
 from __future__ import annotations

@@ -85,15 +85,18 @@ def test_sdist_ships_what_its_tests_import(dists):
         "README.md",
         "pyproject.toml",
         "mamma_mia_env/py.typed",
-        "tests/oracle.py",
-        "tests/helpers.py",
+        "tests/support/oracle.py",
+        "tests/support/helpers.py",
         "experiments/train_ppo.py",
         "experiments/configs/ppo_2p.json",
         "agents/policies/ppo_2p.npz",
     ):
         assert needed in names, needed
     # every module a test imports from experiments/ or tests/ is in the sdist
-    for test in (n for n in names if n.startswith("tests/test_") and n.endswith(".py")):
+    tests = [
+        n for n in names if n.startswith("tests/") and n.rsplit("/", 1)[-1].startswith("test_")
+    ]
+    for test in (n for n in tests if n.endswith(".py")):
         text = (ROOT / test).read_text() if (ROOT / test).exists() else ""
         for line in text.splitlines():
             for pkg in ("experiments", "tests"):

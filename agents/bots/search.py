@@ -21,7 +21,7 @@ is a function of the position and the generator only (reproducible).
 
 A search bot needs the game state, not only the observation: it reads the state only
 through ``sample_worlds``, which keeps what the seat knows and re-deals everything else,
-so the decision does not depend on hidden cards (tests/test_search.py changes them and
+so the decision does not depend on hidden cards (tests/agents/test_search.py changes them and
 checks). The tournament hands it the state (``needs_state``); ``act_batch`` on bare
 observations is refused.
 """

@@ -4,7 +4,7 @@
 computes the very same scores per game inside compiled loops, so that a bot's decision
 costs about as much as an engine step (issue 12). ``HeuristicAgent.act_batch`` calls
 ``decide_batch`` here; the numpy version stays as the reference
-(``HeuristicAgent.act_batch_reference``) and tests/test_compiled_bots.py checks that
+(``HeuristicAgent.act_batch_reference``) and tests/agents/test_compiled_bots.py checks that
 both choose the same action on a large set of positions, reveal decisions included.
 
 Bit-identical decisions need bit-identical scores, so the kernel repeats numpy's

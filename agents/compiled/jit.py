@@ -14,7 +14,7 @@ Every kernel of this package is compiled through ``mamma_mia_env.plumbing.jit_ca
 never numba's own ``cache=True``: numba's cache watches only the file a kernel is
 written in, so an edit to the rules (``mamma_mia_env``) or to another kernel file would
 leave these kernels running the old code. The shared cache is keyed on every source
-file of both packages (tests/test_stale_kernels.py edits a rule and checks).
+file of both packages (tests/plumbing/test_stale_kernels.py edits a rule and checks).
 """
 
 from __future__ import annotations

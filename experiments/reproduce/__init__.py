@@ -26,7 +26,7 @@ Every file in ``experiments/results/`` is accounted for: made by an :class:`Expe
 (``--list`` prints each file with the command that makes it), or kept as a
 :class:`Record` of a measurement that is not re-run (an A/B comparison against another
 checkout, a fuzz run with unseeded draws), with the command that made it and why it is
-not checked. ``tests/test_reproduce.py`` fails on a file that is neither.
+not checked. ``tests/experiments/test_reproduce.py`` fails on a file that is neither.
 
 To add an experiment, append an :class:`Experiment` to :data:`EXPERIMENTS`.
 

@@ -1,6 +1,6 @@
 """Committed result files that ``reproduce`` does not re-run, with the command that made
 each and why it is not checked (A/B timings against another checkout, fuzz runs with
-unseeded draws, runs too long for ``--full``). ``tests/test_reproduce.py`` fails on a
+unseeded draws, runs too long for ``--full``). ``tests/experiments/test_reproduce.py`` fails on a
 committed file that is neither made by an experiment nor recorded here.
 """
 
@@ -12,11 +12,11 @@ _R = "experiments/results/"
 _AB = "python experiments/ab_speed.py --base <checkout of 0ae2421> --seconds 1.0 --batch 4096"
 _FUZZ = (
     "MAMMA_MIA_FUZZ_EXAMPLES=1000 MAMMA_MIA_FUZZ_REPORT=experiments/results/{} python -m pytest "
-    "tests/test_fuzz_states.py tests/test_fuzz_envs.py tests/test_fuzz_files.py"
+    "tests/fuzz/test_fuzz_states.py tests/fuzz/test_fuzz_envs.py tests/fuzz/test_fuzz_files.py"
 )
 _FUZZ_TESTS = (
-    "tests/test_fuzz_states.py tests/test_fuzz_envs.py tests/test_fuzz_files.py "
-    "tests/test_fuzz_replays.py"
+    "tests/fuzz/test_fuzz_states.py tests/fuzz/test_fuzz_envs.py tests/fuzz/test_fuzz_files.py "
+    "tests/fuzz/test_fuzz_replays.py"
 )
 RECORDS: list[Record] = [
     Record(
@@ -64,7 +64,7 @@ RECORDS: list[Record] = [
             "the A/B timing needs the other checkout; the one-thread learner env speed was "
             "measured before OpenMP waits became passive (a record of that state); the "
             "CleanRL PPO run is a training run (minutes, its throughput timed), repeatable "
-            "from its seed on the same library versions (tests/test_cleanrl_ppo.py)"
+            "from its seed on the same library versions (tests/experiments/test_cleanrl_ppo.py)"
         ),
     ),
     Record(
@@ -159,7 +159,7 @@ RECORDS: list[Record] = [
                 )
                 for k, tests, seed in (
                     ("3", _FUZZ_TESTS, 9),
-                    ("3b", "tests/test_fuzz_envs.py -k agent_act_batch", 9),
+                    ("3b", "tests/fuzz/test_fuzz_envs.py -k agent_act_batch", 9),
                     ("4", _FUZZ_TESTS, 10),
                 )
             },

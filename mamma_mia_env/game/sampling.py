@@ -21,7 +21,7 @@ apart give the same samples from the same generator (what the search bots' test 
 not reading hidden information relies on).
 
 What the seat observes is unchanged: its observation of the sampled state equals the
-real one, in both observation modes (tests/test_sampling.py).
+real one, in both observation modes (tests/game/test_sampling.py).
 
 The sampler works on the **recall** information set (everything a player with perfect
 memory of the public play knows): the oven's history is kept. A ``top_card`` seat knows

@@ -19,7 +19,7 @@ same way:
 ingredient 0 in every canonical view.)
 
 The map is a bijection for each seat (no information is lost or added), so a policy
-trained on canonical views can play any seat. ``tests/test_gym_env.py`` checks that a
+trained on canonical views can play any seat. ``tests/envs/test_gym_env.py`` checks that a
 seat's canonical view of a game equals seat 0's view of the relabelled game.
 
 ``obs_scale`` gives a fixed per-feature scale that brings the raw counts of an

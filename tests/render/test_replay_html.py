@@ -166,7 +166,7 @@ def test_terminal_replay_steps_jumps_and_changes_view(tmp_path):
     pexpect = pytest.importorskip("pexpect")
     import os
 
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     e = _random_game(num_players=2, seed=4)
     path = tmp_path / "g.json"
     e.unwrapped.write_event_log(str(path))

@@ -1,6 +1,6 @@
 """The search bots (agents/bots/search.py): legal, reproducible, blind to hidden cards.
 
-In the style of tests/test_observation.py: change what the acting seat cannot see
+In the style of tests/game/test_observation.py: change what the acting seat cannot see
 (other hands, the supply, other seats' orders, stack orders, the game's seed) and the
 decision, for a fixed generator, stays the same.
 """
@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from helpers import random_legal
 
 from mamma_mia_agents import load_agent
 from mamma_mia_agents.bots.search import SearchAgent
@@ -16,7 +17,6 @@ from mamma_mia_agents.tournament import run_tournament
 from mamma_mia_env import Config, Engine, GameState
 from mamma_mia_env.game.sampling import sample_world
 from mamma_mia_env.game.state import OVER, REVEAL
-from tests.helpers import random_legal
 
 
 def _positions(cfg: Config, games: int, seed: int, every: int = 9) -> list[GameState]:

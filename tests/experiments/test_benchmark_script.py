@@ -6,7 +6,7 @@ import csv
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "experiments"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "experiments"))
 
 import benchmark  # noqa: E402
 

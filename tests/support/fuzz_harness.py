@@ -153,7 +153,7 @@ atexit.register(_WORKER.stop)
 
 # -- known holes --------------------------------------------------------------------------------
 #: Defects the fuzz suite found that are not fixed yet, each pinned by a strict-xfail
-#: regression test in tests/test_fuzz_regressions.py: (entry point prefix, text of the
+#: regression test in tests/fuzz/test_fuzz_regressions.py: (entry point prefix, text of the
 #: failure, regression test). A case failing only with these counts as "known hole" in
 #: the report instead of failing the run; when a hole is fixed its regression test
 #: starts to pass (and fails as strict xfail), and its line here must go. Empty: every

@@ -16,7 +16,7 @@ from mamma_mia_env import Config, Engine, GameState, build_position
 from mamma_mia_env.game.observe import observation_size
 from mamma_mia_env.game.state import OVER
 
-# the agents that act on observations (the search bots need the state: tests/test_search.py)
+# the agents that act on observations (the search bots need the state: tests/agents/test_search.py)
 ALL = [name for name, cls in REGISTRY.items() if not getattr(cls, "needs_state", False)]
 
 

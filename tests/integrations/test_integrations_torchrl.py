@@ -157,7 +157,7 @@ def test_training_script_smoke(tmp_path) -> None:
 def test_integrations_doc_quotes_the_committed_run() -> None:
     from pathlib import Path
 
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]
     run = json.loads((root / "experiments" / "results" / "torchrl_2p.json").read_text())
     ev = run["evaluation"]
     assert ev["games"] == 1000 and ev["win_rate_low"] >= 0.9  # the bar

@@ -1,4 +1,4 @@
-"""The engine against the independent oracle (tests/oracle.py) on random games.
+"""The engine against the independent oracle (tests/support/oracle.py) on random games.
 
 Both follow docs/SPEC.md; the oracle was written from the spec and the rule texts
 alone. For every step of every game the two must agree on the whole state (hands,

@@ -1,4 +1,4 @@
-"""Tests of the reference oracle itself (tests/oracle.py).
+"""Tests of the reference oracle itself (tests/support/oracle.py).
 
 Why: the oracle is the yardstick for the engine, so it must be right on its own terms
 first. The scenarios below come from the rule texts' worked examples and from the
@@ -16,7 +16,7 @@ import pytest
 try:  # tests/ as a plain directory (pytest's default rootdir-relative import)
     from oracle import MAMMA_MIA, MASK64, OracleGame, build_play_table, others, splitmix64_next
 except ImportError:  # tests/ as a package
-    from tests.oracle import (
+    from oracle import (
         MAMMA_MIA,
         MASK64,
         OracleGame,

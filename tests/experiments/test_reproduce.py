@@ -17,7 +17,7 @@ from experiments import reproduce
 from mamma_mia_agents.tournament import run_tournament
 from mamma_mia_env.plumbing.provenance import provenance, write_sidecar
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 # a training run of seconds with the shipped 2-player config (its export paths included)
 SMOKE = [
     "bc.games=40",

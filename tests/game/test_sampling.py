@@ -6,13 +6,13 @@ import time
 
 import numpy as np
 import pytest
+from helpers import random_legal
 
 from mamma_mia_env import Config, Engine, GameState
 from mamma_mia_env.game.cards import MAMMA_MIA, N_KINDS
 from mamma_mia_env.game.sampling import sample_world, sample_worlds
 from mamma_mia_env.game.state import OVER
 from mamma_mia_env.game.validate import check_state
-from tests.helpers import random_legal
 
 
 def _positions(cfg: Config, games: int, seed: int) -> list[GameState]:

@@ -14,7 +14,7 @@ pexpect = pytest.importorskip("pexpect")
 from mamma_mia_agents.cli.play import Game, SaveError  # noqa: E402
 from mamma_mia_env import Config  # noqa: E402
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 PROMPT = re.compile(r"\((1-\d+)[^)]*\): ")
 OVER = "Delivered orders by seat"
 

@@ -1,4 +1,4 @@
-"""The engine's state in the oracle's snapshot format (tests/oracle.py, snapshot())."""
+"""The engine's state in the oracle's snapshot format (tests/support/oracle.py, snapshot())."""
 
 from __future__ import annotations
 
