@@ -50,73 +50,92 @@ class Args:
 
 
 # ----------------------------------------------------------------------------- worker
+# The rows run in the worker processes, each importing one checkout's packages by the
+# public paths both versions have (old paths of moved modules answer with a warning).
+def _sampler(seed: int) -> Any:
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+
+    def sample(masks: Any) -> Any:
+        """A uniformly random legal action per row."""
+        return (rng.random(masks.shape) * (masks != 0)).argmax(axis=1)
+
+    sample.rng = rng  # type: ignore[attr-defined]
+    return sample
+
+
+class _VectorRow:
+    """The all-seat vector env, B = 4,096: random actions, or ``agent`` at every seat."""
+
+    def __init__(self, agent: Any) -> None:
+        from mamma_mia_env.vector import MammaMiaVectorEnv
+
+        self.env = MammaMiaVectorEnv(4096, num_players=4, copy=False)
+        self.obs, self.info = self.env.reset(seed=0)
+        self.agent, self.sample = agent, _sampler(0)
+
+    def step(self) -> int:
+        mask = self.info["action_mask"]
+        if self.agent is None:
+            actions = self.sample(mask)
+        else:
+            actions = self.agent.act_batch(self.obs, mask, self.sample.rng, self.info["seat"])
+        self.obs, _, _, _, self.info = self.env.step(actions)
+        return 4096
+
+
+class _LearnerRow:
+    """The learner-seat vector env, B = 256, random opponents."""
+
+    def __init__(self) -> None:
+        from mamma_mia_env.learner_vector import MammaMiaLearnerVectorEnv
+
+        self.env = MammaMiaLearnerVectorEnv(256, num_players=4, reward_mode="delivered_win_loss")
+        self.mask = self.env.reset(seed=0)[1]["action_mask"]
+        self.sample = _sampler(1)
+
+    def step(self) -> int:
+        self.mask = self.env.step(self.sample(self.mask))[4]["action_mask"]
+        return 256
+
+
+class _AecRow:
+    """The PettingZoo AEC env through the standard loop, one game after another."""
+
+    def __init__(self) -> None:
+        import mamma_mia_env
+
+        self.env = mamma_mia_env.env(num_players=4)
+        self.env.reset(seed=0)
+        self.games, self.sample = 0, _sampler(2)
+
+    def step(self) -> int:
+        env = self.env
+        _obs, _r, term, trunc, _info = env.last()
+        if term or trunc:
+            env.step(None)
+            if not env.agents:
+                self.games += 1
+                env.reset(seed=self.games)
+            return 0
+        env.step(int(self.sample(env.observe(env.agent_selection)["action_mask"][None])[0]))
+        return 1
+
+
 def _worker() -> None:  # pragma: no cover - runs in the child processes
-    """Answer ``row seconds`` lines with ``wall_rate cpu_rate`` lines, forever."""
+    """Answer ``row seconds`` lines with ``wall_rate cpu_rate`` lines, until stdin ends."""
     import time
     import warnings
 
     warnings.simplefilter("ignore", DeprecationWarning)  # old public paths, both versions
-    import numpy as np
-
-    import mamma_mia_env
     from mamma_mia_agents import load_agent
-    from mamma_mia_env.envs.learner_vector import MammaMiaLearnerVectorEnv
-    from mamma_mia_env.envs.vector import MammaMiaVectorEnv
-
-    rng = np.random.default_rng(0)
-
-    def sample(masks: np.ndarray) -> np.ndarray:
-        return (rng.random(masks.shape) * (masks != 0)).argmax(axis=1)
-
-    class Vector:
-        def __init__(self, agent: Any) -> None:
-            self.env = MammaMiaVectorEnv(4096, num_players=4, copy=False)
-            self.obs, self.info = self.env.reset(seed=0)
-            self.agent = agent
-
-        def step(self) -> int:
-            mask = self.info["action_mask"]
-            if self.agent is None:
-                actions = sample(mask)
-            else:
-                actions = self.agent.act_batch(self.obs, mask, rng, self.info["seat"])
-            self.obs, _, _, _, self.info = self.env.step(actions)
-            return 4096
-
-    class Learner:
-        def __init__(self) -> None:
-            self.env = MammaMiaLearnerVectorEnv(
-                256, num_players=4, reward_mode="delivered_win_loss"
-            )
-            self.mask = self.env.reset(seed=0)[1]["action_mask"]
-
-        def step(self) -> int:
-            self.mask = self.env.step(sample(self.mask))[4]["action_mask"]
-            return 256
-
-    class Aec:
-        def __init__(self) -> None:
-            self.env = mamma_mia_env.env(num_players=4)
-            self.env.reset(seed=0)
-            self.games = 0
-
-        def step(self) -> int:
-            env = self.env
-            _obs, _r, term, trunc, _info = env.last()
-            if term or trunc:
-                env.step(None)
-                if not env.agents:
-                    self.games += 1
-                    env.reset(seed=self.games)
-                return 0
-            env.step(int(sample(env.observe(env.agent_selection)["action_mask"][None])[0]))
-            return 1
 
     rows = {
-        "vector_b4096": Vector(None),
-        "aec": Aec(),
-        "learner_b256": Learner(),
-        "builder_b4096": Vector(load_agent("builder")),
+        "vector_b4096": _VectorRow(None),
+        "aec": _AecRow(),
+        "learner_b256": _LearnerRow(),
+        "builder_b4096": _VectorRow(load_agent("builder")),
     }
     for row in rows.values():  # compile and warm up
         for _ in range(50):

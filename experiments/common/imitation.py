@@ -17,6 +17,41 @@ import numpy as np
 __all__ = ["behaviour_clone", "teacher_games"]
 
 
+class _Teacher:
+    """The teacher at every seat of a batch of games, through the one seat-policy loop
+    (``mamma_mia_env.policy.policy_actions``); ``decide`` also returns what the learner
+    will see (the observations in the config's own mode) and the legal masks."""
+
+    def __init__(self, config: Any, teacher: Any) -> None:
+        from mamma_mia_env import Engine
+        from mamma_mia_env.policy import observers_for, policy_mode
+
+        self.engine = Engine(config)
+        self.mode = config.observation_mode  # the teacher reads it unless it says otherwise
+        self.observers = observers_for(
+            config, [teacher], default=self.mode, engines={self.mode: self.engine}
+        )
+        self.same_mode = policy_mode(teacher, self.mode) == self.mode
+        self.teacher = teacher
+
+    def decide(self, sub: Any, rng: np.random.Generator) -> tuple[np.ndarray, ...]:
+        from mamma_mia_env.policy import PolicyFailure, policy_actions
+
+        masks = self.engine.legal_masks(sub)
+        views: list[tuple[np.ndarray, np.ndarray]] = []
+        who = np.zeros(len(sub.data), np.int64)
+        try:
+            acts = policy_actions(
+                [self.teacher], who, sub, masks, rng, self.observers,
+                default_mode=self.mode, views=views,
+            )  # fmt: skip
+        except PolicyFailure as fail:
+            raise RuntimeError(f"the teacher {self.teacher!r} failed: {fail.kind}") from fail.error
+        # the learner's observations: the teacher's own when it reads the same mode
+        obs = views[0][1] if views and self.same_mode else self.engine.observe(sub)
+        return acts, obs, masks
+
+
 def teacher_games(
     config, teacher, games: int, seed: int, gamma: float, penalty: float, batch: int = 1000
 ) -> dict[str, np.ndarray]:
@@ -26,48 +61,23 @@ def teacher_games(
     ``actions`` (canonical) and ``returns`` (discounted, per decision of the acting
     seat, with the env's reward definition).
     """
-    from mamma_mia_env import Engine
     from mamma_mia_env.game.state import OVER
     from mamma_mia_env.game.symmetry import SeatCanonicalizer
-    from mamma_mia_env.policy import PolicyFailure, observers_for, policy_actions, policy_mode
 
-    eng = Engine(config)
-    mode = config.observation_mode  # the teacher reads it unless it says otherwise
-    observers = observers_for(config, [teacher], default=mode, engines={mode: eng})
-    same_mode = policy_mode(teacher, mode) == mode
+    player = _Teacher(config, teacher)
+    eng = player.engine
     canon = SeatCanonicalizer(config)
     n = config.num_players
     rng = np.random.default_rng([seed, 7])
     out: dict[str, list[np.ndarray]] = {"obs": [], "masks": [], "actions": [], "returns": []}
     for lo in range(0, games, batch):
         b = min(batch, games - lo)
-        seeds = rng.integers(0, 2**63, size=b, dtype=np.uint64)
-        state = eng.reset(seeds=seeds)
+        state = eng.reset(seeds=rng.integers(0, 2**63, size=b, dtype=np.uint64))
         steps: list[tuple] = []
-        while True:
-            live = state.data["phase"] != OVER
-            if not live.any():
-                break
+        while (live := state.data["phase"] != OVER).any():
             rows = np.flatnonzero(live)
-            seats = state.data["seat"].astype(np.int64)
-            sub = state[rows]
-            masks = eng.legal_masks(sub)
-            views: list[tuple[np.ndarray, np.ndarray]] = []
-            try:  # the one seat-policy loop (mamma_mia_env.policy)
-                acts = policy_actions(
-                    [teacher],
-                    np.zeros(len(rows), np.int64),
-                    sub,
-                    masks,
-                    rng,
-                    observers,
-                    default_mode=mode,
-                    views=views,
-                )
-            except PolicyFailure as fail:
-                raise RuntimeError(f"the teacher {teacher!r} failed: {fail.kind}") from fail.error
-            # the learner's observations: the teacher's own when it reads the same mode
-            obs = views[0][1] if views and same_mode else eng.observe(sub)
+            s = state.data["seat"].astype(np.int64)[rows]
+            acts, obs, masks = player.decide(state[rows], rng)
             full = np.zeros(b, dtype=np.int64)
             full[rows] = acts
             delivered = eng.step(state, full, active=live)
@@ -76,17 +86,11 @@ def teacher_games(
             if penalty and n > 1:
                 tot = delivered.sum(axis=1, keepdims=True)
                 r -= penalty * (tot - delivered) / (n - 1)
-            s = seats[rows]
-            steps.append(
-                (
-                    rows,
-                    s,
-                    canon.obs(obs, s).astype(np.uint8),
-                    np.packbits(canon.masks(masks, s) != 0, axis=1),
-                    canon.to_canonical_actions(acts, s),
-                    r,
-                )
-            )
+            steps.append((
+                rows, s, canon.obs(obs, s).astype(np.uint8),
+                np.packbits(canon.masks(masks, s) != 0, axis=1),
+                canon.to_canonical_actions(acts, s), r,
+            ))  # fmt: skip
         rets = _returns(steps, b, n, gamma)
         for t, (_, _, o, m, a, _) in enumerate(steps):
             out["obs"].append(o)

@@ -33,7 +33,8 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from mamma_mia_env.envs.learner import LearnerGames, LearnerOptions
+from mamma_mia_env.envs.learner import LearnerGames
+from mamma_mia_env.envs.learner_options import LearnerOptions
 from mamma_mia_env.envs.opponents import (  # re-exported: they lived here before issue 11
     OpponentError,
     UniformRandomOpponent,

@@ -23,7 +23,8 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from mamma_mia_env.envs.learner import LearnerGames, LearnerOptions
+from mamma_mia_env.envs.learner import LearnerGames
+from mamma_mia_env.envs.learner_options import LearnerOptions
 from mamma_mia_env.envs.vector import check_reset_options
 from mamma_mia_env.game.config import Config
 from mamma_mia_env.plumbing.arguments import ArgumentTypeError, as_seed, is_int
