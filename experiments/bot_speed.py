@@ -46,7 +46,7 @@ from mamma_mia_agents import (  # noqa: E402
     compiled,  # noqa: E402
     load_agent,
 )
-from mamma_mia_agents.compiled import CompiledBots, play_out  # noqa: E402
+from mamma_mia_agents.compiled import CompiledBots, oven, play_out  # noqa: E402
 from mamma_mia_agents.tournament import run_tournament  # noqa: E402
 from mamma_mia_env import Config, Engine, GameState  # noqa: E402
 from mamma_mia_env.envs.vector import MammaMiaVectorEnv  # noqa: E402
@@ -174,7 +174,7 @@ def _time_oven(obs, seats, lay, need, prm, reps):  # type: ignore[no-untyped-def
             for k in range(5):
                 hv[k] = ob[o_h + k] + np.float32(2.0) * ob[o_h + 5 + k]
                 pv[k] = ob[o_p + k] + np.float32(2.0) * ob[o_p + 5 + k]
-            compiled._simulate_oven(
+            oven.simulate_oven(
                 ob, lay, seats[g], need, prm[compiled.I_RIVAL_COVER], pv, hv, pool, reserve,
                 ws, wd, wi,
             )  # fmt: skip

@@ -255,7 +255,7 @@ def test_episode_return_equals_aec_rewards_of_learner_seat(num_players, reward_m
             num_players=num_players,
             reward_mode=reward_mode,
             record_actions=True,
-            opponents=mm.gym_env.UniformRandomOpponent(),
+            opponents=mm.envs.gym_env.UniformRandomOpponent(),
         )
     )
     for ep in range(6):
@@ -298,7 +298,7 @@ def test_vec_env_returns_match_aec_replay():
         num_players=n,
         reward_mode="delivered_win_loss",
         opponent_delivery_penalty=0.5,
-        opponents=[FirstLegal(), mm.gym_env.UniformRandomOpponent()],
+        opponents=[FirstLegal(), mm.envs.gym_env.UniformRandomOpponent()],
         seed=5,
     )
     venv.games.record_history = True
