@@ -44,6 +44,7 @@ class Args:
     base: Path  # a checkout of the older version (folders mamma_mia_env/ and agents/)
     new: Path  # the newer checkout (default: this one)
     rounds: int  # interleaved rounds; every row is timed once per version per round
+    rows: tuple[str, ...]  # which rows (default: all four)
     seconds: float  # length of one timed slice
     out: Path | None  # output folder (default: runs/ab_layout/)
     export: bool  # write into experiments/results/ instead
@@ -202,12 +203,12 @@ def measure(args: Args) -> dict[str, Any]:
         "new": _start(_link_tree(args.new, tmp / "new")),
     }
     rates: dict[str, dict[str, list[float]]] = {
-        r: {"base": [], "new": [], "base_cpu": [], "new_cpu": []} for r in ROWS
+        r: {"base": [], "new": [], "base_cpu": [], "new_cpu": []} for r in args.rows
     }
     try:
         for k in tqdm(range(args.rounds), desc="interleaved rounds"):
             order = ("base", "new") if k % 2 == 0 else ("new", "base")
-            for row in ROWS:
+            for row in args.rows:
                 for version in order:
                     wall, cpu = _ask(procs[version], row, args.seconds)
                     rates[row][version].append(wall)
@@ -235,6 +236,9 @@ def parse(argv: list[str] | None) -> Args:
     p.add_argument("--new", type=Path, default=HERE.parent, help="default: this checkout")
     p.add_argument("--rounds", type=int, default=11, help="interleaved rounds (default 11)")
     p.add_argument("--seconds", type=float, default=1.0, help="one slice, s (default 1.0)")
+    p.add_argument(
+        "--rows", default=",".join(ROWS), help=f"comma-separated rows (default {','.join(ROWS)})"
+    )
     sys.path.insert(0, str(HERE.parent))
     from experiments.common import add_output_args
 
@@ -246,7 +250,10 @@ def parse(argv: list[str] | None) -> Args:
             p.error(f"--{name} {path}: not a checkout (no mamma_mia_env/ and agents/ inside)")
     if ns.rounds < 1 or not (0.05 <= ns.seconds <= 60):
         p.error("--rounds must be >= 1 and --seconds within 0.05-60")
-    return Args(ns.base, ns.new, ns.rounds, ns.seconds, ns.out, ns.export)
+    rows = tuple(r.strip() for r in ns.rows.split(",") if r.strip())
+    if not rows or any(r not in ROWS for r in rows):
+        p.error(f"--rows {ns.rows!r}: choose among {', '.join(ROWS)}")
+    return Args(ns.base, ns.new, ns.rounds, rows, ns.seconds, ns.out, ns.export)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -263,6 +270,7 @@ def main(argv: list[str] | None = None) -> int:
         "base_revision": _revision(args.base),
         "new_revision": _revision(args.new),
         "rounds": args.rounds,
+        "rows_run": list(args.rows),
         "seconds_per_slice": args.seconds,
         "load_average_after": list(os.getloadavg()),
     }
