@@ -187,8 +187,9 @@ def _check_step(ev: dict, before: np.void, after: np.void, codec, config: Config
 
 
 @pytest.mark.parametrize(
-    "cfg", CONFIGS, ids=lambda c: f"{c['num_players']}p-d{int(c['double_ingredients'])}"
-    f"-a{int(c['auto_reveal'])}"
+    "cfg",
+    CONFIGS,
+    ids=lambda c: f"{c['num_players']}p-d{int(c['double_ingredients'])}-a{int(c['auto_reveal'])}",
 )
 def test_log_accounts_for_every_card_of_every_reveal(cfg: dict) -> None:
     config = Config(**cfg)

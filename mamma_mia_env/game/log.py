@@ -261,7 +261,7 @@ def replay_events(
         act[0] = a
         before = state.copy()
         delivered = _step(engine, state, act, i)[0]
-        event = {
+        event: dict[str, Any] = {
             "round": rnd + 1,
             "seat": seat,
             "decision": "reveal" if phase == "reveal" else "turn",

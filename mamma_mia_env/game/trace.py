@@ -77,7 +77,8 @@ def _traced_reveal(r, params, need, out_delivered, trace) -> None:
         t = what - N_KINDS
         count = reveal_legal(r, owner, t, params, need, legal)
         if count == 1:
-            _traced_resolve(r, int(np.argmax(legal)), HOW_FORCED, params, need, out_delivered, trace)
+            choice = int(np.argmax(legal))
+            _traced_resolve(r, choice, HOW_FORCED, params, need, out_delivered, trace)
         elif params[P_AUTO]:
             choice = auto_choice(r, owner, t, legal, need)
             _traced_resolve(r, choice, HOW_AUTO, params, need, out_delivered, trace)
