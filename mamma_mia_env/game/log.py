@@ -134,25 +134,29 @@ def _total(outcomes: list[dict[str, Any]]) -> dict[str, int]:
     return _card_dict(counts)
 
 
-def reveal_outcomes(
-    before: np.void, after: np.void, decoded: Any, seat: int, trace: np.ndarray | None = None
-) -> dict[str, Any]:
-    """What the reveal did in one step: each order turned over and its outcome.
+def reveal_record(engine: Engine, before: GameState, action: int, after: GameState) -> dict:
+    """What the reveal did in the step from ``before`` (game 0) with ``action`` to
+    ``after``: ``{"outcomes": [...], "cards_taken": {...}}``, each order turned over
+    with its complete record (``traced_outcomes``) and the sum of their cards; ``{}``
+    when no oven card was turned over. The step is replayed once more, traced
+    (``trace.traced_step``), and must end in ``after``."""
+    if not _revealed(before.data[0], after.data[0]):
+        return {}
+    outcomes = traced_outcomes(_traced(engine, before, action, after))
+    return {"outcomes": outcomes, "cards_taken": _total(outcomes)}
 
-    One step can turn over many oven cards (the engine resolves every card that needs
-    no decision), so the viewer gets the list. With ``trace`` (the step replayed by
-    ``trace.traced_step``, as the log writer does) every entry is complete
-    (``traced_outcomes``) and ``cards_taken`` is the sum of the entries. Without it
-    (the record before and after is all the caller has) only the step's
-    ``cards_taken`` is known: from the piles and the deciding owner's hand, given per
-    order when the step delivered one order.
+
+def reveal_outcomes(before: np.void, after: np.void, decoded: Any, seat: int) -> dict[str, Any]:
+    """What the reveal did in one step, from the two records alone (format 1).
+
+    Each order turned over and its outcome; but the records before and after a step
+    cannot tell which cards each of several deliveries took, so ``cards_taken`` is the
+    step's (from the piles and the deciding owner's hand), given per order only when
+    the step delivered one order. ``reveal_record`` (which needs the engine and the
+    action) gives the complete record.
     """
     if not _revealed(before, after):
         return {}  # no reveal in this step
-    if trace is not None:
-        outcomes = traced_outcomes(trace)
-        out: dict[str, Any] = {"outcomes": outcomes, "cards_taken": _total(outcomes)}
-        return out
     return _untraced_outcomes(before, after, decoded, seat)
 
 
@@ -208,7 +212,7 @@ def _traced(engine: Engine, before: GameState, a: int, after: GameState) -> np.n
     delivered = np.zeros(engine.num_players, dtype=np.int32)
     traced_step(copy.data, a, engine.params, engine.play, engine.need, delivered, trace)
     if copy.data.tobytes() != after.data.tobytes():
-        raise AssertionError("the traced step left another state than the engine's step")
+        raise RuntimeError("the traced step left another state than the engine's step")
     return trace
 
 
@@ -272,11 +276,11 @@ def replay_events(
         }
         if pending:
             event["order"] = pending
-        if _revealed(before.data[0], state.data[0]):
-            outcomes = traced_outcomes(_traced(engine, before, a, state))
-            event["reveal"] = outcomes
-            event["failed"] = [o for o in outcomes if not o["delivered"]]
-            event["cards_taken"] = _total(outcomes)
+        reveal = reveal_record(engine, before, a, state)
+        if reveal:
+            event["reveal"] = reveal["outcomes"]
+            event["failed"] = [o for o in reveal["outcomes"] if not o["delivered"]]
+            event["cards_taken"] = reveal["cards_taken"]
         events.append(event)
     return {
         "format": LOG_FORMAT,
