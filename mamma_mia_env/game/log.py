@@ -1,7 +1,11 @@
 """Replays and JSON event logs: a game is its config, its seed and its actions.
 
-The log format (``mamma-mia-log/1``) has its writer (``replay_events``) and its reader
+The log format (``mamma-mia-log/2``) has its writer (``replay_events``) and its reader
 (``load_log``, which replays and checks a log) here together, so they change together.
+Format 2 gives every order a reveal turned over its complete record (the cards from
+the piles and from the owner's hand, and who chose); format 1 had only a step's total.
+A log is a game's config, seed and actions, and its events are re-derived from them
+on reading, so a format-1 log loads as a format-2 one.
 """
 
 from __future__ import annotations
@@ -13,16 +17,31 @@ from typing import Any
 import numpy as np
 
 from mamma_mia_env.game.actions import ActionCodec, TurnAction
-from mamma_mia_env.game.cards import INGREDIENTS, N_KINDS, order_name
+from mamma_mia_env.game.cards import DECLINE, INGREDIENTS, N_CARD_TYPES, N_KINDS, order_name
 from mamma_mia_env.game.config import Config
 from mamma_mia_env.game.engine import Engine, IllegalActionError
 from mamma_mia_env.game.outcome import winners
 from mamma_mia_env.game.state import OVER, PHASE_NAMES, PLAY, REVEAL, GameState, StateError
+from mamma_mia_env.game.trace import (
+    HOW_NAMES,
+    HOW_OWNER,
+    T_CHOICE,
+    T_HAND,
+    T_HOW,
+    T_PILES,
+    T_WHAT,
+    T_WHO,
+    new_trace,
+    traced_step,
+)
 from mamma_mia_env.game.validate import validate_state
 from mamma_mia_env.plumbing.arguments import ArgumentTypeError, as_int, as_seed
 
-#: The ``format`` field of an event log.
-LOG_FORMAT = "mamma-mia-log/1"
+#: The ``format`` field of the event logs written here.
+LOG_FORMAT = "mamma-mia-log/2"
+#: The formats ``load_log`` reads (each is re-derived, as ``LOG_FORMAT``, from its
+#: config, seed and actions).
+LOG_FORMATS_READ = ("mamma-mia-log/1", LOG_FORMAT)
 
 
 def _start(
@@ -54,6 +73,12 @@ def _step(engine: Engine, state: GameState, act: np.ndarray, i: int) -> np.ndarr
         raise IllegalActionError(f"actions[{i}]: {str(exc).removeprefix('game 0: ')}") from None
 
 
+_CARD_INDEX = {
+    **{k: i for i, k in enumerate(INGREDIENTS)},
+    **{"double " + k: N_KINDS + i for i, k in enumerate(INGREDIENTS)},
+}
+
+
 def _card_dict(counts: np.ndarray) -> dict[str, int]:
     """Card counts by name ("pepper", "double pepper"), non-zero only."""
     out = {}
@@ -65,14 +90,78 @@ def _card_dict(counts: np.ndarray) -> dict[str, int]:
     return out
 
 
-def reveal_outcomes(before: np.void, after: np.void, decoded: Any, seat: int) -> dict[str, Any]:
-    """What the reveal did in one step: each order turned over and its outcome.
+def _revealed(before: np.void, after: np.void) -> bool:
+    """Whether oven cards were turned over in the step from ``before`` to ``after``."""
+    return bool(
+        before["phase"] == REVEAL
+        or after["phase"] == REVEAL
+        or after["round"] != before["round"]
+        or after["terminated"]
+    )
 
-    One step can turn over many oven cards (the engine resolves every card that needs
-    no decision), so the viewer gets the list. ``cards_taken`` are the ingredient cards
-    the step's deliveries used, from the piles and (a reveal decision's) hand; they are
-    given per order when the step delivered one order, else for the step.
+
+def traced_outcomes(trace: np.ndarray) -> list[dict[str, Any]]:
+    """Each order a step turned over (``trace.traced_step``), in oven order: who, what,
+    its outcome, who chose it and the cards it took (none when it failed)."""
+    out = []
+    for i in np.flatnonzero(trace[:, T_HOW]):
+        row = trace[i]
+        who, t, choice = int(row[T_WHO]), int(row[T_WHAT]) - N_KINDS, int(row[T_CHOICE])
+        piles = row[T_PILES : T_PILES + N_CARD_TYPES]
+        hand = row[T_HAND : T_HAND + N_CARD_TYPES]
+        entry: dict[str, Any] = {
+            "seat": who,
+            "order": order_name(t, who),
+            "delivered": choice != DECLINE,
+            "decided": bool(row[T_HOW] == HOW_OWNER),
+            "by": HOW_NAMES[int(row[T_HOW])],
+        }
+        if choice >= 2:
+            entry["kind"] = INGREDIENTS[choice - 2]  # Monotoni's joker, Minimale's "?"
+        entry["from_piles"] = _card_dict(piles)
+        entry["from_hand"] = _card_dict(hand)
+        entry["cards_taken"] = _card_dict(piles + hand)
+        out.append(entry)
+    return out
+
+
+def _total(outcomes: list[dict[str, Any]]) -> dict[str, int]:
+    """The sum of the entries' ``cards_taken``, in card-code order."""
+    counts = np.zeros(2 * N_KINDS, dtype=np.int64)
+    for o in outcomes:
+        for name, c in o["cards_taken"].items():
+            counts[_CARD_INDEX[name]] += c
+    return _card_dict(counts)
+
+
+def reveal_record(engine: Engine, before: GameState, action: int, after: GameState) -> dict:
+    """What the reveal did in the step from ``before`` (game 0) with ``action`` to
+    ``after``: ``{"outcomes": [...], "cards_taken": {...}}``, each order turned over
+    with its complete record (``traced_outcomes``) and the sum of their cards; ``{}``
+    when no oven card was turned over. The step is replayed once more, traced
+    (``trace.traced_step``), and must end in ``after``."""
+    if not _revealed(before.data[0], after.data[0]):
+        return {}
+    outcomes = traced_outcomes(_traced(engine, before, action, after))
+    return {"outcomes": outcomes, "cards_taken": _total(outcomes)}
+
+
+def reveal_outcomes(before: np.void, after: np.void, decoded: Any, seat: int) -> dict[str, Any]:
+    """What the reveal did in one step, from the two records alone (format 1).
+
+    Each order turned over and its outcome; but the records before and after a step
+    cannot tell which cards each of several deliveries took, so ``cards_taken`` is the
+    step's (from the piles and the deciding owner's hand), given per order only when
+    the step delivered one order. ``reveal_record`` (which needs the engine and the
+    action) gives the complete record.
     """
+    if not _revealed(before, after):
+        return {}  # no reveal in this step
+    return _untraced_outcomes(before, after, decoded, seat)
+
+
+def _untraced_outcomes(before: np.void, after: np.void, decoded: Any, seat: int) -> dict[str, Any]:
+    """``reveal_outcomes`` from the records alone (the format-1 record)."""
     oven = [
         (int(before["oven_who"][i]), int(before["oven_what"][i]), int(before["oven_s"][i]),
          int(before["oven_d"][i]))
@@ -85,8 +174,6 @@ def reveal_outcomes(before: np.void, after: np.void, decoded: Any, seat: int) ->
             oven.append((seat, N_KINDS + decoded.order, 0, 0))
     start = int(before["reveal_pos"]) if before["phase"] == REVEAL else 0
     same_round = after["round"] == before["round"] and after["phase"] != OVER
-    if same_round and after["phase"] == PLAY:
-        return {}  # no reveal in this step
     stop = int(after["reveal_pos"]) if same_round else len(oven)
     revealed = np.zeros(2 * N_KINDS, dtype=np.int64)
     outcomes = []
@@ -115,6 +202,18 @@ def reveal_outcomes(before: np.void, after: np.void, decoded: Any, seat: int) ->
         if len(done) == 1:
             done[0]["cards_taken"] = out["cards_taken"]
     return out
+
+
+def _traced(engine: Engine, before: GameState, a: int, after: GameState) -> np.ndarray:
+    """The trace of the step from ``before`` with action ``a`` (``trace.traced_step``),
+    checked to end where the engine's step ended."""
+    copy = before.copy()
+    trace = new_trace()
+    delivered = np.zeros(engine.num_players, dtype=np.int32)
+    traced_step(copy.data, a, engine.params, engine.play, engine.need, delivered, trace)
+    if copy.data.tobytes() != after.data.tobytes():
+        raise RuntimeError("the traced step left another state than the engine's step")
+    return trace
 
 
 def replay(
@@ -164,9 +263,9 @@ def replay_events(
             pos = int(rec["reveal_pos"])
             pending = order_name(int(rec["oven_what"][pos]) - 5, int(rec["oven_who"][pos]))
         act[0] = a
-        before = rec.copy()
+        before = state.copy()
         delivered = _step(engine, state, act, i)[0]
-        event = {
+        event: dict[str, Any] = {
             "round": rnd + 1,
             "seat": seat,
             "decision": "reveal" if phase == "reveal" else "turn",
@@ -177,12 +276,11 @@ def replay_events(
         }
         if pending:
             event["order"] = pending
-        reveal = reveal_outcomes(before, state.data[0], codec.decode(a), seat)
+        reveal = reveal_record(engine, before, a, state)
         if reveal:
             event["reveal"] = reveal["outcomes"]
             event["failed"] = [o for o in reveal["outcomes"] if not o["delivered"]]
-            if "cards_taken" in reveal:
-                event["cards_taken"] = reveal["cards_taken"]
+            event["cards_taken"] = reveal["cards_taken"]
         events.append(event)
     return {
         "format": LOG_FORMAT,
@@ -205,7 +303,8 @@ def load_log(source: str | Path | dict[str, Any]) -> dict[str, Any]:
 
     The actions are replayed through the engine's legal masks, so a hand-edited or
     corrupt log is refused here, naming what is wrong, instead of drawing a game that
-    never happened. Returns the log re-derived from config, seed and actions.
+    never happened. Returns the log re-derived from config, seed and actions, in the
+    current format (``LOG_FORMAT``) whatever format it was read in.
     """
     where = "log"
     if isinstance(source, (str, Path)):
@@ -218,8 +317,8 @@ def load_log(source: str | Path | dict[str, Any]) -> dict[str, Any]:
             raise LogError(f"{where}: not JSON: {exc}") from exc
     else:
         obj = source
-    if not isinstance(obj, dict) or obj.get("format") != LOG_FORMAT:
-        raise LogError(f"{where}: not a {LOG_FORMAT} document (field 'format')")
+    if not isinstance(obj, dict) or obj.get("format") not in LOG_FORMATS_READ:
+        raise LogError(f"{where}: not a {' or '.join(LOG_FORMATS_READ)} document (field 'format')")
     try:
         config = Config.from_kwargs(**obj.get("config", {}))
     except (TypeError, ValueError) as exc:

@@ -172,6 +172,33 @@ def take_kind(counts, k: int, value: int) -> int:
 
 
 @_jit
+def bombastica_from_hand(r, owner: int, short: int) -> None:
+    """Cover Bombastica's ``short`` from the owner's hand (docs/RULES.md X17): doubles
+    first, of any ingredient, then singles, one card at a time, so no more cards than
+    needed (a double may overpay a shortfall of 1). Among the kinds that still have a
+    card of the sort being taken, the one with the largest hand value goes first
+    (ties: the lowest index)."""
+    while short > 0:
+        best = -1
+        for k in range(N_KINDS):
+            if r.hand[owner, N_KINDS + k] > 0 and (
+                best < 0 or hand_value(r, owner, k) > hand_value(r, owner, best)
+            ):
+                best = k
+        if best >= 0:
+            r.hand[owner, N_KINDS + best] -= 1
+            short -= 2
+            continue
+        for k in range(N_KINDS):
+            if r.hand[owner, k] > 0 and (
+                best < 0 or hand_value(r, owner, k) > hand_value(r, owner, best)
+            ):
+                best = k
+        r.hand[owner, best] -= 1
+        short -= 1
+
+
+@_jit
 def deliver(r, owner: int, t: int, x: int, params, need, out_delivered) -> None:
     """Move the needed cards to the used stack and the order to ``delivered``."""
     before_piles = r.piles.copy()
@@ -179,17 +206,7 @@ def deliver(r, owner: int, t: int, x: int, params, need, out_delivered) -> None:
     if t == BOMBASTICA:
         short = BOMBASTICA_MIN - bombastica_value(r, owner, False)
         r.piles[:] = 0
-        while short > 0:
-            best = 0
-            for k in range(1, N_KINDS):
-                if hand_value(r, owner, k) > hand_value(r, owner, best):
-                    best = k
-            if r.hand[owner, N_KINDS + best] > 0:
-                r.hand[owner, N_KINDS + best] -= 1
-                short -= 2
-            else:
-                r.hand[owner, best] -= 1
-                short -= 1
+        bombastica_from_hand(r, owner, short)
     else:
         req = np.zeros(N_KINDS, np.int64)
         order_need(r, owner, t, x, need, req)

@@ -29,6 +29,7 @@ from mamma_mia_env.game.cards import (
 from mamma_mia_env.game.outcome import ingredient_cards, winners
 from mamma_mia_env.game.reveal import (
     auto_choice,
+    bombastica_from_hand,
     bombastica_value,
     continue_reveal,
     deliver,
@@ -88,6 +89,7 @@ __all__ = [  # the whole rule set, as before the split (``rules.X`` keeps workin
     "REWARD_DELIVERED",
     "REWARD_WIN_LOSS",
     "auto_choice",
+    "bombastica_from_hand",
     "bombastica_value",
     "continue_reveal",
     "deliver",
@@ -114,6 +116,7 @@ __all__ = [  # the whole rule set, as before the split (``rules.X`` keeps workin
     "stack_push_bottom",
     "step_game",
     "take_kind",
+    "take_turn",
     "turn_is_legal",
     "turn_mask",
     "winners",
@@ -277,6 +280,16 @@ def _mask_orders(p, cards, size, stack_ok, held, out) -> None:
 @_jit
 def play_turn(r, a: int, params, play, need, out_delivered) -> None:
     """Apply a legal turn action, then end play or pass the turn (docs/SPEC.md)."""
+    if take_turn(r, a, params, play):
+        r.reveal_pos = 0
+        continue_reveal(r, params, need, out_delivered)
+
+
+@_jit
+def take_turn(r, a: int, params, play) -> bool:
+    """The turn itself: play, order, draw; True when play ends and the reveal begins
+    (else the turn passes, or the game is truncated). Apart from ``play_turn`` so that
+    the event log's traced step (``trace.py``) starts the same reveal."""
     seat = r.seat
     n = params[P_N]
     draw = a % 2
@@ -315,12 +328,11 @@ def play_turn(r, a: int, params, play, need, out_delivered) -> None:
     if params[P_MAX_TURNS] > 0 and r.turns >= params[P_MAX_TURNS]:
         r.truncated = True
         r.phase = OVER
-        return
+        return False
     if r.supply_pos >= r.supply_len or (params[P_GUARD] and r.idle >= n):
-        r.reveal_pos = 0
-        continue_reveal(r, params, need, out_delivered)
-    else:
-        r.seat = (seat + 1) % n
+        return True
+    r.seat = (seat + 1) % n
+    return False
 
 
 # -- One step ---------------------------------------------------------------------------

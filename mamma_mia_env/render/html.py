@@ -40,14 +40,25 @@ def step_caption(log: dict[str, Any], i: int) -> str:
     lines = [text]
     for o in ev.get("reveal", []):
         how = "delivered" if o["delivered"] else "failed"
-        who = "" if o.get("decided") else " (automatic)"
-        took = o.get("cards_taken")
-        extra = f", took {', '.join(f'{c} {k}' for k, c in took.items())}" if took else ""
+        if "kind" in o and o["delivered"]:
+            how += f" as {o['kind']}"
+        who = _CHOSEN.get(o.get("by", ""), "")
+        extra = ""
+        if o.get("from_piles"):
+            extra += f", took {_cards(o['from_piles'])} from the piles"
+        if o.get("from_hand"):
+            extra += f", added {_cards(o['from_hand'])} from hand"
         lines.append(f"  reveal: seat {o['seat']}'s {o['order']}: {how}{who}{extra}")
-    if "cards_taken" in ev and sum(o["delivered"] for o in ev.get("reveal", [])) > 1:
-        took = ", ".join(f"{c} {k}" for k, c in ev["cards_taken"].items())
-        lines.append(f"  cards taken by this step's deliveries: {took}")
+    if ev.get("cards_taken") and sum(o["delivered"] for o in ev.get("reveal", [])) > 1:
+        lines.append(f"  cards taken by this step's deliveries: {_cards(ev['cards_taken'])}")
     return "\n".join(lines)
+
+
+_CHOSEN = {"auto": " (automatic policy)", "forced": " (no choice)"}
+
+
+def _cards(counts: dict[str, int]) -> str:
+    return ", ".join(f"{c} {k}" for k, c in counts.items())
 
 
 def reveal_starts(log: dict[str, Any]) -> list[int]:

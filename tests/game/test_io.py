@@ -191,7 +191,7 @@ def test_event_log_replays_to_the_final_state_and_matches_rewards(cfg: dict, tmp
     raw.write_event_log(str(path))
     log = json.loads(path.read_text())
     assert log == json.loads(json.dumps(raw.event_log()))
-    assert log["format"] == "mamma-mia-log/1"
+    assert log["format"] == "mamma-mia-log/2"
     config = Config(**log["config"])
     assert config == raw.config
     assert int(log["seed"]) == raw.seed_used == 321

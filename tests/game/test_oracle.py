@@ -799,3 +799,16 @@ def test_bombastica_hand_order_ties_and_doubles() -> None:
     g.apply(g.DELIVER)
     assert g.snapshot()["hands"][0] == cards(mushroom=1)  # the double, overpaying by one
     assert g.snapshot()["used"] == cards(salami=5, mushroom=5, pineapple=4, pineapple_d=1)
+
+
+def test_bombastica_doubles_first_across_ingredients() -> None:
+    """Issue 19: 13 face up; a double olive and 3 single salami in hand: the double."""
+    piles = cards(salami=3, mushroom=3, pineapple=3, pepper=2, olive=2)
+    hands = empty_hands(4)
+    hands[0] = cards(salami=3, olive_d=1)
+    g = reveal_scenario({"double_ingredients": True}, [[0, "order", BOMBASTICA]], hands, piles)
+    g.begin_reveal()
+    g.apply(g.DELIVER)
+    assert g.snapshot()["hands"][0] == cards(salami=3)
+    used = cards(salami=3, mushroom=3, pineapple=3, pepper=2, olive=2, olive_d=1)
+    assert g.snapshot()["used"] == used

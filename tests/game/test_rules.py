@@ -1042,12 +1042,50 @@ def test_double_overpays_from_hand() -> None:
     assert g.used() == {"double pineapple": 2, "pineapple": 1, "pepper": 1}
     assert g.hand(ALBERTO) == {"pineapple": 2}
 
-    # Bombastica, 14 face up: the hand's double olive (largest hand value) pays 1.
+    # Bombastica, 14 face up: the hand's double olive (doubles first) pays 1.
     piles = {"salami": 3, "mushroom": 3, "pineapple": 3, "pepper": 3, "double olive": 1}
     g = _doubles(SALAMI, BOMBASTICA, piles, {"double olive": 1, "salami": 1})
     g.step(DELIVER)
     assert g.hand(SALAMI) == {"salami": 1}
     assert g.used() == {**piles, "double olive": 2}
+
+
+def test_double_bombastica_hand_takes_doubles_first_across_ingredients() -> None:
+    # Issue 19: 13 face up (2 missing); 1 double olive and 3 single salami in hand. The
+    # double olive covers the 2 (doubles first, of any ingredient): 1 card, not 2.
+    piles = {"salami": 3, "mushroom": 3, "pineapple": 3, "pepper": 2, "olive": 2}
+    g = _doubles(SALAMI, BOMBASTICA, piles, {"double olive": 1, "salami": 3})
+    assert g.legal() == {DELIVER, DECLINE}
+    g.step(DELIVER)
+    assert g.hand(SALAMI) == {"salami": 3}
+    assert g.used() == {**piles, "double olive": 1}
+    assert g.piles() == {}
+
+
+@pytest.mark.parametrize(
+    "hand, left",
+    [
+        # short 3: two doubles (the larger hand value first: pepper 2+2 > mushroom 2),
+        # 4 value for 3, 2 cards; the singles stay
+        (
+            {"double mushroom": 1, "double pepper": 1, "pepper": 2, "salami": 3},
+            {"pepper": 2, "salami": 3},
+        ),
+        # short 3, one double: the double, then one single (salami 3 > pepper 1)
+        ({"double olive": 1, "salami": 3, "pepper": 1}, {"salami": 2, "pepper": 1}),
+        # short 3, doubles tied in hand value: the lowest index first
+        (
+            {"double olive": 2, "double mushroom": 2, "salami": 1},
+            {"double olive": 1, "double mushroom": 1, "salami": 1},
+        ),
+    ],
+)
+def test_double_bombastica_hand_order(hand: dict, left: dict) -> None:
+    piles = {"salami": 3, "mushroom": 3, "pineapple": 3, "pepper": 3}  # 12: short 3
+    g = _doubles(SALAMI, BOMBASTICA, piles, hand)
+    g.step(DELIVER)
+    assert g.hand(SALAMI) == left
+    assert g.piles() == {}
 
 
 def test_double_minimale_fewest_compares_value() -> None:

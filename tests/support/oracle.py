@@ -528,14 +528,20 @@ class OracleGame:
             raise AssertionError("took cards that are not there")
 
     def _bombastica_hand_take(self, hand: list[int], shortfall: int, used: list[int] | None) -> int:
-        """Cover a Bombastica shortfall from ``hand`` card by card; return value taken."""
+        """Cover a Bombastica shortfall from ``hand`` card by card; return value taken.
+
+        SPEC: every double first (of any ingredient), then singles, never a card more
+        than needed; among the kinds holding the sort of card being taken, the one
+        with the largest hand value first (ties: the lowest index)."""
         taken = 0
         while shortfall > 0:
             hv = [hand[k] + 2 * hand[NUM_INGREDIENTS + k] for k in range(NUM_INGREDIENTS)]
-            k = max(range(NUM_INGREDIENTS), key=lambda i: (hv[i], -i))
-            if hv[k] == 0:
+            doubles = [k for k in range(NUM_INGREDIENTS) if hand[NUM_INGREDIENTS + k]]
+            singles = [k for k in range(NUM_INGREDIENTS) if hand[k]]
+            if not doubles and not singles:
                 raise AssertionError("Bombastica shortfall not coverable")
-            card = NUM_INGREDIENTS + k if hand[NUM_INGREDIENTS + k] else k
+            kinds, offset = (doubles, NUM_INGREDIENTS) if doubles else (singles, 0)
+            card = offset + max(kinds, key=lambda i: (hv[i], -i))
             hand[card] -= 1
             if used is not None:
                 used[card] += 1

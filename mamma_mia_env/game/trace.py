@@ -1,0 +1,106 @@
+"""One step of one game, traced: which cards each revealed order took, and who chose.
+
+The event log (``log.py``) needs, for every order turned over in a step, the cards it
+took from the face-up piles and from its owner's hand and how its outcome was chosen.
+The engine's own step does not keep that (it would cost every game of every batch),
+so the log writer replays the step here, on a copy of the record, with the same rule
+functions: ``take_turn``, then the reveal loop of ``reveal.continue_reveal`` with each
+``resolve`` framed by a look at the piles and the owner's hand before and after. The
+writer checks that the traced step ends in the engine's record byte for byte, so the
+loop below cannot drift from ``continue_reveal`` unnoticed. Only the log writer runs
+this kernel.
+
+``trace[i]`` describes oven entry ``i`` (an order resolved in this step, else zeros):
+``T_HOW`` (``HOW_OWNER``: the owner's decision, ``HOW_AUTO``: the automatic policy,
+``HOW_FORCED``: one legal choice), ``T_CHOICE`` (the reveal action's offset:
+``DECLINE``, ``DELIVER`` or ``2 + x``), ``T_WHO`` / ``T_WHAT`` (the oven entry), and
+per card type the cards taken from the piles (``T_PILES``) and from the owner's hand
+(``T_HAND``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from mamma_mia_env.game.cards import N_CARD_TYPES, N_KINDS, N_REVEAL_ACTIONS, OVEN_CAPACITY
+from mamma_mia_env.game.reveal import auto_choice, end_round, resolve, reveal_legal
+from mamma_mia_env.game.rules import take_turn
+from mamma_mia_env.game.state import PLAY, REVEAL
+from mamma_mia_env.game.table import P_AUTO, P_NPLAY
+from mamma_mia_env.plumbing.jit_cache import njit
+
+HOW_OWNER, HOW_AUTO, HOW_FORCED = 1, 2, 3
+HOW_NAMES = {HOW_OWNER: "owner", HOW_AUTO: "auto", HOW_FORCED: "forced"}
+T_HOW, T_CHOICE, T_WHO, T_WHAT = 0, 1, 2, 3
+T_PILES = 4
+T_HAND = T_PILES + N_CARD_TYPES
+TRACE_WIDTH = T_HAND + N_CARD_TYPES
+
+_jit = njit()
+
+
+def new_trace() -> np.ndarray:
+    """A trace buffer for ``traced_step``: one row per oven entry."""
+    return np.zeros((OVEN_CAPACITY, TRACE_WIDTH), dtype=np.int64)
+
+
+@_jit
+def _traced_resolve(r, choice: int, how: int, params, need, out_delivered, trace) -> None:
+    """``resolve`` one order, writing what it took into ``trace[reveal_pos]``."""
+    i = r.reveal_pos
+    owner = r.oven_who[i]
+    piles = r.piles.copy()
+    hand = r.hand[owner].copy()
+    resolve(r, choice, params, need, out_delivered)
+    trace[i, T_HOW] = how
+    trace[i, T_CHOICE] = choice
+    trace[i, T_WHO] = owner
+    trace[i, T_WHAT] = r.oven_what[i]
+    for c in range(N_CARD_TYPES):
+        trace[i, T_PILES + c] = piles[c] - r.piles[c]
+        trace[i, T_HAND + c] = hand[c] - r.hand[owner, c]
+
+
+@_jit
+def _traced_reveal(r, params, need, out_delivered, trace) -> None:
+    """``reveal.continue_reveal``, line for line, with every resolution traced."""
+    legal = np.zeros(N_REVEAL_ACTIONS, np.int8)
+    while r.reveal_pos < r.oven_len:
+        i = r.reveal_pos
+        what = r.oven_what[i]
+        if what < N_KINDS:
+            r.piles[what] += r.oven_s[i]
+            r.piles[N_KINDS + what] += r.oven_d[i]
+            r.reveal_pos = i + 1
+            continue
+        owner = r.oven_who[i]
+        t = what - N_KINDS
+        count = reveal_legal(r, owner, t, params, need, legal)
+        if count == 1:
+            choice = int(np.argmax(legal))
+            _traced_resolve(r, choice, HOW_FORCED, params, need, out_delivered, trace)
+        elif params[P_AUTO]:
+            choice = auto_choice(r, owner, t, legal, need)
+            _traced_resolve(r, choice, HOW_AUTO, params, need, out_delivered, trace)
+        else:
+            r.phase = REVEAL
+            r.seat = owner
+            return
+    end_round(r, params)
+
+
+@_jit
+def traced_step(data, a: int, params, play, need, out_delivered, trace) -> None:
+    """``rules.step_game`` on ``data[0]`` (a legal action), tracing its reveal."""
+    r = data[0]
+    trace[:] = 0
+    r.rewards[:] = 0.0
+    if r.phase == PLAY:
+        if take_turn(r, a, params, play):
+            r.reveal_pos = 0
+            _traced_reveal(r, params, need, out_delivered, trace)
+    elif r.phase == REVEAL:
+        r.phase = PLAY
+        choice = a - params[P_NPLAY] * 18
+        _traced_resolve(r, choice, HOW_OWNER, params, need, out_delivered, trace)
+        _traced_reveal(r, params, need, out_delivered, trace)
