@@ -27,9 +27,10 @@ from mamma_mia_agents.cli.screen import cards_text, table_renderable
 from mamma_mia_env import ActionCodec, Config, ConfigError, Engine, GameState, StateError
 from mamma_mia_env.game.actions import RevealAction, TurnAction
 from mamma_mia_env.game.cards import INGREDIENTS, order_name
-from mamma_mia_env.game.log import final_result, reveal_outcomes
+from mamma_mia_env.game.log import final_result, reveal_record
 from mamma_mia_env.game.state import OVER, REVEAL
 from mamma_mia_env.render.svg import table_view
+from mamma_mia_env.render.text import reveal_lines
 
 SAVE_FORMAT = "mamma-mia-play/1"
 DEFAULT_SAVE = "mamma-mia-save.json"
@@ -116,11 +117,10 @@ class Game:
         return self.engine.legal_masks(self.state)[0].astype(bool)
 
     def apply(self, action: int) -> dict[str, Any]:
-        before = self.rec.copy()
-        decoded = self.codec.decode(action)
+        before = self.state.copy()
         self.engine.step(self.state, np.array([action], dtype=np.int64))
         self.actions.append(int(action))
-        return reveal_outcomes(before, self.rec, decoded, int(before["seat"]))
+        return reveal_record(self.engine, before, int(action), self.state)
 
     def bot_action(self) -> int:
         s = int(self.rec["seat"])
@@ -260,12 +260,7 @@ def choose_reveal(console: Console, game: Game, legal: list[int]) -> int:
 def _describe(game: Game, seat: int, action: int, reveal: dict[str, Any]) -> list[str]:
     who = "you" if seat == game.seat else f"seat {seat} ({game.names[seat]})"
     lines = [f"{who}: {game.codec.to_str(action, seat)}"]
-    for o in reveal.get("outcomes", []):
-        took = o.get("cards_taken")
-        extra = f", took {', '.join(f'{c} {k}' for k, c in took.items())}" if took else ""
-        how = "DELIVERED" if o["delivered"] else "failed"
-        lines.append(f"  reveal: seat {o['seat']}'s {o['order']}: {how}{extra}")
-    return lines
+    return lines + reveal_lines(reveal.get("outcomes", []), reveal.get("cards_taken"))
 
 
 def play_game(game: Game, console: Console, delay: float, save: str) -> int:

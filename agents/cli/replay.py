@@ -36,7 +36,7 @@ def add_parser(sub: Any) -> None:
     p = sub.add_parser(
         "replay",
         help="watch a recorded game (event log JSON) in the terminal or as an HTML page",
-        description="Watch a game recorded as an event log (mamma-mia-log/1 JSON, written by "
+        description="Watch a game recorded as an event log (mamma-mia-log JSON, written by "
         "env.write_event_log or `mamma-mia tournament --save-logs`).",
     )
     p.add_argument("log", help="the event log JSON file")

@@ -16,12 +16,12 @@ from typing import Any
 
 import numpy as np
 
-from mamma_mia_env.game.actions import ActionCodec, TurnAction
+from mamma_mia_env.game.actions import ActionCodec
 from mamma_mia_env.game.cards import DECLINE, INGREDIENTS, N_CARD_TYPES, N_KINDS, order_name
 from mamma_mia_env.game.config import Config
 from mamma_mia_env.game.engine import Engine, IllegalActionError
 from mamma_mia_env.game.outcome import winners
-from mamma_mia_env.game.state import OVER, PHASE_NAMES, PLAY, REVEAL, GameState, StateError
+from mamma_mia_env.game.state import OVER, PHASE_NAMES, REVEAL, GameState, StateError
 from mamma_mia_env.game.trace import (
     HOW_NAMES,
     HOW_OWNER,
@@ -144,64 +144,6 @@ def reveal_record(engine: Engine, before: GameState, action: int, after: GameSta
         return {}
     outcomes = traced_outcomes(_traced(engine, before, action, after))
     return {"outcomes": outcomes, "cards_taken": _total(outcomes)}
-
-
-def reveal_outcomes(before: np.void, after: np.void, decoded: Any, seat: int) -> dict[str, Any]:
-    """What the reveal did in one step, from the two records alone (format 1).
-
-    Each order turned over and its outcome; but the records before and after a step
-    cannot tell which cards each of several deliveries took, so ``cards_taken`` is the
-    step's (from the piles and the deciding owner's hand), given per order only when
-    the step delivered one order. ``reveal_record`` (which needs the engine and the
-    action) gives the complete record.
-    """
-    if not _revealed(before, after):
-        return {}  # no reveal in this step
-    return _untraced_outcomes(before, after, decoded, seat)
-
-
-def _untraced_outcomes(before: np.void, after: np.void, decoded: Any, seat: int) -> dict[str, Any]:
-    """``reveal_outcomes`` from the records alone (the format-1 record)."""
-    oven = [
-        (int(before["oven_who"][i]), int(before["oven_what"][i]), int(before["oven_s"][i]),
-         int(before["oven_d"][i]))
-        for i in range(int(before["oven_len"]))
-    ]  # fmt: skip
-    if before["phase"] == PLAY and isinstance(decoded, TurnAction):
-        if decoded.kind is not None:
-            oven.append((seat, INGREDIENTS.index(decoded.kind), decoded.singles, decoded.doubles))
-        if decoded.order is not None:
-            oven.append((seat, N_KINDS + decoded.order, 0, 0))
-    start = int(before["reveal_pos"]) if before["phase"] == REVEAL else 0
-    same_round = after["round"] == before["round"] and after["phase"] != OVER
-    stop = int(after["reveal_pos"]) if same_round else len(oven)
-    revealed = np.zeros(2 * N_KINDS, dtype=np.int64)
-    outcomes = []
-    for i in range(start, stop):
-        who, what, sgl, dbl = oven[i]
-        if what < N_KINDS:
-            revealed[what] += sgl
-            revealed[N_KINDS + what] += dbl
-            continue
-        t = what - N_KINDS
-        outcomes.append(
-            {
-                "seat": who,
-                "order": order_name(t, who),
-                "delivered": bool(after["delivered"][who, t] > before["delivered"][who, t]),
-                "decided": bool(before["phase"] == REVEAL and i == start),
-            }
-        )
-    taken = before["piles"].astype(np.int64) + revealed - after["piles"]
-    if before["phase"] == REVEAL:
-        taken += before["hand"][seat].astype(np.int64) - after["hand"][seat]
-    out: dict[str, Any] = {"outcomes": outcomes}
-    if any(o["delivered"] for o in outcomes):
-        out["cards_taken"] = _card_dict(np.maximum(taken, 0))
-        done = [o for o in outcomes if o["delivered"]]
-        if len(done) == 1:
-            done[0]["cards_taken"] = out["cards_taken"]
-    return out
 
 
 def _traced(engine: Engine, before: GameState, a: int, after: GameState) -> np.ndarray:

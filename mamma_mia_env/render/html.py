@@ -18,6 +18,7 @@ from mamma_mia_env.game.config import Config
 from mamma_mia_env.game.log import LOG_FORMAT, LogError, load_log, log_states
 from mamma_mia_env.game.state import REVEAL
 from mamma_mia_env.render.svg import table_svg
+from mamma_mia_env.render.text import reveal_lines
 from mamma_mia_env.render.view import table_view
 
 __all__ = [
@@ -37,28 +38,7 @@ def step_caption(log: dict[str, Any], i: int) -> str:
         return "Deal"
     ev = log["events"][i - 1]
     text = f"Round {ev['round']}: seat {ev['seat']} {ev['text']}"
-    lines = [text]
-    for o in ev.get("reveal", []):
-        how = "delivered" if o["delivered"] else "failed"
-        if "kind" in o and o["delivered"]:
-            how += f" as {o['kind']}"
-        who = _CHOSEN.get(o.get("by", ""), "")
-        extra = ""
-        if o.get("from_piles"):
-            extra += f", took {_cards(o['from_piles'])} from the piles"
-        if o.get("from_hand"):
-            extra += f", added {_cards(o['from_hand'])} from hand"
-        lines.append(f"  reveal: seat {o['seat']}'s {o['order']}: {how}{who}{extra}")
-    if ev.get("cards_taken") and sum(o["delivered"] for o in ev.get("reveal", [])) > 1:
-        lines.append(f"  cards taken by this step's deliveries: {_cards(ev['cards_taken'])}")
-    return "\n".join(lines)
-
-
-_CHOSEN = {"auto": " (automatic policy)", "forced": " (no choice)"}
-
-
-def _cards(counts: dict[str, int]) -> str:
-    return ", ".join(f"{c} {k}" for k, c in counts.items())
+    return "\n".join([text, *reveal_lines(ev.get("reveal", []), ev.get("cards_taken"))])
 
 
 def reveal_starts(log: dict[str, Any]) -> list[int]:

@@ -72,3 +72,34 @@ def render_table(rec: np.void, viewer: int, num_players: int, recall: bool = Tru
         f"your hand (seat {viewer}): {_cards(own['hand'])}; orders: {'; '.join(orders) or '-'}"
     )
     return "\n".join(lines)
+
+
+_CHOSEN = {"auto": " (automatic policy)", "forced": " (no choice)"}
+
+
+def _card_counts(counts: dict[str, int]) -> str:
+    return ", ".join(f"{c} {k}" for k, c in counts.items())
+
+
+def reveal_lines(
+    outcomes: list[dict[str, Any]], cards_taken: dict[str, int] | None = None
+) -> list[str]:
+    """One line per order a step turned over (the event log's ``reveal`` entries): whose
+    order, delivered or failed (and as which ingredient), who chose, the cards it took
+    from the piles and from hand; then the step's total when several were delivered.
+    The one wording of a reveal, for the terminal game and the replays alike."""
+    lines = []
+    for o in outcomes:
+        how = "delivered" if o["delivered"] else "failed"
+        if "kind" in o and o["delivered"]:
+            how += f" as {o['kind']}"
+        who = _CHOSEN.get(o.get("by", ""), "")
+        extra = ""
+        if o.get("from_piles"):
+            extra += f", took {_card_counts(o['from_piles'])} from the piles"
+        if o.get("from_hand"):
+            extra += f", added {_card_counts(o['from_hand'])} from hand"
+        lines.append(f"  reveal: seat {o['seat']}'s {o['order']}: {how}{who}{extra}")
+    if cards_taken and sum(o["delivered"] for o in outcomes) > 1:
+        lines.append(f"  cards taken by this step's deliveries: {_card_counts(cards_taken)}")
+    return lines
