@@ -17,8 +17,8 @@ Rows (four players):
     git worktree add /tmp/base <commit>
     PYTHONPATH=. python experiments/ab_layout.py --base /tmp/base --rounds 11 --export
 
-Writes ``ab_layout.json`` into ``--out`` (default: runs/ab_layout/); ``--export``
-writes it to experiments/results/.
+Writes ``<name>.json`` (``--name``, default ``ab_layout``) into ``--out`` (default:
+runs/ab_layout/); ``--export`` writes it to experiments/results/.
 """
 
 from __future__ import annotations
@@ -46,6 +46,7 @@ class Args:
     rounds: int  # interleaved rounds; every row is timed once per version per round
     rows: tuple[str, ...]  # which rows (default: all four)
     seconds: float  # length of one timed slice
+    name: str  # the result file's stem (default ab_layout)
     out: Path | None  # output folder (default: runs/ab_layout/)
     export: bool  # write into experiments/results/ instead
 
@@ -240,8 +241,9 @@ def parse(argv: list[str] | None) -> Args:
         "--rows", default=",".join(ROWS), help=f"comma-separated rows (default {','.join(ROWS)})"
     )
     sys.path.insert(0, str(HERE.parent))
-    from experiments.common import add_output_args
+    from experiments.common import add_output_args, file_stem
 
+    p.add_argument("--name", type=file_stem, default="ab_layout", help="file stem (ab_layout)")
     add_output_args(p, "ab_layout")
     ns = p.parse_args(argv)
     for name in ("base", "new"):
@@ -253,7 +255,7 @@ def parse(argv: list[str] | None) -> Args:
     rows = tuple(r.strip() for r in ns.rows.split(",") if r.strip())
     if not rows or any(r not in ROWS for r in rows):
         p.error(f"--rows {ns.rows!r}: choose among {', '.join(ROWS)}")
-    return Args(ns.base, ns.new, ns.rounds, rows, ns.seconds, ns.out, ns.export)
+    return Args(ns.base, ns.new, ns.rounds, rows, ns.seconds, ns.name, ns.out, ns.export)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -274,7 +276,7 @@ def main(argv: list[str] | None = None) -> int:
         "seconds_per_slice": args.seconds,
         "load_average_after": list(os.getloadavg()),
     }
-    path = out / "ab_layout.json"
+    path = out / f"{args.name}.json"
     write_json(path, report, provenance())
     for row, r in rows.items():
         print(
