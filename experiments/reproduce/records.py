@@ -18,7 +18,33 @@ _FUZZ_TESTS = (
     "tests/fuzz/test_fuzz_states.py tests/fuzz/test_fuzz_envs.py tests/fuzz/test_fuzz_files.py "
     "tests/fuzz/test_fuzz_replays.py"
 )
+_ABL = "python experiments/ab_layout.py --seconds 1.0"
 RECORDS: list[Record] = [
+    Record(
+        name="ab_layout_i18",
+        commands={
+            "ab_layout_i18.json": (
+                f"{_ABL} --base <checkout of 444946b> --rounds 21 --name ab_layout_i18 --export"
+            ),
+            "ab_layout_i18_aec.json": (
+                f"{_ABL} --base <checkout of 444946b> --rows aec --rounds 31 --out <dir> "
+                "(renamed after the run)"
+            ),
+            "ab_layout_i18_aec_vs_i22.json": (
+                f"{_ABL} --base <checkout of c9e410d> --rows aec --rounds 31 --out <dir> "
+                "(renamed after the run)"
+            ),
+            "ab_infos_i22_aec.json": (
+                f"{_ABL} --base <checkout of 444946b> --new <checkout of c9e410d> --rows aec "
+                "--rounds 41 --name ab_infos_i22_aec --export"
+            ),
+        },
+        reason=(
+            "interleaved A/B timings of whole checkouts (issue 18's layers against the code "
+            "before them; issue 22's int infos alone, c9e410d, against the same base) on a "
+            "shared machine: they need the other checkouts; records, not re-run"
+        ),
+    ),
     Record(
         name="ab_speed",
         commands={
