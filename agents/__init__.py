@@ -30,7 +30,12 @@ from mamma_mia_agents.bots.builder import BuilderAgent
 from mamma_mia_agents.bots.counter import CounterAgent
 from mamma_mia_agents.bots.forgetful import ForgetfulAgent
 from mamma_mia_agents.bots.hoarder import HoarderAgent
-from mamma_mia_agents.bots.loading import AgentLoadError, agent_name, resolve_agent
+from mamma_mia_agents.bots.loading import (
+    AgentLoadError,
+    agent_factory,
+    agent_name,
+    resolve_agent,
+)
 from mamma_mia_agents.bots.ppo_agent import PPOAgent
 from mamma_mia_agents.bots.random_agent import RandomAgent
 from mamma_mia_agents.bots.roster import COMPILED_BOTS, HEURISTICS
@@ -70,6 +75,7 @@ __all__ = [
     "PPOAgent",
     "RandomAgent",
     "SearchAgent",
+    "agent_factory",
     "agent_name",
     "game_info",
     "load_agent",

@@ -20,11 +20,21 @@ class AgentLoadError(ValueError):
     """An agent spec names no bundled agent and no importable Agent."""
 
 
+def agent_factory(func: Any) -> Any:
+    """Mark a function as an agent factory, so that an import path ``"pkg.mod:func"`` may
+    name it: ``load_agent`` calls a function only when it carries this mark (any other
+    function, ``os:abort`` say, is refused before it is called)."""
+    func.__mamma_mia_agent_factory__ = True
+    return func
+
+
 def resolve_agent(spec: str | Agent | Any, registry: Mapping[str, type[Agent]]) -> Agent:
     """An agent from a name in ``registry`` or an import path (``"pkg.mod:Name"``).
 
-    ``Name`` may be an ``Agent`` subclass (instantiated without arguments), an agent
-    instance, or a function returning one. Any object with ``act_batch(observations,
+    ``Name`` may be an agent class (an ``Agent`` subclass, or any class with an
+    ``act_batch`` method; instantiated without arguments), an agent instance, or a
+    function marked with ``@agent_factory`` that returns one. Anything else the path
+    names is refused before it is called. Any object with ``act_batch(observations,
     masks, rng, seats=None)`` is accepted as it is.
     """
     if isinstance(spec, Agent) or callable(getattr(spec, "act_batch", None)):
@@ -50,17 +60,30 @@ def resolve_agent(spec: str | Agent | Any, registry: Mapping[str, type[Agent]]) 
         if not hasattr(obj, part):
             raise AgentLoadError(f"module {module_name!r} has no attribute {attr!r}")
         obj = getattr(obj, part)
-    if isinstance(obj, type) or (callable(obj) and not hasattr(obj, "act_batch")):
+    if _makes_agent(obj):
         try:
             obj = obj()
         except TypeError as exc:
             raise AgentLoadError(f"cannot create agent {spec!r} without arguments: {exc}") from exc
-    if not callable(getattr(obj, "act_batch", None)):
+    elif not isinstance(obj, type) and callable(obj) and not hasattr(obj, "act_batch"):
+        raise AgentLoadError(
+            f"{spec!r} is a function that is not marked as an agent factory: only agent "
+            "classes, agent objects and functions decorated with "
+            "@mamma_mia_agents.agent_factory are called"
+        )
+    if isinstance(obj, type) or not callable(getattr(obj, "act_batch", None)):
         raise AgentLoadError(
             f"{spec!r} is not an agent: it needs an act_batch(observations, masks, rng, "
             "seats=None) method (subclass mamma_mia_agents.Agent)"
         )
     return obj
+
+
+def _makes_agent(obj: Any) -> bool:
+    """A class whose instances are agents, or a marked factory: safe to call."""
+    if isinstance(obj, type):
+        return callable(getattr(obj, "act_batch", None))
+    return bool(getattr(obj, "__mamma_mia_agent_factory__", False)) and callable(obj)
 
 
 def _bundled(name: str, registry: Mapping[str, type[Agent]]) -> Agent:

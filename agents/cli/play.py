@@ -21,7 +21,7 @@ import numpy as np
 from rich.console import Console
 from rich.prompt import Prompt
 
-from mamma_mia_agents import AgentLoadError, load_agent
+from mamma_mia_agents import REGISTRY, AgentLoadError, load_agent
 from mamma_mia_agents.cli.options import VARIANT_FLAGS, positive
 from mamma_mia_agents.cli.screen import cards_text, table_renderable
 from mamma_mia_env import ActionCodec, Config, ConfigError, Engine, GameState, StateError
@@ -53,7 +53,10 @@ def add_parser(sub: Any) -> None:
     )
     p.add_argument("--players", type=positive("--players", 2, 5), default=3)
     p.add_argument(
-        "--agents", default="builder", help="agents for the other seats, comma-separated, cycled"
+        "--agents",
+        default=None,
+        help="agents for the other seats, comma-separated, cycled (default builder; with "
+        "--resume: instead of the saved game's, which must be bundled agents)",
     )
     p.add_argument("--seat", type=positive("--seat", 0, 4), default=0, help="your seat")
     p.add_argument("--seed", type=positive("--seed", 0, 2**63 - 1), default=None)
@@ -149,23 +152,29 @@ class Game:
         }
 
     @classmethod
-    def load(cls, path: str) -> Game:
-        """Resume a saved game: every field checked, the actions replayed and compared."""
+    def load(cls, path: str, agents: list[str] | None = None) -> Game:
+        """Resume a saved game: every field checked, the actions replayed and compared.
+
+        A save file is data: the agents it names load only if they are bundled agents
+        (``agents``, given on the command line, replace them; the person, not the file,
+        then chooses what code runs)."""
         try:
             obj = json.loads(Path(path).read_text())
-        except (OSError, json.JSONDecodeError) as exc:
+        except (OSError, json.JSONDecodeError, RecursionError, UnicodeDecodeError) as exc:
             raise SaveError(f"{path}: cannot read a saved game: {exc}") from exc
         if not isinstance(obj, dict) or obj.get("format") != SAVE_FORMAT:
             raise SaveError(f"{path}: not a {SAVE_FORMAT} file (field 'format')")
         try:
             config = Config.from_kwargs(**obj["config"])
-            seed = int(obj["seed"])
             seat, specs, actions = obj["seat"], obj["agents"], obj["actions"]
-            if not isinstance(seat, int) or not isinstance(specs, list):
-                raise ValueError("fields 'seat' (int) and 'agents' (list) are required")
+            seed = _saved_seed(obj["seed"])
+            if not isinstance(seat, int) or isinstance(seat, bool):
+                raise ValueError(f"field 'seat' must be an int, got {seat!r}")
+            if not isinstance(specs, list) or not all(isinstance(x, str) for x in specs):
+                raise ValueError("field 'agents' must be a list of agent names")
             if not isinstance(actions, list):
                 raise ValueError("field 'actions' must be a list")
-            game = cls(config, seat, [str(s) for s in specs], seed, actions)
+            game = cls(config, seat, agents or _bundled_only(path, specs), seed, actions)
             saved = GameState.from_dict(obj["state"])
         except KeyError as exc:
             raise SaveError(f"{path}: field {exc} is missing") from exc
@@ -174,6 +183,28 @@ class Game:
         if not saved.equals(game.state):
             raise SaveError(f"{path}: field 'state' does not match the replayed actions")
         return game
+
+
+def _saved_seed(value: Any) -> int:
+    """The save file stores the seed as a string of plain digits (JSON numbers lose
+    precision above 2**53): nothing else is read as a seed."""
+    if not isinstance(value, str) or not value.isascii() or not value.isdigit():
+        raise ValueError(f"field 'seed' must be a string of digits, got {value!r}")
+    return int(value)
+
+
+def _bundled_only(path: str, specs: list[str]) -> list[str]:
+    """The saved agents, if every one is a bundled agent; else ``SaveError`` saying how
+    to name the agents on the command line instead."""
+    for spec in specs:
+        if spec not in REGISTRY:
+            raise SaveError(
+                f"field 'agents' names {spec!r}, which is not a bundled agent "
+                f"({', '.join(REGISTRY)}): a saved game never loads code named in the file. "
+                f"To resume with your own agents, name them yourself: mamma-mia play "
+                f"--resume {path} --agents AGENT[,AGENT...]"
+            )
+    return specs
 
 
 # -- the person's decisions -----------------------------------------------------------------
@@ -298,8 +329,11 @@ def play_game(game: Game, console: Console, delay: float, save: str) -> int:
 def run(args: argparse.Namespace) -> int:
     parser = args.subparser
     try:
+        specs = None if args.agents is None else [s.strip() for s in args.agents.split(",")]
+        if specs is not None and not all(specs):
+            parser.error(f"--agents needs a comma-separated list, got {args.agents!r}")
         if args.resume:
-            game = Game.load(args.resume)
+            game = Game.load(args.resume, specs)
         else:
             fields = ("mamma_mia_in_deal", "pass_may_play_order", "strict_minimale",
                       "double_ingredients", "random_start_player", "auto_reveal")  # fmt: skip
@@ -311,10 +345,7 @@ def run(args: argparse.Namespace) -> int:
             seed = args.seed
             if seed is None:
                 seed = int(np.random.SeedSequence().generate_state(1, np.uint64)[0] >> 1)
-            specs = [s.strip() for s in args.agents.split(",")]
-            if not all(specs):
-                parser.error(f"--agents needs a comma-separated list, got {args.agents!r}")
-            game = Game(config, args.seat, specs, seed, [])
+            game = Game(config, args.seat, specs or ["builder"], seed, [])
     except (SaveError, ConfigError, AgentLoadError, ValueError) as exc:
         parser.error(str(exc))
     if args.delay < 0:

@@ -214,7 +214,7 @@ def test_load_agent_by_name_and_import_path(tmp_path, monkeypatch) -> None:
         textwrap.dedent(
             """
             import numpy as np
-            from mamma_mia_agents import Agent, RandomAgent
+            from mamma_mia_agents import Agent, RandomAgent, agent_factory
 
             class FirstLegal(Agent):
                 name = "first-legal"
@@ -223,8 +223,19 @@ def test_load_agent_by_name_and_import_path(tmp_path, monkeypatch) -> None:
 
             instance = FirstLegal()
 
+            @agent_factory
             def make():
                 return RandomAgent()
+
+            CALLED = []
+
+            def unmarked():
+                CALLED.append(1)
+                return RandomAgent()
+
+            class NotAnAgent:
+                def __init__(self):
+                    CALLED.append(1)
 
             class Duck:
                 def act_batch(self, observations, masks, rng, seats=None):
@@ -252,6 +263,19 @@ def test_load_agent_by_name_and_import_path(tmp_path, monkeypatch) -> None:
         load_agent("my_bots:not_an_agent")
     with pytest.raises(AgentLoadError, match="must look like"):
         load_agent("my_bots:")
+    # an import path names code to run only when it is an agent class or a marked factory:
+    # anything else is refused before it is called (issue 21: a file's "os:abort")
+    with pytest.raises(AgentLoadError, match="not marked as an agent factory"):
+        load_agent("my_bots:unmarked")
+    with pytest.raises(AgentLoadError, match="is not an agent"):
+        load_agent("my_bots:NotAnAgent")
+    assert sys.modules["my_bots"].CALLED == []
+    with pytest.raises(AgentLoadError, match="not marked as an agent factory"):
+        load_agent("os:abort")
+    with pytest.raises(AgentLoadError, match="not marked as an agent factory"):
+        load_agent("code:interact")
+    with pytest.raises(AgentLoadError, match="is not an agent"):
+        load_agent("code:InteractiveConsole")
 
 
 # -- the reveal decisions -----------------------------------------------------------------------
