@@ -12,32 +12,31 @@ step, ``q`` saves the game and quits.
 from __future__ import annotations
 
 import argparse
-import json
 import time
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 from rich.console import Console
 from rich.prompt import Prompt
 
-from mamma_mia_agents import REGISTRY, AgentLoadError, load_agent
+from mamma_mia_agents import AgentLoadError
 from mamma_mia_agents.cli.options import VARIANT_FLAGS, positive
 from mamma_mia_agents.cli.screen import cards_text, table_renderable
-from mamma_mia_env import ActionCodec, Config, ConfigError, Engine, GameState, StateError
+from mamma_mia_agents.cli.session import (
+    DEFAULT_SAVE,
+    SAVE_FORMAT,
+    AgentFailure,
+    Game,
+    SaveError,
+)
+from mamma_mia_env import Config, ConfigError
 from mamma_mia_env.game.actions import RevealAction, TurnAction
 from mamma_mia_env.game.cards import INGREDIENTS, order_name
-from mamma_mia_env.game.log import final_result, reveal_record
-from mamma_mia_env.game.state import OVER, REVEAL
-from mamma_mia_env.render.svg import table_view
+from mamma_mia_env.game.log import final_result
+from mamma_mia_env.game.state import REVEAL
 from mamma_mia_env.render.text import reveal_lines
 
-SAVE_FORMAT = "mamma-mia-play/1"
-DEFAULT_SAVE = "mamma-mia-save.json"
-
-
-class SaveError(ValueError):
-    """A saved game that cannot be resumed; the message names the file and field."""
+__all__ = ["DEFAULT_SAVE", "SAVE_FORMAT", "Game", "Quit", "SaveError", "add_parser", "run"]
 
 
 class Quit(Exception):
@@ -72,139 +71,6 @@ def add_parser(sub: Any) -> None:
     for flag, field, text in VARIANT_FLAGS:
         p.add_argument(flag, dest=field, action="store_true", help=text)
     p.set_defaults(run=run, subparser=p)
-
-
-class Game:
-    """One game between the person (``seat``) and agents, savable at any decision."""
-
-    def __init__(
-        self, config: Config, seat: int, specs: list[str], seed: int, actions: list[int]
-    ) -> None:
-        self.config, self.seat, self.specs, self.seed = config, seat, specs, seed
-        n = config.num_players
-        if not 0 <= seat < n:
-            raise ValueError(f"seat must be 0..{n - 1} in a {n}-player game, got {seat}")
-        if not specs:
-            raise ValueError("at least one agent is needed for the other seats")
-        self.engine = Engine(config)
-        self.codec = ActionCodec(self.engine)
-        others = [s for s in range(n) if s != seat]
-        self.agents = {s: load_agent(specs[i % len(specs)]) for i, s in enumerate(others)}
-        self.names = {s: specs[i % len(specs)] for i, s in enumerate(others)}
-        for agent in self.agents.values():
-            if hasattr(agent, "check_config"):
-                agent.check_config(config)
-        self.observers = {
-            m: Engine(config.replace(observation_mode=m))
-            for m in {a.observation_mode for a in self.agents.values()}
-        }
-        self.state = self.engine.reset(seeds=[seed])
-        self.actions: list[int] = []
-        for i, a in enumerate(actions):
-            if self.over():
-                raise ValueError(f"action {i} comes after the end of the game")
-            legal = self.legal()
-            ok = isinstance(a, int) and not isinstance(a, bool) and 0 <= a < len(legal)
-            if not (ok and legal[a]):
-                raise ValueError(f"action {i} ({a!r}) is not legal in its position")
-            self.apply(a)
-
-    @property
-    def rec(self) -> np.void:
-        return self.state.data[0]
-
-    def over(self) -> bool:
-        return bool(self.rec["phase"] == OVER)
-
-    def legal(self) -> np.ndarray:
-        return self.engine.legal_masks(self.state)[0].astype(bool)
-
-    def apply(self, action: int) -> dict[str, Any]:
-        before = self.state.copy()
-        self.engine.step(self.state, np.array([action], dtype=np.int64))
-        self.actions.append(int(action))
-        return reveal_record(self.engine, before, int(action), self.state)
-
-    def bot_action(self) -> int:
-        s = int(self.rec["seat"])
-        agent = self.agents[s]
-        obs = self.observers[agent.observation_mode].observe(self.state)
-        mask = self.engine.legal_masks(self.state)
-        rng = np.random.default_rng([self.seed, len(self.actions)])  # same on resume
-        a = int(np.asarray(agent.act_batch(obs, mask, rng, np.array([s])))[0])
-        if not mask[0, a]:
-            raise RuntimeError(f"agent {self.names[s]!r} chose illegal action {a}")
-        return a
-
-    def view(self) -> dict[str, Any]:
-        n = self.config.num_players
-        return table_view(self.rec, n, self.seat, self.config.observation_mode == "recall")
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "format": SAVE_FORMAT,
-            "config": self.config.to_dict(),
-            "seat": self.seat,
-            "agents": self.specs,
-            "seed": str(self.seed),
-            "actions": self.actions,
-            "state": self.state.to_dict(),  # checked against the replay on load
-        }
-
-    @classmethod
-    def load(cls, path: str, agents: list[str] | None = None) -> Game:
-        """Resume a saved game: every field checked, the actions replayed and compared.
-
-        A save file is data: the agents it names load only if they are bundled agents
-        (``agents``, given on the command line, replace them; the person, not the file,
-        then chooses what code runs)."""
-        try:
-            obj = json.loads(Path(path).read_text())
-        except (OSError, json.JSONDecodeError, RecursionError, UnicodeDecodeError) as exc:
-            raise SaveError(f"{path}: cannot read a saved game: {exc}") from exc
-        if not isinstance(obj, dict) or obj.get("format") != SAVE_FORMAT:
-            raise SaveError(f"{path}: not a {SAVE_FORMAT} file (field 'format')")
-        try:
-            config = Config.from_kwargs(**obj["config"])
-            seat, specs, actions = obj["seat"], obj["agents"], obj["actions"]
-            seed = _saved_seed(obj["seed"])
-            if not isinstance(seat, int) or isinstance(seat, bool):
-                raise ValueError(f"field 'seat' must be an int, got {seat!r}")
-            if not isinstance(specs, list) or not all(isinstance(x, str) for x in specs):
-                raise ValueError("field 'agents' must be a list of agent names")
-            if not isinstance(actions, list):
-                raise ValueError("field 'actions' must be a list")
-            game = cls(config, seat, agents or _bundled_only(path, specs), seed, actions)
-            saved = GameState.from_dict(obj["state"])
-        except KeyError as exc:
-            raise SaveError(f"{path}: field {exc} is missing") from exc
-        except (ConfigError, StateError, AgentLoadError, ValueError, TypeError) as exc:
-            raise SaveError(f"{path}: {exc}") from exc
-        if not saved.equals(game.state):
-            raise SaveError(f"{path}: field 'state' does not match the replayed actions")
-        return game
-
-
-def _saved_seed(value: Any) -> int:
-    """The save file stores the seed as a string of plain digits (JSON numbers lose
-    precision above 2**53): nothing else is read as a seed."""
-    if not isinstance(value, str) or not value.isascii() or not value.isdigit():
-        raise ValueError(f"field 'seed' must be a string of digits, got {value!r}")
-    return int(value)
-
-
-def _bundled_only(path: str, specs: list[str]) -> list[str]:
-    """The saved agents, if every one is a bundled agent; else ``SaveError`` saying how
-    to name the agents on the command line instead."""
-    for spec in specs:
-        if spec not in REGISTRY:
-            raise SaveError(
-                f"field 'agents' names {spec!r}, which is not a bundled agent "
-                f"({', '.join(REGISTRY)}): a saved game never loads code named in the file. "
-                f"To resume with your own agents, name them yourself: mamma-mia play "
-                f"--resume {path} --agents AGENT[,AGENT...]"
-            )
-    return specs
 
 
 # -- the person's decisions -----------------------------------------------------------------
@@ -303,7 +169,11 @@ def play_game(game: Game, console: Console, delay: float, save: str) -> int:
         legal = [int(a) for a in np.flatnonzero(game.legal())]
         if seat != game.seat:
             time.sleep(max(delay, 0.0))
-            a = game.bot_action()
+            try:
+                a = game.bot_action()
+            except AgentFailure as exc:
+                console.print(f"[red]{exc}[/red]")
+                return _save(game, console, save, code=1)
         else:
             try:
                 if game.rec["phase"] == REVEAL:
@@ -311,9 +181,7 @@ def play_game(game: Game, console: Console, delay: float, save: str) -> int:
                 else:
                     a = choose_turn(console, game, legal)
             except (Quit, EOFError, KeyboardInterrupt):
-                Path(save).write_text(json.dumps(game.to_dict()))
-                console.print(f"Saved to {save}; continue with: mamma-mia play --resume {save}")
-                return 0
+                return _save(game, console, save)
         log += _describe(game, seat, a, game.apply(a))
     console.clear()
     view = game.view()
@@ -324,6 +192,17 @@ def play_game(game: Game, console: Console, delay: float, save: str) -> int:
         f"[bold]Game over.[/bold] Delivered orders by seat: {res['delivered']}. Winner(s): {won}."
     )
     return 0
+
+
+def _save(game: Game, console: Console, save: str, code: int = 0) -> int:
+    try:
+        replaced = game.save(save)
+    except SaveError as exc:
+        console.print(f"[red]The game was not saved: {exc}[/red]")
+        return 1
+    note = " (replacing the earlier file)" if replaced else ""
+    console.print(f"Saved to {save}{note}; continue with: mamma-mia play --resume {save}")
+    return code
 
 
 def run(args: argparse.Namespace) -> int:

@@ -79,5 +79,5 @@ def test_fields_of_the_wrong_type_are_refused(
 def test_a_nesting_bomb_is_a_message(tmp_path: Path) -> None:
     path = tmp_path / "bomb.json"
     path.write_text("[" * 100_000 + "]" * 100_000)
-    with pytest.raises(SaveError, match="cannot read a saved game"):
+    with pytest.raises(SaveError, match="saved game is JSON nested too deeply"):
         Game.load(str(path))
