@@ -14,6 +14,7 @@ Two rules, one place:
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import stat
@@ -78,10 +79,8 @@ def write_atomic(path: str | os.PathLike[str], data: str | bytes, what: str = "f
         os.chmod(tmp, 0o666 & ~umask)
         os.replace(tmp, p)
     except BaseException as exc:
-        try:
+        with contextlib.suppress(OSError):
             os.unlink(tmp)
-        except OSError:
-            pass
         if isinstance(exc, OSError):
             raise FileDoorError(f"{p}: cannot write the {what}: {exc.strerror or exc}") from None
         raise
@@ -112,9 +111,7 @@ def read_text(
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise FileDoorError(
-            f"{p}: the {what} is not UTF-8 text (byte {exc.start}: {raw[exc.start:exc.start + 1]!r})"
-        ) from None
+        raise FileDoorError(f"{p}: the {what} is not UTF-8 text (at byte {exc.start})") from None
 
 
 def read_json(
