@@ -248,7 +248,7 @@ def replay_events(
             event["failed"] = [o for o in reveal["outcomes"] if not o["delivered"]]
             event["cards_taken"] = reveal["cards_taken"]
         events.append(event)
-    log = {
+    log: dict[str, Any] = {
         "format": LOG_FORMAT,
         "config": config.to_dict(),
         "seed": str(seed),

@@ -170,7 +170,7 @@ def _asset(name: str) -> str:
 
 
 def page_title(log: dict[str, Any]) -> str:
-    """"Mamma Mia!: builder vs counter" when the log names its agents."""
+    """ "Mamma Mia!: builder vs counter" when the log names its agents."""
     names = seat_names(log)
     return "Mamma Mia! replay" + (": " + " vs ".join(names) if names else "")
 
@@ -199,4 +199,3 @@ def replay_html(log: dict[str, Any], title: str | None = None, source: str = "")
         f"<script id='data' type='application/json'>{script_json(page_data(log))}</script>"
         f"<script>{_asset('replay_page.js')}</script></body></html>"
     )
-

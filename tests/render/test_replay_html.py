@@ -10,6 +10,7 @@ import sys
 
 import numpy as np
 import pytest
+from replay_logs import HOSTILE, assert_offline, tournament_log
 
 import mamma_mia_env as mm
 from mamma_mia_agents.tournament import run_tournament
@@ -159,24 +160,6 @@ def test_terminal_replay_steps_jumps_and_changes_view(tmp_path):
 
 
 # -- agent names in logs ----------------------------------------------------------------
-def tournament_log(num_players: int = 4) -> dict:
-    """The first game of a small tournament, as written by ``--save-logs``."""
-    agents = ["builder", "counter", "hoarder", "random"][:num_players]
-    res = run_tournament(
-        agents, num_players=num_players, games=num_players, workers=1, progress=False,
-        save_logs=1,
-    )  # fmt: skip
-    return res.logs[0]
-
-
-def assert_offline(page: str) -> None:
-    """One file: no address the browser would fetch (the SVG namespace is a name)."""
-    assert not re.search(r"(src|href|action)\s*=", page, re.I)
-    assert "url(" not in page and "@import" not in page
-    assert not re.search(r"fetch\(|XMLHttpRequest|import\(|<link|<iframe", page)
-    assert set(re.findall(r"https?://[^'\"]*", page)) <= {"http://www.w3.org/2000/svg"}
-
-
 def test_logs_record_agent_names_and_check_them():
     e = _random_game(num_players=2, seed=5)
     names = ["alice", "bob"]
@@ -232,9 +215,6 @@ def test_captions_name_the_agents_and_every_reveal_outcome():
     final = page_data(log)["final"]
     assert final["winners"] == log["result"]["winners"]
     assert [final["ranks"][s] for s in final["winners"]] == [1] * len(final["winners"])
-
-
-HOSTILE = ["<script>alert(1)</script>", "\"&'", "</script><!--x-->", "a\u2028b"]
 
 
 def test_names_from_a_log_are_escaped_everywhere():
