@@ -38,7 +38,7 @@ def browser(tmp_path):
     for flag in (
         "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync",
-        f"--user-data-dir={tmp_path / 'profile'}", "--window-size=1500,1000",
+        f"--user-data-dir={tmp_path / 'profile'}", "--window-size=1500,1050",
     ):  # fmt: skip
         opts.add_argument(flag)
     opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
@@ -130,8 +130,10 @@ def test_replay_page_steps_and_draws_what_each_view_allows(browser, tmp_path):
         for p in (0, first, last // 2, last):
             drv.execute_script(f"go({p});")
             assert drv.execute_script(OUTSIDE) == []
-    drv.execute_script(f"go({last // 2});")
+    busiest = max(range(1, last + 1), key=lambda i: len(log["events"][i - 1].get("reveal", [])))
     drv.find_element(By.CSS_SELECTOR, "#view option[value='0']").click()
+    drv.execute_script(f"go({busiest});")  # the picture: the step that revealed most
+    assert drv.find_element(By.ID, "caption").text == step_caption(log, busiest)
     assert _errors(drv) == []
     shot = tmp_path / "replay.png"
     drv.save_screenshot(str(shot))
