@@ -56,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
     if args.seat is not None and not 0 <= args.seat < n:
         args.subparser.error(f"--seat must be 0..{n - 1} for this {n}-player game")
     if args.html:
-        Path(args.html).write_text(replay_html(log, title=f"Mamma Mia! {Path(args.log).name}"))
+        Path(args.html).write_text(replay_html(log, source=Path(args.log).name), encoding="utf-8")
         print(f"wrote {args.html}")
         return 0
     return terminal_replay(log, args.seat, Console(highlight=False))

@@ -49,7 +49,7 @@ from mamma_mia_agents.tournament.schedule import (
     seating_schedule,
 )
 from mamma_mia_env import Config
-from mamma_mia_env.game.log import replay_events
+from mamma_mia_env.game.log import MAX_AGENT_NAME, replay_events
 
 DEFAULT_BATCH = 2500
 SMALL_RUN = 1000  # with workers=None, fewer games than this play in this process
@@ -232,7 +232,7 @@ def _event_logs(
     """Event logs (``mamma_mia_env.replay_events``) of the recorded games of batch 0."""
     logs = []
     for k, acts in enumerate(actions):
-        log = replay_events(res.config, int(seeds[lo + k]), acts)
-        log["agents"] = [res.names[a] for a in res.assign[lo + k]]  # by seat
+        names = [res.names[a][:MAX_AGENT_NAME] for a in res.assign[lo + k]]  # by seat
+        log = replay_events(res.config, int(seeds[lo + k]), acts, agents=names)
         logs.append(log)
     return logs

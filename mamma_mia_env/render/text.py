@@ -81,13 +81,21 @@ def _card_counts(counts: dict[str, int]) -> str:
     return ", ".join(f"{c} {k}" for k, c in counts.items())
 
 
+def seat_label(seat: int, names: list[str] | None = None) -> str:
+    """``seat 2``, or ``ppo (seat 2)`` when the agents' names are known."""
+    return f"seat {seat}" if names is None else f"{names[seat]} (seat {seat})"
+
+
 def reveal_lines(
-    outcomes: list[dict[str, Any]], cards_taken: dict[str, int] | None = None
+    outcomes: list[dict[str, Any]],
+    cards_taken: dict[str, int] | None = None,
+    names: list[str] | None = None,
 ) -> list[str]:
     """One line per order a step turned over (the event log's ``reveal`` entries): whose
     order, delivered or failed (and as which ingredient), who chose, the cards it took
     from the piles and from hand; then the step's total when several were delivered.
-    The one wording of a reveal, for the terminal game and the replays alike."""
+    The one wording of a reveal, for the terminal game and the replays alike; with
+    ``names`` (one per seat) a seat is called by its agent's name too."""
     lines = []
     for o in outcomes:
         how = "delivered" if o["delivered"] else "failed"
@@ -99,7 +107,8 @@ def reveal_lines(
             extra += f", took {_card_counts(o['from_piles'])} from the piles"
         if o.get("from_hand"):
             extra += f", added {_card_counts(o['from_hand'])} from hand"
-        lines.append(f"  reveal: seat {o['seat']}'s {o['order']}: {how}{who}{extra}")
+        whose = seat_label(o["seat"], names)
+        lines.append(f"  reveal: {whose}'s {o['order']}: {how}{who}{extra}")
     if cards_taken and sum(o["delivered"] for o in outcomes) > 1:
         lines.append(f"  cards taken by this step's deliveries: {_card_counts(cards_taken)}")
     return lines
