@@ -128,9 +128,10 @@ def _final(log: dict[str, Any], n: int) -> dict[str, Any]:
     }
 
 
-def page_data(log: dict[str, Any]) -> dict[str, Any]:
+def page_data(log: dict[str, Any], seat: int | None = None) -> dict[str, Any]:
     """Everything the page draws: per position, every viewer's ``table_view``
-    (compactly, ``decode_view``), the captions, the reveals, names and the result."""
+    (compactly, ``decode_view``), the captions, the reveals, names and the result;
+    ``seat``: the view the page opens in (``None``: all hands)."""
     cfg = Config.from_kwargs(**log["config"])
     n, recall = cfg.num_players, cfg.observation_mode == "recall"
     pieces = _Pieces()
@@ -153,6 +154,7 @@ def page_data(log: dict[str, Any]) -> dict[str, Any]:
         "captions": [step_caption(log, i) for i in range(len(steps))],
         "reveals": reveal_starts(log),
         "final": _final(log, n),
+        "start_view": 0 if seat is None else 1 + int(seat),
     }
 
 
@@ -175,9 +177,13 @@ def page_title(log: dict[str, Any]) -> str:
     return "Mamma Mia! replay" + (": " + " vs ".join(names) if names else "")
 
 
-def replay_html(log: dict[str, Any], title: str | None = None, source: str = "") -> str:
+def replay_html(
+    log: dict[str, Any], title: str | None = None, source: str = "", seat: int | None = None
+) -> str:
     """One self-contained HTML page animating ``log`` (from ``load_log``); ``source``
-    (the log's file name) is shown under the title."""
+    (the log's file name) is shown under the title; ``seat``: the view it opens in (the
+    other views stay one click away). The result is hidden until the last step or a
+    click on "Show the result", so the page does not give the game away."""
     title = page_title(log) if title is None else title
     sub = f"{source}, " if source else ""
     sub += f"{len(log['actions'])} moves"
@@ -185,7 +191,7 @@ def replay_html(log: dict[str, Any], title: str | None = None, source: str = "")
         "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
         f"<title>{escape(title)}</title><style>{_asset('replay_page.css')}</style></head>"
         f"<body><h1 id='title'>{escape(title)}</h1><p id='sub'>{escape(sub)}</p>"
-        "<p id='result'></p>"
+        "<p><button id='showresult'>Show the result</button><span id='result'></span></p>"
         "<div id='bar'><button id='first' title='start'>|&lt;</button>"
         "<button id='back' title='back a step (left arrow)'>&lt; Back</button>"
         "<button id='fwd' title='forward a step (right arrow)'>Forward &gt;</button>"
@@ -196,6 +202,6 @@ def replay_html(log: dict[str, Any], title: str | None = None, source: str = "")
         "<div id='main'><div id='table'></div><div id='side'>"
         "<div id='caption'></div><h3>Scoreboard</h3><table id='score'></table>"
         "<h3>Legend</h3><div id='legend'></div></div></div>"
-        f"<script id='data' type='application/json'>{script_json(page_data(log))}</script>"
+        f"<script id='data' type='application/json'>{script_json(page_data(log, seat))}</script>"
         f"<script>{_asset('replay_page.js')}</script></body></html>"
     )

@@ -211,6 +211,14 @@ function show() {
   $('caption').textContent = D.captions[pos];
   $('pos').textContent = `step ${pos} / ${D.steps.length - 1}`;
   scoreboard(viewOf(pos, 0));
+  if (pos === D.steps.length - 1) showResult();
+}
+
+// The result stays hidden until the last step (or a click): a replay is watched to
+// find out who wins.
+function showResult() {
+  $('result').hidden = false;
+  $('showresult').hidden = true;
 }
 
 function go(p) { pos = Math.max(0, Math.min(D.steps.length - 1, p)); show(); }
@@ -220,11 +228,15 @@ function setup() {
   $('result').textContent = f.ranks === null ? 'The game did not finish.'
     : `${f.winners.length > 1 ? 'Winners (shared)' : 'Winner'}: ${names} · delivered ` +
       f.delivered.map((d, s) => `${short(s)} ${d}`).join(', ') + ` · seed ${D.seed}`;
+  $('result').hidden = true;
+  $('showresult').onclick = showResult;
+  view = D.start_view;
   const sel = $('view');
   [null, ...D.names.keys()].forEach((s, i) => {
     const o = document.createElement('option');
     o.value = i;
     o.textContent = s === null ? 'All hands' : `${who(s)}'s view`;
+    o.selected = i === view;
     sel.appendChild(o);
   });
   $('first').onclick = () => go(0);

@@ -47,9 +47,9 @@ def browser(tmp_path):
     drv.quit()
 
 
-def _open(drv, tmp_path, log) -> None:
+def _open(drv, tmp_path, log, seat=None) -> None:
     page = tmp_path / "replay.html"
-    page.write_text(replay_html(log, source="game-0.json"), encoding="utf-8")
+    page.write_text(replay_html(log, source="game-0.json", seat=seat), encoding="utf-8")
     drv.get(page.as_uri())
 
 
@@ -87,6 +87,8 @@ def test_replay_page_steps_and_draws_what_each_view_allows(browser, tmp_path):
     assert pos.text == f"step 0 / {last}"
     assert drv.find_element(By.ID, "title").text.endswith("builder vs counter vs hoarder vs random")
     winners = [names[s] for s in log["result"]["winners"]]
+    assert not drv.find_element(By.ID, "result").is_displayed()  # no spoiler at step 0
+    drv.find_element(By.ID, "showresult").click()
     assert all(w in drv.find_element(By.ID, "result").text for w in winners)
     assert (
         "salami (sal) — personal ingredient of builder (seat 0)"
@@ -158,3 +160,23 @@ def test_hostile_names_show_as_text(browser, tmp_path):
     assert options[2] == f"{HOSTILE[1]} (seat 1)'s view"
     assert HOSTILE[2] in drv.find_element(By.ID, "table").text
     assert _errors(drv) == []
+
+
+def test_the_page_opens_in_the_asked_seat_and_shows_the_result_at_the_end(browser, tmp_path):
+    """``mamma-mia replay LOG --html OUT --seat 2``: the page opens in seat 2's view;
+    the result appears at the last step without a click."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    log = load_log(tournament_log(4))
+    _open(browser, tmp_path, log, seat=2)
+    assert (
+        Select(browser.find_element(By.ID, "view")).first_selected_option.get_attribute("value")
+        == "3"
+    )
+    assert browser.find_element(By.ID, "table").text.count("hand not shown") == 3
+    assert not browser.find_element(By.ID, "result").is_displayed()
+    browser.find_element(By.ID, "last").click()
+    assert browser.find_element(By.ID, "result").is_displayed()
+    assert not browser.find_element(By.ID, "showresult").is_displayed()
+    assert _errors(browser) == []
