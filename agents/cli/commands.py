@@ -18,6 +18,7 @@ from mamma_mia_agents import REGISTRY
 from mamma_mia_agents.cli.options import PROG
 from mamma_mia_agents.cli.play import add_parser as add_play_parser
 from mamma_mia_agents.cli.replay import add_parser as add_replay_parser
+from mamma_mia_agents.cli.serve import add_parser as add_serve_parser
 from mamma_mia_agents.cli.tournament import add_parser as add_tournament_parser
 from mamma_mia_agents.cli.tournament import run as run_tournament_command
 
@@ -33,6 +34,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("agents", help="list the bundled agents")
     add_play_parser(sub)
     add_replay_parser(sub)
+    add_serve_parser(sub)
     return parser
 
 
