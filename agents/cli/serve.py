@@ -36,6 +36,8 @@ __all__ = ["MAX_BODY", "GameServer", "add_parser", "make_server", "run"]
 
 #: The largest request body read (bytes): every request of the page is far smaller.
 MAX_BODY = 4096
+#: A game left alone this long (seconds) may make room for a new one when full.
+IDLE_SECONDS = 15 * 60
 #: The page's files: name -> content type (nothing else is served from disk).
 STATIC = {"index.html": "text/html", "app.js": "text/javascript", "style.css": "text/css"}
 HEADERS = {
@@ -115,17 +117,19 @@ class GameServer(ThreadingHTTPServer):
         self.opened: str | None = None  # the game --resume opened
 
     def add(self, game: Game) -> str:
-        """Keep ``game`` under a fresh random id (never derived from its seed); when
-        full, the least recently used finished game makes room, else a 503."""
+        """Keep ``game`` under a fresh random id (never derived from its seed). When
+        full, the least recently used game that is finished or was left alone for
+        ``IDLE_SECONDS`` makes room; else a 503 (the games in play are kept)."""
         with self.games_lock:
             if len(self.games) >= self.settings["max_games"]:
-                done = [k for k, w in self.games.items() if w.game.over()]
+                idle = time.monotonic() - IDLE_SECONDS
+                done = [k for k, w in self.games.items() if w.game.over() or w.touched < idle]
                 if not done:
                     n = self.settings["max_games"]
                     raise RequestError(
                         503,
-                        f"{n} games are being played (--max-games): "
-                        "finish one or restart with a larger --max-games",
+                        f"{n} games are being played (--max-games): finish one, wait "
+                        f"{IDLE_SECONDS // 60} minutes or restart with a larger --max-games",
                     )
                 del self.games[min(done, key=lambda k: self.games[k].touched)]
             key = secrets.token_urlsafe(16)
