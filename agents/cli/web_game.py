@@ -25,7 +25,7 @@ from mamma_mia_env.game.actions import RevealAction, TurnAction
 from mamma_mia_env.game.cards import INGREDIENTS, N_KINDS, order_name
 from mamma_mia_env.game.log import final_result, reveal_record
 from mamma_mia_env.game.state import REVEAL
-from mamma_mia_env.render.svg import table_svg
+from mamma_mia_env.render.svg import KIND_COLOURS, table_svg
 from mamma_mia_env.render.text import reveal_lines
 
 __all__ = ["MoveError", "WebGame"]
@@ -117,6 +117,8 @@ class WebGame:
             "seat": g.seat,
             "names": names,
             "personal": list(INGREDIENTS[: g.config.num_players]),
+            "ingredients": list(INGREDIENTS),
+            "colours": list(KIND_COLOURS),
             "view": view,
             "svg": table_svg(view),
             "status": "over" if over else ("you" if self.person_to_move() else "agent"),

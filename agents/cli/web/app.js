@@ -108,14 +108,14 @@ function show(p) {
       span.textContent = line.trim();
       li.appendChild(span);
     }
-    moves.appendChild(li);
+    moves.prepend(li);  // the newest first: in view without scrolling
   }
-  moves.scrollTop = moves.scrollHeight;
   const v = p.view;
   const who = p.status === "you" ? "your move" : p.status === "agent"
     ? `seat ${v.to_act} (${p.names[v.to_act]}) is moving…` : "game over";
   $("status").textContent = `You are seat ${p.seat} (${p.personal[p.seat]}) · round ${v.round}/3 · ${who}`;
   $("undo").disabled = !p.can_undo || p.status === "agent";
+  showHand(p);
   $("result").hidden = p.status !== "over";
   $("question").hidden = p.status === "over";
   if (p.status === "over") showResult(p);
@@ -127,6 +127,28 @@ function show(p) {
     $("back").hidden = true;
   }
   mark(stateName());
+}
+
+// The person's hand in words, and the colours' legend (the table draws counts).
+function showHand(p) {
+  const own = p.view.seats[p.seat];
+  const cards = [];
+  for (const [k, s, d] of own.hand) {
+    if (s) cards.push(`${s} ${p.ingredients[k]}`);
+    if (d) cards.push(`${d} double ${p.ingredients[k]}`);
+  }
+  const orders = own.orders.length ? own.orders.join("; ") : "none";
+  $("hand").textContent = `Your hand: ${cards.join(", ") || "no ingredient cards"}. Your orders: ${orders}.`;
+  const legend = $("legend");
+  legend.replaceChildren();
+  p.ingredients.forEach((name, k) => {
+    const item = document.createElement("span");
+    const sw = document.createElement("span");
+    sw.className = "swatch";
+    sw.style.background = p.colours[k];
+    item.append(sw, name);
+    legend.appendChild(item);
+  });
 }
 
 function button(text, onClick, note) {
