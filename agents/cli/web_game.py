@@ -88,7 +88,8 @@ class WebGame:
         who = "You" if seat == g.seat else f"Seat {seat} ({g.names[seat]})"
         text = g.codec.to_str(action, seat)
         lines = reveal_lines(reveal.get("outcomes", []), reveal.get("cards_taken"))
-        self.moves.append({"seat": seat, "text": f"{who}: {text}", "reveal": lines})
+        n = len(g.actions) - 1
+        self.moves.append({"n": n, "seat": seat, "text": f"{who}: {text}", "reveal": lines})
         del self.moves[:-RECENT]
 
     def can_undo(self) -> bool:
@@ -103,7 +104,9 @@ class WebGame:
         i = max(j for j, s in enumerate(self.actors) if s == g.seat)
         self.game = Game(g.config, g.seat, g.specs, g.seed, g.actions[:i])
         self.actors = self.actors[:i]
-        self.moves = [{"seat": g.seat, "text": "You undid your last decision.", "reveal": []}]
+        self.moves = [m for m in self.moves if 0 <= m["n"] < i]
+        note = "You undid your last decision."
+        self.moves.append({"n": -1, "seat": g.seat, "text": note, "reveal": []})
 
     # -- what the page receives ------------------------------------------------------
     def page(self, game_id: str) -> dict[str, Any]:

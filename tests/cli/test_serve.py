@@ -95,6 +95,7 @@ def _undo_and_replay(server: GameServer, page: dict) -> dict:
     back = call(server, "POST", f"/api/games/{page['id']}/undo", {})
     assert server.games[page["id"]].game.actions == actions[:i] and back["status"] == "you"
     assert back["moves"][-1]["text"] == "You undid your last decision."
+    assert back["moves"][:-1] and all(0 <= m["n"] < i for m in back["moves"][:-1])
     check_private(server, back)
     page = call(server, "POST", f"/api/games/{page['id']}/act", {"action": actions[i]})
     while page["status"] == "agent" and len(server.games[page["id"]].game.actions) < len(after):
