@@ -24,12 +24,10 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
 from typing import Any
 
-import numpy as np
-
 from mamma_mia_agents import REGISTRY, AgentLoadError
 from mamma_mia_agents.cli.options import PROG, VARIANT_FLAGS, positive
 from mamma_mia_agents.cli.session import DEFAULT_SAVE, AgentFailure, Game, SaveError
-from mamma_mia_agents.cli.web_game import MoveError, WebGame
+from mamma_mia_agents.cli.web_game import FormError, MoveError, WebGame, new_game
 from mamma_mia_env import Config, ConfigError
 
 __all__ = ["MAX_BODY", "GameServer", "add_parser", "make_server", "run"]
@@ -237,7 +235,10 @@ class Handler(BaseHTTPRequestHandler):
         m = _GAME_PATH.match(path)
         if path == "/api/games":
             body = self._body({"players", "agents", "seat"})
-            return self._created(_new_game(self.server.settings, body))
+            try:
+                return self._created(new_game(self.server.settings, body))
+            except FormError as exc:
+                raise RequestError(400, str(exc)) from None
         if path == "/api/resume":
             self._body(set())
             return self._created(_resume(self.server.settings))
@@ -298,35 +299,6 @@ class Handler(BaseHTTPRequestHandler):
 
 def _raise(status: int, message: str) -> Any:
     raise RequestError(status, message)
-
-
-def _new_game(s: dict[str, Any], body: dict[str, Any]) -> Game:
-    """A new game from the form: players, the agents (named among the offered ones:
-    the browser never names code to load) and the seat, each checked."""
-    n = body.get("players", s["players"])
-    if not isinstance(n, int) or isinstance(n, bool) or not 2 <= n <= 5:
-        raise RequestError(400, f"field 'players' must be 2-5, got {str(n)[:40]}")
-    seat = body.get("seat", s["seat"])
-    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < n:
-        raise RequestError(400, f"field 'seat' must be 0-{n - 1}, got {str(seat)[:40]}")
-    specs = body.get("agents", s["agents"])
-    if not (isinstance(specs, list) and 1 <= len(specs) <= 4):
-        raise RequestError(400, "field 'agents' must be a list of 1-4 agent names")
-    for spec in specs:
-        if spec not in s["choices"]:
-            raise RequestError(
-                400,
-                f"field 'agents': {str(spec)[:40]!r} is not offered here "
-                f"({', '.join(s['choices'])})",
-            )
-    seed = s["seed"]
-    if seed is None:
-        seed = int(np.random.SeedSequence().generate_state(1, np.uint64)[0] >> 1)
-    try:
-        config = Config.from_kwargs(num_players=n, **s["config"])
-        return Game(config, seat, list(specs), seed, [])
-    except (ConfigError, AgentLoadError, ValueError) as exc:
-        raise RequestError(400, str(exc)[:300]) from None
 
 
 def _resume(s: dict[str, Any]) -> Game:

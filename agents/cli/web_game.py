@@ -7,6 +7,8 @@ person's turn, and the words of the moves played since. No other hand, no seed a
 no agent's legal moves ever go into it (``tests/cli/test_serve.py`` checks the JSON
 against the real state).
 
+``new_game`` makes a game from the page's new-game form, each field checked.
+
 Undo goes back to the person's previous decision by rebuilding the game from its
 config, seat, agents, seed and the actions before that decision: exact, because the
 agents' moves depend only on the actions so far (``Game.bot_action``).
@@ -20,7 +22,9 @@ from typing import Any
 
 import numpy as np
 
+from mamma_mia_agents import AgentLoadError
 from mamma_mia_agents.cli.session import Game
+from mamma_mia_env import Config, ConfigError
 from mamma_mia_env.game.actions import RevealAction, TurnAction
 from mamma_mia_env.game.cards import INGREDIENTS, N_KINDS, order_name
 from mamma_mia_env.game.log import final_result, reveal_record
@@ -28,10 +32,14 @@ from mamma_mia_env.game.state import REVEAL
 from mamma_mia_env.render.svg import KIND_COLOURS, table_svg
 from mamma_mia_env.render.text import reveal_lines
 
-__all__ = ["MoveError", "WebGame"]
+__all__ = ["FormError", "MoveError", "WebGame", "new_game"]
 
 #: Moves kept for the page's list of recent moves (a round has well under this).
 RECENT = 60
+
+
+class FormError(ValueError):
+    """A new-game form the server refuses; the message names the field."""
 
 
 class MoveError(ValueError):
@@ -186,3 +194,31 @@ def _result(game: Game, names: list[str]) -> dict[str, Any]:
         "winners": res["winners"],
         "winner_names": [names[s] for s in res["winners"]],
     }
+
+
+def new_game(s: dict[str, Any], body: dict[str, Any]) -> Game:
+    """A new game from the form: players, the agents (named among the offered ones:
+    the browser never names code to load) and the seat, each checked."""
+    n = body.get("players", s["players"])
+    if not isinstance(n, int) or isinstance(n, bool) or not 2 <= n <= 5:
+        raise FormError(f"field 'players' must be 2-5, got {str(n)[:40]}")
+    seat = body.get("seat", s["seat"])
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < n:
+        raise FormError(f"field 'seat' must be 0-{n - 1}, got {str(seat)[:40]}")
+    specs = body.get("agents", s["agents"])
+    if not (isinstance(specs, list) and 1 <= len(specs) <= 4):
+        raise FormError("field 'agents' must be a list of 1-4 agent names")
+    for spec in specs:
+        if spec not in s["choices"]:
+            raise FormError(
+                f"field 'agents': {str(spec)[:40]!r} is not offered here "
+                f"({', '.join(s['choices'])})",
+            )
+    seed = s["seed"]
+    if seed is None:
+        seed = int(np.random.SeedSequence().generate_state(1, np.uint64)[0] >> 1)
+    try:
+        config = Config.from_kwargs(num_players=n, **s["config"])
+        return Game(config, seat, list(specs), seed, [])
+    except (ConfigError, AgentLoadError, ValueError) as exc:
+        raise FormError(str(exc)[:300]) from None

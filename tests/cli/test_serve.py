@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 from serve_client import REVEAL_SEED, call, person_move, request, running_server
 
+from mamma_mia_agents import REGISTRY
 from mamma_mia_agents.cli.serve import IDLE_SECONDS, MAX_BODY, GameServer
 from mamma_mia_env.render.svg import table_svg
 from mamma_mia_env.render.view import table_view
@@ -292,3 +293,34 @@ def test_cli_refuses_bad_flags_with_a_message(tmp_path, args, needle):
     proc = _cli("serve", "--port", "0", *args, cwd=tmp_path)
     out, err = proc.communicate(timeout=120)
     assert proc.returncode == 2 and needle in err and "Traceback" not in err, err
+
+
+@pytest.mark.parametrize("agent", list(REGISTRY))
+def test_every_bundled_agent_can_be_played_against(server, agent):
+    page = call(server, "POST", "/api/games", {"players": 2, "agents": [agent], "seat": 1})
+    assert page["status"] == "agent" and page["names"] == [agent, "you"]
+    while page["status"] == "agent":
+        page = call(server, "POST", f"/api/games/{page['id']}/step", {})
+    check_private(server, page)
+    assert page["moves"][0]["text"].startswith(f"Seat 0 ({agent}): ")
+
+
+def test_resume_flag_opens_the_saved_game(tmp_path):
+    save = tmp_path / "save.json"
+    with running_server("--players", "2", "--seed", "11", "--save", str(save)) as srv:
+        page = call(srv, "POST", "/api/games", {})
+        page = call(
+            srv,
+            "POST",
+            f"/api/games/{page['id']}/act",
+            {"action": person_move(page["question"])["action"]},
+        )
+        call(srv, "POST", f"/api/games/{page['id']}/save", {})
+        actions = list(srv.games[page["id"]].game.actions)
+    with running_server("--resume", str(save)) as srv:
+        opened = call(srv, "GET", "/api/setup")["open"]
+        assert srv.games[opened].game.actions == actions
+        again = call(srv, "GET", f"/api/games/{opened}")
+        assert again["view"] == page["view"] and again["seat"] == 0
+        saved = call(srv, "POST", f"/api/games/{opened}/save", {})
+        assert saved["saved"] == str(save) and "replacing" in saved["message"]

@@ -226,21 +226,29 @@ function move(action) {
   }).then(advance);
 }
 
-// The agents' moves, one request (and one picture) at a time.
+// The agents' moves, one request (and one picture) at a time; one loop at most, which
+// waits while another request (Save) is under way.
+let advancing = false;
 async function advance() {
-  while (page && page.status === "agent") {
-    await new Promise((r) => setTimeout(r, setup.delay_ms));
-    if (busy) return;
-    busy = true;
-    try {
-      show(await call("POST", `/api/games/${page.id}/step`, {}));
-    } catch (e) {
-      say(e.message);
-      return;
-    } finally {
-      busy = false;
-      if (page) mark(stateName());
+  if (advancing) return;
+  advancing = true;
+  try {
+    while (page && page.status === "agent") {
+      await new Promise((r) => setTimeout(r, setup.delay_ms));
+      if (busy) continue;
+      busy = true;
+      try {
+        show(await call("POST", `/api/games/${page.id}/step`, {}));
+      } catch (e) {
+        say(e.message);
+        return;
+      } finally {
+        busy = false;
+        if (page) mark(stateName());
+      }
     }
+  } finally {
+    advancing = false;
   }
 }
 
