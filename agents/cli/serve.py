@@ -373,8 +373,8 @@ def run(args: argparse.Namespace) -> int:
         args.subparser.error(str(exc))
     except OSError as exc:
         args.subparser.error(f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}")
-    host, port = server.server_address[:2]
-    shown = f"[{host}]" if ":" in str(host) else host
+    host, port = str(server.server_address[0]), server.server_address[1]
+    shown = f"[{host}]" if ":" in host else host
     print(f"Open http://{shown}:{port}/ in your browser (Ctrl+C stops the server)", flush=True)
     try:
         server.serve_forever()
