@@ -147,6 +147,10 @@ class Handler(BaseHTTPRequestHandler):
     timeout = 30  # seconds a connection may stay silent
     server_version = "mamma-mia"
     sys_version = ""
+    # what the base class answers itself (a malformed request line, an unknown method):
+    # JSON too, with the fixed text of the status (no request text in it)
+    error_content_type = "application/json; charset=utf-8"
+    error_message_format = '{"error": "%(code)d %(explain)s"}'
 
     def do_GET(self) -> None:
         self._answer(self._get)
@@ -175,9 +179,9 @@ class Handler(BaseHTTPRequestHandler):
             msg = f"internal error: {type(exc).__name__}: {exc}"
             status, body, ctype = 500, {"error": msg}, "application/json"
         if status >= 400:
-            sys.stderr.write(
-                f"{PROG} serve: {status} {self.command} {self.path[:200]}: {body['error']}\n"
-            )
+            line = f"{status} {self.command} {self.path[:200]}: {body['error']}"
+            printable = "".join(c if c.isprintable() else "?" for c in line)
+            sys.stderr.write(f"{PROG} serve: {printable}\n")
             self.close_connection = True
         data = body if isinstance(body, bytes) else json.dumps(body).encode()
         self.send_response(status)

@@ -324,3 +324,22 @@ def test_resume_flag_opens_the_saved_game(tmp_path):
         assert again["view"] == page["view"] and again["seat"] == 0
         saved = call(srv, "POST", f"/api/games/{opened}/save", {})
         assert saved["saved"] == str(save) and "replacing" in saved["message"]
+
+
+def test_requests_the_base_class_refuses_are_json_too(server):
+    import socket
+
+    requests = (b"FOO / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", b"GET / HTTP/2.0\r\n\r\n",
+                b"GARBAGE\r\n\r\n")  # fmt: skip
+    for line in requests:
+        with socket.create_connection(("127.0.0.1", server.server_address[1]), 30) as sock:
+            sock.sendall(line)
+            answer = b""
+            while chunk := sock.recv(65536):  # the server closes after an error
+                answer += chunk
+        if answer.startswith(b"HTTP/"):
+            head, _, body = answer.partition(b"\r\n\r\n")
+            assert head.split()[1] in (b"501", b"505") and b"application/json" in head
+        else:  # an HTTP/0.9 answer is its body alone
+            body = answer
+        assert json.loads(body)["error"][:3] in ("400", "501", "505")
