@@ -18,6 +18,7 @@ from mamma_mia_agents import REGISTRY
 from mamma_mia_agents.cli.options import PROG
 from mamma_mia_agents.cli.play import add_parser as add_play_parser
 from mamma_mia_agents.cli.replay import add_parser as add_replay_parser
+from mamma_mia_agents.cli.serve import add_parser as add_serve_parser
 from mamma_mia_agents.cli.tournament import add_parser as add_tournament_parser
 from mamma_mia_agents.cli.tournament import run as run_tournament_command
 
@@ -67,6 +68,7 @@ def build_parser() -> argparse.ArgumentParser:
                    "agents: name, what it does, the observation it reads.")  # fmt: skip
     add_play_parser(sub)
     add_replay_parser(sub)
+    add_serve_parser(sub)
     for command in sub.choices.values():  # one look for every command's --help
         command.formatter_class = HelpFormatter
     return parser
