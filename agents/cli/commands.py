@@ -50,7 +50,9 @@ class HelpFormatter(argparse.RawDescriptionHelpFormatter):
         default = action.default
         if (
             "default" in text
-            or default in (None, False, argparse.SUPPRESS)
+            or default is None
+            or default is False
+            or default == argparse.SUPPRESS
             or action.option_strings == []
         ):
             return text
