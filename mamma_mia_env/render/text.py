@@ -5,6 +5,7 @@ Draws a view of ``render.view.table_view``: what the seat may see is decided the
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -81,13 +82,23 @@ def _card_counts(counts: dict[str, int]) -> str:
     return ", ".join(f"{c} {k}" for k, c in counts.items())
 
 
+def _owner(seat: int, names: Mapping[int, str] | None) -> str:
+    """Whose order: "seat 2's", or with ``names`` "your" / "builder (seat 1)'s"."""
+    if names is None or seat not in names:
+        return f"seat {seat}'s"
+    return "your" if names[seat] == "you" else f"{names[seat]}'s"
+
+
 def reveal_lines(
-    outcomes: list[dict[str, Any]], cards_taken: dict[str, int] | None = None
+    outcomes: list[dict[str, Any]],
+    cards_taken: dict[str, int] | None = None,
+    names: Mapping[int, str] | None = None,
 ) -> list[str]:
     """One line per order a step turned over (the event log's ``reveal`` entries): whose
     order, delivered or failed (and as which ingredient), who chose, the cards it took
     from the piles and from hand; then the step's total when several were delivered.
-    The one wording of a reveal, for the terminal game and the replays alike."""
+    The one wording of a reveal, for the terminal game and the replays alike; ``names``
+    (seat -> "you" or a name) names the owners instead of "seat N"."""
     lines = []
     for o in outcomes:
         how = "delivered" if o["delivered"] else "failed"
@@ -99,7 +110,21 @@ def reveal_lines(
             extra += f", took {_card_counts(o['from_piles'])} from the piles"
         if o.get("from_hand"):
             extra += f", added {_card_counts(o['from_hand'])} from hand"
-        lines.append(f"  reveal: seat {o['seat']}'s {o['order']}: {how}{who}{extra}")
+        lines.append(f"  reveal: {_owner(o['seat'], names)} {o['order']}: {how}{who}{extra}")
     if cards_taken and sum(o["delivered"] for o in outcomes) > 1:
         lines.append(f"  cards taken by this step's deliveries: {_card_counts(cards_taken)}")
     return lines
+
+
+def reveal_choice_text(choice: dict[str, Any]) -> str:
+    """What one choice of a reveal decision will do (``session.Game.reveal_choices``):
+    which hand cards a delivery adds, what the piles give, or where a declined order
+    goes. The wording the terminal and the browser game show next to the choice."""
+    if choice["choice"] == "decline":
+        return "decline: the order goes to the bottom of your order stack, no card moves"
+    head = "deliver"
+    if choice["kind"] is not None:  # Monotoni's J, Minimale's ?
+        head += f" with {choice['kind']} as " + ("?" if "Minimale" in choice["order"] else "J")
+    hand, piles = choice["from_hand"], choice["from_piles"]
+    text = f"{head}: add {_card_counts(hand)} from your hand" if hand else f"{head}: no hand card"
+    return text + (f" (the piles give {_card_counts(piles)})" if piles else "")
