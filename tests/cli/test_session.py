@@ -55,7 +55,7 @@ def test_undo_goes_back_across_the_agents_moves_and_replays_them_exactly() -> No
         history.append((before, a))
         _to_person(game)
     full = list(game.actions)
-    for before, a in reversed(history[-3:]):
+    for before, _ in reversed(history[-3:]):
         undone = game.undo()
         assert game.actions == before and undone >= 1
         assert int(game.rec["seat"]) == game.seat and not game.over()
