@@ -30,9 +30,12 @@ from mamma_mia_agents import AgentLoadError
 from mamma_mia_agents.cli.options import VARIANT_FLAGS, positive
 from mamma_mia_agents.cli.screen import (
     HELP,
+    events,
     option_lines,
+    result_lines,
     seat_names,
     status_line,
+    summary_lines,
     table_lines,
     wrap,
 )
@@ -42,14 +45,12 @@ from mamma_mia_agents.cli.session import (
     AgentFailure,
     Game,
     SaveError,
-    Step,
 )
 from mamma_mia_env import Config, ConfigError
-from mamma_mia_env.game.actions import RevealAction, TurnAction
+from mamma_mia_env.game.actions import TurnAction
 from mamma_mia_env.game.cards import HAND_LIMIT, INGREDIENTS, order_name
-from mamma_mia_env.game.log import final_result
 from mamma_mia_env.game.state import REVEAL
-from mamma_mia_env.render.text import reveal_choice_text, reveal_lines
+from mamma_mia_env.render.text import reveal_choice_text
 
 __all__ = ["DEFAULT_SAVE", "SAVE_FORMAT", "Game", "Quit", "SaveError", "add_parser", "run"]
 
@@ -98,6 +99,7 @@ class Terminal:
         self.console = console
         self.tty = console.is_terminal and sys.stdin.isatty()
         self.unseen = False  # moves since the person's last decision not yet shown
+        self.seen = 0  # the steps a round summary has shown
         self.message = ""  # said after leaving the game's screen
 
     def __enter__(self) -> Terminal:
@@ -159,64 +161,13 @@ class Terminal:
             self.key(f"{more}{last if i == len(pages) else 'press a key for more'} ")
 
 
-# -- what happened: one line per move, the reveal's own wording ------------------------------
-def _turn_text(t: TurnAction, mine: bool, personal: int) -> str:
-    if t.kind is None:
-        play = "passed"
-    else:
-        parts = [f"{t.singles} {t.kind}"] if t.singles else []
-        parts += [f"{t.doubles} double {t.kind}"] if t.doubles else []
-        play = "played " + " + ".join(parts)
-    if t.order is not None:
-        play += f", order [{order_name(t.order, personal)}]" if mine else ", an order card"
-    return play + (", drew from the supply" if t.draw == "supply" else ", took their order stack")
-
-
-def step_lines(game: Game, names: dict[int, str], step: Step) -> list[str]:
-    """A step as the person reads it: who did what, every order it turned over
-    (``render.text.reveal_lines``) and the end of the round."""
-    act = game.codec.decode(step.action)
-    who = names[step.seat]
-    if isinstance(act, RevealAction):
-        choice = act.choice if act.kind is None else f"deliver with {act.kind} as the J / ?"
-        head = f"{who} decided: {choice}"
-    else:
-        head = f"{who}: " + _turn_text(act, step.seat == game.seat, step.seat)
-    rev = step.reveal
-    lines = [head, *reveal_lines(rev.get("outcomes", []), rev.get("cards_taken"), names)]
-    return lines + ([f"Round {step.round} is over."] if step.round_end else [])
-
-
-def events(game: Game, names: dict[int, str]) -> tuple[list[str], list[str]]:
-    """The moves before the person's last decision and those since, as lines."""
-    mine = [i for i, s in enumerate(game.steps) if s.seat == game.seat]
-    cut = mine[-1] + 1 if mine else 0
-    lines = [step_lines(game, names, s) for s in game.steps]
-    return [x for ls in lines[:cut] for x in ls], [x for ls in lines[cut:] for x in ls]
-
-
-def summary_lines(game: Game, names: dict[int, str], rnd: int, width: int) -> list[Text]:
-    """Every order the round turned over and the delivered orders, for the round's end."""
-    s = game.round_summary(rnd)
-    n = game.config.num_players
-    text = reveal_lines(s["outcomes"], None, names) or ["  no order was turned over"]
-    text += [
-        "Delivered this round: " + ", ".join(f"{names[i]} {s['delivered'][i]}" for i in range(n)),
-        "Delivered in all:     " + ", ".join(f"{names[i]} {s['totals'][i]}" for i in range(n)),
-    ]
-    if not game.over():
-        text.append(f"Round {rnd + 1} starts with {names[int(game.rec['seat'])]}.")
-    return [line for x in text for line in wrap(x, width)]
-
-
 # -- the screens --------------------------------------------------------------------------
 def screen_lines(
     game: Game, names: dict[int, str], width: int, height: int, bottom: list[Text]
-) -> tuple[list[Text], bool]:
+) -> tuple[list[Text], int]:
     """The table on top, ``bottom`` (the question) below, the latest moves between
     (those since the person's last decision in full colour): ``height - 1`` lines at
-    most, so the prompt row never scrolls the screen; and whether every move since the
-    person's last decision is on it."""
+    most, so the prompt row never scrolls the screen; and how many lines of moves fit."""
     view = game.view()
     for oven_max in (2 + max(0, (height - 24) // 3), 1):
         top = table_lines(view, names, width, oven_max)
@@ -231,10 +182,9 @@ def screen_lines(
         shown = (body + fresh)[-(room - 1) :] or [Text("(none yet)", style="dim")]
         box = [Text("Moves (newest last):", style="bold underline"), *shown]
     lines = top + box + bottom
-    fits = len(fresh) <= max(room - 1, 0)
     if len(lines) >= height:
         lines = top[: max(height - 1 - len(bottom), 1)] + bottom
-    return lines, fits
+    return lines, max(room - 1, 0)
 
 
 def _hint(n: int, can_undo: bool) -> str:
@@ -255,10 +205,10 @@ def ask(
         bottom = [*wrap(question, width, 2, "bold"), *option_lines(options, width)]
         if message:
             bottom.append(Text(message[:width], style="bold red"))
-        lines, fits = screen_lines(game, names, width, height, bottom)
-        if term.unseen and not fits:  # the moves since the last decision, in full first
-            _, new = events(game, names)
-            text = [line for x in new for line in wrap(x, width)]
+        lines, room = screen_lines(game, names, width, height, bottom)
+        _, new = events(game, names, term.seen)
+        text = [line for x in new for line in wrap(x, width)]
+        if term.unseen and len(text) > room:  # the moves since the last decision, in full
             top = status_line(game.view(), width)
             term.pager(top, "Since your last move", text, "press a key for your move")
         term.unseen = False
@@ -353,6 +303,7 @@ def _after(term: Terminal, game: Game, names: dict[int, str]) -> None:
         title = f"Round {step.round} is over: every order it turned over"
         text = summary_lines(game, names, step.round, width)
         term.pager(status_line(game.view(), width), title, text, "press a key to go on")
+        term.seen = len(game.steps)
 
 
 def _decide(term: Terminal, game: Game, names: dict[int, str]) -> int | None:
@@ -392,14 +343,6 @@ def play_game(game: Game, term: Terminal, delay: float, save: str) -> int:
     term.draw(screen_lines(game, names, width, height, end)[0])
     term.key("The game is over: press any key to leave. ")
     return 0
-
-
-def result_lines(game: Game, names: dict[int, str]) -> list[str]:
-    res = final_result(game.state)
-    n = game.config.num_players
-    scores = ", ".join(f"{names[s]} {res['delivered'][s]}" for s in range(n))
-    won = " and ".join(names[s] for s in res["winners"]) or "nobody"
-    return [f"Game over. Delivered orders: {scores}.", f"Winner: {won}."]
 
 
 def _save(game: Game, term: Terminal, save: str, code: int = 0) -> int:

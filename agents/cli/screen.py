@@ -1,12 +1,15 @@
-"""The table on a terminal, drawn with rich from ``render_svg.table_view``.
+"""The table on a terminal, drawn with rich from ``render.view.table_view``.
 
 Both the terminal game and the terminal replay draw this, so what a seat sees on the
 screen is exactly what its picture shows: its own hand, the public table, the oven as
-the observation mode allows.
+the observation mode allows. The replay draws ``table_renderable``; the game draws
+``table_lines`` and the text around it (moves, round summaries, help), lines cut to fit
+the terminal's width at whole cards, so that an 80x24 screen holds the whole table.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from rich.console import Group
@@ -14,8 +17,12 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from mamma_mia_env.game.cards import INGREDIENTS
+from mamma_mia_agents.cli.session import Game, Step
+from mamma_mia_env.game.actions import RevealAction, TurnAction
+from mamma_mia_env.game.cards import INGREDIENTS, order_name
+from mamma_mia_env.game.log import final_result
 from mamma_mia_env.render.svg import header_text, oven_title
+from mamma_mia_env.render.text import reveal_lines
 
 STYLES = ("bold white on dark_red", "bold white on orange4", "bold black on gold1",
           "bold white on green4", "bold white on purple4")  # fmt: skip
@@ -52,7 +59,7 @@ def table_renderable(view: dict[str, Any], caption: str = "") -> Group:
     for col in ("seat", "hand", "stack", "delivered", "cards / orders (if visible)"):
         seats.add_column(col)
     for s in view["seats"]:
-        name = f"{s['seat']} {s['personal']}"
+        name = f"seat {s['seat']} ({s['personal']})"
         if s["seat"] == view["to_act"] and view["phase"] != "over":
             name += " *"
         if view["viewer"] == s["seat"]:
@@ -103,19 +110,21 @@ def chip(k: int, s: int, d: int) -> Text:
     return Text(f" {' + '.join(parts)} ", style=STYLES[k])
 
 
-def pack(items: list[Text], width: int, lead: str = "", indent: int = 2) -> list[Text]:
+def pack(
+    items: list[Text], width: int, lead: str = "", indent: int = 2, sep: str = " "
+) -> list[Text]:
     """``items`` on lines of at most ``width`` cells after ``lead``, never split: an item
     that does not fit goes to the next line (so a card name never wraps mid-name); an
     item wider than a whole line is cut with an ellipsis."""
     lines = [Text(lead, style="bold")]
     for item in items:
         line = lines[-1]
-        room = width - line.cell_len - (1 if line.cell_len > len(lead) else 0)
-        if item.cell_len > room and line.cell_len > max(len(lead), indent):
+        first = line.cell_len <= (len(lead) if len(lines) == 1 else indent)
+        if not first and line.cell_len + len(sep) + item.cell_len > width:
             line = Text(" " * indent)
             lines.append(line)
-        elif line.cell_len > len(lead):
-            line.append(" ")
+        elif not first:
+            line.append(sep)
         line.append_text(item)
     for line in lines:
         line.truncate(width, overflow="ellipsis")
@@ -147,7 +156,7 @@ def status_line(view: dict[str, Any], width: int) -> Text:
 def _oven_item(entry: dict[str, Any], me: int | None, current: bool) -> Text:
     who = short_name(entry["seat"], me)
     t = Text(">" if current else "", style="bold")
-    t.append(f"{who}:", style="bold" if current else "dim")
+    t.append(f"{who}: ", style="bold" if current else "dim")
     if "order" in entry:
         t.append(f"[{entry['order']}]", style="bold" if current else "")
     else:
@@ -172,11 +181,11 @@ def oven_block(view: dict[str, Any], width: int, max_lines: int) -> list[Text]:
     if not items:
         return [Text(title + " empty", style="bold")]
     for start in range(n):
-        lead = title + (f" +{start} earlier…" if start else "")
-        lines = pack(items[start:], width, lead)
+        lead = title + (f" ({start} earlier not shown) " if start else " ")
+        lines = pack(items[start:], width, lead, sep="  ")
         if len(lines) <= max_lines:
             return lines
-    return pack(items[-1:], width, title + f" +{n - 1} earlier…")[:max_lines]
+    return pack(items[-1:], width, title + f" ({n - 1} earlier not shown) ")[:max_lines]
 
 
 def seat_lines(view: dict[str, Any], names: dict[int, str], width: int) -> list[Text]:
@@ -193,8 +202,9 @@ def seat_lines(view: dict[str, Any], names: dict[int, str], width: int) -> list[
             f" {s['personal']} · hand {s['hand_size']} ({o} order{'s' * (o != 1)})"
             f" · stack {s['stack']} · delivered {len(s['delivered'])}"
         )
-        if s["delivered"]:
-            line.append(": " + "; ".join(s["delivered"]), style="dim")
+        done = ": " + "; ".join(s["delivered"])
+        if s["delivered"] and line.cell_len + len(done) <= width:  # whole names or none
+            line.append(done, style="dim")
         line.truncate(width, overflow="ellipsis")
         out.append(line)
     return out
@@ -223,15 +233,21 @@ def table_lines(
     ]
 
 
+#: A card count stays with its card's name ("3 double pepper,") when text is wrapped.
+_WORD = re.compile(r"\d+ (?:double )?[a-z]+[,.;:)]*|\S+")
+
+
 def wrap(text: str, width: int, indent: int = 4, style: str = "") -> list[Text]:
-    """Word-wrap one line of text to ``width``, later lines indented."""
-    words, lines, line = text.split(" "), [], ""
+    """Word-wrap one line of text to ``width``, later lines indented; a card's count and
+    name are never parted."""
+    lead = len(text) - len(text.lstrip(" "))
+    words, lines, line = _WORD.findall(text), [], " " * lead
     for w in words:
         if line and len(line) + 1 + len(w) > width:
             lines.append(line)
             line = " " * indent + w
         else:
-            line = f"{line} {w}" if line else w
+            line = f"{line} {w}" if line.strip() else line + w
     lines.append(line)
     return [Text(x[:width], style=style) for x in lines]
 
@@ -286,3 +302,66 @@ HELP = [
     "THE END  After the 3rd round the most delivered orders wins (a tie: the most",
     "  ingredient cards in hand).",
 ]
+
+
+# -- what happened: one line per move, the reveal's own wording ------------------------------
+def _turn_text(t: TurnAction, mine: bool, personal: int) -> str:
+    if t.kind is None:
+        play = "passed"
+    else:
+        parts = [f"{t.singles} {t.kind}"] if t.singles else []
+        parts += [f"{t.doubles} double {t.kind}"] if t.doubles else []
+        play = "played " + " + ".join(parts)
+    if t.order is not None:
+        play += f", order [{order_name(t.order, personal)}]" if mine else ", an order card"
+    return play + (", drew from the supply" if t.draw == "supply" else ", took their order stack")
+
+
+def step_lines(game: Game, names: dict[int, str], step: Step) -> list[str]:
+    """A step as the person reads it: who did what, every order it turned over
+    (``render.text.reveal_lines``) and the end of the round."""
+    act = game.codec.decode(step.action)
+    who = names[step.seat]
+    if isinstance(act, RevealAction):
+        choice = act.choice if act.kind is None else f"deliver as {act.kind}"
+        head = f"{who} decided: {choice}"
+    else:
+        head = f"{who}: " + _turn_text(act, step.seat == game.seat, step.seat)
+    rev = step.reveal
+    lines = [head, *reveal_lines(rev.get("outcomes", []), rev.get("cards_taken"), names)]
+    return lines + ([f"Round {step.round} is over."] if step.round_end else [])
+
+
+def events(game: Game, names: dict[int, str], seen: int = 0) -> tuple[list[str], list[str]]:
+    """The moves before the person's last decision and those since (and since step
+    ``seen``: a round summary already showed the ones before), as lines."""
+    mine = [i for i, s in enumerate(game.steps) if s.seat == game.seat]
+    cut = max(mine[-1] + 1 if mine else 0, min(seen, len(game.steps)))
+    lines = [step_lines(game, names, s) for s in game.steps]
+    return [x for ls in lines[:cut] for x in ls], [x for ls in lines[cut:] for x in ls]
+
+
+def summary_lines(game: Game, names: dict[int, str], rnd: int, width: int) -> list[Text]:
+    """Every order the round turned over and the delivered orders, for the round's end."""
+    s = game.round_summary(rnd)
+    n = game.config.num_players
+    text = reveal_lines(s["outcomes"], None, names) or ["  no order was turned over"]
+    text += [
+        "Delivered this round: " + ", ".join(f"{names[i]} {s['delivered'][i]}" for i in range(n)),
+        "Delivered in all:     " + ", ".join(f"{names[i]} {s['totals'][i]}" for i in range(n)),
+    ]
+    if not game.over():
+        text.append(f"Round {rnd + 1} starts with {names[int(game.rec['seat'])]}.")
+    return [line for x in text for line in wrap(x, width)]
+
+
+def result_lines(game: Game, names: dict[int, str]) -> list[str]:
+    res = final_result(game.state)
+    n = game.config.num_players
+    scores = ", ".join(f"{names[s]} {res['delivered'][s]}" for s in range(n))
+    won = " and ".join(names[s] for s in res["winners"]) or "nobody"
+    best = max(res["delivered"])
+    if sum(d == best for d in res["delivered"]) > 1:  # the tie-break: cards in hand
+        cards = ", ".join(f"{names[s]} {c}" for s, c in enumerate(res["ingredient_cards_in_hand"]))
+        won += f" (a tie on orders goes to the most ingredient cards in hand: {cards})"
+    return [f"Game over. Delivered orders: {scores}.", f"Winner: {won}."]
