@@ -120,7 +120,8 @@ def pack(
     for item in items:
         line = lines[-1]
         first = line.cell_len <= (len(lead) if len(lines) == 1 else indent)
-        if not first and line.cell_len + len(sep) + item.cell_len > width:
+        gap = 0 if first else len(sep)
+        if line.cell_len + gap + item.cell_len > width and line.cell_len > indent:
             line = Text(" " * indent)
             lines.append(line)
         elif not first:
@@ -139,8 +140,8 @@ def status_line(view: dict[str, Any], width: int) -> Text:
     if view["phase"] == "over":
         turn = "game over"
     elif view["phase"] == "reveal":
-        turn = f"reveal {view['reveal_pos'] + 1}/{view['oven_len']}: " + (
-            "your decision" if view["to_act"] == me else f"seat {view['to_act']} decides"
+        turn = f"reveal {view['reveal_pos'] + 1}/{view['oven_len']}, " + (
+            "you decide" if view["to_act"] == me else f"seat {view['to_act']} decides"
         )
     else:
         turn = "your turn" if view["to_act"] == me else f"turn: seat {view['to_act']}"
@@ -234,7 +235,7 @@ def table_lines(
 
 
 #: A card count stays with its card's name ("3 double pepper,") when text is wrapped.
-_WORD = re.compile(r"\d+ (?:double )?[a-z]+[,.;:)]*|\S+")
+_WORD = re.compile(r"\d+ (?:double )?[a-z]+[,.;:)\]]*|\S+")
 
 
 def wrap(text: str, width: int, indent: int = 4, style: str = "") -> list[Text]:

@@ -224,3 +224,41 @@ def test_resume_checks_the_saved_state(tmp_path):
     path.write_text(json.dumps({k: v for k, v in obj.items() if k != "seat"}))
     with pytest.raises(SaveError, match="seat"):
         Game.load(str(path))
+
+
+def write_screenshots(out: str) -> None:
+    """The pictures in README.md and docs/PLAY.md, taken from the game in an 80x24 tmux
+    terminal: a turn of a 3-player game and seat 0's reveal decision of the whole-game
+    test (``python tests/cli/test_play_tty.py --write``)."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as tmp:
+        args = ["--players", "3", "--agents", "builder,counter", "--seed", "7", "--delay", "0"]
+        screen = _play([*args, "--save", f"{tmp}/s.json"], tmp)
+        try:
+            rows = _first_question(screen)
+            for _ in range(7):
+                for question in ("Play an order card too", "refill your hand"):
+                    screen.send(_answer(rows), "Enter")
+                    rows = screen.wait(question)
+                screen.send("1", "Enter")
+                rows = _first_question(screen, "\n".join(rows))
+            terminal.to_png(screen.capture(colours=True), f"{out}/terminal-game.png")
+        finally:
+            screen.close()
+        args = ["--players", "2", "--agents", "builder", "--seed", SEED, "--delay", "0"]
+        screen = _play([*args, "--save", f"{tmp}/s.json"], tmp)
+        try:
+            last = ""
+            while "Reveal: your order" not in last:
+                rows = _next(screen, last)
+                last = "\n".join(rows)
+                if "Reveal: your order" not in last:
+                    screen.send(*([_answer(rows), "Enter"] if re.search(ASKS, last) else [" "]))
+            terminal.to_png(screen.capture(colours=True), f"{out}/terminal-reveal.png")
+        finally:
+            screen.close()
+
+
+if __name__ == "__main__" and sys.argv[1:] == ["--write"]:
+    write_screenshots(os.path.join(ROOT, "docs", "images"))
