@@ -315,33 +315,34 @@ def _decide(term: Terminal, game: Game, names: dict[int, str]) -> int | None:
 
 
 def play_game(game: Game, term: Terminal, delay: float, save: str) -> int:
-    """Play to the end (0), or until the person saves and quits (0) or an agent fails (1)."""
+    """Play to the end (0), or until the person saves and quits (0: ``q``, Ctrl-C or
+    the end of the input, at any moment) or an agent fails (1, the game saved)."""
     names = seat_names(game.seat, game.names)
-    while not game.over():
-        if int(game.rec["seat"]) != game.seat:
-            try:
-                game.apply(game.bot_action())
-            except AgentFailure as exc:
-                term.console.print(Text(str(exc), style="red"))
-                return _save(game, term, save, code=1)
-            if delay > 0:
-                width, height = term.size
-                waiting = Text(f"{names[game.steps[-1].seat]} moved.", style="bold")
-                term.draw(screen_lines(game, names, width, height, [waiting])[0])
-                time.sleep(delay)
-        else:
-            try:
+    try:
+        while not game.over():
+            if int(game.rec["seat"]) == game.seat:
                 a = _decide(term, game, names)
-            except (Quit, EOFError, KeyboardInterrupt):
-                return _save(game, term, save)
-            if a is None:
-                continue  # undone
-            game.apply(a)
-        _after(term, game, names)
-    width, height = term.size
-    end = [Text(x, style="bold") for x in result_lines(game, names)]
-    term.draw(screen_lines(game, names, width, height, end)[0])
-    term.key("The game is over: press any key to leave. ")
+                if a is None:
+                    continue  # undone
+                game.apply(a)
+            else:
+                game.apply(game.bot_action())
+                if delay > 0:
+                    width, height = term.size
+                    moved = Text(f"{names[game.steps[-1].seat]} moved.", style="bold")
+                    term.draw(screen_lines(game, names, width, height, [moved])[0])
+                    time.sleep(delay)
+            _after(term, game, names)
+        width, height = term.size
+        end = [Text(x, style="bold") for x in result_lines(game, names)]
+        term.draw(screen_lines(game, names, width, height, end)[0])
+        term.key("The game is over: press any key to leave. ")
+    except AgentFailure as exc:
+        code = _save(game, term, save, code=1)
+        term.message = f"{exc}\n{term.message}"
+        return code
+    except (Quit, EOFError, KeyboardInterrupt):
+        return 0 if game.over() else _save(game, term, save)
     return 0
 
 
