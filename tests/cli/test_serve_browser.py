@@ -2,7 +2,7 @@
 the page's buttons (ingredients, order, draw), a reveal decision, the turn's Back and
 Undo, bad requests sent from the page that leave the game as it was, and the end with
 scores. ``MAMMA_MIA_SCREENSHOT=path`` also saves the reveal decision's screenshot
-there (docs/images/serve-game.png is made so)."""
+there (docs/img/serve-game.png is made so)."""
 
 from __future__ import annotations
 
