@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from door_agents import SeedSpy
 
 from mamma_mia_agents import REGISTRY, load_agent
 from mamma_mia_agents.bots.search import SearchAgent
@@ -176,17 +177,19 @@ def test_the_user_agent_loads_by_import_path() -> None:
 
 
 # -- worker processes and Ray: agents travel by name, import path or pickled object -------
+# (the seed spies of tests/agents/test_seed_spy.py ride along: a find fails the run)
 PROCESS_AGENTS: list[Any] = ["hoarder", "forgetful", "ppo", SearchAgent(worlds=2, candidates=2),
-                             USER]  # fmt: skip
+                             USER, SeedSpy(8), SeedSpy(8, needs_state=True)]  # fmt: skip
+GAMES = 42  # 7 agents at 2 seats: 21 tables, each in both seatings
 
 
 def _tournament_elsewhere(**kwargs: Any) -> None:
-    kw = dict(num_players=2, games=20, seed=8, batch_size=5, progress=False)
+    kw = dict(num_players=2, games=GAMES, seed=8, batch_size=8, progress=False)
     res = run_tournament(PROCESS_AGENTS, **kw, **kwargs)
     here = run_tournament(PROCESS_AGENTS, workers=1, **kw)
     np.testing.assert_array_equal(res.delivered, here.delivered)
     np.testing.assert_array_equal(res.turns, here.turns)
-    assert len(res.turns) == 20 and (res.turns > 0).all()
+    assert len(res.turns) == GAMES and (res.turns > 0).all()
 
 
 def test_agents_in_worker_processes() -> None:

@@ -52,7 +52,7 @@ class UserAgent(Agent):
         return u.argmax(axis=1).astype(np.int64)
 
 
-def _ints(value: Any) -> list[int]:
+def ints(value: Any) -> list[int]:
     """Every integer in ``value`` (ints, arrays, nested sequences and dicts)."""
     if isinstance(value, (bool, np.bool_)):
         return []
@@ -61,9 +61,9 @@ def _ints(value: Any) -> list[int]:
     if isinstance(value, np.ndarray):
         return [int(x) for x in value.ravel()] if value.dtype.kind in "iu" else []
     if isinstance(value, dict):
-        return [i for v in value.values() for i in _ints(v)]
+        return [i for v in value.values() for i in ints(v)]
     if isinstance(value, (list, tuple)):
-        return [i for v in value for i in _ints(v)]
+        return [i for v in value for i in ints(v)]
     return []
 
 
@@ -123,7 +123,7 @@ class SeedSpy(UserAgent):
         if not isinstance(rng, np.random.Generator):
             self.found.append(f"the generator is a {type(rng).__name__}")
             return truth
-        real = set() if truth is None else set(_ints(truth[0].data["seed"]))
+        real = set() if truth is None else set(ints(truth[0].data["seed"]))
         candidates = self._generator_material(rng)
         derived = set(candidates)
         for c in candidates[:64]:
@@ -138,10 +138,10 @@ class SeedSpy(UserAgent):
         seq = getattr(bg, "seed_seq", None) or getattr(bg, "_seed_seq", None)
         if seq is not None:
             for attr in ("entropy", "spawn_key", "pool", "n_children_spawned"):
-                out += _ints(getattr(seq, attr, None))
+                out += ints(getattr(seq, attr, None))
             if hasattr(seq, "generate_state"):
-                out += _ints(seq.generate_state(8, np.uint64))
-        out += _ints(bg.state)
+                out += ints(seq.generate_state(8, np.uint64))
+        out += ints(bg.state)
         words = [w for c in out for w in (c & _MASK64, c >> 64 & _MASK64)]
         return list(dict.fromkeys(out + words))
 
@@ -152,28 +152,32 @@ class SeedSpy(UserAgent):
         if c < 0:
             return set()
         rebuilt = np.random.default_rng(np.random.SeedSequence(c))
-        return set(_ints(rebuilt.integers(0, 2**63, size=16, dtype=np.uint64)))
+        return set(ints(rebuilt.integers(0, 2**63, size=16, dtype=np.uint64)))
 
     def _compare(self, derived: set[int], real: set[int], truth: Any) -> None:
         if self.secret is not None and self.secret in derived:
             self.found.append(f"the user's seed {self.secret} from the generator")
         if real & derived:
             self.found.append(f"game seeds {sorted(real & derived)[:3]} from the generator")
-        tournament = {s >> 32 for s in real}
+        # (0 and 1 are the generator's counters and flags, never evidence)
+        tournament = {s >> 32 for s in real} - {0, 1}
         if tournament & derived:
             self.found.append(f"the tournament seed {sorted(tournament & derived)[:3]}")
         if truth is None:
             return
         # the deal: every derived value that is a seed, dealt, against the real deal
+        # (the hands and the supply's order: hands alone, as counts, repeat by chance)
         state = truth[0]
         seeds = np.array(sorted(d for d in derived if 0 <= d <= _MASK64)[:256], np.uint64)
         if len(seeds):
             eng = self._engine(state.config)
-            dealt = eng.reset(seeds=seeds).data["hand"]
-            real_deal = eng.reset(seeds=state.data["seed"]).data["hand"]
-            same = (dealt[:, None] == real_deal[None]).reshape(len(seeds), len(real_deal), -1)
-            if same.all(axis=2).any():
-                self.found.append("a derived seed deals the real game's hands")
+            dealt, real_deal = eng.reset(seeds=seeds).data, eng.reset(seeds=state.data["seed"]).data
+            same = np.ones((len(seeds), len(real_deal)), bool)
+            for field in ("hand", "supply"):
+                a, b = dealt[field], real_deal[field]
+                same &= (a[:, None] == b[None]).reshape(len(seeds), len(b), -1).all(axis=2)
+            if same.any():
+                self.found.append("a derived seed deals the real game (hands and supply)")
 
     def _check_array(self, what: str, arr: Any, truth: Any) -> None:
         if arr is None:
@@ -201,13 +205,15 @@ class SeedSpy(UserAgent):
         n = real.config.num_players
         for g in range(len(r)):
             me = int(r["seat"][g])
+            if not np.array_equal(w["hand"][g, me], r["hand"][g, me]):
+                self.found.append("the state changed the spy's own hand")
+            if r["supply_len"][g] - r["supply_pos"][g] < 3:
+                continue  # (nearly) no supply: counting cards tells the seat the rest
             others = [s for s in range(n) if s != me]
             hidden_w = np.concatenate([w["hand"][g, others].ravel(), w["supply"][g]])
             hidden_r = np.concatenate([r["hand"][g, others].ravel(), r["supply"][g]])
             self.hidden_total += 1
             self.hidden_same += int(np.array_equal(hidden_w, hidden_r))
-            if not np.array_equal(w["hand"][g, me], r["hand"][g, me]):
-                self.found.append("the state changed the spy's own hand")
 
     def _engine(self, config: Any) -> Engine:
         if config not in self._engines:
