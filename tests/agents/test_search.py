@@ -127,7 +127,7 @@ def test_policy_actions_hands_the_same_world_for_the_same_information_set() -> N
 
     bot = Recording(worlds=3, candidates=3)
     observers = observers_for(cfg, [bot])
-    positions = _positions(cfg, 6, 21)[::3][:20]
+    positions = _positions(cfg, 6, 21)[::2][:20]
     for pos in positions:
         twin = sample_world(pos, int(pos.data["seat"][0]), np.random.default_rng(7))
         acts = []
