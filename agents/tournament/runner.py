@@ -94,9 +94,10 @@ def run_tournament(
     ``if __name__ == "__main__":`` guard, as any spawned multiprocessing does.
 
     The games are split into batches of at most ``batch_size``, a
-    ``workers``-independent split; each batch draws its random numbers from its own
-    generator seeded from ``(seed, batch)``, so a run gives the same games whatever the
-    number of workers (or machine).
+    ``workers``-independent split; each batch's agents draw their random numbers from
+    their own generator, ``agent_rng("tournament", seed, batch)`` (a one-way digest:
+    nothing in it leads back to the deal seeds), so a run gives the same games whatever
+    the number of workers (or machine).
 
     ``backend="ray"`` plays the same batches as Ray tasks (``tournament/ray_backend.py``):
     on a local Ray instance, or on the cluster at ``address``; the results are
