@@ -73,7 +73,9 @@ def add_parser(sub: Any) -> None:
         default=8000,
         help="port (default: %(default)s; 0 picks a free one)",
     )
-    p.add_argument("--players", type=positive("--players", 2, 5), default=3)
+    p.add_argument(
+        "--players", type=positive("--players", 2, 5), default=3, help="players, you included: 2-5"
+    )
     p.add_argument(
         "--agents",
         default=None,
@@ -87,7 +89,12 @@ def add_parser(sub: Any) -> None:
         default=None,
         help="the seed of every new game (default: a fresh one per game)",
     )
-    p.add_argument("--observation-mode", choices=("recall", "top_card"), default="recall")
+    p.add_argument(
+        "--observation-mode",
+        choices=("recall", "top_card"),
+        default="recall",
+        help="recall: the whole oven history is shown (a memory aid); top_card: only the top",
+    )
     p.add_argument("--delay", type=float, default=0.8, help="seconds to show each agent move")
     p.add_argument(
         "--max-games",
