@@ -66,7 +66,9 @@ def add_parser(sub: Any) -> None:
         description="Play Mamma Mia! against agents. Keys: a number and Enter chooses, u "
         "undoes (back to your previous decision), h or ? shows the help, q saves and quits.",
     )
-    p.add_argument("--players", type=positive("--players", 2, 5), default=3)
+    p.add_argument(
+        "--players", type=positive("--players", 2, 5), default=3, help="players, you included: 2-5"
+    )
     p.add_argument(
         "--agents",
         default=None,
@@ -74,7 +76,13 @@ def add_parser(sub: Any) -> None:
         "--resume: instead of the saved game's, which must be bundled agents)",
     )
     p.add_argument("--seat", type=positive("--seat", 0, 4), default=0, help="your seat")
-    p.add_argument("--seed", type=positive("--seed", 0, 2**63 - 1), default=None)
+    p.add_argument(
+        "--seed",
+        type=positive("--seed", 0, 2**63 - 1),
+        default=None,
+        help="the game's seed, 0 to 2**63-1 (default: a fresh one from the operating system, "
+        "shown when the game starts)",
+    )
     p.add_argument(
         "--observation-mode",
         choices=("recall", "top_card"),

@@ -14,6 +14,7 @@ as it was. The number of live games (``--max-games``) and the request sizes are 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import re
 import secrets
@@ -36,6 +37,8 @@ __all__ = ["MAX_BODY", "GameServer", "add_parser", "make_server", "run"]
 MAX_BODY = 4096
 #: A game left alone this long (seconds) may make room for a new one when full.
 IDLE_SECONDS = 15 * 60
+#: connections served at once; more are answered 503 at once (a page uses one or two)
+MAX_CONNECTIONS = 32
 #: The page's files: name -> content type (nothing else is served from disk).
 STATIC = {"index.html": "text/html", "app.js": "text/javascript", "style.css": "text/css"}
 HEADERS = {
@@ -73,7 +76,9 @@ def add_parser(sub: Any) -> None:
         default=8000,
         help="port (default: %(default)s; 0 picks a free one)",
     )
-    p.add_argument("--players", type=positive("--players", 2, 5), default=3)
+    p.add_argument(
+        "--players", type=positive("--players", 2, 5), default=3, help="players, you included: 2-5"
+    )
     p.add_argument(
         "--agents",
         default=None,
@@ -87,7 +92,12 @@ def add_parser(sub: Any) -> None:
         default=None,
         help="the seed of every new game (default: a fresh one per game)",
     )
-    p.add_argument("--observation-mode", choices=("recall", "top_card"), default="recall")
+    p.add_argument(
+        "--observation-mode",
+        choices=("recall", "top_card"),
+        default="recall",
+        help="recall: the whole oven history is shown (a memory aid); top_card: only the top",
+    )
     p.add_argument("--delay", type=float, default=0.8, help="seconds to show each agent move")
     p.add_argument(
         "--max-games",
@@ -113,6 +123,28 @@ class GameServer(ThreadingHTTPServer):
         self.games: dict[str, WebGame] = {}
         self.games_lock = threading.Lock()
         self.opened: str | None = None  # the game --resume opened
+        self.slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        """A thread per connection, at most ``MAX_CONNECTIONS`` at once: beyond that a
+        connection gets a 503 and is closed, so idle sockets cannot pile up threads."""
+        if not self.slots.acquire(blocking=False):
+            body = json.dumps({"error": "the server is busy: try again"}).encode()
+            head = (
+                "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\n"
+                f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n"
+            )
+            with contextlib.suppress(OSError):
+                request.sendall(head.encode() + body)
+            self.shutdown_request(request)
+            return
+        super().process_request(request, client_address)
+
+    def process_request_thread(self, request: Any, client_address: Any) -> None:
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            self.slots.release()
 
     def add(self, game: Game) -> str:
         """Keep ``game`` under a fresh random id (never derived from its seed). When

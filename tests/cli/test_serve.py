@@ -10,6 +10,7 @@ import os
 import re
 import subprocess
 import sys
+import time
 
 import numpy as np
 import pytest
@@ -343,3 +344,28 @@ def test_requests_the_base_class_refuses_are_json_too(server):
         else:  # an HTTP/0.9 answer is its body alone
             body = answer
         assert json.loads(body)["error"][:3] in ("400", "501", "505")
+
+
+def test_connections_are_bounded(tmp_path):
+    """Idle connections hold their threads; past the bound a request gets a 503 at
+    once, and the server serves again once they close."""
+    import socket
+    import threading
+
+    with running_server("--save", str(tmp_path / "s")) as srv:
+        srv.slots = threading.BoundedSemaphore(2)
+        idle = [socket.create_connection(("127.0.0.1", srv.server_address[1])) for _ in range(2)]
+        try:
+            deadline = time.monotonic() + 10
+            while srv.slots._value > 0 and time.monotonic() < deadline:  # both accepted
+                time.sleep(0.01)
+            status, _, data = request(srv, "GET", "/")
+            assert status == 503 and b"busy" in data
+        finally:
+            for s in idle:
+                s.close()
+        deadline = time.monotonic() + 10
+        while srv.slots._value < 2 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        status, _, _ = request(srv, "GET", "/")
+        assert status == 200
