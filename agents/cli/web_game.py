@@ -25,12 +25,12 @@ import numpy as np
 from mamma_mia_agents import AgentLoadError
 from mamma_mia_agents.cli.session import Game
 from mamma_mia_env import Config, ConfigError
-from mamma_mia_env.game.actions import RevealAction, TurnAction
+from mamma_mia_env.game.actions import TurnAction
 from mamma_mia_env.game.cards import INGREDIENTS, N_KINDS, order_name
-from mamma_mia_env.game.log import final_result, reveal_record
+from mamma_mia_env.game.log import final_result
 from mamma_mia_env.game.state import REVEAL
 from mamma_mia_env.render.svg import KIND_COLOURS, table_svg
-from mamma_mia_env.render.text import reveal_lines
+from mamma_mia_env.render.text import reveal_choice_text, reveal_lines
 
 __all__ = ["FormError", "MoveError", "WebGame", "new_game"]
 
@@ -95,7 +95,8 @@ class WebGame:
         self.actors.append(seat)
         who = "You" if seat == g.seat else f"Seat {seat} ({g.names[seat]})"
         text = g.codec.to_str(action, seat)
-        lines = reveal_lines(reveal.get("outcomes", []), reveal.get("cards_taken"))
+        names = [g.names.get(s, "you") for s in range(g.config.num_players)]
+        lines = reveal_lines(reveal.get("outcomes", []), reveal.get("cards_taken"), names, g.seat)
         n = len(g.actions) - 1
         self.moves.append({"n": n, "seat": seat, "text": f"{who}: {text}", "reveal": lines})
         del self.moves[:-RECENT]
@@ -163,25 +164,12 @@ class WebGame:
         return {"action": action, "play": play, "order": order, "draw": draw}
 
     def _reveal_options(self, legal: list[int]) -> list[dict[str, Any]]:
-        """Each reveal choice with what it would do to the person's order: tried on a
-        copy of the state; only the person's own order's record (its cards from the
-        public piles and from the person's own hand) is read."""
-        g = self.game
-        options = []
-        for a in legal:
-            r = g.codec.decode(a)
-            assert isinstance(r, RevealAction)
-            label = {
-                "decline": "decline: the order goes to the bottom of your order stack",
-                "deliver": "deliver it",
-            }.get(r.choice) or f"deliver it, counting the joker / ? as {r.kind}"
-            before = g.state.copy()
-            after = g.state.copy()
-            g.engine.step(after, np.array([a], dtype=np.int64))
-            outcomes = reveal_record(g.engine, before, a, after).get("outcomes", [])
-            mine = outcomes[:1] if outcomes and outcomes[0]["seat"] == g.seat else []
-            options.append({"action": a, "label": label, "effect": reveal_lines(mine)})
-        return options
+        """Each reveal choice with what it would do to the person's order, worded as the
+        terminal game words it: ``session.Game.reveal_choices`` tries each choice on a
+        copy through the engine's own reveal and reads only the person's own order's
+        record (its cards from the public piles and from the person's own hand)."""
+        choices = {c["action"]: c for c in self.game.reveal_choices()}
+        return [{"action": a, "label": reveal_choice_text(choices[a]), "effect": []} for a in legal]
 
 
 def _result(game: Game, names: list[str]) -> dict[str, Any]:

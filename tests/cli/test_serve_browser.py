@@ -105,7 +105,7 @@ def test_a_whole_game_in_chromium(driver, tmp_path):
             if q["kind"] == "reveal":
                 reveals += 1
                 buttons = driver.find_elements("css selector", "#choices button")
-                assert any("from hand" in b.text for b in buttons)  # what delivery adds
+                assert any("from your hand" in b.text for b in buttons)  # what delivery adds
                 assert "Reveal: your order" in driver.find_element("id", "prompt").text
                 shot = os.environ.get("MAMMA_MIA_SCREENSHOT") or str(tmp_path / "reveal.png")
                 driver.save_screenshot(shot)
