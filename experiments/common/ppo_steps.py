@@ -52,13 +52,19 @@ class Buffer:
 @dataclass
 class Live:
     """What carries over from one rollout to the next: the envs' current observation,
-    mask and done flags, the env steps so far and the time spent inside ``envs.step``."""
+    mask and done flags, the env steps so far, and the wall time of each part of an
+    iteration (the rollouts, and in them ``envs.step`` and the policy's forward
+    passes; GAE; the PPO update), so that a run says where its time went."""
 
     obs: torch.Tensor
     mask: torch.Tensor
     done: torch.Tensor
     global_step: int = 0
     env_time: float = 0.0
+    rollout_time: float = 0.0
+    inference_time: float = 0.0
+    gae_time: float = 0.0
+    update_time: float = 0.0
 
 
 def rollout(
@@ -69,23 +75,25 @@ def rollout(
     ep_returns: list[float] = []
     ep_wins: list[float] = []
     for step in range(args.num_steps):
+        t0 = time.perf_counter()
         now.global_step += args.num_envs
         buf.obs[step] = now.obs
         buf.masks[step] = now.mask
         buf.dones[step] = now.done
-        with torch.no_grad():
-            action, logprob, _, value = agent.get_action_and_value(now.obs, now.mask)
+        with torch.inference_mode():  # no autograd records: the update recomputes
+            action, logprob, _, value = agent.get_action_and_value(buf.obs[step], now.mask)
             buf.values[step] = value.flatten()
-        buf.actions[step] = action
-        buf.logprobs[step] = logprob
+            buf.actions[step] = action
+            buf.logprobs[step] = logprob
         t1 = time.perf_counter()
+        now.inference_time += t1 - t0
         next_obs_np, reward, term, trunc, info = envs.step(action.numpy())
         now.env_time += time.perf_counter() - t1
         done = np.logical_or(term, trunc)
-        buf.rewards[step] = torch.as_tensor(reward)
-        now.obs = torch.as_tensor(next_obs_np)
-        now.mask = torch.as_tensor(info["action_mask"] != 0)
-        now.done = torch.as_tensor(done, dtype=torch.float32)
+        buf.rewards[step] = torch.from_numpy(reward)  # views, copied into the buffer
+        now.obs = torch.from_numpy(next_obs_np)
+        now.mask = torch.from_numpy(info["action_mask"]).view(torch.bool)  # int8 0/1
+        now.done = torch.from_numpy(done).float()
         if done.any():
             ep_returns.extend(info["episode"]["r"][done].tolist())
             ep_wins.extend(info["final_info"]["result"]["win"][done].tolist())
