@@ -4,9 +4,10 @@ Collect ``num_steps`` steps of every env into a rollout buffer (:func:`rollout`)
 compute the advantages with GAE (:func:`gae`), then ``update_epochs`` epochs of
 minibatch updates of the clipped surrogate and value losses with an entropy bonus
 (:func:`update`). Each function reads CleanRL's argument names from ``args`` (the
-script's ``Args``) and calls ``agent.get_action_and_value`` / ``agent.get_value`` (its
-``Agent``), in the same order of operations as CleanRL, so that a seed gives the same
-run.
+script's ``Args``) and calls its ``Agent``: ``agent.act`` in the rollouts (a draw, its
+log-probability and the value), ``agent.get_value`` for the bootstrap and
+``agent.get_action_and_value`` in the update, in CleanRL's order of operations, so
+that a seed gives the same run.
 """
 
 from __future__ import annotations
@@ -81,7 +82,7 @@ def rollout(
         buf.masks[step] = now.mask
         buf.dones[step] = now.done
         with torch.inference_mode():  # no autograd records: the update recomputes
-            action, logprob, _, value = agent.get_action_and_value(buf.obs[step], now.mask)
+            action, logprob, value = agent.act(buf.obs[step], now.mask)
             buf.values[step] = value.flatten()
             buf.actions[step] = action
             buf.logprobs[step] = logprob
