@@ -14,14 +14,38 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import torch
 import torch.nn as nn
 import torch.optim as optim
 
-__all__ = ["Buffer", "Live", "gae", "policy_loss", "rollout", "update", "value_loss"]
+__all__ = ["Buffer", "Legal", "Live", "gae", "policy_loss", "rollout", "update", "value_loss"]
+
+
+class Legal(NamedTuple):
+    """Each row's legal actions as a list rather than a ``(rows, n_actions)`` mask:
+    ``index`` ``(rows, K)`` the legal actions in increasing order, padded with 0, and
+    ``valid`` ``(rows, K)`` which entries are real, K the most legal actions of any row.
+    Mamma Mia! has 655 actions and at most a few dozen legal ones, so the policy's
+    masked softmax, entropy and their gradients run over K columns instead of 655:
+    those full-width passes were most of the update's time."""
+
+    index: torch.Tensor
+    valid: torch.Tensor
+
+    @classmethod
+    def from_mask(cls, mask: torch.Tensor) -> Legal:
+        counts = mask.sum(1)
+        k = max(int(counts.max()), 1)
+        rows, cols = mask.nonzero(as_tuple=True)  # row-major: each row's in order
+        index = torch.zeros((mask.shape[0], k), dtype=torch.long)
+        index[rows, mask.cumsum(1)[rows, cols] - 1] = cols
+        return cls(index, torch.arange(k) < counts.unsqueeze(1))
+
+    def rows(self, inds: Any) -> Legal:
+        return Legal(self.index[inds], self.valid[inds])
 
 
 @dataclass
@@ -82,7 +106,7 @@ def rollout(
         buf.masks[step] = now.mask
         buf.dones[step] = now.done
         with torch.inference_mode():  # no autograd records: the update recomputes
-            action, logprob, value = agent.act(buf.obs[step], now.mask)
+            action, logprob, value = agent.act(buf.obs[step], Legal.from_mask(now.mask))
             buf.values[step] = value.flatten()
             buf.actions[step] = action
             buf.logprobs[step] = logprob
@@ -133,7 +157,7 @@ def update(
     """``update_epochs`` epochs of minibatch PPO on the flattened rollout (early stop
     on ``target_kl``); returns the last minibatch's losses and the epoch statistics."""
     b_obs = buf.obs.reshape((-1, buf.obs.shape[-1]))
-    b_masks = buf.masks.reshape((-1, buf.masks.shape[-1]))
+    b_legal = Legal.from_mask(buf.masks.reshape((-1, buf.masks.shape[-1])))
     b_logprobs = buf.logprobs.reshape(-1)
     b_actions = buf.actions.reshape(-1)
     b_advantages = advantages.reshape(-1)
@@ -147,7 +171,7 @@ def update(
         for start in range(0, args.batch_size, args.minibatch_size):
             mb_inds = b_inds[start : start + args.minibatch_size]
             _, newlogprob, entropy, newvalue = agent.get_action_and_value(
-                b_obs[mb_inds], b_masks[mb_inds], b_actions[mb_inds]
+                b_obs[mb_inds], b_legal.rows(mb_inds), b_actions[mb_inds]
             )
             logratio = newlogprob - b_logprobs[mb_inds]
             ratio = logratio.exp()

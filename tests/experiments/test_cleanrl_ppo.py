@@ -90,3 +90,40 @@ def test_bad_arguments_are_refused(capsys) -> None:
         with pytest.raises(SystemExit):
             cleanrl_ppo.parse_args(argv)
         assert message in capsys.readouterr().err
+
+
+def test_legal_lists_give_the_distribution_of_the_full_mask() -> None:
+    """The policy over each row's legal actions (ppo_steps.Legal) is CleanRL's masked
+    softmax over all actions: same log-probabilities, entropies and gradients."""
+    torch = pytest.importorskip("torch")
+    from experiments.common.ppo_steps import Legal
+
+    torch.manual_seed(0)
+    agent = cleanrl_ppo.Agent(7, 40, 16)
+    for layer in agent.actor:  # logits far from uniform, so that the test has teeth
+        if isinstance(layer, torch.nn.Linear):
+            torch.nn.init.normal_(layer.weight, std=1.0)
+    x = torch.randn(64, 7)
+    mask = torch.rand(64, 40) < 0.2
+    mask[torch.arange(64), torch.randint(0, 40, (64,))] = True  # a legal action per row
+    legal = Legal.from_mask(mask)
+    assert legal.index.shape[1] == int(mask.sum(1).max())
+    assert torch.equal(legal.valid.sum(1), mask.sum(1))
+    assert mask.gather(1, legal.index)[legal.valid].all()
+    action = torch.multinomial(mask.float(), 1).squeeze(1)
+
+    lp = torch.log_softmax(torch.where(mask, agent.actor(x), -1e8), dim=-1)
+    ref_logprob = lp.gather(1, action.unsqueeze(1)).squeeze(1)
+    ref_entropy = -(lp.exp() * lp).sum(-1)
+    ref_grad = torch.autograd.grad((ref_logprob + ref_entropy).sum(), agent.actor[0].weight)
+    _, logprob, entropy, _ = agent.get_action_and_value(x, legal, action)
+    grad = torch.autograd.grad((logprob + entropy).sum(), agent.actor[0].weight)
+    assert torch.allclose(logprob, ref_logprob, atol=1e-5)
+    assert torch.allclose(entropy, ref_entropy, atol=1e-5)
+    assert torch.allclose(grad[0], ref_grad[0], atol=1e-4)
+    with torch.inference_mode():
+        drawn, drawn_logprob, _ = agent.act(x, legal)
+    assert mask[torch.arange(64), drawn].all()
+    assert torch.allclose(
+        drawn_logprob, lp.detach().gather(1, drawn.unsqueeze(1)).squeeze(1), atol=1e-5
+    )
