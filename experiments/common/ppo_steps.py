@@ -37,11 +37,12 @@ class Legal(NamedTuple):
 
     @classmethod
     def from_mask(cls, mask: torch.Tensor) -> Legal:
-        counts = mask.sum(1)
-        k = max(int(counts.max()), 1)
         rows, cols = mask.nonzero(as_tuple=True)  # row-major: each row's in order
+        counts = torch.bincount(rows, minlength=mask.shape[0])
+        k = max(int(counts.max()), 1) if len(rows) else 1
+        starts = counts.cumsum(0) - counts  # where each row's entries begin in cols
         index = torch.zeros((mask.shape[0], k), dtype=torch.long)
-        index[rows, mask.cumsum(1)[rows, cols] - 1] = cols
+        index[rows, torch.arange(len(rows)) - starts[rows]] = cols
         return cls(index, torch.arange(k) < counts.unsqueeze(1))
 
     def rows(self, inds: Any) -> Legal:
