@@ -78,11 +78,12 @@ class Args:
     learner_seat: int | None = None
     """None: a random seat per game"""
 
-    # PPO (CleanRL's names and defaults where they apply)
+    # PPO (CleanRL's names; its defaults but for learning_rate and update_epochs)
     total_timesteps: int = 200_000
     """env steps (learner decisions) to train for"""
-    learning_rate: float = 2.5e-4
-    """Adam's step size (annealed linearly to 0 with --anneal-lr)"""
+    learning_rate: float = 1e-3
+    """Adam's step size (annealed linearly to 0 with --anneal-lr); CleanRL's 2.5e-4
+    with 4 epochs learnt no better than this with 1 (docs/TRAINING.md, the A/B)"""
     num_envs: int = 64
     """games stepped together (one engine batch)"""
     num_steps: int = 32
@@ -92,9 +93,9 @@ class Args:
     gae_lambda: float = 0.95
     num_minibatches: int = 4
     """minibatches per epoch of the update"""
-    update_epochs: int = 4
-    """passes over each batch; the update's cost grows with it (see the result's
-    share_update)"""
+    update_epochs: int = 1
+    """passes over each batch: the update's cost grows with it (the result's
+    share_update); CleanRL's 4 made the update three quarters of the wall time"""
     norm_adv: bool = True
     clip_coef: float = 0.2
     clip_vloss: bool = True
