@@ -117,7 +117,7 @@ def cleanrl_ppo() -> str:
         lines.append(
             f"| `{p.name}`: {a['num_players']}p vs `{a['opponent']}`, {a['num_envs']} games x "
             f"{a['num_steps']} steps, {a['update_epochs']} epochs of {a['num_minibatches']} "
-            f"minibatches | {t['env_steps']:,} | "
+            f"minibatches at learning rate {a['learning_rate']:g} | {t['env_steps']:,} | "
             f"{t['env_steps_per_s_overall']:,.0f} / {t['env_steps_per_s_rollout']:,.0f} / "
             f"{t['env_steps_per_s_env_only']:,.0f} | {ratio:.2f} | {share} | "
             f"{tr['win']:.3f} ({rnd['win']:.3f}) | {tr['delivered']:.2f} ({rnd['delivered']:.2f}) |"
