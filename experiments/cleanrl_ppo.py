@@ -21,7 +21,10 @@ per slot, same seed): win share, orders delivered and return.
 Outputs, all in ``runs/<name>/`` (or ``--out``): ``progress.csv`` (one row per
 iteration), ``model.pt`` (the torch state dict), ``learning_curve.png`` and
 ``result.json`` (arguments, per-iteration metrics, evaluation, throughput and
-provenance). ``--export`` also copies ``result.json`` and the curve to
+provenance). The throughput says where the loop's time went: env steps/s overall, in
+the rollouts and inside ``envs.step`` alone, their ratio, and the shares of the wall
+time in the policy's forward passes, GAE and the update (docs/TRAINING.md).
+``--export`` also copies ``result.json`` and the curve to
 ``experiments/results/cleanrl_ppo_<name>.json`` / ``.png`` (the committed results);
 nothing else is written outside the run directory.
 """
