@@ -45,16 +45,27 @@ class Legal(NamedTuple):
         index[rows, torch.arange(len(rows)) - starts[rows]] = cols
         return cls(index, torch.arange(k) < counts.unsqueeze(1))
 
+    @classmethod
+    def cat(cls, parts: list[Legal]) -> Legal:
+        """The rows of ``parts`` one after the other, padded to the widest."""
+        k = max(p.index.shape[1] for p in parts)
+        pad = [(p, k - p.index.shape[1]) for p in parts]
+        return cls(
+            torch.cat([torch.nn.functional.pad(p.index, (0, w)) for p, w in pad]),
+            torch.cat([torch.nn.functional.pad(p.valid, (0, w)) for p, w in pad]),
+        )
+
     def rows(self, inds: Any) -> Legal:
         return Legal(self.index[inds], self.valid[inds])
 
 
 @dataclass
 class Buffer:
-    """The rollout buffer: ``num_steps x num_envs`` of each quantity."""
+    """The rollout buffer: ``num_steps x num_envs`` of each quantity; the legal
+    actions as one :class:`Legal` per step (lists, not ``n_actions``-wide masks)."""
 
     obs: torch.Tensor
-    masks: torch.Tensor
+    legal: list[Legal]
     actions: torch.Tensor
     logprobs: torch.Tensor
     rewards: torch.Tensor
@@ -62,11 +73,11 @@ class Buffer:
     values: torch.Tensor
 
     @classmethod
-    def empty(cls, args: Any, obs_dim: int, n_actions: int) -> Buffer:
+    def empty(cls, args: Any, obs_dim: int) -> Buffer:
         shape = (args.num_steps, args.num_envs)
         return cls(
             obs=torch.zeros((*shape, obs_dim)),
-            masks=torch.zeros((*shape, n_actions), dtype=torch.bool),
+            legal=[],
             actions=torch.zeros(shape, dtype=torch.long),
             logprobs=torch.zeros(shape),
             rewards=torch.zeros(shape),
@@ -100,14 +111,16 @@ def rollout(
     episodes that ended."""
     ep_returns: list[float] = []
     ep_wins: list[float] = []
+    buf.legal.clear()
     for step in range(args.num_steps):
         t0 = time.perf_counter()
         now.global_step += args.num_envs
         buf.obs[step] = now.obs
-        buf.masks[step] = now.mask
         buf.dones[step] = now.done
+        legal = Legal.from_mask(now.mask)  # kept for the update: not an inference tensor
+        buf.legal.append(legal)
         with torch.inference_mode():  # no autograd records: the update recomputes
-            action, logprob, value = agent.act(buf.obs[step], Legal.from_mask(now.mask))
+            action, logprob, value = agent.act(buf.obs[step], legal)
             buf.values[step] = value.flatten()
             buf.actions[step] = action
             buf.logprobs[step] = logprob
@@ -158,7 +171,7 @@ def update(
     """``update_epochs`` epochs of minibatch PPO on the flattened rollout (early stop
     on ``target_kl``); returns the last minibatch's losses and the epoch statistics."""
     b_obs = buf.obs.reshape((-1, buf.obs.shape[-1]))
-    b_legal = Legal.from_mask(buf.masks.reshape((-1, buf.masks.shape[-1])))
+    b_legal = Legal.cat(buf.legal)
     b_logprobs = buf.logprobs.reshape(-1)
     b_actions = buf.actions.reshape(-1)
     b_advantages = advantages.reshape(-1)
