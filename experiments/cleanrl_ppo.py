@@ -9,9 +9,10 @@ surrogate and value losses, entropy bonus, annealed learning rate, minibatch epo
 early stop on ``target_kl``), on ``MammaMiaLearnerVectorEnv``: the learner's view of
 ``num_envs`` games, the other seats played inside the env by ``--opponent`` (the
 bundled bots' compiled kernels, or ``random``). Illegal actions are masked out of the
-logits (CleanRL's invalid-action masking: logits of illegal actions set to -1e8, so
-their probability and their share of the entropy are 0). The steps of an iteration
-(rollout, GAE, the minibatch update) are in ``experiments/common/ppo_steps.py``.
+logits (CleanRL's invalid-action masking: probability and share of the entropy 0),
+computed over each row's list of legal actions (at most a few dozen of the 655).
+The steps of an iteration (rollout, GAE, the minibatch update) are in
+``experiments/common/ppo_steps.py``.
 
 After training, the policy (sampled, as trained) and a uniformly random legal policy
 play ``--eval-games`` games each against the same opponent on the same deals (one game
@@ -20,7 +21,10 @@ per slot, same seed): win share, orders delivered and return.
 Outputs, all in ``runs/<name>/`` (or ``--out``): ``progress.csv`` (one row per
 iteration), ``model.pt`` (the torch state dict), ``learning_curve.png`` and
 ``result.json`` (arguments, per-iteration metrics, evaluation, throughput and
-provenance). ``--export`` also copies ``result.json`` and the curve to
+provenance). The throughput says where the loop's time went: env steps/s overall, in
+the rollouts and inside ``envs.step`` alone, their ratio, and the shares of the wall
+time in the policy's forward passes, GAE and the update (docs/TRAINING.md).
+``--export`` also copies ``result.json`` and the curve to
 ``experiments/results/cleanrl_ppo_<name>.json`` / ``.png`` (the committed results);
 nothing else is written outside the run directory.
 """
@@ -43,7 +47,6 @@ import torch
 import torch.nn as nn
 import torch.optim as optim
 from gymnasium.wrappers.vector import RecordEpisodeStatistics
-from torch.distributions.categorical import Categorical
 from tqdm import tqdm
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -52,7 +55,7 @@ if str(ROOT) not in sys.path:
 
 from experiments.common.evaluation import play_learner_games  # noqa: E402
 from experiments.common.output import RESULTS, RUNS  # noqa: E402
-from experiments.common.ppo_steps import Buffer, Live, gae, rollout, update  # noqa: E402
+from experiments.common.ppo_steps import Buffer, Legal, Live, gae, rollout, update  # noqa: E402
 from experiments.common.provenance import provenance  # noqa: E402
 from experiments.common.training import add_dataclass_args, plot_panels  # noqa: E402
 from mamma_mia_env.envs.learner_vector import MammaMiaLearnerVectorEnv  # noqa: E402
@@ -66,7 +69,8 @@ class Args:
     """seed of torch, of the env's deal generator and of the evaluation"""
     torch_deterministic: bool = True
     threads: int = 1
-    """torch threads (1: the env and torch share few cores)"""
+    """torch threads (1: the env's kernels and torch share few cores; on a loaded 2-core
+    machine 2 threads made the update several times slower)"""
 
     # the game
     num_players: int = 2
@@ -77,16 +81,24 @@ class Args:
     learner_seat: int | None = None
     """None: a random seat per game"""
 
-    # PPO (CleanRL's names and defaults where they apply)
+    # PPO (CleanRL's names; its defaults but for learning_rate and update_epochs)
     total_timesteps: int = 200_000
-    learning_rate: float = 2.5e-4
+    """env steps (learner decisions) to train for"""
+    learning_rate: float = 1e-3
+    """Adam's step size (annealed linearly to 0 with --anneal-lr); CleanRL's 2.5e-4
+    with 4 epochs learnt no better than this with 1 (docs/TRAINING.md, the A/B)"""
     num_envs: int = 64
+    """games stepped together (one engine batch)"""
     num_steps: int = 32
+    """steps of every game per rollout: a batch is num_envs x num_steps"""
     anneal_lr: bool = True
     gamma: float = 0.99
     gae_lambda: float = 0.95
     num_minibatches: int = 4
-    update_epochs: int = 4
+    """minibatches per epoch of the update"""
+    update_epochs: int = 1
+    """passes over each batch: the update's cost grows with it (the result's
+    share_update); with CleanRL's 4 the update was two thirds of the wall time or more"""
     norm_adv: bool = True
     clip_coef: float = 0.2
     clip_vloss: bool = True
@@ -95,6 +107,7 @@ class Args:
     max_grad_norm: float = 0.5
     target_kl: float | None = None
     hidden: int = 128
+    """units of each of the two hidden layers of the actor and of the critic"""
 
     # evaluation
     eval_games: int = 256
@@ -189,16 +202,44 @@ class Agent(nn.Module):
         return self.critic(x)
 
     def get_action_and_value(
-        self, x: torch.Tensor, mask: torch.Tensor, action: torch.Tensor | None = None
+        self, x: torch.Tensor, legal: Legal, action: torch.Tensor | None = None
     ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
-        """Masked logits: an illegal action gets -1e8, i.e. probability 0."""
-        logits = torch.where(mask, self.actor(x), torch.tensor(-1e8))
-        probs = Categorical(logits=logits)
+        """Masked logits over the legal actions only (``legal``: each row's list; the
+        padding gets -1e8, probability exactly 0, and so a ``p log p`` of 0 in the
+        entropy): the same distribution as CleanRL's mask over all 655 logits, at a
+        fraction of the cost. ``softmax`` and ``log_softmax`` rather than
+        ``Categorical``, whose ``exp`` of logits that underflow to 0 is tens of times
+        slower than on ordinary numbers."""
+        logits = torch.where(legal.valid, self.actor(x).gather(1, legal.index), -1e8)
+        logp, probs = torch.log_softmax(logits, dim=-1), torch.softmax(logits, dim=-1)
         if action is None:
-            action = probs.sample()
-        p_log_p = probs.logits * probs.probs
-        entropy = -torch.where(mask, p_log_p, torch.tensor(0.0)).sum(-1)
-        return action, probs.log_prob(action), entropy, self.critic(x)
+            pick = sample(probs)
+            action = legal.index.gather(1, pick.unsqueeze(1)).squeeze(1)
+        else:  # the action's column in its row's list
+            pick = ((legal.index == action.unsqueeze(1)) & legal.valid).float().argmax(1)
+        logprob = logp.gather(1, pick.unsqueeze(1)).squeeze(1)
+        entropy = -(probs * logp).sum(-1)
+        return action, logprob, entropy, self.critic(x)
+
+    def act(self, x: torch.Tensor, legal: Legal) -> tuple[torch.Tensor, ...]:
+        """The rollout's half of :meth:`get_action_and_value`: a sampled action, its
+        log-probability and the value (no entropy, no ``log_softmax``: the log of
+        the one probability drawn)."""
+        logits = torch.where(legal.valid, self.actor(x).gather(1, legal.index), -1e8)
+        probs = torch.softmax(logits, dim=-1)
+        pick = sample(probs).unsqueeze(1)
+        action = legal.index.gather(1, pick).squeeze(1)
+        return action, probs.gather(1, pick).squeeze(1).log(), self.critic(x)
+
+
+def sample(probs: torch.Tensor) -> torch.Tensor:
+    """One action per row, drawn by inverting the cumulative distribution with one
+    uniform number per row (``torch.multinomial`` draws an exponential number per
+    action, 655 per row). In float64 so that ``u * total < total``: the first index
+    whose cumulative probability exceeds it has a probability above 0, a legal action."""
+    cdf = probs.double().cumsum(-1)
+    u = torch.rand((probs.shape[0], 1), dtype=torch.float64) * cdf[:, -1:]
+    return torch.searchsorted(cdf, u, right=True).squeeze(1)
 
 
 def evaluate(args: Args, agent: Agent | None, games: int, seed: int) -> dict[str, float]:
@@ -208,8 +249,9 @@ def evaluate(args: Args, agent: Agent | None, games: int, seed: int) -> dict[str
         return play_learner_games(make_env(args, games), None, games, seed)
 
     def act(obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
-        with torch.no_grad():
-            action = agent.get_action_and_value(torch.as_tensor(obs), torch.as_tensor(mask))[0]
+        with torch.inference_mode():
+            legal = Legal.from_mask(torch.from_numpy(mask))
+            action = agent.act(torch.from_numpy(obs), legal)[0]
         return action.numpy().astype(np.int64)
 
     return play_learner_games(make_env(args, games), act, games, seed)
@@ -230,17 +272,16 @@ def train(args: Args, out: Path) -> dict[str, Any]:
     n_actions = int(envs.single_action_space.n)
     agent = Agent(obs_dim, n_actions, args.hidden).to(device)
     optimizer = optim.Adam(agent.parameters(), lr=args.learning_rate, eps=1e-5)
-    buf = Buffer.empty(args, obs_dim, n_actions)
+    buf = Buffer.empty(args, obs_dim)
 
+    next_obs_np, info = envs.reset(seed=args.seed)  # the first call loads the kernels
     loop_started = time.perf_counter()  # throughput from here: imports and setup excluded
-    next_obs_np, info = envs.reset(seed=args.seed)
     now = Live(
         obs=torch.as_tensor(next_obs_np),
         mask=torch.as_tensor(info["action_mask"] != 0),
         done=torch.zeros(args.num_envs),
     )
     rows: list[dict[str, Any]] = []
-    rollout_time = 0.0
     with open(out / "progress.csv", "w", newline="") as fh:
         writer: csv.DictWriter | None = None
         bar = tqdm(range(1, args.num_iterations + 1), desc="PPO iterations")
@@ -250,9 +291,13 @@ def train(args: Args, out: Path) -> dict[str, Any]:
                 optimizer.param_groups[0]["lr"] = frac * args.learning_rate
             t0 = time.perf_counter()
             ep_returns, ep_wins = rollout(args, envs, agent, buf, now)
-            rollout_time += time.perf_counter() - t0
+            t1 = time.perf_counter()
             advantages, returns = gae(args, agent, buf, now)
+            t2 = time.perf_counter()
             losses = update(args, agent, optimizer, buf, advantages, returns, rng)
+            now.rollout_time += t1 - t0
+            now.gae_time += t2 - t1
+            now.update_time += time.perf_counter() - t2
             row = {
                 "iteration": iteration,
                 "global_step": now.global_step,
@@ -272,7 +317,7 @@ def train(args: Args, out: Path) -> dict[str, Any]:
             bar.set_postfix(ret=f"{row['episodic_return']:.2f}", win=f"{row['win']:.2f}")
 
     train_time = time.perf_counter() - loop_started
-    return finish(args, agent, out, rows, now, train_time, rollout_time, started)
+    return finish(args, agent, out, rows, now, train_time, started)
 
 
 def finish(
@@ -282,7 +327,6 @@ def finish(
     rows: list[dict[str, Any]],
     now: Live,
     train_time: float,
-    rollout_time: float,
     started: float,
 ) -> dict[str, Any]:
     """Save the model, evaluate it and random play on the same deals, plot the curve and
@@ -302,18 +346,32 @@ def finish(
         "args": dataclasses.asdict(args),
         "iterations": rows,
         "evaluation": {"seed": eval_seed, "trained": trained, "random": random_play},
-        "throughput": {  # the training loop only (no imports, setup or evaluation)
-            "env_steps": now.global_step,
-            "train_seconds": round(train_time, 3),
-            "env_steps_per_s_overall": now.global_step / train_time,
-            "env_steps_per_s_rollout": now.global_step / rollout_time,
-            "env_steps_per_s_env_only": now.global_step / now.env_time,
-        },
+        "throughput": throughput(now, train_time),
         "provenance": provenance(seeds={"seed": args.seed, "eval_seed": eval_seed},
                                  wall_time=time.perf_counter() - started),
     }  # fmt: skip
     (out / "result.json").write_text(json.dumps(doc, indent=1) + "\n")
     return doc
+
+
+def throughput(now: Live, train_time: float) -> dict[str, float]:
+    """Env steps per second of the training loop (no imports, setup or evaluation):
+    overall, in the rollouts (env steps and the policy's forward passes) and inside
+    ``envs.step`` alone; the ratio overall / env alone (how close training runs to the
+    speed of the game, the issue-23 target is 0.5) and the share of the wall time
+    spent in the policy's forward passes of the rollouts, in GAE and in the update."""
+    steps = now.global_step
+    return {
+        "env_steps": steps,
+        "train_seconds": round(train_time, 3),
+        "env_steps_per_s_overall": steps / train_time,
+        "env_steps_per_s_rollout": steps / now.rollout_time,
+        "env_steps_per_s_env_only": steps / now.env_time,
+        "overall_over_env_only": now.env_time / train_time,
+        "share_inference": now.inference_time / train_time,
+        "share_gae": now.gae_time / train_time,
+        "share_update": now.update_time / train_time,
+    }
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -4,31 +4,68 @@ Collect ``num_steps`` steps of every env into a rollout buffer (:func:`rollout`)
 compute the advantages with GAE (:func:`gae`), then ``update_epochs`` epochs of
 minibatch updates of the clipped surrogate and value losses with an entropy bonus
 (:func:`update`). Each function reads CleanRL's argument names from ``args`` (the
-script's ``Args``) and calls ``agent.get_action_and_value`` / ``agent.get_value`` (its
-``Agent``), in the same order of operations as CleanRL, so that a seed gives the same
-run.
+script's ``Args``) and calls its ``Agent``: ``agent.act`` in the rollouts (a draw, its
+log-probability and the value), ``agent.get_value`` for the bootstrap and
+``agent.get_action_and_value`` in the update, in CleanRL's order of operations, so
+that a seed gives the same run.
 """
 
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import torch
 import torch.nn as nn
 import torch.optim as optim
 
-__all__ = ["Buffer", "Live", "gae", "policy_loss", "rollout", "update", "value_loss"]
+__all__ = ["Buffer", "Legal", "Live", "gae", "policy_loss", "rollout", "update", "value_loss"]
+
+
+class Legal(NamedTuple):
+    """Each row's legal actions as a list rather than a ``(rows, n_actions)`` mask:
+    ``index`` ``(rows, K)`` the legal actions in increasing order, padded with 0, and
+    ``valid`` ``(rows, K)`` which entries are real, K the most legal actions of any row.
+    Mamma Mia! has 655 actions and at most a few dozen legal ones, so the policy's
+    masked softmax, entropy and their gradients run over K columns instead of 655:
+    those full-width passes were most of the update's time."""
+
+    index: torch.Tensor
+    valid: torch.Tensor
+
+    @classmethod
+    def from_mask(cls, mask: torch.Tensor) -> Legal:
+        rows, cols = mask.nonzero(as_tuple=True)  # row-major: each row's in order
+        counts = torch.bincount(rows, minlength=mask.shape[0])
+        k = max(int(counts.max()), 1) if len(rows) else 1
+        starts = counts.cumsum(0) - counts  # where each row's entries begin in cols
+        index = torch.zeros((mask.shape[0], k), dtype=torch.long)
+        index[rows, torch.arange(len(rows)) - starts[rows]] = cols
+        return cls(index, torch.arange(k) < counts.unsqueeze(1))
+
+    @classmethod
+    def cat(cls, parts: list[Legal]) -> Legal:
+        """The rows of ``parts`` one after the other, padded to the widest."""
+        k = max(p.index.shape[1] for p in parts)
+        pad = [(p, k - p.index.shape[1]) for p in parts]
+        return cls(
+            torch.cat([torch.nn.functional.pad(p.index, (0, w)) for p, w in pad]),
+            torch.cat([torch.nn.functional.pad(p.valid, (0, w)) for p, w in pad]),
+        )
+
+    def rows(self, inds: Any) -> Legal:
+        return Legal(self.index[inds], self.valid[inds])
 
 
 @dataclass
 class Buffer:
-    """The rollout buffer: ``num_steps x num_envs`` of each quantity."""
+    """The rollout buffer: ``num_steps x num_envs`` of each quantity; the legal
+    actions as one :class:`Legal` per step (lists, not ``n_actions``-wide masks)."""
 
     obs: torch.Tensor
-    masks: torch.Tensor
+    legal: list[Legal]
     actions: torch.Tensor
     logprobs: torch.Tensor
     rewards: torch.Tensor
@@ -36,11 +73,11 @@ class Buffer:
     values: torch.Tensor
 
     @classmethod
-    def empty(cls, args: Any, obs_dim: int, n_actions: int) -> Buffer:
+    def empty(cls, args: Any, obs_dim: int) -> Buffer:
         shape = (args.num_steps, args.num_envs)
         return cls(
             obs=torch.zeros((*shape, obs_dim)),
-            masks=torch.zeros((*shape, n_actions), dtype=torch.bool),
+            legal=[],
             actions=torch.zeros(shape, dtype=torch.long),
             logprobs=torch.zeros(shape),
             rewards=torch.zeros(shape),
@@ -52,13 +89,19 @@ class Buffer:
 @dataclass
 class Live:
     """What carries over from one rollout to the next: the envs' current observation,
-    mask and done flags, the env steps so far and the time spent inside ``envs.step``."""
+    mask and done flags, the env steps so far, and the wall time of each part of an
+    iteration (the rollouts, and in them ``envs.step`` and the policy's forward
+    passes; GAE; the PPO update), so that a run says where its time went."""
 
     obs: torch.Tensor
     mask: torch.Tensor
     done: torch.Tensor
     global_step: int = 0
     env_time: float = 0.0
+    rollout_time: float = 0.0
+    inference_time: float = 0.0
+    gae_time: float = 0.0
+    update_time: float = 0.0
 
 
 def rollout(
@@ -68,24 +111,28 @@ def rollout(
     episodes that ended."""
     ep_returns: list[float] = []
     ep_wins: list[float] = []
+    buf.legal.clear()
     for step in range(args.num_steps):
+        t0 = time.perf_counter()
         now.global_step += args.num_envs
         buf.obs[step] = now.obs
-        buf.masks[step] = now.mask
         buf.dones[step] = now.done
-        with torch.no_grad():
-            action, logprob, _, value = agent.get_action_and_value(now.obs, now.mask)
+        legal = Legal.from_mask(now.mask)  # kept for the update: not an inference tensor
+        buf.legal.append(legal)
+        with torch.inference_mode():  # no autograd records: the update recomputes
+            action, logprob, value = agent.act(buf.obs[step], legal)
             buf.values[step] = value.flatten()
-        buf.actions[step] = action
-        buf.logprobs[step] = logprob
+            buf.actions[step] = action
+            buf.logprobs[step] = logprob
         t1 = time.perf_counter()
+        now.inference_time += t1 - t0
         next_obs_np, reward, term, trunc, info = envs.step(action.numpy())
         now.env_time += time.perf_counter() - t1
         done = np.logical_or(term, trunc)
-        buf.rewards[step] = torch.as_tensor(reward)
-        now.obs = torch.as_tensor(next_obs_np)
-        now.mask = torch.as_tensor(info["action_mask"] != 0)
-        now.done = torch.as_tensor(done, dtype=torch.float32)
+        buf.rewards[step] = torch.from_numpy(reward)  # views, copied into the buffer
+        now.obs = torch.from_numpy(next_obs_np)
+        now.mask = torch.from_numpy(info["action_mask"]).view(torch.bool)  # int8 0/1
+        now.done = torch.from_numpy(done).float()
         if done.any():
             ep_returns.extend(info["episode"]["r"][done].tolist())
             ep_wins.extend(info["final_info"]["result"]["win"][done].tolist())
@@ -124,7 +171,7 @@ def update(
     """``update_epochs`` epochs of minibatch PPO on the flattened rollout (early stop
     on ``target_kl``); returns the last minibatch's losses and the epoch statistics."""
     b_obs = buf.obs.reshape((-1, buf.obs.shape[-1]))
-    b_masks = buf.masks.reshape((-1, buf.masks.shape[-1]))
+    b_legal = Legal.cat(buf.legal)
     b_logprobs = buf.logprobs.reshape(-1)
     b_actions = buf.actions.reshape(-1)
     b_advantages = advantages.reshape(-1)
@@ -138,7 +185,7 @@ def update(
         for start in range(0, args.batch_size, args.minibatch_size):
             mb_inds = b_inds[start : start + args.minibatch_size]
             _, newlogprob, entropy, newvalue = agent.get_action_and_value(
-                b_obs[mb_inds], b_masks[mb_inds], b_actions[mb_inds]
+                b_obs[mb_inds], b_legal.rows(mb_inds), b_actions[mb_inds]
             )
             logratio = newlogprob - b_logprobs[mb_inds]
             ratio = logratio.exp()

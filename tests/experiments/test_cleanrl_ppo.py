@@ -41,7 +41,42 @@ def test_a_few_iterations_train_and_beat_random(tmp_path) -> None:
     assert ev["trained"]["delivered"] > ev["random"]["delivered"]
     assert doc["provenance"]["seeds"] == {"seed": 1, "eval_seed": 10001}
     assert "git" in doc["provenance"] and "packages" in doc["provenance"]
-    assert doc["throughput"]["env_steps"] == 8192
+    t = doc["throughput"]
+    assert t["env_steps"] == 8192
+    # where the loop's time went: the parts are shares of the wall time, and the ratio
+    # overall / env alone is what the speeds say
+    shares = [t["share_inference"], t["share_gae"], t["share_update"]]
+    assert all(0 < x < 1 for x in shares) and sum(shares) < 1
+    ratio = t["env_steps_per_s_overall"] / t["env_steps_per_s_env_only"]
+    assert t["overall_over_env_only"] == pytest.approx(ratio)
+    assert 0 < ratio < 1 and t["env_steps_per_s_rollout"] < t["env_steps_per_s_env_only"]
+
+
+def test_a_seed_gives_the_same_run(tmp_path) -> None:
+    small = [
+        "--num-players", "2", "--opponent", "builder", "--total-timesteps", "1024",
+        "--num-envs", "16", "--num-steps", "32", "--eval-games", "16", "--seed", "3",
+    ]  # fmt: skip
+    docs, weights = [], []
+    for run in ("a", "b"):
+        assert cleanrl_ppo.main([*small, "--out", str(tmp_path / run)]) == 0
+        doc = json.loads((tmp_path / run / "result.json").read_text())
+        docs.append(([{k: v for k, v in r.items() if k != "sps"} for r in doc["iterations"]],
+                     doc["evaluation"]))  # fmt: skip
+        weights.append((tmp_path / run / "model.pt").read_bytes())
+    assert docs[0] == docs[1] and weights[0] == weights[1]
+
+
+def test_sampling_draws_only_legal_actions_in_proportion() -> None:
+    torch = pytest.importorskip("torch")
+    probs = torch.tensor([[0.0, 0.5, 0.0, 0.5, 0.0], [0.0, 0.0, 0.0, 0.0, 1.0],
+                          [0.1, 0.2, 0.3, 0.4, 0.0]])  # fmt: skip
+    torch.manual_seed(0)
+    counts = torch.zeros_like(probs)
+    for _ in range(4000):
+        counts[torch.arange(3), cleanrl_ppo.sample(probs)] += 1
+    assert (counts[probs == 0] == 0).all()  # never an action of probability 0
+    assert torch.allclose(counts / 4000, probs, atol=0.03)
 
 
 def test_bad_arguments_are_refused(capsys) -> None:
@@ -55,3 +90,40 @@ def test_bad_arguments_are_refused(capsys) -> None:
         with pytest.raises(SystemExit):
             cleanrl_ppo.parse_args(argv)
         assert message in capsys.readouterr().err
+
+
+def test_legal_lists_give_the_distribution_of_the_full_mask() -> None:
+    """The policy over each row's legal actions (ppo_steps.Legal) is CleanRL's masked
+    softmax over all actions: same log-probabilities, entropies and gradients."""
+    torch = pytest.importorskip("torch")
+    from experiments.common.ppo_steps import Legal
+
+    torch.manual_seed(0)
+    agent = cleanrl_ppo.Agent(7, 40, 16)
+    for layer in agent.actor:  # logits far from uniform, so that the test has teeth
+        if isinstance(layer, torch.nn.Linear):
+            torch.nn.init.normal_(layer.weight, std=1.0)
+    x = torch.randn(64, 7)
+    mask = torch.rand(64, 40) < 0.2
+    mask[torch.arange(64), torch.randint(0, 40, (64,))] = True  # a legal action per row
+    legal = Legal.from_mask(mask)
+    assert legal.index.shape[1] == int(mask.sum(1).max())
+    assert torch.equal(legal.valid.sum(1), mask.sum(1))
+    assert mask.gather(1, legal.index)[legal.valid].all()
+    action = torch.multinomial(mask.float(), 1).squeeze(1)
+
+    lp = torch.log_softmax(torch.where(mask, agent.actor(x), -1e8), dim=-1)
+    ref_logprob = lp.gather(1, action.unsqueeze(1)).squeeze(1)
+    ref_entropy = -(lp.exp() * lp).sum(-1)
+    ref_grad = torch.autograd.grad((ref_logprob + ref_entropy).sum(), agent.actor[0].weight)
+    _, logprob, entropy, _ = agent.get_action_and_value(x, legal, action)
+    grad = torch.autograd.grad((logprob + entropy).sum(), agent.actor[0].weight)
+    assert torch.allclose(logprob, ref_logprob, atol=1e-5)
+    assert torch.allclose(entropy, ref_entropy, atol=1e-5)
+    assert torch.allclose(grad[0], ref_grad[0], atol=1e-4)
+    with torch.inference_mode():
+        drawn, drawn_logprob, _ = agent.act(x, legal)
+    assert mask[torch.arange(64), drawn].all()
+    assert torch.allclose(
+        drawn_logprob, lp.detach().gather(1, drawn.unsqueeze(1)).squeeze(1), atol=1e-5
+    )
