@@ -20,7 +20,7 @@ from rich.console import Console
 from rich.prompt import Prompt
 
 from mamma_mia_agents import AgentLoadError
-from mamma_mia_agents.cli.options import VARIANT_FLAGS, positive
+from mamma_mia_agents.cli.options import VARIANT_FLAGS, output_file, positive, real
 from mamma_mia_agents.cli.screen import cards_text, table_renderable
 from mamma_mia_agents.cli.session import (
     DEFAULT_SAVE,
@@ -34,6 +34,7 @@ from mamma_mia_env.game.actions import RevealAction, TurnAction
 from mamma_mia_env.game.cards import INGREDIENTS, order_name
 from mamma_mia_env.game.log import final_result
 from mamma_mia_env.game.state import REVEAL
+from mamma_mia_env.plumbing.files import check_output
 from mamma_mia_env.render.text import reveal_lines
 
 __all__ = ["DEFAULT_SAVE", "SAVE_FORMAT", "Game", "Quit", "SaveError", "add_parser", "run"]
@@ -65,8 +66,12 @@ def add_parser(sub: Any) -> None:
         default="recall",
         help="recall: the whole oven history is shown (a memory aid); top_card: only the top",
     )
-    p.add_argument("--delay", type=float, default=1.0, help="seconds to show each bot move")
-    p.add_argument("--save", default=DEFAULT_SAVE, help="where q saves the game")
+    p.add_argument(
+        "--delay", type=real("--delay", 0, 60), default=1.0, help="seconds to show each bot move"
+    )
+    p.add_argument(
+        "--save", type=output_file("--save"), default=DEFAULT_SAVE, help="where q saves the game"
+    )
     p.add_argument("--resume", metavar="FILE", help="continue a game saved with q")
     for flag, field, text in VARIANT_FLAGS:
         p.add_argument(flag, dest=field, action="store_true", help=text)
@@ -212,6 +217,7 @@ def run(args: argparse.Namespace) -> int:
         if specs is not None and not all(specs):
             parser.error(f"--agents needs a comma-separated list, got {args.agents!r}")
         if args.resume:
+            check_output(args.resume, "--resume file (q saves the game back to it)")
             game = Game.load(args.resume, specs)
         else:
             fields = ("mamma_mia_in_deal", "pass_may_play_order", "strict_minimale",

@@ -15,6 +15,8 @@ from typing import Any
 
 import numpy as np
 
+from mamma_mia_env.plumbing.files import FileDoorError, check_output, write_figure
+
 #: The longest ``--name`` / ``stem`` of the output files.
 MAX_STEM = 100
 #: The columns of the CSV file, in order.
@@ -64,11 +66,16 @@ def check_stem(stem: Any) -> str:
     return stem
 
 
-def prepare_output(out_dir: str | os.PathLike, stem: str, plot: bool = True) -> list[str]:
-    """Create ``out_dir``, prove it writable and return the output paths.
+def prepare_output(
+    out_dir: str | os.PathLike, stem: str, plot: bool = True, logs: int = 0
+) -> list[str]:
+    """Create ``out_dir``, prove it writable and return the output paths (the CSV, the
+    JSON, the PNG with ``plot``, then ``logs`` event logs ``{stem}.game-K.json``).
 
     Called before a tournament is played, so that an unwritable ``--out`` fails at
-    once rather than after the games; raises ``OutputError`` naming the path.
+    once rather than after the games; raises ``OutputError`` naming the path. Each
+    target is checked by ``check_output``: it may exist (it is then replaced, a link
+    at its place too, never followed) unless it is a directory or a read-only file.
     """
     check_stem(stem)
     try:
@@ -87,11 +94,12 @@ def prepare_output(out_dir: str | os.PathLike, stem: str, plot: bool = True) -> 
         ) from None
     exts = ("csv", "json", "png") if plot else ("csv", "json")
     paths = [os.path.join(out, f"{stem}.{ext}") for ext in exts]
-    for path in paths:
-        if os.path.isdir(path):
-            raise OutputError(f"cannot write {path!r}: it is a directory")
-        if os.path.exists(path) and not os.access(path, os.W_OK):
-            raise OutputError(f"cannot write {path!r}: the file is not writable")
+    paths += [os.path.join(out, f"{stem}.game-{k}.json") for k in range(logs)]
+    for path in paths + [f"{p}.meta.json" for p in paths[:1]]:
+        try:
+            check_output(path, "output file")
+        except FileDoorError as exc:
+            raise OutputError(f"cannot write {path!r}: {exc}") from None
     return paths
 
 
@@ -152,5 +160,7 @@ def plot_rows(
     axes[0].set_yticks(y, names)
     fig.suptitle(title)
     fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
+    try:
+        write_figure(fig, path, "plot", dpi=120)
+    finally:
+        plt.close(fig)

@@ -33,6 +33,7 @@ from mamma_mia_agents.tournament.output import (
 )
 from mamma_mia_env import Config
 from mamma_mia_env.game.outcome import finishing_ranks, win_shares
+from mamma_mia_env.plumbing.files import write_file
 from mamma_mia_env.plumbing.provenance import provenance, write_sidecar
 
 Z95 = 1.959963984540054  # the 97.5% quantile of the standard normal
@@ -276,8 +277,7 @@ class TournamentResult:
     def to_json(self, path: str | os.PathLike | None = None) -> str:
         text = json.dumps(self.to_dict(), indent=2)
         if path is not None:
-            with open(path, "w") as fh:
-                fh.write(text + "\n")
+            write_file(path, text + "\n", "results")
         return text
 
     CSV_COLUMNS = CSV_COLUMNS
@@ -285,8 +285,7 @@ class TournamentResult:
     def to_csv(self, path: str | os.PathLike | None = None) -> str:
         text = csv_text(self.table or self.compute_table())
         if path is not None:
-            with open(path, "w") as fh:
-                fh.write(text)
+            write_file(path, text, "results table")
         return text
 
     def plot(self, path: str | os.PathLike, title: str | None = None) -> None:
@@ -310,8 +309,7 @@ class TournamentResult:
         record = provenance(seeds=self.seed, wall_time=self.elapsed, command=self.command)
         doc = self.to_dict()
         doc["provenance"] = record
-        with open(paths[1], "w") as fh:
-            fh.write(json.dumps(doc, indent=2) + "\n")
+        write_file(paths[1], json.dumps(doc, indent=2) + "\n", "results")
         write_sidecar(paths[0], record)
         if plot:
             self.plot(paths[2])

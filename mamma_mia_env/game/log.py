@@ -36,6 +36,7 @@ from mamma_mia_env.game.trace import (
 )
 from mamma_mia_env.game.validate import validate_state
 from mamma_mia_env.plumbing.arguments import ArgumentTypeError, as_int, as_seed
+from mamma_mia_env.plumbing.files import FileDoorError, read_json, write_file
 
 #: The ``format`` field of the event logs written here.
 LOG_FORMAT = "mamma-mia-log/2"
@@ -252,26 +253,20 @@ def load_log(source: str | Path | dict[str, Any]) -> dict[str, Any]:
     if isinstance(source, (str, Path)):
         where = str(source)
         try:
-            obj = json.loads(Path(source).read_text())
-        except OSError as exc:
-            raise LogError(f"{where}: cannot read: {exc}") from exc
-        except json.JSONDecodeError as exc:
-            raise LogError(f"{where}: not JSON: {exc}") from exc
+            obj = read_json(source, "event log")
+        except FileDoorError as exc:
+            raise LogError(str(exc)) from None
     else:
         obj = source
     if not isinstance(obj, dict) or obj.get("format") not in LOG_FORMATS_READ:
         raise LogError(f"{where}: not a {' or '.join(LOG_FORMATS_READ)} document (field 'format')")
+    if not isinstance(obj.get("config", {}), dict):
+        raise LogError(f"{where}: field 'config' must be an object of Config fields")
     try:
         config = Config.from_kwargs(**obj.get("config", {}))
     except (TypeError, ValueError) as exc:
         raise LogError(f"{where}: field 'config': {exc}") from exc
-    seed_field: Any = obj.get("seed")
-    try:
-        seed = int(seed_field)
-    except (TypeError, ValueError):
-        raise LogError(f"{where}: field 'seed' must be an integer") from None
-    if not 0 <= seed < 2**64:
-        raise LogError(f"{where}: field 'seed' must be in 0..2**64-1, got {seed}")
+    seed = _log_seed(obj.get("seed"), where)
     actions = obj.get("actions")
     if not isinstance(actions, list) or not all(
         isinstance(a, int) and not isinstance(a, bool) for a in actions
@@ -281,7 +276,7 @@ def load_log(source: str | Path | dict[str, Any]) -> dict[str, Any]:
     if obj.get("start_state") is not None:
         try:
             start = GameState.from_dict(obj["start_state"])
-        except StateError as exc:
+        except (StateError, TypeError, ValueError) as exc:
             raise LogError(f"{where}: field 'start_state': {exc}") from exc
         if start.config != config or start.batch_size != 1:
             raise LogError(f"{where}: field 'start_state' is not one game of the log's config")
@@ -289,6 +284,26 @@ def load_log(source: str | Path | dict[str, Any]) -> dict[str, Any]:
     log = replay_events(config, seed, actions, start)
     log["_states"] = states
     return log
+
+
+def _log_seed(value: Any, where: str) -> int:
+    """The ``seed`` field: a string of plain digits (what ``replay_events`` writes: JSON
+    numbers lose precision above 2**53) or, as format 1 wrote it, a JSON integer. A
+    float, a boolean or any other string is refused naming the field."""
+    if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) <= 20:
+        value = int(value)
+    try:
+        return as_seed(value, "field 'seed'")
+    except (TypeError, ValueError) as exc:
+        raise LogError(f"{where}: {str(exc)[:200]}") from None
+
+
+def write_log(path: str | Path, log: dict[str, Any]) -> bool:
+    """Write an event log (``replay_events``) to ``path`` atomically (``write_file``);
+    whether an earlier file was replaced. Refused (``FileDoorError``) before anything is
+    written if the path cannot take a file."""
+    doc = {k: v for k, v in log.items() if not k.startswith("_")}  # not load_log's states
+    return write_file(path, json.dumps(doc, indent=1), "event log")
 
 
 def log_states(

@@ -34,6 +34,7 @@ __all__ = [
     "MAX_JSON_DEPTH",
     "FileDoorError",
     "check_output",
+    "check_output_dir",
     "read_json",
     "read_text",
     "write_atomic",
@@ -89,6 +90,25 @@ def check_output(path: str | os.PathLike[str], what: str = "output file") -> Pat
             raise FileDoorError(f"{p}: the {what} is a directory")
         if p.exists() and not os.access(p, os.W_OK):
             raise FileDoorError(f"{p}: the {what} exists and is read-only")
+    return p
+
+
+def check_output_dir(path: str | os.PathLike[str], what: str = "output directory") -> Path:
+    """``path`` as a ``Path`` if it is a writable directory or can be created as one
+    (its nearest existing ancestor is a writable directory); ``FileDoorError``
+    otherwise. Nothing is created: the caller does that when it writes."""
+    p = _as_path(path, what)
+    probe = p
+    while not probe.exists() and not probe.is_symlink():
+        if probe.parent == probe:
+            break
+        probe = probe.parent
+    if probe.exists() and not probe.is_dir():
+        raise FileDoorError(f"{p}: the {what} would be inside {probe}, which is not a directory")
+    if not probe.is_dir():
+        raise FileDoorError(f"{p}: the {what} does not exist and cannot be created")
+    if not os.access(probe, os.W_OK | os.X_OK):
+        raise FileDoorError(f"{p}: the {what} is not writable ({probe} is read-only)")
     return p
 
 
