@@ -386,7 +386,9 @@ def render(text: str) -> str:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m experiments docs", description=__doc__)
     ap.add_argument("--check", action="store_true", help="only report stale blocks")
-    args = ap.parse_args(argv)
+    from experiments.common.arguments import checked  # every flag checked
+
+    args = checked(ap).parse_args(argv)
     stale = []
     for path in DOCS:
         text = path.read_text()

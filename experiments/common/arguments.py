@@ -1,0 +1,99 @@
+"""The experiment scripts' flags go through the same checks as the ``mamma-mia`` CLI.
+
+``checked(parser)`` rewrites a finished parser in place, so no script can forget a
+flag: a ``type=int`` becomes ``whole`` (ASCII digits, an optional minus; no ``" 5"``,
+``"5_000"`` or ``"1e3"``), a ``type=float`` becomes ``finite`` (no ``nan``, ``inf`` or
+``1e999``), and an output flag (``--out``) is checked when the flags are read, before
+any work: a directory that is writable or can be created (``out_dir_arg``), or, for the
+scripts whose ``--out`` is one JSON file, a file that can be written there.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from mamma_mia_env.plumbing.arguments import as_float
+from mamma_mia_env.plumbing.files import FileDoorError, check_output, check_output_dir
+
+__all__ = ["checked", "finite", "out_file_arg", "whole"]
+
+
+def whole(flag: str) -> Callable[[str], int]:
+    """An argparse type: an integer written in ASCII digits (a leading minus allowed)."""
+
+    def parse(text: str) -> int:
+        digits = text[1:] if text.startswith("-") else text
+        if not (digits.isascii() and digits.isdigit()) or len(text) > 40:
+            raise argparse.ArgumentTypeError(
+                f"{flag} must be a whole number written in digits, got {text!r:.60}"
+            )
+        return int(text)
+
+    return parse
+
+
+def finite(flag: str) -> Callable[[str], float]:
+    """An argparse type: a finite real number."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text) if len(text) <= 40 else float("nan")
+            return as_float(value, flag)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(
+                f"{flag} must be a finite number, got {text!r:.60}"
+            ) from exc
+
+    return parse
+
+
+def out_file_arg(flag: str) -> Callable[[str], Path]:
+    """An argparse type: a file path that can be written (``check_output``)."""
+
+    def parse(text: str) -> Path:
+        try:
+            return check_output(text, f"{flag} file")
+        except FileDoorError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+
+    return parse
+
+
+def _out_dir(flag: str) -> Callable[[str], Path]:
+    def parse(text: str) -> Path:
+        try:
+            return check_output_dir(text, f"{flag} directory")
+        except FileDoorError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+
+    return parse
+
+
+def _retype(action: argparse.Action) -> Any:
+    """The checked ``type`` for one action (``None``: keep its own)."""
+    flag = max(action.option_strings, key=len, default=action.dest)
+    if action.type is int:
+        return whole(flag)
+    if action.type is float:
+        return finite(flag)
+    if action.dest == "out" and action.type in (None, str, Path):
+        one_file = "(JSON)" in (action.help or "")
+        return out_file_arg(flag) if one_file else _out_dir(flag)
+    return None
+
+
+def checked(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """``parser`` with every flag's type replaced by its checked version (module doc),
+    its subcommands' parsers too; returned for ``checked(p).parse_args(argv)``."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in action.choices.values():
+                checked(sub)
+            continue
+        new = _retype(action)
+        if new is not None:
+            action.type = new
+    return parser
