@@ -93,7 +93,10 @@ def terminal_replay(log: dict[str, Any], seat: int | None, console: Console) -> 
             r = log["result"]
             won = ", ".join(f"seat {s}" for s in r["winners"]) or "-"
             console.print(f"Game over: delivered {r['delivered']}, winners {won}", style="bold")
-        key = Prompt.ask("key", console=console, default="n", show_default=False).strip()
+        try:
+            key = Prompt.ask("key", console=console, default="n", show_default=False).strip()
+        except (EOFError, KeyboardInterrupt):  # input closed or Ctrl-C: quit, no traceback
+            return 0
         if key not in KEYS:
             console.print(f"unknown key {key!r}: use one of {', '.join(KEYS)}", style="red")
             continue
