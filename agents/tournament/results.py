@@ -305,6 +305,8 @@ class TournamentResult:
         ``stem`` must be a plain file name (``check_stem``): the files stay in ``out_dir``.
         """
         paths = prepare_output(out_dir, stem, plot)
+        os.makedirs(out_dir, exist_ok=True)
+        paths = prepare_output(out_dir, stem, plot)  # now the files themselves are checked
         self.to_csv(paths[0])
         record = provenance(seeds=self.seed, wall_time=self.elapsed, command=self.command)
         doc = self.to_dict()

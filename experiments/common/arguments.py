@@ -50,24 +50,29 @@ def finite(flag: str) -> Callable[[str], float]:
     return parse
 
 
-def out_file_arg(flag: str) -> Callable[[str], Path]:
-    """An argparse type: a file path that can be written (``check_output``)."""
+def out_file_arg(flag: str, kind: Any = Path) -> Callable[[str], Any]:
+    """An argparse type: a file path that can be written (``check_output``), as a
+    ``Path`` (or the string, for a flag without ``type=Path``)."""
 
-    def parse(text: str) -> Path:
+    def parse(text: str) -> Any:
         try:
-            return check_output(text, f"{flag} file")
+            path = check_output(text, f"{flag} file")
         except FileDoorError as exc:
             raise argparse.ArgumentTypeError(str(exc)) from None
+        return path if kind is Path else text
 
     return parse
 
 
-def _out_dir(flag: str) -> Callable[[str], Path]:
-    def parse(text: str) -> Path:
+def _out_dir(flag: str, kind: Any) -> Callable[[str], Any]:
+    """A checked directory, as the flag's own type gave it (a ``Path`` or a string)."""
+
+    def parse(text: str) -> Any:
         try:
-            return check_output_dir(text, f"{flag} directory")
+            path = check_output_dir(text, f"{flag} directory")
         except FileDoorError as exc:
             raise argparse.ArgumentTypeError(str(exc)) from None
+        return path if kind is Path else text
 
     return parse
 
@@ -81,7 +86,7 @@ def _retype(action: argparse.Action) -> Any:
         return finite(flag)
     if action.dest == "out" and action.type in (None, str, Path):
         one_file = "(JSON)" in (action.help or "")
-        return out_file_arg(flag) if one_file else _out_dir(flag)
+        return out_file_arg(flag, action.type) if one_file else _out_dir(flag, action.type)
     return None
 
 

@@ -317,10 +317,10 @@ def log_states(
     out = [state.data[0].copy()]
     for i, a in enumerate(actions):
         if state.data["phase"][0] == OVER:
-            raise LogError(f"{where}: action {i} comes after the end of the game")
+            raise LogError(f"{where}: field 'actions': action {i} comes after the end of the game")
         engine.legal_masks(state, out=mask)
         if not (0 <= a < engine.n_actions and mask[0, a]):
-            raise LogError(f"{where}: action {i} ({a}) is illegal in its position")
+            raise LogError(f"{where}: field 'actions': action {i} ({a}) is illegal in its position")
         act[0] = a
         engine.step(state, act)
         out.append(state.data[0].copy())

@@ -225,7 +225,7 @@ def load_position(path: str | os.PathLike[str], config: Config | None = None) ->
         raise StateError(str(exc)) from None
     try:
         return build_position(description, config)
-    except StateError as exc:
+    except ValueError as exc:  # StateError, and ConfigError from the 'config' field
         raise StateError(f"{os.fspath(path)}: {exc}") from None
 
 

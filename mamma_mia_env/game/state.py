@@ -129,6 +129,8 @@ class GameState:
                             raise StateError(
                                 f"games[{i}].{name}: expected a decimal string, got {raw!r}"
                             )
+                    if field_dtype.base.kind != "b" and _holds_bool(raw):
+                        raise StateError(f"games[{i}].{name}: expected numbers, got a boolean")
                     value = np.array(raw)
                     if value.shape != shape:
                         raise StateError(
@@ -164,7 +166,7 @@ class GameState:
             return cls.from_dict(read_json(path, "saved state"))
         except FileDoorError as exc:
             raise StateError(str(exc)) from None
-        except StateError as exc:
+        except ValueError as exc:  # StateError, ConfigError
             raise StateError(f"{os.fspath(path)}: {exc}") from None
 
     @classmethod
@@ -181,6 +183,19 @@ class GameState:
 
 
 _DTYPE = state_dtype()
+
+
+def _holds_bool(raw: Any) -> bool:
+    """Whether a (nested) list holds a boolean: ``np.array([1, True])`` is an integer
+    array, so the dtype alone would let ``true`` pass as 1."""
+    stack = [raw]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, bool):
+            return True
+        if isinstance(item, list):
+            stack.extend(item)
+    return False
 
 
 def check_state(state: GameState) -> list[str]:

@@ -68,6 +68,17 @@ def _as_path(path: Any, what: str) -> Path:
 
 
 def check_output(path: str | os.PathLike[str], what: str = "output file") -> Path:
+    """``_check_output``, with the file system's own refusals (a name too long, a loop
+    of links) as ``FileDoorError`` naming the path."""
+    try:
+        return _check_output(path, what)
+    except OSError as exc:
+        raise FileDoorError(
+            f"{path}: the {what} cannot be written: {exc.strerror or exc}"
+        ) from None
+
+
+def _check_output(path: str | os.PathLike[str], what: str) -> Path:
     """``path`` as a ``Path`` if a file can be written there; ``FileDoorError`` otherwise.
 
     Called before the work that produces the file, so a bad ``--out`` costs nothing.
@@ -94,6 +105,14 @@ def check_output(path: str | os.PathLike[str], what: str = "output file") -> Pat
 
 
 def check_output_dir(path: str | os.PathLike[str], what: str = "output directory") -> Path:
+    """``_check_output_dir``, with the file system's own refusals as ``FileDoorError``."""
+    try:
+        return _check_output_dir(path, what)
+    except OSError as exc:
+        raise FileDoorError(f"{path}: the {what} cannot be used: {exc.strerror or exc}") from None
+
+
+def _check_output_dir(path: str | os.PathLike[str], what: str) -> Path:
     """``path`` as a ``Path`` if it is a writable directory or can be created as one
     (its nearest existing ancestor is a writable directory); ``FileDoorError``
     otherwise. Nothing is created: the caller does that when it writes."""
