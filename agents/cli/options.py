@@ -12,7 +12,7 @@ import sys
 from collections.abc import Callable
 
 from mamma_mia_agents.tournament.output import OutputError, check_stem
-from mamma_mia_env.plumbing.arguments import as_float
+from mamma_mia_env.plumbing.arguments import int_flag, real_flag
 from mamma_mia_env.plumbing.files import FileDoorError, check_output
 
 PROG = "mamma-mia"
@@ -30,40 +30,14 @@ VARIANT_FLAGS = (
 
 def positive(name: str, low: int = 1, high: int | None = None) -> Callable[[str], int]:
     """An argparse type: an integer in ``low..high`` (``high=None``: no upper bound),
-    written as plain ASCII digits (``int()`` would also take ``" 5"``, ``"+5"``,
-    ``"5_000"`` and other scripts' digits)."""
-
-    def parse(text: str) -> int:
-        if not (text.isascii() and text.isdigit()) or len(text) > 40:
-            if text.startswith("-") and text[1:].isascii() and text[1:].isdigit():
-                raise argparse.ArgumentTypeError(f"{name} must be >= {low}, got {text}")
-            raise argparse.ArgumentTypeError(
-                f"{name} must be a whole number written in digits, got {text!r:.60}"
-            )
-        value = int(text)
-        if value < low or (high is not None and value > high):
-            bound = f"{low}-{high}" if high is not None else f">= {low}"
-            raise argparse.ArgumentTypeError(f"{name} must be {bound}, got {value}")
-        return value
-
-    return parse
+    written as plain ASCII digits (``plumbing.arguments.int_flag``)."""
+    return int_flag(name, low, high)
 
 
 def real(name: str, low: float | None = None, high: float | None = None) -> Callable[[str], float]:
     """An argparse type: a finite real number in ``[low, high]`` (``type=float`` would
-    take ``nan``, ``inf`` and ``1e999``)."""
-
-    def parse(text: str) -> float:
-        try:
-            value = float(text) if len(text) <= 40 else float("nan")
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{name} must be a number, got {text!r:.60}") from None
-        try:
-            return as_float(value, name, low, high)
-        except ValueError as exc:
-            raise argparse.ArgumentTypeError(f"{str(exc)} (from {text!r:.60})") from None
-
-    return parse
+    take ``nan``, ``inf`` and ``1e999``; ``plumbing.arguments.real_flag``)."""
+    return real_flag(name, low, high)
 
 
 def output_file(name: str) -> Callable[[str], str]:

@@ -1,9 +1,9 @@
 """The experiment scripts' flags go through the same checks as the ``mamma-mia`` CLI.
 
 ``checked(parser)`` rewrites a finished parser in place, so no script can forget a
-flag: a ``type=int`` becomes ``whole`` (ASCII digits, an optional minus; no ``" 5"``,
-``"5_000"`` or ``"1e3"``), a ``type=float`` becomes ``finite`` (no ``nan``, ``inf`` or
-``1e999``), and an output flag (``--out``) is checked when the flags are read, before
+flag: a ``type=int`` becomes ``whole`` (ASCII digits, >= 0; no ``" 5"``, ``"-1"``,
+``"5_000"`` or ``"1e3"``), a ``type=float`` becomes ``finite`` (>= 0; no ``nan``,
+``inf`` or ``1e999``), and an output flag (``--out``) is checked when the flags are read, before
 any work: a directory that is writable or can be created (``out_dir_arg``), or, for the
 scripts whose ``--out`` is one JSON file, a file that can be written there.
 """
@@ -15,39 +15,22 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from mamma_mia_env.plumbing.arguments import as_float
+from mamma_mia_env.plumbing.arguments import int_flag, real_flag
 from mamma_mia_env.plumbing.files import FileDoorError, check_output, check_output_dir
 
 __all__ = ["checked", "finite", "out_file_arg", "whole"]
 
 
-def whole(flag: str) -> Callable[[str], int]:
-    """An argparse type: an integer written in ASCII digits (a leading minus allowed)."""
-
-    def parse(text: str) -> int:
-        digits = text[1:] if text.startswith("-") else text
-        if not (digits.isascii() and digits.isdigit()) or len(text) > 40:
-            raise argparse.ArgumentTypeError(
-                f"{flag} must be a whole number written in digits, got {text!r:.60}"
-            )
-        return int(text)
-
-    return parse
+def whole(flag: str, lo: int | None = 0) -> Callable[[str], int]:
+    """An argparse type: an integer written in ASCII digits, at least ``lo`` (no
+    experiment flag takes a negative count, seed or size)."""
+    return int_flag(flag, lo)
 
 
-def finite(flag: str) -> Callable[[str], float]:
-    """An argparse type: a finite real number."""
-
-    def parse(text: str) -> float:
-        try:
-            value = float(text) if len(text) <= 40 else float("nan")
-            return as_float(value, flag)
-        except ValueError as exc:
-            raise argparse.ArgumentTypeError(
-                f"{flag} must be a finite number, got {text!r:.60}"
-            ) from exc
-
-    return parse
+def finite(flag: str, lo: float | None = 0.0) -> Callable[[str], float]:
+    """An argparse type: a finite real number, at least ``lo`` (no experiment flag takes
+    a negative time, rate or coefficient)."""
+    return real_flag(flag, lo)
 
 
 def out_file_arg(flag: str, kind: Any = Path) -> Callable[[str], Any]:

@@ -138,7 +138,7 @@ def add_dataclass_args(
             parser.add_argument(flag, type=_bool, default=f.default, metavar="BOOL")
         elif f.type in ("int | None", "float | None"):
             kind = int if f.type.startswith("int") else float
-            parser.add_argument(flag, type=_optional(kind), default=f.default)
+            parser.add_argument(flag, type=_optional(kind, flag), default=f.default)
         else:
             kind = {"int": int, "float": float, "str": str}[str(f.type)]
             parser.add_argument(flag, type=kind, default=f.default)
@@ -152,11 +152,11 @@ def _bool(text: str) -> bool:
     raise argparse.ArgumentTypeError(f"expected true/false, got {text!r}")
 
 
-def _optional(kind: type) -> Any:
+def _optional(kind: type, flag: str) -> Any:
     """An argparse type: ``none``, or a checked int or finite float (``arguments``)."""
     from experiments.common.arguments import finite, whole
 
-    inner = whole("value") if kind is int else finite("value")
+    inner = whole(flag) if kind is int else finite(flag)
 
     def parse(text: str) -> Any:
         return None if text.lower() == "none" else inner(text)

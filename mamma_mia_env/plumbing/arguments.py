@@ -7,7 +7,8 @@ error names the argument and says what was wrong.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import argparse
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
@@ -168,3 +169,42 @@ def check_no_alias(out: np.ndarray, name: str, inputs: Mapping[str, Any]) -> np.
                 "separate buffer"
             )
     return out
+
+
+# -- command-line flags -------------------------------------------------------------------
+def int_flag(name: str, lo: int | None = None, hi: int | None = None) -> Callable[[str], int]:
+    """An argparse ``type=``: an integer written in ASCII digits (a leading ``-`` only
+    when ``lo`` allows negatives) in ``[lo, hi]``. ``int()`` would also take ``" 5"``,
+    ``"+5"``, ``"5_000"`` and other scripts' digits; every refusal names the flag."""
+
+    def parse(text: str) -> int:
+        digits = text[1:] if text.startswith("-") else text
+        if not (digits.isascii() and digits.isdigit()) or len(text) > 40:
+            raise argparse.ArgumentTypeError(
+                f"{name} must be a whole number written in digits, got {text!r:.60}"
+            )
+        value = int(text)
+        if (lo is not None and value < lo) or (hi is not None and value > hi):
+            raise argparse.ArgumentTypeError(f"{name} must be {_bounds(lo, hi)}, got {value}")
+        return value
+
+    return parse
+
+
+def real_flag(
+    name: str, lo: float | None = None, hi: float | None = None
+) -> Callable[[str], float]:
+    """An argparse ``type=``: a finite real number in ``[lo, hi]`` (``type=float`` takes
+    ``nan``, ``inf`` and ``1e999``)."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text) if len(text) <= 40 else float("nan")
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{name} must be a number, got {text!r:.60}") from None
+        try:
+            return as_float(value, name, lo, hi)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(f"{exc} (from {text!r:.60})") from None
+
+    return parse
