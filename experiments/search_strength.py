@@ -36,7 +36,7 @@ import tempfile
 import time
 from collections.abc import Callable
 
-from mamma_mia_env.plumbing.files import write_figure, write_file
+from mamma_mia_env.plumbing.files import read_json, write_figure, write_file
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
@@ -269,8 +269,7 @@ def resume(ap: argparse.ArgumentParser, args: argparse.Namespace, record: dict) 
     """``--resume FILE``: its rows and timings into ``record``, its arguments and
     provenance kept in ``history``."""
     try:
-        with open(args.resume) as fh:
-            old = json.load(fh)
+        old = read_json(args.resume, "--resume file")
         assert old["experiment"] == "search_strength" and isinstance(old["curves"], dict)
     except (OSError, ValueError, KeyError, AssertionError, TypeError) as exc:
         ap.error(f"--resume {args.resume}: not a search_strength result file ({exc})")
