@@ -239,3 +239,79 @@ def test_an_out_buffer_sharing_memory_with_an_input_is_refused() -> None:
         check_out(data.view(np.int8), (4, 8), np.int8, inputs={"masks": data})
     fresh = np.zeros((4, 8), np.int8)
     assert check_out(fresh, (4, 8), np.int8, inputs={"masks": data}) is fresh
+
+
+def test_an_engine_refuses_an_out_buffer_over_its_own_state() -> None:
+    from mamma_mia_env import Engine
+
+    eng = Engine(num_players=2)
+    state = eng.reset(seeds=list(range(4)))
+    raw = state.data.view(np.uint8).reshape(-1)  # the records' own bytes
+    n = 4 * eng.n_actions
+    if raw.size < n:
+        pytest.skip("the records are smaller than a mask batch")
+    alias = raw[:n].view(np.int8).reshape(4, eng.n_actions)
+    before = state.data.copy()
+    with pytest.raises(ValueError, match="out shares memory with state.data"):
+        eng.legal_masks(state, out=alias)
+    assert state.data.tobytes() == before.tobytes()
+
+
+def test_check_output_dir_creates_nothing(tmp_path: Path) -> None:
+    target = tmp_path / "a" / "b"
+    assert files.check_output_dir(target) == target
+    assert _entries(tmp_path) == []
+    (tmp_path / "f").write_text("")
+    with pytest.raises(FileDoorError, match="not a directory"):
+        files.check_output_dir(tmp_path / "f" / "sub", "--out directory")
+
+
+def test_write_figure_writes_the_suffix_format(tmp_path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig = plt.figure()
+    files.write_figure(fig, tmp_path / "p.png")
+    plt.close(fig)
+    assert (tmp_path / "p.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert _entries(tmp_path) == ["p.png"]
+
+
+@pytest.mark.parametrize("text", ["nan", "inf", "-inf", "1e999", "", "x", "-1", "11"])
+def test_real_flags_are_finite_and_in_range(text: str) -> None:
+    import argparse
+
+    from mamma_mia_env.plumbing.arguments import real_flag
+
+    with pytest.raises(argparse.ArgumentTypeError, match="--delay"):
+        real_flag("--delay", 0, 10)(text)
+    assert real_flag("--delay", 0, 10)("2.5") == 2.5
+
+
+@pytest.mark.parametrize("text", [" 3", "+3", "3_0", "3.0", "1e3", "0x10", "\u0663", "-1", ""])
+def test_int_flags_are_plain_digits(text: str) -> None:
+    import argparse
+
+    from mamma_mia_env.plumbing.arguments import int_flag
+
+    with pytest.raises(argparse.ArgumentTypeError, match="--games"):
+        int_flag("--games", 0)(text)
+    assert int_flag("--games", 0)("30") == 30
+
+
+def test_a_read_only_directory_as_the_checks_see_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same refusal for every user: what os.access says is what is checked (root
+    would otherwise write anywhere)."""
+    ro = tmp_path / "ro"
+    ro.mkdir()
+    real = os.access
+    monkeypatch.setattr(
+        files.os, "access", lambda p, m, *a, **k: False if str(p) == str(ro) else real(p, m)
+    )
+    with pytest.raises(FileDoorError, match="ro is not writable"):
+        write_atomic(ro / "x.csv", "data", "results")
+    assert _entries(ro) == []
