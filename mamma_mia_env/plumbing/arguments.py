@@ -181,11 +181,12 @@ def int_flag(name: str, lo: int | None = None, hi: int | None = None) -> Callabl
         digits = text[1:] if text.startswith("-") else text
         if not (digits.isascii() and digits.isdigit()) or len(text) > 40:
             raise argparse.ArgumentTypeError(
-                f"{name} must be a whole number written in digits, got {text!r:.60}"
+                f"{name} must be an integer written in plain digits, got {text!r:.60}"
             )
         value = int(text)
         if (lo is not None and value < lo) or (hi is not None and value > hi):
-            raise argparse.ArgumentTypeError(f"{name} must be {_bounds(lo, hi)}, got {value}")
+            bound = f"{lo}-{hi}" if lo is not None and hi is not None else _bounds(lo, hi)
+            raise argparse.ArgumentTypeError(f"{name} must be {bound}, got {value}")
         return value
 
     return parse
