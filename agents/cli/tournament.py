@@ -131,7 +131,7 @@ def _add_output_flags(t: argparse.ArgumentParser) -> None:
     )
     t.add_argument(
         "--save-logs",
-        type=positive("--save-logs", 0),
+        type=positive("--save-logs", 0, MAX_GAMES),
         default=0,
         metavar="N",
         help="with --out: write event logs of the first N games (NAME.game-K.json) for "
@@ -179,7 +179,8 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser, argv: Sequenc
     command = " ".join([PROG, *(shlex.quote(a) for a in argv)])
     if args.out is not None:  # before playing: a run must not be lost at the end
         try:
-            prepare_output(args.out, args.name, plot=not args.no_plot, logs=args.save_logs)
+            logs = min(args.save_logs, args.games)  # each further log is checked as written
+            prepare_output(args.out, args.name, plot=not args.no_plot, logs=logs)
         except OutputError as exc:
             parser.error(str(exc))
     try:

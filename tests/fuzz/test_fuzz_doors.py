@@ -427,3 +427,22 @@ def test_no_traceback_reaches_a_real_terminal(tmp_path, args: list[str], flag: s
     assert "error:" in last and names.get(flag, flag).split("/")[-1] in last, res.stderr
     assert sorted(os.listdir(tmp_path)) == ["blocker", "bomb.json"]
     assert json.dumps(blocker.read_text()) == '""'
+
+
+def test_tournament_out_never_follows_a_planted_link(tmp_path, capsys) -> None:
+    """Issue 20: with DIR/tournament.csv linked to a file elsewhere, the run replaced
+    that file. Now the link itself is replaced, and the run says so."""
+    from mamma_mia_agents.cli import main
+
+    victim = tmp_path / "precious.txt"
+    victim.write_text("keep me")
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "tournament.csv").symlink_to(victim)
+    code = main(["tournament", "--agents", "random,random", "--players", "2", "--games", "2",
+                 "--workers", "1", "--no-progress", "--no-plot", "--out", str(out)])  # fmt: skip
+    assert code == 0
+    assert victim.read_text() == "keep me"
+    assert not (out / "tournament.csv").is_symlink()
+    assert (out / "tournament.csv").read_text().startswith("rank,agent")
+    assert f"replacing {out / 'tournament.csv'}" in capsys.readouterr().err
