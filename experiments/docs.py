@@ -359,6 +359,38 @@ def search_strength_table() -> str:
     return "\n".join(lines) + "\n"
 
 
+def _rate(r: float, lo: float, hi: float) -> str:
+    return f"{100 * r:.1f}% ({100 * lo:.1f}-{100 * hi:.1f})"
+
+
+def shipped_policy() -> str:
+    """What the shipped ``ppo`` policies beat and what beats them (README's claim):
+    the training's final evaluations, the search bot's curve at its default budget
+    and the demo tournament."""
+    evals = {n: json.loads((RESULTS / f"ppo_{n}p_final_eval.json").read_text()) for n in (2, 4)}
+    b2, b4 = evals[2]["builder"], evals[4]["builder"]
+    doc = json.loads((RESULTS / "search_strength.json").read_text())
+    vs = next(r for c in doc["curves"].values() for r in c
+              if r.get("num_players") == 2 and r.get("opponent") == "ppo"
+              and r.get("worlds") == 16 and "games" in r)  # fmt: skip
+    demo = json.loads((RESULTS / "demo_tournament.json").read_text())
+    rates = {r["agent"]: r for r in demo["results"]}
+    ppo, builder = rates["ppo"], rates["builder"]
+    return (
+        f"The shipped policies (`--agents ppo`) beat `builder`: "
+        f"{_rate(b2['win_rate'], b2['win_rate_low'], b2['win_rate_high'])} of "
+        f"{b2['games']:,} two-player games, and "
+        f"{_rate(b4['win_rate'], b4['win_rate_low'], b4['win_rate_high'])} of "
+        f"{b4['games']:,} four-player games against three `builder`s (chance 25%) "
+        f"(`ppo_2p_final_eval.json`, `ppo_4p_final_eval.json`). They are not the strongest "
+        f"agent: the search bot (`--agents search`) wins "
+        f"{100 * vs['win_rate']:.1f}% of {vs['games']:,} two-player games against `ppo` "
+        f"(`search_strength.json`), and in the mixed field of the README's demo tournament "
+        f"`ppo` wins {100 * ppo['win_rate']:.1f}% and `builder` "
+        f"{100 * builder['win_rate']:.1f}% of their games (`demo_tournament.json`).\n"
+    )
+
+
 BLOCKS: dict[str, Callable[[], str]] = {
     "leaderboard": leaderboard_table,
     "leaderboard_delivered": leaderboard_delivered,
@@ -372,6 +404,7 @@ BLOCKS: dict[str, Callable[[], str]] = {
     "result_files": result_files_table,
     "bot_speed": bot_speed_table,
     "ab_bot_kernels": ab_bot_kernels,
+    "shipped_policy": shipped_policy,
 }
 
 

@@ -5,7 +5,8 @@ returning one action per game (the bots of ``mamma_mia_agents``, frozen learned
 policies, ``UniformRandomPolicy``). Two optional attributes: ``observation_mode``
 (``"recall"`` or ``"top_card"``: which observation it reads) and ``needs_state``
 (true for a bot that reads the game state through information-set sampling: it gets
-``act_states(state, rng)`` instead).
+``act_states(world, rng)`` instead, where ``world`` is an information-set world of the
+seat to act, never the real game: see ``information_set``).
 
 ``policy_actions`` is the single place that turns "these games, these seats, these
 policies" into one legal action per game: it groups the games by the policy to move,
@@ -25,6 +26,7 @@ import numpy as np
 from mamma_mia_env.game.config import Config
 from mamma_mia_env.game.engine import Engine
 from mamma_mia_env.game.kernels import first_masked_out
+from mamma_mia_env.game.sampling import sample_world
 from mamma_mia_env.game.state import GameState
 from mamma_mia_env.plumbing.arguments import check_out
 
@@ -32,6 +34,7 @@ __all__ = [
     "Policy",
     "PolicyFailure",
     "UniformRandomPolicy",
+    "information_set",
     "observers_for",
     "policy_actions",
     "policy_mode",
@@ -114,6 +117,23 @@ def observers_for(
     return out
 
 
+def information_set(state: GameState) -> GameState:
+    """What a ``needs_state`` policy is handed instead of the real games: each game of
+    ``state`` as its seat to act knows it, everything else re-dealt.
+
+    ``sample_world`` keeps what the seat observes (its hand, its orders, the oven, the
+    public play) and re-deals the other hands, the supply and its order, the other
+    seats' orders and every stack's order, with fresh ``seed`` and ``rng`` fields. The
+    generator is a fixed one (``default_rng(0)``), not a secret: the world then depends
+    only on what the seat knows (the sampler puts hidden cards in a canonical order
+    first), so it tells the policy nothing it could not see, neither the hidden cards
+    nor the seed the game was dealt from, and a policy that reads the state only through
+    ``sample_worlds`` decides exactly as it would on the real state.
+    """
+    seats = state.data["seat"].astype(np.int64)
+    return sample_world(state, seats, np.random.default_rng(0))
+
+
 def _observe(observer: Engine, data: np.ndarray) -> np.ndarray:
     return observer.observe(GameState(observer.config, data))
 
@@ -157,7 +177,8 @@ def policy_actions(
         policy = policies[a]
         try:
             if getattr(policy, "needs_state", False):  # search bots (agents/bots/search.py)
-                chosen = policy.act_states(GameState(state.config, data[rows]), rng)
+                world = information_set(GameState(state.config, data[rows]))
+                chosen = policy.act_states(world, rng)
             else:
                 obs = observe(rows, mode)
                 if views is not None:

@@ -41,7 +41,10 @@ POLICY_DIR = Path(__file__).resolve().parents[1] / "policies"  # agents/policies
 def _check_deck(pol: NumpyPolicy, double_ingredients: bool) -> None:
     if double_ingredients != pol.config.double_ingredients:
         deck = "with" if pol.config.double_ingredients else "without"
-        raise ValueError(f"the policy {pol.source!r} was trained {deck} double ingredients")
+        raise ValueError(
+            f"the policy {pol.source!r} was trained {deck} double ingredients: play it "
+            f"{deck} them, give it a policy trained for this deck, or choose another agent"
+        )
 
 
 def default_policy_path(num_players: int) -> Path:
@@ -93,9 +96,12 @@ class PPOAgent(Agent):
             path = default_policy_path(num_players)
             if not path.exists():
                 shipped = sorted(p.name for p in POLICY_DIR.glob("ppo_*p.npz"))
+                counts = " or ".join(p.removeprefix("ppo_").removesuffix("p.npz") for p in shipped)
                 raise ValueError(
-                    f"no shipped PPO policy for {num_players} players (have: {shipped}); "
-                    "train one with experiments/train_ppo.py"
+                    f"no shipped PPO policy for {num_players} players (have: {shipped}): "
+                    f"play ppo in a {counts}-player game, give it a policy trained for "
+                    f"{num_players} players (PPOAgent(path); experiments/train_ppo.py "
+                    "trains one), or choose another agent"
                 )
             self._policies[num_players] = NumpyPolicy.load(path)
         return self._policies[num_players]

@@ -18,21 +18,61 @@ from mamma_mia_agents import REGISTRY
 from mamma_mia_agents.cli.options import PROG
 from mamma_mia_agents.cli.play import add_parser as add_play_parser
 from mamma_mia_agents.cli.replay import add_parser as add_replay_parser
+from mamma_mia_agents.cli.serve import add_parser as add_serve_parser
 from mamma_mia_agents.cli.tournament import add_parser as add_tournament_parser
 from mamma_mia_agents.cli.tournament import run as run_tournament_command
+
+DESCRIPTION = """\
+Mamma Mia! from the command line: play a game against the bundled bots, run
+tournaments between agents, watch recorded games. `mamma-mia COMMAND --help`
+describes each command and shows its defaults.
+"""
+
+EPILOG = """\
+examples:
+  mamma-mia play --players 3 --agents builder,search      play in the terminal
+  mamma-mia tournament --players 4 --games 2000 --agents random,builder,ppo,search
+  mamma-mia replay runs/t/tournament.game-0.json --html game.html
+  mamma-mia agents                                       list the bundled agents
+
+docs: README.md, docs/PLAY.md (playing and replays), docs/AGENTS.md (agents,
+tournaments), docs/RULES.md (the rules and their variants).
+"""
+
+
+class HelpFormatter(argparse.RawDescriptionHelpFormatter):
+    """Descriptions as written, and every option's default shown: ``(default: X)`` is
+    added to an option's help unless it already speaks of its default or has none
+    worth showing (``None``, ``False``: a flag that is off)."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        text = action.help or ""
+        default = action.default
+        if (
+            "default" in text
+            or default is None
+            or default is False
+            or default == argparse.SUPPRESS
+            or action.option_strings == []
+        ):
+            return text
+        return f"{text} (default: %(default)s)" if text else "(default: %(default)s)"
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog=PROG,
-        description="Mamma Mia! environment tools: bot tournaments.",
+        prog=PROG, description=DESCRIPTION, epilog=EPILOG, formatter_class=HelpFormatter
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
     add_tournament_parser(sub)
-    sub.add_parser("agents", help="list the bundled agents")
+    sub.add_parser("agents", help="list the bundled agents", description="List the bundled "
+                   "agents: name, what it does, the observation it reads.")  # fmt: skip
     add_play_parser(sub)
     add_replay_parser(sub)
+    add_serve_parser(sub)
+    for command in sub.choices.values():  # one look for every command's --help
+        command.formatter_class = HelpFormatter
     return parser
 
 

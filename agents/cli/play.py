@@ -3,25 +3,42 @@
     mamma-mia play --players 3 --agents builder,counter --seat 0 --seed 7
     mamma-mia play --resume mamma-mia-save.json
 
-The screen shows only what the person's seat may know (``render_svg.table_view``).
-A turn is chosen in steps (ingredients, then order, then draw pile) from the engine's
-legal actions, so an illegal move cannot be entered; ``u`` undoes the last unconfirmed
-step, ``q`` saves the game and quits.
+The game (``session.Game``) is drawn as one screen that is redrawn in place and fits an
+80x24 terminal (``screen.table_lines``: the status line, piles, oven, seats and the
+person's hand stay in view; larger terminals show more of the oven and the moves). It
+shows only what the person's seat may know (``render.view.table_view``). A turn is
+chosen in steps (ingredients, then order, then draw pile) from the engine's legal
+actions, so an illegal move cannot be entered. Keys: a number and Enter chooses, ``u``
+undoes (back to the person's previous decision across the bots' moves), ``h`` / ``?``
+shows the help, ``q`` saves the game and quits.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import sys
 import time
 from typing import Any
 
 import numpy as np
 from rich.console import Console
-from rich.prompt import Prompt
+from rich.markup import escape
+from rich.text import Text
 
 from mamma_mia_agents import AgentLoadError
 from mamma_mia_agents.cli.options import VARIANT_FLAGS, output_file, positive, real
-from mamma_mia_agents.cli.screen import cards_text, table_renderable
+from mamma_mia_agents.cli.screen import (
+    HELP,
+    events,
+    option_lines,
+    result_lines,
+    seat_names,
+    status_line,
+    summary_lines,
+    table_lines,
+    wrap,
+)
 from mamma_mia_agents.cli.session import (
     DEFAULT_SAVE,
     SAVE_FORMAT,
@@ -30,12 +47,11 @@ from mamma_mia_agents.cli.session import (
     SaveError,
 )
 from mamma_mia_env import Config, ConfigError
-from mamma_mia_env.game.actions import RevealAction, TurnAction
-from mamma_mia_env.game.cards import INGREDIENTS, order_name
-from mamma_mia_env.game.log import final_result
+from mamma_mia_env.game.actions import TurnAction
+from mamma_mia_env.game.cards import HAND_LIMIT, INGREDIENTS, order_name
 from mamma_mia_env.game.state import REVEAL
 from mamma_mia_env.plumbing.files import check_output
-from mamma_mia_env.render.text import reveal_lines
+from mamma_mia_env.render.text import reveal_choice_text
 
 __all__ = ["DEFAULT_SAVE", "SAVE_FORMAT", "Game", "Quit", "SaveError", "add_parser", "run"]
 
@@ -48,8 +64,8 @@ def add_parser(sub: Any) -> None:
     p = sub.add_parser(
         "play",
         help="play a game in the terminal against agents",
-        description="Play Mamma Mia! against agents. Keys: numbers choose, u undoes, "
-        "q saves and quits.",
+        description="Play Mamma Mia! against agents. Keys: a number and Enter chooses, u "
+        "undoes (back to your previous decision), h or ? shows the help, q saves and quits.",
     )
     p.add_argument("--players", type=positive("--players", 2, 5), default=3)
     p.add_argument(
@@ -78,135 +94,271 @@ def add_parser(sub: Any) -> None:
     p.set_defaults(run=run, subparser=p)
 
 
-# -- the person's decisions -----------------------------------------------------------------
-def ask(console: Console, prompt: str, options: list[str], can_undo: bool) -> int | None:
-    """The index of the chosen option, ``None`` for undo; ``q`` raises ``Quit``."""
-    for i, text in enumerate(options, 1):
-        console.print(f"  [bold]{i}[/bold]  {text}")
-    keys = [str(i) for i in range(1, len(options) + 1)] + (["u"] if can_undo else []) + ["q"]
-    hint = f"1-{len(options)}" + (", u = undo" if can_undo else "") + ", q = save and quit"
-    while True:
-        key = Prompt.ask(f"{prompt} ({hint})", console=console).strip()
-        if key in keys:
+# -- the terminal: whole-screen redraws, a line or a key read -------------------------------
+class Terminal:
+    """The screen and keyboard of the game. On a terminal the game takes the alternate
+    screen and redraws all of it for every question (nothing scrolls); elsewhere (a
+    pipe) each screen is printed after the last."""
+
+    def __init__(self, console: Console) -> None:
+        self.console = console
+        self.tty = console.is_terminal and sys.stdin.isatty()
+        self.unseen = False  # moves since the person's last decision not yet shown
+        self.seen = 0  # the steps a round summary has shown
+        self.message = ""  # said after leaving the game's screen
+
+    def __enter__(self) -> Terminal:
+        if self.tty:
+            self.console.file.write("\x1b[?1049h")  # the alternate screen
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.tty:
+            self.console.file.write("\x1b[?1049l")
+            self.console.file.flush()
+
+    @property
+    def size(self) -> tuple[int, int]:
+        width, height = self.console.size
+        return max(width, 40), max(height, 12)
+
+    def draw(self, lines: list[Text]) -> None:
+        """Replace the screen with ``lines`` (each fits the width; one row is left for
+        the prompt, so the screen never scrolls)."""
+        if self.tty:
+            self.console.clear()
+        else:
+            self.console.print("-" * self.size[0])
+        self.console.print(Text("\n").join(lines), no_wrap=True, overflow="ellipsis", crop=True)
+
+    def line(self, prompt: str) -> str:
+        return self.console.input(escape(prompt)).strip()
+
+    def key(self, prompt: str) -> str:
+        """One key press (a line where the input is not a terminal)."""
+        if not self.tty:
+            return self.line(prompt)
+        import termios
+        import tty
+
+        self.console.print(Text(prompt, style="bold"), end="")
+        fd = sys.stdin.fileno()
+        old = termios.tcgetattr(fd)
+        try:
+            tty.setcbreak(fd)
+            ch = os.read(fd, 1)
+            termios.tcflush(fd, termios.TCIFLUSH)  # the rest of an arrow key's bytes
+        finally:
+            termios.tcsetattr(fd, termios.TCSADRAIN, old)
+        if ch in (b"", b"\x04"):
+            raise EOFError
+        return ch.decode("latin-1")
+
+    def pager(self, top: Text, title: str, lines: list[Text], last: str) -> None:
+        """``lines`` under the status line and a title, a page at a time; a key turns
+        the page, and the last page waits for a key with ``last``."""
+        width, height = self.size
+        size = max(height - 3, 1)
+        pages = [lines[i : i + size] for i in range(0, len(lines), size)] or [[]]
+        for i, page in enumerate(pages, 1):
+            more = f"(page {i}/{len(pages)}) " if len(pages) > 1 else ""
+            self.draw([top, Text(title, style="bold underline"), *page])
+            self.key(f"{more}{last if i == len(pages) else 'press a key for more'} ")
+
+
+# -- the screens --------------------------------------------------------------------------
+def screen_lines(
+    game: Game, names: dict[int, str], width: int, height: int, bottom: list[Text]
+) -> tuple[list[Text], int]:
+    """The table on top, ``bottom`` (the question) below, the latest moves between
+    (those since the person's last decision in full colour): ``height - 1`` lines at
+    most, so the prompt row never scrolls the screen; and how many lines of moves fit."""
+    view = game.view()
+    for oven_max in (2 + max(0, (height - 24) // 3), 1):
+        top = table_lines(view, names, width, oven_max)
+        room = height - 1 - len(top) - len(bottom)
+        if room >= 3:
             break
-        console.print(f"[red]'{key}' is not a choice here: type {hint}[/red]")
-    if key == "q":
-        raise Quit
-    return None if key == "u" else int(key) - 1
+    old, new = events(game, names)
+    body = [line for x in old for line in wrap(x, width, style="dim")]
+    fresh = [line for x in new for line in wrap(x, width)]
+    box: list[Text] = []
+    if room >= 2:
+        shown = (body + fresh)[-(room - 1) :] or [Text("(none yet)", style="dim")]
+        box = [Text("Moves (newest last):", style="bold underline"), *shown]
+    lines = top + box + bottom
+    if len(lines) >= height:
+        lines = top[: max(height - 1 - len(bottom), 1)] + bottom
+    return lines, max(room - 1, 0)
+
+
+def _hint(n: int, can_undo: bool) -> str:
+    keys = f"1-{n}" if n > 1 else "1"
+    return f"{keys} + Enter" + (" · u undo" if can_undo else "") + " · h help · q save & quit > "
+
+
+def ask(
+    term: Terminal, game: Game, names: dict[int, str], question: str, options: list[str],
+    can_undo: bool,
+) -> int | None:  # fmt: skip
+    """The index of the chosen option, ``None`` for undo; ``h`` / ``?`` shows the help,
+    ``q`` raises ``Quit``. The whole screen is redrawn after every key."""
+    width, height = term.size
+    message = ""
+    while True:
+        width, height = term.size
+        bottom = [*wrap(question, width, 2, "bold"), *option_lines(options, width)]
+        if message:
+            bottom.append(Text(message[:width], style="bold red"))
+        lines, room = screen_lines(game, names, width, height, bottom)
+        _, new = events(game, names, term.seen)
+        text = [line for x in new for line in wrap(x, width)]
+        if term.unseen and len(text) > room:  # the moves since the last decision, in full
+            top = status_line(game.view(), width)
+            term.pager(top, "Since your last move", text, "press a key for your move")
+        term.unseen = False
+        term.draw(lines)
+        key = term.line(_hint(len(options), can_undo)).lower()
+        if key in ("h", "?"):
+            term.pager(status_line(game.view(), width), "Help", [Text(x) for x in HELP],
+                       "any key returns to the game")  # fmt: skip
+            message = ""
+        elif key == "q":
+            raise Quit
+        elif key == "u" and can_undo:
+            return None
+        elif key.isdigit() and 1 <= int(key) <= len(options):
+            return int(key) - 1
+        else:
+            message = f"'{key}' is not a choice here: type {_hint(len(options), can_undo)[:-3]}"
 
 
 def _play_label(t: TurnAction) -> str:
     if t.kind is None:
-        return "pass (play no ingredients)"
-    return f"play {t.singles} {t.kind}" + (f" + {t.doubles} double" if t.doubles else "")
+        return "pass (you hold no ingredient card)"
+    parts = [f"{t.singles} {t.kind}"] if t.singles else []
+    return "play " + " + ".join(parts + ([f"{t.doubles} double {t.kind}"] if t.doubles else []))
 
 
-def choose_turn(console: Console, game: Game, legal: list[int]) -> int:
-    """Ingredients, then order, then draw pile; only legal combinations are offered."""
+def _key(t: TurnAction) -> tuple[int, int, int]:
+    return (-1 if t.kind is None else INGREDIENTS.index(t.kind), t.singles, t.doubles)
+
+
+def choose_turn(term: Terminal, game: Game, names: dict[int, str], legal: list[int]) -> int | None:
+    """Ingredients, then order, then draw pile; only legal combinations are offered.
+    ``u`` steps back a question; at the first one it undoes back to the person's
+    previous decision (``Game.undo``) and ``None`` is returned."""
     decoded = {a: game.codec.decode(a) for a in legal}
+    hand = game.view()["seats"][game.seat]["hand_size"]
     step, picks = 0, [None, None]
     while True:
         if step == 0:
-            plays = sorted({(t.kind or "", t.singles, t.doubles) for t in decoded.values()})
-            labels = [_play_label(next(t for t in decoded.values() if (t.kind or "", t.singles,
-                      t.doubles) == p)) for p in plays]  # fmt: skip
-            i = ask(console, "Your turn: which ingredients?", labels, can_undo=False)
+            plays = sorted({_key(t) for t in decoded.values()})
+            firsts = [next(t for t in decoded.values() if _key(t) == p) for p in plays]
+            i = ask(term, game, names, "Your turn: which ingredient cards do you play?",
+                    [_play_label(t) for t in firsts], game.can_undo())  # fmt: skip
+            if i is None:
+                game.undo()
+                return None
             picks[0], step = plays[i], 1
             continue
-        rest = {
-            a: t for a, t in decoded.items() if (t.kind or "", t.singles, t.doubles) == picks[0]
-        }
+        rest = {a: t for a, t in decoded.items() if _key(t) == picks[0]}
         if step == 1:
             orders = sorted({-1 if t.order is None else t.order for t in rest.values()})
-            labels = ["no order" if o < 0 else order_name(o, game.seat) for o in orders]
-            i = ask(console, "Play an order card?", labels, can_undo=True)
-            if i is None:
-                step = 0
-            else:
-                picks[1], step = orders[i], 2
+            labels = ["no order card" if o < 0 else order_name(o, game.seat) for o in orders]
+            i = ask(term, game, names, "Play an order card too?", labels, True)
+            step, picks[1] = (0, None) if i is None else (2, orders[i])
             continue
         rest = {a: t for a, t in rest.items() if (-1 if t.order is None else t.order) == picks[1]}
         draws = sorted(rest, key=lambda a: rest[a].draw != "supply")
+        t = rest[draws[0]]
+        short = HAND_LIMIT - (hand - t.singles - t.doubles - (t.order is not None))
         labels = [
-            "draw from the supply" if rest[a].draw == "supply" else "take your order stack"
+            f"draw {short} from the supply" if rest[a].draw == "supply"
+            else f"take up to {short} from your order stack"
             for a in draws
-        ]
-        i = ask(console, "Then draw from?", labels, can_undo=True)
+        ]  # fmt: skip
+        if short == 0:
+            labels = ["end the turn (your hand is full: nothing to draw)"]
+        i = ask(term, game, names, "Then refill your hand from?", labels, True)
         if i is None:
             step = 1
             continue
         return draws[i]
 
 
-def choose_reveal(console: Console, game: Game, legal: list[int]) -> int:
-    rec = game.rec
-    i = int(rec["reveal_pos"])
-    order = order_name(int(rec["oven_what"][i]) - 5, game.seat)
-    console.print(f"[bold]Reveal: your order {order} is turned over.[/bold]")
-    console.print("Face-up piles: ", cards_text(game.view()["piles"]))
-    console.print("Your hand: ", cards_text(game.view()["seats"][game.seat]["hand"] or []))
-    labels = []
-    for a in legal:
-        r: RevealAction = game.codec.decode(a)  # type: ignore[assignment]
-        labels.append(
-            {
-                "decline": "decline (the order goes back to your hand)",
-                "deliver": "deliver it (add the cards it needs)",
-            }.get(r.choice)  # fmt: skip
-            or f"deliver it, counting the joker / ? as {r.kind}"
-        )
-    j = ask(console, "Your decision", labels, can_undo=False)
-    return legal[j]
+def choose_reveal(term: Terminal, game: Game, names: dict[int, str]) -> int | None:
+    """The person's reveal decision; each choice says which hand cards it adds
+    (``Game.reveal_choices``). ``u`` undoes back to the previous decision."""
+    choices = game.reveal_choices()
+    question = f"Reveal: your order [{choices[0]['order']}] is turned over. What do you do?"
+    labels = [reveal_choice_text(c) for c in choices]
+    i = ask(term, game, names, question, labels, game.can_undo())
+    if i is None:
+        game.undo()
+        return None
+    return choices[i]["action"]
 
 
-def _describe(game: Game, seat: int, action: int, reveal: dict[str, Any]) -> list[str]:
-    who = "you" if seat == game.seat else f"seat {seat} ({game.names[seat]})"
-    lines = [f"{who}: {game.codec.to_str(action, seat)}"]
-    return lines + reveal_lines(reveal.get("outcomes", []), reveal.get("cards_taken"))
+def _after(term: Terminal, game: Game, names: dict[int, str]) -> None:
+    """After a step that finished a round's reveal: the round's summary, until a key."""
+    step = game.steps[-1]
+    if step.round_end:
+        width, _ = term.size
+        title = f"Round {step.round} is over: every order it turned over"
+        text = summary_lines(game, names, step.round, width)
+        term.pager(status_line(game.view(), width), title, text, "press a key to go on")
+        term.seen = len(game.steps)
 
 
-def play_game(game: Game, console: Console, delay: float, save: str) -> int:
-    log: list[str] = []
-    while not game.over():
-        console.clear()
-        console.print(table_renderable(game.view(), "\n".join(log[-8:])))
-        seat = int(game.rec["seat"])
-        legal = [int(a) for a in np.flatnonzero(game.legal())]
-        if seat != game.seat:
-            time.sleep(max(delay, 0.0))
-            try:
-                a = game.bot_action()
-            except AgentFailure as exc:
-                console.print(f"[red]{exc}[/red]")
-                return _save(game, console, save, code=1)
-        else:
-            try:
-                if game.rec["phase"] == REVEAL:
-                    a = choose_reveal(console, game, legal)
-                else:
-                    a = choose_turn(console, game, legal)
-            except (Quit, EOFError, KeyboardInterrupt):
-                return _save(game, console, save)
-        log += _describe(game, seat, a, game.apply(a))
-    console.clear()
-    view = game.view()
-    console.print(table_renderable(view, "\n".join(log[-8:])))
-    res = final_result(game.state)
-    won = ", ".join("you" if s == game.seat else f"seat {s}" for s in res["winners"]) or "-"
-    console.print(
-        f"[bold]Game over.[/bold] Delivered orders by seat: {res['delivered']}. Winner(s): {won}."
-    )
+def _decide(term: Terminal, game: Game, names: dict[int, str]) -> int | None:
+    """The person's next decision (``None``: it was undone)."""
+    term.unseen = True
+    if game.rec["phase"] == REVEAL:
+        return choose_reveal(term, game, names)
+    return choose_turn(term, game, names, [int(a) for a in np.flatnonzero(game.legal())])
+
+
+def play_game(game: Game, term: Terminal, delay: float, save: str) -> int:
+    """Play to the end (0), or until the person saves and quits (0: ``q``, Ctrl-C or
+    the end of the input, at any moment) or an agent fails (1, the game saved)."""
+    names = seat_names(game.seat, game.names)
+    try:
+        while not game.over():
+            if int(game.rec["seat"]) == game.seat:
+                a = _decide(term, game, names)
+                if a is None:
+                    continue  # undone
+                game.apply(a)
+            else:
+                game.apply(game.bot_action())
+                if delay > 0:
+                    width, height = term.size
+                    moved = Text(f"{names[game.steps[-1].seat]} moved.", style="bold")
+                    term.draw(screen_lines(game, names, width, height, [moved])[0])
+                    time.sleep(delay)
+            _after(term, game, names)
+        width, height = term.size
+        end = [Text(x, style="bold") for x in result_lines(game, names)]
+        term.draw(screen_lines(game, names, width, height, end)[0])
+        term.key("The game is over: press any key to leave. ")
+    except AgentFailure as exc:
+        code = _save(game, term, save, code=1)
+        term.message = f"{exc}\n{term.message}"
+        return code
+    except (Quit, EOFError, KeyboardInterrupt):
+        return 0 if game.over() else _save(game, term, save)
     return 0
 
 
-def _save(game: Game, console: Console, save: str, code: int = 0) -> int:
+def _save(game: Game, term: Terminal, save: str, code: int = 0) -> int:
     try:
         replaced = game.save(save)
     except SaveError as exc:
-        console.print(f"[red]The game was not saved: {exc}[/red]")
+        term.message = f"The game was not saved: {exc}"
         return 1
     note = " (replacing the earlier file)" if replaced else ""
-    console.print(f"Saved to {save}{note}; continue with: mamma-mia play --resume {save}")
+    term.message = f"Saved to {save}{note}; continue with: mamma-mia play --resume {save}"
     return code
 
 
@@ -236,8 +388,18 @@ def run(args: argparse.Namespace) -> int:
     if args.delay < 0:
         parser.error("--delay must be >= 0")
     console = Console(highlight=False)
-    console.print(
+    start = (
         f"Mamma Mia! {game.config.num_players} players, you are seat {game.seat} "
-        f"({INGREDIENTS[game.seat]}), seed {game.seed}"
+        f"({game.view()['seats'][game.seat]['personal']}), seed {game.seed}"
     )
-    return play_game(game, console, args.delay, args.resume or args.save)
+    console.print(start)
+    term = Terminal(console)
+    with term:
+        code = play_game(game, term, args.delay, args.resume or args.save)
+    # after the alternate screen: the outcome stays in the terminal's scrollback
+    if game.over():
+        for line in result_lines(game, seat_names(game.seat, game.names)):
+            console.print(line)
+    if term.message:
+        console.print(term.message, style="red" if code else "")
+    return code

@@ -1,12 +1,15 @@
-"""The table on a terminal, drawn with rich from ``render_svg.table_view``.
+"""The table on a terminal, drawn with rich from ``render.view.table_view``.
 
 Both the terminal game and the terminal replay draw this, so what a seat sees on the
 screen is exactly what its picture shows: its own hand, the public table, the oven as
-the observation mode allows.
+the observation mode allows. The replay draws ``table_renderable``; the game draws
+``table_lines`` and the text around it (moves, round summaries, help), lines cut to fit
+the terminal's width at whole cards, so that an 80x24 screen holds the whole table.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from rich.console import Group
@@ -14,8 +17,12 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from mamma_mia_env.game.cards import INGREDIENTS
+from mamma_mia_agents.cli.session import Game, Step
+from mamma_mia_env.game.actions import RevealAction, TurnAction
+from mamma_mia_env.game.cards import INGREDIENTS, order_name
+from mamma_mia_env.game.log import final_result
 from mamma_mia_env.render.svg import header_text, oven_title
+from mamma_mia_env.render.text import reveal_lines, seat_label
 
 STYLES = ("bold white on dark_red", "bold white on orange4", "bold black on gold1",
           "bold white on green4", "bold white on purple4")  # fmt: skip
@@ -52,7 +59,7 @@ def table_renderable(view: dict[str, Any], caption: str = "") -> Group:
     for col in ("seat", "hand", "stack", "delivered", "cards / orders (if visible)"):
         seats.add_column(col)
     for s in view["seats"]:
-        name = f"{s['seat']} {s['personal']}"
+        name = f"seat {s['seat']} ({s['personal']})"
         if s["seat"] == view["to_act"] and view["phase"] != "over":
             name += " *"
         if view["viewer"] == s["seat"]:
@@ -77,3 +84,291 @@ def table_renderable(view: dict[str, Any], caption: str = "") -> Group:
     if caption:
         parts.append(Panel(Text(caption), title="last move", title_align="left"))
     return Group(*parts)
+
+
+# -- the terminal game's screen: lines that fit the terminal, redrawn in place ------------
+#: What ``>`` marks and how cards read; the help screen repeats it.
+MARK = ">"
+
+
+def seat_names(seat: int, agents: dict[int, str]) -> dict[int, str]:
+    """How the screen names each seat: "you", or the agent and its seat number, so a
+    seat never reads like a card count ("builder (seat 1)", not "1 mushroom")."""
+    raw = _agent_names(seat, agents)
+    return {s: seat_label(s, raw, you=seat) for s in range(len(raw))}
+
+
+def _agent_names(seat: int, agents: dict[int, str]) -> list[str]:
+    """One name per seat (cut to 24 characters for the screen; the person's is unused)."""
+    return [agents.get(s, "you")[:24] for s in range(max([seat, *agents]) + 1)]
+
+
+def short_name(seat: int, viewer: int | None) -> str:
+    return "you" if seat == viewer else f"seat {seat}"
+
+
+def chip(k: int, s: int, d: int) -> Text:
+    """One ingredient's cards as a coloured chip with the full name: " 3 pepper "."""
+    parts = [f"{s} {INGREDIENTS[k]}"] if s else []
+    parts += [f"{d} double {INGREDIENTS[k]}"] if d else []
+    return Text(f" {' + '.join(parts)} ", style=STYLES[k])
+
+
+def pack(
+    items: list[Text], width: int, lead: str = "", indent: int = 2, sep: str = " "
+) -> list[Text]:
+    """``items`` on lines of at most ``width`` cells after ``lead``, never split: an item
+    that does not fit goes to the next line (so a card name never wraps mid-name); an
+    item wider than a whole line is cut with an ellipsis."""
+    lines = [Text(lead, style="bold")]
+    for item in items:
+        line = lines[-1]
+        first = line.cell_len <= (len(lead) if len(lines) == 1 else indent)
+        gap = 0 if first else len(sep)
+        if line.cell_len + gap + item.cell_len > width and line.cell_len > indent:
+            line = Text(" " * indent)
+            lines.append(line)
+        elif not first:
+            line.append(sep)
+        line.append_text(item)
+    for line in lines:
+        line.truncate(width, overflow="ellipsis")
+    return lines
+
+
+def status_line(view: dict[str, Any], width: int) -> Text:
+    """Round, supply, the Mamma Mia! card and whose move it is, always the top line."""
+    me = view["viewer"]
+    mm = view["mm_holder"]
+    holder = short_name(mm, me) if mm >= 0 else "in the supply"
+    if view["phase"] == "over":
+        turn = "game over"
+    elif view["phase"] == "reveal":
+        turn = f"reveal {view['reveal_pos'] + 1}/{view['oven_len']}, " + (
+            "you decide" if view["to_act"] == me else f"seat {view['to_act']} decides"
+        )
+    else:
+        turn = "your turn" if view["to_act"] == me else f"turn: seat {view['to_act']}"
+    text = (
+        f" Round {view['round']}/3 · supply {view['supply']} cards · "
+        f"Mamma Mia! card: {holder} · {turn}"
+    )
+    line = Text(text.ljust(width), style="bold reverse")
+    line.truncate(width, overflow="ellipsis")
+    return line
+
+
+def _oven_item(entry: dict[str, Any], me: int | None, current: bool) -> Text:
+    who = short_name(entry["seat"], me)
+    t = Text(">" if current else "", style="bold")
+    t.append(f"{who}: ", style="bold" if current else "dim")
+    if "order" in entry:
+        t.append(f"[{entry['order']}]", style="bold" if current else "")
+    else:
+        t.append_text(chip(entry["kind"], entry["s"], entry["d"]))
+    return t
+
+
+def oven_block(view: dict[str, Any], width: int, max_lines: int) -> list[Text]:
+    """The oven's newest entries that fit in ``max_lines`` lines, the first line says
+    how many plays it holds and how many are not shown."""
+    oven = view["oven"]
+    me = view["viewer"]
+    n = len(oven)
+    items = [_oven_item(e, me, view["oven_mode"] == "reveal" and i == n - 1)
+             for i, e in enumerate(oven)]  # fmt: skip
+    if view["oven_mode"] == "reveal":
+        title = f"Oven, turning over {view['reveal_pos'] + 1}/{view['oven_len']}:"
+    elif view["oven_mode"] == "top_card":
+        title = f"Oven ({view['oven_len']} plays, top card):"
+    else:
+        title = f"Oven ({view['oven_len']} plays):"
+    if not items:
+        return [Text(title + " empty", style="bold")]
+    for start in range(n):
+        lead = title + (f" ({start} earlier not shown) " if start else " ")
+        lines = pack(items[start:], width, lead, sep="  ")
+        if len(lines) <= max_lines:
+            return lines
+    return pack(items[-1:], width, title + f" ({n - 1} earlier not shown) ")[:max_lines]
+
+
+def seat_lines(view: dict[str, Any], names: dict[int, str], width: int) -> list[Text]:
+    """One line per seat: the marker of the seat to act, the seat's name in its colour,
+    then its counts, worded so they do not read as cards."""
+    out = []
+    for s in view["seats"]:
+        i = s["seat"]
+        acting = i == view["to_act"] and view["phase"] != "over"
+        line = Text(f"{MARK if acting else ' '} ", style="bold")
+        line.append(f" {names.get(i, f'seat {i}')} ", style=STYLES[i])
+        o = s["orders_in_hand"]
+        line.append(
+            f" {s['personal']} · hand {s['hand_size']} ({o} order{'s' * (o != 1)})"
+            f" · stack {s['stack']} · delivered {len(s['delivered'])}"
+        )
+        done = ": " + "; ".join(s["delivered"])
+        if s["delivered"] and line.cell_len + len(done) <= width:  # whole names or none
+            line.append(done, style="dim")
+        line.truncate(width, overflow="ellipsis")
+        out.append(line)
+    return out
+
+
+def hand_block(view: dict[str, Any], width: int) -> list[Text]:
+    """The viewer's ingredient cards and order cards with their full names."""
+    me = view["seats"][view["viewer"]]
+    cards = pack([chip(k, s, d) for k, s, d in me["hand"]] or [Text("none")], width,
+                 "Your cards: ")  # fmt: skip
+    orders = [Text(f"[{o}]") for o in me["orders"]] or [Text("none")]
+    return cards + pack(orders, width, "Your orders: ")
+
+
+def table_lines(
+    view: dict[str, Any], names: dict[int, str], width: int, oven_max: int
+) -> list[Text]:
+    """Status line, piles, oven, seats and the viewer's hand: the top of every screen."""
+    piles = [chip(k, s, d) for k, s, d in view["piles"]] or [Text("empty")]
+    return [
+        status_line(view, width),
+        *pack(piles, width, "Face-up piles: "),
+        *oven_block(view, width, oven_max),
+        *seat_lines(view, names, width),
+        *hand_block(view, width),
+    ]
+
+
+#: A card count stays with its card's name ("3 double pepper,") when text is wrapped.
+_WORD = re.compile(r"\d+ (?:double )?[a-z]+[,.;:)\]]*|\S+")
+
+
+def wrap(text: str, width: int, indent: int = 4, style: str = "") -> list[Text]:
+    """Word-wrap one line of text to ``width``, later lines indented; a card's count and
+    name are never parted."""
+    lead = len(text) - len(text.lstrip(" "))
+    words, lines, line = _WORD.findall(text), [], " " * lead
+    for w in words:
+        if line and len(line) + 1 + len(w) > width:
+            lines.append(line)
+            line = " " * indent + w
+        else:
+            line = f"{line} {w}" if line.strip() else line + w
+    lines.append(line)
+    return [Text(x[:width], style=style) for x in lines]
+
+
+def option_lines(options: list[str], width: int) -> list[Text]:
+    """Numbered options, in columns when they are short, else one per line, wrapped."""
+    labels = [f"{i:>2}  {text}" for i, text in enumerate(options, 1)]
+    col = max(len(x) for x in labels) + 3
+    ncols = max(1, min(3, width // col)) if col <= width // 2 else 1
+    if ncols == 1:
+        return [line for x in labels for line in wrap(x, width, indent=6)]
+    rows = -(-len(labels) // ncols)
+    out = []
+    for r in range(rows):
+        line = Text()
+        for c in range(ncols):
+            i = c * rows + r
+            if i < len(labels):
+                line.append(labels[i].ljust(col)[: width - line.cell_len])
+        out.append(line)
+    return out
+
+
+HELP = [
+    "KEYS  Type the number of a choice and press Enter.",
+    "  u     undo: back one question of your turn; at a turn's first question (or",
+    "        a reveal decision) back to your previous decision, taking back the",
+    "        bots' moves since then (they play them again the same way).",
+    "  h, ?  this help.   q  save the game and quit (mamma-mia play --resume FILE).",
+    "THE SCREEN  The top line: the round (of 3), cards left in the supply, who",
+    "  holds the Mamma Mia! card (that seat starts the next round), whose move it",
+    f"  is. '{MARK}' marks the seat to act. Seats are named 'you' or by their agent:",
+    "  'builder (seat 1)'. Coloured chips are cards: '3 pepper' is three pepper",
+    "  cards, '1 double pepper' one card worth two pepper.",
+    "A TURN  Play cards of ONE ingredient into the oven (or pass with none), then",
+    "  at most one order card, then refill your hand to 7 from the supply or from",
+    "  your own order stack. Drawing the last supply card starts the reveal.",
+    "ORDER CARDS  (P = your personal ingredient, shown by your name)",
+    "  4 X + 1 P         four of ingredient X and one P",
+    "  1 of each         one of each of the five ingredients",
+    "  Pizza Monotoni (1 P + 6 J)  one P and six of ONE other ingredient J (the",
+    "                    joker: you choose which when the order is revealed)",
+    "  Pizza Minimale (1 P + 3 ?)  one P and three '?': the ingredient other than",
+    "                    P with the FEWEST (but at least one) on the face-up piles",
+    "  Pizza Bombastica (15+)      any ingredient cards worth 15 together",
+    "THE REVEAL  The oven is turned over from the first card played to the last:",
+    "  ingredient cards go onto the face-up piles; an order is delivered if the",
+    "  piles hold what it needs (those cards are used up). If they fall short, its",
+    "  owner may add the missing cards from hand: you are asked, and each choice",
+    "  says which of your cards it adds; or decline: the order goes under your",
+    "  order stack. A summary of every order turned over ends each round.",
+    "THE END  After the 3rd round the most delivered orders wins (a tie: the most",
+    "  ingredient cards in hand).",
+]
+
+
+# -- what happened: one line per move, the reveal's own wording ------------------------------
+def _turn_text(t: TurnAction, mine: bool, personal: int) -> str:
+    if t.kind is None:
+        play = "passed"
+    else:
+        parts = [f"{t.singles} {t.kind}"] if t.singles else []
+        parts += [f"{t.doubles} double {t.kind}"] if t.doubles else []
+        play = "played " + " + ".join(parts)
+    if t.order is not None:
+        play += f", order [{order_name(t.order, personal)}]" if mine else ", an order card"
+    return play + (", drew from the supply" if t.draw == "supply" else ", took their order stack")
+
+
+def step_lines(game: Game, names: dict[int, str], step: Step) -> list[str]:
+    """A step as the person reads it: who did what, every order it turned over
+    (``render.text.reveal_lines``) and the end of the round."""
+    act = game.codec.decode(step.action)
+    who = names[step.seat]
+    if isinstance(act, RevealAction):
+        choice = act.choice if act.kind is None else f"deliver as {act.kind}"
+        head = f"{who} decided: {choice}"
+    else:
+        head = f"{who}: " + _turn_text(act, step.seat == game.seat, step.seat)
+    rev = step.reveal
+    raw = _agent_names(game.seat, game.names)
+    lines = [head, *reveal_lines(rev.get("outcomes", []), rev.get("cards_taken"), raw, game.seat)]
+    return lines + ([f"Round {step.round} is over."] if step.round_end else [])
+
+
+def events(game: Game, names: dict[int, str], seen: int = 0) -> tuple[list[str], list[str]]:
+    """The moves before the person's last decision and those since (and since step
+    ``seen``: a round summary already showed the ones before), as lines."""
+    mine = [i for i, s in enumerate(game.steps) if s.seat == game.seat]
+    cut = max(mine[-1] + 1 if mine else 0, min(seen, len(game.steps)))
+    lines = [step_lines(game, names, s) for s in game.steps]
+    return [x for ls in lines[:cut] for x in ls], [x for ls in lines[cut:] for x in ls]
+
+
+def summary_lines(game: Game, names: dict[int, str], rnd: int, width: int) -> list[Text]:
+    """Every order the round turned over and the delivered orders, for the round's end."""
+    s = game.round_summary(rnd)
+    n = game.config.num_players
+    raw = _agent_names(game.seat, game.names)
+    text = reveal_lines(s["outcomes"], None, raw, game.seat) or ["  no order was turned over"]
+    text += [
+        "Delivered this round: " + ", ".join(f"{names[i]} {s['delivered'][i]}" for i in range(n)),
+        "Delivered in all:     " + ", ".join(f"{names[i]} {s['totals'][i]}" for i in range(n)),
+    ]
+    if not game.over():
+        text.append(f"Round {rnd + 1} starts with {names[int(game.rec['seat'])]}.")
+    return [line for x in text for line in wrap(x, width)]
+
+
+def result_lines(game: Game, names: dict[int, str]) -> list[str]:
+    res = final_result(game.state)
+    n = game.config.num_players
+    scores = ", ".join(f"{names[s]} {res['delivered'][s]}" for s in range(n))
+    won = " and ".join(names[s] for s in res["winners"]) or "nobody"
+    best = max(res["delivered"])
+    if sum(d == best for d in res["delivered"]) > 1:  # the tie-break: cards in hand
+        cards = ", ".join(f"{names[s]} {c}" for s, c in enumerate(res["ingredient_cards_in_hand"]))
+        won += f" (a tie on orders goes to the most ingredient cards in hand: {cards})"
+    return [f"Game over. Delivered orders: {scores}.", f"Winner: {won}."]

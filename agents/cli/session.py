@@ -9,6 +9,7 @@ is data: it never names code to run (``Game.load``).
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -16,14 +17,14 @@ import numpy as np
 from mamma_mia_agents import REGISTRY, AgentLoadError, load_agent
 from mamma_mia_env import ActionCodec, Config, ConfigError, Engine, GameState, StateError
 from mamma_mia_env.game.log import reveal_record
-from mamma_mia_env.game.state import OVER
+from mamma_mia_env.game.state import OVER, REVEAL
 from mamma_mia_env.plumbing.arguments import is_int
 from mamma_mia_env.plumbing.files import FileDoorError, read_json, write_atomic
 from mamma_mia_env.plumbing.seeding import agent_rng
 from mamma_mia_env.policy import PolicyFailure, observers_for, policy_actions
 from mamma_mia_env.render.view import table_view
 
-__all__ = ["DEFAULT_SAVE", "SAVE_FORMAT", "AgentFailure", "Game", "SaveError"]
+__all__ = ["DEFAULT_SAVE", "SAVE_FORMAT", "AgentFailure", "Game", "SaveError", "Step"]
 
 SAVE_FORMAT = "mamma-mia-play/1"
 DEFAULT_SAVE = "mamma-mia-save.json"
@@ -31,6 +32,20 @@ DEFAULT_SAVE = "mamma-mia-save.json"
 
 class SaveError(ValueError):
     """A saved game that cannot be resumed; the message names the file and field."""
+
+
+@dataclass(frozen=True)
+class Step:
+    """One action of the game as it happened: who acted, in which round (1-3), the
+    action, and what the reveal did in that step (``log.reveal_record``; ``{}`` if no
+    oven card was turned over). ``round_end`` says the step finished a round's reveal
+    (or the game)."""
+
+    seat: int
+    round: int
+    action: int
+    reveal: dict[str, Any]
+    round_end: bool
 
 
 class Game:
@@ -54,8 +69,13 @@ class Game:
             if hasattr(agent, "check_config"):
                 agent.check_config(config)
         self.observers = observers_for(config, self.agents.values())
-        self.state = self.engine.reset(seeds=[seed])
+        self._replay(actions)
+
+    def _replay(self, actions: list[int]) -> None:
+        """Deal the game from its seed again and play ``actions``, each checked."""
+        self.state = self.engine.reset(seeds=[self.seed])
         self.actions: list[int] = []
+        self.steps: list[Step] = []
         for i, a in enumerate(actions):
             if self.over():
                 raise ValueError(f"actions[{i}] comes after the end of the game")
@@ -79,7 +99,83 @@ class Game:
         before = self.state.copy()
         self.engine.step(self.state, np.array([action], dtype=np.int64))
         self.actions.append(int(action))
-        return reveal_record(self.engine, before, int(action), self.state)
+        reveal = reveal_record(self.engine, before, int(action), self.state)
+        old, new = before.data[0], self.rec
+        end = bool(new["round"] != old["round"] or new["phase"] == OVER)
+        self.steps.append(Step(int(old["seat"]), int(old["round"]) + 1, int(action), reveal, end))
+        return reveal
+
+    # -- undo, reveal previews, round summaries: the same for every screen ---------------
+    def can_undo(self) -> bool:
+        """Whether the person has a decision to go back to."""
+        return any(step.seat == self.seat for step in self.steps)
+
+    def undo(self) -> int:
+        """Go back to the person's previous decision, across the agents' moves since:
+        the actions are cut before the person's last one and replayed from the seed.
+        The agents then move again as before (each move's generator is
+        ``agent_rng("play", seed, len(actions))``). Returns how many actions were
+        taken back (0: there is no earlier decision, nothing changes)."""
+        last = [i for i, step in enumerate(self.steps) if step.seat == self.seat]
+        if not last:
+            return 0
+        cut = last[-1]
+        undone = len(self.actions) - cut
+        self._replay(self.actions[:cut])
+        return undone
+
+    def reveal_choices(self) -> list[dict[str, Any]]:
+        """What each legal choice of the reveal decision at hand would do, for the
+        screen to say before the person chooses: ``{"action", "choice" ("decline" /
+        "deliver" / "deliver_as"), "kind" (the joker / ``?`` ingredient or None),
+        "from_hand", "from_piles"}`` with the cards by name. Found by playing the choice
+        on a copy of the game through the engine's own reveal (``log.reveal_record``),
+        so what is announced is what happens."""
+        if self.over() or self.rec["phase"] != REVEAL:
+            raise ValueError("reveal_choices: no reveal decision is at hand")
+        out = []
+        for a in np.flatnonzero(self.legal()):
+            choice = self.codec.decode(int(a))
+            after = self.state.copy()
+            self.engine.step(after, np.array([a], dtype=np.int64))
+            first = reveal_record(self.engine, self.state, int(a), after)["outcomes"][0]
+            out.append(
+                {
+                    "action": int(a),
+                    "choice": choice.choice,
+                    "kind": choice.kind,
+                    "order": first["order"],
+                    "from_hand": first["from_hand"],
+                    "from_piles": first["from_piles"],
+                }
+            )
+        return out
+
+    def round_summary(self, rnd: int) -> dict[str, Any]:
+        """Round ``rnd`` (1-3) from the reveal records: every order turned over, in
+        oven order, the orders each seat delivered in the round and in all, and
+        whether the round's reveal is finished."""
+        n = self.config.num_players
+        outcomes: list[dict[str, Any]] = []
+        totals = [0] * n
+        for step in self.steps:
+            if step.round > rnd:
+                break
+            for o in step.reveal.get("outcomes", []):
+                totals[o["seat"]] += bool(o["delivered"])
+                if step.round == rnd:
+                    outcomes.append(o)
+        this_round = [0] * n
+        for o in outcomes:
+            this_round[o["seat"]] += bool(o["delivered"])
+        done = any(s.round == rnd and s.round_end for s in self.steps)
+        return {
+            "round": rnd,
+            "outcomes": outcomes,
+            "delivered": this_round,
+            "totals": totals,
+            "finished": done,
+        }
 
     def bot_action(self) -> int:
         """The action of the agent to move, asked through the one seat-policy loop

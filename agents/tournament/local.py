@@ -1,7 +1,9 @@
 """The local backend: batches of games in this process or in a pool of worker processes.
 
-Each batch ``i`` draws from its own generator seeded from ``(seed, i)``, so a run gives
-the same games whatever the number of workers (the Ray backend plays the same batches).
+Each batch ``i`` hands its agents their own generator, ``agent_rng("tournament", seed,
+i)`` (a one-way digest of the tournament seed and the batch: no route from it back to
+the deals), so a run gives the same games whatever the number of workers (the Ray
+backend plays the same batches).
 Workers are spawned and load the agents themselves (names and import paths are sent,
 objects only where there is no name); an agent that fails to load, raises, exits or
 kills its worker is an ``AgentError`` naming it.
@@ -23,6 +25,7 @@ import numpy as np
 from mamma_mia_agents import agent_name
 from mamma_mia_agents.tournament.matches import AgentError, failure, load_agents, play_games
 from mamma_mia_env import Config
+from mamma_mia_env.plumbing.seeding import agent_rng
 
 
 def run_serial(
@@ -39,7 +42,7 @@ def run_serial(
     ``save_logs``: keep the actions of the first ``save_logs`` games of batch 0."""
     results: dict[int, dict[str, np.ndarray]] = {}
     for i, (lo, hi) in enumerate(chunks):
-        rng = np.random.default_rng([seed, i])
+        rng = agent_rng("tournament", seed, i)
         results[i] = play_games(
             cfg,
             loaded,
@@ -76,7 +79,7 @@ def _run_chunk(
     if _WORKER["error"] is not None:
         raise _WORKER["error"]
     q = _WORKER["queue"]
-    rng = np.random.default_rng([seed, chunk])
+    rng = agent_rng("tournament", seed, chunk)
     cfg, agents = _WORKER["config"], _WORKER["agents"]
     res = play_games(cfg, agents, assign, seeds, rng, progress=q.put, record=record)
     return chunk, res

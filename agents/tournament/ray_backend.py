@@ -2,9 +2,9 @@
 
 ``run_tournament(..., backend="ray")`` (``mamma-mia tournament --backend ray``) splits
 the games exactly as the local backend does (the split depends on ``workers`` only) and
-plays each batch with the generator seeded from ``(seed, batch)``, so the results are
-bit-identical to the local backend's for the same arguments; only where the batches run
-differs. ``address=None`` starts a local Ray instance (and stops it at the end);
+hands each batch's agents the generator ``agent_rng("tournament", seed, batch)``, so the
+results are bit-identical to the local backend's for the same arguments; only where the
+batches run differs. ``address=None`` starts a local Ray instance (and stops it at the end);
 ``address="auto"`` or ``"ray://host:10001"`` joins a running cluster, whose nodes need
 this package installed (the same version: ``pip install mamma-mia-env``), as every Ray
 job needs its code. A Ray instance the caller already started is used as it is.
@@ -24,6 +24,7 @@ import numpy as np
 from mamma_mia_agents import load_agent
 from mamma_mia_agents.tournament.matches import play_games
 from mamma_mia_env import Config
+from mamma_mia_env.plumbing.seeding import agent_rng
 
 
 def _play_batch(
@@ -39,7 +40,7 @@ def _play_batch(
     with contextlib.suppress(Exception):  # numba without a threading layer
         numba.set_num_threads(1)  # one task per CPU already
     agents = [load_agent(s) for s in specs]
-    rng = np.random.default_rng([seed, batch])
+    rng = agent_rng("tournament", seed, batch)
     return batch, play_games(config, agents, assign, seeds, rng, record=record)
 
 

@@ -49,7 +49,7 @@ from mamma_mia_agents.tournament.schedule import (
     seating_schedule,
 )
 from mamma_mia_env import Config
-from mamma_mia_env.game.log import replay_events
+from mamma_mia_env.game.log import MAX_AGENT_NAME, replay_events
 
 DEFAULT_BATCH = 2500
 SMALL_RUN = 1000  # with workers=None, fewer games than this play in this process
@@ -94,9 +94,10 @@ def run_tournament(
     ``if __name__ == "__main__":`` guard, as any spawned multiprocessing does.
 
     The games are split into batches of at most ``batch_size``, a
-    ``workers``-independent split; each batch draws its random numbers from its own
-    generator seeded from ``(seed, batch)``, so a run gives the same games whatever the
-    number of workers (or machine).
+    ``workers``-independent split; each batch's agents draw their random numbers from
+    their own generator, ``agent_rng("tournament", seed, batch)`` (a one-way digest:
+    nothing in it leads back to the deal seeds), so a run gives the same games whatever
+    the number of workers (or machine).
 
     ``backend="ray"`` plays the same batches as Ray tasks (``tournament/ray_backend.py``):
     on a local Ray instance, or on the cluster at ``address``; the results are
@@ -232,7 +233,7 @@ def _event_logs(
     """Event logs (``mamma_mia_env.replay_events``) of the recorded games of batch 0."""
     logs = []
     for k, acts in enumerate(actions):
-        log = replay_events(res.config, int(seeds[lo + k]), acts)
-        log["agents"] = [res.names[a] for a in res.assign[lo + k]]  # by seat
+        names = [res.names[a][:MAX_AGENT_NAME] for a in res.assign[lo + k]]  # by seat
+        log = replay_events(res.config, int(seeds[lo + k]), acts, agents=names)
         logs.append(log)
     return logs

@@ -63,12 +63,14 @@ def teacher_games(
     """
     from mamma_mia_env.game.state import OVER
     from mamma_mia_env.game.symmetry import SeatCanonicalizer
+    from mamma_mia_env.plumbing.seeding import agent_rng
 
     player = _Teacher(config, teacher)
     eng = player.engine
     canon = SeatCanonicalizer(config)
     n = config.num_players
-    rng = np.random.default_rng([seed, 7])
+    rng = np.random.default_rng([seed, 7])  # the deals: never handed to the teacher
+    teacher_rng = agent_rng("imitation teacher", seed)  # one-way: no route to the deals
     out: dict[str, list[np.ndarray]] = {"obs": [], "masks": [], "actions": [], "returns": []}
     for lo in range(0, games, batch):
         b = min(batch, games - lo)
@@ -77,7 +79,7 @@ def teacher_games(
         while (live := state.data["phase"] != OVER).any():
             rows = np.flatnonzero(live)
             s = state.data["seat"].astype(np.int64)[rows]
-            acts, obs, masks = player.decide(state[rows], rng)
+            acts, obs, masks = player.decide(state[rows], teacher_rng)
             full = np.zeros(b, dtype=np.int64)
             full[rows] = acts
             delivered = eng.step(state, full, active=live)

@@ -41,6 +41,7 @@ from mamma_mia_env.plumbing.arguments import (
     as_seed_array,
     is_int,
 )
+from mamma_mia_env.plumbing.seeding import agent_rng
 
 __all__ = [  # OpponentError, UniformRandomOpponent, game_outcome: re-exported, their old home
     "OBS_HIGH",
@@ -100,9 +101,8 @@ class LearnerGames:
         self.state: GameState = None  # type: ignore[assignment]  # set by reset()
         # Two generators: ``rng`` draws game seeds, learner seats and opponents (it
         # determines every future deal, so no policy ever sees it); ``act_rng`` is the
-        # one handed to the opponents' act_batch.
-        self.rng = np.random.default_rng()
-        self.act_rng = np.random.default_rng()
+        # one handed to the opponents' act_batch (see ``_generators``).
+        self.rng, self.act_rng = _generators(None)
         b = batch_size
         self.seat = np.zeros(b, dtype=np.int64)
         self.opp = np.zeros((b, n), dtype=np.int64)  # registry index per seat (-1: learner)
@@ -235,9 +235,7 @@ class LearnerGames:
         snap = self._snapshot()
         try:
             if seed is not None:
-                sequence = np.random.SeedSequence(seed)
-                self.rng = np.random.default_rng(sequence)
-                self.act_rng = np.random.default_rng(sequence.spawn(1)[0])
+                self.rng, self.act_rng = _generators(seed)
             self.state = None  # type: ignore[assignment]  # _deal makes a new batch
             index = np.arange(b)
             self._deal(index, game_seeds, seats)
@@ -442,3 +440,17 @@ class LearnerGames:
         """One learner observation: raw counts up to ``OBS_HIGH``, or scaled."""
         high = OBS_HIGH / self.scale if self.normalize else np.full(self.obs_dim, OBS_HIGH)
         return spaces.Box(0.0, high.astype(np.float32), dtype=np.float32)
+
+
+def _generators(seed: int | None) -> tuple[np.random.Generator, np.random.Generator]:
+    """The games' generator and the opponents' generator, both from ``seed`` (None:
+    fresh entropy from the operating system).
+
+    The opponents' generator is ``agent_rng`` of the seed material, a one-way digest:
+    its seed sequence, spawn key and state lead to the digest only, never to the
+    material the game seeds are drawn from (a spawned child of the games' sequence
+    would carry that material as its own entropy)."""
+    sequence = np.random.SeedSequence(seed)
+    entropy = sequence.entropy
+    assert isinstance(entropy, int)  # an int seed or the OS's 128 bits
+    return np.random.default_rng(sequence), agent_rng("learner opponents", entropy)

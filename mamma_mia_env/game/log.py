@@ -5,7 +5,9 @@ The log format (``mamma-mia-log/2``) has its writer (``replay_events``) and its 
 Format 2 gives every order a reveal turned over its complete record (the cards from
 the piles and from the owner's hand, and who chose); format 1 had only a step's total.
 A log is a game's config, seed and actions, and its events are re-derived from them
-on reading, so a format-1 log loads as a format-2 one.
+on reading, so a format-1 log loads as a format-2 one. The optional ``agents`` field
+(the agent's name on each seat, written by tournaments) is kept as it was written:
+names are user input, checked here for shape only, and escaped by whoever draws them.
 """
 
 from __future__ import annotations
@@ -43,6 +45,20 @@ LOG_FORMAT = "mamma-mia-log/2"
 #: The formats ``load_log`` reads (each is re-derived, as ``LOG_FORMAT``, from its
 #: config, seed and actions).
 LOG_FORMATS_READ = ("mamma-mia-log/1", LOG_FORMAT)
+#: The longest agent name a log may record (the ``agents`` field).
+MAX_AGENT_NAME = 200
+
+
+def check_agents(agents: Any, num_players: int) -> list[str]:
+    """The ``agents`` field: one name per seat, each a string of 1..``MAX_AGENT_NAME``
+    characters. A name is shown to people, never run or parsed; the ``ValueError`` says
+    which name is wrong."""
+    if not isinstance(agents, (list, tuple)) or len(agents) != num_players:
+        raise ValueError(f"agents must be a list of {num_players} names, one per seat")
+    for s, name in enumerate(agents):
+        if not isinstance(name, str) or not 1 <= len(name) <= MAX_AGENT_NAME:
+            raise ValueError(f"agents[{s}] must be a name of 1-{MAX_AGENT_NAME} characters")
+    return list(agents)
 
 
 def _start(
@@ -188,9 +204,17 @@ def final_result(state: GameState) -> dict[str, Any]:
 
 
 def replay_events(
-    config: Config, seed: int, actions: list[int], start: GameState | None = None
+    config: Config,
+    seed: int,
+    actions: list[int],
+    start: GameState | None = None,
+    agents: list[str] | None = None,
 ) -> dict[str, Any]:
-    """A JSON-ready log of a game: one event per action, with what it did."""
+    """A JSON-ready log of a game: one event per action, with what it did.
+
+    ``agents``: the name of the agent on each seat, recorded as the log's ``agents``
+    field so that a replay can say who played (``check_agents`` checks it)."""
+    names = None if agents is None else check_agents(agents, config.num_players)
     engine = Engine(config)
     codec = ActionCodec(engine)
     state, actions = _start(engine, seed, actions, start)
@@ -225,7 +249,7 @@ def replay_events(
             event["failed"] = [o for o in reveal["outcomes"] if not o["delivered"]]
             event["cards_taken"] = reveal["cards_taken"]
         events.append(event)
-    return {
+    log: dict[str, Any] = {
         "format": LOG_FORMAT,
         "config": config.to_dict(),
         "seed": str(seed),
@@ -234,6 +258,9 @@ def replay_events(
         "events": events,
         "result": final_result(state),
     }
+    if names is not None:
+        log["agents"] = names
+    return log
 
 
 # -- reading a log ------------------------------------------------------------------
@@ -280,8 +307,14 @@ def load_log(source: str | Path | dict[str, Any]) -> dict[str, Any]:
             raise LogError(f"{where}: field 'start_state': {exc}") from exc
         if start.config != config or start.batch_size != 1:
             raise LogError(f"{where}: field 'start_state' is not one game of the log's config")
+    agents = obj.get("agents")
+    if agents is not None:
+        try:
+            agents = check_agents(agents, config.num_players)
+        except ValueError as exc:
+            raise LogError(f"{where}: field 'agents': {exc}") from None
     states = log_states(config, seed, actions, start, where)
-    log = replay_events(config, seed, actions, start)
+    log = replay_events(config, seed, actions, start, agents)
     log["_states"] = states
     return log
 

@@ -1,24 +1,37 @@
 """Recorded games for viewers: an HTML page of an event log.
 
-The page is one self-contained file (inline SVG, CSS and JavaScript, no network): every
-position of the game is drawn once per view (all hands, and each seat's own view), so
-the page needs no game logic and cannot show a seat more than it may know. The log is
-read and checked by ``game.log.load_log`` (the log format's writer and reader live
-together there; ``LogError``, ``load_log``, ``log_states`` are re-exported here, their
-old home).
+The page is one self-contained file (CSS and JavaScript inline, no network). It embeds,
+for every position of the game, the views ``render.view.table_view`` gives to each
+viewer (all hands, and each seat's own view) in a compact form (each distinct piece
+stored once, ``page_data``), and its script draws the view picked in the menu. So the
+page holds no game logic, and a seat's view is drawn from exactly what ``table_view``
+lets that seat see. The captions are written here, in Python, with the one wording of
+reveals (``render.text.reveal_lines``); the final ranks are ``game.outcome``'s.
+
+Everything that comes from a log (agent names above all: they are user input) is put
+into the page escaped: the title through ``html.escape``, the data as JSON with ``<``,
+``>`` and ``&`` written as ``\\u003c``-style escapes (no ``</script>`` or ``<!--`` can
+end the data), and the script only ever sets text with ``textContent``.
+
+The log is read and checked by ``game.log.load_log`` (the log format's writer and
+reader live together there; ``LogError``, ``load_log``, ``log_states`` are re-exported
+here, their old home).
 """
 
 from __future__ import annotations
 
 import json
 from html import escape
+from importlib import resources
 from typing import Any
 
+from mamma_mia_env.game.cards import INGREDIENTS
 from mamma_mia_env.game.config import Config
 from mamma_mia_env.game.log import LOG_FORMAT, LogError, load_log, log_states
+from mamma_mia_env.game.outcome import delivered_and_cards, finishing_ranks
 from mamma_mia_env.game.state import REVEAL
-from mamma_mia_env.render.svg import table_svg
-from mamma_mia_env.render.text import reveal_lines
+from mamma_mia_env.render.svg import KIND_COLOURS, ORDER_COLOUR, SHORT
+from mamma_mia_env.render.text import reveal_lines, seat_label
 from mamma_mia_env.render.view import table_view
 
 __all__ = [
@@ -26,19 +39,29 @@ __all__ = [
     "LogError",
     "load_log",
     "log_states",
+    "page_data",
     "replay_html",
     "reveal_starts",
     "step_caption",
 ]
 
 
+def seat_names(log: dict[str, Any]) -> list[str] | None:
+    """The agents' names by seat, if the log records them (``"agents"``)."""
+    return log.get("agents")
+
+
 def step_caption(log: dict[str, Any], i: int) -> str:
     """Words for position ``i``: the action that led to it and what the reveal did."""
+    names = seat_names(log)
     if i == 0:
-        return "Deal"
+        n = Config.from_kwargs(**log["config"]).num_players
+        seats = ", ".join(f"{seat_label(s, names)}: {INGREDIENTS[s]}" for s in range(n))
+        return f"Deal. Personal ingredients: {seats}"
     ev = log["events"][i - 1]
-    text = f"Round {ev['round']}: seat {ev['seat']} {ev['text']}"
-    return "\n".join([text, *reveal_lines(ev.get("reveal", []), ev.get("cards_taken"))])
+    text = f"Round {ev['round']}: {seat_label(ev['seat'], names)} {ev['text']}"
+    reveal = reveal_lines(ev.get("reveal", []), ev.get("cards_taken"), names)
+    return "\n".join([text, *reveal])
 
 
 def reveal_starts(log: dict[str, Any]) -> list[int]:
@@ -54,80 +77,131 @@ def reveal_starts(log: dict[str, Any]) -> list[int]:
     return out
 
 
-_CSS = """
-body{font-family:DejaVu Sans,Arial,sans-serif;background:#efe6d2;margin:12px}
-#bar{display:flex;gap:6px;align-items:center;flex-wrap:wrap;margin-bottom:8px}
-button{font-size:15px;padding:4px 10px}
-#caption{white-space:pre-wrap;background:#fff8e6;border:1px solid #b9a77d;padding:6px;
-min-height:3em;font-family:DejaVu Sans Mono,monospace;font-size:13px}
-#table svg{max-width:100%;height:auto;border:1px solid #b9a77d}
-"""
+class _Pieces:
+    """Distinct JSON values, each stored once and named by its index."""
 
-_JS = """
-const D = JSON.parse(document.getElementById('data').textContent);
-let pos = 0, view = 0, timer = null;
-const $ = id => document.getElementById(id);
-function show() {
-  $('table').innerHTML = D.frames[pos][view];
-  $('caption').textContent = D.captions[pos];
-  $('pos').textContent = 'step ' + pos + ' / ' + (D.frames.length - 1);
-}
-function go(p) { pos = Math.max(0, Math.min(D.frames.length - 1, p)); show(); }
-$('first').onclick = () => go(0);
-$('back').onclick = () => go(pos - 1);
-$('fwd').onclick = () => go(pos + 1);
-$('last').onclick = () => go(D.frames.length - 1);
-$('prevrev').onclick = () => {
-  const r = D.reveals.filter(x => x < pos); if (r.length) go(r[r.length - 1]);
-};
-$('nextrev').onclick = () => { const r = D.reveals.filter(x => x > pos); if (r.length) go(r[0]); };
-$('play').onclick = () => {
-  if (timer) { clearInterval(timer); timer = null; $('play').textContent = 'Play'; return; }
-  $('play').textContent = 'Pause';
-  timer = setInterval(() => {
-    if (pos >= D.frames.length - 1) $('play').click(); else go(pos + 1);
-  }, 900);
-};
-$('view').onchange = e => { view = +e.target.value; show(); };
-document.addEventListener('keydown', e => {
-  if (e.key === 'ArrowRight') go(pos + 1);
-  if (e.key === 'ArrowLeft') go(pos - 1);
-});
-show();
-"""
+    def __init__(self) -> None:
+        self.values: list[Any] = []
+        self._index: dict[str, int] = {}
+
+    def __call__(self, value: Any) -> int:
+        key = json.dumps(value, sort_keys=True)
+        if key not in self._index:
+            self._index[key] = len(self.values)
+            self.values.append(value)
+        return self._index[key]
 
 
-def replay_html(log: dict[str, Any], title: str = "Mamma Mia! replay") -> str:
-    """One self-contained HTML page animating ``log`` (from ``load_log``)."""
+def _encode(view: dict[str, Any], pieces: _Pieces) -> list[Any]:
+    """``view`` as ``[top, piles, oven, [seat, ...]]``, each an index into ``pieces``
+    (the oven a stored list of stored entries); ``decode_view`` undoes it."""
+    top = {k: v for k, v in view.items() if k not in ("piles", "oven", "seats")}
+    oven = pieces([pieces(e) for e in view["oven"]])
+    return [pieces(top), pieces(view["piles"]), oven, [pieces(s) for s in view["seats"]]]
+
+
+def decode_view(data: dict[str, Any], i: int, v: int) -> dict[str, Any]:
+    """View ``v`` (0: all hands, 1 + s: seat s) of position ``i`` of ``page_data``: the
+    page's script does the same (``viewOf``)."""
+    top, piles, oven, seats = data["steps"][i][v]
+    p = data["pieces"]
+    return {
+        **p[top],
+        "piles": p[piles],
+        "oven": [p[j] for j in p[oven]],
+        "seats": [p[j] for j in seats],
+    }
+
+
+def _final(log: dict[str, Any], n: int) -> dict[str, Any]:
+    """The result: delivered orders, final ranks (``game.outcome``) and winners."""
+    result = log["result"]
+    ranks = None
+    if result["terminated"]:
+        delivered, cards = delivered_and_cards(log["_states"][-1][None], n)
+        ranks = [int(r) for r in finishing_ranks(delivered, cards)[0]]
+    return {
+        "delivered": result["delivered"],
+        "cards": result["ingredient_cards_in_hand"],
+        "winners": result["winners"],
+        "ranks": ranks,
+    }
+
+
+def page_data(log: dict[str, Any], seat: int | None = None) -> dict[str, Any]:
+    """Everything the page draws: per position, every viewer's ``table_view``
+    (compactly, ``decode_view``), the captions, the reveals, names and the result;
+    ``seat``: the view the page opens in (``None``: all hands)."""
     cfg = Config.from_kwargs(**log["config"])
     n, recall = cfg.num_players, cfg.observation_mode == "recall"
-    views: list[int | None] = [None, *range(n)]
-    frames = [[table_svg(table_view(rec, n, v, recall)) for v in views] for rec in log["_states"]]
-    data = {
-        "frames": frames,
-        "captions": [step_caption(log, i) for i in range(len(frames))],
+    pieces = _Pieces()
+    viewers: list[int | None] = [None, *range(n)]
+    steps = [
+        [_encode(table_view(rec, n, v, recall), pieces) for v in viewers] for rec in log["_states"]
+    ]
+    names = seat_names(log)
+    return {
+        "n": n,
+        "names": names or [f"seat {s}" for s in range(n)],
+        "named": names is not None,
+        "ingredients": list(INGREDIENTS),
+        "short": list(SHORT),
+        "colours": list(KIND_COLOURS),
+        "order_colour": ORDER_COLOUR,
+        "seed": str(log["seed"]),
+        "pieces": pieces.values,
+        "steps": steps,
+        "captions": [step_caption(log, i) for i in range(len(steps))],
         "reveals": reveal_starts(log),
+        "final": _final(log, n),
+        "start_view": 0 if seat is None else 1 + int(seat),
     }
-    result = log["result"]
-    summary = (
-        f"{n} players, seed {log['seed']}; delivered {result['delivered']}; "
-        f"winners: {', '.join(f'seat {s}' for s in result['winners']) or '-'}"
-    )
-    options = "".join(
-        f'<option value="{i}">{"All hands" if v is None else f"Seat {v} view"}</option>'
-        for i, v in enumerate(views)
-    )
-    payload = json.dumps(data).replace("</", "<\\/")
+
+
+def script_json(value: Any) -> str:
+    """``value`` as JSON safe inside a ``<script>`` element: no ``<``, ``>`` or ``&``
+    (so no ``</script>`` or ``<!--``), and no line separators JavaScript would split."""
+    text = json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    for ch, esc in (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026")):
+        text = text.replace(ch, esc)
+    return text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+
+
+def _asset(name: str) -> str:
+    return resources.files("mamma_mia_env.render").joinpath(name).read_text(encoding="utf-8")
+
+
+def page_title(log: dict[str, Any]) -> str:
+    """ "Mamma Mia!: builder vs counter" when the log names its agents."""
+    names = seat_names(log)
+    return "Mamma Mia! replay" + (": " + " vs ".join(names) if names else "")
+
+
+def replay_html(
+    log: dict[str, Any], title: str | None = None, source: str = "", seat: int | None = None
+) -> str:
+    """One self-contained HTML page animating ``log`` (from ``load_log``); ``source``
+    (the log's file name) is shown under the title; ``seat``: the view it opens in (the
+    other views stay one click away). The result is hidden until the last step or a
+    click on "Show the result", so the page does not give the game away."""
+    title = page_title(log) if title is None else title
+    sub = f"{source}, " if source else ""
+    sub += f"{len(log['actions'])} moves"
     return (
-        "<!DOCTYPE html><html><head><meta charset='utf-8'>"
-        f"<title>{escape(title)}</title><style>{_CSS}</style></head><body>"
-        f"<h2>{escape(title)}</h2><p id='summary'>{escape(summary)}</p>"
-        "<div id='bar'><button id='first'>|&lt;</button><button id='back'>&lt; Back</button>"
-        "<button id='fwd'>Forward &gt;</button><button id='last'>&gt;|</button>"
+        "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
+        f"<title>{escape(title)}</title><style>{_asset('replay_page.css')}</style></head>"
+        f"<body><h1 id='title'>{escape(title)}</h1><p id='sub'>{escape(sub)}</p>"
+        "<p><button id='showresult'>Show the result</button><span id='result'></span></p>"
+        "<div id='bar'><button id='first' title='start'>|&lt;</button>"
+        "<button id='back' title='back a step (left arrow)'>&lt; Back</button>"
+        "<button id='fwd' title='forward a step (right arrow)'>Forward &gt;</button>"
+        "<button id='last' title='end'>&gt;|</button>"
         "<button id='prevrev'>&lt;&lt; Reveal</button><button id='nextrev'>Reveal &gt;&gt;</button>"
-        "<button id='play'>Play</button>"
-        f"<select id='view'>{options}</select><span id='pos'></span></div>"
-        "<div id='caption'></div><div id='table'></div>"
-        f"<script id='data' type='application/json'>{payload}</script>"
-        f"<script>{_JS}</script></body></html>"
+        "<button id='play'>Play</button><label>View <select id='view'></select></label>"
+        "<span id='pos'></span></div>"
+        "<div id='main'><div id='table'></div><div id='side'>"
+        "<div id='caption'></div><h3>Scoreboard</h3><table id='score'></table>"
+        "<h3>Legend</h3><div id='legend'></div></div></div>"
+        f"<script id='data' type='application/json'>{script_json(page_data(log, seat))}</script>"
+        f"<script>{_asset('replay_page.js')}</script></body></html>"
     )

@@ -1,31 +1,23 @@
 """Raster frames of the table (``render_mode="rgb_array"``), drawn with Pillow.
 
 The layout is the SVG's (``render.svg.table_shapes``), so a video frame and the SVG
-of the same position show the same cards.
+of the same position show the same cards; the fonts are the layout's (``render.fonts``),
+which fitted every card's label to its card.
 """
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any
 
 import numpy as np
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
+from mamma_mia_env.render.fonts import font
 from mamma_mia_env.render.svg import WIDTH, table_shapes
 
 BACKGROUND = "#fbf7ee"
 #: Frames have a fixed height so that a video's frames all have one shape.
 HEIGHT = 720
-
-
-@lru_cache(maxsize=16)
-def _font(size: int, bold: bool) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
-    try:
-        return ImageFont.truetype(name, size)
-    except OSError:  # no DejaVu on this machine: Pillow's own scalable font
-        return ImageFont.load_default(size)
 
 
 def table_image(view: dict[str, Any], height: int = HEIGHT) -> np.ndarray:
@@ -48,7 +40,7 @@ def table_image(view: dict[str, Any], height: int = HEIGHT) -> np.ndarray:
                 (x, y),
                 text,
                 fill=fill,
-                font=_font(size, bold),
+                font=font(size, bold),
                 anchor="ms" if anchor == "middle" else "ls",
             )
     if full != height:

@@ -5,6 +5,7 @@ Draws a view of ``render.view.table_view``: what the seat may see is decided the
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -81,13 +82,33 @@ def _card_counts(counts: dict[str, int]) -> str:
     return ", ".join(f"{c} {k}" for k, c in counts.items())
 
 
+def seat_label(seat: int, names: Sequence[str] | None = None, you: int | None = None) -> str:
+    """How a seat is called everywhere: ``seat 2``; ``ppo (seat 2)`` when the agents'
+    names are known (one per seat); ``you`` for the person's own seat (``you``)."""
+    if you is not None and seat == you:
+        return "you"
+    if names is None or not 0 <= seat < len(names):
+        return f"seat {seat}"
+    return f"{names[seat]} (seat {seat})"
+
+
+def _owner(seat: int, names: Sequence[str] | None, you: int | None) -> str:
+    """Whose order: "seat 2's", "builder (seat 1)'s" or "your"."""
+    return "your" if you is not None and seat == you else f"{seat_label(seat, names)}'s"
+
+
 def reveal_lines(
-    outcomes: list[dict[str, Any]], cards_taken: dict[str, int] | None = None
+    outcomes: list[dict[str, Any]],
+    cards_taken: dict[str, int] | None = None,
+    names: Sequence[str] | None = None,
+    you: int | None = None,
 ) -> list[str]:
     """One line per order a step turned over (the event log's ``reveal`` entries): whose
     order, delivered or failed (and as which ingredient), who chose, the cards it took
     from the piles and from hand; then the step's total when several were delivered.
-    The one wording of a reveal, for the terminal game and the replays alike."""
+    The one wording of a reveal, for the terminal game and the replays alike; ``names``
+    (one per seat) calls each owner by its agent's name, ``you`` (the person's seat)
+    says "your"."""
     lines = []
     for o in outcomes:
         how = "delivered" if o["delivered"] else "failed"
@@ -99,7 +120,21 @@ def reveal_lines(
             extra += f", took {_card_counts(o['from_piles'])} from the piles"
         if o.get("from_hand"):
             extra += f", added {_card_counts(o['from_hand'])} from hand"
-        lines.append(f"  reveal: seat {o['seat']}'s {o['order']}: {how}{who}{extra}")
+        lines.append(f"  reveal: {_owner(o['seat'], names, you)} {o['order']}: {how}{who}{extra}")
     if cards_taken and sum(o["delivered"] for o in outcomes) > 1:
         lines.append(f"  cards taken by this step's deliveries: {_card_counts(cards_taken)}")
     return lines
+
+
+def reveal_choice_text(choice: dict[str, Any]) -> str:
+    """What one choice of a reveal decision will do (``session.Game.reveal_choices``):
+    which hand cards a delivery adds, what the piles give, or where a declined order
+    goes. The wording the terminal and the browser game show next to the choice."""
+    if choice["choice"] == "decline":
+        return "decline: the order goes to the bottom of your order stack, no card moves"
+    head = "deliver"
+    if choice["kind"] is not None:  # Monotoni's J, Minimale's ?
+        head += f" with {choice['kind']} as " + ("?" if "Minimale" in choice["order"] else "J")
+    hand, piles = choice["from_hand"], choice["from_piles"]
+    text = f"{head}: add {_card_counts(hand)} from your hand" if hand else f"{head}: no hand card"
+    return text + (f" (the piles give {_card_counts(piles)})" if piles else "")

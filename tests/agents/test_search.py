@@ -17,6 +17,7 @@ from mamma_mia_agents.tournament import run_tournament
 from mamma_mia_env import Config, Engine, GameState
 from mamma_mia_env.game.sampling import sample_world
 from mamma_mia_env.game.state import OVER, REVEAL
+from mamma_mia_env.policy import observers_for, policy_actions
 
 
 def _positions(cfg: Config, games: int, seed: int, every: int = 9) -> list[GameState]:
@@ -108,3 +109,34 @@ def test_bad_arguments_and_bare_observations() -> None:
         SearchAgent().act_batch(np.zeros((1, 5)), np.ones((1, 5)), np.random.default_rng(0))
     with pytest.raises(TypeError, match="rng must be"):
         SearchAgent().act_states(Engine(Config()).reset(seeds=[0]), 3)  # type: ignore[arg-type]
+
+
+def test_policy_actions_hands_the_same_world_for_the_same_information_set() -> None:
+    """The door's side of the perturbation test: ``policy_actions`` hands a needs_state
+    agent ``information_set(state)``, which is the same world for every state the seat
+    cannot tell apart (here: the real game and a re-dealt twin) and never the real game;
+    so the decision is the same too."""
+    cfg = Config(num_players=3)
+    eng = Engine(cfg)
+    seen: list[GameState] = []
+
+    class Recording(SearchAgent):
+        def act_states(self, state: GameState, rng: np.random.Generator) -> np.ndarray:
+            seen.append(state.copy())
+            return super().act_states(state, rng)
+
+    bot = Recording(worlds=3, candidates=3)
+    observers = observers_for(cfg, [bot])
+    positions = _positions(cfg, 6, 21)[::2][:20]
+    for pos in positions:
+        twin = sample_world(pos, int(pos.data["seat"][0]), np.random.default_rng(7))
+        acts = []
+        for s in (pos, twin):
+            rng = np.random.default_rng(11)
+            masks = eng.legal_masks(s)
+            acts.append(policy_actions([bot], np.zeros(1, np.int64), s, masks, rng, observers)[0])
+        world, world_twin = seen[-2], seen[-1]
+        assert world.equals(world_twin) and acts[0] == acts[1]
+        assert not world.equals(pos) and world.data["seed"][0] != pos.data["seed"][0]
+        assert np.array_equal(eng.observe(world), eng.observe(pos))  # what the seat knows
+    assert len(positions) == 20

@@ -1,4 +1,11 @@
-"""The terminal game as a person uses it: a pseudo-terminal, keys typed, screen read."""
+"""The terminal game as a person uses it, in an 80x24 terminal.
+
+Two layers: in tmux (a real terminal emulator, ``tests/support/tty_screen.py``) the
+screen is read row by row as a person sees it, for a whole game, the help, undo across
+the bots' moves, a reveal decision, save and resume; with pexpect the byte stream of a
+whole game is cut into the screens it draws, each checked to fit 80x24 (so nothing
+wraps or scrolls in any terminal).
+"""
 
 from __future__ import annotations
 
@@ -8,105 +15,194 @@ import re
 import sys
 
 import pytest
+import tty_screen as terminal
 
-pexpect = pytest.importorskip("pexpect")
-
-from mamma_mia_agents.cli.play import Game, SaveError  # noqa: E402
-from mamma_mia_env import Config  # noqa: E402
+from mamma_mia_agents.cli.play import Game, SaveError
+from mamma_mia_env import Config
+from mamma_mia_env.game.cards import INGREDIENTS
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-PROMPT = re.compile(r"\((1-\d+)[^)]*\): ")
-OVER = "Delivered orders by seat"
+PATH = os.pathsep.join(filter(None, [ROOT, os.environ.get("PYTHONPATH")]))
+ENV = {"PYTHONPATH": PATH, "TERM": "xterm-256color"}
+#: The person's decision screens end with this prompt; the others wait for a key.
+ASKS = r"(?m)\+ Enter · .*> *$"
+KEY = r"press a key|any key"
+EXIT = r"\[exit \d+\]"
+#: 2 players against builder: with the test's answers, seat 0 faces a reveal decision
+#: in round 1 (tests/cli/test_session.py checks what every reveal choice adds).
+SEED = "4"
+needs_tmux = pytest.mark.skipif(terminal.TMUX is None, reason="tmux is not installed")
 
 
-def _spawn(args: list[str], cwd) -> pexpect.spawn:
-    env = dict(os.environ, PYTHONPATH=ROOT, COLUMNS="120", LINES="60", TERM="xterm-256color")
-    return pexpect.spawn(
-        sys.executable, ["-m", "agents", "play", *args], cwd=str(cwd), env=env,
-        encoding="utf-8", timeout=240, dimensions=(60, 120),
-    )  # fmt: skip
+def _play(args: list[str], cwd) -> terminal.Screen:
+    argv = [sys.executable, "-m", "agents", "play", *args]
+    return terminal.Screen(argv, str(cwd), ENV, 80, 24)
 
 
-def _play_on(child: pexpect.spawn, max_moves: int = 400) -> tuple[int, set[str]]:
-    """Answer every question with its first option until the game ends."""
-    seen: set[str] = set()
-    for moves in range(max_moves):
-        i = child.expect([PROMPT, OVER])
-        if i == 1:
-            return moves, seen
-        before = child.before
-        for q in ("which ingredients?", "Play an order card?", "Then draw from?", "Reveal:"):
-            if q in before:
-                seen.add(q)
-        child.sendline("1")
-    raise AssertionError("the game did not end")
+def _next(screen: terminal.Screen, last: str) -> list[str]:
+    """The next screen that asks something (a decision, a key, or the end)."""
+    while True:
+        rows = screen.wait(f"{ASKS}|{KEY}|{EXIT}", 180)
+        if "\n".join(rows) != last:
+            return rows
+        rows = screen.wait(f"{ASKS}|{KEY}|{EXIT}", 180)
 
 
-def test_whole_game_with_bad_keys_undo_quit_and_resume(tmp_path):
-    save = tmp_path / "save.json"
-    args = ["--players", "2", "--agents", "builder", "--seed", "11", "--delay", "0"]
-    child = _spawn([*args, "--save", str(save)], tmp_path)
-    child.expect("you are seat 0")
-    child.expect(PROMPT)
-    screen = child.before
-    assert "which ingredients?" in screen and "view: seat 0" in screen
-    assert "hidden" in screen and "(you)" in screen  # the other hand is not shown
-    child.sendline("x")  # a bad key: a hint, not a crash
-    child.expect("'x' is not a choice here")
-    child.expect(PROMPT)
-    child.sendline("1")
-    child.expect("Play an order card\\?")
-    child.expect(PROMPT)
-    child.sendline("u")  # undo: back to the ingredients
-    child.expect("which ingredients\\?")
-    child.expect(PROMPT)
-    child.sendline("1")
-    child.expect(PROMPT)
-    child.sendline("1")
-    child.expect("Then draw from\\?")
-    child.expect(PROMPT)
-    child.sendline("1")
-    child.expect("you: play")  # the move is shown
-    child.expect(PROMPT)
-    child.sendline("q")
-    child.expect("Saved to")
-    child.expect(pexpect.EOF)
+def _check_rows(rows: list[str]) -> None:
+    """The status line on top, and no card name cut or wrapped at the right edge."""
+    assert re.match(r" Round [123]/3 · supply \d+ cards · Mamma Mia! card: ", rows[0]), rows[0]
+    names = "|".join(INGREDIENTS)
+    for i, row in enumerate(rows):
+        assert len(row) <= 80
+        for word in re.findall(r"\b\d+ (?:double )?([a-z]+)", row):
+            assert word in INGREDIENTS or not any(n.startswith(word) for n in INGREDIENTS), row
+        if i + 1 < len(rows) and re.search(r"(\b\d+|double)$", row.rstrip()):
+            assert not re.match(rf"\s*({names})\b", rows[i + 1]), (row, rows[i + 1])
+
+
+def _answer(rows: list[str]) -> str:
+    """Option 1, except: play an order card when one is offered, and at a reveal take
+    the last choice (a delivery)."""
+    text = "\n".join(rows)
+    n = int(re.search(r"(?m)^1(?:-(\d+))? \+ Enter", text).group(1) or 1)
+    return str(n) if ("Play an order card too?" in text or "Reveal: your order" in text) else "1"
+
+
+@needs_tmux
+def test_a_whole_game_at_80x24(tmp_path):
+    screen = _play(["--players", "2", "--agents", "builder", "--seed", SEED, "--delay", "0",
+                    "--save", str(tmp_path / "s.json")], tmp_path)  # fmt: skip
+    seen: dict[str, int] = {}
+    announced: list[str] = []
+    last = ""
+    try:
+        for _ in range(400):
+            rows = _next(screen, last)
+            last = text = "\n".join(rows)
+            if re.search(EXIT, text):
+                break
+            _check_rows(rows)
+            for key in ("which ingredient cards", "Play an order card too?", "refill your hand",
+                        "Reveal: your order", "is over: every order", "Game over."):  # fmt: skip
+                seen[key] = seen.get(key, 0) + (key in text)
+            if re.search(ASKS, text):
+                assert any(r.startswith("Your cards: ") for r in rows)
+                assert any(re.match(r">? +you +salami · hand \d", r) for r in rows), text
+                assert any("builder (seat 1)  mushroom · hand" in r for r in rows), text
+                if "Reveal: your order" in text:
+                    announced += re.findall(r"add (.+?) from your hand", text)
+                screen.send(_answer(rows), "Enter")
+            else:
+                if "is over: every order" in text:
+                    assert "Delivered this round: you" in text and "Delivered in all:" in text
+                    for cards in announced:  # the delivery added what it announced
+                        assert f"added {cards} from hand" in text.replace("\n    ", " ")
+                    announced = []
+                screen.send(" ")
+        else:
+            pytest.fail("the game did not end")
+    finally:
+        screen.close()
+    assert "Game over. Delivered orders: you" in text and "[exit 0]" in text
+    assert seen["which ingredient cards"] > 10 and seen["refill your hand"] > 10
+    assert seen["Reveal: your order"] >= 1 and seen["is over: every order"] == 3
+    assert seen["Play an order card too?"] >= 3 and seen["Game over."] == 1
+
+
+def _first_question(screen: terminal.Screen, last: str = "") -> list[str]:
+    """Answer until the next turn's first question (summaries: a key)."""
+    while True:
+        rows = _next(screen, last)
+        last = "\n".join(rows)
+        if "which ingredient cards" in last:
+            return rows
+        screen.send(*(["1", "Enter"] if re.search(ASKS, last) else [" "]))
+
+
+@needs_tmux
+def test_help_undo_across_the_bots_save_and_resume(tmp_path):
+    save = tmp_path / "s.json"
+    args = ["--players", "3", "--agents", "builder,counter", "--seed", "7", "--delay", "0"]
+    screen = _play([*args, "--save", str(save)], tmp_path)
+    try:
+        first = _first_question(screen)
+        screen.send("h", "Enter")
+        rows = screen.wait("KEYS")
+        _check_rows(rows)
+        text = "\n".join(rows)
+        assert "Pizza Minimale (1 P + 3 ?)" in text and "'>' marks the seat to act" in text
+        screen.send(" ")  # the help's second page at 80x24
+        rows = screen.wait("THE REVEAL")
+        assert "each choice" in "\n".join(rows) and "(page 2/2)" in "\n".join(rows)
+        screen.send(" ")
+        rows = screen.wait("which ingredient cards")
+        assert rows == first  # the help returns to the same question
+        screens = [first]
+        for _ in range(2):  # two turns, the bots move after each
+            screen.send("1", "Enter")
+            screen.wait("Play an order card too")
+            screen.send("1", "Enter")
+            screen.wait("refill your hand")
+            screen.send("1", "Enter")
+            screens.append(_first_question(screen, "\n".join(screens[-1])))
+        assert "builder (seat 1): played" in "\n".join(screens[-1])
+        screen.send("u", "Enter")  # at a turn's first question: back across the bots
+        rows = screen.wait("which ingredient cards")
+        assert rows == screens[1], "\n".join(rows)
+        screen.send("q", "Enter")
+        rows = screen.wait(EXIT)
+        assert "Saved to" in "\n".join(rows)
+    finally:
+        screen.close()
     saved = json.loads(save.read_text())
-    assert saved["format"] == "mamma-mia-play/1" and len(saved["actions"]) >= 2
+    game = Game.load(str(save))
+    assert int(game.rec["seat"]) == 0 and len(game.steps) == len(saved["actions"])
+    assert sum(s.seat == 0 for s in game.steps) == 1  # one turn of the person's left
+    screen = _play(["--resume", str(save), "--delay", "0"], tmp_path)
+    try:
+        assert screen.wait("which ingredient cards") == screens[1]
+    finally:
+        screen.close()
 
-    child = _spawn(["--resume", str(save), "--delay", "0"], tmp_path)
-    child.expect("you are seat 0")
-    moves, seen = _play_on(child)
+
+def test_every_screen_of_a_game_fits_80x24(tmp_path):
+    """The bytes a whole game writes to an 80x24 pseudo-terminal, cut at each clear:
+    every screen has at most 23 lines (the prompt takes the 24th) of at most 80 cells,
+    and starts with the status line."""
+    pexpect = pytest.importorskip("pexpect")
+    child = pexpect.spawn(sys.executable, ["-m", "agents", "play", "--players", "3",
+                          "--agents", "counter,random", "--seat", "2", "--seed", "3",
+                          "--delay", "0", "--observation-mode", "top_card"],
+                          cwd=str(tmp_path), env=dict(os.environ, **ENV), encoding="utf-8",
+                          timeout=240, dimensions=(24, 80))  # fmt: skip
+    stream = ""
+    for _ in range(400):
+        i = child.expect([r"\+ Enter · [^>]*> ", "press a key[^\n]*", "any key[^\n]*"])
+        stream += child.before + child.after
+        if i == 2:
+            child.send(" ")
+            break
+        child.send("1\r" if i == 0 else " ")
     child.expect(pexpect.EOF)
-    assert moves > 10
-    assert {"which ingredients?", "Play an order card?", "Then draw from?"} <= seen
-
-
-def test_seat_view_and_three_players(tmp_path):
-    child = _spawn(
-        ["--players", "3", "--agents", "counter,random", "--seat", "2", "--seed", "3",
-         "--delay", "0", "--observation-mode", "top_card"],
-        tmp_path,
-    )  # fmt: skip
-    child.expect("you are seat 2")
-    child.expect(PROMPT)
-    screen = child.before.split("\x1b[2J")[-1]  # the last screen (bots moved first)
-    assert "view: seat 2" in screen and "top card only" in screen
-    assert screen.count("hidden") == 2
-    child.sendline("1")
-    moves, _ = _play_on(child)
-    child.expect(pexpect.EOF)
-    assert moves > 5
+    assert "Game over. Delivered orders:" in child.before
+    frames = stream.split("\x1b[2J")[1:]
+    assert len(frames) > 30
+    for frame in frames:
+        lines = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", frame).rstrip("\r\n ").split("\r\n")
+        assert len(lines) <= 24 and all(len(line) <= 80 for line in lines), lines
+        assert re.match(r" Round [123]/3 · supply \d+ cards", lines[0]), lines[0]
 
 
 def test_bad_flags_and_saves_are_refused(tmp_path):
-    child = _spawn(["--players", "2", "--seat", "3"], tmp_path)
-    child.expect("seat must be 0..1")
-    child.expect(pexpect.EOF)
-    (tmp_path / "bad.json").write_text('{"format": "x"}')
-    child = _spawn(["--resume", str(tmp_path / "bad.json")], tmp_path)
-    child.expect("format")
-    child.expect(pexpect.EOF)
+    pexpect = pytest.importorskip("pexpect")
+    env = dict(os.environ, **ENV)
+    for args, message in ((["--players", "2", "--seat", "3"], "seat must be 0..1"),
+                          (["--resume", str(tmp_path / "bad.json")], "format")):  # fmt: skip
+        (tmp_path / "bad.json").write_text('{"format": "x"}')
+        child = pexpect.spawn(sys.executable, ["-m", "agents", "play", *args],
+                              env=env, encoding="utf-8", timeout=120)  # fmt: skip
+        child.expect(message)
+        child.expect(pexpect.EOF)
 
 
 def test_resume_checks_the_saved_state(tmp_path):
@@ -130,31 +226,39 @@ def test_resume_checks_the_saved_state(tmp_path):
         Game.load(str(path))
 
 
-def test_reveal_decision_offers_only_legal_choices(monkeypatch):
-    from rich.console import Console
+def write_screenshots(out: str) -> None:
+    """The pictures in README.md and docs/PLAY.md, taken from the game in an 80x24 tmux
+    terminal: a turn of a 3-player game and seat 0's reveal decision of the whole-game
+    test (``python tests/cli/test_play_tty.py --write``)."""
+    import tempfile
 
-    from mamma_mia_agents import load_agent
-    from mamma_mia_agents.cli.play import choose_reveal
+    with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as tmp:
+        args = ["--players", "3", "--agents", "builder,counter", "--seed", "7", "--delay", "0"]
+        screen = _play([*args, "--save", f"{tmp}/s.json"], tmp)
+        try:
+            rows = _first_question(screen)
+            for _ in range(7):
+                for question in ("Play an order card too", "refill your hand"):
+                    screen.send(_answer(rows), "Enter")
+                    rows = screen.wait(question)
+                screen.send("1", "Enter")
+                rows = _first_question(screen, "\n".join(rows))
+            terminal.to_png(screen.capture(colours=True), f"{out}/terminal-game.png")
+        finally:
+            screen.close()
+        args = ["--players", "2", "--agents", "builder", "--seed", SEED, "--delay", "0"]
+        screen = _play([*args, "--save", f"{tmp}/s.json"], tmp)
+        try:
+            last = ""
+            while "Reveal: your order" not in last:
+                rows = _next(screen, last)
+                last = "\n".join(rows)
+                if "Reveal: your order" not in last:
+                    screen.send(*([_answer(rows), "Enter"] if re.search(ASKS, last) else [" "]))
+            terminal.to_png(screen.capture(colours=True), f"{out}/terminal-reveal.png")
+        finally:
+            screen.close()
 
-    answers = iter(["9", "1"])  # a bad key first: a hint, then the first choice
-    monkeypatch.setattr("mamma_mia_agents.cli.play.Prompt.ask", lambda *a, **k: next(answers))
-    stand_in = load_agent("builder")  # plays seat 0 until it must decide in a reveal
-    for seed in range(40):
-        game = Game(Config(num_players=2), 0, ["builder"], seed, [])
-        while not game.over():
-            legal = [int(a) for a in game.legal().nonzero()[0]]
-            if int(game.rec["seat"]) != 0:
-                game.apply(game.bot_action())
-            elif game.rec["phase"] == 1 and len(legal) > 1:
-                console = Console(record=True, width=120)
-                a = choose_reveal(console, game, legal)
-                text = console.export_text()
-                assert a == legal[0] and "Reveal: your order" in text
-                assert "'9' is not a choice here" in text and "Face-up piles" in text
-                return
-            else:
-                game.agents[0] = stand_in
-                game.names[0] = "builder"
-                game.apply(game.bot_action())
-                del game.agents[0]
-    pytest.fail("no reveal decision for seat 0 in 40 games")
+
+if __name__ == "__main__" and sys.argv[1:] == ["--write"]:
+    write_screenshots(os.path.join(ROOT, "docs", "img"))

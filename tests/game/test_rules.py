@@ -2,8 +2,9 @@
 
 Each test builds a position with ``build_position`` (docs: ``mamma_mia_env/game/positions.py``),
 steps it with ``Engine.step`` and asserts the exact outcome. The worked examples of the
-rule texts (``shared/rules/*.txt``) come first, then the special pizzas, the Mamma Mia!
-card, rounds and scoring, every variant, card counts and the legality of actions.
+rule texts (the editions listed in docs/RULES.md, "Sources") come first, then the
+special pizzas, the Mamma Mia! card, rounds and scoring, every variant, card counts
+and the legality of actions.
 
 Seat s plays colour s, so its personal ingredient P is ingredient s (salami 0, mushroom 1,
 pineapple 2, pepper 3, olive 4). Order types (docs/SPEC.md): type i < 4 is

@@ -10,8 +10,9 @@ import pytest
 
 import mamma_mia_env as mm
 from mamma_mia_env.envs.gym_env import MammaMiaGymEnv
+from mamma_mia_env.render.fonts import fit, text_width
 from mamma_mia_env.render.image import HEIGHT, table_image
-from mamma_mia_env.render.svg import WIDTH, table_svg, table_view
+from mamma_mia_env.render.svg import WIDTH, order_lines, table_shapes, table_svg, table_view
 
 
 def _play(e, steps: int, seed: int = 0) -> None:
@@ -110,3 +111,47 @@ def test_gym_rgb_array_and_record_video(tmp_path):
     videos = list(tmp_path.glob("*.mp4"))
     assert len(videos) == 1 and videos[0].stat().st_size > 1000
     assert steps > 5
+
+
+def _inside(shapes) -> list[tuple[str, tuple, tuple]]:
+    """Every label drawn on a card (the smallest box holding its anchor point), as
+    ``(text, its box as Pillow draws it in the frame, the card)``."""
+    from mamma_mia_env.render.fonts import font
+
+    rects = [it[1:5] for it in shapes.items if it[0] == "rect"]
+    out = []
+    for _, x, y, text, size, bold, _fill, anchor in (i for i in shapes.items if i[0] == "text"):
+        holders = [r for r in rects if r[0] <= x <= r[0] + r[2] and r[1] <= y <= r[1] + r[3]]
+        if not holders:
+            continue  # a heading on the table, not on a card
+        box = min(holders, key=lambda r: r[2] * r[3])
+        drawn = font(size, bold).getbbox(text, anchor="ms" if anchor == "middle" else "ls")
+        out.append((text, (x + drawn[0], y + drawn[1], x + drawn[2], y + drawn[3]), box))
+    return out
+
+
+@pytest.mark.parametrize("num_players", [2, 4, 5])
+def test_card_labels_fit_inside_their_cards(num_players):
+    """The frames (and the SVG, same layout and font) show every order card's and
+    ingredient card's words inside the card, over a whole game and every view."""
+    e = mm.raw_env(num_players=num_players)
+    e.reset(seed=num_players)
+    rng = np.random.default_rng(num_players)
+    orders = 0
+    while e.game.data["phase"][0] != 2:
+        for viewer in (None, 0):
+            shapes, _ = table_shapes(table_view(e.game.data[0], num_players, viewer))
+            for text, (x0, y0, x1, y1), (bx, by, bw, bh) in _inside(shapes):
+                assert bx <= x0 and x1 <= bx + bw and by <= y0 and y1 <= by + bh, text
+                orders += "+" in text or "of each" in text
+        mask = e.observe(e.agent_selection)["action_mask"]
+        e.step(int(rng.choice(np.flatnonzero(mask))))
+    assert orders > 100  # order cards were checked, not just ingredient cards
+
+
+def test_order_cards_name_the_order_in_two_lines():
+    assert order_lines("Pizza Monotoni (1 salami + 6 J)") == ("Pizza Monotoni", "1 salami + 6 J")
+    assert order_lines("Pizza Bombastica (15+)") == ("Pizza Bombastica", "15+ cards")
+    assert order_lines("4 olive + 1 salami") == ("order", "4 olive + 1 salami")
+    assert fit("x" * 300, 12, False, 100)[0].endswith("…")
+    assert text_width(*fit("x" * 300, 12, False, 100), False) <= 100

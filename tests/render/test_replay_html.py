@@ -1,19 +1,30 @@
-"""Event logs for viewers, tournament logs, and the HTML replay in a real browser."""
+"""Event logs for viewers, tournament logs, agent names in logs, and the HTML replay's
+data (the browser tests are in ``test_replay_browser``)."""
 
 from __future__ import annotations
 
 import json
 import re
-import shutil
 import subprocess
 import sys
 
 import numpy as np
 import pytest
+from replay_logs import HOSTILE, assert_offline, tournament_log
 
 import mamma_mia_env as mm
 from mamma_mia_agents.tournament import run_tournament
-from mamma_mia_env.render.html import LogError, load_log, replay_html, reveal_starts
+from mamma_mia_env.game.log import MAX_AGENT_NAME
+from mamma_mia_env.render.html import (
+    LogError,
+    decode_view,
+    load_log,
+    page_data,
+    replay_html,
+    reveal_starts,
+    step_caption,
+)
+from mamma_mia_env.render.view import table_view
 
 
 def _random_game(num_players: int = 3, seed: int = 3) -> mm.raw_env:
@@ -98,10 +109,10 @@ def test_cli_replay_html_is_self_contained(tmp_path):
         capture_output=True, text=True, timeout=300,
     )  # fmt: skip
     assert r.returncode == 0, r.stderr
-    page = out.read_text()
-    assert "<svg" in page and "<script>" in page
-    assert not re.search(r"(src|href)=['\"]?https?:", page)
+    page = out.read_text(encoding="utf-8")
+    assert_offline(page)
     assert page.count("id='data'") == 1
+    assert "<title>Mamma Mia! replay</title>" in page and "g.json" in page
 
 
 def test_cli_replay_refuses_a_bad_log(tmp_path):
@@ -111,55 +122,6 @@ def test_cli_replay_refuses_a_bad_log(tmp_path):
         capture_output=True, text=True, timeout=300,
     )  # fmt: skip
     assert r.returncode == 2 and "format" in r.stderr
-
-
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-DRIVER = shutil.which("chromedriver")
-
-
-@pytest.mark.skipif(not (CHROMIUM and DRIVER), reason="needs chromium and chromium-driver")
-def test_html_viewer_in_headless_chromium(tmp_path):
-    webdriver = pytest.importorskip("selenium.webdriver")
-    from selenium.webdriver.chrome.service import Service
-    from selenium.webdriver.common.by import By
-
-    log = load_log(_random_game().event_log())
-    page = tmp_path / "replay.html"
-    page.write_text(replay_html(log))
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = CHROMIUM
-    for flag in (
-        "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync",
-        f"--user-data-dir={tmp_path / 'profile'}", "--window-size=1100,1000",
-    ):  # fmt: skip
-        opts.add_argument(flag)
-    drv = webdriver.Chrome(service=Service(DRIVER), options=opts)
-    try:
-        drv.get(page.as_uri())
-        pos = drv.find_element(By.ID, "pos")
-        assert pos.text == f"step 0 / {len(log['_states']) - 1}"
-        cards = drv.find_elements(By.CSS_SELECTOR, "#table svg rect")
-        assert len(cards) > 10 and all(c.is_displayed() for c in cards[:5])
-        first = drv.find_element(By.ID, "table").get_attribute("innerHTML")
-        drv.find_element(By.ID, "fwd").click()
-        assert pos.text.startswith("step 1 ")
-        assert drv.find_element(By.ID, "table").get_attribute("innerHTML") != first
-        assert "Round 1: seat" in drv.find_element(By.ID, "caption").text
-        drv.find_element(By.ID, "back").click()
-        assert pos.text.startswith("step 0 ")
-        drv.find_element(By.ID, "nextrev").click()
-        assert pos.text == f"step {reveal_starts(log)[0]} / {len(log['_states']) - 1}"
-        assert "reveal:" in drv.find_element(By.ID, "caption").text
-        # a seat's view hides the other hands: fewer cards than all hands
-        all_hands = len(drv.find_elements(By.CSS_SELECTOR, "#table svg rect"))
-        drv.find_element(By.CSS_SELECTOR, "#view option[value='1']").click()
-        assert len(drv.find_elements(By.CSS_SELECTOR, "#table svg rect")) < all_hands
-        shot = tmp_path / "viewer.png"
-        drv.save_screenshot(str(shot))
-        assert shot.stat().st_size > 10_000
-    finally:
-        drv.quit()
 
 
 def test_terminal_replay_steps_jumps_and_changes_view(tmp_path):
@@ -195,3 +157,81 @@ def test_terminal_replay_steps_jumps_and_changes_view(tmp_path):
     child.expect("Game over")
     child.sendline("q")
     child.expect(pexpect.EOF)
+
+
+# -- agent names in logs ----------------------------------------------------------------
+def test_logs_record_agent_names_and_check_them():
+    e = _random_game(num_players=2, seed=5)
+    names = ["alice", "bob"]
+    log = mm.replay_events(e.config, e.seed_used, e.actions_taken, agents=names)
+    assert log["agents"] == names
+    assert load_log(json.loads(json.dumps(log)))["agents"] == names
+    assert "agents" not in load_log(e.event_log())  # a log without names still loads
+    for bad, why in (
+        (["alice"], "2 names"),
+        (["alice", 7], r"agents\[1\]"),
+        (["", "bob"], r"agents\[0\]"),
+        (["a" * (MAX_AGENT_NAME + 1), "bob"], r"agents\[0\]"),
+        ("alice,bob", "2 names"),
+    ):
+        with pytest.raises(LogError, match=f"field 'agents'.*{why}"):
+            load_log(dict(log, agents=bad))
+        with pytest.raises(ValueError, match=why):
+            mm.replay_events(e.config, e.seed_used, e.actions_taken, agents=bad)
+
+
+def test_page_holds_exactly_each_viewers_table_view():
+    log = load_log(tournament_log(3))
+    data = page_data(log)
+    for i, rec in enumerate(log["_states"]):
+        for v, viewer in enumerate([None, 0, 1, 2]):
+            view = decode_view(data, i, v)
+            assert view == table_view(rec, 3, viewer)
+            for seat in view["seats"]:  # a seat's view carries no other hand
+                shown = viewer is None or seat["seat"] == viewer
+                assert (seat["hand"] is not None) == shown
+                assert (seat["orders"] is not None) == shown
+
+
+def test_captions_name_the_agents_and_every_reveal_outcome():
+    log = load_log(tournament_log(4))
+    names = log["agents"]
+    assert step_caption(log, 0).startswith("Deal. Personal ingredients: builder (seat 0): salami")
+    seen_from_hand = False
+    for i, ev in enumerate(log["events"], start=1):
+        caption = step_caption(log, i)
+        assert caption.startswith(f"Round {ev['round']}: {names[ev['seat']]} (seat {ev['seat']}) ")
+        lines = caption.splitlines()[1:]  # one reveal line per order turned over, in order
+        for o, line in zip(ev.get("reveal", []), lines, strict=False):
+            assert f"reveal: {names[o['seat']]} (seat {o['seat']})'s {o['order']}:" in line
+            assert ("delivered" if o["delivered"] else "failed") in line
+            for k, c in o["from_hand"].items():
+                assert f"{c} {k}" in line.split("added ")[1] and "from hand" in line
+                seen_from_hand = True
+            for k, c in o["from_piles"].items():
+                assert f"{c} {k}" in line.split("took ")[1]
+        assert len(lines) >= len(ev.get("reveal", []))
+    assert seen_from_hand
+    final = page_data(log)["final"]
+    assert final["winners"] == log["result"]["winners"]
+    assert [final["ranks"][s] for s in final["winners"]] == [1] * len(final["winners"])
+
+
+def test_names_from_a_log_are_escaped_everywhere():
+    log = load_log(dict(tournament_log(4), agents=HOSTILE))
+    page = replay_html(log, source="<b>x</b>.json")
+    assert "<script>alert" not in page and "</script><!--" not in page
+    assert page.count("<script") == 2 and page.count("</script>") == 2
+    assert "<!--" not in page and "<b>" not in page
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page  # the title, escaped
+    raw = re.search(r"type='application/json'>(.*?)</script>", page, re.S)[1]
+    assert not set(raw) & set("<>&\u2028\u2029")
+    data = json.loads(raw)
+    assert data["names"] == HOSTILE  # the data, decoded, is the names as written
+
+
+def test_a_four_player_page_is_small_and_offline():
+    for players, limit in ((2, 400_000), (4, 1_000_000)):
+        page = replay_html(load_log(tournament_log(players)))
+        assert len(page.encode()) <= limit
+        assert_offline(page)

@@ -171,7 +171,8 @@ def changed(before: dict[str, tuple], after: dict[str, tuple]) -> list[str]:
 @contextlib.contextmanager
 def sandbox() -> Iterator[str]:
     """A fresh sandbox as the working directory; root's ``os.access`` sees ``ro`` as
-    read-only; ``time.sleep`` returns at once (``play --delay``); stdin is at EOF."""
+    read-only; ``time.sleep`` returns at once (``play --delay``); stdin is at EOF; a
+    server (``serve``) returns instead of serving."""
     root = tempfile.mkdtemp(prefix="door-")
     _fill(root)
     old_cwd, old_access, old_sleep, old_stdin = os.getcwd(), os.access, time.sleep, sys.stdin
@@ -186,6 +187,10 @@ def sandbox() -> Iterator[str]:
             return False
         return old_access(path, mode, *args, **kw)
 
+    import socketserver
+
+    old_serve = socketserver.BaseServer.serve_forever
+    socketserver.BaseServer.serve_forever = lambda self, *a, **k: None  # type: ignore[method-assign]
     os.chdir(root)
     if os.geteuid() == 0:
         os.access = access  # type: ignore[assignment]
@@ -196,6 +201,7 @@ def sandbox() -> Iterator[str]:
     finally:
         os.chdir(old_cwd)
         os.access, time.sleep, sys.stdin = old_access, old_sleep, old_stdin  # type: ignore[assignment]
+        socketserver.BaseServer.serve_forever = old_serve  # type: ignore[method-assign]
         os.chmod(ro, 0o755)
         import shutil
 

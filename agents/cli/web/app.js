@@ -1,0 +1,306 @@
+// The page of `mamma-mia serve`: it shows what the server sends (the person's view
+// only) and asks the person's move in the terminal game's steps: ingredients, then
+// order, then draw pile. The agents' moves are fetched one by one (POST .../step) so
+// each shows on the table before the next. Text goes in with textContent; the table
+// is the server's SVG, drawn from the person's view.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+let setup = null;   // GET /api/setup
+let page = null;    // the current game's JSON
+let step = 0;       // 0 ingredients, 1 order, 2 draw
+let picks = [null, null];
+let busy = false;
+
+function mark(state) { document.body.dataset.state = state; }
+
+function say(text, ok) {
+  $("message").textContent = text || "";
+  $("message").className = ok ? "ok" : "";
+}
+
+async function call(method, url, body) {
+  const opts = { method, headers: {} };
+  if (body !== undefined) {
+    opts.headers["Content-Type"] = "application/json";
+    opts.body = JSON.stringify(body);
+  }
+  const r = await fetch(url, opts);
+  const data = await r.json().catch(() => ({ error: `HTTP ${r.status}` }));
+  if (!r.ok) throw new Error(data.error || `HTTP ${r.status}`);
+  return data;
+}
+
+async function guarded(fn) {
+  if (busy) return;
+  busy = true;
+  mark("busy");
+  try {
+    await fn();
+  } catch (e) {
+    say(e.message);
+    if (page) show(page);
+  } finally {
+    busy = false;
+    if (page) mark(stateName());
+  }
+}
+
+function stateName() {
+  if (!page) return "setup";
+  if (page.status !== "you") return page.status;
+  if (page.question.kind === "reveal") return "reveal";
+  return ["ingredients", "order", "draw"][step];
+}
+
+// -- the new-game form --------------------------------------------------------------
+function option(select, value, text) {
+  const o = document.createElement("option");
+  o.value = value;
+  o.textContent = text;
+  select.appendChild(o);
+}
+
+function fillSeats() {
+  const n = Number($("players").value);
+  const seat = $("seat");
+  const keep = Math.min(Number(seat.value || setup.seat), n - 1);
+  seat.replaceChildren();
+  for (let s = 0; s < n; s++) option(seat, s, `seat ${s}`);
+  seat.value = keep;
+  const box = $("opponents");
+  box.replaceChildren();
+  for (let i = 0; i < n - 1; i++) {
+    const label = document.createElement("label");
+    label.textContent = `Opponent ${i + 1} `;
+    const sel = document.createElement("select");
+    sel.className = "agent";
+    for (const a of setup.agents) option(sel, a, a);
+    sel.value = setup.others[i % setup.others.length];
+    label.appendChild(sel);
+    box.appendChild(label);
+  }
+}
+
+function showSetup() {
+  page = null;
+  $("game").hidden = true;
+  $("setup").hidden = false;
+  $("status").textContent = "Choose the players";
+  mark("setup");
+}
+
+// -- the game ---------------------------------------------------------------------------
+function show(p) {
+  page = p;
+  $("setup").hidden = true;
+  $("game").hidden = false;
+  $("table").innerHTML = p.svg;  // the server's SVG of the person's view (text escaped)
+  const moves = $("moves");
+  moves.replaceChildren();
+  for (const m of p.moves) {
+    const li = document.createElement("li");
+    li.textContent = m.text;
+    if (m.seat === p.seat) li.className = "you";
+    for (const line of m.reveal) {
+      const span = document.createElement("span");
+      span.className = "reveal";
+      span.textContent = line.trim();
+      li.appendChild(span);
+    }
+    moves.prepend(li);  // the newest first: in view without scrolling
+  }
+  const v = p.view;
+  const who = p.status === "you" ? "your move" : p.status === "agent"
+    ? `seat ${v.to_act} (${p.names[v.to_act]}) is moving…` : "game over";
+  $("status").textContent = `You are seat ${p.seat} (${p.personal[p.seat]}) · round ${v.round}/3 · ${who}`;
+  $("undo").disabled = !p.can_undo || p.status === "agent";
+  showHand(p);
+  $("result").hidden = p.status !== "over";
+  $("question").hidden = p.status === "over";
+  if (p.status === "over") showResult(p);
+  else if (p.status === "you") ask();
+  else {
+    $("prompt").textContent = "The other players are moving…";
+    $("reveal-info").replaceChildren();
+    $("choices").replaceChildren();
+    $("back").hidden = true;
+  }
+  mark(stateName());
+}
+
+// The person's hand in words, and the colours' legend (the table draws counts).
+function showHand(p) {
+  const own = p.view.seats[p.seat];
+  const cards = [];
+  for (const [k, s, d] of own.hand) {
+    if (s) cards.push(`${s} ${p.ingredients[k]}`);
+    if (d) cards.push(`${d} double ${p.ingredients[k]}`);
+  }
+  const orders = own.orders.length ? own.orders.join("; ") : "none";
+  $("hand").textContent = `Your hand: ${cards.join(", ") || "no ingredient cards"}. Your orders: ${orders}.`;
+  const legend = $("legend");
+  legend.replaceChildren();
+  p.ingredients.forEach((name, k) => {
+    const item = document.createElement("span");
+    const sw = document.createElement("span");
+    sw.className = "swatch";
+    sw.style.background = p.colours[k];
+    item.append(sw, name);
+    legend.appendChild(item);
+  });
+}
+
+function button(text, onClick, note) {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.textContent = text;
+  if (note && note.length) {
+    for (const line of note) {
+      const s = document.createElement("span");
+      s.className = "effect";
+      s.textContent = line.trim();
+      b.appendChild(s);
+    }
+  }
+  b.addEventListener("click", onClick);
+  $("choices").appendChild(b);
+}
+
+function unique(values) { return [...new Set(values)]; }
+
+function ask() {
+  const q = page.question;
+  $("choices").replaceChildren();
+  $("reveal-info").replaceChildren();
+  if (q.kind === "reveal") {
+    $("prompt").textContent = `Reveal: your order ${q.order} is turned over`;
+    $("reveal-info").textContent = "The face-up piles do not hold all it needs. Deliver it with cards from your hand, or decline?";
+    $("back").hidden = true;
+    for (const o of q.options) button(o.label, () => move(o.action), o.effect);
+    return;
+  }
+  const opts = q.options;
+  $("back").hidden = step === 0;
+  if (step === 0) {
+    $("prompt").textContent = "Your turn: which ingredients?";
+    for (const play of unique(opts.map((o) => o.play))) {
+      button(play, () => { picks[0] = play; step = 1; ask(); mark(stateName()); });
+    }
+    return;
+  }
+  const rest = opts.filter((o) => o.play === picks[0]);
+  if (step === 1) {
+    $("prompt").textContent = "Play an order card?";
+    for (const order of unique(rest.map((o) => o.order))) {
+      button(order, () => { picks[1] = order; step = 2; ask(); mark(stateName()); });
+    }
+    return;
+  }
+  $("prompt").textContent = "Then draw from?";
+  for (const o of rest.filter((x) => x.order === picks[1])) button(o.draw, () => move(o.action));
+}
+
+function showResult(p) {
+  const body = $("scores").querySelector("tbody");
+  body.replaceChildren();
+  p.result.delivered.forEach((d, s) => {
+    const tr = document.createElement("tr");
+    for (const cell of [s, p.names[s], d, p.result.cards_in_hand[s]]) {
+      const td = document.createElement("td");
+      td.textContent = String(cell);
+      tr.appendChild(td);
+    }
+    body.appendChild(tr);
+  });
+  const names = p.result.winners.map((s) => (s === p.seat ? "you" : `seat ${s} (${p.names[s]})`));
+  $("winners").textContent = names.length ? `Winner${names.length > 1 ? "s" : ""}: ${names.join(", ")}` : "No winner";
+}
+
+function move(action) {
+  guarded(async () => {
+    say("");
+    step = 0;
+    picks = [null, null];
+    show(await call("POST", `/api/games/${page.id}/act`, { action }));
+  }).then(advance);
+}
+
+// The agents' moves, one request (and one picture) at a time; one loop at most, which
+// waits while another request (Save) is under way.
+let advancing = false;
+async function advance() {
+  if (advancing) return;
+  advancing = true;
+  try {
+    while (page && page.status === "agent") {
+      await new Promise((r) => setTimeout(r, setup.delay_ms));
+      if (busy) continue;
+      busy = true;
+      try {
+        show(await call("POST", `/api/games/${page.id}/step`, {}));
+      } catch (e) {
+        say(e.message);
+        return;
+      } finally {
+        busy = false;
+        if (page) mark(stateName());
+      }
+    }
+  } finally {
+    advancing = false;
+  }
+}
+
+function start(url, body) {
+  guarded(async () => {
+    say("");
+    step = 0;
+    picks = [null, null];
+    show(await call("POST", url, body));
+  }).then(advance);
+}
+
+window.addEventListener("DOMContentLoaded", async () => {
+  try {
+    setup = await call("GET", "/api/setup");
+  } catch (e) {
+    say(e.message);
+    return;
+  }
+  for (let n = 2; n <= 5; n++) option($("players"), n, `${n} players`);
+  $("players").value = setup.players;
+  $("players").addEventListener("change", fillSeats);
+  fillSeats();
+  $("seat").value = setup.seat;
+  $("newgame").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const agents = [...document.querySelectorAll("select.agent")].map((s) => s.value);
+    start("/api/games", { players: Number($("players").value), seat: Number($("seat").value), agents });
+  });
+  $("resume").addEventListener("click", () => start("/api/resume", {}));
+  $("back").addEventListener("click", () => { step = Math.max(0, step - 1); ask(); mark(stateName()); });
+  $("undo").addEventListener("click", () => {
+    guarded(async () => {
+      step = 0;
+      picks = [null, null];
+      show(await call("POST", `/api/games/${page.id}/undo`, {}));
+      say("Undone: back to your previous decision.", true);
+    });
+  });
+  $("save").addEventListener("click", () => {
+    guarded(async () => say((await call("POST", `/api/games/${page.id}/save`, {})).message, true));
+  });
+  $("again").addEventListener("click", showSetup);
+  if (setup.open) {
+    try {
+      show(await call("GET", `/api/games/${setup.open}`));
+      advance();
+    } catch (e) {
+      say(e.message);
+      showSetup();
+    }
+  } else {
+    showSetup();
+  }
+});

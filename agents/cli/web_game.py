@@ -1,0 +1,224 @@
+"""One browser game of ``mamma-mia serve``: a ``Game`` and the JSON its page receives.
+
+The page gets ``WebGame.page()`` and nothing else: the person's view of the table
+(``Game.view``, the one owner of what a seat may see), its SVG drawn from that view,
+the person's legal moves (decoded with the ``ActionCodec``) only when it is the
+person's turn, and the words of the moves played since. No other hand, no seed and
+no agent's legal moves ever go into it (``tests/cli/test_serve.py`` checks the JSON
+against the real state).
+
+``new_game`` makes a game from the page's new-game form, each field checked.
+
+Undo goes back to the person's previous decision by rebuilding the game from its
+config, seat, agents, seed and the actions before that decision: exact, because the
+agents' moves depend only on the actions so far (``Game.bot_action``).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any
+
+import numpy as np
+
+from mamma_mia_agents import AgentLoadError
+from mamma_mia_agents.cli.session import Game
+from mamma_mia_env import Config, ConfigError
+from mamma_mia_env.game.actions import RevealAction, TurnAction
+from mamma_mia_env.game.cards import INGREDIENTS, N_KINDS, order_name
+from mamma_mia_env.game.log import final_result, reveal_record
+from mamma_mia_env.game.state import REVEAL
+from mamma_mia_env.render.svg import KIND_COLOURS, table_svg
+from mamma_mia_env.render.text import reveal_lines
+
+__all__ = ["FormError", "MoveError", "WebGame", "new_game"]
+
+#: Moves kept for the page's list of recent moves (a round has well under this).
+RECENT = 60
+
+
+class FormError(ValueError):
+    """A new-game form the server refuses; the message names the field."""
+
+
+class MoveError(ValueError):
+    """A move the game cannot take now (not legal, not this seat's turn, no undo)."""
+
+
+class WebGame:
+    """A ``Game`` with the seat that made each action, the recent moves' words and a
+    lock: the server handles requests in threads, one request per game at a time."""
+
+    def __init__(self, game: Game) -> None:
+        self.lock = threading.Lock()
+        self.touched = time.monotonic()
+        self.game = game
+        self.actors: list[int] = []
+        self.moves: list[dict[str, Any]] = []
+        self._replay_actors()
+
+    def _replay_actors(self) -> None:
+        """Who made each action so far: replayed from the actions (a resumed game)."""
+        g = self.game
+        fresh = Game(g.config, g.seat, g.specs, g.seed, [])
+        for a in g.actions:
+            self.actors.append(int(fresh.rec["seat"]))
+            fresh.apply(a)
+
+    # -- moves -----------------------------------------------------------------------
+    def person_to_move(self) -> bool:
+        return not self.game.over() and int(self.game.rec["seat"]) == self.game.seat
+
+    def act(self, action: Any) -> None:
+        """The person's move ``action`` (an index of the action space), if legal now."""
+        if not self.person_to_move():
+            raise MoveError("it is not your turn: advance the agents' moves first")
+        ok = isinstance(action, int) and not isinstance(action, bool)
+        legal = self.game.legal()
+        if not (ok and 0 <= action < len(legal) and legal[action]):
+            raise MoveError(f"action {action!r} is not one of your legal moves now")
+        self._apply(int(action))
+
+    def step(self) -> None:
+        """One agent's move (the page shows them one by one)."""
+        if self.game.over():
+            raise MoveError("the game is over")
+        if self.person_to_move():
+            raise MoveError("it is your turn, not an agent's")
+        self._apply(self.game.bot_action())
+
+    def _apply(self, action: int) -> None:
+        g = self.game
+        seat = int(g.rec["seat"])
+        reveal = g.apply(action)
+        self.actors.append(seat)
+        who = "You" if seat == g.seat else f"Seat {seat} ({g.names[seat]})"
+        text = g.codec.to_str(action, seat)
+        lines = reveal_lines(reveal.get("outcomes", []), reveal.get("cards_taken"))
+        n = len(g.actions) - 1
+        self.moves.append({"n": n, "seat": seat, "text": f"{who}: {text}", "reveal": lines})
+        del self.moves[:-RECENT]
+
+    def can_undo(self) -> bool:
+        return self.game.seat in self.actors
+
+    def undo(self) -> None:
+        """Back to the person's previous decision: the game rebuilt from the actions
+        before it (the agents' later moves are undone with it)."""
+        if not self.can_undo():
+            raise MoveError("nothing to undo: you have not moved yet")
+        g = self.game
+        i = max(j for j, s in enumerate(self.actors) if s == g.seat)
+        self.game = Game(g.config, g.seat, g.specs, g.seed, g.actions[:i])
+        self.actors = self.actors[:i]
+        self.moves = [m for m in self.moves if 0 <= m["n"] < i]
+        note = "You undid your last decision."
+        self.moves.append({"n": -1, "seat": g.seat, "text": note, "reveal": []})
+
+    # -- what the page receives ------------------------------------------------------
+    def page(self, game_id: str) -> dict[str, Any]:
+        """The JSON the page receives: the person's view and moves, nothing hidden."""
+        g = self.game
+        view = g.view()
+        over = g.over()
+        names = ["you" if s == g.seat else g.names[s] for s in range(g.config.num_players)]
+        out: dict[str, Any] = {
+            "id": game_id,
+            "seat": g.seat,
+            "names": names,
+            "personal": list(INGREDIENTS[: g.config.num_players]),
+            "ingredients": list(INGREDIENTS),
+            "colours": list(KIND_COLOURS),
+            "view": view,
+            "svg": table_svg(view),
+            "status": "over" if over else ("you" if self.person_to_move() else "agent"),
+            "can_undo": self.can_undo(),
+            "moves": self.moves,
+            "question": self._question() if self.person_to_move() else None,
+            "result": _result(g, names) if over else None,
+        }
+        return out
+
+    def _question(self) -> dict[str, Any]:
+        g = self.game
+        legal = [int(a) for a in np.flatnonzero(g.legal())]
+        if g.rec["phase"] == REVEAL:
+            pos = int(g.rec["reveal_pos"])
+            order = order_name(int(g.rec["oven_what"][pos]) - N_KINDS, g.seat)
+            return {"kind": "reveal", "order": order, "options": self._reveal_options(legal)}
+        return {"kind": "turn", "options": [self._turn_option(a) for a in legal]}
+
+    def _turn_option(self, action: int) -> dict[str, Any]:
+        t = self.game.codec.decode(action)
+        assert isinstance(t, TurnAction)
+        if t.kind is None:
+            play = "pass (play no ingredients)"
+        else:
+            play = f"play {t.singles} {t.kind}" if t.singles else f"play {t.kind}"
+            if t.doubles:
+                play += f" + {t.doubles} double" if t.singles else f" {t.doubles} double"
+        order = "no order" if t.order is None else order_name(t.order, self.game.seat)
+        draw = "draw from the supply" if t.draw == "supply" else "take your order stack"
+        return {"action": action, "play": play, "order": order, "draw": draw}
+
+    def _reveal_options(self, legal: list[int]) -> list[dict[str, Any]]:
+        """Each reveal choice with what it would do to the person's order: tried on a
+        copy of the state; only the person's own order's record (its cards from the
+        public piles and from the person's own hand) is read."""
+        g = self.game
+        options = []
+        for a in legal:
+            r = g.codec.decode(a)
+            assert isinstance(r, RevealAction)
+            label = {
+                "decline": "decline: the order goes to the bottom of your order stack",
+                "deliver": "deliver it",
+            }.get(r.choice) or f"deliver it, counting the joker / ? as {r.kind}"
+            before = g.state.copy()
+            after = g.state.copy()
+            g.engine.step(after, np.array([a], dtype=np.int64))
+            outcomes = reveal_record(g.engine, before, a, after).get("outcomes", [])
+            mine = outcomes[:1] if outcomes and outcomes[0]["seat"] == g.seat else []
+            options.append({"action": a, "label": label, "effect": reveal_lines(mine)})
+        return options
+
+
+def _result(game: Game, names: list[str]) -> dict[str, Any]:
+    """The end: delivered orders per seat, the tie-break counts the rules make public
+    at the end, and the winners."""
+    res = final_result(game.state)
+    return {
+        "delivered": res["delivered"],
+        "cards_in_hand": res["ingredient_cards_in_hand"],
+        "winners": res["winners"],
+        "winner_names": [names[s] for s in res["winners"]],
+    }
+
+
+def new_game(s: dict[str, Any], body: dict[str, Any]) -> Game:
+    """A new game from the form: players, the agents (named among the offered ones:
+    the browser never names code to load) and the seat, each checked."""
+    n = body.get("players", s["players"])
+    if not isinstance(n, int) or isinstance(n, bool) or not 2 <= n <= 5:
+        raise FormError(f"field 'players' must be 2-5, got {str(n)[:40]}")
+    seat = body.get("seat", s["seat"])
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < n:
+        raise FormError(f"field 'seat' must be 0-{n - 1}, got {str(seat)[:40]}")
+    specs = body.get("agents", s["agents"])
+    if not (isinstance(specs, list) and 1 <= len(specs) <= 4):
+        raise FormError("field 'agents' must be a list of 1-4 agent names")
+    for spec in specs:
+        if spec not in s["choices"]:
+            raise FormError(
+                f"field 'agents': {str(spec)[:40]!r} is not offered here "
+                f"({', '.join(s['choices'])})",
+            )
+    seed = s["seed"]
+    if seed is None:
+        seed = int(np.random.SeedSequence().generate_state(1, np.uint64)[0] >> 1)
+    try:
+        config = Config.from_kwargs(num_players=n, **s["config"])
+        return Game(config, seat, list(specs), seed, [])
+    except (ConfigError, AgentLoadError, ValueError) as exc:
+        raise FormError(str(exc)[:300]) from None

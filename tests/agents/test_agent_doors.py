@@ -1,0 +1,209 @@
+"""Every bundled agent, and a user's agent given as ``package.module:Class``, at every
+door that takes agents (issue 20, item 1), for a few moves each.
+
+The doors: the tournament (in this process, in worker processes, on Ray), ``play``
+(``agents/cli/session.Game``), the gym env, the learner-seat vector env and the SB3
+VecEnv as opponents (one opponent, a pool, a pool swapped in for self-play). The
+search bot plays with a small budget (``SearchAgent(worlds=2, candidates=2)``; one
+test plays the default ``load_agent("search")``). A combination that cannot work (the
+shipped ``ppo`` policies play 2 and 4 players) is refused before the first move, with
+a message that says why and what to use. docs/AGENTS.md, "Agents at every door", is
+this matrix for users.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+from door_agents import SeedSpy
+
+from mamma_mia_agents import REGISTRY, load_agent
+from mamma_mia_agents.bots.search import SearchAgent
+from mamma_mia_agents.cli.session import Game
+from mamma_mia_agents.tournament import AgentMismatchError, run_tournament
+from mamma_mia_env import Config
+from mamma_mia_env.envs.gym_env import MammaMiaGymEnv
+from mamma_mia_env.envs.learner_vector import MammaMiaLearnerVectorEnv
+from mamma_mia_env.integrations.sb3 import MammaMiaSB3VecEnv
+
+USER = "door_agents:UserAgent"  # tests/support/door_agents.py, a user's agent class
+AGENTS = [*REGISTRY, USER]
+PPO_REFUSAL = r"no shipped PPO policy for 3 players .*play ppo in a 2 or 4-player game"
+
+
+class Counted:
+    """An agent, counting the calls the door makes to it (every other attribute, such
+    as ``needs_state`` and ``check_config``, is the agent's own)."""
+
+    def __init__(self, agent: Any) -> None:
+        self.agent, self.calls = agent, 0
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.agent, name)
+
+    def act_batch(self, *args: Any, **kwargs: Any) -> np.ndarray:
+        self.calls += 1
+        return self.agent.act_batch(*args, **kwargs)
+
+    def act_states(self, *args: Any, **kwargs: Any) -> np.ndarray:
+        self.calls += 1
+        return self.agent.act_states(*args, **kwargs)
+
+
+def make(spec: str) -> Any:
+    """The agent of ``spec``, the search bot with a small budget (fast tests)."""
+    return SearchAgent(worlds=2, candidates=2) if spec == "search" else load_agent(spec)
+
+
+def refused(spec: str, num_players: int) -> bool:
+    return spec == "ppo" and num_players not in (2, 4)
+
+
+def _legal(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    u = rng.random(masks.shape) * (np.asarray(masks) != 0)
+    return u.argmax(axis=-1)
+
+
+# -- the doors: a few moves each; each returns the agent as the door saw it ----------------
+def gym_door(agent: Any, n: int) -> None:
+    env = MammaMiaGymEnv(num_players=n, opponents=agent)
+    env.reset(seed=1)
+    rng = np.random.default_rng(0)
+    for _ in range(6):
+        _, _, term, trunc, _ = env.step(int(_legal(env.action_masks(), rng)))
+        if term or trunc:
+            env.reset()
+
+
+def vector_door(agent: Any, n: int) -> None:
+    env = MammaMiaLearnerVectorEnv(3, num_players=n, opponents=[agent, load_agent("random")],
+                                   opponent_probs=[3, 1])  # fmt: skip
+    _, info = env.reset(seed=2)
+    rng = np.random.default_rng(0)
+    for _ in range(4):
+        _, _, _, _, info = env.step(_legal(info["action_mask"], rng))
+
+
+def self_play_door(agent: Any, n: int) -> None:
+    """A pool swapped in mid-run (the self-play pattern): new games draw from it."""
+    env = MammaMiaLearnerVectorEnv(3, num_players=n)
+    _, info = env.reset(seed=3)
+    rng = np.random.default_rng(0)
+    env.step(_legal(info["action_mask"], rng))
+    env.set_opponents([agent, load_agent("builder")])
+    _, info = env.reset()
+    for _ in range(4):
+        _, _, _, _, info = env.step(_legal(info["action_mask"], rng))
+
+
+def sb3_door(agent: Any, n: int) -> None:
+    venv = MammaMiaSB3VecEnv(3, num_players=n, opponents=agent, seed=4)
+    venv.reset()
+    rng = np.random.default_rng(0)
+    for _ in range(4):
+        venv.step(_legal(venv.action_masks(), rng))
+
+
+def play_door(agent: Any, n: int) -> None:
+    """``mamma-mia play``'s game: the person at seat 0, the agent at every other seat."""
+    game = Game(Config(num_players=n), 0, [agent], 5, [])
+    rng = np.random.default_rng(0)
+    for _ in range(12):
+        if game.over():
+            break
+        seat = int(game.rec["seat"])
+        action = game.bot_action() if seat != 0 else int(_legal(game.legal(), rng))
+        game.apply(action)
+
+
+def tournament_door(agent: Any, n: int) -> None:
+    """Against ``random``: games with a random seat go through the batched loop, which
+    calls the agent (all-heuristic games run the bots' compiled twins instead)."""
+    res = run_tournament([agent, "random"], num_players=n, games=n, seed=6, workers=1,
+                         progress=False)  # fmt: skip
+    assert len(res.turns) == n and (res.turns > 0).all()
+
+
+DOORS = {
+    "gym": gym_door,
+    "vector": vector_door,
+    "self_play": self_play_door,
+    "sb3": sb3_door,
+    "play": play_door,
+    "tournament": tournament_door,
+}
+
+
+@pytest.mark.parametrize("num_players", [2, 3])
+@pytest.mark.parametrize("door", list(DOORS))
+@pytest.mark.parametrize("spec", AGENTS)
+def test_every_agent_at_every_door(spec: str, door: str, num_players: int) -> None:
+    agent = Counted(make(spec))
+    if refused(spec, num_players):
+        kind = AgentMismatchError if door == "tournament" else ValueError
+        with pytest.raises(kind, match=PPO_REFUSAL):
+            DOORS[door](agent, num_players)
+        assert agent.calls == 0  # refused before the first move
+        return
+    DOORS[door](agent, num_players)
+    assert agent.calls > 0
+
+
+def test_ppo_plays_four_players_and_refuses_the_double_deck() -> None:
+    for door in (gym_door, play_door, tournament_door):
+        agent = Counted(load_agent("ppo"))
+        door(agent, 4)
+        assert agent.calls > 0
+    with pytest.raises(ValueError, match="trained without double ingredients: play it without"):
+        MammaMiaGymEnv(num_players=2, double_ingredients=True, opponents=load_agent("ppo"))
+    with pytest.raises(ValueError, match="trained without double ingredients"):
+        Game(Config(num_players=2, double_ingredients=True), 0, ["ppo"], 1, [])
+
+
+def test_the_default_search_bot_plays_in_the_gym_env_and_in_play() -> None:
+    """``load_agent("search")`` as it ships (the issue's two failing doors)."""
+    for door in (gym_door, play_door):
+        agent = Counted(load_agent("search"))
+        door(agent, 2)
+        assert agent.calls > 0
+
+
+def test_the_user_agent_loads_by_import_path() -> None:
+    from door_agents import UserAgent
+
+    assert isinstance(load_agent(USER), UserAgent)
+
+
+# -- worker processes and Ray: agents travel by name, import path or pickled object -------
+# (the seed spies of tests/agents/test_seed_spy.py ride along: a find fails the run)
+PROCESS_AGENTS: list[Any] = ["hoarder", "forgetful", "ppo", SearchAgent(worlds=2, candidates=2),
+                             USER, SeedSpy(8), SeedSpy(8, needs_state=True)]  # fmt: skip
+GAMES = 42  # 7 agents at 2 seats: 21 tables, each in both seatings
+
+
+def _tournament_elsewhere(**kwargs: Any) -> None:
+    kw = dict(num_players=2, games=GAMES, seed=8, batch_size=8, progress=False)
+    res = run_tournament(PROCESS_AGENTS, **kw, **kwargs)
+    here = run_tournament(PROCESS_AGENTS, workers=1, **kw)
+    np.testing.assert_array_equal(res.delivered, here.delivered)
+    np.testing.assert_array_equal(res.turns, here.turns)
+    assert len(res.turns) == GAMES and (res.turns > 0).all()
+
+
+def test_agents_in_worker_processes() -> None:
+    _tournament_elsewhere(workers=2)
+
+
+def test_agents_on_ray() -> None:
+    ray = pytest.importorskip("ray")
+    import door_agents
+
+    # Ray's tasks import the user's module as its workers find it: ship it with the job
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,
+             runtime_env={"py_modules": [door_agents]})  # fmt: skip
+    try:
+        _tournament_elsewhere(backend="ray", workers=2)
+    finally:
+        ray.shutdown()

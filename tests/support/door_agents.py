@@ -1,0 +1,225 @@
+"""Agents for the door tests: a user's agent loaded by import path, and a spy.
+
+``UserAgent`` is what a user writes: a class with ``act_batch``, loaded with
+``load_agent("door_agents:UserAgent")`` (``tests/support`` is on the path).
+
+``SeedSpy`` plays legal moves while trying, at every call, the known routes from what
+it is handed to the seeds the games were dealt from (issue 21, item 2):
+
+* the generator: its seed sequence's entropy, spawn key and pool, the bit generator's
+  state, and numbers drawn from generators rebuilt from any of these the way the
+  project builds its own (``default_rng(material)``, ``SeedSequence(material)``);
+* the seeds those lead to, compared with the real games' seeds directly, as a
+  tournament seed (deal ``d`` of tournament seed ``s`` is engine seed ``s * 2**32 +
+  d``) and as the deal they make (``Engine.reset(seeds=...)``: the hands dealt);
+* the arrays it is handed: no record of the game (no structured dtype anywhere in
+  their ``base`` chain), no memory shared with the real games;
+* for ``needs_state``: the state's ``seed`` and ``rng`` fields and the hidden cards
+  (other hands, the supply) against the real game's.
+
+To know the truth it does what an in-process agent can always do (SECURITY.md): it
+walks the call stack to the real games in ``policy_actions``. What it finds through
+the routes above is recorded in ``found`` and raised as a ``SpyFound`` error, so a leak
+fails the door's own call (an ``OpponentError``, ``AgentError``, ...) wherever the spy
+runs, in this process, a worker process or a Ray task.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import numpy as np
+
+from mamma_mia_agents import Agent
+from mamma_mia_env import Engine, GameState
+
+_MASK64 = (1 << 64) - 1
+
+
+class SpyFound(AssertionError):
+    """The spy recovered something it must not (the message says what and how)."""
+
+
+class UserAgent(Agent):
+    """A user's agent: a uniformly random legal action (drawn from the given generator)."""
+
+    name = "user"
+
+    def act_batch(self, observations, masks, rng, seats=None):  # type: ignore[no-untyped-def]
+        legal = np.asarray(masks) != 0
+        u = rng.random(legal.shape) * legal
+        return u.argmax(axis=1).astype(np.int64)
+
+
+def ints(value: Any) -> list[int]:
+    """Every integer in ``value`` (ints, arrays, nested sequences and dicts)."""
+    if isinstance(value, (bool, np.bool_)):
+        return []
+    if isinstance(value, (int, np.integer)):
+        return [int(value)]
+    if isinstance(value, np.ndarray):
+        return [int(x) for x in value.ravel()] if value.dtype.kind in "iu" else []
+    if isinstance(value, dict):
+        return [i for v in value.values() for i in ints(v)]
+    if isinstance(value, (list, tuple)):
+        return [i for v in value for i in ints(v)]
+    return []
+
+
+def _truth() -> tuple[GameState, np.ndarray] | None:
+    """The real games this call is about: ``state`` and ``rows`` of ``policy_actions``
+    on the call stack (the spy's reference, not a route it is handed)."""
+    frame = sys._getframe(1)
+    while frame is not None:
+        if frame.f_code.co_name == "policy_actions" and "rows" in frame.f_locals:
+            state = frame.f_locals["state"]
+            return GameState(state.config, state.data[frame.f_locals["rows"]]), frame.f_locals[
+                "rows"
+            ]
+        frame = frame.f_back
+    return None
+
+
+class SeedSpy(UserAgent):
+    """Plays like ``UserAgent``; tries every known route to the seeds (module doc).
+
+    ``secret``: the seed the user gave the door (tournament seed, env seed, game seed),
+    which no route may lead to either. ``needs_state``: ask for the state, as the
+    search bot does."""
+
+    name = "spy"
+
+    def __init__(self, secret: int | None = None, needs_state: bool = False) -> None:
+        self.secret = secret
+        self.needs_state = needs_state
+        self.calls = 0
+        self.routes = 0  # candidate values tried
+        self.hidden_same = 0  # needs_state: games whose hidden cards equal the real ones
+        self.hidden_total = 0
+        self.found: list[str] = []
+        self._engines: dict[Any, Engine] = {}
+
+    # -- the doors' calls -----------------------------------------------------------------
+    def act_batch(self, observations, masks, rng, seats=None):  # type: ignore[no-untyped-def]
+        truth = self._look(rng)
+        for what, arr in (("observations", observations), ("masks", masks), ("seats", seats)):
+            self._check_array(what, arr, truth)
+        self._raise()
+        return super().act_batch(observations, masks, rng, seats)
+
+    def act_states(self, state: GameState, rng: np.random.Generator) -> np.ndarray:
+        truth = self._look(rng)
+        if truth is not None:
+            self._check_world(state, truth[0])
+        self._raise()
+        masks = self._engine(state.config).legal_masks(state)
+        return super().act_batch(None, masks, rng)
+
+    # -- the routes -----------------------------------------------------------------------
+    def _look(self, rng: np.random.Generator) -> tuple[GameState, np.ndarray] | None:
+        self.calls += 1
+        truth = _truth()
+        if not isinstance(rng, np.random.Generator):
+            self.found.append(f"the generator is a {type(rng).__name__}")
+            return truth
+        real = set() if truth is None else set(ints(truth[0].data["seed"]))
+        candidates = self._generator_material(rng)
+        derived = set(candidates)
+        for c in candidates[:64]:
+            derived |= self._rebuilt(c)
+        self.routes += len(derived)
+        self._compare(derived, real, truth)
+        return truth
+
+    def _generator_material(self, rng: np.random.Generator) -> list[int]:
+        bg = rng.bit_generator
+        out: list[int] = []
+        seq = getattr(bg, "seed_seq", None) or getattr(bg, "_seed_seq", None)
+        if seq is not None:
+            for attr in ("entropy", "spawn_key", "pool", "n_children_spawned"):
+                out += ints(getattr(seq, attr, None))
+            if hasattr(seq, "generate_state"):
+                out += ints(seq.generate_state(8, np.uint64))
+        out += ints(bg.state)
+        words = [w for c in out for w in (c & _MASK64, c >> 64 & _MASK64)]
+        return list(dict.fromkeys(out + words))
+
+    @staticmethod
+    def _rebuilt(c: int) -> set[int]:
+        """The seeds a generator rebuilt from ``c`` would draw (the learner env draws its
+        game seeds as ``integers(0, 2**63)`` of ``default_rng(SeedSequence(seed))``)."""
+        if c < 0:
+            return set()
+        rebuilt = np.random.default_rng(np.random.SeedSequence(c))
+        return set(ints(rebuilt.integers(0, 2**63, size=16, dtype=np.uint64)))
+
+    def _compare(self, derived: set[int], real: set[int], truth: Any) -> None:
+        if self.secret is not None and self.secret in derived:
+            self.found.append(f"the user's seed {self.secret} from the generator")
+        if real & derived:
+            self.found.append(f"game seeds {sorted(real & derived)[:3]} from the generator")
+        # (0 and 1 are the generator's counters and flags, never evidence)
+        tournament = {s >> 32 for s in real} - {0, 1}
+        if tournament & derived:
+            self.found.append(f"the tournament seed {sorted(tournament & derived)[:3]}")
+        if truth is None:
+            return
+        # the deal: every derived value that is a seed, dealt, against the real deal
+        # (the hands and the supply's order: hands alone, as counts, repeat by chance)
+        state = truth[0]
+        seeds = np.array(sorted(d for d in derived if 0 <= d <= _MASK64)[:256], np.uint64)
+        if len(seeds):
+            eng = self._engine(state.config)
+            dealt, real_deal = eng.reset(seeds=seeds).data, eng.reset(seeds=state.data["seed"]).data
+            same = np.ones((len(seeds), len(real_deal)), bool)
+            for field in ("hand", "supply"):
+                a, b = dealt[field], real_deal[field]
+                same &= (a[:, None] == b[None]).reshape(len(seeds), len(b), -1).all(axis=2)
+            if same.any():
+                self.found.append("a derived seed deals the real game (hands and supply)")
+
+    def _check_array(self, what: str, arr: Any, truth: Any) -> None:
+        if arr is None:
+            return
+        if not isinstance(arr, np.ndarray):
+            self.found.append(f"{what} is a {type(arr).__name__}, not an array")
+            return
+        base: Any = arr
+        while base is not None:
+            if isinstance(base, np.ndarray) and base.dtype.names is not None:
+                self.found.append(f"{what} is a view of a game record ({base.dtype.names[:3]})")
+            base = getattr(base, "base", None)
+        if truth is not None and np.shares_memory(arr, truth[0].data):
+            self.found.append(f"{what} shares memory with the games")
+
+    def _check_world(self, world: Any, real: GameState) -> None:
+        if not isinstance(world, GameState):
+            self.found.append(f"the state is a {type(world).__name__}")
+            return
+        w, r = world.data, real.data
+        if np.shares_memory(w, r):
+            self.found.append("the state shares memory with the real games")
+        if (w["seed"] == r["seed"]).any() or (w["rng"] == r["rng"]).any():
+            self.found.append("the state holds the real game's seed or generator")
+        n = real.config.num_players
+        for g in range(len(r)):
+            me = int(r["seat"][g])
+            if not np.array_equal(w["hand"][g, me], r["hand"][g, me]):
+                self.found.append("the state changed the spy's own hand")
+            if r["supply_len"][g] - r["supply_pos"][g] < 3:
+                continue  # (nearly) no supply: counting cards tells the seat the rest
+            others = [s for s in range(n) if s != me]
+            hidden_w = np.concatenate([w["hand"][g, others].ravel(), w["supply"][g]])
+            hidden_r = np.concatenate([r["hand"][g, others].ravel(), r["supply"][g]])
+            self.hidden_total += 1
+            self.hidden_same += int(np.array_equal(hidden_w, hidden_r))
+
+    def _engine(self, config: Any) -> Engine:
+        if config not in self._engines:
+            self._engines[config] = Engine(config)
+        return self._engines[config]
+
+    def _raise(self) -> None:
+        if self.found:
+            raise SpyFound("; ".join(dict.fromkeys(self.found)))
