@@ -81,7 +81,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeats", type=int, default=15, help="slices per version and bot")
     parser.add_argument("--seconds", type=float, default=1.0, help="per slice")
     parser.add_argument("--out", type=Path, default=None, help="write the samples (JSON)")
-    args = parser.parse_args(argv)
+    from experiments.common.arguments import checked  # every flag checked
+
+    args = checked(parser).parse_args(argv)
     start = time.perf_counter()
     eng = Engine(Config(num_players=args.players))
     state = eng.reset(seeds=0, batch_size=args.batch)

@@ -155,7 +155,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=0.5, help="CPU seconds per slice")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", type=Path, default=None, help="write the report (JSON)")
-    args = parser.parse_args(argv)
+    from experiments.common.arguments import checked  # every flag checked
+
+    args = checked(parser).parse_args(argv)
     for name in ("batch", "steps", "every", "repeats"):
         if getattr(args, name) < 1:
             parser.error(f"--{name} must be >= 1")

@@ -245,7 +245,9 @@ def parse(argv: list[str] | None) -> Args:
 
     p.add_argument("--name", type=file_stem, default="ab_layout", help="file stem (ab_layout)")
     add_output_args(p, "ab_layout")
-    ns = p.parse_args(argv)
+    from experiments.common.arguments import checked  # every flag checked
+
+    ns = checked(p).parse_args(argv)
     for name in ("base", "new"):
         path = getattr(ns, name)
         if not (path / "mamma_mia_env").is_dir() or not (path / "agents").is_dir():

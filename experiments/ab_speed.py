@@ -32,6 +32,8 @@ from pathlib import Path
 import numpy as np
 from tqdm import tqdm
 
+from mamma_mia_env.plumbing.files import write_file
+
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
@@ -105,7 +107,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--batch", type=int, default=4096)
     parser.add_argument("--rows", default=",".join(ROWS), help=f"some of {','.join(ROWS)}")
     parser.add_argument("--out", type=Path, default=None, help="also write the samples (JSON)")
-    args = parser.parse_args(argv)
+    from experiments.common.arguments import checked  # every flag checked
+
+    args = checked(parser).parse_args(argv)
     import mamma_mia_env as new
 
     rows_wanted = [r for r in args.rows.split(",") if r]
@@ -149,7 +153,7 @@ def main(argv: list[str] | None = None) -> int:
             "report": report,
             "samples": samples,
         }
-        args.out.write_text(json.dumps(doc, indent=1))
+        write_file(args.out, json.dumps(doc, indent=1), "samples")
     return 0
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import io
 import statistics
 import sys
 import time
@@ -32,6 +33,7 @@ from tqdm import tqdm
 import mamma_mia_env as mm
 from mamma_mia_env.envs.vector import MammaMiaVectorEnv
 from mamma_mia_env.game.state import state_dtype
+from mamma_mia_env.plumbing.files import write_figure, write_file
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from experiments.common import add_output_args, output_dir, provenance, write_sidecar  # noqa: E402
@@ -88,7 +90,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--batches", default="1,64,1024,4096,16384")
     add_output_args(parser, "benchmark")
     parser.add_argument("--no-plot", action="store_true")
-    args = parser.parse_args(argv)
+    from experiments.common.arguments import checked  # every flag checked
+
+    args = checked(parser).parse_args(argv)
     t0 = time.perf_counter()
     if args.quick:
         args.seconds, args.repeats, args.batches = 0.3, 1, "1,64"
@@ -99,8 +103,10 @@ def main(argv: list[str] | None = None) -> int:
 
     args.out = output_dir(args, "benchmark")
     write_table(args.out / "benchmark.csv", rows)
-    (args.out / "benchmark.txt").write_text(
-        "\n".join(lines) + f"\ncommand: python {' '.join(sys.argv)}\n"
+    write_file(
+        args.out / "benchmark.txt",
+        "\n".join(lines) + f"\ncommand: python {' '.join(sys.argv)}\n",
+        "benchmark table",
     )
     record = provenance(wall_time=time.perf_counter() - t0)
     write_sidecar(args.out / "benchmark.csv", record)
@@ -179,18 +185,13 @@ def report(rows: list[dict], batches: list[int]) -> list[str]:
 
 def write_table(path: Path, rows: list[dict]) -> None:
     """``benchmark.csv``: one line per row (the sampling columns empty for the AEC rows)."""
-    with open(path, "w", newline="") as fh:
-        fields = [
-            "env",
-            "batch",
-            "turns_per_s",
-            "sampling_turns_per_s",
-            "with_sampling_turns_per_s",
-        ]
-        writer = csv.DictWriter(fh, fieldnames=fields)
-        writer.writeheader()
-        for row in rows:
-            writer.writerow({k: row.get(k, "") for k in fields})
+    fields = ["env", "batch", "turns_per_s", "sampling_turns_per_s", "with_sampling_turns_per_s"]
+    fh = io.StringIO(newline="")
+    writer = csv.DictWriter(fh, fieldnames=fields)
+    writer.writeheader()
+    for row in rows:
+        writer.writerow({k: row.get(k, "") for k in fields})
+    write_file(path, fh.getvalue(), "benchmark table")
 
 
 def plot(rows: list[dict], path: Path) -> None:
@@ -219,7 +220,7 @@ def plot(rows: list[dict], path: Path) -> None:
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(fontsize=8)
     fig.tight_layout()
-    fig.savefig(path, dpi=120)
+    write_figure(fig, path, "plot", dpi=120)
     plt.close(fig)
 
 

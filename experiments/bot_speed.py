@@ -33,6 +33,8 @@ import sys
 import tempfile
 import time
 
+from mamma_mia_env.plumbing.files import write_file
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 
@@ -249,7 +251,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", default=None, help="output directory (default: a temp dir)")
     ap.add_argument("--export", action="store_true", help="write to experiments/results/")
-    args = ap.parse_args(argv)
+    from experiments.common.arguments import checked  # every flag checked
+
+    args = checked(ap).parse_args(argv)
     for name in ("batch", "steps", "rounds", "games", "positions"):
         if getattr(args, name) < 1:
             ap.error(f"--{name} must be >= 1")
@@ -267,9 +271,7 @@ def main(argv: list[str] | None = None) -> int:
     record["provenance"] = provenance(seeds=args.seed, wall_time=time.perf_counter() - t0)
     os.makedirs(out_dir, exist_ok=True)
     path = os.path.join(out_dir, "bot_speed.json")
-    with open(path, "w") as fh:
-        json.dump(record, fh, indent=2)
-        fh.write("\n")
+    write_file(path, json.dumps(record, indent=2) + "\n", "result")
     v, g = record["vector_env"], record["games"]
     print(
         f"vector env B={v['batch']}: random {v['median_turns_per_second']['random']:,} turns/s, "

@@ -49,6 +49,8 @@ import torch.optim as optim
 from gymnasium.wrappers.vector import RecordEpisodeStatistics
 from tqdm import tqdm
 
+from mamma_mia_env.plumbing.files import write_file
+
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
@@ -130,7 +132,9 @@ def parse_args(argv: list[str] | None = None) -> tuple[Args, argparse.Namespace]
         action="store_true",
         help="also copy result.json and the curve to experiments/results/",
     )
-    ns = parser.parse_args(argv)
+    from experiments.common.arguments import checked  # every flag checked
+
+    ns = checked(parser).parse_args(argv)
     fields = {f.name for f in dataclasses.fields(Args)} - runtime
     args = Args(**{k: getattr(ns, k) for k in fields})
     problems = [
@@ -350,7 +354,7 @@ def finish(
         "provenance": provenance(seeds={"seed": args.seed, "eval_seed": eval_seed},
                                  wall_time=time.perf_counter() - started),
     }  # fmt: skip
-    (out / "result.json").write_text(json.dumps(doc, indent=1) + "\n")
+    write_file(out / "result.json", json.dumps(doc, indent=1) + "\n", "result")
     return doc
 
 

@@ -16,6 +16,8 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
+from mamma_mia_env.plumbing.files import write_atomic
+
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "experiments" / "results"
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -424,7 +426,9 @@ def render(text: str) -> str:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m experiments docs", description=__doc__)
     ap.add_argument("--check", action="store_true", help="only report stale blocks")
-    args = ap.parse_args(argv)
+    from experiments.common.arguments import checked  # every flag checked
+
+    args = checked(ap).parse_args(argv)
     stale = []
     for path in DOCS:
         text = path.read_text()
@@ -432,7 +436,7 @@ def main(argv: list[str] | None = None) -> int:
         if new != text:
             stale.append(path.relative_to(ROOT))
             if not args.check:
-                path.write_text(new)
+                write_atomic(path, new, "document")
     verb = "stale" if args.check else "rewrote"
     print(f"{verb}: {', '.join(map(str, stale))}" if stale else "docs match the result files")
     return 1 if stale and args.check else 0

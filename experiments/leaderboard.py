@@ -30,6 +30,8 @@ import sys
 
 import numpy as np
 
+from mamma_mia_env.plumbing.files import write_file
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, ROOT)
@@ -171,8 +173,8 @@ def render(out: str, counts: list[int]) -> bool:
         + ("**yes**" if all_ok else "**NO**"),
         "",
     ]
-    with open(os.path.join(out, "LEADERBOARD.md"), "w") as fh:
-        fh.write("\n".join(head + sections + [WHY]))
+    text = "\n".join(head + sections + [WHY])
+    write_file(os.path.join(out, "LEADERBOARD.md"), text, "leaderboard")
     return all_ok
 
 
@@ -187,7 +189,9 @@ def main(argv: list[str] | None = None) -> int:
         "--render-only", action="store_true", help="rebuild LEADERBOARD.md from the JSON files"
     )
     add_output_args(parser, "leaderboard")
-    args = parser.parse_args(argv)
+    from experiments.common.arguments import checked  # every flag checked
+
+    args = checked(parser).parse_args(argv)
     counts = [int(x) for x in args.players.split(",")]
     args.out = str(output_dir(args, "leaderboard"))
     if not args.render_only:

@@ -38,6 +38,8 @@ from typing import Any
 import numpy as np
 from tqdm import tqdm
 
+from mamma_mia_env.plumbing.files import write_figure, write_file
+
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
@@ -121,7 +123,7 @@ def plot(report: dict[str, Any], path: Path, title: str) -> None:
     ax.set_title(title, fontsize=9)
     ax.set_xlim(0, max(values) * 1.25)
     fig.tight_layout()
-    fig.savefig(path, dpi=100)
+    write_figure(fig, path, "plot", dpi=100)
     plt.close(fig)
 
 
@@ -158,7 +160,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--rows", default=",".join(ROWS), help=f"some of {','.join(ROWS)}")
     add_output_args(parser, STEM)
-    args = parser.parse_args(argv)
+    from experiments.common.arguments import checked  # every flag checked
+
+    args = checked(parser).parse_args(argv)
     rows_wanted = [r for r in args.rows.split(",") if r]
     if not rows_wanted or set(rows_wanted) - set(ROWS):
         parser.error(f"--rows: give some of {','.join(ROWS)}")
@@ -198,7 +202,7 @@ def main(argv: list[str] | None = None) -> int:
     if threads != os.cpu_count():  # NUMBA_NUM_THREADS set: another file
         stem += f"_t{threads}"
     path = out / f"{stem}.json"
-    path.write_text(json.dumps(doc, indent=1) + "\n")
+    write_file(path, json.dumps(doc, indent=1) + "\n", "result")
     plot(report, out / f"{stem}.png", f"{args.players}p vs {args.opponent}, B = {args.batch}")
     print(f"wrote {path}")
     return 0

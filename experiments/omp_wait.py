@@ -79,7 +79,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--repeats", type=int, default=5, help="processes per policy and row")
     p.add_argument("--seconds", type=float, default=3.0, help="timed seconds per process")
     add_output_args(p, "omp_wait")
-    args = p.parse_args(argv)
+    from experiments.common.arguments import checked  # every flag checked
+
+    args = checked(p).parse_args(argv)
     if args.repeats < 1 or not args.seconds > 0:
         p.error("--repeats must be >= 1 and --seconds > 0")
     start = time.perf_counter()

@@ -22,6 +22,8 @@ import tempfile
 import time
 from typing import Any
 
+from mamma_mia_env.plumbing.files import write_file
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 
@@ -66,7 +68,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", default=None)
     ap.add_argument("--export", action="store_true", help="write to experiments/results/")
-    args = ap.parse_args(argv)
+    from experiments.common.arguments import checked  # every flag checked
+
+    args = checked(ap).parse_args(argv)
     if args.deals < 1 or args.simulations < 1:
         ap.error("--deals and --simulations must be >= 1")
     from open_spiel.python.algorithms import ismcts, mcts
@@ -109,9 +113,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     os.makedirs(out_dir, exist_ok=True)
     path = os.path.join(out_dir, "openspiel_ismcts.json")
-    with open(path, "w") as fh:
-        json.dump(record, fh, indent=2)
-        fh.write("\n")
+    write_file(path, json.dumps(record, indent=2) + "\n", "result")
     print(
         f"ISMCTS ({args.simulations} sims) vs builder, 2p: {wins}/{games} = "
         f"{wins / games:.1%} [{lo:.1%}, {hi:.1%}], {np.median(t):.0f} ms/decision\nwrote {path}"

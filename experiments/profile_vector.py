@@ -113,7 +113,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seconds", type=float, default=3.0)
     ap.add_argument("--players", type=int, default=4)
     add_output_args(ap, "profile")
-    args = ap.parse_args(argv)
+    from experiments.common.arguments import checked  # every flag checked
+
+    args = checked(ap).parse_args(argv)
     t0 = time.perf_counter()
     res = profile(args.batch, args.seconds, args.players)
     res["machine"] = machine()

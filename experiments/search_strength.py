@@ -36,6 +36,8 @@ import tempfile
 import time
 from collections.abc import Callable
 
+from mamma_mia_env.plumbing.files import read_json, write_figure, write_file
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 
@@ -189,15 +191,14 @@ def plot(record: dict, path: str) -> None:
     ax.legend(fontsize=8)
     ax.set_title("Search bot strength vs budget (duplicate deals)")
     fig.tight_layout()
-    fig.savefig(path, dpi=120)
+    write_figure(fig, path, "plot", dpi=120)
 
 
 def _write(out_dir: str, name: str, record: dict, seed: int, t0: float) -> None:
     record["provenance"] = provenance(seeds=seed, wall_time=time.perf_counter() - t0)
     os.makedirs(out_dir, exist_ok=True)
-    with open(os.path.join(out_dir, f"{name}.json"), "w") as fh:
-        json.dump(record, fh, indent=2)
-        fh.write("\n")
+    text = json.dumps(record, indent=2) + "\n"
+    write_file(os.path.join(out_dir, f"{name}.json"), text, "result")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -268,8 +269,7 @@ def resume(ap: argparse.ArgumentParser, args: argparse.Namespace, record: dict) 
     """``--resume FILE``: its rows and timings into ``record``, its arguments and
     provenance kept in ``history``."""
     try:
-        with open(args.resume) as fh:
-            old = json.load(fh)
+        old = read_json(args.resume, "--resume file")
         assert old["experiment"] == "search_strength" and isinstance(old["curves"], dict)
     except (OSError, ValueError, KeyError, AssertionError, TypeError) as exc:
         ap.error(f"--resume {args.resume}: not a search_strength result file ({exc})")
@@ -316,7 +316,9 @@ def plan(
 
 def main(argv: list[str] | None = None) -> int:
     ap = build_parser()
-    args = ap.parse_args(argv)
+    from experiments.common.arguments import checked  # every flag checked
+
+    args = checked(ap).parse_args(argv)
     t0 = time.perf_counter()
     budgets, players, opponents, headline_opps = check_args(ap, args)
     out_dir = (

@@ -28,7 +28,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=None)
     parser.add_argument("--seed", type=int, default=0)
     add_output_args(parser, "speed")
-    args = parser.parse_args(argv)
+    from experiments.common.arguments import checked  # every flag checked
+
+    args = checked(parser).parse_args(argv)
     run_speed(str(output_dir(args, "speed")), args.games, args.workers, args.seed)
     return 0
 

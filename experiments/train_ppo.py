@@ -41,6 +41,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from mamma_mia_env.plumbing.files import write_file
+
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
@@ -135,8 +137,7 @@ def train(
     from mamma_mia_env.game.symmetry import obs_scale
 
     out.mkdir(parents=True, exist_ok=True)
-    with open(out / "config.json", "w") as fh:
-        json.dump(cfg, fh, indent=2)
+    write_file(out / "config.json", json.dumps(cfg, indent=2) + "\n", "run config")
     seed = int(cfg["seed"])
     config = game_config(cfg)
     n = config.num_players
@@ -302,8 +303,7 @@ def final_evaluation(policy: Any, cfg: dict, out: Path, timings: dict) -> dict[s
         workers=int(ev.get("workers", 1)),
     )
     timings["final_eval_seconds"] = time.perf_counter() - t0
-    with open(out / "final_eval.json", "w") as fh:
-        json.dump(final, fh, indent=2)
+    write_file(out / "final_eval.json", json.dumps(final, indent=2) + "\n", "result")
     for bot, r in final.items():
         print(
             f"[final] {r['games']:,} duplicate-deal games vs {bot}: win rate "
@@ -349,7 +349,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="only measure the training env's speed for SECONDS (random learner moves "
         "against the config's opponents) and print it as JSON",
     )
-    return ap.parse_args(argv)
+    from experiments.common.arguments import checked  # every flag checked
+
+    return checked(ap).parse_args(argv)
 
 
 def main(argv: list[str] | None = None) -> int:

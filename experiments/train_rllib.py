@@ -45,7 +45,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--address", default=None, help="Ray cluster address ('auto', ray://...)")
     p.add_argument("--checkpoint", action="store_true", help="save the algorithm at the end")
     add_training_args(p, "rllib", threads_help="torch threads per process (1)")
-    args = p.parse_args(argv)
+    from experiments.common.arguments import checked  # every flag checked
+
+    args = checked(p).parse_args(argv)
     check_training_args(p, args, ("iterations", "batch", "minibatch", "epochs", "envs_per_runner"))
     if args.env_runners < 0:
         p.error("--env-runners must be >= 0")

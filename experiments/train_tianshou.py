@@ -45,7 +45,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--opponent", choices=("self", "random"), default="self")
     p.add_argument("--save", action="store_true", help="save the DQN's weights (dqn.pt)")
     add_training_args(p, "tianshou", threads_help="torch threads (1)")
-    args = p.parse_args(argv)
+    from experiments.common.arguments import checked  # every flag checked
+
+    args = checked(p).parse_args(argv)
     check_training_args(p, args, ("iterations", "steps", "updates", "envs", "batch", "buffer"))
     return args
 

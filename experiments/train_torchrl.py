@@ -105,7 +105,9 @@ def parse_args(argv: list[str] | None = None) -> Args:
         else:
             kind = {"int": int, "float": float, "str": str}[str(f.type)]
             p.add_argument(flag, type=kind, default=f.default)
-    ns = p.parse_args(argv)
+    from experiments.common.arguments import checked  # every flag checked
+
+    ns = checked(p).parse_args(argv)
     if ns.smoke:
         ns.envs, ns.steps, ns.total_frames, ns.minibatch, ns.eval_games = 8, 16, 256, 64, 20
     positive = ("envs", "steps", "total_frames", "epochs", "minibatch", "hidden", "eval_games")

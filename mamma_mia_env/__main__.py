@@ -13,14 +13,23 @@ import time
 
 import numpy as np
 
+from mamma_mia_env.plumbing.arguments import int_flag
+
 
 def _parse(argv: list[str] | None) -> argparse.Namespace:
     p = argparse.ArgumentParser(
         prog="python -m mamma_mia_env",
         description="Show what is installed and play one random game (a smoke test).",
     )
-    p.add_argument("--players", type=int, default=4, help="number of players, 2-5 (default 4)")
-    p.add_argument("--seed", type=int, default=0, help="game seed, >= 0 (default 0)")
+    p.add_argument(
+        "--players",
+        type=int_flag("--players", 2, 5),
+        default=4,
+        help="number of players, 2-5 (default 4)",
+    )
+    p.add_argument(
+        "--seed", type=int_flag("--seed", 0, 2**64 - 1), default=0, help="game seed (default 0)"
+    )
     p.add_argument("--quiet", action="store_true", help="print only the summary line")
     args = p.parse_args(argv)
     if not 2 <= args.players <= 5:

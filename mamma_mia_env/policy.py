@@ -28,6 +28,7 @@ from mamma_mia_env.game.engine import Engine
 from mamma_mia_env.game.kernels import first_masked_out
 from mamma_mia_env.game.sampling import sample_world
 from mamma_mia_env.game.state import GameState
+from mamma_mia_env.plumbing.arguments import check_out
 
 __all__ = [
     "Policy",
@@ -162,7 +163,11 @@ def policy_actions(
     Returns ``out`` (or a new int64 array) with the actions written in.
     """
     data = state.data
-    actions = np.zeros(len(data), dtype=np.int64) if out is None else out
+    if out is None:
+        actions = np.zeros(len(data), dtype=np.int64)
+    else:
+        inputs = {"state.data": data, "who": who, "masks": masks}
+        actions = check_out(out, (len(data),), np.int64, inputs=inputs)
     seats = data["seat"].astype(np.int64)
     groups = np.unique(who[who >= 0])
     modes = [policy_mode(policies[a], default_mode) for a in groups]

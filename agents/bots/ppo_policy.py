@@ -47,6 +47,7 @@ import numpy as np
 from mamma_mia_env.game.config import OBSERVATION_MODES, Config
 from mamma_mia_env.game.observe import observation_layout
 from mamma_mia_env.game.symmetry import SeatCanonicalizer
+from mamma_mia_env.plumbing.files import write_npz
 
 FORMAT = "mamma-mia-policy/1"
 ACTIVATIONS = ("tanh", "relu")
@@ -219,7 +220,7 @@ class NumpyPolicy:
             arrays[f"w{i}"], arrays[f"b{i}"] = w, b
         arrays["w_out"], arrays["b_out"] = self.w_out, self.b_out
         Path(path).parent.mkdir(parents=True, exist_ok=True)
-        np.savez_compressed(path, **arrays)
+        write_npz(path, arrays, "policy file")  # never a half-written policy in place
 
     def logits(self, canonical_obs: np.ndarray) -> np.ndarray:
         x = np.asarray(canonical_obs, dtype=np.float32)

@@ -1,7 +1,8 @@
 """What the ``mamma-mia`` commands share: the program name, rule-variant flags, checks.
 
-``positive`` and ``stem`` are argparse ``type=`` checks that name the flag in their
-error; ``VARIANT_FLAGS`` are the rule variants every command that starts a game offers.
+``positive``, ``real``, ``output_file`` and ``stem`` are argparse ``type=`` checks that
+name the flag in their error (every flag's value goes through one of them or
+``choices``); ``VARIANT_FLAGS`` are the rule variants every command that starts a game offers.
 """
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ import sys
 from collections.abc import Callable
 
 from mamma_mia_agents.tournament.output import OutputError, check_stem
+from mamma_mia_env.plumbing.arguments import int_flag, real_flag
+from mamma_mia_env.plumbing.files import FileDoorError, check_output
 
 PROG = "mamma-mia"
 
@@ -26,17 +29,27 @@ VARIANT_FLAGS = (
 
 
 def positive(name: str, low: int = 1, high: int | None = None) -> Callable[[str], int]:
-    """An argparse type: an integer in ``low..high`` (``high=None``: no upper bound)."""
+    """An argparse type: an integer in ``low..high`` (``high=None``: no upper bound),
+    written as plain ASCII digits (``plumbing.arguments.int_flag``)."""
+    return int_flag(name, low, high)
 
-    def parse(text: str) -> int:
+
+def real(name: str, low: float | None = None, high: float | None = None) -> Callable[[str], float]:
+    """An argparse type: a finite real number in ``[low, high]`` (``type=float`` would
+    take ``nan``, ``inf`` and ``1e999``; ``plumbing.arguments.real_flag``)."""
+    return real_flag(name, low, high)
+
+
+def output_file(name: str) -> Callable[[str], str]:
+    """An argparse type: a path a file can be written to (``check_output``), checked
+    when the flags are read, before any game is played."""
+
+    def parse(text: str) -> str:
         try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{name} must be an integer, got {text!r}") from None
-        if value < low or (high is not None and value > high):
-            bound = f"{low}-{high}" if high is not None else f">= {low}"
-            raise argparse.ArgumentTypeError(f"{name} must be {bound}, got {value}")
-        return value
+            check_output(text, f"{name} file")
+        except FileDoorError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+        return text
 
     return parse
 

@@ -27,7 +27,7 @@ from rich.markup import escape
 from rich.text import Text
 
 from mamma_mia_agents import AgentLoadError
-from mamma_mia_agents.cli.options import VARIANT_FLAGS, positive
+from mamma_mia_agents.cli.options import VARIANT_FLAGS, output_file, positive, real
 from mamma_mia_agents.cli.screen import (
     HELP,
     events,
@@ -50,6 +50,7 @@ from mamma_mia_env import Config, ConfigError
 from mamma_mia_env.game.actions import TurnAction
 from mamma_mia_env.game.cards import HAND_LIMIT, INGREDIENTS, order_name
 from mamma_mia_env.game.state import REVEAL
+from mamma_mia_env.plumbing.files import check_output
 from mamma_mia_env.render.text import reveal_choice_text
 
 __all__ = ["DEFAULT_SAVE", "SAVE_FORMAT", "Game", "Quit", "SaveError", "add_parser", "run"]
@@ -89,8 +90,12 @@ def add_parser(sub: Any) -> None:
         default="recall",
         help="recall: the whole oven history is shown (a memory aid); top_card: only the top",
     )
-    p.add_argument("--delay", type=float, default=1.0, help="seconds to show each bot move")
-    p.add_argument("--save", default=DEFAULT_SAVE, help="where q saves the game")
+    p.add_argument(
+        "--delay", type=real("--delay", 0, 60), default=1.0, help="seconds to show each bot move"
+    )
+    p.add_argument(
+        "--save", type=output_file("--save"), default=DEFAULT_SAVE, help="where q saves the game"
+    )
     p.add_argument("--resume", metavar="FILE", help="continue a game saved with q")
     for flag, field, text in VARIANT_FLAGS:
         p.add_argument(flag, dest=field, action="store_true", help=text)
@@ -372,6 +377,7 @@ def run(args: argparse.Namespace) -> int:
         if specs is not None and not all(specs):
             parser.error(f"--agents needs a comma-separated list, got {args.agents!r}")
         if args.resume:
+            check_output(args.resume, "--resume file (q saves the game back to it)")
             game = Game.load(args.resume, specs)
         else:
             fields = ("mamma_mia_in_deal", "pass_may_play_order", "strict_minimale",

@@ -15,8 +15,10 @@ from typing import Any
 from rich.console import Console
 from rich.prompt import Prompt
 
+from mamma_mia_agents.cli.options import output_file, positive, run_error
 from mamma_mia_agents.cli.screen import table_renderable
 from mamma_mia_env import Config
+from mamma_mia_env.plumbing.files import FileDoorError, write_file
 from mamma_mia_env.render.html import LogError, load_log, replay_html, reveal_starts, step_caption
 from mamma_mia_env.render.svg import table_view
 
@@ -40,9 +42,17 @@ def add_parser(sub: Any) -> None:
         "env.write_event_log or `mamma-mia tournament --save-logs`).",
     )
     p.add_argument("log", help="the event log JSON file")
-    p.add_argument("--html", metavar="OUT", help="write a self-contained HTML viewer here")
     p.add_argument(
-        "--seat", type=int, default=None, help="start in this seat's view (default: all hands)"
+        "--html",
+        metavar="OUT",
+        type=output_file("--html"),
+        help="write a self-contained HTML viewer here (checked before the log is read)",
+    )
+    p.add_argument(
+        "--seat",
+        type=positive("--seat", 0, 4),
+        default=None,
+        help="start in this seat's view (default: all hands)",
     )
     p.set_defaults(run=run, subparser=p)
 
@@ -56,7 +66,11 @@ def run(args: argparse.Namespace) -> int:
     if args.seat is not None and not 0 <= args.seat < n:
         args.subparser.error(f"--seat must be 0..{n - 1} for this {n}-player game")
     if args.html:
-        Path(args.html).write_text(replay_html(log, source=Path(args.log).name), encoding="utf-8")
+        page = replay_html(log, source=Path(args.log).name)
+        try:
+            write_file(args.html, page, "replay page")  # says so if it replaces one
+        except FileDoorError as exc:
+            return run_error("replay", f"--html: {exc}")
         print(f"wrote {args.html}")
         return 0
     return terminal_replay(log, args.seat, Console(highlight=False))
@@ -79,7 +93,10 @@ def terminal_replay(log: dict[str, Any], seat: int | None, console: Console) -> 
             r = log["result"]
             won = ", ".join(f"seat {s}" for s in r["winners"]) or "-"
             console.print(f"Game over: delivered {r['delivered']}, winners {won}", style="bold")
-        key = Prompt.ask("key", console=console, default="n", show_default=False).strip()
+        try:
+            key = Prompt.ask("key", console=console, default="n", show_default=False).strip()
+        except (EOFError, KeyboardInterrupt):  # input closed or Ctrl-C: quit, no traceback
+            return 0
         if key not in KEYS:
             console.print(f"unknown key {key!r}: use one of {', '.join(KEYS)}", style="red")
             continue

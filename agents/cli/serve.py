@@ -26,7 +26,7 @@ from importlib import resources
 from typing import Any
 
 from mamma_mia_agents import REGISTRY, AgentLoadError
-from mamma_mia_agents.cli.options import PROG, VARIANT_FLAGS, positive
+from mamma_mia_agents.cli.options import PROG, VARIANT_FLAGS, output_file, positive, real
 from mamma_mia_agents.cli.session import DEFAULT_SAVE, AgentFailure, Game, SaveError
 from mamma_mia_agents.cli.web_game import FormError, MoveError, WebGame, new_game
 from mamma_mia_env import Config, ConfigError
@@ -98,15 +98,27 @@ def add_parser(sub: Any) -> None:
         default="recall",
         help="recall: the whole oven history is shown (a memory aid); top_card: only the top",
     )
-    p.add_argument("--delay", type=float, default=0.8, help="seconds to show each agent move")
+    p.add_argument(
+        "--delay", type=real("--delay", 0, 60), default=0.8, help="seconds to show each agent move"
+    )
     p.add_argument(
         "--max-games",
         type=positive("--max-games", 1, 1000),
         default=8,
         help="live games kept at once (default: %(default)s)",
     )
-    p.add_argument("--save", default=DEFAULT_SAVE, help="where the page's Save writes the game")
-    p.add_argument("--resume", metavar="FILE", help="open this saved game (then saved there)")
+    p.add_argument(
+        "--save",
+        type=output_file("--save"),
+        default=DEFAULT_SAVE,
+        help="where the page's Save writes the game",
+    )
+    p.add_argument(
+        "--resume",
+        metavar="FILE",
+        type=output_file("--resume"),  # it is saved back there: checked before the server starts
+        help="open this saved game (then saved there)",
+    )
     for flag, field, text in VARIANT_FLAGS:
         p.add_argument(flag, dest=field, action="store_true", help=text)
     p.set_defaults(run=run, subparser=p)
@@ -408,7 +420,9 @@ def run(args: argparse.Namespace) -> int:
     except RequestError as exc:
         args.subparser.error(str(exc))
     except OSError as exc:
-        args.subparser.error(f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}")
+        args.subparser.error(
+            f"--host/--port: cannot listen on {args.host}:{args.port}: {exc.strerror or exc}"
+        )
     host, port = str(server.server_address[0]), server.server_address[1]
     shown = f"[{host}]" if ":" in host else host
     print(f"Open http://{shown}:{port}/ in your browser (Ctrl+C stops the server)", flush=True)

@@ -18,6 +18,7 @@ from mamma_mia_agents import REGISTRY, AgentLoadError, load_agent
 from mamma_mia_env import ActionCodec, Config, ConfigError, Engine, GameState, StateError
 from mamma_mia_env.game.log import reveal_record
 from mamma_mia_env.game.state import OVER, REVEAL
+from mamma_mia_env.plumbing.arguments import is_int
 from mamma_mia_env.plumbing.files import FileDoorError, read_json, write_atomic
 from mamma_mia_env.plumbing.seeding import agent_rng
 from mamma_mia_env.policy import PolicyFailure, observers_for, policy_actions
@@ -77,11 +78,11 @@ class Game:
         self.steps: list[Step] = []
         for i, a in enumerate(actions):
             if self.over():
-                raise ValueError(f"action {i} comes after the end of the game")
+                raise ValueError(f"actions[{i}] comes after the end of the game")
             legal = self.legal()
             ok = isinstance(a, int) and not isinstance(a, bool) and 0 <= a < len(legal)
             if not (ok and legal[a]):
-                raise ValueError(f"action {i} ({a!r}) is not legal in its position")
+                raise ValueError(f"actions[{i}] ({a!r}) is not legal in its position")
             self.apply(a)
 
     @property
@@ -238,8 +239,10 @@ class Game:
                 raise ValueError(f"field 'seat' must be an int, got {seat!r}")
             if not isinstance(specs, list) or not all(isinstance(x, str) for x in specs):
                 raise ValueError("field 'agents' must be a list of agent names")
-            if not isinstance(actions, list):
-                raise ValueError("field 'actions' must be a list")
+            if not specs and not agents:
+                raise ValueError("field 'agents' must name at least one agent")
+            if not isinstance(actions, list) or not all(is_int(a) for a in actions):
+                raise ValueError("field 'actions' must be a list of integers")
             game = cls(config, seat, agents or _bundled_only(path, specs), seed, actions)
             saved = GameState.from_dict(obj["state"])
         except KeyError as exc:

@@ -9,7 +9,6 @@ Every argument is checked, and ``--out`` proved writable, before the first game.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import shlex
 import sys
@@ -32,6 +31,8 @@ from mamma_mia_agents.tournament import (
     run_tournament,
 )
 from mamma_mia_env import ConfigError
+from mamma_mia_env.game.log import write_log
+from mamma_mia_env.plumbing.files import FileDoorError
 
 
 def add_parser(sub: Any) -> None:
@@ -130,7 +131,7 @@ def _add_output_flags(t: argparse.ArgumentParser) -> None:
     )
     t.add_argument(
         "--save-logs",
-        type=positive("--save-logs", 0),
+        type=positive("--save-logs", 0, MAX_GAMES),
         default=0,
         metavar="N",
         help="with --out: write event logs of the first N games (NAME.game-K.json) for "
@@ -178,7 +179,8 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser, argv: Sequenc
     command = " ".join([PROG, *(shlex.quote(a) for a in argv)])
     if args.out is not None:  # before playing: a run must not be lost at the end
         try:
-            prepare_output(args.out, args.name, plot=not args.no_plot)
+            logs = min(args.save_logs, args.games)  # each further log is checked as written
+            prepare_output(args.out, args.name, plot=not args.no_plot, logs=logs)
         except OutputError as exc:
             parser.error(str(exc))
     try:
@@ -215,9 +217,8 @@ def _write(args: argparse.Namespace, res: TournamentResult) -> int:
         paths = res.write(args.out, args.name, plot=not args.no_plot)
         for k, log in enumerate(res.logs):  # --save-logs
             paths.append(os.path.join(args.out, f"{args.name}.game-{k}.json"))
-            with open(paths[-1], "w") as fh:
-                json.dump(log, fh, indent=1)
-    except (OSError, OutputError) as exc:  # e.g. the disk filled up during the run
+            write_log(paths[-1], log)
+    except (OSError, OutputError, FileDoorError) as exc:  # e.g. the disk filled up
         return run_error("tournament", f"could not write the results to --out {args.out!r}: {exc}")
     print("wrote " + ", ".join(paths), file=sys.stderr if args.json else sys.stdout)
     return 0

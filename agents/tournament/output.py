@@ -15,6 +15,13 @@ from typing import Any
 
 import numpy as np
 
+from mamma_mia_env.plumbing.files import (
+    FileDoorError,
+    check_output,
+    check_output_dir,
+    write_figure,
+)
+
 #: The longest ``--name`` / ``stem`` of the output files.
 MAX_STEM = 100
 #: The columns of the CSV file, in order.
@@ -64,11 +71,18 @@ def check_stem(stem: Any) -> str:
     return stem
 
 
-def prepare_output(out_dir: str | os.PathLike, stem: str, plot: bool = True) -> list[str]:
-    """Create ``out_dir``, prove it writable and return the output paths.
+def prepare_output(
+    out_dir: str | os.PathLike, stem: str, plot: bool = True, logs: int = 0
+) -> list[str]:
+    """Prove ``out_dir`` writable (or creatable: it is created only when the results
+    are written) and return the output paths (the CSV, the JSON, the PNG with
+    ``plot``, then ``logs`` event logs ``{stem}.game-K.json``).
 
     Called before a tournament is played, so that an unwritable ``--out`` fails at
-    once rather than after the games; raises ``OutputError`` naming the path.
+    once rather than after the games, and changes nothing; raises ``OutputError``
+    naming ``--out`` and the path. Each target is checked by ``check_output``: it may
+    exist (it is then replaced, a link at its place too, never followed) unless it is
+    a directory or a read-only file.
     """
     check_stem(stem)
     try:
@@ -77,21 +91,28 @@ def prepare_output(out_dir: str | os.PathLike, stem: str, plot: bool = True) -> 
         raise OutputError(f"--out must be a directory path, got {out_dir!r}") from None
     if not isinstance(out, str) or not out or "\0" in out:
         raise OutputError(f"--out must be a directory path, got {out_dir!r}")
-    try:
-        os.makedirs(out, exist_ok=True)
-        with tempfile.NamedTemporaryFile(dir=out, prefix=f".{stem}.", suffix=".probe"):
-            pass
-    except OSError as exc:
-        raise OutputError(
-            f"--out {out!r} is not a writable directory: {exc.strerror or exc}"
-        ) from None
+    if not os.path.isdir(out):  # created when the results are written, not before
+        try:
+            check_output_dir(out, "--out directory")
+        except FileDoorError as exc:
+            raise OutputError(f"--out {out!r} is not a writable directory: {exc}") from None
+    else:
+        try:  # a probe finds what os.access misses (a read-only file system, ACLs)
+            with tempfile.NamedTemporaryFile(dir=out, prefix=f".{stem}.", suffix=".probe"):
+                pass
+        except OSError as exc:
+            raise OutputError(
+                f"--out {out!r} is not a writable directory: {exc.strerror or exc}"
+            ) from None
     exts = ("csv", "json", "png") if plot else ("csv", "json")
     paths = [os.path.join(out, f"{stem}.{ext}") for ext in exts]
-    for path in paths:
-        if os.path.isdir(path):
-            raise OutputError(f"cannot write {path!r}: it is a directory")
-        if os.path.exists(path) and not os.access(path, os.W_OK):
-            raise OutputError(f"cannot write {path!r}: the file is not writable")
+    paths += [os.path.join(out, f"{stem}.game-{k}.json") for k in range(logs)]
+    if os.path.isdir(out):
+        for path in paths + [f"{p}.meta.json" for p in paths[:1]]:
+            try:
+                check_output(path, "output file")
+            except FileDoorError as exc:
+                raise OutputError(f"--out {out!r}: cannot write {exc}") from None
     return paths
 
 
@@ -152,5 +173,7 @@ def plot_rows(
     axes[0].set_yticks(y, names)
     fig.suptitle(title)
     fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
+    try:
+        write_figure(fig, path, "plot", dpi=120)
+    finally:
+        plt.close(fig)

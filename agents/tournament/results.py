@@ -33,6 +33,7 @@ from mamma_mia_agents.tournament.output import (
 )
 from mamma_mia_env import Config
 from mamma_mia_env.game.outcome import finishing_ranks, win_shares
+from mamma_mia_env.plumbing.files import write_file
 from mamma_mia_env.plumbing.provenance import provenance, write_sidecar
 
 Z95 = 1.959963984540054  # the 97.5% quantile of the standard normal
@@ -276,8 +277,7 @@ class TournamentResult:
     def to_json(self, path: str | os.PathLike | None = None) -> str:
         text = json.dumps(self.to_dict(), indent=2)
         if path is not None:
-            with open(path, "w") as fh:
-                fh.write(text + "\n")
+            write_file(path, text + "\n", "results")
         return text
 
     CSV_COLUMNS = CSV_COLUMNS
@@ -285,8 +285,7 @@ class TournamentResult:
     def to_csv(self, path: str | os.PathLike | None = None) -> str:
         text = csv_text(self.table or self.compute_table())
         if path is not None:
-            with open(path, "w") as fh:
-                fh.write(text)
+            write_file(path, text, "results table")
         return text
 
     def plot(self, path: str | os.PathLike, title: str | None = None) -> None:
@@ -306,12 +305,13 @@ class TournamentResult:
         ``stem`` must be a plain file name (``check_stem``): the files stay in ``out_dir``.
         """
         paths = prepare_output(out_dir, stem, plot)
+        os.makedirs(out_dir, exist_ok=True)
+        paths = prepare_output(out_dir, stem, plot)  # now the files themselves are checked
         self.to_csv(paths[0])
         record = provenance(seeds=self.seed, wall_time=self.elapsed, command=self.command)
         doc = self.to_dict()
         doc["provenance"] = record
-        with open(paths[1], "w") as fh:
-            fh.write(json.dumps(doc, indent=2) + "\n")
+        write_file(paths[1], json.dumps(doc, indent=2) + "\n", "results")
         write_sidecar(paths[0], record)
         if plot:
             self.plot(paths[2])

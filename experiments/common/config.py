@@ -14,6 +14,8 @@ import json
 from collections.abc import Collection, Iterable
 from typing import Any
 
+from mamma_mia_env.plumbing.files import FileDoorError, read_json
+
 __all__ = ["apply_override", "check_keys", "deep_update", "game_config", "load_config"]
 
 
@@ -71,8 +73,13 @@ def load_config(
     checked against ``defaults``."""
     cfg = copy.deepcopy(defaults)
     if path:
-        with open(path) as fh:
-            cfg = deep_update(cfg, json.load(fh))
+        try:
+            doc = read_json(path, "config file")
+        except FileDoorError as exc:
+            raise SystemExit(f"error: {exc}") from None
+        if not isinstance(doc, dict):
+            raise SystemExit(f"error: {path}: the config file must be a JSON object")
+        cfg = deep_update(cfg, doc)
     for o in overrides:
         apply_override(cfg, o)
     check_keys(cfg, defaults, open_sections)

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from experiments.common.provenance import bot_sources, git_revision, provenance
+from mamma_mia_env.plumbing.files import write_file
 
 __all__ = ["evaluate", "evaluate_policy_file", "play_learner_games"]
 
@@ -86,9 +87,8 @@ def evaluate_policy_file(
     if out is not None:
         out.mkdir(parents=True, exist_ok=True)
         record = provenance(seeds=int(ev["final_seed"]), wall_time=time.perf_counter() - t0)
-        with open(out / f"{cfg['name']}_final_eval.json", "w") as fh:
-            json.dump({**res, "provenance": record}, fh, indent=2)
-            fh.write("\n")
+        doc = json.dumps({**res, "provenance": record}, indent=2) + "\n"
+        write_file(out / f"{cfg['name']}_final_eval.json", doc, "result")
     return {
         "policy": policy,
         "num_players": cfg["env"]["num_players"],

@@ -1,5 +1,9 @@
 """Where the experiment scripts write, and how.
 
+Every file goes through the file doors (``mamma_mia_env.plumbing.files``): written to
+a temporary file and renamed into place, a line on stderr when an earlier run's file
+is replaced; ``--out`` is checked when the flags are read.
+
 No script writes into a tracked file unless asked: by default results go to
 ``runs/<experiment>/`` (git-ignored); ``--export`` writes into ``experiments/results/``
 (the committed results), ``--out DIR`` anywhere else. JSON results carry their
@@ -11,16 +15,19 @@ from __future__ import annotations
 
 import argparse
 import csv
+import io
 import json
 import os
 from pathlib import Path
 from typing import Any
 
+from mamma_mia_env.plumbing.files import FileDoorError, check_output_dir, write_file
+
 ROOT = Path(__file__).resolve().parents[2]
 RESULTS = ROOT / "experiments" / "results"
 RUNS = ROOT / "runs"
 
-__all__ = ["RESULTS", "ROOT", "RUNS", "add_output_args", "file_stem", "output_dir"]
+__all__ = ["RESULTS", "ROOT", "RUNS", "add_output_args", "file_stem", "out_dir_arg", "output_dir"]
 __all__ += ["write_csv", "write_json"]
 
 
@@ -28,13 +35,25 @@ def add_output_args(parser: argparse.ArgumentParser, name: str) -> None:
     """``--out DIR`` or ``--export`` (exclusive); :func:`output_dir` resolves them."""
     group = parser.add_mutually_exclusive_group()
     group.add_argument(
-        "--out", type=Path, default=None, help=f"output directory (default runs/{name}/)"
+        "--out",
+        type=out_dir_arg,
+        default=None,
+        help=f"output directory (default runs/{name}/; checked before the run starts)",
     )
     group.add_argument(
         "--export",
         action="store_true",
         help="write into experiments/results/ (the committed results)",
     )
+
+
+def out_dir_arg(text: str) -> Path:
+    """The argparse type of ``--out``: a directory that exists and is writable, or can be
+    created (``check_output_dir``), checked when the flags are read, before any work."""
+    try:
+        return check_output_dir(text, "--out directory")
+    except FileDoorError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def file_stem(text: str) -> str:
@@ -57,9 +76,7 @@ def output_dir(args: argparse.Namespace, name: str) -> Path:
 
 def write_json(path: str | os.PathLike, doc: dict[str, Any], record: dict[str, Any]) -> None:
     """Write ``doc`` with its provenance record under the key ``"provenance"``."""
-    with open(path, "w") as fh:
-        json.dump({**doc, "provenance": record}, fh, indent=2)
-        fh.write("\n")
+    write_file(path, json.dumps({**doc, "provenance": record}, indent=2) + "\n", "result")
 
 
 def write_csv(path: Path, rows: list[dict]) -> None:
@@ -70,7 +87,8 @@ def write_csv(path: Path, rows: list[dict]) -> None:
     keys: list[str] = []
     for r in rows:
         keys += [k for k in r if k not in keys]
-    with open(path, "w", newline="") as fh:
-        w = csv.DictWriter(fh, fieldnames=keys)
-        w.writeheader()
-        w.writerows(rows)
+    buf = io.StringIO(newline="")
+    w = csv.DictWriter(buf, fieldnames=keys)
+    w.writeheader()
+    w.writerows(rows)
+    write_file(path, buf.getvalue(), "result table")

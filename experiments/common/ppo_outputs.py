@@ -17,6 +17,7 @@ from typing import Any
 
 from experiments.common.output import ROOT
 from experiments.common.provenance import provenance
+from mamma_mia_env.plumbing.files import write_file
 
 __all__ = ["export_run", "select_policy", "write_summary"]
 
@@ -83,8 +84,7 @@ def write_summary(
         "bc": bc_rows,
         "provenance": provenance(seeds=int(cfg["seed"]), wall_time=timings.get("train_seconds")),
     }
-    with open(out / "summary.json", "w") as fh:
-        json.dump(summary, fh, indent=2)
+    write_file(out / "summary.json", json.dumps(summary, indent=2) + "\n", "summary")
     return summary
 
 

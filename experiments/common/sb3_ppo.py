@@ -20,6 +20,7 @@ from experiments.common.config import game_config
 from experiments.common.evaluation import evaluate
 from experiments.common.output import write_csv
 from experiments.common.training import set_threads
+from mamma_mia_env.plumbing.files import write_figure
 
 __all__ = ["env_throughput", "make_callbacks", "plot_curves"]
 
@@ -247,5 +248,5 @@ def plot_curves(
         ax.grid(alpha=0.3)
     fig.suptitle(title)
     fig.tight_layout()
-    fig.savefig(out / "learning_curve.png", dpi=110)
+    write_figure(fig, out / "learning_curve.png", "plot", dpi=110)
     plt.close(fig)

@@ -16,6 +16,7 @@ from typing import Any
 
 from experiments.common.output import RUNS, file_stem
 from experiments.common.provenance import provenance
+from mamma_mia_env.plumbing.files import write_figure, write_file
 
 __all__ = ["add_dataclass_args", "add_training_args", "check_training_args", "plot_panels"]
 __all__ += ["set_threads", "write_training_run"]
@@ -77,11 +78,13 @@ def write_training_run(
     the provenance) and ``progress.png`` (a panel per ``(row key, title)``), named by
     ``--name`` if given; returns the summary."""
     import csv
+    import io
 
-    with open(args.out / f"{args.name or 'progress'}.csv", "w", newline="") as fh:
-        w = csv.DictWriter(fh, fieldnames=list(rows[0]))
-        w.writeheader()
-        w.writerows(rows)
+    fh = io.StringIO(newline="")
+    w = csv.DictWriter(fh, fieldnames=list(rows[0]))
+    w.writeheader()
+    w.writerows(rows)
+    write_file(args.out / f"{args.name or 'progress'}.csv", fh.getvalue(), "progress table")
     total = rows[-1]["env_steps"]
     summary = {
         **summary,
@@ -92,7 +95,8 @@ def write_training_run(
         # code revision, library versions, machine, command line, seed
         "provenance": provenance(seeds=args.seed, wall_time=wall),
     }
-    (args.out / f"{args.name or 'summary'}.json").write_text(json.dumps(summary, indent=1) + "\n")
+    text = json.dumps(summary, indent=1) + "\n"
+    write_file(args.out / f"{args.name or 'summary'}.json", text, "summary")
     _plot_progress(rows, panels, title, args.out / f"{args.name or 'progress'}.png")
     return summary
 
@@ -113,7 +117,7 @@ def _plot_progress(
         a.set_xlabel("iteration")
     fig.suptitle(title)
     fig.tight_layout()
-    fig.savefig(path, dpi=100)
+    write_figure(fig, path, "plot", dpi=100)
     plt.close(fig)
 
 
@@ -134,7 +138,7 @@ def add_dataclass_args(
             parser.add_argument(flag, type=_bool, default=f.default, metavar="BOOL")
         elif f.type in ("int | None", "float | None"):
             kind = int if f.type.startswith("int") else float
-            parser.add_argument(flag, type=_optional(kind), default=f.default)
+            parser.add_argument(flag, type=_optional(kind, flag), default=f.default)
         else:
             kind = {"int": int, "float": float, "str": str}[str(f.type)]
             parser.add_argument(flag, type=kind, default=f.default)
@@ -148,9 +152,14 @@ def _bool(text: str) -> bool:
     raise argparse.ArgumentTypeError(f"expected true/false, got {text!r}")
 
 
-def _optional(kind: type) -> Any:
+def _optional(kind: type, flag: str) -> Any:
+    """An argparse type: ``none``, or a checked int or finite float (``arguments``)."""
+    from experiments.common.arguments import finite, whole
+
+    inner = whole(flag) if kind is int else finite(flag)
+
     def parse(text: str) -> Any:
-        return None if text.lower() == "none" else kind(text)
+        return None if text.lower() == "none" else inner(text)
 
     return parse
 
@@ -172,5 +181,5 @@ def plot_panels(
         a.set_ylabel(label)
     fig.suptitle(title)
     fig.tight_layout()
-    fig.savefig(path, dpi=100)
+    write_figure(fig, path, "plot", dpi=100)
     plt.close(fig)

@@ -81,7 +81,9 @@ def parse_args(argv: list[str] | None) -> tuple[argparse.ArgumentParser, argpars
         action="store_true",
         help="with --check, compare deterministic files only",
     )
-    return ap, ap.parse_args(argv)
+    from experiments.common.arguments import checked  # every flag checked
+
+    return ap, checked(ap).parse_args(argv)
 
 
 def choose(ap: argparse.ArgumentParser, args: argparse.Namespace, mode: str) -> list[Experiment]:

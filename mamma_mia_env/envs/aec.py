@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import warnings
 from enum import IntEnum
 from typing import Any
@@ -17,7 +16,7 @@ from mamma_mia_env.game import kernels
 from mamma_mia_env.game.actions import ActionCodec, describe_illegal
 from mamma_mia_env.game.config import Config
 from mamma_mia_env.game.engine import Engine, IllegalActionError
-from mamma_mia_env.game.log import replay_events
+from mamma_mia_env.game.log import replay_events, write_log
 from mamma_mia_env.game.observe import OBS_HIGH
 from mamma_mia_env.game.state import OVER, PLAY, REVEAL, GameState, StateError
 from mamma_mia_env.game.validate import load_state
@@ -327,6 +326,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped env
         """The game so far as a JSON-ready log: config, seed, and every action in words."""
         return replay_events(self.config, self.seed_used, self.actions_taken, self._start)
 
-    def write_event_log(self, path: str) -> None:
-        with open(path, "w") as fh:
-            json.dump(self.event_log(), fh, indent=1)
+    def write_event_log(self, path: str) -> bool:
+        """The event log to ``path``, atomically (``game.log.write_log``); whether an
+        earlier file was replaced."""
+        return write_log(path, self.event_log())

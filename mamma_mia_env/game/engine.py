@@ -270,7 +270,7 @@ class Engine:
         if out is None:
             out = np.empty((b, self.n_actions), dtype=np.int8)
         else:
-            check_out(out, (b, self.n_actions), np.int8)
+            check_out(out, (b, self.n_actions), np.int8, inputs={"state.data": state.data})
         self._k(b).masks(state.data, self.params, self.play, self.need, out)
         return out
 
@@ -294,7 +294,12 @@ class Engine:
         if out is None:
             out = np.empty((b, self.obs_dim), dtype=np.float32)
         else:
-            check_out(out, (b, self.obs_dim), np.float32)
+            check_out(
+                out,
+                (b, self.obs_dim),
+                np.float32,
+                inputs={"state.data": state.data, "seats": seats},
+            )
         self._k(b).observe(state.data, seats, self.num_players, self.obs_mode, out)
         return out
 
@@ -304,7 +309,7 @@ class Engine:
         if out is None:
             out = np.empty((b, self.state_dim), dtype=np.float32)
         else:
-            check_out(out, (b, self.state_dim), np.float32)
+            check_out(out, (b, self.state_dim), np.float32, inputs={"state.data": state.data})
         view = self.state_layout[0][1]
         self._k(b).global_state(state.data, self.num_players, view, out)
         return out

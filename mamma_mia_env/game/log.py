@@ -38,6 +38,7 @@ from mamma_mia_env.game.trace import (
 )
 from mamma_mia_env.game.validate import validate_state
 from mamma_mia_env.plumbing.arguments import ArgumentTypeError, as_int, as_seed
+from mamma_mia_env.plumbing.files import FileDoorError, read_json, write_file
 
 #: The ``format`` field of the event logs written here.
 LOG_FORMAT = "mamma-mia-log/2"
@@ -279,26 +280,20 @@ def load_log(source: str | Path | dict[str, Any]) -> dict[str, Any]:
     if isinstance(source, (str, Path)):
         where = str(source)
         try:
-            obj = json.loads(Path(source).read_text())
-        except OSError as exc:
-            raise LogError(f"{where}: cannot read: {exc}") from exc
-        except json.JSONDecodeError as exc:
-            raise LogError(f"{where}: not JSON: {exc}") from exc
+            obj = read_json(source, "event log")
+        except FileDoorError as exc:
+            raise LogError(str(exc)) from None
     else:
         obj = source
     if not isinstance(obj, dict) or obj.get("format") not in LOG_FORMATS_READ:
         raise LogError(f"{where}: not a {' or '.join(LOG_FORMATS_READ)} document (field 'format')")
+    if not isinstance(obj.get("config", {}), dict):
+        raise LogError(f"{where}: field 'config' must be an object of Config fields")
     try:
         config = Config.from_kwargs(**obj.get("config", {}))
     except (TypeError, ValueError) as exc:
         raise LogError(f"{where}: field 'config': {exc}") from exc
-    seed_field: Any = obj.get("seed")
-    try:
-        seed = int(seed_field)
-    except (TypeError, ValueError):
-        raise LogError(f"{where}: field 'seed' must be an integer") from None
-    if not 0 <= seed < 2**64:
-        raise LogError(f"{where}: field 'seed' must be in 0..2**64-1, got {seed}")
+    seed = _log_seed(obj.get("seed"), where)
     actions = obj.get("actions")
     if not isinstance(actions, list) or not all(
         isinstance(a, int) and not isinstance(a, bool) for a in actions
@@ -308,7 +303,7 @@ def load_log(source: str | Path | dict[str, Any]) -> dict[str, Any]:
     if obj.get("start_state") is not None:
         try:
             start = GameState.from_dict(obj["start_state"])
-        except StateError as exc:
+        except (StateError, TypeError, ValueError) as exc:
             raise LogError(f"{where}: field 'start_state': {exc}") from exc
         if start.config != config or start.batch_size != 1:
             raise LogError(f"{where}: field 'start_state' is not one game of the log's config")
@@ -324,6 +319,26 @@ def load_log(source: str | Path | dict[str, Any]) -> dict[str, Any]:
     return log
 
 
+def _log_seed(value: Any, where: str) -> int:
+    """The ``seed`` field: a string of plain digits (what ``replay_events`` writes: JSON
+    numbers lose precision above 2**53) or, as format 1 wrote it, a JSON integer. A
+    float, a boolean or any other string is refused naming the field."""
+    if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) <= 20:
+        value = int(value)
+    try:
+        return as_seed(value, "field 'seed'")
+    except (TypeError, ValueError) as exc:
+        raise LogError(f"{where}: {str(exc)[:200]}") from None
+
+
+def write_log(path: str | Path, log: dict[str, Any]) -> bool:
+    """Write an event log (``replay_events``) to ``path`` atomically (``write_file``);
+    whether an earlier file was replaced. Refused (``FileDoorError``) before anything is
+    written if the path cannot take a file."""
+    doc = {k: v for k, v in log.items() if not k.startswith("_")}  # not load_log's states
+    return write_file(path, json.dumps(doc, indent=1), "event log")
+
+
 def log_states(
     config: Config, seed: int, actions: list[int], start: GameState | None, where: str = "log"
 ) -> list[np.void]:
@@ -335,10 +350,10 @@ def log_states(
     out = [state.data[0].copy()]
     for i, a in enumerate(actions):
         if state.data["phase"][0] == OVER:
-            raise LogError(f"{where}: action {i} comes after the end of the game")
+            raise LogError(f"{where}: field 'actions': action {i} comes after the end of the game")
         engine.legal_masks(state, out=mask)
         if not (0 <= a < engine.n_actions and mask[0, a]):
-            raise LogError(f"{where}: action {i} ({a}) is illegal in its position")
+            raise LogError(f"{where}: field 'actions': action {i} ({a}) is illegal in its position")
         act[0] = a
         engine.step(state, act)
         out.append(state.data[0].copy())

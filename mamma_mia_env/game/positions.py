@@ -29,6 +29,7 @@ When omitted, the unplaced cards fill it in canonical order (see docs/ENV.md).
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import numpy as np
@@ -48,6 +49,7 @@ from mamma_mia_env.game.engine import Engine
 from mamma_mia_env.game.state import PLAY, GameState, StateError
 from mamma_mia_env.game.validate import TURNS_LIMIT, check_state
 from mamma_mia_env.plumbing.arguments import ArgumentTypeError, is_int
+from mamma_mia_env.plumbing.files import FileDoorError, read_json
 
 _KEYS = {
     "config",
@@ -211,6 +213,20 @@ def build_position(description: dict, config: Config | None = None) -> GameState
         delivered = np.zeros((1, config.num_players), dtype=np.int32)
         kernels.begin_reveal(state.data, engine.params, engine.need, delivered)
     return state
+
+
+def load_position(path: str | os.PathLike[str], config: Config | None = None) -> GameState:
+    """``build_position`` of the description in a JSON file; a file that cannot be read
+    (missing, huge, not UTF-8, a nesting bomb) or a description that is refused is a
+    ``StateError`` whose message starts with the file's name."""
+    try:
+        description = read_json(path, "position")
+    except FileDoorError as exc:
+        raise StateError(str(exc)) from None
+    try:
+        return build_position(description, config)
+    except ValueError as exc:  # StateError, and ConfigError from the 'config' field
+        raise StateError(f"{os.fspath(path)}: {exc}") from None
 
 
 def _config(description: dict, config: Config | None) -> Config:

@@ -10,6 +10,7 @@ one.
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,6 +20,7 @@ from mamma_mia_env.game.config import Config
 from mamma_mia_env.game.consistency import record_problems
 from mamma_mia_env.game.record import MAX_SEATS, OVER, PHASE_NAMES, PLAY, REVEAL, state_dtype
 from mamma_mia_env.plumbing.arguments import as_int
+from mamma_mia_env.plumbing.files import FileDoorError, read_json
 
 __all__ = [  # the record layout and phases are re-exported: their old home
     "MAX_SEATS",
@@ -121,12 +123,14 @@ class GameState:
                 try:
                     raw = game[name]
                     if name in ("seed", "rng"):  # 64-bit: written as decimal strings
-                        if isinstance(raw, str) and raw.isdigit():
+                        if isinstance(raw, str) and raw.isascii() and raw.isdigit():
                             raw = int(raw)
                         elif isinstance(raw, bool) or not isinstance(raw, int):
                             raise StateError(
                                 f"games[{i}].{name}: expected a decimal string, got {raw!r}"
                             )
+                    if field_dtype.base.kind != "b" and _holds_bool(raw):
+                        raise StateError(f"games[{i}].{name}: expected numbers, got a boolean")
                     value = np.array(raw)
                     if value.shape != shape:
                         raise StateError(
@@ -154,6 +158,18 @@ class GameState:
         return state
 
     @classmethod
+    def load(cls, path: str | os.PathLike[str]) -> GameState:
+        """A state saved to a file (``to_json``): read through the file door
+        (``plumbing.files.read_json``: size, UTF-8, nesting) and checked by
+        ``from_dict``; every refusal is a ``StateError`` starting with the file's name."""
+        try:
+            return cls.from_dict(read_json(path, "saved state"))
+        except FileDoorError as exc:
+            raise StateError(str(exc)) from None
+        except ValueError as exc:  # StateError, ConfigError
+            raise StateError(f"{os.fspath(path)}: {exc}") from None
+
+    @classmethod
     def from_json(cls, text: str | bytes | bytearray) -> GameState:
         if not isinstance(text, (str, bytes, bytearray)):
             raise StateError(f"a saved state must be JSON text, got {type(text).__name__}")
@@ -167,6 +183,19 @@ class GameState:
 
 
 _DTYPE = state_dtype()
+
+
+def _holds_bool(raw: Any) -> bool:
+    """Whether a (nested) list holds a boolean: ``np.array([1, True])`` is an integer
+    array, so the dtype alone would let ``true`` pass as 1."""
+    stack = [raw]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, bool):
+            return True
+        if isinstance(item, list):
+            stack.extend(item)
+    return False
 
 
 def check_state(state: GameState) -> list[str]:

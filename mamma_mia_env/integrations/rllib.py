@@ -35,6 +35,7 @@ from ray.rllib.env.multi_agent_env import MultiAgentEnv
 from mamma_mia_env.envs.aec import raw_env
 from mamma_mia_env.game.config import Config
 from mamma_mia_env.integrations.seat_view import SeatView
+from mamma_mia_env.plumbing.arguments import as_float
 
 POLICY_ID = "shared"
 VIEW_OPTIONS = ("canonical", "normalize")
@@ -52,7 +53,7 @@ class MammaMiaMultiAgentEnv(MultiAgentEnv):
             raise ValueError(
                 f"illegal_action must be 'terminate' or 'raise', got {self.illegal_action!r}"
             )
-        self.illegal_reward = float(options.pop("illegal_reward", -1.0))
+        self.illegal_reward = as_float(options.pop("illegal_reward", -1.0), "illegal_reward")
         self.raw = raw_env(**options)
         self.config: Config = self.raw.config
         self.view = SeatView(self.config, **view)

@@ -7,6 +7,8 @@ error names the argument and says what was wrong.
 
 from __future__ import annotations
 
+import argparse
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
@@ -126,11 +128,19 @@ def as_seed_array(values: Any, name: str = "seeds") -> np.ndarray:
     return np.array([as_seed(s, f"{name}[{i}]") for i, s in enumerate(items)], dtype=np.uint64)
 
 
-def check_out(out: Any, shape: tuple[int, ...], dtype: type, name: str = "out") -> np.ndarray:
-    """An ``out=`` buffer the kernels may write: exact shape and dtype, C order, writable.
+def check_out(
+    out: Any,
+    shape: tuple[int, ...],
+    dtype: type,
+    name: str = "out",
+    inputs: Mapping[str, Any] | None = None,
+) -> np.ndarray:
+    """An ``out=`` buffer the kernels may write: exact shape and dtype, C order, writable,
+    and sharing no memory with any of ``inputs`` (``check_no_alias``).
 
     The kernels write by index with no bounds checks; a wrong buffer would be written
-    past its end.
+    past its end, and a buffer over the game state would change the games it is
+    computed from while it is computed.
     """
     if not isinstance(out, np.ndarray):
         raise ArgumentTypeError(f"{name} must be a numpy array, got {type(out).__name__}")
@@ -141,4 +151,61 @@ def check_out(out: Any, shape: tuple[int, ...], dtype: type, name: str = "out") 
         )
     if not out.flags.c_contiguous or not out.flags.writeable:
         raise ValueError(f"{name} must be a C-contiguous, writable array")
+    return check_no_alias(out, name, inputs or {})
+
+
+def check_no_alias(out: np.ndarray, name: str, inputs: Mapping[str, Any]) -> np.ndarray:
+    """``out`` if it shares no memory with any numpy array in ``inputs`` (argument name
+    to value); else ``ValueError`` naming both.
+
+    ``np.may_share_memory`` compares the memory bounds: a buffer carved from the same
+    block as an input (a view of the state's records, a slice of the masks) is refused
+    even where the exact elements would not overlap; such a buffer is a mistake anyway.
+    """
+    for what, arr in inputs.items():
+        if isinstance(arr, np.ndarray) and np.may_share_memory(out, arr):
+            raise ValueError(
+                f"{name} shares memory with {what}, which it is computed from: pass a "
+                "separate buffer"
+            )
     return out
+
+
+# -- command-line flags -------------------------------------------------------------------
+def int_flag(name: str, lo: int | None = None, hi: int | None = None) -> Callable[[str], int]:
+    """An argparse ``type=``: an integer written in ASCII digits (a leading ``-`` only
+    when ``lo`` allows negatives) in ``[lo, hi]``. ``int()`` would also take ``" 5"``,
+    ``"+5"``, ``"5_000"`` and other scripts' digits; every refusal names the flag."""
+
+    def parse(text: str) -> int:
+        digits = text[1:] if text.startswith("-") else text
+        if not (digits.isascii() and digits.isdigit()) or len(text) > 40:
+            raise argparse.ArgumentTypeError(
+                f"{name} must be an integer written in plain digits, got {text!r:.60}"
+            )
+        value = int(text)
+        if (lo is not None and value < lo) or (hi is not None and value > hi):
+            bound = f"{lo}-{hi}" if lo is not None and hi is not None else _bounds(lo, hi)
+            raise argparse.ArgumentTypeError(f"{name} must be {bound}, got {value}")
+        return value
+
+    return parse
+
+
+def real_flag(
+    name: str, lo: float | None = None, hi: float | None = None
+) -> Callable[[str], float]:
+    """An argparse ``type=``: a finite real number in ``[lo, hi]`` (``type=float`` takes
+    ``nan``, ``inf`` and ``1e999``)."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text) if len(text) <= 40 else float("nan")
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{name} must be a number, got {text!r:.60}") from None
+        try:
+            return as_float(value, name, lo, hi)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(f"{exc} (from {text!r:.60})") from None
+
+    return parse

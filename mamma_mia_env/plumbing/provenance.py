@@ -113,9 +113,11 @@ def provenance(
 
 
 def write_sidecar(path: str | os.PathLike, record: dict[str, Any]) -> str:
-    """Write ``<path>.meta.json`` next to a CSV/PNG result; returns its path."""
+    """Write ``<path>.meta.json`` next to a CSV/PNG result (atomically, saying when it
+    replaces an earlier run's); returns its path."""
+    from mamma_mia_env.plumbing.files import write_file  # a sibling; keeps imports light
+
     side = f"{os.fspath(path)}.meta.json"
-    with open(side, "w") as fh:
-        json.dump({"file": os.path.basename(os.fspath(path)), "provenance": record}, fh, indent=2)
-        fh.write("\n")
+    doc = {"file": os.path.basename(os.fspath(path)), "provenance": record}
+    write_file(side, json.dumps(doc, indent=2, default=str) + "\n", "provenance record")
     return side

@@ -69,10 +69,13 @@ def test_out_whose_target_is_a_directory_fails_before_playing(capsys, tmp_path, 
     assert code == 2 and "t.json" in err and "is a directory" in err
 
 
-def test_out_is_created_and_probed_without_leaving_files(tmp_path) -> None:
+def test_out_is_checked_without_leaving_anything(tmp_path) -> None:
     out = tmp_path / "new" / "deeper"
     paths = tournament.prepare_output(out, "run1", plot=True)
-    assert out.is_dir() and list(out.iterdir()) == []  # the probe file is gone
+    assert not (tmp_path / "new").exists()  # created only when the results are written
+    out.mkdir(parents=True)
+    assert tournament.prepare_output(out, "run1", plot=True) == paths
+    assert list(out.iterdir()) == []  # the probe file is gone
     assert [p.rsplit("/", 1)[1] for p in paths] == ["run1.csv", "run1.json", "run1.png"]
 
 

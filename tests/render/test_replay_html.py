@@ -84,7 +84,7 @@ def test_load_log_checks_what_comes_in(tmp_path):
     with pytest.raises(LogError, match="after the end"):
         load_log(dict(log, actions=[*log["actions"], 0]))
     (tmp_path / "t.json").write_text("{")
-    with pytest.raises(LogError, match="not JSON"):
+    with pytest.raises(LogError, match="not valid JSON"):
         load_log(tmp_path / "t.json")
 
 

@@ -1,0 +1,87 @@
+"""The experiment scripts' flags go through the same checks as the ``mamma-mia`` CLI.
+
+``checked(parser)`` rewrites a finished parser in place, so no script can forget a
+flag: a ``type=int`` becomes ``whole`` (ASCII digits, >= 0; no ``" 5"``, ``"-1"``,
+``"5_000"`` or ``"1e3"``), a ``type=float`` becomes ``finite`` (>= 0; no ``nan``,
+``inf`` or ``1e999``), and an output flag (``--out``) is checked when the flags are read, before
+any work: a directory that is writable or can be created (``out_dir_arg``), or, for the
+scripts whose ``--out`` is one JSON file, a file that can be written there.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from mamma_mia_env.plumbing.arguments import int_flag, real_flag
+from mamma_mia_env.plumbing.files import FileDoorError, check_output, check_output_dir
+
+__all__ = ["checked", "finite", "out_file_arg", "whole"]
+
+
+def whole(flag: str, lo: int | None = 0) -> Callable[[str], int]:
+    """An argparse type: an integer written in ASCII digits, at least ``lo`` (no
+    experiment flag takes a negative count, seed or size)."""
+    return int_flag(flag, lo)
+
+
+def finite(flag: str, lo: float | None = 0.0) -> Callable[[str], float]:
+    """An argparse type: a finite real number, at least ``lo`` (no experiment flag takes
+    a negative time, rate or coefficient)."""
+    return real_flag(flag, lo)
+
+
+def out_file_arg(flag: str, kind: Any = Path) -> Callable[[str], Any]:
+    """An argparse type: a file path that can be written (``check_output``), as a
+    ``Path`` (or the string, for a flag without ``type=Path``)."""
+
+    def parse(text: str) -> Any:
+        try:
+            path = check_output(text, f"{flag} file")
+        except FileDoorError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+        return path if kind is Path else text
+
+    return parse
+
+
+def _out_dir(flag: str, kind: Any) -> Callable[[str], Any]:
+    """A checked directory, as the flag's own type gave it (a ``Path`` or a string)."""
+
+    def parse(text: str) -> Any:
+        try:
+            path = check_output_dir(text, f"{flag} directory")
+        except FileDoorError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+        return path if kind is Path else text
+
+    return parse
+
+
+def _retype(action: argparse.Action) -> Any:
+    """The checked ``type`` for one action (``None``: keep its own)."""
+    flag = max(action.option_strings, key=len, default=action.dest)
+    if action.type is int:
+        return whole(flag)
+    if action.type is float:
+        return finite(flag)
+    if action.dest == "out" and action.type in (None, str, Path):
+        one_file = "(JSON)" in (action.help or "")
+        return out_file_arg(flag, action.type) if one_file else _out_dir(flag, action.type)
+    return None
+
+
+def checked(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """``parser`` with every flag's type replaced by its checked version (module doc),
+    its subcommands' parsers too; returned for ``checked(p).parse_args(argv)``."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in action.choices.values():
+                checked(sub)
+            continue
+        new = _retype(action)
+        if new is not None:
+            action.type = new
+    return parser
