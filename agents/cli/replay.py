@@ -66,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
     if args.seat is not None and not 0 <= args.seat < n:
         args.subparser.error(f"--seat must be 0..{n - 1} for this {n}-player game")
     if args.html:
-        page = replay_html(log, source=Path(args.log).name)
+        page = replay_html(log, source=Path(args.log).name, seat=args.seat)
         try:
             write_file(args.html, page, "replay page")  # says so if it replaces one
         except FileDoorError as exc:

@@ -113,6 +113,21 @@ def test_cli_replay_html_is_self_contained(tmp_path):
     assert_offline(page)
     assert page.count("id='data'") == 1
     assert "<title>Mamma Mia! replay</title>" in page and "g.json" in page
+    assert page_data_of(page)["start_view"] == 0
+    r = subprocess.run(
+        [sys.executable, "-m", "agents", "replay", str(tmp_path / "g.json"), "--html", str(out),
+         "--seat", "1"],
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert r.returncode == 0, r.stderr
+    assert page_data_of(out.read_text(encoding="utf-8"))["start_view"] == 2  # seat 1's view
+
+
+def page_data_of(page: str) -> dict:
+    """The JSON the page embeds (its ``<script id='data'>``)."""
+    start = page.index("<script id='data' type='application/json'>")
+    body = page[page.index(">", start) + 1 : page.index("</script>", start)]
+    return json.loads(body)
 
 
 def test_cli_replay_refuses_a_bad_log(tmp_path):
