@@ -396,6 +396,36 @@ def shipped_policy() -> str:
     )
 
 
+def _wins(runs: list[dict]) -> str:
+    return ", ".join(f"{r['win']:.3f}" for r in runs)
+
+
+def ab_cleanrl_defaults() -> str:
+    """The CleanRL-style PPO's update settings, old and new, at equal env steps
+    (experiments/ab_cleanrl_defaults.py)."""
+    doc = json.loads((RESULTS / "ab_cleanrl_defaults.json").read_text())
+    lines = [
+        "| update epochs, learning rate | win share vs `builder`, seeds 1-"
+        f"{doc['args']['seeds']} | mean (sd) | orders delivered | overall / env alone "
+        "(median) | update share (median) |",
+        "|---|---|---|---:|---:|---:|",
+    ]
+    for label, res in doc["settings"].items():
+        runs, s = res["runs"], res["summary"]
+        share = sorted(r["share_update"] for r in runs)[len(runs) // 2]
+        lines.append(
+            f"| {label} | {_wins(runs)} | "
+            f"{s['win_mean']:.3f} ({s['win_sd']:.3f}) | {s['delivered_mean']:.2f} | "
+            f"{s['overall_over_env_only_median']:.2f} | {share:.2f} |"
+        )
+    steps = next(iter(doc["settings"].values()))["runs"][0]["env_steps"]
+    games = doc["args"]["eval_games"]
+    return "\n".join(lines) + (
+        f"\n\n{steps:,} env steps per run, {games} evaluation games each "
+        "(`ab_cleanrl_defaults.json`).\n"
+    )
+
+
 BLOCKS: dict[str, Callable[[], str]] = {
     "leaderboard": leaderboard_table,
     "leaderboard_delivered": leaderboard_delivered,
@@ -410,6 +440,7 @@ BLOCKS: dict[str, Callable[[], str]] = {
     "bot_speed": bot_speed_table,
     "ab_bot_kernels": ab_bot_kernels,
     "shipped_policy": shipped_policy,
+    "ab_cleanrl_defaults": ab_cleanrl_defaults,
 }
 
 

@@ -196,4 +196,15 @@ RECORDS: list[Record] = [
             "(docs/TESTING.md), not deterministic results"
         ),
     ),
+    Record(
+        name="ab_cleanrl_defaults",
+        commands={
+            "ab_cleanrl_defaults.json": "python experiments/ab_cleanrl_defaults.py --export",
+            "ab_cleanrl_defaults.png": "the same command",
+        },
+        reason=(
+            "ten training runs (minutes); their win shares are repeatable from their seeds on "
+            "the same library versions, their throughputs are timings of that machine"
+        ),
+    ),
 ]
