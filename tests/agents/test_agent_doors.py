@@ -170,6 +170,26 @@ def test_the_default_search_bot_plays_in_the_gym_env_and_in_play() -> None:
         assert agent.calls > 0
 
 
+def test_the_default_search_bot_finishes_whole_games_in_the_gym_env_and_in_play() -> None:
+    """The issue's done-when: a search opponent in the gym env and ``play --agents
+    search`` play games to their end (the person's moves at random)."""
+    env = MammaMiaGymEnv(num_players=2, opponents=load_agent("search"))
+    env.reset(seed=11)
+    rng = np.random.default_rng(1)
+    for _ in range(1000):
+        _, _, term, trunc, info = env.step(int(_legal(env.action_masks(), rng)))
+        if term or trunc:
+            break
+    assert term and not trunc
+    game = Game(Config(num_players=2), 0, ["search"], 12, [])
+    for _ in range(1000):
+        if game.over():
+            break
+        seat = int(game.rec["seat"])
+        game.apply(game.bot_action() if seat != 0 else int(_legal(game.legal(), rng)))
+    assert game.over()
+
+
 def test_the_user_agent_loads_by_import_path() -> None:
     from door_agents import UserAgent
 
