@@ -66,3 +66,34 @@ def run_error(command: str, message: str) -> int:
     """A run-time failure (not a usage error): one line on stderr, exit code 1."""
     print(f"{PROG} {command}: error: {message}", file=sys.stderr)
     return 1
+
+
+def add_game_flags(p: argparse.ArgumentParser, *, seed_help: str, delay: float) -> None:
+    """The flags of a command that starts a played game (``play``, ``serve``): the
+    players, the agents, the person's seat, the seed, what the person sees, the agents'
+    pace and the rule variants; each command adds its own ``--save`` and ``--resume``."""
+    p.add_argument(
+        "--players", type=positive("--players", 2, 5), default=3, help="players, you included: 2-5"
+    )
+    p.add_argument(
+        "--agents",
+        default=None,
+        help="agents for the other seats, comma-separated, cycled (default: builder; "
+        "with --resume: instead of the saved game's, which must be bundled agents)",
+    )
+    p.add_argument("--seat", type=positive("--seat", 0, 4), default=0, help="your seat")
+    p.add_argument("--seed", type=positive("--seed", 0, 2**63 - 1), default=None, help=seed_help)
+    p.add_argument(
+        "--observation-mode",
+        choices=("recall", "top_card"),
+        default="recall",
+        help="recall: the whole oven history is shown (a memory aid); top_card: only the top",
+    )
+    p.add_argument(
+        "--delay",
+        type=real("--delay", 0, 60),
+        default=delay,
+        help="seconds to show each agent move",
+    )
+    for flag, field, text in VARIANT_FLAGS:
+        p.add_argument(flag, dest=field, action="store_true", help=text)

@@ -27,7 +27,7 @@ from rich.markup import escape
 from rich.text import Text
 
 from mamma_mia_agents import AgentLoadError
-from mamma_mia_agents.cli.options import VARIANT_FLAGS, output_file, positive, real
+from mamma_mia_agents.cli.options import add_game_flags, output_file
 from mamma_mia_agents.cli.screen import (
     HELP,
     events,
@@ -67,38 +67,16 @@ def add_parser(sub: Any) -> None:
         description="Play Mamma Mia! against agents. Keys: a number and Enter chooses, u "
         "undoes (back to your previous decision), h or ? shows the help, q saves and quits.",
     )
-    p.add_argument(
-        "--players", type=positive("--players", 2, 5), default=3, help="players, you included: 2-5"
-    )
-    p.add_argument(
-        "--agents",
-        default=None,
-        help="agents for the other seats, comma-separated, cycled (default builder; with "
-        "--resume: instead of the saved game's, which must be bundled agents)",
-    )
-    p.add_argument("--seat", type=positive("--seat", 0, 4), default=0, help="your seat")
-    p.add_argument(
-        "--seed",
-        type=positive("--seed", 0, 2**63 - 1),
-        default=None,
-        help="the game's seed, 0 to 2**63-1 (default: a fresh one from the operating system, "
-        "shown when the game starts)",
-    )
-    p.add_argument(
-        "--observation-mode",
-        choices=("recall", "top_card"),
-        default="recall",
-        help="recall: the whole oven history is shown (a memory aid); top_card: only the top",
-    )
-    p.add_argument(
-        "--delay", type=real("--delay", 0, 60), default=1.0, help="seconds to show each bot move"
+    add_game_flags(
+        p,
+        seed_help="the game's seed, 0 to 2**63-1 (default: a fresh one from the operating "
+        "system, shown when the game starts)",
+        delay=1.0,
     )
     p.add_argument(
         "--save", type=output_file("--save"), default=DEFAULT_SAVE, help="where q saves the game"
     )
     p.add_argument("--resume", metavar="FILE", help="continue a game saved with q")
-    for flag, field, text in VARIANT_FLAGS:
-        p.add_argument(flag, dest=field, action="store_true", help=text)
     p.set_defaults(run=run, subparser=p)
 
 

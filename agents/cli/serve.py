@@ -26,7 +26,13 @@ from importlib import resources
 from typing import Any
 
 from mamma_mia_agents import REGISTRY, AgentLoadError
-from mamma_mia_agents.cli.options import PROG, VARIANT_FLAGS, output_file, positive, real
+from mamma_mia_agents.cli.options import (
+    PROG,
+    VARIANT_FLAGS,
+    add_game_flags,
+    output_file,
+    positive,
+)
 from mamma_mia_agents.cli.session import DEFAULT_SAVE, AgentFailure, Game, SaveError
 from mamma_mia_agents.cli.web_game import FormError, MoveError, WebGame, new_game
 from mamma_mia_env import Config, ConfigError
@@ -76,30 +82,8 @@ def add_parser(sub: Any) -> None:
         default=8000,
         help="port (default: %(default)s; 0 picks a free one)",
     )
-    p.add_argument(
-        "--players", type=positive("--players", 2, 5), default=3, help="players, you included: 2-5"
-    )
-    p.add_argument(
-        "--agents",
-        default=None,
-        help="agents for the other seats, comma-separated, cycled (default: builder; "
-        "with --resume: instead of the saved game's, which must be bundled agents)",
-    )
-    p.add_argument("--seat", type=positive("--seat", 0, 4), default=0, help="your seat")
-    p.add_argument(
-        "--seed",
-        type=positive("--seed", 0, 2**63 - 1),
-        default=None,
-        help="the seed of every new game (default: a fresh one per game)",
-    )
-    p.add_argument(
-        "--observation-mode",
-        choices=("recall", "top_card"),
-        default="recall",
-        help="recall: the whole oven history is shown (a memory aid); top_card: only the top",
-    )
-    p.add_argument(
-        "--delay", type=real("--delay", 0, 60), default=0.8, help="seconds to show each agent move"
+    add_game_flags(
+        p, seed_help="the seed of every new game (default: a fresh one per game)", delay=0.8
     )
     p.add_argument(
         "--max-games",
@@ -119,8 +103,6 @@ def add_parser(sub: Any) -> None:
         type=output_file("--resume"),  # it is saved back there: checked before the server starts
         help="open this saved game (then saved there)",
     )
-    for flag, field, text in VARIANT_FLAGS:
-        p.add_argument(flag, dest=field, action="store_true", help=text)
     p.set_defaults(run=run, subparser=p)
 
 

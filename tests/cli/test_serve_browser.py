@@ -7,16 +7,12 @@ there (docs/img/serve-game.png is made so)."""
 from __future__ import annotations
 
 import os
-import shutil
 
 import pytest
+from headless import chromium, needs_chromium
 from serve_client import REVEAL_SEED, call, person_move, running_server
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-DRIVER = shutil.which("chromedriver")
-pytestmark = pytest.mark.skipif(
-    not (CHROMIUM and DRIVER), reason="needs chromium and chromium-driver"
-)
+pytestmark = needs_chromium
 
 BAD_FETCHES = """
 const [gid, illegal, done] = arguments;
@@ -37,23 +33,9 @@ Promise.all([
 
 @pytest.fixture()
 def driver(tmp_path):
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = CHROMIUM
-    for flag in (
-        "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync",
-        f"--user-data-dir={tmp_path / 'profile'}", "--window-size=1400,950",
-    ):  # fmt: skip
-        opts.add_argument(flag)
-    drv = webdriver.Chrome(service=Service(DRIVER), options=opts)
-    drv.set_script_timeout(60)
-    try:
+    with chromium(tmp_path / "profile") as drv:
+        drv.set_script_timeout(60)
         yield drv
-    finally:
-        drv.quit()
 
 
 def _state(drv, *states: str) -> str:

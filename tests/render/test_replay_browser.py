@@ -14,37 +14,21 @@ import shutil
 from pathlib import Path
 
 import pytest
+from headless import chromium, needs_chromium
 from replay_logs import HOSTILE, tournament_log
 
 from mamma_mia_env.render.html import load_log, replay_html, reveal_starts, step_caption
 from mamma_mia_env.render.view import table_view
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-DRIVER = shutil.which("chromedriver")
 DOCS_PICTURE = Path(__file__).resolve().parents[2] / "docs" / "img" / "replay-page.png"
 
-pytestmark = pytest.mark.skipif(
-    not (CHROMIUM and DRIVER), reason="needs chromium and chromium-driver"
-)
+pytestmark = needs_chromium
 
 
 @pytest.fixture
 def browser(tmp_path):
-    webdriver = pytest.importorskip("selenium.webdriver")
-    from selenium.webdriver.chrome.service import Service
-
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = CHROMIUM
-    for flag in (
-        "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync",
-        f"--user-data-dir={tmp_path / 'profile'}", "--window-size=1500,1050",
-    ):  # fmt: skip
-        opts.add_argument(flag)
-    opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    drv = webdriver.Chrome(service=Service(DRIVER), options=opts)
-    yield drv
-    drv.quit()
+    with chromium(tmp_path / "profile", size="1500,1050", console_log=True) as drv:
+        yield drv
 
 
 def _open(drv, tmp_path, log, seat=None) -> None:
