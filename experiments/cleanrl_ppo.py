@@ -34,8 +34,9 @@ from __future__ import annotations
 import argparse
 import csv
 import dataclasses
+import io
 import json
-import shutil
+import os
 import sys
 import time
 from dataclasses import dataclass
@@ -286,7 +287,10 @@ def train(args: Args, out: Path) -> dict[str, Any]:
         done=torch.zeros(args.num_envs),
     )
     rows: list[dict[str, Any]] = []
-    with open(out / "progress.csv", "w", newline="") as fh:
+    # streamed as the run goes (to follow it live) into a file of its own, renamed over
+    # progress.csv at the end: a run that stops half-way never truncates an earlier one
+    partial = out / "progress.csv.partial"
+    with open(partial, "w", newline="") as fh:
         writer: csv.DictWriter | None = None
         bar = tqdm(range(1, args.num_iterations + 1), desc="PPO iterations")
         for iteration in bar:
@@ -320,6 +324,7 @@ def train(args: Args, out: Path) -> dict[str, Any]:
             fh.flush()
             bar.set_postfix(ret=f"{row['episodic_return']:.2f}", win=f"{row['win']:.2f}")
 
+    os.replace(partial, out / "progress.csv")
     train_time = time.perf_counter() - loop_started
     return finish(args, agent, out, rows, now, train_time, started)
 
@@ -335,7 +340,9 @@ def finish(
 ) -> dict[str, Any]:
     """Save the model, evaluate it and random play on the same deals, plot the curve and
     write ``result.json`` (returned)."""
-    torch.save(agent.state_dict(), out / "model.pt")
+    model = io.BytesIO()
+    torch.save(agent.state_dict(), model)
+    write_file(out / "model.pt", model.getvalue(), "model")
     eval_seed = args.seed + 10_000
     trained = evaluate(args, agent, args.eval_games, eval_seed)
     random_play = evaluate(args, None, args.eval_games, eval_seed)
@@ -390,8 +397,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     if ns.export:
         RESULTS.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(out / "result.json", RESULTS / f"cleanrl_ppo_{args.name}.json")
-        shutil.copyfile(out / "learning_curve.png", RESULTS / f"cleanrl_ppo_{args.name}.png")
+        for made, ext in (("result.json", "json"), ("learning_curve.png", "png")):
+            data = (out / made).read_bytes()
+            write_file(RESULTS / f"cleanrl_ppo_{args.name}.{ext}", data, "exported result")
     return 0
 
 

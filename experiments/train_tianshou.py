@@ -16,6 +16,7 @@ collection steps/s, loss, finished games), ``progress.png``, ``summary.json``
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import logging
 import sys
@@ -32,6 +33,7 @@ from experiments.common import (  # noqa: E402
     check_training_args,
     write_training_run,
 )
+from mamma_mia_env.plumbing.files import write_file  # noqa: E402
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -85,7 +87,9 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
         )
     wall = time.perf_counter() - t_start
     if args.save:
-        torch.save(dqn.state_dict(), args.out / "dqn.pt")
+        model = io.BytesIO()
+        torch.save(dqn.state_dict(), model)
+        write_file(args.out / "dqn.pt", model.getvalue(), "model")
     summary = {
         "library": "tianshou " + tianshou.__version__,
         "env_steps_per_s_collect_median": round(

@@ -58,10 +58,12 @@ def run_one(exp: Experiment, mode: str, out: Path, extra: list[str]) -> Outcome:
     logs = ROOT / "runs" / "reproduce" / "logs"  # never beside exported results
     logs.mkdir(parents=True, exist_ok=True)
     log = logs / f"{exp.name}.log"
-    with open(log, "w") as fh:
+    partial = log.with_suffix(".log.partial")  # streamed, then renamed over the last log
+    with open(partial, "w") as fh:
         fh.write("$ " + " ".join(cmd) + "\n")
         fh.flush()
         proc = subprocess.run(cmd, cwd=ROOT, env=env, stdout=fh, stderr=subprocess.STDOUT)
+    os.replace(partial, log)
     seconds = time.perf_counter() - t0
     problems = [] if proc.returncode == 0 else [f"exit code {proc.returncode}, see {log}"]
     return Outcome(exp, seconds, files, proc.returncode, problems)
