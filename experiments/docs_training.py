@@ -1,0 +1,98 @@
+"""The docs' training blocks (``experiments/docs.py`` fills them): the CleanRL-style
+PPO run, the A/B of its update settings and where the shipped policies stand. Each
+renders its block from the committed result files, so the numbers cannot drift."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+RESULTS = Path(__file__).resolve().parent / "results"
+
+
+def cleanrl_ppo() -> str:
+    """The CleanRL-style PPO run (experiments/cleanrl_ppo.py --export): its throughput,
+    overall / env alone (issue 23's target: 0.5) and the update's share of the wall
+    time (results written before the script timed its parts have none: "-")."""
+    lines = [
+        "| run | env steps | env steps/s: overall / rollout / env only | overall / env only | "
+        "update share | win share trained (random) | orders delivered trained (random) |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for p in sorted(RESULTS.glob("cleanrl_ppo_*.json")):
+        d = json.loads(p.read_text())
+        a, t, ev = d["args"], d["throughput"], d["evaluation"]
+        tr, rnd = ev["trained"], ev["random"]
+        ratio = t["env_steps_per_s_overall"] / t["env_steps_per_s_env_only"]
+        share = f"{t['share_update']:.2f}" if "share_update" in t else "-"
+        lines.append(
+            f"| `{p.name}`: {a['num_players']}p vs `{a['opponent']}`, {a['num_envs']} games x "
+            f"{a['num_steps']} steps, {a['update_epochs']} epochs of {a['num_minibatches']} "
+            f"minibatches at learning rate {a['learning_rate']:g} | {t['env_steps']:,} | "
+            f"{t['env_steps_per_s_overall']:,.0f} / {t['env_steps_per_s_rollout']:,.0f} / "
+            f"{t['env_steps_per_s_env_only']:,.0f} | {ratio:.2f} | {share} | "
+            f"{tr['win']:.3f} ({rnd['win']:.3f}) | {tr['delivered']:.2f} ({rnd['delivered']:.2f}) |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def _rate(r: float, lo: float, hi: float) -> str:
+    return f"{100 * r:.1f}% ({100 * lo:.1f}-{100 * hi:.1f})"
+
+
+def shipped_policy() -> str:
+    """What the shipped ``ppo`` policies beat and what beats them (README's claim):
+    the training's final evaluations, the search bot's curve at its default budget
+    and the demo tournament."""
+    evals = {n: json.loads((RESULTS / f"ppo_{n}p_final_eval.json").read_text()) for n in (2, 4)}
+    b2, b4 = evals[2]["builder"], evals[4]["builder"]
+    doc = json.loads((RESULTS / "search_strength.json").read_text())
+    vs = next(r for c in doc["curves"].values() for r in c
+              if r.get("num_players") == 2 and r.get("opponent") == "ppo"
+              and r.get("worlds") == 16 and "games" in r)  # fmt: skip
+    demo = json.loads((RESULTS / "demo_tournament.json").read_text())
+    rates = {r["agent"]: r for r in demo["results"]}
+    ppo, builder = rates["ppo"], rates["builder"]
+    return (
+        f"The shipped policies (`--agents ppo`) beat `builder`: "
+        f"{_rate(b2['win_rate'], b2['win_rate_low'], b2['win_rate_high'])} of "
+        f"{b2['games']:,} two-player games, and "
+        f"{_rate(b4['win_rate'], b4['win_rate_low'], b4['win_rate_high'])} of "
+        f"{b4['games']:,} four-player games against three `builder`s (chance 25%) "
+        f"(`ppo_2p_final_eval.json`, `ppo_4p_final_eval.json`). They are not the strongest "
+        f"agent: the search bot (`--agents search`) wins "
+        f"{100 * vs['win_rate']:.1f}% of {vs['games']:,} two-player games against `ppo` "
+        f"(`search_strength.json`), and in the mixed field of the README's demo tournament "
+        f"`ppo` wins {100 * ppo['win_rate']:.1f}% and `builder` "
+        f"{100 * builder['win_rate']:.1f}% of their games (`demo_tournament.json`).\n"
+    )
+
+
+def _wins(runs: list[dict]) -> str:
+    return ", ".join(f"{r['win']:.3f}" for r in runs)
+
+
+def ab_cleanrl_defaults() -> str:
+    """The CleanRL-style PPO's update settings, old and new, at equal env steps
+    (experiments/ab_cleanrl_defaults.py)."""
+    doc = json.loads((RESULTS / "ab_cleanrl_defaults.json").read_text())
+    lines = [
+        "| update epochs, learning rate | win share vs `builder`, seeds 1-"
+        f"{doc['args']['seeds']} | mean (sd) | orders delivered | overall / env alone "
+        "(median) | update share (median) |",
+        "|---|---|---|---:|---:|---:|",
+    ]
+    for label, res in doc["settings"].items():
+        runs, s = res["runs"], res["summary"]
+        share = sorted(r["share_update"] for r in runs)[len(runs) // 2]
+        lines.append(
+            f"| {label} | {_wins(runs)} | "
+            f"{s['win_mean']:.3f} ({s['win_sd']:.3f}) | {s['delivered_mean']:.2f} | "
+            f"{s['overall_over_env_only_median']:.2f} | {share:.2f} |"
+        )
+    steps = next(iter(doc["settings"].values()))["runs"][0]["env_steps"]
+    games = doc["args"]["eval_games"]
+    return "\n".join(lines) + (
+        f"\n\n{steps:,} env steps per run, {games} evaluation games each "
+        "(`ab_cleanrl_defaults.json`).\n"
+    )
