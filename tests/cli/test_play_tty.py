@@ -13,6 +13,7 @@ import json
 import os
 import re
 import sys
+import time
 
 import pytest
 import tty_screen as terminal
@@ -46,6 +47,18 @@ def _next(screen: terminal.Screen, last: str) -> list[str]:
         if "\n".join(rows) != last:
             return rows
         rows = screen.wait(f"{ASKS}|{KEY}|{EXIT}", 180)
+
+
+def _settled(screen: terminal.Screen, pattern: str) -> list[str]:
+    """The screen once ``pattern`` is on it and a redraw in progress has finished (two
+    captures 0.2 s apart agree): a capture can land between a clear and the last row."""
+    rows = screen.wait(pattern)
+    while True:
+        time.sleep(0.2)
+        again = screen.wait(pattern)
+        if again == rows:
+            return rows
+        rows = again
 
 
 def _check_rows(rows: list[str]) -> None:
@@ -135,7 +148,7 @@ def test_help_undo_across_the_bots_save_and_resume(tmp_path):
         rows = screen.wait("THE REVEAL")
         assert "each choice" in "\n".join(rows) and "(page 2/2)" in "\n".join(rows)
         screen.send(" ")
-        rows = screen.wait("which ingredient cards")
+        rows = _settled(screen, "which ingredient cards")
         assert rows == first  # the help returns to the same question
         screens = [first]
         for _ in range(2):  # two turns, the bots move after each
@@ -147,7 +160,7 @@ def test_help_undo_across_the_bots_save_and_resume(tmp_path):
             screens.append(_first_question(screen, "\n".join(screens[-1])))
         assert "builder (seat 1): played" in "\n".join(screens[-1])
         screen.send("u", "Enter")  # at a turn's first question: back across the bots
-        rows = screen.wait("which ingredient cards")
+        rows = _settled(screen, "which ingredient cards")
         assert rows == screens[1], "\n".join(rows)
         screen.send("q", "Enter")
         rows = screen.wait(EXIT)
@@ -160,7 +173,7 @@ def test_help_undo_across_the_bots_save_and_resume(tmp_path):
     assert sum(s.seat == 0 for s in game.steps) == 1  # one turn of the person's left
     screen = _play(["--resume", str(save), "--delay", "0"], tmp_path)
     try:
-        assert screen.wait("which ingredient cards") == screens[1]
+        assert _settled(screen, "which ingredient cards") == screens[1]
     finally:
         screen.close()
 
