@@ -333,7 +333,7 @@ def step_lines(game: Game, names: dict[int, str], step: Step) -> list[str]:
     else:
         head = f"{who}: " + _turn_text(act, step.seat == game.seat, step.seat)
     rev = step.reveal
-    raw = _agent_names(game.seat, game.names)
+    raw = [name[:24] for name in game.seat_names()]
     lines = [head, *reveal_lines(rev.get("outcomes", []), rev.get("cards_taken"), raw, game.seat)]
     return lines + ([f"Round {step.round} is over."] if step.round_end else [])
 
@@ -351,7 +351,7 @@ def summary_lines(game: Game, names: dict[int, str], rnd: int, width: int) -> li
     """Every order the round turned over and the delivered orders, for the round's end."""
     s = game.round_summary(rnd)
     n = game.config.num_players
-    raw = _agent_names(game.seat, game.names)
+    raw = [name[:24] for name in game.seat_names()]
     text = reveal_lines(s["outcomes"], None, raw, game.seat) or ["  no order was turned over"]
     text += [
         "Delivered this round: " + ", ".join(f"{names[i]} {s['delivered'][i]}" for i in range(n)),

@@ -196,6 +196,11 @@ class Game:
             raise AgentFailure(_failure_text(self.names[s], s, exc)) from exc
         return int(action[0])
 
+    def seat_names(self) -> list[str]:
+        """One name per seat: the agent's spec, ``"you"`` at the person's seat (how the
+        terminal and the browser game name the seats and the owners of reveals)."""
+        return [self.names.get(s, "you") for s in range(self.config.num_players)]
+
     def view(self) -> dict[str, Any]:
         n = self.config.num_players
         return table_view(self.rec, n, self.seat, self.config.observation_mode == "recall")

@@ -95,8 +95,9 @@ class WebGame:
         self.actors.append(seat)
         who = "You" if seat == g.seat else f"Seat {seat} ({g.names[seat]})"
         text = g.codec.to_str(action, seat)
-        names = [g.names.get(s, "you") for s in range(g.config.num_players)]
-        lines = reveal_lines(reveal.get("outcomes", []), reveal.get("cards_taken"), names, g.seat)
+        lines = reveal_lines(
+            reveal.get("outcomes", []), reveal.get("cards_taken"), g.seat_names(), g.seat
+        )
         n = len(g.actions) - 1
         self.moves.append({"n": n, "seat": seat, "text": f"{who}: {text}", "reveal": lines})
         del self.moves[:-RECENT]
@@ -123,7 +124,7 @@ class WebGame:
         g = self.game
         view = g.view()
         over = g.over()
-        names = ["you" if s == g.seat else g.names[s] for s in range(g.config.num_players)]
+        names = g.seat_names()
         out: dict[str, Any] = {
             "id": game_id,
             "seat": g.seat,
