@@ -12,8 +12,7 @@ import sys
 from collections.abc import Callable
 
 from mamma_mia_agents.tournament.output import OutputError, check_stem
-from mamma_mia_env.plumbing.arguments import int_flag, real_flag
-from mamma_mia_env.plumbing.files import FileDoorError, check_output
+from mamma_mia_env.plumbing.arguments import int_flag, out_file_flag, real_flag
 
 PROG = "mamma-mia"
 
@@ -41,17 +40,9 @@ def real(name: str, low: float | None = None, high: float | None = None) -> Call
 
 
 def output_file(name: str) -> Callable[[str], str]:
-    """An argparse type: a path a file can be written to (``check_output``), checked
-    when the flags are read, before any game is played."""
-
-    def parse(text: str) -> str:
-        try:
-            check_output(text, f"{name} file")
-        except FileDoorError as exc:
-            raise argparse.ArgumentTypeError(str(exc)) from None
-        return text
-
-    return parse
+    """An argparse type: a path a file can be written to, checked when the flags are
+    read, before any game is played (``plumbing.arguments.out_file_flag``)."""
+    return out_file_flag(name)
 
 
 def stem(text: str) -> str:

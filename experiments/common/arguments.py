@@ -15,8 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from mamma_mia_env.plumbing.arguments import int_flag, real_flag
-from mamma_mia_env.plumbing.files import FileDoorError, check_output, check_output_dir
+from mamma_mia_env.plumbing.arguments import int_flag, out_dir_flag, out_file_flag, real_flag
 
 __all__ = ["checked", "finite", "out_file_arg", "whole"]
 
@@ -34,30 +33,14 @@ def finite(flag: str, lo: float | None = 0.0) -> Callable[[str], float]:
 
 
 def out_file_arg(flag: str, kind: Any = Path) -> Callable[[str], Any]:
-    """An argparse type: a file path that can be written (``check_output``), as a
-    ``Path`` (or the string, for a flag without ``type=Path``)."""
-
-    def parse(text: str) -> Any:
-        try:
-            path = check_output(text, f"{flag} file")
-        except FileDoorError as exc:
-            raise argparse.ArgumentTypeError(str(exc)) from None
-        return path if kind is Path else text
-
-    return parse
+    """An argparse type: a file path that can be written, as a ``Path`` (or the string,
+    for a flag without ``type=Path``): ``plumbing.arguments.out_file_flag``."""
+    return out_file_flag(flag, Path if kind is Path else str)
 
 
 def _out_dir(flag: str, kind: Any) -> Callable[[str], Any]:
     """A checked directory, as the flag's own type gave it (a ``Path`` or a string)."""
-
-    def parse(text: str) -> Any:
-        try:
-            path = check_output_dir(text, f"{flag} directory")
-        except FileDoorError as exc:
-            raise argparse.ArgumentTypeError(str(exc)) from None
-        return path if kind is Path else text
-
-    return parse
+    return out_dir_flag(flag, Path if kind is Path else str)
 
 
 def _retype(action: argparse.Action) -> Any:

@@ -21,7 +21,8 @@ import os
 from pathlib import Path
 from typing import Any
 
-from mamma_mia_env.plumbing.files import FileDoorError, check_output_dir, write_file
+from mamma_mia_env.plumbing.arguments import out_dir_flag
+from mamma_mia_env.plumbing.files import write_file
 
 ROOT = Path(__file__).resolve().parents[2]
 RESULTS = ROOT / "experiments" / "results"
@@ -47,13 +48,9 @@ def add_output_args(parser: argparse.ArgumentParser, name: str) -> None:
     )
 
 
-def out_dir_arg(text: str) -> Path:
-    """The argparse type of ``--out``: a directory that exists and is writable, or can be
-    created (``check_output_dir``), checked when the flags are read, before any work."""
-    try:
-        return check_output_dir(text, "--out directory")
-    except FileDoorError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
+#: The argparse type of ``--out``: a directory that exists and is writable, or can be
+#: created (``check_output_dir``), checked when the flags are read, before any work.
+out_dir_arg = out_dir_flag("--out")
 
 
 def file_stem(text: str) -> str:

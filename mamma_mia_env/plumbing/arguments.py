@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+from mamma_mia_env.plumbing.files import FileDoorError, check_output, check_output_dir
 
 SEED_LIMIT = 2**64
 
@@ -207,5 +210,35 @@ def real_flag(
             return as_float(value, name, lo, hi)
         except ValueError as exc:
             raise argparse.ArgumentTypeError(f"{exc} (from {text!r:.60})") from None
+
+    return parse
+
+
+def out_file_flag(name: str, kind: type = str) -> Callable[[str], Any]:
+    """An argparse ``type=``: a path a file can be written to (``files.check_output``),
+    checked when the flags are read, before any work; the value as ``kind`` (``str`` or
+    ``Path``)."""
+
+    def parse(text: str) -> Any:
+        try:
+            path = check_output(text, f"{name} file")
+        except FileDoorError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+        return path if kind is Path else text
+
+    return parse
+
+
+def out_dir_flag(name: str, kind: type = Path) -> Callable[[str], Any]:
+    """An argparse ``type=``: a directory that is writable or can be created
+    (``files.check_output_dir``, which creates nothing), checked when the flags are read;
+    the value as ``kind`` (``Path`` or ``str``)."""
+
+    def parse(text: str) -> Any:
+        try:
+            path = check_output_dir(text, f"{name} directory")
+        except FileDoorError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+        return path if kind is Path else text
 
     return parse

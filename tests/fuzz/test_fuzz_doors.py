@@ -114,16 +114,15 @@ def _kind(command: str, action: argparse.Action) -> str:
 
 
 def _type_kind(action: argparse.Action) -> str:
-    """The kind of a flag by its checked type (plumbing.arguments, cli.options,
-    experiments.common.arguments)."""
+    """The kind of a flag by its checked type (the flag types of plumbing.arguments,
+    which cli.options and experiments.common build on)."""
     if action.nargs == 0:
         return "switch"
     if action.choices is not None:
         return "choice"
     qual = getattr(action.type, "__qualname__", "")
-    kinds = (("int_flag.", "int"), ("real_flag.", "real"), ("output_file.", "out_file"),
-             ("out_file_arg.", "out_file"), ("_out_dir.", "out_dir"),
-             ("out_dir_arg", "out_dir"))  # fmt: skip
+    kinds = (("int_flag.", "int"), ("real_flag.", "real"), ("out_file_flag.", "out_file"),
+             ("out_dir_flag.", "out_dir"))  # fmt: skip
     for prefix, kind in kinds:
         if qual.startswith(prefix):
             return kind
