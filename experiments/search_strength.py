@@ -41,57 +41,17 @@ from mamma_mia_env.plumbing.files import read_json, write_figure, write_file
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 
-import numba as nb  # noqa: E402
 import numpy as np  # noqa: E402
 from tqdm import tqdm  # noqa: E402
 
 from experiments.common import file_stem  # noqa: E402
+from experiments.common.decision_time import decision_times  # noqa: E402
 from experiments.common.provenance import provenance_with_threads as provenance  # noqa: E402
 from mamma_mia_agents import load_agent  # noqa: E402
 from mamma_mia_agents.bots.search import SearchAgent  # noqa: E402
-from mamma_mia_agents.compiled import CompiledBots, play_out  # noqa: E402
 from mamma_mia_agents.tournament import run_tournament  # noqa: E402
 from mamma_mia_agents.tournament.results import Z95, wilson_interval  # noqa: E402
-from mamma_mia_env import Config, Engine  # noqa: E402
 from mamma_mia_env.game.outcome import win_shares  # noqa: E402
-from mamma_mia_env.game.state import OVER  # noqa: E402
-
-
-def decision_times(num_players: int, bot: SearchAgent, positions: int, seed: int) -> dict:
-    """Seconds per decision on ``positions`` positions of builder games (at random depths,
-    unfinished), one numba thread."""
-    eng = Engine(Config(num_players=num_players))
-    builder = CompiledBots([load_agent("builder")], num_players, False)
-    rng = np.random.default_rng(seed)
-    states = []
-    for _ in range(20 * positions):  # a drawn depth may lie past the game's end: draw again
-        if len(states) == positions:
-            break
-        depth = int(rng.integers(0, 120))
-        st = eng.reset(seeds=[int(rng.integers(0, 2**32))])
-        play_out(eng, st, builder, np.zeros((1, num_players), np.int64), max_steps=depth)
-        if st.data["phase"][0] != OVER:
-            states.append(st)
-    if not states:
-        raise RuntimeError(f"no unfinished position in {20 * positions} builder games")
-    threads = nb.get_num_threads()
-    nb.set_num_threads(1)
-    try:
-        bot.act_states(states[0], rng)  # compile
-        times = []
-        for st in states:
-            start = time.perf_counter()
-            bot.act_states(st, rng)
-            times.append(time.perf_counter() - start)
-    finally:
-        nb.set_num_threads(threads)
-    t = np.array(times) * 1e3
-    return {
-        "positions": len(t),
-        "median_ms": round(float(np.median(t)), 2),
-        "mean_ms": round(float(t.mean()), 2),
-        "p90_ms": round(float(np.percentile(t, 90)), 2),
-    }
 
 
 def strength(

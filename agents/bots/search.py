@@ -34,7 +34,8 @@ import numpy as np
 
 from mamma_mia_agents.bots.base import Agent
 from mamma_mia_agents.bots.builder import BuilderAgent
-from mamma_mia_agents.bots.loading import AgentLoadError, resolve_agent
+from mamma_mia_agents.bots.loading import AgentLoadError, agent_name, resolve_agent
+from mamma_mia_agents.bots.ppo_agent import PPOAgent
 from mamma_mia_agents.bots.roster import COMPILED_BOTS
 from mamma_mia_agents.compiled.decisions import turn_scores_one
 from mamma_mia_agents.compiled.playout import CompiledBots, kernel_bot, play_out
@@ -59,6 +60,7 @@ class SearchAgent(Agent):
         time_ms: float | None = None,
         rollout: str = "builder",
         margin: float = 0.02,
+        prior: str | Agent | None = None,
     ) -> None:
         # ints and real numbers only: True is not 1 world, "5" is not 5 (arguments.py)
         worlds = as_int(worlds, "worlds", 1)
@@ -69,6 +71,7 @@ class SearchAgent(Agent):
                 raise ValueError(f"time_ms must be a positive number or None, got {time_ms!r}")
         margin = as_float(margin, "margin", 0.0)
         self.rollout_agent = _rollout_agent(rollout)
+        self.prior = _prior_agent(prior)
         self.rollout = rollout
         self.worlds = int(worlds)
         self.candidates = int(candidates)
@@ -79,7 +82,14 @@ class SearchAgent(Agent):
 
     def __repr__(self) -> str:
         budget = f"time_ms={self.time_ms}" if self.time_ms else f"worlds={self.worlds}"
-        return f"SearchAgent({budget}, candidates={self.candidates}, rollout={self.rollout!r})"
+        prior = f", prior={agent_name(self.prior)!r}" if self.prior is not None else ""
+        return (
+            f"SearchAgent({budget}, candidates={self.candidates}, rollout={self.rollout!r}{prior})"
+        )
+
+    def check_config(self, config: Config) -> None:
+        if self.prior is not None:
+            self.prior.check_config(config)  # a policy for this player count and deck
 
     # -- the interface ----------------------------------------------------------------------
     def act_batch(self, observations, masks, rng, seats=None):  # type: ignore[no-untyped-def]
@@ -117,8 +127,11 @@ class SearchAgent(Agent):
             )
         return self._cache[config]
 
-    def candidate_actions(self, state: GameState) -> np.ndarray:
-        """The actions searched in game 0 of ``state``: best builder scores first."""
+    def candidate_actions(
+        self, state: GameState, rng: np.random.Generator | None = None
+    ) -> np.ndarray:
+        """The actions searched in game 0 of ``state``: best builder scores first, then
+        the ``prior`` policy's choice when the builder's list lacks it."""
         eng, _, lay, prm, pw = self._tables(state.config)
         mask = eng.legal_masks(state)[0]
         legal = np.flatnonzero(mask)
@@ -130,11 +143,17 @@ class SearchAgent(Agent):
         turn_scores_one(ob, mask, seat, lay, eng.play.astype(np.int64),
                         eng.need.astype(np.int64), prm, pw, scores)  # fmt: skip
         order = np.argsort(-scores[legal], kind="stable")
-        return legal[order[: self.candidates]]
+        cands = legal[order[: self.candidates]]
+        if self.prior is not None:
+            gen = rng if rng is not None else np.random.default_rng(0)
+            pick = self.prior.act_batch(ob[None], mask[None], gen, seats=np.array([seat]))
+            if int(pick[0]) not in cands:
+                cands = np.append(cands, int(pick[0]))
+        return cands
 
     def _decide(self, state: GameState, rng: np.random.Generator) -> int:
         eng, bots, *_ = self._tables(state.config)
-        cands = self.candidate_actions(state)
+        cands = self.candidate_actions(state, rng)
         if len(cands) == 1:
             self.last_stats = {"candidates": 1, "worlds": 0}
             return int(cands[0])
@@ -164,6 +183,19 @@ class SearchAgent(Agent):
         share = win_shares(delivered, cards)[:, me]
         rivals = np.delete(delivered, me, axis=1).max(1)
         return share + self.margin * (delivered[:, me] - rivals)
+
+
+def _prior_agent(prior: object) -> Agent | None:
+    """The candidate prior: None, or a policy that reads the recall observation and
+    the acting seat (``ppo``, a ``PPOAgent``, an import path to one)."""
+    if prior is None:
+        return None
+    agent = resolve_agent(prior, {"ppo": PPOAgent})
+    if getattr(agent, "needs_state", False) or getattr(agent, "observation_mode", "") != "recall":
+        raise ValueError(
+            f"prior must be a policy that reads the recall observation (e.g. ppo), got {prior!r}"
+        )
+    return agent
 
 
 def _rollout_agent(rollout: object) -> Agent:

@@ -1,0 +1,230 @@
+"""Tune the champion: the search bot's budget under a time limit, against the search bot.
+
+    python experiments/tune_champion.py --players 2 --export     # about 15 minutes
+    python experiments/tune_champion.py --players 4 --export     # about 35 minutes
+
+The champion (``mamma_mia_agents.bots.champion``) is the search bot with a larger budget
+and, optionally, the shipped ``ppo`` network's choice added to its candidates (a
+policy-guided search: the network proposes, the rollouts decide). Its training is this
+search over settings, read top to bottom:
+
+1. every setting of the grid (``--grid``: ``WORLDSxCANDIDATES`` pairs, each with and
+   without the prior, ``--priors``) is timed on one core (numba threads 1) over
+   ``--positions`` positions of builder games; settings whose mean CPU time per decision
+   exceeds ``--max-ms`` are recorded and not played;
+2. each remaining setting plays ``--games`` duplicate-deal games (rotated seats) against
+   the default ``search`` bot: one of it against one search bot at 2 players, against
+   three at 4, on the tournament seed ``--seed`` (the same deals for every setting);
+3. the setting with the highest win rate (ties: the faster) is the champion.
+
+Writes ``champion_tuning_<N>p.json`` (every setting's time, win rate with its Wilson
+95% interval and delivered orders; the chosen one) and ``.png`` into ``--out`` (default
+runs/tune_champion/), plus the settings file ``champion_<N>p.json``; with ``--export``
+the results go to experiments/results/ and the settings file to agents/policies/, where
+``ChampionAgent`` reads it. The evaluation on 2,000 games at seeds that no tuning used
+is ``mamma-mia evaluate champion`` (docs/AGENTS.md). The win rates are deterministic for
+given arguments; the times are not (the CPU time moves much less than the wall clock on a
+shared machine).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+
+import matplotlib  # noqa: E402
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+from tqdm import tqdm  # noqa: E402
+
+from experiments.common.arguments import checked  # noqa: E402
+from experiments.common.decision_time import decision_times  # noqa: E402
+from experiments.common.output import RESULTS, RUNS, add_output_args, write_json  # noqa: E402
+from experiments.common.provenance import provenance_with_threads  # noqa: E402
+from experiments.common.training import add_dataclass_args  # noqa: E402
+from mamma_mia_agents.bots.champion import FORMAT, POLICY_DIR, read_settings  # noqa: E402
+from mamma_mia_agents.bots.search import SearchAgent  # noqa: E402
+from mamma_mia_agents.tournament import run_tournament  # noqa: E402
+from mamma_mia_env.plumbing.files import write_figure, write_file  # noqa: E402
+
+
+@dataclass
+class Args:
+    players: int = 2
+    """players per game (the settings file is for this count)"""
+    grid: str = "64x6,96x4,128x3"
+    """budgets to try: WORLDSxCANDIDATES, comma-separated (worlds per candidate action,
+    candidate turn actions from the builder's scores)"""
+    priors: str = "none,ppo"
+    """candidate priors to try with every budget: none, ppo (the shipped network's
+    choice added to the candidates)"""
+    games: int = 200
+    """games per setting against the search bot (rounded up to whole deals)"""
+    seed: int = 23
+    """tournament seed of the tuning games (the evaluation's seeds differ)"""
+    max_ms: float = 20.0
+    """limit of the mean CPU milliseconds per decision on one core"""
+    positions: int = 30
+    """positions timed per setting"""
+    margin: float = 0.02
+    """the search bot's tie-breaker weight of the delivered-orders lead"""
+    workers: int = 2
+    """worker processes of the tournaments"""
+
+
+def parse_args(argv: list[str] | None = None) -> tuple[Args, argparse.Namespace]:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    add_dataclass_args(parser, Args)
+    add_output_args(parser, "tune_champion")
+    ns = checked(parser).parse_args(argv)
+    args = Args(**{k: getattr(ns, k) for k in asdict(Args())})
+    try:
+        settings(args)
+    except ValueError as exc:
+        parser.error(str(exc))
+    problems = [
+        f"--{k.replace('_', '-')} must be positive"
+        for k in ("games", "positions", "workers", "max_ms")
+        if getattr(args, k) <= 0
+    ]
+    if not 2 <= args.players <= 5:
+        problems.append("--players must be 2-5")
+    if problems:
+        parser.error("; ".join(problems))
+    return args, ns
+
+
+def settings(args: Args) -> list[dict[str, Any]]:
+    """The grid as search-bot settings, cheapest budget first."""
+    out = []
+    for pair in args.grid.split(","):
+        worlds, _, cands = pair.strip().partition("x")
+        if not (worlds.isdigit() and cands.isdigit() and int(worlds) > 0 and int(cands) > 0):
+            raise ValueError(f"--grid entries are WORLDSxCANDIDATES (e.g. 64x6), got {pair!r}")
+        for prior in args.priors.split(","):
+            if prior not in ("none", "ppo"):
+                raise ValueError(f"--priors are none or ppo, got {prior!r}")
+            out.append(
+                {
+                    "worlds": int(worlds),
+                    "candidates": int(cands),
+                    "margin": args.margin,
+                    "rollout": "builder",
+                    "prior": None if prior == "none" else prior,
+                }
+            )
+    return out
+
+
+def label(s: dict[str, Any]) -> str:
+    return f"{s['worlds']}x{s['candidates']}" + ("+ppo" if s["prior"] else "")
+
+
+def play(args: Args, s: dict[str, Any]) -> dict[str, Any]:
+    """The setting's results against the search bot (its row of the tournament)."""
+    bot = SearchAgent(**s)
+    bot.name = label(s)
+    started = time.perf_counter()
+    res = run_tournament(
+        [bot] + ["search"] * (args.players - 1),
+        num_players=args.players,
+        games=args.games,
+        seed=args.seed,
+        workers=args.workers,
+        progress=False,
+    )
+    row = next(r for r in res.compute_table() if r["agent"] == bot.name)
+    return {
+        "games": row["seat_games"],
+        "wins": row["wins"],
+        "win_rate": row["win_rate"],
+        "ci_low": row["win_rate_low"],
+        "ci_high": row["win_rate_high"],
+        "mean_delivered": row["mean_delivered"],
+        "seconds": round(time.perf_counter() - started, 1),
+    }
+
+
+def plot(rows: list[dict[str, Any]], args: Args, path: Path) -> None:
+    played = [r for r in rows if "win_rate" in r]
+    fig, ax = plt.subplots(figsize=(7, 4))
+    xs = [r["cpu_mean_ms"] for r in played]
+    ys = [r["win_rate"] for r in played]
+    low = [y - r["ci_low"] for y, r in zip(ys, played, strict=True)]
+    high = [r["ci_high"] - y for y, r in zip(ys, played, strict=True)]
+    ax.errorbar(xs, ys, yerr=[low, high], fmt="o", capsize=3)
+    for x, y, r in zip(xs, ys, played, strict=True):
+        ax.annotate(r["label"], (x, y), textcoords="offset points", xytext=(4, 4), fontsize=8)
+    ax.axhline(1 / args.players, color="grey", ls=":", label="chance")
+    ax.axvline(args.max_ms, color="red", ls="--", label=f"limit {args.max_ms:g} ms")
+    ax.set_xlabel("mean CPU ms per decision, one core")
+    ax.set_ylabel(f"win rate vs search ({args.games} games, 95% CI)")
+    ax.set_title(f"Champion tuning, {args.players} players")
+    ax.legend()
+    fig.tight_layout()
+    write_figure(fig, path)
+    plt.close(fig)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args, ns = parse_args(argv)
+    started = time.perf_counter()
+    out = Path(ns.out) if ns.out is not None else RESULTS if ns.export else RUNS / "tune_champion"
+    out.mkdir(parents=True, exist_ok=True)
+    rows: list[dict[str, Any]] = []
+    for s in tqdm(settings(args), desc=f"settings ({args.players}p)"):
+        row: dict[str, Any] = {"label": label(s), "settings": s}
+        row.update(decision_times(args.players, SearchAgent(**s), args.positions, args.seed))
+        if row["cpu_mean_ms"] <= args.max_ms:
+            row.update(play(args, s))
+        rows.append(row)
+        tqdm.write(json.dumps({k: v for k, v in row.items() if k != "settings"}))
+    played = [r for r in rows if "win_rate" in r]
+    if not played:
+        print(f"no setting within {args.max_ms} ms per decision", file=sys.stderr)
+        return 1
+    best = max(played, key=lambda r: (r["win_rate"], -r["cpu_mean_ms"]))
+    stem = f"champion_tuning_{args.players}p"
+    doc = {
+        "experiment": "tune_champion",
+        "args": asdict(args),
+        "rows": rows,
+        "champion": best["label"],
+        "load_average_before": list(os.getloadavg()),
+    }
+    record = provenance_with_threads(
+        seeds={"seed": args.seed}, wall_time=time.perf_counter() - started
+    )
+    write_json(out / f"{stem}.json", doc, record)
+    plot(rows, args, out / f"{stem}.png")
+    champion = {
+        "format": FORMAT,
+        "num_players": args.players,
+        "search": best["settings"],
+        "tuned_by": f"experiments/results/{stem}.json",
+        "win_rate_vs_search": best["win_rate"],
+        "cpu_mean_ms": best["cpu_mean_ms"],
+    }
+    target = (POLICY_DIR if ns.export else out) / f"champion_{args.players}p.json"
+    write_file(target, json.dumps(champion, indent=2) + "\n", "champion settings")
+    read_settings(target)  # the file reads back as a champion
+    print(
+        f"champion {best['label']}: win {best['win_rate']:.3f} "
+        f"[{best['ci_low']:.3f}, {best['ci_high']:.3f}] vs search, "
+        f"{best['cpu_mean_ms']} ms/decision; {target}"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
