@@ -27,6 +27,7 @@ from mamma_mia_agents.tournament.scorecard import (
     DEFAULT_PLAYERS,
     EVAL_SEED,
     LADDER,
+    LadderError,
     ScorecardError,
     evaluate,
     format_scorecard,
@@ -137,7 +138,7 @@ def run(args: argparse.Namespace, argv: Sequence[str] | None = None) -> int:
             command=command,
         )
     except (AgentLoadError, PolicyFileError, AgentMismatchError, ScorecardError) as exc:
-        parser.error(f"agent {args.spec!r:.80}: {exc}" if _about_spec(exc) else str(exc))
+        parser.error(_message(args.spec, exc))
     except AgentError as exc:
         return run_error("evaluate", str(exc))
     print(json.dumps(card, indent=2) if args.json else format_scorecard(card))
@@ -151,6 +152,8 @@ def run(args: argparse.Namespace, argv: Sequence[str] | None = None) -> int:
     return 0
 
 
-def _about_spec(exc: Exception) -> bool:
-    """Whether a load failure is the agent's (not a rung's: those name their rung)."""
-    return not isinstance(exc, ScorecardError)
+def _message(spec: str, exc: Exception) -> str:
+    """The error line: naming ``--ladder`` for a rung, the agent for the rest."""
+    if isinstance(exc, LadderError):
+        return f"--ladder: {exc}"
+    return str(exc) if isinstance(exc, ScorecardError) else f"agent {spec!r:.80}: {exc}"

@@ -84,7 +84,11 @@ ANCHOR_SOURCES: dict[str, str] = {
 
 
 class ScorecardError(ValueError):
-    """The agent can play none of the player counts, or a rung cannot play one of them."""
+    """An argument of ``evaluate`` that cannot make a scorecard (a count listed twice...)."""
+
+
+class LadderError(ScorecardError):
+    """A ladder rung loads no agent, or cannot play one of the player counts."""
 
 
 def reference_ladder() -> list[tuple[str, str]]:
@@ -130,20 +134,18 @@ def playable_counts(agent: Agent, players: Sequence[int]) -> tuple[list[int], di
 def _load_ladder(ladder: Sequence[tuple[str, str]], counts: Sequence[int]) -> list[Any]:
     """Every rung loaded and checked at every count, before any game; their entrants."""
     if not ladder:
-        raise ScorecardError("the ladder has no rung")
+        raise LadderError("the ladder has no rung")
     out = []
     for name, spec in ladder:
         try:
             rung = load_spec(spec)
         except (AgentLoadError, PolicyFileError) as exc:
-            raise ScorecardError(f"ladder rung {name!r}: {exc}") from None
+            raise LadderError(f"ladder rung {name!r}: {exc}") from None
         for n in counts:
             try:
                 check_agents([rung], Config(num_players=n))
             except AgentMismatchError as exc:
-                raise ScorecardError(
-                    f"ladder rung {name!r} cannot play {n} players: {exc}"
-                ) from None
+                raise LadderError(f"ladder rung {name!r} cannot play {n} players: {exc}") from None
         out.append(entrant(spec, rung))
     return out
 
@@ -206,7 +208,7 @@ def _check_arguments(
     rungs = [r if isinstance(r, tuple) else (r, r) for r in (ladder or reference_ladder())]
     names = [name for name, _ in rungs]
     if len(set(names)) != len(names):
-        raise ScorecardError(f"a rung is listed twice in the ladder: {names}")
+        raise LadderError(f"a rung is listed twice in the ladder: {names}")
     return rungs
 
 
@@ -243,8 +245,10 @@ def evaluate(
     elapsed = time.perf_counter() - start
     return {
         "format": FORMAT,
-        "agent": {"spec": spec if isinstance(spec, str) else repr(spec),
-                  "name": agent_name(agent)},  # fmt: skip
+        "agent": {
+            "spec": spec if isinstance(spec, str) else repr(spec),
+            "name": agent_name(agent),
+        },  # fmt: skip
         "version": __version__,
         "ladder": [{"name": n, "spec": s, "anchor": ANCHORS.get(n)} for n, s in rungs],
         "not_bundled": [n for n, s in LADDER if ladder is None and s not in REGISTRY],
@@ -268,7 +272,8 @@ def _rating_text(fit: dict[str, Any] | None) -> str:
     if fit is None:
         return "no anchored rung"
     if fit["rating"] is None:
-        return f"off the scale ({fit['off_scale']}: every game {'won' if fit['off_scale'] == 'above' else 'lost'})"
+        every = "won" if fit["off_scale"] == "above" else "lost"
+        return f"off the scale ({fit['off_scale']}: every game {every})"
     return f"{fit['rating']:.0f} ({fit['low']:.0f} to {fit['high']:.0f})"
 
 
