@@ -15,6 +15,7 @@ import argparse
 import json
 import shlex
 import sys
+import textwrap
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -53,13 +54,14 @@ def add_parser(sub: Any) -> None:
     p = sub.add_parser(
         "evaluate",
         help="an agent's scorecard against the reference ladder",
-        description=(
+        description=textwrap.fill(
             "Play an agent against the reference ladder (" + ", ".join(n for n, _ in LADDER)
             + ") at 2 and 4 players on fixed evaluation deals, and print one stamped "
             "scorecard: win rates with 95% Wilson intervals, an Elo rating on the "
-            "ladder's scale (random = 0), the package version and the seeds. At N players "
+            "ladder's scale (random at 0), the package version and the seeds. At N players "
             "the agent sits in one seat against N-1 copies of each rung, every deal "
-            "played once per seat. docs/AGENTS.md, 'Scorecard: mamma-mia evaluate'."
+            "played once per seat. docs/AGENTS.md, 'Scorecard: mamma-mia evaluate'.",
+            width=80,
         ),
     )  # fmt: skip
     p.add_argument(
@@ -92,8 +94,8 @@ def add_parser(sub: Any) -> None:
         "--seed",
         type=positive("--seed", 0, 2**32 - 1),
         default=EVAL_SEED,
-        help="tournament seed of the deals; a scorecard is comparable with others only "
-        "at the default",
+        help="tournament seed of the deals, 0 to 2**32-1; scorecards compare with each "
+        f"other only at the evaluation seed (default: {EVAL_SEED})",
     )
     p.add_argument(
         "--workers",

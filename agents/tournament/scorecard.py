@@ -187,6 +187,11 @@ def _ratings(counts: dict[int, dict[str, Any]]) -> dict[str, Any]:
     return {"overall": None if fit is None else fit.to_dict(), "by_players": by_count}
 
 
+def _anchors(rung: str) -> dict[str, float]:
+    """A rung's anchors by player count (JSON keys), empty when it has none."""
+    return {str(n): a for n, a in ANCHORS.get(rung, {}).items()}
+
+
 def _seeds(seed: int, counts: dict[int, dict[str, Any]]) -> dict[str, Any]:
     deals = {str(n): max(r["deals"] for r in b["pairings"]) for n, b in counts.items()}
     return {"tournament_seed": seed, "engine_seeds": f"{seed} * 2**32 + d, d < deals",
@@ -250,7 +255,7 @@ def evaluate(
             "name": agent_name(agent),
         },  # fmt: skip
         "version": __version__,
-        "ladder": [{"name": n, "spec": s, "anchor": ANCHORS.get(n)} for n, s in rungs],
+        "ladder": [{"name": n, "spec": s, "anchors": _anchors(n)} for n, s in rungs],
         "not_bundled": [n for n, s in LADDER if ladder is None and s not in REGISTRY],
         "games_per_pairing": games,
         "seeds": _seeds(seed, blocks),
@@ -285,9 +290,10 @@ def format_scorecard(card: dict[str, Any]) -> str:
     lines = [
         f"scorecard of {card['agent']['spec']} ({card['agent']['name']}): "
         f"mamma-mia-env {card['version']}, revision {rev}",
-        f"{card['games_per_pairing']:,} games per pairing (whole duplicate deals, seats "
-        f"rotated), evaluation seed {seeds['tournament_seed']} "
-        f"(engine seeds {seeds['engine_seeds']})",
+        f"{card['games_per_pairing']:,} games per pairing (whole duplicate deals, seats rotated)",
+        f"evaluation seed {seeds['tournament_seed']}: engine seeds "
+        f"{seeds['tournament_seed']} * 2**32 + d, "
+        + ", ".join(f"d < {d:,} at {n} players" for n, d in seeds["deals"].items()),
         "",
     ]
     head = ["players", "opponent", "games", "wins", "win rate", "95% CI", "chance", "delivered"]
@@ -314,7 +320,8 @@ def format_scorecard(card: dict[str, Any]) -> str:
                  f"{_rating_text(rating['overall'])}")  # fmt: skip
     for n, fit in rating["by_players"].items():
         lines.append(f"  {n} players: {_rating_text(fit)}")
-    unanchored = [r["name"] for r in card["ladder"] if r["anchor"] is None]
-    if unanchored:
-        lines.append(f"  (no anchor, not in the rating: {', '.join(unanchored)})")
+    for n in rating["by_players"]:
+        missing = [r["name"] for r in card["ladder"] if n not in r["anchors"]]
+        if missing:
+            lines.append(f"  (no anchor at {n} players, not in the rating: {', '.join(missing)})")
     return "\n".join(lines)
