@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from mamma_mia_agents import REGISTRY, BuilderAgent
@@ -106,6 +108,8 @@ def test_the_search_rung_plays() -> None:
                     players=(2,), games=2, workers=1, progress=False)  # fmt: skip
     row = card["players"]["2"]["pairings"][0]
     assert row["opponent"] == "search" and row["games"] == 2
+    assert row["spec"] == "SearchAgent(worlds=2, candidates=2, rollout='builder')"
+    json.dumps(card, allow_nan=False)  # an object rung is recorded as text
 
 
 @pytest.mark.parametrize(
