@@ -97,6 +97,12 @@ def add_parser(sub: Any) -> None:
         help="tournament seed of the deals, 0 to 2**32-1; scorecards compare with each "
         f"other only at the evaluation seed (default: {EVAL_SEED})",
     )
+    _add_run_flags(p)
+    p.set_defaults(run=run, subparser=p)
+
+
+def _add_run_flags(p: argparse.ArgumentParser) -> None:
+    """Where the games run, and what is printed and written."""
     p.add_argument(
         "--workers",
         type=positive("--workers", 1, max_workers()),
@@ -108,7 +114,6 @@ def add_parser(sub: Any) -> None:
                    "scorecard JSON here (checked before the first game)")  # fmt: skip
     p.add_argument("--json", action="store_true", help="print the JSON instead of the table")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
-    p.set_defaults(run=run, subparser=p)
 
 
 def _ladder(parser: argparse.ArgumentParser, text: str | None) -> list[str] | None:
