@@ -3,6 +3,7 @@
     mamma-mia tournament --players 4 --games 2000 --agents random,counter,builder,hoarder
     mamma-mia play --players 3 --agents builder,counter
     mamma-mia replay runs/t1/tournament.game-0.json
+    mamma-mia evaluate runs/ppo_2p/policy.npz --players 2 --out scorecard.json
     mamma-mia agents                      # list the bundled agents
 
 ``python -m mamma_mia_agents ...`` is the same without installing the package.
@@ -15,6 +16,7 @@ import sys
 from collections.abc import Sequence
 
 from mamma_mia_agents import REGISTRY
+from mamma_mia_agents.cli.evaluate import add_parser as add_evaluate_parser
 from mamma_mia_agents.cli.options import PROG
 from mamma_mia_agents.cli.play import add_parser as add_play_parser
 from mamma_mia_agents.cli.replay import add_parser as add_replay_parser
@@ -24,7 +26,8 @@ from mamma_mia_agents.cli.tournament import run as run_tournament_command
 
 DESCRIPTION = """\
 Mamma Mia! from the command line: play a game against the bundled bots, run
-tournaments between agents, watch recorded games. `mamma-mia COMMAND --help`
+tournaments between agents, score an agent against the reference ladder, watch
+recorded games. `mamma-mia COMMAND --help`
 describes each command and shows its defaults.
 """
 
@@ -33,10 +36,11 @@ examples:
   mamma-mia play --players 3 --agents builder,search      play in the terminal
   mamma-mia tournament --players 4 --games 2000 --agents random,builder,ppo,search
   mamma-mia replay runs/t/tournament.game-0.json --html game.html
+  mamma-mia evaluate builder --out scorecard.json        an agent's scorecard
   mamma-mia agents                                       list the bundled agents
 
 docs: README.md, docs/PLAY.md (playing and replays), docs/AGENTS.md (agents,
-tournaments), docs/RULES.md (the rules and their variants).
+tournaments, scorecards), docs/RULES.md (the rules and their variants).
 """
 
 
@@ -71,6 +75,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_play_parser(sub)
     add_replay_parser(sub)
     add_serve_parser(sub)
+    add_evaluate_parser(sub)
     for command in sub.choices.values():  # one look for every command's --help
         command.formatter_class = HelpFormatter
     return parser
@@ -90,6 +95,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.command == "agents":
         return _cmd_agents()
-    if hasattr(args, "run"):  # replay, play
+    if args.command == "evaluate":  # its scorecard records the command line
+        return args.run(args, argv)
+    if hasattr(args, "run"):  # replay, play, serve
         return args.run(args)
     return run_tournament_command(args, args.subparser, argv)

@@ -1,7 +1,8 @@
 """Every bundled agent, and a user's agent given as ``package.module:Class``, at every
 door that takes agents (issue 20, item 1), for a few moves each.
 
-The doors: the tournament (in this process, in worker processes, on Ray), ``play``
+The doors: the tournament (in this process, in worker processes, on Ray), the
+scorecard (``mamma-mia evaluate``), ``play``
 (``agents/cli/session.Game``), the gym env, the learner-seat vector env and the SB3
 VecEnv as opponents (one opponent, a pool, a pool swapped in for self-play). The
 search bot plays with a small budget (``SearchAgent(worlds=2, candidates=2)``; one
@@ -23,6 +24,7 @@ from mamma_mia_agents import REGISTRY, load_agent
 from mamma_mia_agents.bots.search import SearchAgent
 from mamma_mia_agents.cli.session import Game
 from mamma_mia_agents.tournament import AgentMismatchError, run_tournament
+from mamma_mia_agents.tournament.scorecard import evaluate
 from mamma_mia_env import Config
 from mamma_mia_env.envs.gym_env import MammaMiaGymEnv
 from mamma_mia_env.envs.learner_vector import MammaMiaLearnerVectorEnv
@@ -126,6 +128,12 @@ def tournament_door(agent: Any, n: int) -> None:
     assert len(res.turns) == n and (res.turns > 0).all()
 
 
+def evaluate_door(agent: Any, n: int) -> None:
+    """``mamma-mia evaluate``'s scorecard, against a one-rung ladder."""
+    card = evaluate(agent, ladder=["random"], players=(n,), games=n, workers=1, progress=False)
+    assert card["players"][str(n)]["pairings"][0]["games"] == n
+
+
 DOORS = {
     "gym": gym_door,
     "vector": vector_door,
@@ -133,6 +141,7 @@ DOORS = {
     "sb3": sb3_door,
     "play": play_door,
     "tournament": tournament_door,
+    "evaluate": evaluate_door,
 }
 
 
@@ -142,7 +151,7 @@ DOORS = {
 def test_every_agent_at_every_door(spec: str, door: str, num_players: int) -> None:
     agent = Counted(make(spec))
     if refused(spec, num_players):
-        kind = AgentMismatchError if door == "tournament" else ValueError
+        kind = AgentMismatchError if door in ("tournament", "evaluate") else ValueError
         with pytest.raises(kind, match=PPO_REFUSAL):
             DOORS[door](agent, num_players)
         assert agent.calls == 0  # refused before the first move

@@ -78,6 +78,19 @@ BASE = {
     ],  # fmt: skip
     "replay": ["replay", "log.json"],
     "agents": ["agents"],
+    "evaluate": [
+        "evaluate",
+        "random",
+        "--ladder",
+        "random",
+        "--players",
+        "2",
+        "--games",
+        "2",
+        "--workers",
+        "1",
+        "--no-progress",
+    ],  # fmt: skip
     "serve": [
         "serve",
         "--port",
@@ -93,7 +106,8 @@ BASE = {
     ],  # fmt: skip
 }
 ALLOWED = {"tournament": ["out"], "play": ["out.json", "save.json", "mamma-mia-save.json"],
-           "replay": ["page.html"], "agents": [], "serve": ["out.json"]}  # fmt: skip
+           "replay": ["page.html"], "agents": [], "serve": ["out.json"],
+           "evaluate": ["out.json"]}  # fmt: skip
 #: Flags whose values are paths, by what they are (the others are read from the type).
 PATH_FLAGS = {("tournament", "--out"): "out_dir", ("play", "--resume"): "in_file",
               ("replay", "log"): "in_file", ("serve", "--resume"): "in_file"}  # fmt: skip
@@ -192,6 +206,7 @@ def _valid_runs() -> list[tuple[str, dict[str, Any]]]:
         ["play", "--resume", "save.json", "--delay", "0"],
         ["replay", "log.json", "--html", "page.html", "--seat", "1"],
         ["agents"],
+        [*BASE["evaluate"], "--out", "out.json", "--json"],
     ]
     return [(f"cli valid {r[0]}", dict(argv=r, expect="any", anchors=[], allowed=ALLOWED[r[0]]))
             for r in runs]  # fmt: skip
@@ -251,9 +266,10 @@ def file_cases() -> list[tuple[str, dict[str, Any]]]:
 RUNNERS = {"cli": "door_cases:run_cli_case", "file": "door_cases:run_file_case"}
 #: The least number of cases each door must try (what it tried when the suite was
 #: written): fewer means a flag, a field or a value list went missing.
-MINIMUM = {"cli tournament": 153, "cli play": 90, "cli serve": 118, "cli replay": 32, "cli none": 5,
-           "cli valid": 5, "file save": 339, "file log": 381, "file state": 1011,
-           "file position": 311, "file policy": 289, "entry points": 1104}  # fmt: skip
+MINIMUM = {"cli tournament": 153, "cli evaluate": 78, "cli play": 90, "cli serve": 118,
+           "cli replay": 32, "cli none": 5, "cli valid": 6, "file save": 339, "file log": 381,
+           "file state": 1011, "file position": 311, "file policy": 289,
+           "entry points": 1104}  # fmt: skip
 
 
 def _run_all(cases: list[tuple[str, dict[str, Any]]]) -> dict[str, int]:

@@ -1,0 +1,166 @@
+"""``mamma-mia evaluate SPEC``: an agent's scorecard against the reference ladder.
+
+    mamma-mia evaluate builder
+    mamma-mia evaluate runs/ppo_2p/policy.npz --players 2 --out scorecard.json
+    mamma-mia evaluate mypkg.mybot:MyBot --ladder random,builder --games 400
+
+The games, the seeds and the rating are ``tournament/scorecard.py``'s; this module reads
+the flags and prints. Every flag is checked, and the agent and the ladder loaded, before
+the first game.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shlex
+import sys
+import textwrap
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from mamma_mia_agents import AgentLoadError
+from mamma_mia_agents.bots.ppo_agent import PolicyFileError
+from mamma_mia_agents.cli.options import PROG, output_file, positive, run_error
+from mamma_mia_agents.tournament import MAX_GAMES, AgentError, AgentMismatchError, max_workers
+from mamma_mia_agents.tournament.scorecard import (
+    DEFAULT_GAMES,
+    DEFAULT_PLAYERS,
+    EVAL_SEED,
+    LADDER,
+    LadderError,
+    ScorecardError,
+    evaluate,
+    format_scorecard,
+)
+from mamma_mia_env.plumbing.files import FileDoorError, write_json
+
+
+def counts(name: str) -> Callable[[str], tuple[int, ...]]:
+    """An argparse type: comma-separated player counts 2-5, each listed once."""
+    one = positive(name, 2, 5)
+
+    def parse(text: str) -> tuple[int, ...]:
+        values = tuple(one(part) for part in text.split(","))
+        if len(set(values)) != len(values):
+            raise argparse.ArgumentTypeError(f"{name} lists a player count twice: {text!r:.60}")
+        return values
+
+    return parse
+
+
+def add_parser(sub: Any) -> None:
+    """The ``evaluate`` subcommand and its flags."""
+    p = sub.add_parser(
+        "evaluate",
+        help="an agent's scorecard against the reference ladder",
+        description=textwrap.fill(
+            "Play an agent against the reference ladder (" + ", ".join(n for n, _ in LADDER)
+            + ") at 2 and 4 players on fixed evaluation deals, and print one stamped "
+            "scorecard: win rates with 95% Wilson intervals, an Elo rating on the "
+            "ladder's scale (random at 0), the package version and the seeds. At N players "
+            "the agent sits in one seat against N-1 copies of each rung, every deal "
+            "played once per seat. docs/AGENTS.md, 'Scorecard: mamma-mia evaluate'.",
+            width=80,
+        ),
+    )  # fmt: skip
+    p.add_argument(
+        "spec",
+        metavar="SPEC",
+        help="the agent: a bundled name, package.module:ClassName, or a .npz policy file",
+    )
+    p.add_argument(
+        "--ladder",
+        metavar="LIST",
+        default=None,
+        help="comma-separated opponents instead of the reference ladder (bundled names, "
+        "import paths, policy files; default: the reference ladder's bundled rungs)",
+    )
+    p.add_argument(
+        "--players",
+        type=counts("--players"),
+        default=DEFAULT_PLAYERS,
+        metavar="LIST",
+        help="comma-separated player counts, 2-5 (default: 2,4)",
+    )
+    p.add_argument(
+        "--games",
+        type=positive("--games", 1, MAX_GAMES),
+        default=DEFAULT_GAMES,
+        help="games per pairing (agent vs one rung at one player count), rounded up to "
+        "whole duplicate deals",
+    )
+    p.add_argument(
+        "--seed",
+        type=positive("--seed", 0, 2**32 - 1),
+        default=EVAL_SEED,
+        help="tournament seed of the deals, 0 to 2**32-1; scorecards compare with each "
+        f"other only at the evaluation seed (default: {EVAL_SEED})",
+    )
+    _add_run_flags(p)
+    p.set_defaults(run=run, subparser=p)
+
+
+def _add_run_flags(p: argparse.ArgumentParser) -> None:
+    """Where the games run, and what is printed and written."""
+    p.add_argument(
+        "--workers",
+        type=positive("--workers", 1, max_workers()),
+        default=None,
+        help=f"worker processes per pairing, at most {max_workers()} (default: every "
+        "core; 1 below 1000 games)",
+    )
+    p.add_argument("--out", metavar="FILE", type=output_file("--out"), help="write the "
+                   "scorecard JSON here (checked before the first game)")  # fmt: skip
+    p.add_argument("--json", action="store_true", help="print the JSON instead of the table")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+
+def _ladder(parser: argparse.ArgumentParser, text: str | None) -> list[str] | None:
+    if text is None:
+        return None
+    specs = [s.strip() for s in text.split(",")]
+    if not text.strip() or any(not s for s in specs):
+        parser.error(f"--ladder needs a comma-separated list of agents, got {text!r:.80}")
+    return specs
+
+
+def run(args: argparse.Namespace, argv: Sequence[str] | None = None) -> int:
+    """Evaluate ``args.spec``; print (and with ``--out`` write) the scorecard."""
+    parser: argparse.ArgumentParser = args.subparser
+    ladder = _ladder(parser, args.ladder)
+    if not args.spec.strip():
+        parser.error("SPEC must name an agent: a bundled name, an import path or a policy file")
+    argv = sys.argv[1:] if argv is None else argv
+    command = " ".join([PROG, *(shlex.quote(a) for a in argv)])
+    try:
+        card = evaluate(
+            args.spec,
+            ladder=ladder,
+            players=args.players,
+            games=args.games,
+            seed=args.seed,
+            workers=args.workers,
+            progress=not args.no_progress,
+            command=command,
+        )
+    except (AgentLoadError, PolicyFileError, AgentMismatchError, ScorecardError) as exc:
+        parser.error(_message(args.spec, exc))
+    except AgentError as exc:
+        return run_error("evaluate", str(exc))
+    print(json.dumps(card, indent=2) if args.json else format_scorecard(card))
+    if args.out is None:
+        return 0
+    try:
+        write_json(args.out, card, "scorecard")
+    except (OSError, FileDoorError) as exc:
+        return run_error("evaluate", f"could not write the scorecard to --out: {exc}")
+    print(f"wrote {args.out}", file=sys.stderr if args.json else sys.stdout)
+    return 0
+
+
+def _message(spec: str, exc: Exception) -> str:
+    """The error line: naming ``--ladder`` for a rung, the agent for the rest."""
+    if isinstance(exc, LadderError):
+        return f"--ladder: {exc}"
+    return str(exc) if isinstance(exc, ScorecardError) else f"agent {spec!r:.80}: {exc}"

@@ -1,0 +1,333 @@
+"""A scorecard a paper can cite: one agent against the reference ladder, on fixed deals.
+
+    >>> from mamma_mia_agents.tournament.scorecard import evaluate, format_scorecard
+    >>> card = evaluate("builder", ladder=["random"], players=(2, 4), games=200)
+    >>> print(format_scorecard(card))
+
+``mamma-mia evaluate SPEC`` is this module on the command line (docs/AGENTS.md,
+"Scorecard: mamma-mia evaluate").
+
+**What is played.** For each player count N (default 2 and 4) and each rung of the
+ladder, a duplicate-deal tournament (``run_tournament``, seats rotated): the agent in one
+seat against ``N - 1`` copies of the rung, every deal played once per seat of the agent,
+so the luck of the deal cancels out. The win rate is the agent's mean win share (a win
+shared by k players counts 1/k; chance is 1/N), with its 95% Wilson interval
+(``results.wilson_interval``).
+
+**The ladder** (``LADDER``): ``random``, ``builder``, ``search`` and ``champion``, weakest
+first; a rung that is not a bundled agent of the installed version (``champion`` before
+it shipped) is left out and the scorecard says so (``reference_ladder``).
+
+**The seeds.** Every pairing is played on the deals of the tournament seed ``EVAL_SEED``
+(engine seeds ``EVAL_SEED * 2**32 + d``, ``d = 0, 1, ...``): the same deals for every
+agent and every rung. No shipped training or documented result uses it: the trainings
+(``experiments/configs``) seed 0 and evaluate on tournament seeds 1 and 2 (engine seeds
+below ``3 * 2**32``), their games are drawn by a generator seeded 0, and the leaderboard,
+the docs and the strength experiments use tournament seeds 0 to a few dozen. An agent
+tuned on these deals would be tuned on the test set: train on other seeds.
+
+**The rating** (``ladder_rating``): an Elo number fitted by maximum likelihood to the win
+shares against the rungs, whose ratings are fixed (``ANCHORS``: random = 0 at every
+player count; every other rung's anchor is the rating this command gave that rung against
+the rungs below it, ``ANCHOR_SOURCES``). A rung without an anchor still gets a row but
+does not enter the rating. One rating per player count, and one over all of them.
+
+An agent that cannot play a player count (a policy file trained for 2 players, asked
+for 4) skips that count, with the reason in the scorecard; one that can play none is
+refused before any game (``ScorecardError``). So is a ladder rung that cannot play one
+of the counts: a scorecard's rungs are the same at every count.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from tqdm.auto import tqdm
+
+from mamma_mia_agents import REGISTRY, AgentLoadError, agent_name
+from mamma_mia_agents.bots.base import Agent
+from mamma_mia_agents.bots.ppo_agent import PolicyFileError, PPOAgent
+from mamma_mia_agents.tournament.ladder_rating import Result, fit_rating
+from mamma_mia_agents.tournament.matches import AgentMismatchError, check_agents, load_agents
+from mamma_mia_agents.tournament.runner import run_tournament
+from mamma_mia_agents.tournament.schedule import MAX_GAMES
+from mamma_mia_env import Config, __version__
+from mamma_mia_env.plumbing.arguments import as_int
+from mamma_mia_env.plumbing.provenance import provenance
+
+FORMAT = "mamma-mia-scorecard/1"
+#: The tournament seed of every evaluation game (module doc: why this one).
+EVAL_SEED = 2026_1125
+DEFAULT_GAMES = 2000
+DEFAULT_PLAYERS = (2, 4)
+#: The reference ladder, weakest first: (rung name, agent spec).
+LADDER: tuple[tuple[str, str], ...] = (
+    ("random", "random"),
+    ("builder", "builder"),
+    ("search", "search"),
+    ("champion", "champion"),
+)
+#: Each rung's rating by player count (random = 0: the scale's zero).
+ANCHORS: dict[str, dict[int, float]] = {
+    "random": {2: 0.0, 3: 0.0, 4: 0.0, 5: 0.0},
+    "builder": {2: 651.3, 3: 725.9, 4: 742.6, 5: 808.2},
+    "search": {2: 1094.5, 4: 910.5},
+}
+#: Where each anchor came from: the command that measured it, and its revision.
+ANCHOR_SOURCES: dict[str, str] = {
+    "random": "the scale's zero, by definition",
+    "builder": "mamma-mia evaluate builder --ladder random --players 2,3,4,5 --games 2000 "
+    "(revision fb60571 with this command added; 2,000 games per count, builder won 96-98%)",
+    "search": "mamma-mia evaluate search --ladder random,builder --players 2,4 --games 600 "
+    "(revision ada01b3; 600 games per pairing, 15 minutes on one core: search won 93% and "
+    "47% against builder at 2 and 4 players; 95% intervals 1044-1150 and 883-938)",
+}
+
+
+class ScorecardError(ValueError):
+    """An argument of ``evaluate`` that cannot make a scorecard (a count listed twice...)."""
+
+
+class LadderError(ScorecardError):
+    """A ladder rung loads no agent, or cannot play one of the player counts."""
+
+
+def reference_ladder() -> list[tuple[str, str]]:
+    """``LADDER``'s rungs that are bundled agents of this version (``champion`` once
+    it is in ``REGISTRY``)."""
+    return [(name, spec) for name, spec in LADDER if spec in REGISTRY]
+
+
+def is_policy_file(spec: str) -> bool:
+    """A spec naming a policy file: not a bundled name, and ending in ``.npz`` or an
+    existing file (``package.module:Class`` paths name no file)."""
+    return spec not in REGISTRY and (spec.endswith(".npz") or os.path.isfile(spec))
+
+
+def load_spec(spec: str | Agent) -> Agent:
+    """The agent of ``spec``: a bundled name, ``package.module:Class``, a ``.npz``
+    policy file (``PPOAgent(path)``; a bad file is a ``PolicyFileError``) or an agent."""
+    if isinstance(spec, str) and is_policy_file(spec.strip()):
+        path = spec.strip()
+        return PPOAgent(path, name=f"ppo:{os.path.basename(path)}")
+    return load_agents([spec])[0]
+
+
+def entrant(spec: str | Agent, agent: Agent) -> str | Agent:
+    """What a tournament is handed: the spec where it has one (worker processes load
+    it themselves), the loaded agent for a policy file or an object."""
+    return spec if isinstance(spec, str) and not is_policy_file(spec.strip()) else agent
+
+
+def playable_counts(agent: Agent, players: Sequence[int]) -> tuple[list[int], dict[int, str]]:
+    """The player counts ``agent`` can play, and why it cannot play the others."""
+    played, skipped = [], {}
+    for n in players:
+        try:
+            check_agents([agent], Config(num_players=n))
+        except AgentMismatchError as exc:
+            skipped[n] = str(exc)
+        else:
+            played.append(n)
+    return played, skipped
+
+
+def _load_ladder(ladder: Sequence[tuple[str, Any]], counts: Sequence[int]) -> list[Any]:
+    """Every rung loaded and checked at every count, before any game; their entrants."""
+    if not ladder:
+        raise LadderError("the ladder has no rung")
+    out = []
+    for name, spec in ladder:
+        try:
+            rung = load_spec(spec)
+        except (AgentLoadError, PolicyFileError) as exc:
+            raise LadderError(f"ladder rung {name!r}: {exc}") from None
+        for n in counts:
+            try:
+                check_agents([rung], Config(num_players=n))
+            except AgentMismatchError as exc:
+                raise LadderError(f"ladder rung {name!r} cannot play {n} players: {exc}") from None
+        out.append(entrant(spec, rung))
+    return out
+
+
+def play_pairing(
+    agent: str | Agent, rung: str | Agent, players: int, games: int, seed: int, workers: int | None
+) -> dict[str, Any]:
+    """The agent against ``players - 1`` copies of ``rung`` (module doc): its row."""
+    lineup = [agent] + [rung] * (players - 1)
+    res = run_tournament(lineup, players, games=games, seed=seed, workers=workers, progress=False)
+    row = next(r for r in res.table if r["agent"] == res.names[0])
+    return {
+        "games": res.games,
+        "deals": res.deals,
+        "wins": row["wins"],
+        "win_rate": row["win_rate"],
+        "win_rate_low": row["win_rate_low"],
+        "win_rate_high": row["win_rate_high"],
+        "chance": 1 / players,
+        "mean_delivered": row["mean_delivered"],
+        "truncated": int(res.truncated.sum()),
+    }
+
+
+def _ratings(counts: dict[int, dict[str, Any]]) -> dict[str, Any]:
+    """The rating per player count and over all counts, from the anchored rungs."""
+    by_count: dict[str, Any] = {}
+    every: list[Result] = []
+    for n, block in counts.items():
+        results = [
+            Result(ANCHORS[r["opponent"]][n], n, r["wins"], r["games"])
+            for r in block["pairings"]
+            if n in ANCHORS.get(r["opponent"], {})
+        ]
+        every += results
+        fit = fit_rating(results)
+        by_count[str(n)] = None if fit is None else fit.to_dict()
+    fit = fit_rating(every)
+    return {"overall": None if fit is None else fit.to_dict(), "by_players": by_count}
+
+
+def _text(spec: Any) -> str:
+    """A spec as the scorecard records it: as given, or an object's ``repr``."""
+    return spec if isinstance(spec, str) else repr(spec)[:200]
+
+
+def _anchors(rung: str) -> dict[str, float]:
+    """A rung's anchors by player count (JSON keys), empty when it has none."""
+    return {str(n): a for n, a in ANCHORS.get(rung, {}).items()}
+
+
+def _seeds(seed: int, counts: dict[int, dict[str, Any]]) -> dict[str, Any]:
+    deals = {str(n): max(r["deals"] for r in b["pairings"]) for n, b in counts.items()}
+    return {"tournament_seed": seed, "engine_seeds": f"{seed} * 2**32 + d, d < deals",
+            "deals": deals}  # fmt: skip
+
+
+def _check_arguments(
+    ladder: Sequence[str | tuple[str, Any]] | None, players: Sequence[int], games: int, seed: int
+) -> list[tuple[str, Any]]:
+    """``evaluate``'s arguments checked before anything is loaded; the rungs as pairs."""
+    as_int(games, "games", 1, MAX_GAMES)
+    as_int(seed, "seed", 0, 2**32 - 1)
+    if isinstance(players, (str, bytes)) or not players:
+        raise ScorecardError(f"players must be a list of player counts, got {players!r}")
+    for n in players:
+        as_int(n, "a player count", 2, 5)
+    if len(set(players)) != len(players):
+        raise ScorecardError(f"a player count is listed twice: {list(players)}")
+    rungs = [r if isinstance(r, tuple) else (r, r) for r in (ladder or reference_ladder())]
+    names = [name for name, _ in rungs]
+    if len(set(names)) != len(names):
+        raise LadderError(f"a rung is listed twice in the ladder: {names}")
+    return rungs
+
+
+def evaluate(
+    spec: str | Agent,
+    ladder: Sequence[str | tuple[str, Any]] | None = None,
+    players: Sequence[int] = DEFAULT_PLAYERS,
+    games: int = DEFAULT_GAMES,
+    seed: int = EVAL_SEED,
+    workers: int | None = None,
+    progress: bool = True,
+    command: str | None = None,
+) -> dict[str, Any]:
+    """The scorecard of ``spec`` (module doc) as a JSON-ready dict.
+
+    ``ladder``: rung specs (or (name, spec) pairs), default ``reference_ladder()``.
+    ``games``: per pairing, rounded up to whole duplicate deals. Raises
+    ``AgentLoadError`` / ``PolicyFileError`` for a spec that loads no agent,
+    ``ScorecardError`` when nothing can be played, ``AgentError`` when an agent fails.
+    """
+    rungs = _check_arguments(ladder, players, games, seed)
+    agent = load_spec(spec)
+    counts, skipped = playable_counts(agent, players)
+    if not counts:
+        reasons = "; ".join(f"{n} players: {why}" for n, why in skipped.items())
+        raise AgentMismatchError(f"the agent can play none of the player counts ({reasons})")
+    opponents = dict(zip((name for name, _ in rungs), _load_ladder(rungs, counts), strict=True))
+    start = time.perf_counter()
+    blocks: dict[int, dict[str, Any]] = {n: {"pairings": []} for n in counts}
+    pairs = [(n, name, rung) for n in counts for name, rung in rungs]
+    for n, name, rung in tqdm(pairs, desc="evaluate", unit="pairing", disable=not progress):
+        row = play_pairing(entrant(spec, agent), opponents[name], n, games, seed, workers)
+        blocks[n]["pairings"].append({"opponent": name, "spec": _text(rung), **row})
+    elapsed = time.perf_counter() - start
+    return {
+        "format": FORMAT,
+        "agent": {"spec": _text(spec), "name": agent_name(agent)},
+        "version": __version__,
+        "ladder": [{"name": n, "spec": _text(s), "anchors": _anchors(n)} for n, s in rungs],
+        "not_bundled": [n for n, s in LADDER if ladder is None and s not in REGISTRY],
+        "games_per_pairing": games,
+        "seeds": _seeds(seed, blocks),
+        "players": {str(n): blocks[n] for n in counts},
+        "skipped": {str(n): why for n, why in skipped.items()},
+        "rating": {**_ratings(blocks), "model": RATING_MODEL},
+        "provenance": provenance(seeds=seed, wall_time=elapsed, command=command),
+    }
+
+
+RATING_MODEL = (
+    "Elo (400 points: 10-to-1 odds) with Luce's rule for N players, p = 1 / (1 + (N-1) * "
+    "10**((anchor - R) / 400)); maximum likelihood over the anchored rungs; 95% "
+    "likelihood-ratio interval (games taken as independent, anchors as exact)"
+)
+
+
+def _rating_text(fit: dict[str, Any] | None) -> str:
+    if fit is None:
+        return "no anchored rung"
+    if fit["rating"] is None:
+        every = "won" if fit["off_scale"] == "above" else "lost"
+        return f"off the scale ({fit['off_scale']}: every game {every})"
+    return f"{fit['rating']:.0f} ({fit['low']:.0f} to {fit['high']:.0f})"
+
+
+def format_scorecard(card: dict[str, Any]) -> str:
+    """The scorecard as a table for a terminal (``evaluate``'s dict, or its JSON)."""
+    git = card["provenance"]["git"]
+    rev = (git["revision"] or "no git checkout")[:12] + (" (modified)" if git["dirty"] else "")
+    seeds = card["seeds"]
+    lines = [
+        f"scorecard of {card['agent']['spec']} ({card['agent']['name']}): "
+        f"mamma-mia-env {card['version']}, revision {rev}",
+        f"{card['games_per_pairing']:,} games per pairing (whole duplicate deals, seats rotated)",
+        f"evaluation seed {seeds['tournament_seed']}: engine seeds "
+        f"{seeds['tournament_seed']} * 2**32 + d, "
+        + ", ".join(f"d < {d:,} at {n} players" for n, d in seeds["deals"].items()),
+        "",
+    ]
+    head = ["players", "opponent", "games", "wins", "win rate", "95% CI", "chance", "delivered"]
+    body = []
+    for n, block in card["players"].items():
+        for r in block["pairings"]:
+            body.append([n, r["opponent"], f"{r['games']:,}", f"{r['wins']:,.1f}",
+                         f"{100 * r['win_rate']:.1f}%",
+                         f"{100 * r['win_rate_low']:.1f}-{100 * r['win_rate_high']:.1f}%",
+                         f"{100 * r['chance']:.1f}%", f"{r['mean_delivered']:.2f}"])  # fmt: skip
+    widths = [max(len(x) for x in col) for col in zip(head, *body, strict=True)]
+    for cells in [head, ["-" * w for w in widths], *body]:
+        lines.append("  ".join(
+            c.ljust(w) if i == 1 else c.rjust(w)
+            for i, (c, w) in enumerate(zip(cells, widths, strict=True))
+        ))  # fmt: skip
+    for n, why in card["skipped"].items():
+        lines.append(f"{n} players: skipped: {why}")
+    for name in card["not_bundled"]:
+        lines.append(f"ladder rung {name!r}: not a bundled agent of this version, left out")
+    rating = card["rating"]
+    lines.append("")
+    lines.append(f"rating (Elo on the ladder's scale, random = 0; 95% interval): "
+                 f"{_rating_text(rating['overall'])}")  # fmt: skip
+    for n, fit in rating["by_players"].items():
+        lines.append(f"  {n} players: {_rating_text(fit)}")
+    for n in rating["by_players"]:
+        missing = [r["name"] for r in card["ladder"] if n not in r["anchors"]]
+        if missing:
+            lines.append(f"  (no anchor at {n} players, not in the rating: {', '.join(missing)})")
+    return "\n".join(lines)
