@@ -27,6 +27,7 @@ if __name__ != "mamma_mia_agents":
 from mamma_mia_agents._moved import MOVED
 from mamma_mia_agents.bots.base import Agent, GameInfo, game_info
 from mamma_mia_agents.bots.builder import BuilderAgent
+from mamma_mia_agents.bots.champion import ChampionAgent
 from mamma_mia_agents.bots.counter import CounterAgent
 from mamma_mia_agents.bots.forgetful import ForgetfulAgent
 from mamma_mia_agents.bots.hoarder import HoarderAgent
@@ -49,6 +50,7 @@ REGISTRY: dict[str, type[Agent]] = {
     **COMPILED_BOTS,  # random, counter, builder, hoarder, forgetful
     "ppo": PPOAgent,  # the shipped trained policies (agents/policies/), numpy only
     "search": SearchAgent,  # determinized Monte Carlo over sampled worlds (bots/search.py)
+    "champion": ChampionAgent,  # search with a tuned budget and the ppo prior (bots/champion.py)
 }
 
 
@@ -68,6 +70,7 @@ __all__ = [
     "Agent",
     "AgentLoadError",
     "BuilderAgent",
+    "ChampionAgent",
     "CounterAgent",
     "ForgetfulAgent",
     "GameInfo",

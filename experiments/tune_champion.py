@@ -1,7 +1,7 @@
 """Tune the champion: the search bot's budget under a time limit, against the search bot.
 
-    python experiments/tune_champion.py --players 2 --export     # about 15 minutes
-    python experiments/tune_champion.py --players 4 --export     # about 35 minutes
+    python experiments/tune_champion.py --players 2 --grid 48x6,64x4,96x3 --export
+    python experiments/tune_champion.py --players 4 --grid 32x6,48x4 --export
 
 The champion (``mamma_mia_agents.bots.champion``) is the search bot with a larger budget
 and, optionally, the shipped ``ppo`` network's choice added to its candidates (a
@@ -11,20 +11,23 @@ search over settings, read top to bottom:
 1. every setting of the grid (``--grid``: ``WORLDSxCANDIDATES`` pairs, each with and
    without the prior, ``--priors``) is timed on one core (numba threads 1) over
    ``--positions`` positions of builder games; settings whose mean CPU time per decision
-   exceeds ``--max-ms`` are recorded and not played;
-2. each remaining setting plays ``--games`` duplicate-deal games (rotated seats) against
+   exceeds ``--max-ms`` may not be chosen;
+2. each setting plays ``--games`` duplicate-deal games (rotated seats) against
    the default ``search`` bot: one of it against one search bot at 2 players, against
    three at 4, on the tournament seed ``--seed`` (the same deals for every setting);
-3. the setting with the highest win rate (ties: the faster) is the champion.
+3. of the settings within the time limit, the one with the highest win rate (ties: the
+   faster) is the champion.
 
-Writes ``champion_tuning_<N>p.json`` (every setting's time, win rate with its Wilson
-95% interval and delivered orders; the chosen one) and ``.png`` into ``--out`` (default
-runs/tune_champion/), plus the settings file ``champion_<N>p.json``; with ``--export``
-the results go to experiments/results/ and the settings file to agents/policies/, where
-``ChampionAgent`` reads it. The evaluation on 2,000 games at seeds that no tuning used
-is ``mamma-mia evaluate champion`` (docs/AGENTS.md). The win rates are deterministic for
-given arguments; the times are not (the CPU time moves much less than the wall clock on a
-shared machine).
+Writes ``tuning.json`` (every setting's time, win rate with its Wilson 95% interval and
+delivered orders; the chosen one), ``tuning.png`` and the settings file
+``champion.json`` into ``--out`` (default runs/tune_champion_<N>p/); ``--export`` also
+copies them to experiments/results/champion_<N>p_tuning.json / .png and
+agents/policies/champion_<N>p.json, where ``ChampionAgent`` reads it. The evaluation
+on 2,000 games at seeds that no tuning used is ``mamma-mia evaluate champion``
+(docs/AGENTS.md). The win rates are deterministic for given arguments (every setting
+is played, whatever its time); the times are not: the CPU time moves much less than
+the wall clock on a shared machine, but does move, so the champion's time per decision
+is measured again, on a quiet machine, for docs/AGENTS.md.
 """
 
 from __future__ import annotations
@@ -49,7 +52,7 @@ from tqdm import tqdm  # noqa: E402
 
 from experiments.common.arguments import checked  # noqa: E402
 from experiments.common.decision_time import decision_times  # noqa: E402
-from experiments.common.output import RESULTS, RUNS, add_output_args, write_json  # noqa: E402
+from experiments.common.output import RESULTS, RUNS, out_dir_arg, write_json  # noqa: E402
 from experiments.common.provenance import provenance_with_threads  # noqa: E402
 from experiments.common.training import add_dataclass_args  # noqa: E402
 from mamma_mia_agents.bots.champion import FORMAT, POLICY_DIR, read_settings  # noqa: E402
@@ -85,7 +88,17 @@ class Args:
 def parse_args(argv: list[str] | None = None) -> tuple[Args, argparse.Namespace]:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     add_dataclass_args(parser, Args)
-    add_output_args(parser, "tune_champion")
+    parser.add_argument(
+        "--out",
+        type=out_dir_arg,
+        default=None,
+        help="run directory (default runs/tune_champion_<N>p/)",
+    )
+    parser.add_argument(
+        "--export",
+        action="store_true",
+        help="also copy the results to experiments/results/ and the settings to agents/policies/",
+    )
     ns = checked(parser).parse_args(argv)
     args = Args(**{k: getattr(ns, k) for k in asdict(Args())})
     try:
@@ -156,7 +169,7 @@ def play(args: Args, s: dict[str, Any]) -> dict[str, Any]:
 
 
 def plot(rows: list[dict[str, Any]], args: Args, path: Path) -> None:
-    played = [r for r in rows if "win_rate" in r]
+    played = rows
     fig, ax = plt.subplots(figsize=(7, 4))
     xs = [r["cpu_mean_ms"] for r in played]
     ys = [r["win_rate"] for r in played]
@@ -179,49 +192,55 @@ def plot(rows: list[dict[str, Any]], args: Args, path: Path) -> None:
 def main(argv: list[str] | None = None) -> int:
     args, ns = parse_args(argv)
     started = time.perf_counter()
-    out = Path(ns.out) if ns.out is not None else RESULTS if ns.export else RUNS / "tune_champion"
+    n = args.players
+    out = Path(ns.out) if ns.out is not None else RUNS / f"tune_champion_{n}p"
     out.mkdir(parents=True, exist_ok=True)
+    loads = list(os.getloadavg())
     rows: list[dict[str, Any]] = []
-    for s in tqdm(settings(args), desc=f"settings ({args.players}p)"):
+    for s in tqdm(settings(args), desc=f"settings ({n}p)"):
         row: dict[str, Any] = {"label": label(s), "settings": s}
-        row.update(decision_times(args.players, SearchAgent(**s), args.positions, args.seed))
-        if row["cpu_mean_ms"] <= args.max_ms:
-            row.update(play(args, s))
+        row.update(decision_times(n, SearchAgent(**s), args.positions, args.seed))
+        row.update(play(args, s))
         rows.append(row)
         tqdm.write(json.dumps({k: v for k, v in row.items() if k != "settings"}))
-    played = [r for r in rows if "win_rate" in r]
-    if not played:
+    within = [r for r in rows if r["cpu_mean_ms"] <= args.max_ms]
+    if not within:
         print(f"no setting within {args.max_ms} ms per decision", file=sys.stderr)
         return 1
-    best = max(played, key=lambda r: (r["win_rate"], -r["cpu_mean_ms"]))
-    stem = f"champion_tuning_{args.players}p"
+    best = max(within, key=lambda r: (r["win_rate"], -r["cpu_mean_ms"]))
     doc = {
         "experiment": "tune_champion",
         "args": asdict(args),
         "rows": rows,
         "champion": best["label"],
-        "load_average_before": list(os.getloadavg()),
+        "load_average_before": loads,
     }
     record = provenance_with_threads(
         seeds={"seed": args.seed}, wall_time=time.perf_counter() - started
     )
-    write_json(out / f"{stem}.json", doc, record)
-    plot(rows, args, out / f"{stem}.png")
+    write_json(out / "tuning.json", doc, record)
+    plot(rows, args, out / "tuning.png")
     champion = {
         "format": FORMAT,
-        "num_players": args.players,
+        "num_players": n,
         "search": best["settings"],
-        "tuned_by": f"experiments/results/{stem}.json",
+        "tuned_by": f"experiments/results/champion_{n}p_tuning.json",
         "win_rate_vs_search": best["win_rate"],
         "cpu_mean_ms": best["cpu_mean_ms"],
     }
-    target = (POLICY_DIR if ns.export else out) / f"champion_{args.players}p.json"
-    write_file(target, json.dumps(champion, indent=2) + "\n", "champion settings")
-    read_settings(target)  # the file reads back as a champion
+    write_file(out / "champion.json", json.dumps(champion, indent=2) + "\n", "champion settings")
+    read_settings(out / "champion.json")  # the file reads back as a champion
+    if ns.export:  # only an explicit --export touches the repository's tracked files
+        for made, dst in (
+            ("tuning.json", RESULTS / f"champion_{n}p_tuning.json"),
+            ("tuning.png", RESULTS / f"champion_{n}p_tuning.png"),
+            ("champion.json", POLICY_DIR / f"champion_{n}p.json"),
+        ):
+            write_file(dst, (out / made).read_bytes(), "exported result")
     print(
         f"champion {best['label']}: win {best['win_rate']:.3f} "
         f"[{best['ci_low']:.3f}, {best['ci_high']:.3f}] vs search, "
-        f"{best['cpu_mean_ms']} ms/decision; {target}"
+        f"{best['cpu_mean_ms']} ms/decision; {out}"
     )
     return 0
 

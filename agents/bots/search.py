@@ -190,11 +190,15 @@ def _prior_agent(prior: object) -> Agent | None:
     the acting seat (``ppo``, a ``PPOAgent``, an import path to one)."""
     if prior is None:
         return None
-    agent = resolve_agent(prior, {"ppo": PPOAgent})
+    wrong = f"prior must be a policy that reads the recall observation (e.g. ppo), got {prior!r}"
+    try:
+        agent = resolve_agent(prior, {"ppo": PPOAgent})
+    except AgentLoadError:
+        if isinstance(prior, str) and ":" not in prior:
+            raise ValueError(wrong) from None
+        raise
     if getattr(agent, "needs_state", False) or getattr(agent, "observation_mode", "") != "recall":
-        raise ValueError(
-            f"prior must be a policy that reads the recall observation (e.g. ppo), got {prior!r}"
-        )
+        raise ValueError(wrong)
     return agent
 
 

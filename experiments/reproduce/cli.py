@@ -61,7 +61,9 @@ def parse_args(argv: list[str] | None) -> tuple[argparse.ArgumentParser, argpars
         "--full", action="store_const", dest="mode", const="full", help="the published results"
     )
     ap.add_argument(
-        "--train", action="store_true", help="also the two PPO training runs (hours; --full)"
+        "--train",
+        action="store_true",
+        help="also the training runs: PPO (hours) and the champion's tuning (--full)",
     )
     ap.add_argument(
         "--check",

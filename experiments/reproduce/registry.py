@@ -208,6 +208,20 @@ def _train(n: int) -> Experiment:
     )
 
 
+def _champion(n: int, grid: str) -> Experiment:
+    return Experiment(
+        name=f"champion_{n}p_train",
+        script="experiments/tune_champion.py",
+        args=lambda mode: (
+            None if mode == "quick" else ["--players", str(n), "--grid", grid, "--max-ms", "30"]
+        ),
+        deterministic=lambda mode: ["tuning.json"],
+        other=lambda mode: ["tuning.png"],
+        train=True,
+        description=f"the champion's tuning against search, {n} players (under an hour)",
+    )
+
+
 EXPERIMENTS: list[Experiment] = [
     # before the leaderboard, whose LEADERBOARD.md shows the speed.json beside it
     Experiment(
@@ -357,4 +371,6 @@ EXPERIMENTS: list[Experiment] = [
     *(_backend_tournament(b) for b in ("local", "ray")),
     _train(2),
     _train(4),
+    _champion(2, "48x6,64x4,96x3"),
+    _champion(4, "32x6,48x4"),
 ]

@@ -103,10 +103,11 @@ def check(outcomes: list[Outcome], mode: str, out: Path, ref_dir: Path, timing: 
         if o.returncode != 0 or o.skipped:
             continue
         for f in o.exp.deterministic(mode):
+            prefix = o.exp.name.removesuffix("_train")  # ppo_2p, champion_2p
             ref = (
-                (ROOT / "agents" / "policies" / f"{o.exp.name[:6]}.npz")
+                (ROOT / "agents" / "policies" / f"{prefix}.npz")
                 if f == "policy.npz"
-                else ref_dir / (f"{o.exp.name[:6]}_{f}" if o.exp.train else f)
+                else ref_dir / (f"{prefix}_{f}" if o.exp.train else f)
             )
             o.problems += compare_file(dst / f, ref)
         if mode == "full" and timing and o.exp.ratios:

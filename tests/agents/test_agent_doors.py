@@ -7,9 +7,9 @@ scorecard (``mamma-mia evaluate``), ``play``
 VecEnv as opponents (one opponent, a pool, a pool swapped in for self-play). The
 search bot plays with a small budget (``SearchAgent(worlds=2, candidates=2)``; one
 test plays the default ``load_agent("search")``). A combination that cannot work (the
-shipped ``ppo`` policies play 2 and 4 players) is refused before the first move, with
-a message that says why and what to use. docs/AGENTS.md, "Agents at every door", is
-this matrix for users.
+shipped ``ppo`` policies and the champion's settings are for 2 and 4 players) is
+refused before the first move, with a message that says why and what to use.
+docs/AGENTS.md, "Agents at every door", is this matrix for users.
 """
 
 from __future__ import annotations
@@ -33,6 +33,10 @@ from mamma_mia_env.integrations.sb3 import MammaMiaSB3VecEnv
 USER = "door_agents:UserAgent"  # tests/support/door_agents.py, a user's agent class
 AGENTS = [*REGISTRY, USER]
 PPO_REFUSAL = r"no shipped PPO policy for 3 players .*play ppo in a 2 or 4-player game"
+REFUSALS = {
+    "ppo": PPO_REFUSAL,
+    "champion": r"no shipped champion for 3 players .*tune one for 3 players",
+}
 
 
 class Counted:
@@ -60,7 +64,7 @@ def make(spec: str) -> Any:
 
 
 def refused(spec: str, num_players: int) -> bool:
-    return spec == "ppo" and num_players not in (2, 4)
+    return spec in ("ppo", "champion") and num_players not in (2, 4)
 
 
 def _legal(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -152,7 +156,7 @@ def test_every_agent_at_every_door(spec: str, door: str, num_players: int) -> No
     agent = Counted(make(spec))
     if refused(spec, num_players):
         kind = AgentMismatchError if door in ("tournament", "evaluate") else ValueError
-        with pytest.raises(kind, match=PPO_REFUSAL):
+        with pytest.raises(kind, match=REFUSALS[spec]):
             DOORS[door](agent, num_players)
         assert agent.calls == 0  # refused before the first move
         return

@@ -37,10 +37,11 @@ def _positions(cfg: Config, games: int, seed: int, every: int = 9) -> list[GameS
     return out
 
 
+@pytest.mark.parametrize("prior", [None, "ppo"])
 @pytest.mark.parametrize("num_players", [2, 4])
-def test_decision_does_not_read_hidden_cards(num_players: int) -> None:
+def test_decision_does_not_read_hidden_cards(num_players: int, prior: str | None) -> None:
     cfg = Config(num_players=num_players)
-    bot = SearchAgent(worlds=4, candidates=4)
+    bot = SearchAgent(worlds=4, candidates=4, prior=prior)
     positions = _positions(cfg, 8, 40 + num_players)[::2][:30]
     reveals = 0
     for pos in positions:
@@ -79,6 +80,34 @@ def test_candidates_start_with_the_builders_choice() -> None:
         choice = builder.act_batch(obs, mask, np.random.default_rng(0), pos.data["seat"])
         assert cands[0] == choice[0] and len(set(cands.tolist())) == len(cands)
         assert (mask[0, cands] == 1).all()
+
+
+def test_the_prior_adds_its_choice_to_the_candidates() -> None:
+    """With ``prior="ppo"`` the candidates are the builder's, plus the network's choice
+    when the builder's list lacks it (the network reads the seat's own observation)."""
+    cfg = Config(num_players=2)
+    eng = Engine(cfg)
+    ppo = load_agent("ppo")
+    plain, guided = SearchAgent(candidates=2), SearchAgent(candidates=2, prior="ppo")
+    added = 0
+    for pos in _positions(cfg, 4, 21)[:40]:
+        if pos.data["phase"][0] == REVEAL:
+            continue
+        base, cands = plain.candidate_actions(pos), guided.candidate_actions(pos)
+        obs, mask = eng.observe(pos), eng.legal_masks(pos)
+        choice = int(ppo.act_batch(obs, mask, np.random.default_rng(0), pos.data["seat"])[0])
+        assert choice in cands.tolist() and cands[: len(base)].tolist() == base.tolist()
+        assert len(cands) == len(base) + (choice not in base.tolist())
+        added += int(choice not in base.tolist())
+    assert added > 0  # the network does propose moves the builder ranks lower
+
+
+def test_the_prior_is_a_recall_policy_for_the_game() -> None:
+    with pytest.raises(ValueError, match="prior must be a policy that reads the recall"):
+        SearchAgent(prior="search")
+    with pytest.raises(ValueError, match="no shipped PPO policy for 3 players"):
+        SearchAgent(prior="ppo").check_config(Config(num_players=3))
+    assert "prior='ppo'" in repr(SearchAgent(prior="ppo"))
 
 
 def test_in_a_tournament_by_name() -> None:

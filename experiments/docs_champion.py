@@ -1,0 +1,36 @@
+"""The docs' champion blocks (``experiments/docs.py`` fills them): the champion's tuning
+against the search bot, rendered from the committed tuning files so that the numbers
+cannot drift from them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+RESULTS = Path(__file__).resolve().parent / "results"
+
+
+def champion_tuning() -> str:
+    """Every setting of the champion's tunings (experiments/tune_champion.py --export):
+    win rate against the search bot with its Wilson interval, CPU time per decision on
+    one core as measured during the tuning, and which setting was chosen."""
+    lines = [
+        "| players | setting (worlds x candidates, prior) | games vs search | win rate "
+        "(Wilson 95%) | chance | CPU ms / decision, mean (tuning run) | chosen |",
+        "|---:|---|---:|---|---:|---:|:---:|",
+    ]
+    for p in sorted(RESULTS.glob("champion_*p_tuning.json")):
+        d = json.loads(p.read_text())
+        n = d["args"]["players"]
+        for r in d["rows"]:
+            rate = f"{100 * r['win_rate']:.1f}% ({100 * r['ci_low']:.1f}-{100 * r['ci_high']:.1f})"
+            chosen = r["label"] == d["champion"]
+            lines.append(
+                f"| {n} | {r['label']} | {r['games']:,} | {f'**{rate}**' if chosen else rate} | "
+                f"{100 / n:.0f}% | {r['cpu_mean_ms']:.1f} | {'yes' if chosen else ''} |"
+            )
+    docs = {
+        p.name: json.loads(p.read_text()) for p in sorted(RESULTS.glob("champion_*p_tuning.json"))
+    }
+    files = ", ".join(f"`{name}` (tournament seed {d['args']['seed']})" for name, d in docs.items())
+    return "\n".join(lines) + f"\n\nFiles: {files}.\n"
