@@ -16,7 +16,8 @@ shared by k players counts 1/k; chance is 1/N), with its 95% Wilson interval
 
 **The ladder** (``LADDER``): ``random``, ``builder``, ``search`` and ``champion``, weakest
 first; a rung that is not a bundled agent of the installed version (``champion`` before
-it shipped) is left out and the scorecard says so (``reference_ladder``).
+it shipped) is left out and the scorecard says so (``reference_ladder``); so is the rung
+that is the agent itself (``evaluate champion`` plays random, builder and search).
 
 **The seeds.** Every pairing is played on the deals of the tournament seed ``EVAL_SEED``
 (engine seeds ``EVAL_SEED * 2**32 + d``, ``d = 0, 1, ...``): the same deals for every
@@ -244,6 +245,10 @@ def evaluate(
     ``ScorecardError`` when nothing can be played, ``AgentError`` when an agent fails.
     """
     rungs = _check_arguments(ladder, players, games, seed)
+    itself = [name for name, rung in rungs if isinstance(spec, str) and rung == spec.strip()]
+    rungs = [(name, rung) for name, rung in rungs if name not in itself]  # no mirror matches
+    if not rungs:
+        raise LadderError(f"the ladder holds only the agent itself ({', '.join(itself)})")
     agent = load_spec(spec)
     counts, skipped = playable_counts(agent, players)
     if not counts:
@@ -263,6 +268,7 @@ def evaluate(
         "version": __version__,
         "ladder": [{"name": n, "spec": _text(s), "anchors": _anchors(n)} for n, s in rungs],
         "not_bundled": [n for n, s in LADDER if ladder is None and s not in REGISTRY],
+        "itself": itself,
         "games_per_pairing": games,
         "seeds": _seeds(seed, blocks),
         "players": {str(n): blocks[n] for n in counts},
@@ -318,6 +324,8 @@ def format_scorecard(card: dict[str, Any]) -> str:
         ))  # fmt: skip
     for n, why in card["skipped"].items():
         lines.append(f"{n} players: skipped: {why}")
+    for name in card.get("itself", []):
+        lines.append(f"ladder rung {name!r}: the agent itself, not played (50% by symmetry)")
     for name in card["not_bundled"]:
         lines.append(f"ladder rung {name!r}: not a bundled agent of this version, left out")
     rating = card["rating"]

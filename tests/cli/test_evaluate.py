@@ -27,15 +27,15 @@ def test_a_bundled_agent_prints_the_table_and_writes_the_stamped_json(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     out = tmp_path / "card.json"
-    code, text, err = _run(capsys, "evaluate", "builder", *FAST, "--out", str(out))
+    code, text, err = _run(capsys, "evaluate", "counter", *FAST, "--out", str(out))
     assert code == 0, err
-    assert "scorecard of builder" in text and f"evaluation seed {EVAL_SEED}" in text
+    assert "scorecard of counter" in text and f"evaluation seed {EVAL_SEED}" in text
     assert "random" in text and "rating (Elo" in text and f"wrote {out}" in text
     card = json.loads(out.read_text())
     assert card["format"] == FORMAT and card["version"] == __version__
     assert card["seeds"]["tournament_seed"] == EVAL_SEED
     stamp = card["provenance"]
-    assert stamp["command"].startswith("mamma-mia evaluate builder --ladder random,builder")
+    assert stamp["command"].startswith("mamma-mia evaluate counter --ladder random,builder")
     assert stamp["packages"]["mamma-mia-env"] and stamp["utc"]
     assert [r["opponent"] for r in card["players"]["4"]["pairings"]] == ["random", "builder"]
 

@@ -40,9 +40,9 @@ def test_the_ladder_is_random_builder_search_champion_and_champion_once_bundled(
 
 
 def test_a_scorecard_holds_every_pairing_the_rating_the_seeds_and_the_stamp() -> None:
-    card = evaluate("builder", ladder=["random", "builder"], **SMALL)
+    card = evaluate("counter", ladder=["random", "builder"], **SMALL)
     assert card["format"] == FORMAT and card["version"] == __version__
-    assert card["agent"] == {"spec": "builder", "name": "builder"}
+    assert card["agent"] == {"spec": "counter", "name": "counter"}
     assert card["seeds"]["tournament_seed"] == EVAL_SEED
     assert card["seeds"]["deals"] == {"2": 4, "4": 2}  # 8 games: 2 and 4 seatings a deal
     stamp = card["provenance"]
@@ -110,6 +110,17 @@ def test_the_search_rung_plays() -> None:
     assert row["opponent"] == "search" and row["games"] == 2
     assert row["spec"] == "SearchAgent(worlds=2, candidates=2, rollout='builder')"
     json.dumps(card, allow_nan=False)  # an object rung is recorded as text
+
+
+def test_the_agent_is_not_played_against_itself() -> None:
+    """``evaluate builder`` with builder on the ladder: no mirror match, and it says so."""
+    card = evaluate("builder", ladder=["random", "builder"], players=(2,), games=2, workers=1,
+                    progress=False)  # fmt: skip
+    assert [r["opponent"] for r in card["players"]["2"]["pairings"]] == ["random"]
+    assert card["itself"] == ["builder"]
+    assert "ladder rung 'builder': the agent itself, not played" in format_scorecard(card)
+    with pytest.raises(ScorecardError, match="holds only the agent itself"):
+        evaluate("random", ladder=["random"], players=(2,), games=2, progress=False)
 
 
 @pytest.mark.parametrize(
