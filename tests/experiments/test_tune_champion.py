@@ -1,0 +1,64 @@
+"""experiments/tune_champion.py: the champion's tuning on a tiny grid, its files, and its
+flags checked before any game."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from mamma_mia_agents.bots.champion import ChampionAgent, read_settings
+
+ROOT = Path(__file__).resolve().parents[2]
+SCRIPT = ROOT / "experiments" / "tune_champion.py"
+
+
+def _run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, str(SCRIPT), *args], capture_output=True,
+                          text=True, cwd=ROOT, timeout=900)  # fmt: skip
+
+
+def test_a_tiny_tuning_writes_its_files_and_a_champion(tmp_path: Path) -> None:
+    grid = ["--grid", "2x2,3x2", "--priors", "none,ppo", "--games", "4", "--positions", "2"]
+    proc = _run(
+        "--players", "2", *grid, "--workers", "1", "--max-ms", "1000", "--out", str(tmp_path)
+    )
+    assert proc.returncode == 0, proc.stderr
+    doc = json.loads((tmp_path / "tuning.json").read_text())
+    assert [r["label"] for r in doc["rows"]] == ["2x2", "2x2+ppo", "3x2", "3x2+ppo"]
+    for r in doc["rows"]:
+        assert r["games"] == 4 and r["ci_low"] <= r["win_rate"] <= r["ci_high"]
+        assert r["cpu_mean_ms"] > 0 and r["positions"] == 2
+    best = max(doc["rows"], key=lambda r: (r["win_rate"], -r["cpu_mean_ms"]))
+    assert doc["champion"] == best["label"] and doc["provenance"]["seeds"] == {"seed": 23}
+    settings = read_settings(tmp_path / "champion.json")
+    assert settings["num_players"] == 2 and settings["worlds"] == best["settings"]["worlds"]
+    assert ChampionAgent(tmp_path / "champion.json").search(2).worlds == settings["worlds"]
+    assert (tmp_path / "tuning.png").stat().st_size > 0
+    assert not (ROOT / "agents" / "policies" / "champion_3p.json").exists()  # no --export
+
+
+def test_no_setting_within_the_limit_is_an_error_message(tmp_path: Path) -> None:
+    grid = ["--grid", "2x2", "--priors", "none", "--games", "2", "--positions", "1"]
+    proc = _run(*grid, "--workers", "1", "--max-ms", "0.000001", "--out", str(tmp_path))
+    assert proc.returncode == 1 and "no setting within" in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["--grid", "64"], "--grid entries are WORLDSxCANDIDATES"),
+        (["--grid", "0x3"], "--grid entries are WORLDSxCANDIDATES"),
+        (["--priors", "net"], "--priors are none or ppo"),
+        (["--players", "6"], "--players must be 2-5"),
+        (["--games", "0"], "--games must be positive"),
+        (["--max-ms", "nan"], "--max-ms"),
+    ],
+)
+def test_bad_flags_are_refused_before_any_game(args: list[str], needle: str) -> None:
+    proc = _run(*args)
+    assert proc.returncode == 2 and needle in proc.stderr and "Traceback" not in proc.stderr
