@@ -39,7 +39,7 @@ def test_the_shipped_settings_read_back(n: int) -> None:
     settings = read_settings(default_settings_path(n))
     assert settings["num_players"] == n and settings["worlds"] >= 16
     doc = json.loads(default_settings_path(n).read_text())
-    assert Path(doc["tuned_by"]).name == f"champion_tuning_{n}p.json"
+    assert Path(doc["tuned_by"]).name == f"champion_{n}p_tuning.json"
     bot = ChampionAgent().search(n)
     assert isinstance(bot, SearchAgent) and bot.worlds == settings["worlds"]
 
