@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
-from experiments.docs_champion import champion_tuning
+from experiments.docs_champion import champion_strength, champion_tuning
 from experiments.docs_training import ab_cleanrl_defaults, cleanrl_ppo, shipped_policy
 from mamma_mia_env.plumbing.files import write_atomic
 
@@ -356,6 +356,7 @@ BLOCKS: dict[str, Callable[[], str]] = {
     "shipped_policy": shipped_policy,
     "ab_cleanrl_defaults": ab_cleanrl_defaults,
     "champion_tuning": champion_tuning,
+    "champion_strength": champion_strength,
 }
 
 

@@ -62,6 +62,8 @@ class Experiment:
     ratios: Callable[[str, Path], dict[str, float]] | None = None
     other: Callable[[str], list[str]] = lambda mode: []
     train: bool = False
+    #: a script whose ``--out`` names a file (``mamma-mia evaluate``): this name in DIR
+    out_file: str | None = None
     description: str = ""
     requires: tuple[str, ...] = field(default=())
 
@@ -74,7 +76,11 @@ class Experiment:
         if self.train:  # a run directory of its own; its --export copies the results
             return [self.script, *args, "--export"]
         dst = (QUICK_RESULTS if mode == "quick" else RESULTS).relative_to(ROOT)
-        return [*shlex.split(self.script), *args, "--out", str(dst)]
+        return [*shlex.split(self.script), *args, "--out", str(self.out_path(dst))]
+
+    def out_path(self, out: Path) -> Path:
+        """What ``--out`` is given: the directory, or the file ``out_file`` in it."""
+        return out / self.out_file if self.out_file else out
 
     def results(self, mode: str) -> list[str]:
         """The files this experiment puts into the committed results directory."""
@@ -205,6 +211,33 @@ def _train(n: int) -> Experiment:
         other=lambda mode: ["bc.csv", "progress.csv", "summary.json", "learning_curve.png"],
         train=True,
         description=f"MaskablePPO training, {n} players (hours)",
+    )
+
+
+def _scorecard(agent: str, n: int, ladder: str) -> Experiment:
+    """A ``mamma-mia evaluate`` scorecard (full mode only) of ``agent`` at ``n`` players
+    against the rungs ``ladder``: 2,000 games per pairing on the evaluation seed."""
+    stem = f"scorecard_{agent}_{n}p_{ladder.replace(',', '_')}"
+    return Experiment(
+        name=stem,
+        script="-m mamma_mia_agents evaluate",
+        args=lambda mode: (
+            None
+            if mode == "quick"
+            else [
+                agent,
+                "--players",
+                str(n),
+                "--ladder",
+                ladder,
+                "--games",
+                "2000",
+                "--no-progress",
+            ]
+        ),  # fmt: skip
+        deterministic=lambda mode: [f"{stem}.json"],
+        out_file=f"{stem}.json",
+        description=f"the {agent}'s scorecard, {n} players, against {ladder} (2,000 games each)",
     )
 
 
@@ -373,4 +406,6 @@ EXPERIMENTS: list[Experiment] = [
     _train(4),
     _champion(2, "48x6,64x4,96x3"),
     _champion(4, "32x6,48x4"),
+    _scorecard("champion", 2, "search"),
+    _scorecard("champion", 4, "search"),
 ]

@@ -49,7 +49,14 @@ def run_one(exp: Experiment, mode: str, out: Path, extra: list[str]) -> Outcome:
         return Outcome(exp, 0.0, files, 0, [], skipped=f"needs {', '.join(missing)}")
     out.mkdir(parents=True, exist_ok=True)
     shown = out.relative_to(ROOT) if out.is_relative_to(ROOT) else out  # cwd is ROOT
-    cmd = [sys.executable, *shlex.split(exp.script), *args, *extra, "--out", str(shown)]
+    cmd = [
+        sys.executable,
+        *shlex.split(exp.script),
+        *args,
+        *extra,
+        "--out",
+        str(exp.out_path(shown)),
+    ]
     env = {
         **os.environ,
         "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
