@@ -82,7 +82,7 @@ BASE = {
         "evaluate",
         "random",
         "--ladder",
-        "random",
+        "builder",
         "--players",
         "2",
         "--games",
