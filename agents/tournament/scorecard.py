@@ -255,6 +255,8 @@ def evaluate(
         reasons = "; ".join(f"{n} players: {why}" for n, why in skipped.items())
         raise AgentMismatchError(f"the agent can play none of the player counts ({reasons})")
     opponents = dict(zip((name for name, _ in rungs), _load_ladder(rungs, counts), strict=True))
+    # the stamp names the code that plays the games: taken before them, not after
+    stamp = provenance(seeds=seed, command=command)
     start = time.perf_counter()
     blocks: dict[int, dict[str, Any]] = {n: {"pairings": []} for n in counts}
     pairs = [(n, name, rung) for n in counts for name, rung in rungs]
@@ -274,7 +276,7 @@ def evaluate(
         "players": {str(n): blocks[n] for n in counts},
         "skipped": {str(n): why for n, why in skipped.items()},
         "rating": {**_ratings(blocks), "model": RATING_MODEL},
-        "provenance": provenance(seeds=seed, wall_time=elapsed, command=command),
+        "provenance": {**stamp, "wall_time_s": round(elapsed, 3)},
     }
 
 
