@@ -72,7 +72,7 @@ from experiments.common.ppo_steps import (  # noqa: E402
     sample,
 )
 from experiments.common.provenance import provenance  # noqa: E402
-from experiments.common.training import add_dataclass_args, plot_panels  # noqa: E402
+from experiments.common.training import add_dataclass_args, plot_panels, set_threads  # noqa: E402
 from mamma_mia_env.envs.learner_vector import MammaMiaLearnerVectorEnv  # noqa: E402
 from mamma_mia_env.game.symmetry import obs_scale  # noqa: E402
 
@@ -276,12 +276,16 @@ def train(args: Args, out: Path) -> dict[str, Any]:
     """The run: the warm start (if any), the PPO loop (until ``total_timesteps`` or the
     wall budget), then :func:`finish`; returns the result document (also written to
     ``out``)."""
-    started = time.perf_counter()  # the wall budget counts from here
+    started, cpu_started = time.perf_counter(), time.process_time()  # the budget's start
     out.mkdir(parents=True, exist_ok=True)
     rng = np.random.default_rng(args.seed)  # minibatch shuffling
     torch.manual_seed(args.seed)
     torch.backends.cudnn.deterministic = args.torch_deterministic
-    torch.set_num_threads(args.threads)
+    # torch's and numba's threads both: the teacher's games and the tournaments of the
+    # evaluations run the engine's parallel kernels, whose OpenMP threads otherwise also
+    # became torch's, and on a busy machine every torch operation then waited for a
+    # descheduled thread (the rollouts ran ten times slower after a warm start)
+    set_threads(args.threads)
     device = torch.device("cpu")
 
     envs = RecordEpisodeStatistics(make_env(args, args.num_envs))
@@ -289,7 +293,7 @@ def train(args: Args, out: Path) -> dict[str, Any]:
     n_actions = int(envs.single_action_space.n)
     agent = Agent(obs_dim, n_actions, args.hidden).to(device)
     scale = obs_scale(args.num_players, "recall")  # what the env's observations are divided by
-    run = Run(started=started, scale=scale)
+    run = Run(started=started, scale=scale, cpu_started=cpu_started)
     if args.warm_start_games:
         run.bc_rows, run.bc = warm_start(args, agent, scale)
     run.bc_seconds = time.perf_counter() - started
@@ -319,7 +323,7 @@ def finish(
     """Save the model and the policy file, evaluate both (the sampled policy and random
     play on the script's own deals; the policy file on duplicate deals, ``--final-games``),
     plot the curves and write ``result.json`` (returned)."""
-    training_wall = run.wall()
+    training_wall, training_cpu = run.wall(), run.cpu()
     model = io.BytesIO()
     torch.save(agent.state_dict(), model)
     write_file(out / "model.pt", model.getvalue(), "model")
@@ -352,6 +356,7 @@ def finish(
         "evaluation": evaluation,
         "wall": {
             "training_seconds": training_wall,  # warm start, PPO and curve: the budget's
+            "training_cpu_seconds": training_cpu,
             "warm_start_seconds": run.bc_seconds,
             "ppo_seconds": train_time,
             "curve_eval_seconds": run.curve_seconds,

@@ -16,7 +16,13 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
-from experiments.docs_training import ab_cleanrl_defaults, cleanrl_ppo, shipped_policy
+from experiments.docs_training import (
+    ab_cleanrl_defaults,
+    ab_cleanrl_warm_start,
+    cleanrl_ppo,
+    shipped_policy,
+    ten_minutes,
+)
 from mamma_mia_env.plumbing.files import write_atomic
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -354,6 +360,8 @@ BLOCKS: dict[str, Callable[[], str]] = {
     "ab_bot_kernels": ab_bot_kernels,
     "shipped_policy": shipped_policy,
     "ab_cleanrl_defaults": ab_cleanrl_defaults,
+    "ten_minutes": ten_minutes,
+    "ab_cleanrl_warm_start": ab_cleanrl_warm_start,
 }
 
 

@@ -34,6 +34,7 @@ class Run:
 
     started: float
     scale: np.ndarray
+    cpu_started: float
     bc_rows: list[dict[str, Any]] = dataclasses.field(default_factory=list)
     bc: dict[str, float] = dataclasses.field(default_factory=dict)
     bc_seconds: float = 0.0
@@ -44,6 +45,12 @@ class Run:
 
     def wall(self) -> float:
         return time.perf_counter() - self.started
+
+    def cpu(self) -> float:
+        """This process's CPU time since the start: on a machine shared with other jobs
+        the wall time also counts the time they held the cores; with one torch thread
+        the CPU time is close to what the wall time would be on a quiet machine."""
+        return time.process_time() - self.cpu_started
 
     def add_curve_point(self, args: Any, agent: Any, step: int) -> None:
         t0 = time.perf_counter()
