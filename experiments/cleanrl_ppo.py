@@ -14,19 +14,26 @@ computed over each row's list of legal actions (at most a few dozen of the 655).
 The steps of an iteration (rollout, GAE, the minibatch update) are in
 ``experiments/common/ppo_steps.py``.
 
+Optional phases around the loop (``experiments/common/cleanrl_phases.py``): an imitation
+warm start (``--warm-start-games``: the agent fitted to a teacher bot's self-play), a
+wall-clock budget (``--wall-minutes``, the warm start included), learning-curve
+evaluations every ``--curve-every`` env steps and a final evaluation of the exported
+policy file on ``--final-games`` duplicate deals. ``--preset ten-minutes`` is issue 23's
+"minutes to a good policy" (docs/TRAINING.md).
+
 After training, the policy (sampled, as trained) and a uniformly random legal policy
 play ``--eval-games`` games each against the same opponent on the same deals (one game
 per slot, same seed): win share, orders delivered and return.
 
 Outputs, all in ``runs/<name>/`` (or ``--out``): ``progress.csv`` (one row per
-iteration), ``model.pt`` (the torch state dict), ``learning_curve.png`` and
-``result.json`` (arguments, per-iteration metrics, evaluation, throughput and
-provenance). The throughput says where the loop's time went: env steps/s overall, in
-the rollouts and inside ``envs.step`` alone, their ratio, and the shares of the wall
-time in the policy's forward passes, GAE and the update (docs/TRAINING.md).
-``--export`` also copies ``result.json`` and the curve to
-``experiments/results/cleanrl_ppo_<name>.json`` / ``.png`` (the committed results);
-nothing else is written outside the run directory.
+iteration), ``model.pt`` (the torch state dict), ``policy.npz`` (the actor as the numpy
+policy file ``PPOAgent`` plays), ``learning_curve.png``, ``wall_curve.png`` (the
+evaluations over wall time) and ``result.json`` (arguments, per-iteration metrics,
+evaluations, wall time by phase, throughput and provenance). The throughput says where
+the loop's time went (docs/TRAINING.md). ``--export`` also copies ``result.json`` and
+the curves (and with ``--final-games`` the policy file) to
+``experiments/results/cleanrl_ppo_<name>.*`` (the committed results); nothing else is
+written outside the run directory.
 """
 
 from __future__ import annotations
@@ -56,6 +63,7 @@ if str(ROOT) not in sys.path:
 from experiments.common.cleanrl_phases import (  # noqa: E402
     CURVE_SEED,
     FINAL_SEED,
+    check_agents,
     export_policy,
     final_evaluation,
     plot_wall_curve,
@@ -64,13 +72,7 @@ from experiments.common.cleanrl_phases import (  # noqa: E402
 from experiments.common.evaluation import play_learner_games  # noqa: E402
 from experiments.common.output import RESULTS, RUNS  # noqa: E402
 from experiments.common.ppo_loop import Run, loop, throughput  # noqa: E402
-from experiments.common.ppo_steps import (  # noqa: E402
-    Agent,
-    Buffer,
-    Legal,
-    Live,
-    sample,
-)
+from experiments.common.ppo_steps import Agent, Buffer, Legal, Live, sample  # noqa: E402
 from experiments.common.provenance import provenance  # noqa: E402
 from experiments.common.training import add_dataclass_args, plot_panels, set_threads  # noqa: E402
 from mamma_mia_env.envs.learner_vector import MammaMiaLearnerVectorEnv  # noqa: E402
@@ -87,8 +89,8 @@ class Args:
     """seed of torch, of the env's deal generator and of the evaluation"""
     torch_deterministic: bool = True
     threads: int = 1
-    """torch threads (1: the env's kernels and torch share few cores; on a loaded 2-core
-    machine 2 threads made the update several times slower)"""
+    """torch's and numba's threads (1: the env's kernels and torch share few cores; on a
+    loaded 2-core machine 2 threads made the update several times slower)"""
 
     # the game
     num_players: int = 2
@@ -166,6 +168,8 @@ PRESETS: dict[str, dict[str, Any]] = {
         "opponent": "builder",
         "total_timesteps": 6_000_000,
         "num_envs": 128,
+        "warm_start_games": 10_000,
+        "warm_start_epochs": 2,
         "wall_minutes": 10.0,
         "curve_every": 500_000,
         "final_games": 2000,
@@ -225,22 +229,6 @@ def parse_args(argv: list[str] | None = None) -> tuple[Args, argparse.Namespace]
     if problems:
         parser.error("; ".join(problems))
     return args, ns
-
-
-def check_agents(args: Args) -> list[str]:
-    """The opponent and the teacher must be agents that exist (before anything runs)."""
-    from mamma_mia_agents import load_agent
-
-    problems = []
-    names = [("--opponent", args.opponent)]
-    if args.warm_start_games:
-        names.append(("--warm-start-teacher", args.warm_start_teacher))
-    for flag, name in names:
-        try:
-            load_agent(name)
-        except (ValueError, ImportError, AttributeError, TypeError) as exc:
-            problems.append(f"{flag}: {str(exc).splitlines()[0]}")
-    return problems
 
 
 def make_env(args: Args, num_envs: int) -> MammaMiaLearnerVectorEnv:

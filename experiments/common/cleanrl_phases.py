@@ -24,7 +24,8 @@ from experiments.common.imitation import behaviour_clone, teacher_games
 from experiments.common.policy_export import policy_from_cleanrl
 from mamma_mia_env.plumbing.files import write_figure
 
-__all__ = ["BC_SETTINGS", "CURVE_SEED", "FINAL_SEED", "curve_point", "final_evaluation"]
+__all__ = ["BC_SETTINGS", "CURVE_SEED", "FINAL_SEED", "check_agents", "curve_point"]
+__all__ += ["final_evaluation"]
 __all__ += ["export_policy", "plot_wall_curve", "warm_start"]
 
 #: The deals of the learning curve's evaluations and of the final evaluation: constants
@@ -36,6 +37,22 @@ FINAL_SEED = 230_023
 #: The behaviour cloning's settings (``imitation.behaviour_clone``'s ``bc``): those of
 #: ``train_ppo.py``'s config (experiments/configs/ppo_2p.json) but for the epochs, a flag.
 BC_SETTINGS = {"batch_size": 1024, "learning_rate": 1e-3, "vf_coef": 0.5, "holdout": 0.05}
+
+
+def check_agents(args: Any) -> list[str]:
+    """The opponent and the teacher must be agents that exist (before anything runs)."""
+    from mamma_mia_agents import load_agent
+
+    problems = []
+    names = [("--opponent", args.opponent)]
+    if args.warm_start_games:
+        names.append(("--warm-start-teacher", args.warm_start_teacher))
+    for flag, name in names:
+        try:
+            load_agent(name)
+        except (ValueError, ImportError, AttributeError, TypeError) as exc:
+            problems.append(f"{flag}: {str(exc).splitlines()[0]}")
+    return problems
 
 
 def warm_start(args: Any, agent: Any, scale: np.ndarray) -> tuple[list[dict], dict[str, float]]:
