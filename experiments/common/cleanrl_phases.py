@@ -127,8 +127,10 @@ def final_evaluation(args: Any, policy_file: Path) -> dict[str, Any]:
     from mamma_mia_agents.bots.ppo_agent import PPOAgent
 
     t0 = time.perf_counter()
-    res = _against(args, PPOAgent(policy_file).policy(args.num_players), args.final_games,
-                   FINAL_SEED)  # fmt: skip
+    policy = PPOAgent(policy_file).policy(args.num_players)
+    res = _against(args, policy, args.final_games, FINAL_SEED)
+    sampled = evaluate(PPOAgent(policy, deterministic=False), [args.opponent], args.num_players,
+                       args.final_games, FINAL_SEED)[args.opponent]  # fmt: skip
     return {
         "opponent": args.opponent,
         "games": res["games"],
@@ -138,6 +140,9 @@ def final_evaluation(args: Any, policy_file: Path) -> dict[str, Any]:
         "win_rate_low": res["win_rate_low"],
         "win_rate_high": res["win_rate_high"],
         "mean_delivered": res["mean_delivered"],
+        # the same deals with actions drawn from the policy (PPOAgent(deterministic=False),
+        # the tournament's generator): what the choice of the most likely action is worth
+        "sampled": {k: sampled[k] for k in ("win_rate", "win_rate_low", "win_rate_high")},
         "seconds": round(time.perf_counter() - t0, 2),
     }
 

@@ -176,6 +176,7 @@ def test_warm_start_curve_and_final_evaluation(tmp_path) -> None:
     final = doc["evaluation"]["final"]
     assert final["games"] == 20 and final["seed"] == cleanrl_ppo.FINAL_SEED
     assert final["win_rate_low"] <= final["win_rate"] <= final["win_rate_high"]
+    assert 0 <= final["sampled"]["win_rate"] <= 1  # the same deals, actions drawn
     wall = doc["wall"]
     assert wall["stopped_by"] == "total_timesteps" and len(wall["load_average"]) == 3
     assert wall["training_seconds"] >= wall["warm_start_seconds"] + wall["ppo_seconds"]
