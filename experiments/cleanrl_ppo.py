@@ -6,13 +6,10 @@
 The structure of CleanRL's ``ppo.py`` (arguments dataclass, ``Agent`` with separate
 actor and critic MLPs, a rollout buffer of ``num_steps x num_envs``, GAE, clipped
 surrogate and value losses, entropy bonus, annealed learning rate, minibatch epochs,
-early stop on ``target_kl``), on ``MammaMiaLearnerVectorEnv``: the learner's view of
-``num_envs`` games, the other seats played inside the env by ``--opponent`` (the
-bundled bots' compiled kernels, or ``random``). Illegal actions are masked out of the
-logits (CleanRL's invalid-action masking: probability and share of the entropy 0),
-computed over each row's list of legal actions (at most a few dozen of the 655).
-The steps of an iteration (rollout, GAE, the minibatch update) are in
-``experiments/common/ppo_steps.py``.
+early stop on ``target_kl``), on ``MammaMiaLearnerVectorEnv`` (``--opponent`` plays
+the other seats inside the env). Illegal actions are masked out of the logits
+(probability and share of the entropy 0) over each row's list of legal actions. The
+steps of an iteration are in ``experiments/common/ppo_steps.py``.
 
 Optional phases around the loop (``experiments/common/cleanrl_phases.py``): an imitation
 warm start (``--warm-start-games``: the agent fitted to a teacher bot's self-play), a
@@ -28,8 +25,8 @@ per slot, same seed): win share, orders delivered and return.
 Outputs, all in ``runs/<name>/`` (or ``--out``): ``progress.csv`` (one row per
 iteration), ``model.pt`` (the torch state dict), ``policy.npz`` (the actor as the numpy
 policy file ``PPOAgent`` plays), ``learning_curve.png``, ``wall_curve.png`` (the
-evaluations over wall time) and ``result.json`` (arguments, per-iteration metrics,
-evaluations, wall time by phase, throughput and provenance). The throughput says where
+evaluations over wall time) and ``result.json`` (arguments, per-iteration metrics (at
+most 200 rows), evaluations, wall time by phase, throughput and provenance). The throughput says where
 the loop's time went (docs/TRAINING.md). ``--export`` also copies ``result.json`` and
 the curves (and with ``--final-games`` the policy file) to
 ``experiments/results/cleanrl_ppo_<name>.*`` (the committed results); nothing else is
@@ -338,7 +335,7 @@ def finish(
                     out / "wall_curve.png")  # fmt: skip
     doc = {
         "args": dataclasses.asdict(args),
-        "iterations": run.rows,
+        "iterations": thinned(run.rows),  # progress.csv has every row
         "warm_start": {"epochs": run.bc_rows, **run.bc, "seconds": run.bc_seconds},
         "curve": run.curve,
         "evaluation": evaluation,
@@ -357,6 +354,15 @@ def finish(
     }
     write_file(out / "result.json", json.dumps(doc, indent=1) + "\n", "result")
     return doc
+
+
+def thinned(rows: list[dict[str, Any]], most: int = 200) -> list[dict[str, Any]]:
+    """At most ``most`` of ``rows``, evenly spaced, the last included: a run of millions
+    of env steps has thousands of iterations, too many for a committed result."""
+    if len(rows) <= most:
+        return rows
+    keep = np.unique(np.linspace(0, len(rows) - 1, most).round().astype(int))
+    return [rows[i] for i in keep]
 
 
 def main(argv: list[str] | None = None) -> int:

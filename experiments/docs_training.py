@@ -113,10 +113,12 @@ def ten_minutes() -> str:
         if a["warm_start_games"]
         else ""
     )
+    sampled = f["sampled"]
     return (
-        f"| win rate vs `{f['opponent']}` | games (seed) | env steps | training wall time "
-        "(CPU time) | overall / env alone |\n|---:|---:|---:|---:|---:|\n"
-        f"| {_rate(f['win_rate'], f['win_rate_low'], f['win_rate_high'])} | "
+        f"| win rate vs `{f['opponent']}` (sampled) | games (seed) | env steps | training wall "
+        "time (CPU time) | overall / env alone |\n|---:|---:|---:|---:|---:|\n"
+        f"| {_rate(f['win_rate'], f['win_rate_low'], f['win_rate_high'])} "
+        f"({100 * sampled['win_rate']:.1f}%) | "
         f"{f['games']:,} ({f['seed']:,}) | {t['env_steps']:,} | "
         f"{w['training_seconds'] / 60:.1f} min ({w['training_cpu_seconds'] / 60:.1f} min) | "
         f"{t['overall_over_env_only']:.2f} |\n\n"
