@@ -26,9 +26,9 @@ Outputs, all in ``runs/<name>/`` (or ``--out``): ``progress.csv`` (one row per
 iteration), ``model.pt`` (the torch state dict), ``policy.npz`` (the actor as the numpy
 policy file ``PPOAgent`` plays), ``learning_curve.png``, ``wall_curve.png`` (the
 evaluations over wall time) and ``result.json`` (arguments, per-iteration metrics (at
-most 200 rows), evaluations, wall time by phase, throughput and provenance). The throughput says where
-the loop's time went (docs/TRAINING.md). ``--export`` also copies ``result.json`` and
-the curves (and with ``--final-games`` the policy file) to
+most 200 rows), evaluations, wall time by phase, throughput and provenance). The
+throughput says where the loop's time went (docs/TRAINING.md). ``--export`` also copies
+``result.json`` and the curves (and with ``--final-games`` the policy file) to
 ``experiments/results/cleanrl_ppo_<name>.*`` (the committed results); nothing else is
 written outside the run directory.
 """
@@ -331,8 +331,8 @@ def finish(
         title,
         out / "learning_curve.png",
     )
-    plot_wall_curve(run.rows, run.curve, run.bc_seconds, f"{title}, over wall time",
-                    out / "wall_curve.png")  # fmt: skip
+    plot_wall_curve(run.rows, run.curve, run.bc_seconds, args.wall_minutes,
+                    f"{title}, over wall time", out / "wall_curve.png")  # fmt: skip
     doc = {
         "args": dataclasses.asdict(args),
         "iterations": thinned(run.rows),  # progress.csv has every row

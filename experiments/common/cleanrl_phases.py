@@ -148,11 +148,11 @@ def final_evaluation(args: Any, policy_file: Path) -> dict[str, Any]:
 
 
 def plot_wall_curve(
-    rows: list[dict], curve: list[dict], bc_seconds: float, title: str, path: Path
+    rows: list[dict], curve: list[dict], bc_seconds: float, budget: float, title: str, path: Path
 ) -> None:
     """Two panels: the win rate against the opponent over wall minutes (the curve's
-    evaluations with their 95% intervals, and the share of training games won), and the
-    same evaluations over env steps."""
+    evaluations with their 95% intervals, the share of training games won, the warm start
+    and the ``budget`` in minutes, if any), and the same over env steps."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -173,6 +173,8 @@ def plot_wall_curve(
         ax.set_ylabel("win rate vs opponent")
     if bc_seconds > 0:
         left.axvspan(0, bc_seconds / 60.0, color="grey", alpha=0.2, label="imitation warm start")
+    if budget > 0:
+        left.axvline(budget, color="r", linestyle="--", linewidth=1, label="wall budget")
     left.legend(fontsize=8)
     fig.suptitle(title)
     fig.tight_layout()
