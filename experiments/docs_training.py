@@ -25,8 +25,13 @@ def cleanrl_ppo() -> str:
         tr, rnd = ev["trained"], ev["random"]
         ratio = t["env_steps_per_s_overall"] / t["env_steps_per_s_env_only"]
         share = f"{t['share_update']:.2f}" if "share_update" in t else "-"
+        warm = a.get("warm_start_games", 0)
+        warm_text = (
+            f" after a warm start on {warm:,} `{a['warm_start_teacher']}` games" if warm else ""
+        )
         lines.append(
-            f"| `{p.name}`: {a['num_players']}p vs `{a['opponent']}`, {a['num_envs']} games x "
+            f"| `{p.name}`: {a['num_players']}p vs `{a['opponent']}`{warm_text}, "
+            f"{a['num_envs']} games x "
             f"{a['num_steps']} steps, {a['update_epochs']} epochs of {a['num_minibatches']} "
             f"minibatches at learning rate {a['learning_rate']:g} | {t['env_steps']:,} | "
             f"{t['env_steps_per_s_overall']:,.0f} / {t['env_steps_per_s_rollout']:,.0f} / "
@@ -126,8 +131,8 @@ def ten_minutes() -> str:
         f"({t['env_steps_per_s_overall']:,.0f} env steps/s; the update "
         f"{100 * t['share_update']:.0f}% of it), the learning curve's {len(d['curve'])} "
         f"evaluations {w['curve_eval_seconds']:.0f} s; stopped by `{w['stopped_by']}`; "
-        f"load average {load} when it ended; the 2,000-game evaluation took "
-        f"{f['seconds']:.0f} s more (`cleanrl_ppo_2p_ten_minutes.json`).\n"
+        f"load average {load} when it ended; the final evaluations (argmax and sampled) "
+        f"took {f['seconds']:.0f} s more (`cleanrl_ppo_2p_ten_minutes.json`).\n"
     )
 
 
