@@ -310,7 +310,7 @@ class Agent(nn.Module):
         def forward(obs: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
             return self.actor(obs).masked_fill(~mask, -1e8), self.critic(obs).squeeze(-1)
 
-        n_actions = self.actor[-1].out_features
+        n_actions = self.actor[-1].weight.shape[0]  # the logits layer's outputs
         return Clonable(forward, self.parameters, int(n_actions), self.train)
 
 
