@@ -6,33 +6,36 @@
 The structure of CleanRL's ``ppo.py`` (arguments dataclass, ``Agent`` with separate
 actor and critic MLPs, a rollout buffer of ``num_steps x num_envs``, GAE, clipped
 surrogate and value losses, entropy bonus, annealed learning rate, minibatch epochs,
-early stop on ``target_kl``), on ``MammaMiaLearnerVectorEnv``: the learner's view of
-``num_envs`` games, the other seats played inside the env by ``--opponent`` (the
-bundled bots' compiled kernels, or ``random``). Illegal actions are masked out of the
-logits (CleanRL's invalid-action masking: probability and share of the entropy 0),
-computed over each row's list of legal actions (at most a few dozen of the 655).
-The steps of an iteration (rollout, GAE, the minibatch update) are in
-``experiments/common/ppo_steps.py``.
+early stop on ``target_kl``), on ``MammaMiaLearnerVectorEnv`` (``--opponent`` plays
+the other seats inside the env). Illegal actions are masked out of the logits
+(probability and share of the entropy 0) over each row's list of legal actions. The
+steps of an iteration are in ``experiments/common/ppo_steps.py``.
+
+Optional phases around the loop (``experiments/common/cleanrl_phases.py``): an imitation
+warm start (``--warm-start-games``: the agent fitted to a teacher bot's self-play), a
+wall-clock budget (``--wall-minutes``, the warm start included), learning-curve
+evaluations every ``--curve-every`` env steps and a final evaluation of the exported
+policy file on ``--final-games`` duplicate deals. ``--preset ten-minutes`` is issue 23's
+"minutes to a good policy" (docs/TRAINING.md).
 
 After training, the policy (sampled, as trained) and a uniformly random legal policy
 play ``--eval-games`` games each against the same opponent on the same deals (one game
 per slot, same seed): win share, orders delivered and return.
 
 Outputs, all in ``runs/<name>/`` (or ``--out``): ``progress.csv`` (one row per
-iteration), ``model.pt`` (the torch state dict), ``learning_curve.png`` and
-``result.json`` (arguments, per-iteration metrics, evaluation, throughput and
-provenance). The throughput says where the loop's time went: env steps/s overall, in
-the rollouts and inside ``envs.step`` alone, their ratio, and the shares of the wall
-time in the policy's forward passes, GAE and the update (docs/TRAINING.md).
-``--export`` also copies ``result.json`` and the curve to
-``experiments/results/cleanrl_ppo_<name>.json`` / ``.png`` (the committed results);
-nothing else is written outside the run directory.
+iteration), ``model.pt`` (the torch state dict), ``policy.npz`` (the actor as the numpy
+policy file ``PPOAgent`` plays), ``learning_curve.png``, ``wall_curve.png`` (the
+evaluations over wall time) and ``result.json`` (arguments, per-iteration metrics (at
+most 200 rows), evaluations, wall time by phase, throughput and provenance). The
+throughput says where the loop's time went (docs/TRAINING.md). ``--export`` also copies
+``result.json`` and the curves (and with ``--final-games`` the policy file) to
+``experiments/results/cleanrl_ppo_<name>.*`` (the committed results); nothing else is
+written outside the run directory.
 """
 
 from __future__ import annotations
 
 import argparse
-import csv
 import dataclasses
 import io
 import json
@@ -45,10 +48,8 @@ from typing import Any
 
 import numpy as np
 import torch
-import torch.nn as nn
 import torch.optim as optim
 from gymnasium.wrappers.vector import RecordEpisodeStatistics
-from tqdm import tqdm
 
 from mamma_mia_env.plumbing.files import write_file
 
@@ -56,12 +57,25 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from experiments.common.cleanrl_phases import (  # noqa: E402
+    CURVE_SEED,
+    FINAL_SEED,
+    check_agents,
+    export_policy,
+    final_evaluation,
+    plot_wall_curve,
+    warm_start,
+)
 from experiments.common.evaluation import play_learner_games  # noqa: E402
 from experiments.common.output import RESULTS, RUNS  # noqa: E402
-from experiments.common.ppo_steps import Buffer, Legal, Live, gae, rollout, update  # noqa: E402
+from experiments.common.ppo_loop import Run, loop, throughput  # noqa: E402
+from experiments.common.ppo_steps import Agent, Buffer, Legal, Live, sample  # noqa: E402
 from experiments.common.provenance import provenance  # noqa: E402
-from experiments.common.training import add_dataclass_args, plot_panels  # noqa: E402
+from experiments.common.training import add_dataclass_args, plot_panels, set_threads  # noqa: E402
 from mamma_mia_env.envs.learner_vector import MammaMiaLearnerVectorEnv  # noqa: E402
+from mamma_mia_env.game.symmetry import obs_scale  # noqa: E402
+
+__all__ = ["PRESETS", "Agent", "Args", "main", "parse_args", "sample", "train"]
 
 
 @dataclass
@@ -72,8 +86,8 @@ class Args:
     """seed of torch, of the env's deal generator and of the evaluation"""
     torch_deterministic: bool = True
     threads: int = 1
-    """torch threads (1: the env's kernels and torch share few cores; on a loaded 2-core
-    machine 2 threads made the update several times slower)"""
+    """torch's and numba's threads (1: the env's kernels and torch share few cores; on a
+    loaded 2-core machine 2 threads made the update several times slower)"""
 
     # the game
     num_players: int = 2
@@ -112,8 +126,27 @@ class Args:
     hidden: int = 128
     """units of each of the two hidden layers of the actor and of the critic"""
 
+    # the imitation warm start (issue 23: minutes to a good policy)
+    warm_start_games: int = 0
+    """games of the teacher playing itself whose decisions the agent is first fitted to
+    (behaviour cloning; 0: none, PPO from the random initialisation)"""
+    warm_start_teacher: str = "builder"
+    warm_start_epochs: int = 2
+    """passes of the behaviour cloning over the teacher's decisions"""
+    wall_minutes: float = 0.0
+    """stop training when this much wall time has passed since the start, the warm
+    start included (0: no budget; the run is sized in env steps, this is the backstop)"""
+
     # evaluation
     eval_games: int = 256
+    curve_every: int = 0
+    """env steps between the learning curve's evaluations (0: none; the first comes
+    before PPO starts, after the warm start)"""
+    curve_games: int = 400
+    """duplicate-deal games of each learning-curve evaluation"""
+    final_games: int = 0
+    """duplicate-deal games of the exported policy against --opponent after training
+    (0: none), at a seed no training uses (cleanrl_phases.FINAL_SEED)"""
 
     # filled in at runtime
     batch_size: int = 0
@@ -121,11 +154,39 @@ class Args:
     num_iterations: int = 0
 
 
+#: Named settings (``--preset NAME``; a flag given with it still wins). ``ten-minutes``:
+#: issue 23's "minutes to a good policy", a 2-player policy against builder in at most
+#: 10 minutes of wall time on the 2-core machine, evaluated on 2,000 duplicate deals
+#: (docs/TRAINING.md: the A/B behind each setting).
+PRESETS: dict[str, dict[str, Any]] = {
+    "ten-minutes": {
+        "name": "2p_ten_minutes",
+        "num_players": 2,
+        "opponent": "builder",
+        "total_timesteps": 6_000_000,
+        "num_envs": 128,
+        "warm_start_games": 10_000,
+        "warm_start_epochs": 2,
+        "wall_minutes": 10.0,
+        "curve_every": 500_000,
+        "final_games": 2000,
+    },
+}
+
+
 def parse_args(argv: list[str] | None = None) -> tuple[Args, argparse.Namespace]:
-    """Every ``Args`` field as ``--field-name``; checked before anything runs."""
+    """Every ``Args`` field as ``--field-name``, a ``--preset`` of them; checked before
+    anything runs."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     runtime = {"batch_size", "minibatch_size", "num_iterations"}
     add_dataclass_args(parser, Args, skip=runtime)
+    parser.add_argument("--preset", choices=sorted(PRESETS), default=None,
+                        help="named settings (the flags given with it win)")  # fmt: skip
+    preset = argparse.ArgumentParser(add_help=False)
+    preset.add_argument("--preset", choices=sorted(PRESETS), default=None)
+    chosen = preset.parse_known_args(argv)[0].preset
+    if chosen is not None:
+        parser.set_defaults(**PRESETS[chosen])
     group = parser.add_mutually_exclusive_group()
     group.add_argument("--out", type=Path, default=None, help="run directory (default runs/<name>)")
     group.add_argument(
@@ -141,9 +202,11 @@ def parse_args(argv: list[str] | None = None) -> tuple[Args, argparse.Namespace]
     problems = [
         f"--{name.replace('_', '-')} must be positive"
         for name in ("total_timesteps", "num_envs", "num_steps", "num_minibatches")
-        + ("update_epochs", "hidden", "eval_games", "threads")
+        + ("update_epochs", "hidden", "eval_games", "threads", "curve_games")
+        + ("warm_start_epochs",)
         if getattr(args, name) < 1
     ]
+    problems += check_agents(args)
     if not 0 < args.learning_rate < 1:
         problems.append("--learning-rate must be in (0, 1)")
     if not (0 <= args.gamma <= 1 and 0 <= args.gae_lambda <= 1):
@@ -179,74 +242,6 @@ def make_env(args: Args, num_envs: int) -> MammaMiaLearnerVectorEnv:
     )
 
 
-def layer_init(layer: nn.Linear, std: float = np.sqrt(2), bias_const: float = 0.0) -> nn.Linear:
-    torch.nn.init.orthogonal_(layer.weight, std)
-    torch.nn.init.constant_(layer.bias, bias_const)
-    return layer
-
-
-class Agent(nn.Module):
-    def __init__(self, obs_dim: int, n_actions: int, hidden: int) -> None:
-        super().__init__()
-        self.critic = nn.Sequential(
-            layer_init(nn.Linear(obs_dim, hidden)),
-            nn.Tanh(),
-            layer_init(nn.Linear(hidden, hidden)),
-            nn.Tanh(),
-            layer_init(nn.Linear(hidden, 1), std=1.0),
-        )
-        self.actor = nn.Sequential(
-            layer_init(nn.Linear(obs_dim, hidden)),
-            nn.Tanh(),
-            layer_init(nn.Linear(hidden, hidden)),
-            nn.Tanh(),
-            layer_init(nn.Linear(hidden, n_actions), std=0.01),
-        )
-
-    def get_value(self, x: torch.Tensor) -> torch.Tensor:
-        return self.critic(x)
-
-    def get_action_and_value(
-        self, x: torch.Tensor, legal: Legal, action: torch.Tensor | None = None
-    ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
-        """Masked logits over the legal actions only (``legal``: each row's list; the
-        padding gets -1e8, probability exactly 0, and so a ``p log p`` of 0 in the
-        entropy): the same distribution as CleanRL's mask over all 655 logits, at a
-        fraction of the cost. ``softmax`` and ``log_softmax`` rather than
-        ``Categorical``, whose ``exp`` of logits that underflow to 0 is tens of times
-        slower than on ordinary numbers."""
-        logits = torch.where(legal.valid, self.actor(x).gather(1, legal.index), -1e8)
-        logp, probs = torch.log_softmax(logits, dim=-1), torch.softmax(logits, dim=-1)
-        if action is None:
-            pick = sample(probs)
-            action = legal.index.gather(1, pick.unsqueeze(1)).squeeze(1)
-        else:  # the action's column in its row's list
-            pick = ((legal.index == action.unsqueeze(1)) & legal.valid).float().argmax(1)
-        logprob = logp.gather(1, pick.unsqueeze(1)).squeeze(1)
-        entropy = -(probs * logp).sum(-1)
-        return action, logprob, entropy, self.critic(x)
-
-    def act(self, x: torch.Tensor, legal: Legal) -> tuple[torch.Tensor, ...]:
-        """The rollout's half of :meth:`get_action_and_value`: a sampled action, its
-        log-probability and the value (no entropy, no ``log_softmax``: the log of
-        the one probability drawn)."""
-        logits = torch.where(legal.valid, self.actor(x).gather(1, legal.index), -1e8)
-        probs = torch.softmax(logits, dim=-1)
-        pick = sample(probs).unsqueeze(1)
-        action = legal.index.gather(1, pick).squeeze(1)
-        return action, probs.gather(1, pick).squeeze(1).log(), self.critic(x)
-
-
-def sample(probs: torch.Tensor) -> torch.Tensor:
-    """One action per row, drawn by inverting the cumulative distribution with one
-    uniform number per row (``torch.multinomial`` draws an exponential number per
-    action, 655 per row). In float64 so that ``u * total < total``: the first index
-    whose cumulative probability exceeds it has a probability above 0, a legal action."""
-    cdf = probs.double().cumsum(-1)
-    u = torch.rand((probs.shape[0], 1), dtype=torch.float64) * cdf[:, -1:]
-    return torch.searchsorted(cdf, u, right=True).squeeze(1)
-
-
 def evaluate(args: Args, agent: Agent | None, games: int, seed: int) -> dict[str, float]:
     """``agent`` (sampled, as trained; None: uniformly random legal actions) on
     ``games`` games against ``--opponent`` (:func:`play_learner_games`)."""
@@ -263,19 +258,30 @@ def evaluate(args: Args, agent: Agent | None, games: int, seed: int) -> dict[str
 
 
 def train(args: Args, out: Path) -> dict[str, Any]:
-    """The training loop; returns the result document (also written to ``out``)."""
-    started = time.perf_counter()
+    """The run: the warm start (if any), the PPO loop (until ``total_timesteps`` or the
+    wall budget), then :func:`finish`; returns the result document (also written to
+    ``out``)."""
+    started, cpu_started = time.perf_counter(), time.process_time()  # the budget's start
     out.mkdir(parents=True, exist_ok=True)
     rng = np.random.default_rng(args.seed)  # minibatch shuffling
     torch.manual_seed(args.seed)
     torch.backends.cudnn.deterministic = args.torch_deterministic
-    torch.set_num_threads(args.threads)
+    # torch's and numba's threads both: the teacher's games and the tournaments of the
+    # evaluations run the engine's parallel kernels, whose OpenMP threads otherwise also
+    # became torch's, and on a busy machine every torch operation then waited for a
+    # descheduled thread (the rollouts ran ten times slower after a warm start)
+    set_threads(args.threads)
     device = torch.device("cpu")
 
     envs = RecordEpisodeStatistics(make_env(args, args.num_envs))
     obs_dim = envs.single_observation_space.shape[0]
     n_actions = int(envs.single_action_space.n)
     agent = Agent(obs_dim, n_actions, args.hidden).to(device)
+    scale = obs_scale(args.num_players, "recall")  # what the env's observations are divided by
+    run = Run(started=started, scale=scale, cpu_started=cpu_started)
+    if args.warm_start_games:
+        run.bc_rows, run.bc = warm_start(args, agent, scale)
+    run.bc_seconds = time.perf_counter() - started
     optimizer = optim.Adam(agent.parameters(), lr=args.learning_rate, eps=1e-5)
     buf = Buffer.empty(args, obs_dim)
 
@@ -286,103 +292,77 @@ def train(args: Args, out: Path) -> dict[str, Any]:
         mask=torch.as_tensor(info["action_mask"] != 0),
         done=torch.zeros(args.num_envs),
     )
-    rows: list[dict[str, Any]] = []
     # streamed as the run goes (to follow it live) into a file of its own, renamed over
     # progress.csv at the end: a run that stops half-way never truncates an earlier one
     partial = out / "progress.csv.partial"
     with open(partial, "w", newline="") as fh:
-        writer: csv.DictWriter | None = None
-        bar = tqdm(range(1, args.num_iterations + 1), desc="PPO iterations")
-        for iteration in bar:
-            if args.anneal_lr:
-                frac = 1.0 - (iteration - 1.0) / args.num_iterations
-                optimizer.param_groups[0]["lr"] = frac * args.learning_rate
-            t0 = time.perf_counter()
-            ep_returns, ep_wins = rollout(args, envs, agent, buf, now)
-            t1 = time.perf_counter()
-            advantages, returns = gae(args, agent, buf, now)
-            t2 = time.perf_counter()
-            losses = update(args, agent, optimizer, buf, advantages, returns, rng)
-            now.rollout_time += t1 - t0
-            now.gae_time += t2 - t1
-            now.update_time += time.perf_counter() - t2
-            row = {
-                "iteration": iteration,
-                "global_step": now.global_step,
-                "learning_rate": optimizer.param_groups[0]["lr"],
-                **losses,
-                "episodes": len(ep_returns),
-                "episodic_return": float(np.mean(ep_returns)) if ep_returns else float("nan"),
-                "win": float(np.mean(ep_wins)) if ep_wins else float("nan"),
-                "sps": now.global_step / (time.perf_counter() - loop_started),
-            }
-            rows.append(row)
-            if writer is None:
-                writer = csv.DictWriter(fh, fieldnames=list(row))
-                writer.writeheader()
-            writer.writerow(row)
-            fh.flush()
-            bar.set_postfix(ret=f"{row['episodic_return']:.2f}", win=f"{row['win']:.2f}")
-
+        loop(args, envs, agent, optimizer, buf, now, rng, run, fh)
     os.replace(partial, out / "progress.csv")
-    train_time = time.perf_counter() - loop_started
-    return finish(args, agent, out, rows, now, train_time, started)
+    train_time = time.perf_counter() - loop_started - run.curve_seconds
+    return finish(args, agent, out, run, now, train_time)
 
 
 def finish(
-    args: Args,
-    agent: Agent,
-    out: Path,
-    rows: list[dict[str, Any]],
-    now: Live,
-    train_time: float,
-    started: float,
+    args: Args, agent: Agent, out: Path, run: Run, now: Live, train_time: float
 ) -> dict[str, Any]:
-    """Save the model, evaluate it and random play on the same deals, plot the curve and
-    write ``result.json`` (returned)."""
+    """Save the model and the policy file, evaluate both (the sampled policy and random
+    play on the script's own deals; the policy file on duplicate deals, ``--final-games``),
+    plot the curves and write ``result.json`` (returned)."""
+    training_wall, training_cpu = run.wall(), run.cpu()
     model = io.BytesIO()
     torch.save(agent.state_dict(), model)
     write_file(out / "model.pt", model.getvalue(), "model")
+    export_policy(args, agent, run.scale, now.global_step).save(out / "policy.npz")
     eval_seed = args.seed + 10_000
+    t0 = time.perf_counter()
     trained = evaluate(args, agent, args.eval_games, eval_seed)
     random_play = evaluate(args, None, args.eval_games, eval_seed)
+    evaluation: dict[str, Any] = {"seed": eval_seed, "trained": trained, "random": random_play}
+    if args.final_games:
+        evaluation["final"] = final_evaluation(args, out / "policy.npz")
+    seeds = {"seed": args.seed, "eval_seed": eval_seed}  # the deals of every evaluation
+    seeds |= {"curve_seed": CURVE_SEED} if args.curve_every else {}
+    seeds |= {"final_seed": FINAL_SEED} if args.final_games else {}
+    title = f"CleanRL-style PPO, {args.num_players}p vs {args.opponent}"
     plot_panels(
-        rows,
+        run.rows,
         "global_step",
         (("episodic_return", "mean episodic return"), ("win", "mean win share (finished games)")),
-        f"CleanRL-style PPO, {args.num_players}p vs {args.opponent}",
+        title,
         out / "learning_curve.png",
     )
+    plot_wall_curve(run.rows, run.curve, run.bc_seconds, args.wall_minutes,
+                    f"{title}, over wall time", out / "wall_curve.png")  # fmt: skip
     doc = {
         "args": dataclasses.asdict(args),
-        "iterations": rows,
-        "evaluation": {"seed": eval_seed, "trained": trained, "random": random_play},
+        "iterations": thinned(run.rows),  # progress.csv has every row
+        "warm_start": {"epochs": run.bc_rows, **run.bc, "seconds": run.bc_seconds},
+        "curve": run.curve,
+        "evaluation": evaluation,
+        "wall": {
+            "training_seconds": training_wall,  # warm start, PPO and curve: the budget's
+            "training_cpu_seconds": training_cpu,
+            "warm_start_seconds": run.bc_seconds,
+            "ppo_seconds": train_time,
+            "curve_eval_seconds": run.curve_seconds,
+            "evaluation_seconds": time.perf_counter() - t0,
+            "stopped_by": run.stopped,
+            "load_average": list(os.getloadavg()),
+        },
         "throughput": throughput(now, train_time),
-        "provenance": provenance(seeds={"seed": args.seed, "eval_seed": eval_seed},
-                                 wall_time=time.perf_counter() - started),
-    }  # fmt: skip
+        "provenance": provenance(seeds=seeds, wall_time=run.wall()),
+    }
     write_file(out / "result.json", json.dumps(doc, indent=1) + "\n", "result")
     return doc
 
 
-def throughput(now: Live, train_time: float) -> dict[str, float]:
-    """Env steps per second of the training loop (no imports, setup or evaluation):
-    overall, in the rollouts (env steps and the policy's forward passes) and inside
-    ``envs.step`` alone; the ratio overall / env alone (how close training runs to the
-    speed of the game, the issue-23 target is 0.5) and the share of the wall time
-    spent in the policy's forward passes of the rollouts, in GAE and in the update."""
-    steps = now.global_step
-    return {
-        "env_steps": steps,
-        "train_seconds": round(train_time, 3),
-        "env_steps_per_s_overall": steps / train_time,
-        "env_steps_per_s_rollout": steps / now.rollout_time,
-        "env_steps_per_s_env_only": steps / now.env_time,
-        "overall_over_env_only": now.env_time / train_time,
-        "share_inference": now.inference_time / train_time,
-        "share_gae": now.gae_time / train_time,
-        "share_update": now.update_time / train_time,
-    }
+def thinned(rows: list[dict[str, Any]], most: int = 200) -> list[dict[str, Any]]:
+    """At most ``most`` of ``rows``, evenly spaced, the last included: a run of millions
+    of env steps has thousands of iterations, too many for a committed result."""
+    if len(rows) <= most:
+        return rows
+    keep = np.unique(np.linspace(0, len(rows) - 1, most).round().astype(int))
+    return [rows[i] for i in keep]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -395,10 +375,23 @@ def main(argv: list[str] | None = None) -> int:
         f"random: win {ev['random']['win']:.3f} delivered {ev['random']['delivered']:.2f} | "
         f"{doc['throughput']['env_steps_per_s_overall']:,.0f} env steps/s overall; {out}"
     )
+    if "final" in ev:
+        f, wall = ev["final"], doc["wall"]
+        print(
+            f"final: win rate vs {f['opponent']} {100 * f['win_rate']:.1f}% "
+            f"[{100 * f['win_rate_low']:.1f}, {100 * f['win_rate_high']:.1f}] on {f['games']:,} "
+            f"duplicate deals; trained in {wall['training_seconds'] / 60:.1f} min wall "
+            f"({doc['throughput']['env_steps']:,} env steps, stopped by {wall['stopped_by']})"
+        )
     if ns.export:
         RESULTS.mkdir(parents=True, exist_ok=True)
-        for made, ext in (("result.json", "json"), ("learning_curve.png", "png")):
-            data = (out / made).read_bytes()
+        made = [("result.json", "json"), ("learning_curve.png", "png")]
+        if args.curve_every:
+            made.append(("wall_curve.png", "wall_curve.png"))
+        if args.final_games:
+            made.append(("policy.npz", "npz"))
+        for name, ext in made:
+            data = (out / name).read_bytes()
             write_file(RESULTS / f"cleanrl_ppo_{args.name}.{ext}", data, "exported result")
     return 0
 

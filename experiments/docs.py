@@ -17,7 +17,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 from experiments.docs_champion import champion_strength, champion_tuning
-from experiments.docs_training import ab_cleanrl_defaults, cleanrl_ppo, shipped_policy
+from experiments.docs_training import (
+    ab_cleanrl_defaults,
+    ab_cleanrl_warm_start,
+    cleanrl_ppo,
+    shipped_policy,
+    ten_minutes,
+)
 from mamma_mia_env.plumbing.files import write_atomic
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -357,6 +363,8 @@ BLOCKS: dict[str, Callable[[], str]] = {
     "ab_cleanrl_defaults": ab_cleanrl_defaults,
     "champion_tuning": champion_tuning,
     "champion_strength": champion_strength,
+    "ten_minutes": ten_minutes,
+    "ab_cleanrl_warm_start": ab_cleanrl_warm_start,
 }
 
 

@@ -25,8 +25,13 @@ def cleanrl_ppo() -> str:
         tr, rnd = ev["trained"], ev["random"]
         ratio = t["env_steps_per_s_overall"] / t["env_steps_per_s_env_only"]
         share = f"{t['share_update']:.2f}" if "share_update" in t else "-"
+        warm = a.get("warm_start_games", 0)
+        warm_text = (
+            f" after a warm start on {warm:,} `{a['warm_start_teacher']}` games" if warm else ""
+        )
         lines.append(
-            f"| `{p.name}`: {a['num_players']}p vs `{a['opponent']}`, {a['num_envs']} games x "
+            f"| `{p.name}`: {a['num_players']}p vs `{a['opponent']}`{warm_text}, "
+            f"{a['num_envs']} games x "
             f"{a['num_steps']} steps, {a['update_epochs']} epochs of {a['num_minibatches']} "
             f"minibatches at learning rate {a['learning_rate']:g} | {t['env_steps']:,} | "
             f"{t['env_steps_per_s_overall']:,.0f} / {t['env_steps_per_s_rollout']:,.0f} / "
@@ -96,3 +101,56 @@ def ab_cleanrl_defaults() -> str:
         f"\n\n{steps:,} env steps per run, {games} evaluation games each "
         "(`ab_cleanrl_defaults.json`).\n"
     )
+
+
+def ten_minutes() -> str:
+    """Issue 23's "minutes to a good policy": the ``--preset ten-minutes`` run
+    (experiments/cleanrl_ppo.py --preset ten-minutes --export), its final duplicate-deal
+    evaluation and where its wall time went."""
+    d = json.loads((RESULTS / "cleanrl_ppo_2p_ten_minutes.json").read_text())
+    a, f, w, t = d["args"], d["evaluation"]["final"], d["wall"], d["throughput"]
+    warm = d["warm_start"]
+    load = ", ".join(f"{x:.1f}" for x in w["load_average"])
+    bc = (
+        f"the imitation warm start ({a['warm_start_games']:,} `{a['warm_start_teacher']}` "
+        f"self-play games, {warm.get('bc_decisions', 0):,} decisions, {a['warm_start_epochs']} "
+        f"epochs) {w['warm_start_seconds']:.0f} s, "
+        if a["warm_start_games"]
+        else ""
+    )
+    sampled = f["sampled"]
+    return (
+        f"| win rate vs `{f['opponent']}` (sampled) | games (seed) | env steps | training wall "
+        "time (CPU time) | overall / env alone |\n|---:|---:|---:|---:|---:|\n"
+        f"| {_rate(f['win_rate'], f['win_rate_low'], f['win_rate_high'])} "
+        f"({100 * sampled['win_rate']:.1f}%) | "
+        f"{f['games']:,} ({f['seed']:,}) | {t['env_steps']:,} | "
+        f"{w['training_seconds'] / 60:.1f} min ({w['training_cpu_seconds'] / 60:.1f} min) | "
+        f"{t['overall_over_env_only']:.2f} |\n\n"
+        f"Of the training's wall time: {bc}PPO {w['ppo_seconds']:.0f} s "
+        f"({t['env_steps_per_s_overall']:,.0f} env steps/s; the update "
+        f"{100 * t['share_update']:.0f}% of it), the learning curve's {len(d['curve'])} "
+        f"evaluations {w['curve_eval_seconds']:.0f} s; stopped by `{w['stopped_by']}`; "
+        f"load average {load} when it ended; the final evaluations (argmax and sampled) "
+        f"took {f['seconds']:.0f} s more (`cleanrl_ppo_2p_ten_minutes.json`).\n"
+    )
+
+
+def ab_cleanrl_warm_start() -> str:
+    """The ten-minute preset from scratch and with the imitation warm start, at equal env
+    steps (experiments/ab_cleanrl_defaults.py --study warm-start)."""
+    doc = json.loads((RESULTS / "ab_cleanrl_warm_start.json").read_text())
+    lines = [
+        f"| setting | win rate vs `builder`, 2,000 duplicate deals, seeds 1-{doc['args']['seeds']} "
+        "| mean | warm start (s, wall) | win share, sampled (script's evaluation) |",
+        "|---|---|---:|---:|---|",
+    ]
+    for label, res in doc["settings"].items():
+        runs, s = res["runs"], res["summary"]
+        rates = ", ".join(_rate(r["win_rate"], r["win_rate_low"], r["win_rate_high"]) for r in runs)
+        bc = ", ".join(f"{r['warm_start_seconds']:.0f}" for r in runs)
+        lines.append(
+            f"| {label} | {rates} | {100 * s['final_win_rate_mean']:.1f}% | {bc} | {_wins(runs)} |"
+        )
+    steps = next(iter(doc["settings"].values()))["runs"][0]["env_steps"]
+    return "\n".join(lines) + f"\n\n{steps:,} env steps per run (`ab_cleanrl_warm_start.json`).\n"

@@ -50,7 +50,7 @@ if str(ROOT) not in sys.path:
 from experiments.common.config import game_config  # noqa: E402
 from experiments.common.config import load_config as load_with_defaults  # noqa: E402
 from experiments.common.evaluation import evaluate, evaluate_policy_file  # noqa: E402
-from experiments.common.imitation import behaviour_clone, teacher_games  # noqa: E402
+from experiments.common.imitation import behaviour_clone, sb3_clonable, teacher_games  # noqa: E402
 from experiments.common.output import RESULTS, write_csv  # noqa: E402
 from experiments.common.ppo_outputs import export_run, select_policy, write_summary  # noqa: E402
 from experiments.common.provenance import bot_sources, git_revision  # noqa: E402
@@ -250,7 +250,7 @@ def imitation_warm_start(
     timings["bc_data_seconds"] = time.perf_counter() - t0
     timings["bc_samples"] = int(len(data["actions"]))
     t0 = time.perf_counter()
-    behaviour_clone(model, data, scale, bc, seed, bc_rows, progress)
+    behaviour_clone(sb3_clonable(model), data, scale, bc, seed, bc_rows, progress)
     timings["bc_train_seconds"] = time.perf_counter() - t0
     write_csv(out / "bc.csv", bc_rows)
     print(

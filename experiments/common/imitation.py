@@ -10,11 +10,42 @@ return that seat went on to get. The policy's actor is fitted to the teacher's c
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-__all__ = ["behaviour_clone", "teacher_games"]
+__all__ = ["Clonable", "behaviour_clone", "sb3_clonable", "teacher_games"]
+
+
+@dataclass
+class Clonable:
+    """What behaviour cloning needs of a policy, whatever library built it:
+    ``forward(obs, mask)`` the masked action logits ``(rows, n_actions)`` and the values
+    ``(rows,)`` of a batch of scaled canonical observations; its ``parameters``; its
+    action count; ``set_training(flag)`` (SB3's ``set_training_mode``, a torch module's
+    ``train``). ``sb3_clonable`` makes one of an SB3 model; ``cleanrl_ppo.py``'s
+    ``Agent`` gives its own (``Agent.clonable``)."""
+
+    forward: Callable[[Any, Any], tuple[Any, Any]]
+    parameters: Callable[[], Iterable[Any]]
+    n_actions: int
+    set_training: Callable[[bool], Any]
+
+
+def sb3_clonable(model: Any) -> Clonable:
+    """An SB3 (sb3-contrib) model's ``ActorCriticPolicy`` as a :class:`Clonable`."""
+    policy = model.policy
+
+    def forward(obs: Any, mask: Any) -> tuple[Any, Any]:
+        feats = policy.extract_features(obs)
+        pi, vf = policy.mlp_extractor(feats)
+        logits = policy.action_net(pi).masked_fill(~mask, -1e8)
+        return logits, policy.value_net(vf).squeeze(-1)
+
+    return Clonable(forward, policy.parameters, int(model.action_space.n),
+                    policy.set_training_mode)  # fmt: skip
 
 
 class _Teacher:
@@ -119,7 +150,7 @@ def _returns(steps: list[tuple], b: int, n: int, gamma: float) -> list[np.ndarra
 
 
 def behaviour_clone(
-    model: Any,
+    net: Clonable,
     data: dict[str, np.ndarray],
     scale: np.ndarray,
     bc: dict,
@@ -129,19 +160,20 @@ def behaviour_clone(
 ) -> None:
     """Fit the policy's actor to the teacher's actions and its critic to the returns.
 
-    ``bc.holdout`` of the decisions are held out; after each epoch a row of the train
+    ``net``: the policy (:class:`Clonable`, e.g. ``sb3_clonable(model)``); ``scale``
+    the divisor of the raw observations (``obs_scale``: what the env's ``normalize``
+    divides by). ``bc.holdout`` of the decisions are held out; after each epoch a row of the train
     losses and the holdout's losses and accuracy is appended to ``log_rows``."""
     import torch
     import torch.nn.functional as F  # noqa: N812
 
-    policy = model.policy
-    batches = _Batches(data, torch.as_tensor(scale), model.action_space.n)
+    batches = _Batches(data, torch.as_tensor(scale), net.n_actions)
     rng = np.random.default_rng([seed, 11])
     total = len(data["actions"])
     idx = rng.permutation(total)
     n_hold = max(1, int(total * bc["holdout"]))
     hold, train = idx[:n_hold], idx[n_hold:]
-    opt = torch.optim.Adam(policy.parameters(), lr=bc["learning_rate"])
+    opt = torch.optim.Adam(net.parameters(), lr=bc["learning_rate"])
     epochs = int(bc["epochs"])
     bs = int(bc["batch_size"])
     steps_total = epochs * ((len(train) + bs - 1) // bs)
@@ -152,19 +184,19 @@ def behaviour_clone(
         from tqdm.auto import tqdm
 
         bar = tqdm(total=steps_total, desc="imitation", unit="batch")
-    policy.set_training_mode(True)
+    net.set_training(True)
     for epoch in range(epochs):
         perm = rng.permutation(train)
         sums = np.zeros(3)
         for lo in range(0, len(perm), bs):
             obs, mask, act, ret = batches(perm[lo : lo + bs])
-            logits, values = _forward(policy, obs, mask)
+            logits, values = net.forward(obs, mask)
             pi_loss = F.cross_entropy(logits, act)
             vf_loss = F.mse_loss(values, ret)
             loss = pi_loss + bc["vf_coef"] * vf_loss
             opt.zero_grad()
             loss.backward()
-            torch.nn.utils.clip_grad_norm_(policy.parameters(), 1.0)
+            torch.nn.utils.clip_grad_norm_(net.parameters(), 1.0)
             opt.step()
             sched.step()
             sums += [pi_loss.item(), vf_loss.item(), 1]
@@ -174,14 +206,14 @@ def behaviour_clone(
             "epoch": epoch + 1,
             "train_pi_loss": sums[0] / sums[2],
             "train_vf_loss": sums[1] / sums[2],
-            **_holdout(policy, batches, hold),
+            **_holdout(net, batches, hold),
         }
         log_rows.append(row)
         if bar is not None:
             bar.set_postfix(
                 acc=f"{row['holdout_accuracy']:.3f}", vf=f"{row['holdout_vf_loss']:.2f}"
             )
-    policy.set_training_mode(False)
+    net.set_training(False)
     if bar is not None:
         bar.close()
 
@@ -206,29 +238,21 @@ class _Batches:
         )
 
 
-def _forward(policy: Any, obs: Any, mask: Any) -> tuple[Any, Any]:
-    """The SB3 policy's masked action logits and values."""
-    feats = policy.extract_features(obs)
-    pi, vf = policy.mlp_extractor(feats)
-    logits = policy.action_net(pi).masked_fill(~mask, -1e8)
-    return logits, policy.value_net(vf).squeeze(-1)
-
-
-def _holdout(policy: Any, batches: _Batches, hold: np.ndarray) -> dict[str, float]:
+def _holdout(net: Clonable, batches: _Batches, hold: np.ndarray) -> dict[str, float]:
     """The fit on the held-out decisions (in evaluation mode, no gradients)."""
     import torch
     import torch.nn.functional as F  # noqa: N812
 
-    policy.set_training_mode(False)
+    net.set_training(False)
     with torch.no_grad():
         accs, pls, vls = [], [], []
         for lo in range(0, len(hold), 8192):
             obs, mask, act, ret = batches(hold[lo : lo + 8192])
-            logits, values = _forward(policy, obs, mask)
+            logits, values = net.forward(obs, mask)
             accs.append((logits.argmax(1) == act).float().mean().item())
             pls.append(F.cross_entropy(logits, act).item())
             vls.append(F.mse_loss(values, ret).item())
-    policy.set_training_mode(True)
+    net.set_training(True)
     return {
         "holdout_pi_loss": float(np.mean(pls)),
         "holdout_vf_loss": float(np.mean(vls)),

@@ -27,7 +27,7 @@ def select_policy(
 ) -> tuple[Any, dict]:
     """Phase 3: save the model and the last policy, keep the best checkpoint (or the
     last: ``eval.select``) as ``policy.npz``; returns it and its metadata."""
-    from experiments.common.sb3_export import policy_from_sb3
+    from experiments.common.policy_export import policy_from_sb3
     from mamma_mia_agents.bots.ppo_agent import NumpyPolicy
 
     model.save(out / "model.zip")

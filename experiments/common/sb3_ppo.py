@@ -46,7 +46,7 @@ def _train_callback(
 ) -> Any:
     from stable_baselines3.common.callbacks import BaseCallback
 
-    from experiments.common.sb3_export import policy_from_sb3
+    from experiments.common.policy_export import policy_from_sb3
     from mamma_mia_agents import load_agent
     from mamma_mia_agents.bots.ppo_agent import PPOAgent
 
@@ -122,7 +122,7 @@ def _eval_runner(
 ) -> Any:
     """``run_eval(model, t)``: evaluate the current policy, log it (TensorBoard and
     ``eval.csv``) and keep it as ``best_policy.npz`` if it beats ``eval.target`` best."""
-    from experiments.common.sb3_export import policy_from_sb3
+    from experiments.common.policy_export import policy_from_sb3
     from mamma_mia_agents.bots.ppo_agent import PPOAgent
 
     ev = cfg["eval"]

@@ -38,3 +38,22 @@ def test_bad_flags_are_refused_before_any_run(tmp_path: Path) -> None:
     res = subprocess.run(cmd, capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert res.returncode == 2 and "--seeds" in res.stderr and "Traceback" not in res.stderr
     assert list(tmp_path.iterdir()) == []
+
+
+def test_the_warm_start_study_trains_the_preset_with_and_without_it() -> None:
+    """The warm-start A/B runs the ten-minute preset without its wall budget (equal env
+    steps: win rates repeatable from the seeds), its settings differ only by the warm
+    start, and its default length is the preset's."""
+    sys.path.insert(0, str(ROOT))
+    from experiments import ab_cleanrl_defaults as ab
+    from experiments import cleanrl_ppo
+
+    args, _ = ab.parse_args(["--study", "warm-start"])
+    study = ab.STUDIES["warm-start"]
+    preset = cleanrl_ppo.PRESETS["ten-minutes"]
+    assert args.total_timesteps == study.total_timesteps == preset["total_timesteps"]
+    assert study.shape[:2] == ["--preset", "ten-minutes"] and "--wall-minutes" in study.shape
+    flags = [f for _, f, _ in study.settings]
+    assert flags == [["--warm-start-games", "0"],
+                     ["--warm-start-games", str(preset["warm_start_games"])]]  # fmt: skip
+    assert ab.parse_args([])[0].total_timesteps == 300_000  # the update study's default

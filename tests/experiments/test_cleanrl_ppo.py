@@ -25,7 +25,8 @@ def test_a_few_iterations_train_and_beat_random(tmp_path) -> None:
     assert cleanrl_ppo.main([*EASY, "--out", str(out)]) == 0
     assert sorted(p.name for p in tmp_path.iterdir()) == ["run"]
     assert sorted(p.name for p in out.iterdir()) == [
-        "learning_curve.png", "model.pt", "progress.csv", "result.json",
+        "learning_curve.png", "model.pt", "policy.npz", "progress.csv", "result.json",
+        "wall_curve.png",
     ]  # fmt: skip
     doc = json.loads((out / "result.json").read_text())
     rows = doc["iterations"]
@@ -61,8 +62,8 @@ def test_a_seed_gives_the_same_run(tmp_path) -> None:
     for run in ("a", "b"):
         assert cleanrl_ppo.main([*small, "--out", str(tmp_path / run)]) == 0
         doc = json.loads((tmp_path / run / "result.json").read_text())
-        docs.append(([{k: v for k, v in r.items() if k != "sps"} for r in doc["iterations"]],
-                     doc["evaluation"]))  # fmt: skip
+        rows = [{k: v for k, v in r.items() if k != "wall_seconds"} for r in doc["iterations"]]
+        docs.append((rows, doc["evaluation"]))
         weights.append((tmp_path / run / "model.pt").read_bytes())
     assert docs[0] == docs[1] and weights[0] == weights[1]
 
@@ -86,6 +87,14 @@ def test_bad_arguments_are_refused(capsys) -> None:
         (["--learning-rate", "2"], "--learning-rate"),
         (["--name", "../x"], "--name"),
         (["--norm-adv", "maybe"], "true/false"),
+        (["--opponent", "nobody"], "--opponent: unknown agent 'nobody'"),
+        (["--warm-start-games", "5", "--warm-start-teacher", "x"], "--warm-start-teacher"),
+        (["--warm-start-epochs", "0"], "--warm-start-epochs must be positive"),
+        (["--curve-games", "0"], "--curve-games must be positive"),
+        (["--wall-minutes", "-1"], "--wall-minutes"),
+        (["--wall-minutes", "nan"], "--wall-minutes"),
+        (["--final-games", "-5"], "--final-games"),
+        (["--preset", "an-hour"], "--preset"),
     ]:
         with pytest.raises(SystemExit):
             cleanrl_ppo.parse_args(argv)
@@ -127,3 +136,97 @@ def test_legal_lists_give_the_distribution_of_the_full_mask() -> None:
     assert torch.allclose(
         drawn_logprob, lp.detach().gather(1, drawn.unsqueeze(1)).squeeze(1), atol=1e-5
     )
+
+
+def test_a_preset_sets_flags_and_a_flag_given_with_it_wins() -> None:
+    args, _ = cleanrl_ppo.parse_args(["--preset", "ten-minutes"])
+    for key, value in cleanrl_ppo.PRESETS["ten-minutes"].items():
+        assert getattr(args, key) == value, key
+    args, _ = cleanrl_ppo.parse_args(["--preset", "ten-minutes", "--final-games", "10"])
+    assert args.final_games == 10 and args.wall_minutes == 10.0
+    assert cleanrl_ppo.parse_args([])[0].final_games == 0  # no preset: the plain defaults
+
+
+WARM = [
+    "--num-players", "2", "--opponent", "builder", "--total-timesteps", "2048",
+    "--num-envs", "16", "--num-steps", "32", "--eval-games", "16", "--seed", "2",
+    "--warm-start-games", "60", "--warm-start-epochs", "3", "--curve-every", "1024",
+    "--curve-games", "20", "--final-games", "20",
+]  # fmt: skip
+
+
+def test_warm_start_curve_and_final_evaluation(tmp_path) -> None:
+    """The warm start fits the agent to the teacher (the holdout accuracy rises above a
+    uniform choice's), the curve has a point before PPO and after each curve_every
+    steps, and the exported policy file is evaluated on duplicate deals."""
+    out = tmp_path / "run"
+    assert cleanrl_ppo.main([*WARM, "--out", str(out)]) == 0
+    assert sorted(p.name for p in out.iterdir()) == [
+        "learning_curve.png", "model.pt", "policy.npz", "progress.csv", "result.json",
+        "wall_curve.png",
+    ]  # fmt: skip
+    doc = json.loads((out / "result.json").read_text())
+    warm = doc["warm_start"]
+    assert len(warm["epochs"]) == 3 and warm["bc_decisions"] > 1000
+    assert warm["epochs"][-1]["holdout_accuracy"] > 0.2  # builder's choice, not a guess
+    assert warm["epochs"][-1]["train_pi_loss"] < warm["epochs"][0]["train_pi_loss"]
+    assert [c["global_step"] for c in doc["curve"]] == [0, 1024, 2048]
+    walls = [c["wall_seconds"] for c in doc["curve"]]
+    assert walls == sorted(walls) and walls[0] >= warm["seconds"] > 0
+    final = doc["evaluation"]["final"]
+    assert final["games"] == 20 and final["seed"] == cleanrl_ppo.FINAL_SEED
+    assert final["win_rate_low"] <= final["win_rate"] <= final["win_rate_high"]
+    assert 0 <= final["sampled"]["win_rate"] <= 1  # the same deals, actions drawn
+    wall = doc["wall"]
+    assert wall["stopped_by"] == "total_timesteps" and len(wall["load_average"]) == 3
+    assert wall["training_seconds"] >= wall["warm_start_seconds"] + wall["ppo_seconds"]
+    assert doc["provenance"]["seeds"]["final_seed"] == cleanrl_ppo.FINAL_SEED
+
+
+def test_the_wall_budget_stops_training(tmp_path) -> None:
+    out = tmp_path / "run"
+    argv = [*WARM[:-8], "--total-timesteps", "4096000", "--wall-minutes", "0.05"]
+    assert cleanrl_ppo.main([*argv, "--out", str(out)]) == 0
+    doc = json.loads((out / "result.json").read_text())
+    assert doc["wall"]["stopped_by"] == "wall_minutes"
+    assert 0 < doc["throughput"]["env_steps"] < 4096000
+    # stopped before an iteration that would end past the budget (3 s), give or take
+    # the one iteration whose time is the estimate
+    assert doc["iterations"][-1]["wall_seconds"] < 3.0 + 2.0
+
+
+def test_the_exported_policy_plays_as_the_torch_actor(tmp_path) -> None:
+    """The numpy policy file, played by PPOAgent on the raw views of any seat, picks the
+    torch actor's most likely legal action in the canonical frame it was trained in."""
+    torch = pytest.importorskip("torch")
+    import numpy as np
+
+    from experiments.common.cleanrl_phases import export_policy
+    from mamma_mia_agents.bots.ppo_agent import PPOAgent
+    from mamma_mia_env.envs.learner_vector import MammaMiaLearnerVectorEnv
+    from mamma_mia_env.game.symmetry import SeatCanonicalizer, obs_scale
+
+    args, _ = cleanrl_ppo.parse_args(["--hidden", "32"])
+    # raw views (not canonical, not scaled): the agent sees them as in a tournament
+    envs = MammaMiaLearnerVectorEnv(64, num_players=2, canonical=False, normalize=False)
+    canon, scale = SeatCanonicalizer(envs.config), obs_scale(2, "recall")
+    torch.manual_seed(0)
+    agent = cleanrl_ppo.Agent(envs.single_observation_space.shape[0], 655, 32)
+    for layer in agent.actor:  # logits far from uniform, so that the test has teeth
+        if isinstance(layer, torch.nn.Linear):
+            torch.nn.init.normal_(layer.weight, std=0.5)
+    export_policy(args, agent, scale, 0).save(tmp_path / "p.npz")
+    player = PPOAgent(tmp_path / "p.npz")
+    obs, info = envs.reset(seed=5)
+    seats_seen = set()
+    for _ in range(30):
+        seats, mask = info["seat"], info["action_mask"]
+        cobs = canon.obs(obs, seats) / scale  # what the training env hands the agent
+        with torch.no_grad():
+            logits = agent.actor(torch.from_numpy(cobs.astype(np.float32))).numpy()
+        want = np.where(canon.masks(mask, seats) != 0, logits, -np.inf).argmax(1)
+        got = player.act_batch(obs, mask, np.random.default_rng(0), seats=seats)
+        assert (got == canon.to_env_actions(want, seats)).all()
+        seats_seen.update(seats.tolist())
+        obs, _, _, _, info = envs.step(got)
+    assert seats_seen == {0, 1}  # both seats' frames were checked

@@ -1,0 +1,182 @@
+"""The phases around ``cleanrl_ppo.py``'s PPO loop: the imitation warm start before it,
+the learning curve's evaluations during it (against wall time) and the exported
+policy's final duplicate-deal evaluation after it.
+
+Issue 23 asks for "minutes to a good policy": a 2-player policy trained from scratch to
+60% against ``builder`` within 10 minutes of wall time, the warm start included, with a
+learning curve over wall time. So every phase here is timed from the same start, and
+every evaluation plays the policy as it ships: exported to the numpy policy file
+(``policy_export.policy_from_cleanrl``) and played by ``PPOAgent`` (most likely legal
+action) through the tournament runner, on duplicate deals (seats rotated, the luck of
+the deal cancels out).
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from experiments.common.evaluation import evaluate
+from experiments.common.imitation import behaviour_clone, teacher_games
+from experiments.common.policy_export import policy_from_cleanrl
+from mamma_mia_env.plumbing.files import write_figure
+
+__all__ = ["BC_SETTINGS", "CURVE_SEED", "FINAL_SEED", "check_agents", "curve_point"]
+__all__ += ["final_evaluation"]
+__all__ += ["export_policy", "plot_wall_curve", "warm_start"]
+
+#: The deals of the learning curve's evaluations and of the final evaluation: constants
+#: that no training run uses (the training's deals come from ``--seed`` through the env's
+#: generator, the teacher's from ``[seed, 7]``), and different from each other, so that
+#: the final figure is measured on deals the run never chose anything by.
+CURVE_SEED = 230_001
+FINAL_SEED = 230_023
+#: The behaviour cloning's settings (``imitation.behaviour_clone``'s ``bc``): those of
+#: ``train_ppo.py``'s config (experiments/configs/ppo_2p.json) but for the epochs, a flag.
+BC_SETTINGS = {"batch_size": 1024, "learning_rate": 1e-3, "vf_coef": 0.5, "holdout": 0.05}
+
+
+def check_agents(args: Any) -> list[str]:
+    """The opponent and the teacher must be agents that exist (before anything runs)."""
+    from mamma_mia_agents import load_agent
+
+    problems = []
+    names = [("--opponent", args.opponent)]
+    if args.warm_start_games:
+        names.append(("--warm-start-teacher", args.warm_start_teacher))
+    for flag, name in names:
+        try:
+            load_agent(name)
+        except (ValueError, ImportError, AttributeError, TypeError) as exc:
+            problems.append(f"{flag}: {str(exc).splitlines()[0]}")
+    return problems
+
+
+def warm_start(args: Any, agent: Any, scale: np.ndarray) -> tuple[list[dict], dict[str, float]]:
+    """``args.warm_start_games`` games of ``args.warm_start_teacher`` playing itself, the
+    agent's actor fitted to its choices and its critic to the returns
+    (``imitation.behaviour_clone``, ``args.warm_start_epochs`` epochs); returns the
+    per-epoch rows and the timings (seconds making the games, fitting; decisions)."""
+    from mamma_mia_agents import load_agent
+    from mamma_mia_env.game.config import Config
+
+    config = Config(num_players=args.num_players, reward_mode=args.reward_mode)
+    t0 = time.perf_counter()
+    data = teacher_games(
+        config,
+        load_agent(args.warm_start_teacher),
+        args.warm_start_games,
+        args.seed,
+        args.gamma,
+        args.opponent_delivery_penalty,
+    )
+    t1 = time.perf_counter()
+    rows: list[dict] = []
+    bc = {**BC_SETTINGS, "epochs": args.warm_start_epochs}
+    behaviour_clone(agent.clonable(), data, scale, bc, args.seed, rows, progress=True)
+    timings = {
+        "bc_data_seconds": t1 - t0,
+        "bc_fit_seconds": time.perf_counter() - t1,
+        "bc_decisions": int(len(data["actions"])),
+    }
+    return rows, timings
+
+
+def export_policy(args: Any, agent: Any, scale: np.ndarray, trained_steps: int) -> Any:
+    """The agent's actor as a ``NumpyPolicy`` (the ``.npz`` file ``PPOAgent`` plays)."""
+    meta = {
+        "num_players": args.num_players,
+        "observation_mode": "recall",
+        "double_ingredients": False,
+        "trained_with": {"script": "cleanrl_ppo.py", "name": args.name, "seed": args.seed,
+                         "env_steps": trained_steps},
+    }  # fmt: skip
+    return policy_from_cleanrl(agent, meta, scale)
+
+
+def _against(args: Any, policy: Any, games: int, seed: int) -> dict[str, float]:
+    from mamma_mia_agents.bots.ppo_agent import PPOAgent
+
+    return evaluate(PPOAgent(policy), [args.opponent], args.num_players, games, seed)[args.opponent]
+
+
+def curve_point(
+    args: Any, agent: Any, scale: np.ndarray, step: int, wall: float
+) -> dict[str, float]:
+    """One point of the learning curve: the policy as it is now, ``args.curve_games``
+    duplicate-deal games against the opponent (always the same deals, ``CURVE_SEED``)."""
+    t0 = time.perf_counter()
+    res = _against(args, export_policy(args, agent, scale, step), args.curve_games, CURVE_SEED)
+    return {
+        "global_step": step,
+        "wall_seconds": round(wall, 2),
+        "win_rate": res["win_rate"],
+        "win_rate_low": res["win_rate_low"],
+        "win_rate_high": res["win_rate_high"],
+        "delivered": res["mean_delivered"],
+        "eval_seconds": round(time.perf_counter() - t0, 3),
+    }
+
+
+def final_evaluation(args: Any, policy_file: Path) -> dict[str, Any]:
+    """The exported policy file against the opponent: ``args.final_games`` duplicate-deal
+    games at ``FINAL_SEED``, its win rate with the Wilson 95% interval."""
+    from mamma_mia_agents.bots.ppo_agent import PPOAgent
+
+    t0 = time.perf_counter()
+    policy = PPOAgent(policy_file).policy(args.num_players)
+    res = _against(args, policy, args.final_games, FINAL_SEED)
+    sampled = evaluate(PPOAgent(policy, deterministic=False), [args.opponent], args.num_players,
+                       args.final_games, FINAL_SEED)[args.opponent]  # fmt: skip
+    return {
+        "opponent": args.opponent,
+        "games": res["games"],
+        "seed": FINAL_SEED,
+        "play": "deterministic (PPOAgent: the most likely legal action)",
+        "win_rate": res["win_rate"],
+        "win_rate_low": res["win_rate_low"],
+        "win_rate_high": res["win_rate_high"],
+        "mean_delivered": res["mean_delivered"],
+        # the same deals with actions drawn from the policy (PPOAgent(deterministic=False),
+        # the tournament's generator): what the choice of the most likely action is worth
+        "sampled": {k: sampled[k] for k in ("win_rate", "win_rate_low", "win_rate_high")},
+        "seconds": round(time.perf_counter() - t0, 2),
+    }
+
+
+def plot_wall_curve(
+    rows: list[dict], curve: list[dict], bc_seconds: float, budget: float, title: str, path: Path
+) -> None:
+    """Two panels: the win rate against the opponent over wall minutes (the curve's
+    evaluations with their 95% intervals, the share of training games won, the warm start
+    and the ``budget`` in minutes, if any), and the same over env steps."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 3.8))
+    for ax, key, scale, label in ((left, "wall_seconds", 60.0, "wall time (minutes)"),
+                                  (right, "global_step", 1.0, "env steps")):  # fmt: skip
+        if curve:
+            x = np.array([c[key] for c in curve]) / scale
+            y = np.array([c["win_rate"] for c in curve])
+            err = [y - [c["win_rate_low"] for c in curve], [c["win_rate_high"] for c in curve] - y]
+            ax.errorbar(x, y, yerr=err, marker="o", capsize=3, label="evaluation (argmax)")
+        ax.plot([r[key] / scale for r in rows], [r["win"] for r in rows], alpha=0.5,
+                label="training games (sampled)")  # fmt: skip
+        ax.axhline(0.6, color="k", linestyle=":", linewidth=1)
+        ax.set_xlabel(label)
+        ax.set_ylabel("win rate vs opponent")
+    if bc_seconds > 0:
+        left.axvspan(0, bc_seconds / 60.0, color="grey", alpha=0.2, label="imitation warm start")
+    if budget > 0:
+        left.axvline(budget, color="r", linestyle="--", linewidth=1, label="wall budget")
+    left.legend(fontsize=8)
+    fig.suptitle(title)
+    fig.tight_layout()
+    write_figure(fig, path, "plot", dpi=100)
+    plt.close(fig)
