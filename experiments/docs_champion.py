@@ -32,8 +32,19 @@ def champion_tuning() -> str:
     docs = {
         p.name: json.loads(p.read_text()) for p in sorted(RESULTS.glob("champion_*p_tuning.json"))
     }
+    gains = []
+    for d in docs.values():
+        rate = {r["label"]: r["win_rate"] for r in d["rows"]}
+        gains += [
+            f"{d['args']['players']}p {label}: {100 * (rate[label + '+ppo'] - w):+.1f}"
+            for label, w in rate.items()
+            if label + "+ppo" in rate
+        ]
     files = ", ".join(f"`{name}` (tournament seed {d['args']['seed']})" for name, d in docs.items())
-    return "\n".join(lines) + f"\n\nFiles: {files}.\n"
+    prior = "; ".join(gains)
+    return "\n".join(lines) + (
+        f"\n\nThe prior's gain on the same deals, in points: {prior}. Files: {files}.\n"
+    )
 
 
 #: The issue-23 targets of the champion: (players, rung) -> the win rate to reach.
