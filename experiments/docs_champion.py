@@ -33,14 +33,14 @@ def champion_tuning() -> str:
         p.name: json.loads(p.read_text()) for p in sorted(RESULTS.glob("champion_*p_tuning.json"))
     }
     gains = []
-    for d in docs.values():
-        rate = {r["label"]: r["win_rate"] for r in d["rows"]}
+    for doc in docs.values():
+        rates = {r["label"]: r["win_rate"] for r in doc["rows"]}
         gains += [
-            f"{d['args']['players']}p {label}: {100 * (rate[label + '+ppo'] - w):+.1f}"
-            for label, w in rate.items()
-            if label + "+ppo" in rate
+            f"{doc['args']['players']}p {label}: {100 * (rates[label + '+ppo'] - w):+.1f}"
+            for label, w in rates.items()
+            if label + "+ppo" in rates
         ]
-    files = ", ".join(f"`{name}` (tournament seed {d['args']['seed']})" for name, d in docs.items())
+    files = ", ".join(f"`{name}` (tournament seed {v['args']['seed']})" for name, v in docs.items())
     prior = "; ".join(gains)
     return "\n".join(lines) + (
         f"\n\nThe prior's gain on the same deals, in points: {prior}. Files: {files}.\n"

@@ -79,7 +79,7 @@ def read_settings(path: str | os.PathLike) -> dict[str, Any]:
         raise fail(f"unknown search setting(s) {extra}; allowed: {sorted(allowed)}")
     kwargs: dict[str, Any] = {}
     for key, (kind, lo, hi) in SETTINGS.items():
-        value = search.get(key)
+        value: Any = search.get(key)
         ok = type(value) is int if kind is int else type(value) in (int, float)
         if not ok or not lo <= value <= hi:
             raise fail(f"search.{key} must be a{'n integer' if kind is int else ' number'} "
@@ -139,7 +139,13 @@ class ChampionAgent(Agent):
     def check_config(self, config: Config) -> None:
         self.search(config.num_players).check_config(config)
 
-    def act_batch(self, observations, masks, rng, seats=None):  # type: ignore[no-untyped-def]
+    def act_batch(
+        self,
+        observations: np.ndarray,
+        masks: np.ndarray,
+        rng: np.random.Generator,
+        seats: np.ndarray | None = None,
+    ) -> np.ndarray:
         raise TypeError(
             "the champion is a search bot and needs the game state: use act_states(state, "
             "rng) (the tournament and the CLI do)"

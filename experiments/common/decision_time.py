@@ -18,7 +18,7 @@ import numpy as np
 
 from mamma_mia_agents import load_agent
 from mamma_mia_agents.compiled import CompiledBots, play_out
-from mamma_mia_env import Config, Engine
+from mamma_mia_env import Config, Engine, GameState
 from mamma_mia_env.game.state import OVER
 from mamma_mia_env.policy import information_set
 
@@ -32,7 +32,7 @@ def decision_times(num_players: int, bot: Any, positions: int, seed: int) -> dic
     eng = Engine(Config(num_players=num_players))
     builder = CompiledBots([load_agent("builder")], num_players, False)
     rng = np.random.default_rng(seed)
-    states = []
+    states: list[GameState] = []
     for _ in range(20 * positions):  # a drawn depth may lie past the game's end: draw again
         if len(states) == positions:
             break
