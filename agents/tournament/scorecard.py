@@ -19,7 +19,8 @@ first; a rung that is not a bundled agent of the installed version (``champion``
 it shipped) is left out and the scorecard says so (``reference_ladder``); so is the rung
 that is the agent itself (``evaluate champion`` plays random, builder and search).
 
-**The seeds.** Every pairing is played on the deals of the tournament seed ``EVAL_SEED``
+**The seeds.** Every pairing is played in batches of ``BATCH`` games (so that every
+core plays) on the deals of the tournament seed ``EVAL_SEED``
 (engine seeds ``EVAL_SEED * 2**32 + d``, ``d = 0, 1, ...``): the same deals for every
 agent and every rung. No shipped training or documented result uses it: the trainings
 (``experiments/configs``) seed 0 and evaluate on tournament seeds 1 and 2 (engine seeds
@@ -64,6 +65,11 @@ FORMAT = "mamma-mia-scorecard/1"
 EVAL_SEED = 2026_1125
 DEFAULT_GAMES = 2000
 DEFAULT_PLAYERS = (2, 4)
+#: Games per batch of every pairing: a 2,000-game pairing is 8 batches, so every core
+#: plays (one batch would be one process). The agents draw their random numbers from a
+#: generator per batch (``run_tournament``), so the batch size is part of what a
+#: scorecard's numbers depend on, like the seed, and is recorded with it.
+BATCH = 250
 #: The reference ladder, weakest first: (rung name, agent spec).
 LADDER: tuple[tuple[str, str], ...] = (
     ("random", "random"),
@@ -160,7 +166,8 @@ def play_pairing(
 ) -> dict[str, Any]:
     """The agent against ``players - 1`` copies of ``rung`` (module doc): its row."""
     lineup = [agent] + [rung] * (players - 1)
-    res = run_tournament(lineup, players, games=games, seed=seed, workers=workers, progress=False)
+    res = run_tournament(lineup, players, games=games, seed=seed, workers=workers,
+                         batch_size=BATCH, progress=False)  # fmt: skip
     row = next(r for r in res.table if r["agent"] == res.names[0])
     return {
         "games": res.games,
@@ -205,7 +212,7 @@ def _anchors(rung: str) -> dict[str, float]:
 def _seeds(seed: int, counts: dict[int, dict[str, Any]]) -> dict[str, Any]:
     deals = {str(n): max(r["deals"] for r in b["pairings"]) for n, b in counts.items()}
     return {"tournament_seed": seed, "engine_seeds": f"{seed} * 2**32 + d, d < deals",
-            "deals": deals}  # fmt: skip
+            "deals": deals, "batch_size": BATCH}  # fmt: skip
 
 
 def _check_arguments(

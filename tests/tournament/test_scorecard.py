@@ -11,6 +11,7 @@ from mamma_mia_agents.bots.search import SearchAgent
 from mamma_mia_agents.tournament import AgentMismatchError, run_tournament
 from mamma_mia_agents.tournament.scorecard import (
     ANCHORS,
+    BATCH,
     EVAL_SEED,
     FORMAT,
     LADDER,
@@ -45,6 +46,7 @@ def test_a_scorecard_holds_every_pairing_the_rating_the_seeds_and_the_stamp() ->
     assert card["agent"] == {"spec": "counter", "name": "counter"}
     assert card["seeds"]["tournament_seed"] == EVAL_SEED
     assert card["seeds"]["deals"] == {"2": 4, "4": 2}  # 8 games: 2 and 4 seatings a deal
+    assert card["seeds"]["batch_size"] == BATCH == 250
     stamp = card["provenance"]
     assert stamp["seeds"] == EVAL_SEED and "numpy" in stamp["packages"]
     assert set(stamp["git"]) == {"revision", "dirty"}
