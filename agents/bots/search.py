@@ -6,7 +6,9 @@ At each decision the bot
    (``mamma_mia_env.game.sampling.sample_worlds``: other hands, the supply, the other seats'
    orders and every stack order re-dealt; the generator re-seeded);
 2. takes its candidate actions: every legal reveal choice, or the ``candidates`` turn
-   actions the ``builder`` scores best (the builder's own choice first);
+   actions the ``builder`` scores best (the builder's own choice first), plus, with a
+   ``prior`` policy (``"ppo"``), that policy's choice from the seat's own observation
+   when the builder's list lacks it (the champion, ``bots/champion.py``);
 3. plays each candidate in every world (the same worlds for every candidate, so that
    the luck of the sample cancels out between candidates) and rolls the game out to
    its end with ``rollout`` bots at every seat, inside the compiled loop
