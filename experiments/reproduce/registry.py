@@ -407,4 +407,5 @@ EXPERIMENTS: list[Experiment] = [
     _champion(2, "48x6,64x4,96x3"),
     _champion(4, "32x6,48x4"),
     _scorecard("champion", 2, "search"),
+    _scorecard("champion", 2, "builder"),
 ]
