@@ -21,8 +21,8 @@ from typing import Any
 
 from mamma_mia_agents import AgentLoadError
 from mamma_mia_agents.bots.ppo_agent import PolicyFileError
-from mamma_mia_agents.cli.options import PROG, output_file, positive, run_error
-from mamma_mia_agents.tournament import MAX_GAMES, AgentError, AgentMismatchError, max_workers
+from mamma_mia_agents.cli.options import PROG, add_workers_flag, output_file, positive, run_error
+from mamma_mia_agents.tournament import MAX_GAMES, AgentError, AgentMismatchError
 from mamma_mia_agents.tournament.scorecard import (
     DEFAULT_GAMES,
     DEFAULT_PLAYERS,
@@ -103,13 +103,7 @@ def add_parser(sub: Any) -> None:
 
 def _add_run_flags(p: argparse.ArgumentParser) -> None:
     """Where the games run, and what is printed and written."""
-    p.add_argument(
-        "--workers",
-        type=positive("--workers", 1, max_workers()),
-        default=None,
-        help=f"worker processes per pairing, at most {max_workers()} (default: every "
-        "core; 1 below 1000 games)",
-    )
+    add_workers_flag(p, "worker processes per pairing")
     p.add_argument("--out", metavar="FILE", type=output_file("--out"), help="write the "
                    "scorecard JSON here (checked before the first game)")  # fmt: skip
     p.add_argument("--json", action="store_true", help="print the JSON instead of the table")

@@ -8,10 +8,12 @@ name the flag in their error (every flag's value goes through one of them or
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable
 
 from mamma_mia_agents.tournament.output import OutputError, check_stem
+from mamma_mia_agents.tournament.schedule import max_workers
 from mamma_mia_env.plumbing.arguments import int_flag, out_file_flag, real_flag
 
 PROG = "mamma-mia"
@@ -31,6 +33,18 @@ def positive(name: str, low: int = 1, high: int | None = None) -> Callable[[str]
     """An argparse type: an integer in ``low..high`` (``high=None``: no upper bound),
     written as plain ASCII digits (``plumbing.arguments.int_flag``)."""
     return int_flag(name, low, high)
+
+
+def add_workers_flag(parser: argparse.ArgumentParser, what: str = "worker processes") -> None:
+    """``--workers``, as every command that plays a tournament offers it (``what``: what
+    one worker is, in the help)."""
+    parser.add_argument(
+        "--workers",
+        type=positive("--workers", 1, max_workers()),
+        default=None,
+        help=f"{what}, at most {max_workers()} (default: all {os.cpu_count()} cores; 1 below "
+        "1000 games)",
+    )
 
 
 def real(name: str, low: float | None = None, high: float | None = None) -> Callable[[str], float]:

@@ -16,7 +16,14 @@ from collections.abc import Sequence
 from typing import Any
 
 from mamma_mia_agents import REGISTRY, AgentLoadError
-from mamma_mia_agents.cli.options import PROG, VARIANT_FLAGS, positive, run_error, stem
+from mamma_mia_agents.cli.options import (
+    PROG,
+    VARIANT_FLAGS,
+    add_workers_flag,
+    positive,
+    run_error,
+    stem,
+)
 from mamma_mia_agents.tournament import (
     DEFAULT_BATCH,
     MAX_GAMES,
@@ -26,7 +33,6 @@ from mamma_mia_agents.tournament import (
     OutputError,
     TournamentResult,
     TournamentSizeError,
-    max_workers,
     prepare_output,
     run_tournament,
 )
@@ -81,13 +87,7 @@ def _add_game_flags(t: argparse.ArgumentParser) -> None:
 
 def _add_run_flags(t: argparse.ArgumentParser) -> None:
     """How the agents are seated, and where and how the games run."""
-    t.add_argument(
-        "--workers",
-        type=positive("--workers", 1, max_workers()),
-        default=None,
-        help=f"worker processes, at most {max_workers()} (default: all {os.cpu_count()} "
-        "cores; 1 below 1000 games)",
-    )
+    add_workers_flag(t)
     t.add_argument(
         "--seating",
         choices=SEATINGS,
