@@ -73,3 +73,26 @@ def champion_strength() -> str:
                     f"{100 * r['chance']:.0f}% | {goal} | `{p.name}` |"
                 )
     return "\n".join(lines) + "\n"
+
+
+def champion_speed() -> str:
+    """The time per decision of the search bot and the champion on one core
+    (``experiments/decision_speed.py``), against the champion's limit."""
+    doc = json.loads((RESULTS / "decision_speed.json").read_text())
+    lines = [
+        "| players | bot | positions | wall ms / decision: mean | median | 90th percentile "
+        "| CPU ms, mean | limit |",
+        "|---:|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for r in doc["rows"]:
+        limit = f"{doc['limit_ms']:g} ms" if r["bot"] == "champion" else "-"
+        mean = f"**{r['mean_ms']:.1f}**" if r["bot"] == "champion" else f"{r['mean_ms']:.1f}"
+        lines.append(
+            f"| {r['players']} | {r['bot']} | {r['positions']} | {mean} | {r['median_ms']:.1f} "
+            f"| {r['p90_ms']:.1f} | {r['cpu_mean_ms']:.1f} | {limit} |"
+        )
+    loads = ", ".join(f"{x:.2f}" for x in doc["load_average_before"])
+    return "\n".join(lines) + (
+        f"\n\nOne numba thread; load averages before the run {loads}. "
+        "File: `decision_speed.json`.\n"
+    )

@@ -82,6 +82,7 @@ ANCHORS: dict[str, dict[int, float]] = {
     "random": {2: 0.0, 3: 0.0, 4: 0.0, 5: 0.0},
     "builder": {2: 651.3, 3: 725.9, 4: 742.6, 5: 808.2},
     "search": {2: 1094.5, 4: 910.5},
+    "champion": {2: 1226.4, 4: 1017.5},
 }
 #: Where each anchor came from: the command that measured it, and its revision.
 ANCHOR_SOURCES: dict[str, str] = {
@@ -91,6 +92,11 @@ ANCHOR_SOURCES: dict[str, str] = {
     "search": "mamma-mia evaluate search --ladder random,builder --players 2,4 --games 600 "
     "(revision ada01b3; 600 games per pairing, 15 minutes on one core: search won 93% and "
     "47% against builder at 2 and 4 players; 95% intervals 1044-1150 and 883-938)",
+    "champion": "mamma-mia evaluate champion --ladder builder and --ladder search, at 2 and 4 "
+    "players, 2,000 games each (experiments/results/scorecard_champion_{2,4}p_{builder,search}"
+    ".json, revisions 4f0f094, d2fe5aa and 568b5ca), fitted together per count: the champion "
+    "won 97.0% and 67.7% against builder and search at 2 players, 61.7% and 38.4% against "
+    "three of them at 4; 95% intervals 1211-1242 and 1006-1029",
 }
 
 
@@ -156,7 +162,11 @@ def _load_ladder(ladder: Sequence[tuple[str, Any]], counts: Sequence[int]) -> li
             try:
                 check_agents([rung], Config(num_players=n))
             except AgentMismatchError as exc:
-                raise LadderError(f"ladder rung {name!r} cannot play {n} players: {exc}") from None
+                others = ",".join(other for other, _ in ladder if other != name) or "another"
+                raise LadderError(
+                    f"ladder rung {name!r} cannot play {n} players: {exc}; leave it out of "
+                    f"the ladder (--ladder {others})"
+                ) from None
         out.append(entrant(spec, rung))
     return out
 

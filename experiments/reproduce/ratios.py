@@ -57,6 +57,16 @@ def bot_speed_ratios(name: str, path: Path) -> dict[str, float]:
     }
 
 
+def decision_speed_ratios(name: str, path: Path) -> dict[str, float]:
+    rows = json.loads(path.read_text())["rows"]
+    ms = {(r["bot"], r["players"]): r["cpu_mean_ms"] for r in rows}
+    return {
+        f"champion / search CPU ms per decision, {n}p": ms["champion", n] / ms["search", n]
+        for (bot, n) in ms
+        if bot == "champion" and ("search", n) in ms
+    }
+
+
 def learner_env_speed_ratios(name: str, path: Path) -> dict[str, float]:
     rep = json.loads(path.read_text())["report"]
     return {

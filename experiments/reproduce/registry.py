@@ -19,6 +19,7 @@ from typing import Any
 from experiments.reproduce.ratios import (
     benchmark_ratios,
     bot_speed_ratios,
+    decision_speed_ratios,
     learner_env_speed_ratios,
     profile_ratios,
     speed_ratios,
@@ -406,6 +407,16 @@ EXPERIMENTS: list[Experiment] = [
     _train(4),
     _champion(2, "48x6,64x4,96x3"),
     _champion(4, "32x6,48x4"),
+    Experiment(
+        name="decision_speed",
+        script="experiments/decision_speed.py",
+        args=lambda mode: None if mode == "quick" else [],
+        timing=lambda mode: ["decision_speed.json"],
+        ratios=decision_speed_ratios,
+        description="ms per decision on one core: search and the champion, 2 and 4 players",
+    ),
     _scorecard("champion", 2, "search"),
     _scorecard("champion", 2, "builder"),
+    _scorecard("champion", 4, "search"),
+    _scorecard("champion", 4, "builder"),
 ]

@@ -68,6 +68,13 @@ def test_a_policy_file_and_an_import_path(capsys: pytest.CaptureFixture[str]) ->
         ("random", ["--ladder", "random,,builder"], "--ladder needs a comma-separated list"),
         ("random", ["--players", "2,2"], "--players lists a player count twice"),
         ("random", ["--players", "2,6"], "--players must be 2-5, got 6"),
+        (  # the champion plays 2 and 4 players only
+            "builder",
+            ["--ladder", "random,champion", "--players", "3"],
+            "rung 'champion' cannot play 3 players: agent 'champion' cannot play this game: no "
+            "shipped champion for 3 players",
+        ),
+        ("builder", ["--ladder", "random,champion", "--players", "3"], "(--ladder random)"),
         (" ", [], "SPEC must name an agent"),
     ],
 )

@@ -1,0 +1,127 @@
+"""How long the state-reading bots take per decision, on one core.
+
+    python experiments/decision_speed.py --export
+
+The champion's time limit (issue 23) is 20 ms per decision on one core. The tuning
+(``tune_champion.py``) timed every setting while its games ran beside it; this script
+times the shipped bots alone, read top to bottom:
+
+1. for each player count of ``--players`` and each bot of ``--bots`` (``search`` with its
+   defaults, ``champion`` with its shipped settings file for that count),
+   ``experiments.common.decision_time.decision_times`` plays ``--positions`` builder games
+   to random depths and times the bot's decision in each position as its seat knows it,
+   numba held to one thread, after one untimed decision that loads the kernels;
+2. each time is taken by the wall clock and by this process's CPU time; the document
+   records the load averages before and after, since a shared machine moves both.
+
+Writes ``decision_speed.json`` into ``--out`` (default runs/decision_speed/);
+``--export`` writes it into experiments/results/, where docs/AGENTS.md's block reads it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+
+from tqdm import tqdm  # noqa: E402
+
+from experiments.common import add_output_args, output_dir  # noqa: E402
+from experiments.common.arguments import checked  # noqa: E402
+from experiments.common.decision_time import decision_times  # noqa: E402
+from experiments.common.output import write_json  # noqa: E402
+from experiments.common.provenance import provenance_with_threads  # noqa: E402
+from experiments.common.training import add_dataclass_args  # noqa: E402
+from mamma_mia_agents.bots.champion import ChampionAgent  # noqa: E402
+from mamma_mia_agents.bots.search import SearchAgent  # noqa: E402
+
+BOTS = ("search", "champion")
+#: The champion's limit (issue 23): milliseconds per decision on one core.
+LIMIT_MS = 20.0
+
+
+@dataclass
+class Args:
+    players: str = "2,4"
+    """player counts, comma-separated (the champion ships settings for 2 and 4)"""
+    bots: str = "search,champion"
+    """bots to time, comma-separated: search, champion"""
+    positions: int = 200
+    """positions timed per bot and player count"""
+    seed: int = 0
+    """seed of the builder games the positions come from, and of the bots' generator"""
+
+
+def parse_args(argv: list[str] | None = None) -> tuple[Args, Path]:
+    """The arguments, checked before any game, and the output directory."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    add_dataclass_args(parser, Args)
+    add_output_args(parser, "decision_speed")
+    ns = checked(parser).parse_args(argv)
+    args = Args(**{k: getattr(ns, k) for k in asdict(Args())})
+    problems = []
+    try:
+        counts = [int(p) for p in args.players.split(",")]
+    except ValueError:
+        counts = []
+    if not counts or any(not 2 <= n <= 5 for n in counts):
+        problems.append(f"--players must list player counts of 2-5, got {args.players!r}")
+    unknown = sorted(set(args.bots.split(",")) - set(BOTS))
+    if unknown:
+        problems.append(f"--bots: unknown {unknown} (choose from {', '.join(BOTS)})")
+    if args.positions <= 0:
+        problems.append("--positions must be positive")
+    if args.seed < 0:
+        problems.append("--seed must not be negative")
+    if problems:
+        parser.error("; ".join(problems))
+    return args, output_dir(ns, "decision_speed")
+
+
+def bot(name: str, num_players: int) -> Any:
+    """The bundled bot ``name`` as it plays ``num_players``-player games."""
+    return SearchAgent() if name == "search" else ChampionAgent().search(num_players)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args, out = parse_args(argv)
+    started = time.perf_counter()
+    loads_before = list(os.getloadavg())
+    counts = [int(p) for p in args.players.split(",")]
+    names = args.bots.split(",")
+    try:  # every bot before any timing: the champion has no settings for 3 or 5 players
+        bots = {(n, name): bot(name, n) for n in counts for name in names}
+    except ValueError as exc:
+        print(f"decision_speed: {exc}", file=sys.stderr)
+        return 2
+    rows: list[dict[str, Any]] = []
+    for (n, name), timed in tqdm(bots.items(), desc="bots"):
+        row = {"bot": name, "players": n, **decision_times(n, timed, args.positions, args.seed)}
+        rows.append(row)
+        tqdm.write(f"{name} {n}p: mean {row['mean_ms']} ms, median {row['median_ms']} ms")
+    doc = {
+        "experiment": "decision_speed",
+        "args": asdict(args),
+        "limit_ms": LIMIT_MS,
+        "rows": rows,
+        "load_average_before": loads_before,
+        "load_average_after": list(os.getloadavg()),
+    }
+    record = provenance_with_threads(
+        seeds={"seed": args.seed}, wall_time=time.perf_counter() - started
+    )
+    path = out / "decision_speed.json"
+    write_json(path, doc, record)
+    print(f"wrote {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,84 @@
+"""The leaderboard's table of ratings on the evaluation ladder (``experiments/docs.py``
+fills it): every rung's anchor and every agent with committed scorecards, on the one Elo
+scale of ``mamma-mia evaluate`` (random = 0).
+
+The round-robin leaderboard (``leaderboard.py``) plays the cheap bots against each other
+10,000 times per player count; the search bot and the champion cost milliseconds a move,
+so they enter the leaderboard here instead, rated by the scorecards they played against
+the anchored rungs (2,000 games a pairing). A rating is refitted from the files' wins with
+the anchors the files recorded (``ladder_rating.fit_rating``), never copied.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+from mamma_mia_agents.tournament.ladder_rating import Result, fit_rating
+from mamma_mia_agents.tournament.scorecard import ANCHORS
+
+RESULTS = Path(__file__).resolve().parent / "results"
+COUNTS = (2, 4)
+
+__all__ = ["ladder_ratings", "scorecard_fits"]
+
+
+def scorecard_fits(results: Path = RESULTS) -> dict[str, dict[int, dict[str, Any]]]:
+    """Per agent and player count: the rating fitted to all its committed scorecards'
+    pairings at that count (``fit``), their games and the files."""
+    found: dict[str, dict[int, list[Result]]] = defaultdict(lambda: defaultdict(list))
+    files: dict[str, dict[int, list[str]]] = defaultdict(lambda: defaultdict(list))
+    for path in sorted(results.glob("scorecard_*.json")):
+        card = json.loads(path.read_text())
+        anchors = {r["name"]: r["anchors"] for r in card["ladder"]}
+        agent = card["agent"]["name"]
+        for n, block in card["players"].items():
+            for r in block["pairings"]:
+                anchor = anchors.get(r["opponent"], {}).get(n)
+                if anchor is not None:
+                    found[agent][int(n)].append(Result(anchor, int(n), r["wins"], r["games"]))
+            files[agent][int(n)].append(path.name)
+    fits: dict[str, dict[int, dict[str, Any]]] = {}
+    for agent, by_count in found.items():
+        fits[agent] = {}
+        for n, rs in by_count.items():
+            fit = fit_rating(rs)
+            if fit is not None:
+                fits[agent][n] = {"fit": fit, "files": files[agent][n]}
+    return fits
+
+
+def _cell(fit: Any) -> str:
+    if fit.value is None:
+        return f"off the scale ({fit.off_scale})"
+    return f"{fit.value:.0f} ({fit.low:.0f}-{fit.high:.0f})"
+
+
+def ladder_ratings() -> str:
+    """Rows: the anchored rungs (their stored anchors) and every agent with scorecards
+    (its fitted rating and 95% interval), best first at 2 players."""
+    fits = scorecard_fits()
+    rows: list[tuple[float, str]] = []
+    for agent in sorted(set(ANCHORS) | set(fits)):
+        cells, sources = [], []
+        for n in COUNTS:
+            if agent in fits and n in fits[agent]:
+                f = fits[agent][n]
+                cells.append(_cell(f["fit"]))
+                sources += [f"`{name}`" for name in f["files"]]
+            elif n in ANCHORS.get(agent, {}):
+                cells.append(f"{ANCHORS[agent][n]:.0f} (anchor)")
+            else:
+                cells.append("")
+        if agent in ANCHORS and not sources:
+            sources.append("the stored anchor (`ANCHORS`)")
+        two = fits.get(agent, {}).get(2)
+        key = two["fit"].value or 0.0 if two else ANCHORS.get(agent, {}).get(2, 0.0)
+        rows.append((key, f"| {agent} | {' | '.join(cells)} | {', '.join(sources)} |"))
+    head = [
+        "| agent | 2 players | 4 players | from |",
+        "|---|---:|---:|---|",
+    ]
+    return "\n".join(head + [line for _, line in sorted(rows, key=lambda r: -r[0])]) + "\n"
