@@ -23,6 +23,7 @@ from experiments.docs_training import (
     ab_cleanrl_defaults,
     ab_cleanrl_warm_start,
     cleanrl_ppo,
+    ppo_strength,
     shipped_policy,
     ten_minutes,
 )
@@ -258,6 +259,7 @@ BLOCKS: dict[str, Callable[[], str]] = {
     "champion_strength": champion_strength,
     "champion_speed": champion_speed,
     "ladder_ratings": ladder_ratings,
+    "ppo_strength": ppo_strength,
     "ten_minutes": ten_minutes,
     "ab_cleanrl_warm_start": ab_cleanrl_warm_start,
 }

@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from experiments.docs_ladder import pairings_table
+
 RESULTS = Path(__file__).resolve().parent / "results"
 
 
@@ -54,25 +56,7 @@ TARGETS = {(2, "search"): 0.60, (4, "search"): 0.32, (2, "builder"): 0.80, (4, "
 def champion_strength() -> str:
     """The champion's scorecards (``mamma-mia evaluate champion``, 2,000 games a pairing
     on the evaluation seed, which no tuning used) against their targets."""
-    lines = [
-        "| players | opponents | games | champion's win rate (Wilson 95%) | chance | target "
-        "| file |",
-        "|---:|---|---:|---|---:|---:|---|",
-    ]
-    for p in sorted(RESULTS.glob("scorecard_champion_*.json")):
-        card = json.loads(p.read_text())
-        for n, block in card["players"].items():
-            for r in block["pairings"]:
-                k = int(n)
-                opp = r["opponent"] if k == 2 else f"3 x {r['opponent']}"
-                target = TARGETS.get((k, r["opponent"]))
-                goal = "-" if target is None else f"{100 * target:.0f}%"
-                lines.append(
-                    f"| {k} | {opp} | {r['games']:,} | **{100 * r['win_rate']:.1f}%** "
-                    f"({100 * r['win_rate_low']:.1f}-{100 * r['win_rate_high']:.1f}) | "
-                    f"{100 * r['chance']:.0f}% | {goal} | `{p.name}` |"
-                )
-    return "\n".join(lines) + "\n"
+    return pairings_table("champion", TARGETS)
 
 
 def champion_speed() -> str:

@@ -22,7 +22,7 @@ from mamma_mia_agents.tournament.scorecard import ANCHORS
 RESULTS = Path(__file__).resolve().parent / "results"
 COUNTS = (2, 4)
 
-__all__ = ["ladder_ratings", "scorecard_fits"]
+__all__ = ["ladder_ratings", "pairings_table", "scorecard_fits"]
 
 
 def scorecard_fits(results: Path = RESULTS) -> dict[str, dict[int, dict[str, Any]]]:
@@ -82,3 +82,27 @@ def ladder_ratings() -> str:
         "|---|---:|---:|---|",
     ]
     return "\n".join(head + [line for _, line in sorted(rows, key=lambda r: -r[0])]) + "\n"
+
+
+def pairings_table(agent: str, targets: dict[tuple[int, str], float]) -> str:
+    """Every pairing of ``agent``'s committed scorecards: its win rate with the Wilson
+    interval, chance, the target (``targets[(players, rung)]``, if any) and the file."""
+    lines = [
+        f"| players | opponents | games | {agent}'s win rate (Wilson 95%) | chance | target "
+        "| file |",
+        "|---:|---|---:|---|---:|---:|---|",
+    ]
+    for p in sorted(RESULTS.glob(f"scorecard_{agent}_*.json")):
+        card = json.loads(p.read_text())
+        for n, block in card["players"].items():
+            for r in block["pairings"]:
+                k = int(n)
+                opp = r["opponent"] if k == 2 else f"{k - 1} x {r['opponent']}"
+                target = targets.get((k, r["opponent"]))
+                goal = "-" if target is None else f"{100 * target:.0f}%"
+                lines.append(
+                    f"| {k} | {opp} | {r['games']:,} | **{100 * r['win_rate']:.1f}%** "
+                    f"({100 * r['win_rate_low']:.1f}-{100 * r['win_rate_high']:.1f}) | "
+                    f"{100 * r['chance']:.0f}% | {goal} | `{p.name}` |"
+                )
+    return "\n".join(lines) + "\n"

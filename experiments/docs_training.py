@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from experiments.docs_ladder import pairings_table
+
 RESULTS = Path(__file__).resolve().parent / "results"
 
 
@@ -154,3 +156,10 @@ def ab_cleanrl_warm_start() -> str:
         )
     steps = next(iter(doc["settings"].values()))["runs"][0]["env_steps"]
     return "\n".join(lines) + f"\n\n{steps:,} env steps per run (`ab_cleanrl_warm_start.json`).\n"
+
+
+def ppo_strength() -> str:
+    """The shipped policies' scorecards (``mamma-mia evaluate ppo``, 2,000 games a
+    pairing on the evaluation seed) against issue 23's target for the plain network:
+    half the games against the search bot at 2 players."""
+    return pairings_table("ppo", {(2, "search"): 0.5})

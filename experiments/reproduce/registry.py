@@ -419,4 +419,6 @@ EXPERIMENTS: list[Experiment] = [
     _scorecard("champion", 2, "builder"),
     _scorecard("champion", 4, "search"),
     _scorecard("champion", 4, "builder"),
+    _scorecard("ppo", 2, "random,builder,search"),
+    _scorecard("ppo", 4, "random,builder,search"),
 ]
