@@ -3,9 +3,11 @@
 The search bot and the champion are judged by their time per decision (issue 23: at most
 20 ms on one core). Both the search-strength curves and the champion's tuning measure it
 here, the same way: ``act_states`` on positions of builder games at random depths, numba
-held to one thread. Each call is timed twice: by the wall clock and by this process's
-CPU time (``time.process_time``), which another process on a shared machine moves much
-less than the wall clock.
+held to one thread, each position decided once untimed before the timed pass (a kernel
+that only some positions reach is loaded there, not timed: one such load took seconds
+and made a mean of 25 ms out of a median of 3). Each call is timed twice: by the wall
+clock and by this process's CPU time (``time.process_time``), which another process on
+a shared machine moves much less than the wall clock.
 """
 
 from __future__ import annotations
@@ -46,7 +48,8 @@ def decision_times(num_players: int, bot: Any, positions: int, seed: int) -> dic
     threads = nb.get_num_threads()
     nb.set_num_threads(1)
     try:
-        bot.act_states(states[0], rng)  # compile
+        for st in states:  # untimed: every kernel any position needs is loaded first
+            bot.act_states(st, rng)
         wall, cpu = [], []
         for st in states:
             w0, c0 = time.perf_counter(), time.process_time()
