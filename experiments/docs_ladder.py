@@ -69,7 +69,7 @@ def ladder_ratings() -> str:
                 cells.append(_cell(f["fit"]))
                 sources += [f"`{name}`" for name in f["files"]]
             elif n in ANCHORS.get(agent, {}):
-                cells.append(f"{ANCHORS[agent][n]:.0f} (anchor)")
+                cells.append(f"{ANCHORS[agent][n]:g} (anchor)")
             else:
                 cells.append("")
         if agent in ANCHORS and not sources:
