@@ -5,16 +5,13 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-SCRIPT = ROOT / "experiments" / "decision_speed.py"
+from helpers import run_script
 
 
 def _run(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, str(SCRIPT), *args], capture_output=True,
-                          text=True, cwd=ROOT, timeout=900)  # fmt: skip
+    return run_script("decision_speed.py", *args)
 
 
 def test_times_each_bot_at_each_count_and_records_them(tmp_path: Path) -> None:

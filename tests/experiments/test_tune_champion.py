@@ -5,20 +5,16 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from helpers import ROOT, run_script
 
 from mamma_mia_agents.bots.champion import ChampionAgent, read_settings
 
-ROOT = Path(__file__).resolve().parents[2]
-SCRIPT = ROOT / "experiments" / "tune_champion.py"
-
 
 def _run(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, str(SCRIPT), *args], capture_output=True,
-                          text=True, cwd=ROOT, timeout=900)  # fmt: skip
+    return run_script("tune_champion.py", *args)
 
 
 def test_a_tiny_tuning_writes_its_files_and_a_champion(tmp_path: Path) -> None:

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 import numpy as np
 
 from mamma_mia_env import Engine, GameState
@@ -31,3 +35,15 @@ def play_random(
             check(state)
         assert steps < max_steps, "games did not terminate"
     return steps
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run_script(script: str, *args: str, timeout: float = 900) -> subprocess.CompletedProcess:
+    """``python experiments/<script> args`` from the repository root, as a user runs it:
+    its exit code, stdout and stderr (text)."""
+    return subprocess.run(
+        [sys.executable, str(ROOT / "experiments" / script), *args],
+        capture_output=True, text=True, cwd=ROOT, timeout=timeout,
+    )  # fmt: skip
