@@ -325,9 +325,10 @@ class Agent(nn.Module):
         padding). The logits layer is applied to the actions legal in some row only:
         of Mamma Mia!'s 655 actions about 250 are legal somewhere in a rollout step's
         128 games and 330 in a minibatch of 1,024, and that layer is most of the
-        network's arithmetic. The logits are the same numbers (each is its row of the
-        weight times the hidden vector) and so are the gradients: an action legal in no
-        row got a zero gradient from the full layer too."""
+        network's arithmetic. The logits are the same values (each is its row of the
+        weight times the hidden vector; the rounding of a smaller matrix product may
+        differ in the last bit) and so are the gradients: an action legal in no row got
+        a zero gradient from the full layer too."""
         *body, last = self.actor  # not ``actor[:-1]``: a new Sequential every call
         hidden = x
         for layer in body:

@@ -138,6 +138,31 @@ def test_legal_lists_give_the_distribution_of_the_full_mask() -> None:
     )
 
 
+def test_the_logits_layer_over_the_batchs_legal_actions_is_the_full_layer() -> None:
+    """Agent.legal_logits multiplies only the weight rows of actions legal in some row:
+    with actions 10-29 legal nowhere, its logits and every gradient (zero for the rows
+    of those actions) are the full layer's."""
+    torch = pytest.importorskip("torch")
+    from experiments.common.ppo_steps import Legal
+
+    torch.manual_seed(1)
+    agent = cleanrl_ppo.Agent(7, 40, 16)
+    x = torch.randn(32, 7)
+    mask = torch.rand(32, 40) < 0.3
+    mask[:, 10:30] = False
+    mask[:, 0] = True
+    legal = Legal.from_mask(mask)
+    full = torch.where(legal.valid, agent.actor(x).gather(1, legal.index), -1e8)
+    part = agent.legal_logits(x, legal)
+    assert torch.allclose(part, full, atol=1e-6)
+    weights = [agent.actor[0].weight, agent.actor[-1].weight, agent.actor[-1].bias]
+    ref = torch.autograd.grad(torch.log_softmax(full, -1)[legal.valid].sum(), weights)
+    got = torch.autograd.grad(torch.log_softmax(part, -1)[legal.valid].sum(), weights)
+    for g, r in zip(got, ref, strict=True):
+        assert torch.allclose(g, r, atol=1e-5)
+    assert (got[1][10:30] == 0).all() and got[1][30:].abs().sum() > 0
+
+
 def test_a_preset_sets_flags_and_a_flag_given_with_it_wins() -> None:
     args, _ = cleanrl_ppo.parse_args(["--preset", "ten-minutes"])
     for key, value in cleanrl_ppo.PRESETS["ten-minutes"].items():
