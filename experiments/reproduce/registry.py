@@ -421,4 +421,25 @@ EXPERIMENTS: list[Experiment] = [
     _scorecard("champion", 4, "builder"),
     _scorecard("ppo", 2, "random,builder,search"),
     _scorecard("ppo", 4, "random,builder,search"),
+    Experiment(
+        name="scorecard_ten_minutes_2p_search",
+        script="-m mamma_mia_agents evaluate",
+        args=lambda mode: (
+            None
+            if mode == "quick"
+            else [
+                "experiments/results/cleanrl_ppo_2p_ten_minutes.npz",
+                "--players",
+                "2",
+                "--ladder",
+                "search",
+                "--games",
+                "2000",
+                "--no-progress",
+            ]
+        ),  # fmt: skip
+        deterministic=lambda mode: ["scorecard_ten_minutes_2p_search.json"],
+        out_file="scorecard_ten_minutes_2p_search.json",
+        description="the ten-minute policy's scorecard against search, 2 players",
+    ),
 ]

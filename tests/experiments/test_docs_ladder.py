@@ -26,7 +26,10 @@ def test_an_agents_scorecards_at_a_count_are_fitted_together(tmp_path: Path) -> 
     _card(tmp_path / "scorecard_x_4p_builder.json", "x", 4, [("builder", 600.0, 2000)])
     fits = scorecard_fits(tmp_path)
     both = fit_rating(
-        [Result(ANCHORS["builder"][2], 2, 1200.0, 2000), Result(ANCHORS["search"][2], 2, 700.0, 2000)]
+        [
+            Result(ANCHORS["builder"][2], 2, 1200.0, 2000),
+            Result(ANCHORS["search"][2], 2, 700.0, 2000),
+        ]
     )
     assert fits["x"][2]["fit"] == both
     assert fits["x"][2]["files"] == ["scorecard_x_2p_builder.json", "scorecard_x_2p_search.json"]
