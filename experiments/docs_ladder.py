@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from mamma_mia_agents.tournament.ladder_rating import Result, fit_rating
-from mamma_mia_agents.tournament.scorecard import ANCHORS
+from mamma_mia_agents.tournament.scorecard import ANCHORS, anchored_results
 
 RESULTS = Path(__file__).resolve().parent / "results"
 COUNTS = (2, 4)
@@ -32,13 +32,12 @@ def scorecard_fits(results: Path = RESULTS) -> dict[str, dict[int, dict[str, Any
     files: dict[str, dict[int, list[str]]] = defaultdict(lambda: defaultdict(list))
     for path in sorted(results.glob("scorecard_*.json")):
         card = json.loads(path.read_text())
-        anchors = {r["name"]: r["anchors"] for r in card["ladder"]}
+        anchors = {
+            r["name"]: {int(k): v for k, v in r["anchors"].items()} for r in card["ladder"]
+        }  # the anchors the file was rated with
         agent = card["agent"]["name"]
         for n, block in card["players"].items():
-            for r in block["pairings"]:
-                anchor = anchors.get(r["opponent"], {}).get(n)
-                if anchor is not None:
-                    found[agent][int(n)].append(Result(anchor, int(n), r["wins"], r["games"]))
+            found[agent][int(n)] += anchored_results(block["pairings"], int(n), anchors)
             files[agent][int(n)].append(path.name)
     fits: dict[str, dict[int, dict[str, Any]]] = {}
     for agent, by_count in found.items():

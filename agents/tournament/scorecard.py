@@ -192,16 +192,24 @@ def play_pairing(
     }
 
 
+def anchored_results(
+    pairings: Sequence[dict[str, Any]], players: int, anchors: dict[str, dict[int, float]]
+) -> list[Result]:
+    """The pairings at ``players`` seats that enter a rating: those against a rung with
+    an anchor at that count (``anchors``: rung name -> count -> rating)."""
+    return [
+        Result(anchors[r["opponent"]][players], players, r["wins"], r["games"])
+        for r in pairings
+        if players in anchors.get(r["opponent"], {})
+    ]
+
+
 def _ratings(counts: dict[int, dict[str, Any]]) -> dict[str, Any]:
     """The rating per player count and over all counts, from the anchored rungs."""
     by_count: dict[str, Any] = {}
     every: list[Result] = []
     for n, block in counts.items():
-        results = [
-            Result(ANCHORS[r["opponent"]][n], n, r["wins"], r["games"])
-            for r in block["pairings"]
-            if n in ANCHORS.get(r["opponent"], {})
-        ]
+        results = anchored_results(block["pairings"], n, ANCHORS)
         every += results
         fit = fit_rating(results)
         by_count[str(n)] = None if fit is None else fit.to_dict()
