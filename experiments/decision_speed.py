@@ -39,8 +39,8 @@ from experiments.common.decision_time import decision_times  # noqa: E402
 from experiments.common.output import write_json  # noqa: E402
 from experiments.common.provenance import provenance_with_threads  # noqa: E402
 from experiments.common.training import add_dataclass_args  # noqa: E402
-from mamma_mia_agents.bots.champion import ChampionAgent  # noqa: E402
-from mamma_mia_agents.bots.search import SearchAgent  # noqa: E402
+from mamma_mia_agents import load_agent  # noqa: E402
+from mamma_mia_env import Config  # noqa: E402
 
 BOTS = ("search", "champion")
 #: The champion's limit (issue 23): milliseconds per decision on one core.
@@ -86,8 +86,11 @@ def parse_args(argv: list[str] | None = None) -> tuple[Args, Path]:
 
 
 def bot(name: str, num_players: int) -> Any:
-    """The bundled bot ``name`` as it plays ``num_players``-player games."""
-    return SearchAgent() if name == "search" else ChampionAgent().search(num_players)
+    """The bundled bot ``name`` (the registry's, with its defaults and shipped settings),
+    checked for ``num_players``-player games the way a tournament checks it."""
+    agent = load_agent(name)
+    agent.check_config(Config(num_players=num_players))  # ValueError: cannot play them
+    return agent
 
 
 def main(argv: list[str] | None = None) -> int:
