@@ -61,8 +61,10 @@ from experiments.common.cleanrl_phases import (  # noqa: E402
     CURVE_SEED,
     FINAL_SEED,
     check_agents,
+    check_init_policy,
     export_policy,
     final_evaluation,
+    load_actor,
     plot_wall_curve,
     warm_start,
 )
@@ -126,7 +128,11 @@ class Args:
     hidden: int = 128
     """units of each of the two hidden layers of the actor and of the critic"""
 
-    # the imitation warm start (issue 23: minutes to a good policy)
+    # a start from a trained policy (fine-tuning), or the imitation warm start
+    init_policy: str = ""
+    """a policy file (.npz, e.g. a run's policy.npz or agents/policies/ppo_2p.npz) whose
+    actor the agent starts from: its hidden layers must be --hidden wide (tanh); the
+    critic starts fresh (empty: the random initialisation)"""
     warm_start_games: int = 0
     """games of the teacher playing itself whose decisions the agent is first fitted to
     (behaviour cloning; 0: none, PPO from the random initialisation)"""
@@ -171,6 +177,24 @@ PRESETS: dict[str, dict[str, Any]] = {
         "curve_every": 500_000,
         "final_games": 2000,
     },
+    # the plain network against the search bot: the ten-minute policy fine-tuned with
+    # search as the opponent; its env steps are the search bot's (a few hundred a
+    # second), so the update is a sliver of the time and gets CleanRL's 4 epochs
+    "vs-search": {
+        "name": "2p_vs_search",
+        "num_players": 2,
+        "opponent": "search",
+        "init_policy": "experiments/results/cleanrl_ppo_2p_ten_minutes.npz",
+        "total_timesteps": 1_500_000,
+        "num_envs": 128,
+        "update_epochs": 4,
+        "learning_rate": 3e-4,
+        "threads": 2,
+        "wall_minutes": 55.0,
+        "curve_every": 250_000,
+        "curve_games": 400,
+        "final_games": 2000,
+    },
 }
 
 
@@ -207,6 +231,7 @@ def parse_args(argv: list[str] | None = None) -> tuple[Args, argparse.Namespace]
         if getattr(args, name) < 1
     ]
     problems += check_agents(args)
+    problems += check_init_policy(args)
     if not 0 < args.learning_rate < 1:
         problems.append("--learning-rate must be in (0, 1)")
     if not (0 <= args.gamma <= 1 and 0 <= args.gae_lambda <= 1):
@@ -279,6 +304,8 @@ def train(args: Args, out: Path) -> dict[str, Any]:
     agent = Agent(obs_dim, n_actions, args.hidden).to(device)
     scale = obs_scale(args.num_players, "recall")  # what the env's observations are divided by
     run = Run(started=started, scale=scale, cpu_started=cpu_started)
+    if args.init_policy:
+        load_actor(agent, args.init_policy, scale)
     if args.warm_start_games:
         run.bc_rows, run.bc = warm_start(args, agent, scale)
     run.bc_seconds = time.perf_counter() - started

@@ -26,7 +26,7 @@ from mamma_mia_env.plumbing.files import write_figure
 
 __all__ = ["BC_SETTINGS", "CURVE_SEED", "FINAL_SEED", "check_agents", "curve_point"]
 __all__ += ["final_evaluation"]
-__all__ += ["export_policy", "plot_wall_curve", "warm_start"]
+__all__ += ["check_init_policy", "export_policy", "load_actor", "plot_wall_curve", "warm_start"]
 
 #: The deals of the learning curve's evaluations and of the final evaluation: constants
 #: that no training run uses (the training's deals come from ``--seed`` through the env's
@@ -53,6 +53,59 @@ def check_agents(args: Any) -> list[str]:
         except (ValueError, ImportError, AttributeError, TypeError) as exc:
             problems.append(f"{flag}: {str(exc).splitlines()[0]}")
     return problems
+
+
+def _init_problem(args: Any, policy: Any) -> str | None:
+    """Why the policy file cannot be the agent's starting actor (None: it can)."""
+    from mamma_mia_env.game.symmetry import obs_scale
+
+    widths = [w.shape[1] for w, _ in policy.layers]
+    if policy.num_players != args.num_players:
+        return f"it plays {policy.num_players} players, the run {args.num_players}"
+    if policy.observation_mode != "recall" or not policy.canonical or policy.select is not None:
+        return "it does not read the learner's whole canonical recall observation"
+    if policy.meta.get("double_ingredients", False):
+        return "it was trained with the double-ingredients variant"
+    if policy.meta["activation"] != "tanh" or widths != [args.hidden, args.hidden]:
+        return (f"its hidden layers are {widths} ({policy.meta['activation']}), the agent's "
+                f"two of --hidden {args.hidden} (tanh)")  # fmt: skip
+    if not np.allclose(policy.scale, obs_scale(args.num_players, "recall")):
+        return "its observation scale is not the learner env's"
+    return None
+
+
+def check_init_policy(args: Any) -> list[str]:
+    """``--init-policy`` must be a policy file the agent's actor can take (before anything
+    runs), and is not combined with the warm start (which would overwrite it)."""
+    from mamma_mia_agents.bots.ppo_policy import NumpyPolicy, PolicyFileError
+
+    if not args.init_policy:
+        return []
+    if args.warm_start_games:
+        return ["--init-policy and --warm-start-games both set the starting actor: give one"]
+    try:
+        policy = NumpyPolicy.load(args.init_policy)
+    except (OSError, PolicyFileError) as exc:
+        return [f"--init-policy: {str(exc).splitlines()[0]}"]
+    problem = _init_problem(args, policy)
+    return [f"--init-policy {args.init_policy}: {problem}"] if problem else []
+
+
+def load_actor(agent: Any, path: str, scale: np.ndarray) -> None:
+    """Copy the policy file's layers into ``agent.actor`` (checked by
+    :func:`check_init_policy`): fine-tuning a trained policy, e.g. against a stronger
+    opponent. The critic keeps its fresh initialisation."""
+    import torch
+
+    from mamma_mia_agents.bots.ppo_policy import NumpyPolicy
+
+    policy = NumpyPolicy.load(path)
+    linears = [m for m in agent.actor if isinstance(m, torch.nn.Linear)]
+    pairs = [*policy.layers, (policy.w_out, policy.b_out)]
+    with torch.no_grad():
+        for lin, (w, b) in zip(linears, pairs, strict=True):
+            lin.weight.copy_(torch.from_numpy(np.ascontiguousarray(w.T)))
+            lin.bias.copy_(torch.from_numpy(b))
 
 
 def warm_start(args: Any, agent: Any, scale: np.ndarray) -> tuple[list[dict], dict[str, float]]:
