@@ -84,9 +84,11 @@ class _Teacher:
 
 
 def teacher_games(
-    config, teacher, games: int, seed: int, gamma: float, penalty: float, batch: int = 1000
-) -> dict[str, np.ndarray]:
-    """Every decision of ``games`` teacher self-play games, in the canonical frame.
+    config, teacher, games: int, seed: int, gamma: float, penalty: float, batch: int = 1000,
+    progress: bool = True,
+) -> dict[str, np.ndarray]:  # fmt: skip
+    """Every decision of ``games`` teacher self-play games, in the canonical frame
+    (``progress``: a bar of finished games; a search teacher takes minutes).
 
     Returns ``obs`` (uint8 raw canonical observations), ``masks`` (bit-packed),
     ``actions`` (canonical) and ``returns`` (discounted, per decision of the acting
@@ -103,6 +105,9 @@ def teacher_games(
     rng = np.random.default_rng([seed, 7])  # the deals: never handed to the teacher
     teacher_rng = agent_rng("imitation teacher", seed)  # one-way: no route to the deals
     out: dict[str, list[np.ndarray]] = {"obs": [], "masks": [], "actions": [], "returns": []}
+    from tqdm.auto import tqdm
+
+    bar = tqdm(total=games, desc=f"teacher games ({teacher!r})", unit="game", disable=not progress)
     for lo in range(0, games, batch):
         b = min(batch, games - lo)
         state = eng.reset(seeds=rng.integers(0, 2**63, size=b, dtype=np.uint64))
@@ -114,6 +119,7 @@ def teacher_games(
             full = np.zeros(b, dtype=np.int64)
             full[rows] = acts
             delivered = eng.step(state, full, active=live)
+            bar.update(int((state.data["phase"][rows] == OVER).sum()))
             r = state.data["rewards"][:, :n].astype(np.float64)
             r[~live] = 0.0
             if penalty and n > 1:
@@ -130,6 +136,7 @@ def teacher_games(
             out["masks"].append(m)
             out["actions"].append(a)
             out["returns"].append(rets[t].astype(np.float32))
+    bar.close()
     return {k: np.concatenate(v) for k, v in out.items()}
 
 

@@ -257,3 +257,52 @@ def test_the_exported_policy_plays_as_the_torch_actor(tmp_path) -> None:
         seats_seen.update(seats.tolist())
         obs, _, _, _, info = envs.step(got)
     assert seats_seen == {0, 1}  # both seats' frames were checked
+
+
+def test_init_policy_starts_the_actor_from_a_policy_file(tmp_path) -> None:
+    """--init-policy: a run's exported actor, loaded into a fresh agent, is the same
+    network (every weight), and the run that starts from it trains on."""
+    torch = pytest.importorskip("torch")
+
+    from experiments.common.cleanrl_phases import export_policy, load_actor
+    from mamma_mia_env.game.symmetry import obs_scale
+
+    args, _ = cleanrl_ppo.parse_args(["--hidden", "32"])
+    scale = obs_scale(2, "recall")
+    torch.manual_seed(0)
+    first = cleanrl_ppo.Agent(len(scale), 655, 32)
+    export_policy(args, first, scale, 0).save(tmp_path / "p.npz")
+    torch.manual_seed(1)
+    second = cleanrl_ppo.Agent(len(scale), 655, 32)
+    load_actor(second, str(tmp_path / "p.npz"), scale)
+    for a, b in zip(first.actor.parameters(), second.actor.parameters(), strict=True):
+        assert torch.equal(a, b)
+    out = tmp_path / "run"
+    argv = [*EASY[:-2], "--hidden", "32", "--total-timesteps", "2048", "--seed", "1"]
+    assert cleanrl_ppo.main([*argv, "--init-policy", str(tmp_path / "p.npz"), "--out", str(out)]) == 0
+    doc = json.loads((out / "result.json").read_text())
+    assert doc["args"]["init_policy"] == str(tmp_path / "p.npz")
+    assert doc["throughput"]["env_steps"] == 2048
+
+
+def test_an_init_policy_that_does_not_fit_is_refused(tmp_path, capsys) -> None:
+    """Refused before the run, with a message naming the file and the misfit: a missing
+    or malformed file, another player count, another width or activation (the shipped
+    SB3 policy), and a warm start given with it."""
+    (tmp_path / "junk.npz").write_bytes(b"not a zip")
+    policy_4p = str(cleanrl_ppo.ROOT / "agents" / "policies" / "ppo_4p.npz")
+    shipped = str(cleanrl_ppo.ROOT / "agents" / "policies" / "ppo_2p.npz")
+    ten = str(cleanrl_ppo.ROOT / "experiments" / "results" / "cleanrl_ppo_2p_ten_minutes.npz")
+    for argv, message in [
+        (["--init-policy", str(tmp_path / "none.npz")], "--init-policy"),
+        (["--init-policy", str(tmp_path / "junk.npz")], "--init-policy"),
+        (["--init-policy", policy_4p], "it plays 4 players, the run 2"),
+        (["--init-policy", shipped], "its hidden layers are [256, 256] (relu)"),
+        (["--init-policy", ten, "--hidden", "64"], "the agent's two of --hidden 64"),
+        (["--init-policy", ten, "--warm-start-games", "10"], "give one"),
+    ]:
+        with pytest.raises(SystemExit):
+            cleanrl_ppo.parse_args(argv)
+        err = capsys.readouterr().err
+        assert message in err, (argv, err)
+    assert cleanrl_ppo.parse_args(["--init-policy", ten])[0].init_policy == ten
