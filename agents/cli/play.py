@@ -16,14 +16,11 @@ shows the help, ``q`` saves the game and quits.
 from __future__ import annotations
 
 import argparse
-import os
-import sys
 import time
 from typing import Any
 
 import numpy as np
 from rich.console import Console
-from rich.markup import escape
 from rich.text import Text
 
 from mamma_mia_agents import AgentLoadError
@@ -46,6 +43,7 @@ from mamma_mia_agents.cli.session import (
     Game,
     SaveError,
 )
+from mamma_mia_agents.cli.terminal import Terminal
 from mamma_mia_env import Config, ConfigError
 from mamma_mia_env.game.actions import TurnAction
 from mamma_mia_env.game.cards import HAND_LIMIT, INGREDIENTS, order_name
@@ -78,78 +76,6 @@ def add_parser(sub: Any) -> None:
     )
     p.add_argument("--resume", metavar="FILE", help="continue a game saved with q")
     p.set_defaults(run=run, subparser=p)
-
-
-# -- the terminal: whole-screen redraws, a line or a key read -------------------------------
-class Terminal:
-    """The screen and keyboard of the game. On a terminal the game takes the alternate
-    screen and redraws all of it for every question (nothing scrolls); elsewhere (a
-    pipe) each screen is printed after the last."""
-
-    def __init__(self, console: Console) -> None:
-        self.console = console
-        self.tty = console.is_terminal and sys.stdin.isatty()
-        self.unseen = False  # moves since the person's last decision not yet shown
-        self.seen = 0  # the steps a round summary has shown
-        self.message = ""  # said after leaving the game's screen
-
-    def __enter__(self) -> Terminal:
-        if self.tty:
-            self.console.file.write("\x1b[?1049h")  # the alternate screen
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        if self.tty:
-            self.console.file.write("\x1b[?1049l")
-            self.console.file.flush()
-
-    @property
-    def size(self) -> tuple[int, int]:
-        width, height = self.console.size
-        return max(width, 40), max(height, 12)
-
-    def draw(self, lines: list[Text]) -> None:
-        """Replace the screen with ``lines`` (each fits the width; one row is left for
-        the prompt, so the screen never scrolls)."""
-        if self.tty:
-            self.console.clear()
-        else:
-            self.console.print("-" * self.size[0])
-        self.console.print(Text("\n").join(lines), no_wrap=True, overflow="ellipsis", crop=True)
-
-    def line(self, prompt: str) -> str:
-        return self.console.input(escape(prompt)).strip()
-
-    def key(self, prompt: str) -> str:
-        """One key press (a line where the input is not a terminal)."""
-        if not self.tty:
-            return self.line(prompt)
-        import termios
-        import tty
-
-        self.console.print(Text(prompt, style="bold"), end="")
-        fd = sys.stdin.fileno()
-        old = termios.tcgetattr(fd)
-        try:
-            tty.setcbreak(fd)
-            ch = os.read(fd, 1)
-            termios.tcflush(fd, termios.TCIFLUSH)  # the rest of an arrow key's bytes
-        finally:
-            termios.tcsetattr(fd, termios.TCSADRAIN, old)
-        if ch in (b"", b"\x04"):
-            raise EOFError
-        return ch.decode("latin-1")
-
-    def pager(self, top: Text, title: str, lines: list[Text], last: str) -> None:
-        """``lines`` under the status line and a title, a page at a time; a key turns
-        the page, and the last page waits for a key with ``last``."""
-        width, height = self.size
-        size = max(height - 3, 1)
-        pages = [lines[i : i + size] for i in range(0, len(lines), size)] or [[]]
-        for i, page in enumerate(pages, 1):
-            more = f"(page {i}/{len(pages)}) " if len(pages) > 1 else ""
-            self.draw([top, Text(title, style="bold underline"), *page])
-            self.key(f"{more}{last if i == len(pages) else 'press a key for more'} ")
 
 
 # -- the screens --------------------------------------------------------------------------

@@ -13,14 +13,17 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
-from rich.prompt import Prompt
+from rich.text import Text
 
 from mamma_mia_agents.cli.options import output_file, positive, run_error
-from mamma_mia_agents.cli.screen import table_renderable
+from mamma_mia_agents.cli.screen import table_lines, wrap
+from mamma_mia_agents.cli.terminal import Terminal
 from mamma_mia_env import Config
 from mamma_mia_env.plumbing.files import FileDoorError, write_file
 from mamma_mia_env.render.html import LogError, load_log, replay_html, reveal_starts, step_caption
+from mamma_mia_env.render.html import seat_names as log_seat_names
 from mamma_mia_env.render.svg import table_view
+from mamma_mia_env.render.text import seat_label
 
 KEYS = {
     "n": "next step",
@@ -73,50 +76,84 @@ def run(args: argparse.Namespace) -> int:
             return run_error("replay", f"--html: {exc}")
         print(f"wrote {args.html}")
         return 0
-    return terminal_replay(log, args.seat, Console(highlight=False))
+    return terminal_replay(log, args.seat, Terminal(Console(highlight=False)))
 
 
-def terminal_replay(log: dict[str, Any], seat: int | None, console: Console) -> int:
-    """Step through ``log`` with single-letter commands (see ``KEYS``)."""
+def terminal_replay(log: dict[str, Any], seat: int | None, term: Terminal) -> int:
+    """Step through ``log`` one key at a time (see ``KEYS``), the whole screen redrawn in
+    place for every step (on a terminal: the alternate screen, so nothing scrolls)."""
+    n = Config.from_kwargs(**log["config"]).num_players
+    reveals, last = reveal_starts(log), len(log["_states"]) - 1
+    pos, viewer, message = 0, seat, ""
+    with term:
+        while True:
+            term.draw(replay_lines(log, pos, viewer, *term.size, message))
+            message = ""
+            try:
+                key = term.key("key> ").strip()
+            except (EOFError, KeyboardInterrupt):  # input closed or Ctrl-C: quit, no traceback
+                return 0
+            if key not in KEYS:  # said on the next screen, not wiped by it
+                message = f"unknown key {key!r}: use one of {' '.join(KEYS)}"
+            elif key == "q":
+                return 0
+            elif key == "v":
+                order = [None, *range(n)]
+                viewer = order[(order.index(viewer) + 1) % len(order)]
+            else:
+                pos = _move(key, pos, last, reveals)
+
+
+def _move(key: str, pos: int, last: int, reveals: list[int]) -> int:
+    """The position a moving key goes to (it stays at either end)."""
+    if key == "n":
+        return min(last, pos + 1)
+    if key == "b":
+        return max(0, pos - 1)
+    if key == "s":
+        return 0
+    if key == "e":
+        return last
+    if key == "r":
+        return next((i for i in reveals if i > pos), pos)
+    return next((i for i in reversed(reveals) if i < pos), pos)  # "R"
+
+
+def replay_lines(
+    log: dict[str, Any], pos: int, viewer: int | None, width: int, height: int, message: str = ""
+) -> list[Text]:
+    """The screen of step ``pos`` as ``viewer`` (None: every hand) sees it: the table (the
+    play screen's, ``screen.table_lines``), what led to this step, the step counter and
+    the keys; at most ``height - 1`` lines of at most ``width`` cells, the last row left
+    for the prompt."""
     cfg = Config.from_kwargs(**log["config"])
-    n, recall = cfg.num_players, cfg.observation_mode == "recall"
-    states, reveals = log["_states"], reveal_starts(log)
-    pos, viewer = 0, seat
-    last = len(states) - 1
-    help_line = "  ".join(f"{k}={v}" for k, v in KEYS.items())
-    while True:
-        console.clear()
-        view = table_view(states[pos], n, viewer, recall)
-        console.print(table_renderable(view, step_caption(log, pos)))
-        console.print(f"step {pos}/{last}   {help_line}", style="dim")
-        if pos == last:
-            r = log["result"]
-            won = ", ".join(f"seat {s}" for s in r["winners"]) or "-"
-            console.print(f"Game over: delivered {r['delivered']}, winners {won}", style="bold")
-        try:
-            key = Prompt.ask("key", console=console, default="n", show_default=False).strip()
-        except (EOFError, KeyboardInterrupt):  # input closed or Ctrl-C: quit, no traceback
-            return 0
-        if key not in KEYS:
-            console.print(f"unknown key {key!r}: use one of {', '.join(KEYS)}", style="red")
-            continue
-        if key == "q":
-            return 0
-        if key == "n":
-            pos = min(last, pos + 1)
-        elif key == "b":
-            pos = max(0, pos - 1)
-        elif key == "s":
-            pos = 0
-        elif key == "e":
-            pos = last
-        elif key == "r":
-            pos = next((i for i in reveals if i > pos), pos)
-        elif key == "R":
-            pos = next((i for i in reversed(reveals) if i < pos), pos)
-        elif key == "v":
-            order = [None, *range(n)]
-            viewer = order[(order.index(viewer) + 1) % len(order)]
+    view = table_view(
+        log["_states"][pos], cfg.num_players, viewer, cfg.observation_mode == "recall"
+    )
+    raw = log_seat_names(log)
+    names = {s: seat_label(s, raw, you=viewer) for s in range(cfg.num_players)}
+    last = len(log["_states"]) - 1
+    who = "every hand" if viewer is None else f"what seat {viewer} knows"
+    bottom = [Text(f"step {pos}/{last} · showing {who}"[:width], style="bold")]
+    if pos == last:
+        r = log["result"]
+        won = ", ".join(seat_label(s, raw) for s in r["winners"]) or "-"
+        bottom.append(Text(f"Game over: delivered {r['delivered']}, won by {won}"[:width]))
+    bottom += wrap(" · ".join(f"{k} {v}" for k, v in KEYS.items()), width, 2, "dim")
+    if message:
+        bottom.append(Text(message[:width], style="bold red"))
+    for oven_max in (2 + max(0, (height - 24) // 3), 1):
+        top = table_lines(view, names, width, oven_max)
+        room = height - 1 - len(top) - len(bottom)
+        if room >= 2:
+            break
+    said = [x for line in step_caption(log, pos).split("\n") for x in wrap(line, width)]
+    if len(said) > max(room, 0):  # a long reveal: its first lines, and where the rest is
+        said = said[: max(room - 1, 0)] + [Text("(more: mamma-mia replay --html)", style="dim")]
+    lines = top + said[: max(room, 0)] + bottom
+    if len(lines) >= height:
+        lines = top[: max(height - 1 - len(bottom), 1)] + bottom
+    return lines[: max(height - 1, 1)]
 
 
 def main(argv: list[str] | None = None) -> int:  # pragma: no cover - via mamma_mia_agents.cli

@@ -2,9 +2,10 @@
 
 Both the terminal game and the terminal replay draw this, so what a seat sees on the
 screen is exactly what its picture shows: its own hand, the public table, the oven as
-the observation mode allows. The replay draws ``table_renderable``; the game draws
-``table_lines`` and the text around it (moves, round summaries, help), lines cut to fit
-the terminal's width at whole cards, so that an 80x24 screen holds the whole table.
+the observation mode allows. Both draw ``table_lines``, and the text around it (the
+game: moves, round summaries, help; the replay: the step's caption and keys), lines cut
+to fit the terminal's width at whole cards, so that an 80x24 screen holds the whole
+table.
 """
 
 from __future__ import annotations
@@ -12,81 +13,19 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from rich.console import Group
-from rich.panel import Panel
-from rich.table import Table
 from rich.text import Text
 
 from mamma_mia_agents.cli.session import Game, Step
 from mamma_mia_env.game.actions import RevealAction, TurnAction
 from mamma_mia_env.game.cards import INGREDIENTS, order_name
 from mamma_mia_env.game.log import final_result
-from mamma_mia_env.render.svg import header_text, oven_title
 from mamma_mia_env.render.text import reveal_lines, seat_label
 
 STYLES = ("bold white on dark_red", "bold white on orange4", "bold black on gold1",
           "bold white on green4", "bold white on purple4")  # fmt: skip
 
 
-def cards_text(counts: list[list[int]]) -> Text:
-    """Ingredient cards as coloured chips: ``[kind, singles, doubles]`` rows."""
-    t = Text()
-    for k, s, d in counts:
-        label = f" {s} {INGREDIENTS[k]}" + (f" +{d} double" if d else "") + " "
-        t.append(label, style=STYLES[k])
-        t.append(" ")
-    return t if counts else Text("-")
-
-
-def oven_text(view: dict[str, Any]) -> Text:
-    t = Text()
-    for i, e in enumerate(view["oven"]):
-        current = view["oven_mode"] == "reveal" and i == len(view["oven"]) - 1
-        mark = ">>" if current else ""
-        if "order" in e:
-            t.append(f"{mark}[s{e['seat']} order: {e['order']}] ", style="bold" if current else "")
-        else:
-            label = f"{mark}s{e['seat']}: {e['s']} {INGREDIENTS[e['kind']]}"
-            label += f" +{e['d']}x2" if e["d"] else ""
-            t.append(label, style=STYLES[e["kind"]])
-            t.append(" ")
-    return t if view["oven"] else Text("(empty)")
-
-
-def table_renderable(view: dict[str, Any], caption: str = "") -> Group:
-    """The whole table of ``view`` as one rich renderable."""
-    seats = Table(show_header=True, header_style="bold", expand=True)
-    for col in ("seat", "hand", "stack", "delivered", "cards / orders (if visible)"):
-        seats.add_column(col)
-    for s in view["seats"]:
-        name = f"seat {s['seat']} ({s['personal']})"
-        if s["seat"] == view["to_act"] and view["phase"] != "over":
-            name += " *"
-        if view["viewer"] == s["seat"]:
-            name += " (you)"
-        detail: Text | str = "hidden"
-        if s["hand"] is not None:
-            detail = cards_text(s["hand"])
-            detail.append("\norders: " + ("; ".join(s["orders"]) or "-"))
-        seats.add_row(
-            Text(name, style=STYLES[s["seat"]]),
-            f"{s['hand_size']} ({s['orders_in_hand']} orders)",
-            str(s["stack"]),
-            f"{len(s['delivered'])}: " + "; ".join(s["delivered"]),
-            detail,
-        )
-    parts: list[Any] = [
-        Text(header_text(view), style="bold"),
-        Text("Face-up piles: ").append_text(cards_text(view["piles"])),
-        Panel(oven_text(view), title=oven_title(view), title_align="left"),
-        seats,
-    ]
-    if caption:
-        parts.append(Panel(Text(caption), title="last move", title_align="left"))
-    return Group(*parts)
-
-
-# -- the terminal game's screen: lines that fit the terminal, redrawn in place ------------
+# -- the screens' lines: they fit the terminal and are redrawn in place -------------------
 #: What ``>`` marks and how cards read; the help screen repeats it.
 MARK = ">"
 
@@ -215,8 +154,17 @@ def seat_lines(view: dict[str, Any], names: dict[int, str], width: int) -> list[
     return out
 
 
-def hand_block(view: dict[str, Any], width: int) -> list[Text]:
-    """The viewer's ingredient cards and order cards with their full names."""
+def hand_block(view: dict[str, Any], width: int, names: dict[int, str]) -> list[Text]:
+    """The viewer's ingredient cards and order cards with their full names; in the view
+    of every hand (a replay's), each seat's, cards then orders."""
+    if view["viewer"] is None:
+        out = []
+        for s in view["seats"]:
+            items = [chip(k, c, d) for k, c, d in s["hand"]]
+            items += [Text(f"[{o}]") for o in s["orders"]]
+            i = s["seat"]
+            out += pack(items or [Text("nothing")], width, f"{names.get(i, f'seat {i}')} holds: ")
+        return out
     me = view["seats"][view["viewer"]]
     cards = pack([chip(k, s, d) for k, s, d in me["hand"]] or [Text("none")], width,
                  "Your cards: ")  # fmt: skip
@@ -234,7 +182,7 @@ def table_lines(
         *pack(piles, width, "Face-up piles: "),
         *oven_block(view, width, oven_max),
         *seat_lines(view, names, width),
-        *hand_block(view, width),
+        *hand_block(view, width, names),
     ]
 
 

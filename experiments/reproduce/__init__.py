@@ -48,6 +48,14 @@ from experiments.reproduce.comparison import (
     result_files,
     strip,
 )
+from experiments.reproduce.entries import (
+    PRE_PROVENANCE,
+    QUICK_RESULTS,
+    RESULTS,
+    ROOT,
+    Experiment,
+    Record,
+)
 from experiments.reproduce.ratios import (
     benchmark_ratios,
     bot_speed_ratios,
@@ -57,16 +65,7 @@ from experiments.reproduce.ratios import (
     speed_ratios,
 )
 from experiments.reproduce.records import RECORDS
-from experiments.reproduce.registry import (
-    DEMO,
-    EXPERIMENTS,
-    PRE_PROVENANCE,
-    QUICK_RESULTS,
-    RESULTS,
-    ROOT,
-    Experiment,
-    Record,
-)
+from experiments.reproduce.registry import DEMO, EXPERIMENTS
 from experiments.reproduce.runner import Outcome, missing_requirements, run_one
 
 __all__ = ["DEMO", "EXPERIMENTS", "IGNORED_KEYS", "PRE_PROVENANCE", "QUICK_RESULTS"]

@@ -9,8 +9,9 @@ import os
 from pathlib import Path
 
 from experiments.reproduce.comparison import TIMING_TOLERANCE, result_files
+from experiments.reproduce.entries import QUICK_RESULTS, RESULTS, ROOT, Experiment
 from experiments.reproduce.records import RECORDS
-from experiments.reproduce.registry import EXPERIMENTS, QUICK_RESULTS, RESULTS, ROOT, Experiment
+from experiments.reproduce.registry import EXPERIMENTS
 from experiments.reproduce.runner import Outcome, check, run_all
 
 #: the first paragraph of the package's documentation, the ``--help`` description

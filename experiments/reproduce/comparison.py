@@ -15,8 +15,9 @@ import shlex
 from pathlib import Path
 from typing import Any
 
+from experiments.reproduce.entries import Experiment
 from experiments.reproduce.records import RECORDS
-from experiments.reproduce.registry import EXPERIMENTS, Experiment
+from experiments.reproduce.registry import EXPERIMENTS
 
 #: keys that record how a result was made, not what it is; --check ignores them
 IGNORED_KEYS = frozenset(

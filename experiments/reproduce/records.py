@@ -6,7 +6,7 @@ committed file that is neither made by an experiment nor recorded here.
 
 from __future__ import annotations
 
-from experiments.reproduce.registry import Record
+from experiments.reproduce.entries import Record
 
 _R = "experiments/results/"
 _AB = "python experiments/ab_speed.py --base <checkout of 0ae2421> --seconds 1.0 --batch 4096"

@@ -12,7 +12,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from experiments.reproduce.registry import ROOT, Experiment
+from experiments.reproduce.entries import ROOT, Experiment
 
 
 def _load() -> float:

@@ -1,0 +1,93 @@
+"""The entries of the reproduction's registry: an :class:`Experiment` (a script that
+``reproduce`` runs, and the files it makes by kind) and a :class:`Record` (committed
+files that are not re-run, and why), with the paths they are relative to."""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+__all__ = ["PRE_PROVENANCE", "QUICK_RESULTS", "RESULTS", "ROOT", "Experiment", "Record"]
+
+ROOT = Path(__file__).resolve().parents[2]
+RESULTS = ROOT / "experiments" / "results"
+QUICK_RESULTS = RESULTS / "quick"
+
+#: Committed timings measured before result files recorded their provenance (commit
+#: 72824dd; each file still names its machine, Python, numpy and numba). They
+#: stay because they were measured on an otherwise idle machine and docs/PERFORMANCE.md
+#: quotes them, while a re-run on the shared development machine would replace them with
+#: slower numbers; ``--check`` compares their ratios. Re-measure on a quiet machine with
+#: ``reproduce --full --only benchmark,profile --export`` (which also writes the
+#: ``benchmark.csv.meta.json`` provenance sidecar they lack).
+PRE_PROVENANCE = frozenset(
+    {"benchmark.csv", "benchmark.txt", "benchmark.png", "profile_vector.json"}
+)
+
+
+@dataclass(frozen=True)
+class Experiment:
+    """One script of the reproduction.
+
+    ``script`` is a path from the repository root, or ``-m module [subcommand]``.
+    ``args(mode)`` gives the script's arguments for ``"quick"`` or ``"full"`` (None: not
+    run in that mode); the runner appends ``--out DIR``. ``deterministic`` files must
+    match exactly; ``timing`` files are checked by ``ratios`` (a function of a file's
+    parsed content returning named machine-independent ratios); ``other`` files are
+    made but not compared (plots, pages, provenance sidecars). ``train``: only with
+    ``--train``. ``requires``: modules of optional extras; without them the experiment
+    is skipped (and said so).
+    """
+
+    name: str
+    script: str
+    args: Callable[[str], list[str] | None]
+    deterministic: Callable[[str], list[str]] = lambda mode: []
+    timing: Callable[[str], list[str]] = lambda mode: []
+    ratios: Callable[[str, Path], dict[str, float]] | None = None
+    other: Callable[[str], list[str]] = lambda mode: []
+    train: bool = False
+    #: a script whose ``--out`` names a file (``mamma-mia evaluate``): this name in DIR
+    out_file: str | None = None
+    description: str = ""
+    requires: tuple[str, ...] = field(default=())
+
+    def command(self, mode: str) -> list[str] | None:
+        """The command line (after ``python``) that writes this experiment's files into
+        the committed results (``--full``: experiments/results, ``--quick``: .../quick)."""
+        args = self.args(mode)
+        if args is None:
+            return None
+        if self.train:  # a run directory of its own; its --export copies the results
+            return [self.script, *args, "--export"]
+        dst = (QUICK_RESULTS if mode == "quick" else RESULTS).relative_to(ROOT)
+        return [*shlex.split(self.script), *args, "--out", str(self.out_path(dst))]
+
+    def out_path(self, out: Path) -> Path:
+        """What ``--out`` is given: the directory, or the file ``out_file`` in it."""
+        return out / self.out_file if self.out_file else out
+
+    def results(self, mode: str) -> list[str]:
+        """The files this experiment puts into the committed results directory."""
+        if self.args(mode) is None:
+            return []
+        files = self.deterministic(mode) + self.timing(mode) + self.other(mode)
+        if self.train:
+            prefix = self.name.removesuffix("_train")
+            return [f"{prefix}_{f}" for f in files if f != "policy.npz"]
+        return files
+
+
+@dataclass(frozen=True)
+class Record:
+    """Committed result files that ``reproduce`` does not re-run, and why.
+
+    ``commands`` maps each file to what made it; ``reason`` says why re-running it
+    cannot (or need not) give the same file.
+    """
+
+    name: str
+    commands: dict[str, str]
+    reason: str

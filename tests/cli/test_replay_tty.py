@@ -1,0 +1,122 @@
+"""The terminal replay as a person sees it, in an 80x24 tmux terminal: one screen
+redrawn in place for every key (the status line always on the top row, nothing
+scrolled away), the step counter and the caption of each step, the views, the reveal
+jumps, an unknown key said on the next screen, and quitting with the shell's screen
+given back. Also ``replay_lines`` at small and large sizes: every screen fits."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+
+import pytest
+import tty_screen as terminal
+from replay_logs import tournament_log
+
+from mamma_mia_agents.cli.replay import replay_lines
+from mamma_mia_env.render.html import load_log, reveal_starts
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+PATH = os.pathsep.join(filter(None, [ROOT, os.environ.get("PYTHONPATH")]))
+ENV = {"PYTHONPATH": PATH, "TERM": "xterm-256color"}
+needs_tmux = pytest.mark.skipif(terminal.TMUX is None, reason="tmux is not installed")
+
+
+@pytest.fixture(scope="module")
+def log_file(tmp_path_factory) -> str:
+    """A 3-player tournament's first game, as ``--save-logs`` writes it."""
+    path = tmp_path_factory.mktemp("replay") / "game.json"
+    path.write_text(json.dumps(tournament_log(3)))
+    return str(path)
+
+
+@pytest.fixture(scope="module")
+def log(log_file) -> dict:
+    return load_log(log_file)  # as the replay reads it: with every position's state
+
+
+def _step(rows: list[str]) -> tuple[int, int]:
+    m = re.search(r"step (\d+)/(\d+)", "\n".join(rows))
+    assert m, "\n".join(rows)
+    return int(m.group(1)), int(m.group(2))
+
+
+def _after(screen: terminal.Screen, key: str, want: str) -> list[str]:
+    screen.send(key)
+    return screen.wait(want, 60)
+
+
+@needs_tmux
+def test_stepping_through_a_game_at_80x24(tmp_path, log_file, log) -> None:
+    argv = [sys.executable, "-m", "agents", "replay", log_file]
+    screen = terminal.Screen(argv, str(tmp_path), ENV, 80, 24)
+    try:
+        rows = screen.wait(r"step 0/\d+", 120)
+        last = _step(rows)[1]
+        assert rows[0].lstrip().startswith("Round 1")  # the status line on top
+        assert any("Deal. Personal ingredients" in r for r in rows)
+        assert any("showing every hand" in r for r in rows)
+        for i in range(1, 4):  # one key, no Enter: the same screen redrawn
+            rows = _after(screen, "n", rf"step {i}/{last}")
+            assert rows[0].lstrip().startswith("Round ")
+            assert sum(bool(re.search(r"step \d+/\d+", r)) for r in rows) == 1
+            assert any(re.match(r"Round \d: .+", r) for r in rows[1:]), rows  # the caption
+        rows = _after(screen, "b", rf"step 2/{last}")
+        first_reveal = reveal_starts(log)[0]
+        rows = _after(screen, "r", rf"step {first_reveal}/{last}")
+        assert rows[0].lstrip().startswith("Round ")
+        rows = _after(screen, "v", "showing what seat 0 knows")
+        assert any("you" in r for r in rows)
+        rows = _after(screen, "x", "unknown key 'x'")  # said, on a whole screen
+        assert rows[0].lstrip().startswith("Round ")
+        rows = _after(screen, "e", rf"step {last}/{last}")
+        assert any("Game over: delivered" in r for r in rows)
+        rows = _after(screen, "n", rf"step {last}/{last}")  # stays at the end
+        rows = _after(screen, "s", rf"step 0/{last}")
+        rows = _after(screen, "q", r"\[exit 0\]")
+        # the alternate screen is left: the game's screen is gone from the shell's
+        assert not any("step 0/" in r for r in rows), rows
+    finally:
+        screen.close()
+
+
+def test_every_replay_screen_fits(log) -> None:
+    """Every step in every view, at 80x24 and at a small and a large size: at most
+    height - 1 lines (the last row is the prompt's), none wider than the terminal, the
+    step counter and the keys always on the screen."""
+    last = len(log["_states"]) - 1
+    for width, height in ((80, 24), (60, 16), (120, 40)):
+        for viewer in (None, 0, 2):
+            for pos in range(0, last + 1, 3 if width == 80 else 11):
+                lines = replay_lines(log, pos, viewer, width, height, "unknown key 'x'")
+                assert len(lines) <= height - 1, (width, height, pos)
+                assert all(line.cell_len <= width for line in lines)
+                text = "\n".join(line.plain for line in lines)
+                assert f"step {pos}/{last}" in text and "q quit" in text
+                assert lines[0].plain.lstrip().startswith("Round ")
+
+
+def write_screenshot(out: str) -> None:
+    """The picture in docs/PLAY.md: the first reveal of a 3-player tournament game in
+    the all-hands view, in an 80x24 tmux terminal
+    (``python tests/cli/test_replay_tty.py --write``)."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as tmp:
+        path = os.path.join(tmp, "game.json")
+        with open(path, "w") as fh:
+            json.dump(tournament_log(3), fh)
+        screen = terminal.Screen([sys.executable, "-m", "agents", "replay", path], tmp, ENV)
+        try:
+            screen.wait(r"step 0/\d+", 120)
+            screen.send("r")
+            screen.wait(r"step [1-9]\d*/\d+", 60)
+            terminal.to_png(screen.capture(colours=True), f"{out}/terminal-replay.png")
+        finally:
+            screen.close()
+
+
+if __name__ == "__main__" and sys.argv[1:] == ["--write"]:
+    write_screenshot(os.path.join(ROOT, "docs", "img"))
