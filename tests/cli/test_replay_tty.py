@@ -67,8 +67,10 @@ def test_stepping_through_a_game_at_80x24(tmp_path, log_file, log) -> None:
         first_reveal = reveal_starts(log)[0]
         rows = _after(screen, "r", rf"step {first_reveal}/{last}")
         assert rows[0].lstrip().startswith("Round ")
+        assert sum("holds:" in r for r in rows) == 3  # every seat's hand, by name
         rows = _after(screen, "v", "showing what seat 0 knows")
-        assert any("you" in r for r in rows)
+        assert any("Your cards:" in r for r in rows)  # its own hand, and no other
+        assert not any("holds:" in r for r in rows)
         rows = _after(screen, "x", "unknown key 'x'")  # said, on a whole screen
         assert rows[0].lstrip().startswith("Round ")
         rows = _after(screen, "e", rf"step {last}/{last}")

@@ -279,7 +279,8 @@ def test_init_policy_starts_the_actor_from_a_policy_file(tmp_path) -> None:
         assert torch.equal(a, b)
     out = tmp_path / "run"
     argv = [*EASY[:-2], "--hidden", "32", "--total-timesteps", "2048", "--seed", "1"]
-    assert cleanrl_ppo.main([*argv, "--init-policy", str(tmp_path / "p.npz"), "--out", str(out)]) == 0
+    argv += ["--init-policy", str(tmp_path / "p.npz"), "--out", str(out)]
+    assert cleanrl_ppo.main(argv) == 0
     doc = json.loads((out / "result.json").read_text())
     assert doc["args"]["init_policy"] == str(tmp_path / "p.npz")
     assert doc["throughput"]["env_steps"] == 2048

@@ -21,7 +21,6 @@ from mamma_mia_env.render.html import (
     load_log,
     page_data,
     replay_html,
-    reveal_starts,
     step_caption,
 )
 from mamma_mia_env.render.view import table_view
@@ -137,41 +136,6 @@ def test_cli_replay_refuses_a_bad_log(tmp_path):
         capture_output=True, text=True, timeout=300,
     )  # fmt: skip
     assert r.returncode == 2 and "format" in r.stderr
-
-
-def test_terminal_replay_steps_jumps_and_changes_view(tmp_path):
-    pexpect = pytest.importorskip("pexpect")
-    import os
-
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    e = _random_game(num_players=2, seed=4)
-    path = tmp_path / "g.json"
-    e.unwrapped.write_event_log(str(path))
-    log = load_log(path)
-    env = dict(os.environ, PYTHONPATH=root, COLUMNS="120", LINES="60", TERM="xterm-256color")
-    child = pexpect.spawn(
-        sys.executable, ["-m", "agents", "replay", str(path)], env=env, encoding="utf-8",
-        timeout=240, dimensions=(60, 120),
-    )  # fmt: skip
-    last = len(log["_states"]) - 1
-    child.expect("key: ")
-    assert "view: all hands" in child.before and f"step 0/{last}" in child.before
-    assert "hidden" not in child.before.split("\x1b[2J")[-1]
-    child.sendline("n")
-    child.expect("key: ")
-    assert f"step 1/{last}" in child.before and "Round 1: seat" in child.before
-    child.sendline("r")
-    child.expect("key: ")
-    assert f"step {reveal_starts(log)[0]}/{last}" in child.before and "reveal: seat" in child.before
-    child.sendline("v")
-    child.expect("key: ")
-    assert "view: seat 0" in child.before and "hidden" in child.before.split("\x1b[2J")[-1]
-    child.sendline("zz")
-    child.expect("unknown key")
-    child.sendline("e")
-    child.expect("Game over")
-    child.sendline("q")
-    child.expect(pexpect.EOF)
 
 
 # -- agent names in logs ----------------------------------------------------------------
