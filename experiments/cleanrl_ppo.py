@@ -70,7 +70,7 @@ from experiments.common.cleanrl_phases import (  # noqa: E402
 )
 from experiments.common.evaluation import play_learner_games  # noqa: E402
 from experiments.common.output import RESULTS, RUNS  # noqa: E402
-from experiments.common.ppo_loop import Run, loop, throughput  # noqa: E402
+from experiments.common.ppo_loop import Run, loop, thinned, throughput  # noqa: E402
 from experiments.common.ppo_steps import Agent, Buffer, Legal, Live, sample  # noqa: E402
 from experiments.common.provenance import provenance  # noqa: E402
 from experiments.common.training import add_dataclass_args, plot_panels, set_threads  # noqa: E402
@@ -175,24 +175,6 @@ PRESETS: dict[str, dict[str, Any]] = {
         "warm_start_epochs": 2,
         "wall_minutes": 10.0,
         "curve_every": 500_000,
-        "final_games": 2000,
-    },
-    # the plain network against the search bot: the ten-minute policy fine-tuned with
-    # search as the opponent; its env steps are the search bot's (a few hundred a
-    # second), so the update is a sliver of the time and gets CleanRL's 4 epochs
-    "vs-search": {
-        "name": "2p_vs_search",
-        "num_players": 2,
-        "opponent": "search",
-        "init_policy": "experiments/results/cleanrl_ppo_2p_ten_minutes.npz",
-        "total_timesteps": 1_500_000,
-        "num_envs": 128,
-        "update_epochs": 4,
-        "learning_rate": 3e-4,
-        "threads": 2,
-        "wall_minutes": 55.0,
-        "curve_every": 250_000,
-        "curve_games": 400,
         "final_games": 2000,
     },
 }
@@ -383,15 +365,6 @@ def finish(
     }
     write_file(out / "result.json", json.dumps(doc, indent=1) + "\n", "result")
     return doc
-
-
-def thinned(rows: list[dict[str, Any]], most: int = 200) -> list[dict[str, Any]]:
-    """At most ``most`` of ``rows``, evenly spaced, the last included: a run of millions
-    of env steps has thousands of iterations, too many for a committed result."""
-    if len(rows) <= most:
-        return rows
-    keep = np.unique(np.linspace(0, len(rows) - 1, most).round().astype(int))
-    return [rows[i] for i in keep]
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -23,7 +23,7 @@ from tqdm import tqdm
 from experiments.common.cleanrl_phases import curve_point
 from experiments.common.ppo_steps import Buffer, Live, gae, rollout, update
 
-__all__ = ["Run", "loop", "throughput"]
+__all__ = ["Run", "loop", "thinned", "throughput"]
 
 
 @dataclass
@@ -141,3 +141,12 @@ def throughput(now: Live, train_time: float) -> dict[str, float]:
         "share_gae": now.gae_time / train_time,
         "share_update": now.update_time / train_time,
     }
+
+
+def thinned(rows: list[dict[str, Any]], most: int = 200) -> list[dict[str, Any]]:
+    """At most ``most`` of ``rows``, evenly spaced, the last included: a run of millions
+    of env steps has thousands of iterations, too many for a committed result."""
+    if len(rows) <= most:
+        return rows
+    keep = np.unique(np.linspace(0, len(rows) - 1, most).round().astype(int))
+    return [rows[i] for i in keep]
