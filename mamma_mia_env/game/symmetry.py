@@ -190,7 +190,7 @@ class SeatCanonicalizer:
         obs = np.asarray(observations)
         self._check(obs, self.obs_dim, "observations")
         seats = np.asarray(seats, dtype=np.int64)
-        out = np.take_along_axis(obs, self._obs_src[seats], axis=1)
+        out = _by_seat(obs, self._obs_src, seats)
         if self.mode == "top_card":
             n = self.num_players
             o, _ = self.offsets["top_card"]
@@ -209,7 +209,7 @@ class SeatCanonicalizer:
         masks = np.asarray(masks)
         self._check(masks, self.n_actions, "masks")
         seats = np.asarray(seats, dtype=np.int64)
-        return np.take_along_axis(masks, self._c2e[seats], axis=1)
+        return _by_seat(masks, self._c2e, seats)
 
     def to_env_actions(self, actions: np.ndarray, seats: np.ndarray) -> np.ndarray:
         a = np.asarray(actions, dtype=np.int64)
@@ -248,4 +248,16 @@ def obs_scale(num_players: int, observation_mode: str = "recall") -> np.ndarray:
     out = np.concatenate(parts).astype(np.float32)
     assert len(out) == sum(size for _, size in observation_layout(num_players, observation_mode))
     assert N_CARD_TYPES == 10
+    return out
+
+
+def _by_seat(a: np.ndarray, table: np.ndarray, seats: np.ndarray) -> np.ndarray:
+    """Row g of the result is ``a[g, table[seats[g]]]``. One column gather per distinct
+    seat (at most five) instead of ``take_along_axis`` with a whole ``(rows, width)``
+    index array: 2-3 times faster on a learner env's batch of 128 games, where these
+    gathers were about a seventh of a step."""
+    out = np.empty((a.shape[0], table.shape[1]), dtype=a.dtype)
+    for s in np.unique(seats):
+        rows = np.flatnonzero(seats == s)
+        out[rows] = (a if len(rows) == len(a) else a[rows])[:, table[s]]
     return out
