@@ -287,7 +287,7 @@ def train(args: Args, out: Path) -> dict[str, Any]:
     scale = obs_scale(args.num_players, "recall")  # what the env's observations are divided by
     run = Run(started=started, scale=scale, cpu_started=cpu_started)
     if args.init_policy:
-        load_actor(agent, args.init_policy, scale)
+        load_actor(agent, args.init_policy)
     if args.warm_start_games:
         run.bc_rows, run.bc = warm_start(args, agent, scale)
     run.bc_seconds = time.perf_counter() - started

@@ -91,7 +91,7 @@ def check_init_policy(args: Any) -> list[str]:
     return [f"--init-policy {args.init_policy}: {problem}"] if problem else []
 
 
-def load_actor(agent: Any, path: str, scale: np.ndarray) -> None:
+def load_actor(agent: Any, path: str) -> None:
     """Copy the policy file's layers into ``agent.actor`` (checked by
     :func:`check_init_policy`): fine-tuning a trained policy, e.g. against a stronger
     opponent. The critic keeps its fresh initialisation."""

@@ -274,7 +274,7 @@ def test_init_policy_starts_the_actor_from_a_policy_file(tmp_path) -> None:
     export_policy(args, first, scale, 0).save(tmp_path / "p.npz")
     torch.manual_seed(1)
     second = cleanrl_ppo.Agent(len(scale), 655, 32)
-    load_actor(second, str(tmp_path / "p.npz"), scale)
+    load_actor(second, str(tmp_path / "p.npz"))
     for a, b in zip(first.actor.parameters(), second.actor.parameters(), strict=True):
         assert torch.equal(a, b)
     out = tmp_path / "run"
