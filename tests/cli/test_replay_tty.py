@@ -84,6 +84,21 @@ def test_stepping_through_a_game_at_80x24(tmp_path, log_file, log) -> None:
         screen.close()
 
 
+def test_piped_keys_print_the_screens_one_after_another(log_file) -> None:
+    """Where the input is not a terminal, keys are lines and each screen follows the last;
+    the input ending quits quietly (exit 0, nothing on stderr)."""
+    import subprocess
+
+    argv = [sys.executable, "-m", "agents", "replay", log_file]
+    env = dict(os.environ, **ENV)
+    out = subprocess.run(argv, input="n\nzz\n", capture_output=True, text=True, env=env,
+                         timeout=300)  # fmt: skip
+    assert out.returncode == 0 and out.stderr == ""
+    steps = re.findall(r"step (\d+)/\d+", out.stdout)
+    assert steps == ["0", "1", "1"]  # the unknown key leaves the step where it was
+    assert "unknown key 'zz'" in out.stdout
+
+
 def test_every_replay_screen_fits(log) -> None:
     """Every step in every view, at 80x24 and at a small and a large size: at most
     height - 1 lines (the last row is the prompt's), none wider than the terminal, the
