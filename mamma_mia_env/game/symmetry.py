@@ -186,10 +186,20 @@ class SeatCanonicalizer:
                 f"{self.n_actions} actions)"
             )
 
+    def _seats(self, seats: np.ndarray, rows: int) -> np.ndarray:
+        """One seat (0 .. n-1) per row: the by-seat gather fills each row from its seat,
+        so a short, long, nested or out-of-range ``seats`` must not reach it."""
+        out = np.asarray(seats, dtype=np.int64)
+        if out.shape != (rows,):
+            raise ValueError(f"seats of shape {out.shape} do not give one seat per row ({rows})")
+        if rows and (out.min() < 0 or out.max() >= self.num_players):
+            raise ValueError(f"seats must be in 0..{self.num_players - 1}, got {out.tolist()}")
+        return out
+
     def obs(self, observations: np.ndarray, seats: np.ndarray) -> np.ndarray:
         obs = np.asarray(observations)
         self._check(obs, self.obs_dim, "observations")
-        seats = np.asarray(seats, dtype=np.int64)
+        seats = self._seats(seats, len(obs))
         out = _by_seat(obs, self._obs_src, seats)
         if self.mode == "top_card":
             n = self.num_players
@@ -208,8 +218,7 @@ class SeatCanonicalizer:
     def masks(self, masks: np.ndarray, seats: np.ndarray) -> np.ndarray:
         masks = np.asarray(masks)
         self._check(masks, self.n_actions, "masks")
-        seats = np.asarray(seats, dtype=np.int64)
-        return _by_seat(masks, self._c2e, seats)
+        return _by_seat(masks, self._c2e, self._seats(seats, len(masks)))
 
     def to_env_actions(self, actions: np.ndarray, seats: np.ndarray) -> np.ndarray:
         a = np.asarray(actions, dtype=np.int64)

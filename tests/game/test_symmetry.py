@@ -26,3 +26,22 @@ def test_gathers_equal_the_whole_index_gather(n: int, mode: str) -> None:
         if mode == "recall":  # top_card's obs also moves the top card's order types
             want_obs = np.take_along_axis(obs, can._obs_src[seats], axis=1)
             assert np.array_equal(can.obs(obs, seats), want_obs)
+
+
+def test_seats_that_do_not_give_one_seat_per_row_are_refused() -> None:
+    """A seat list too short or too long, nested, or with a seat the game does not have is
+    refused with a message, never gathered into rows left unfilled or wrapped around."""
+    can = SeatCanonicalizer(Config(num_players=2))
+    masks = np.ones((4, can.n_actions), np.int8)
+    obs = np.zeros((4, can.obs_dim), np.float32)
+    for seats, message in (
+        ([0, 1], "one seat per row"),
+        ([0, 1, 0, 1, 0], "one seat per row"),
+        ([[0, 1], [1, 0]], "one seat per row"),
+        ([0, 1, 0, 2], "in 0..1"),
+        ([0, -1, 0, 1], "in 0..1"),
+    ):
+        with pytest.raises(ValueError, match=message):
+            can.masks(masks, np.array(seats))
+        with pytest.raises(ValueError, match=message):
+            can.obs(obs, np.array(seats))
