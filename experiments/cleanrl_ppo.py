@@ -65,6 +65,7 @@ from experiments.common.cleanrl_phases import (  # noqa: E402
     export_policy,
     final_evaluation,
     load_actor,
+    opponent_pool,
     plot_wall_curve,
     warm_start,
 )
@@ -94,7 +95,12 @@ class Args:
     # the game
     num_players: int = 2
     opponent: str = "builder"
-    """the opponents' policy: a bundled bot name or 'random'"""
+    """the opponents' policy: a bundled bot name, 'random' or an import path
+    ('package.module:factory'); several, comma-separated, are a pool from which each
+    training game draws its opponents uniformly"""
+    eval_opponent: str = ""
+    """the opponent of the learning curve's and the final evaluations (empty: --opponent,
+    which must then be one)"""
     reward_mode: str = "delivered_win_loss"
     opponent_delivery_penalty: float = 1.0
     learner_seat: int | None = None
@@ -177,6 +183,41 @@ PRESETS: dict[str, dict[str, Any]] = {
         "curve_every": 500_000,
         "final_games": 2000,
     },
+    # issue 23's plain network against the search bot, in two legs of PPO fine-tuning
+    # from the ten-minute policy (about an hour in all on the 2-core machine): first
+    # against a cheap search it can learn to beat, then against a pool of that and the
+    # full search bot; both evaluated against the full search bot
+    "vs-search-1": {
+        "name": "2p_vs_search_1",
+        "num_players": 2,
+        "opponent": "experiments.common.opponents:search_4x3",
+        "eval_opponent": "search",
+        "init_policy": "experiments/results/cleanrl_ppo_2p_ten_minutes.npz",
+        "total_timesteps": 6_000_000,
+        "learning_rate": 3e-4,
+        "update_epochs": 4,
+        "num_envs": 128,
+        "threads": 2,
+        "wall_minutes": 35.0,
+        "curve_every": 500_000,
+        "final_games": 2000,
+    },
+    "vs-search-2": {
+        "name": "2p_vs_search_2",
+        "num_players": 2,
+        "opponent": "experiments.common.opponents:search_4x3,search",
+        "eval_opponent": "search",
+        "init_policy": "experiments/results/cleanrl_ppo_2p_vs_search_1.npz",
+        "seed": 2,
+        "total_timesteps": 3_000_000,
+        "learning_rate": 3e-4,
+        "update_epochs": 4,
+        "num_envs": 128,
+        "threads": 2,
+        "wall_minutes": 25.0,
+        "curve_every": 250_000,
+        "final_games": 2000,
+    },
 }
 
 
@@ -238,10 +279,15 @@ def parse_args(argv: list[str] | None = None) -> tuple[Args, argparse.Namespace]
 def make_env(args: Args, num_envs: int) -> MammaMiaLearnerVectorEnv:
     from mamma_mia_agents import load_agent
 
-    opponent = None if args.opponent == "random" else load_agent(args.opponent)
+    names = opponent_pool(args)
+    # one opponent: the agent itself ('random': the env's own uniform policy); several:
+    # a pool, each new game drawing its opponents from it uniformly
+    opponents: Any = [load_agent(name) for name in names]
+    if len(names) == 1:
+        opponents = None if names[0] == "random" else opponents[0]
     return MammaMiaLearnerVectorEnv(
         num_envs,
-        opponents=opponent,
+        opponents=opponents,
         learner_seat=args.learner_seat,
         opponent_delivery_penalty=args.opponent_delivery_penalty,
         num_players=args.num_players,

@@ -25,6 +25,7 @@ from experiments.common.policy_export import policy_from_cleanrl
 from mamma_mia_env.plumbing.files import write_figure
 
 __all__ = ["BC_SETTINGS", "CURVE_SEED", "FINAL_SEED", "check_agents", "curve_point"]
+__all__ += ["eval_opponent", "opponent_pool"]
 __all__ += ["final_evaluation"]
 __all__ += ["check_init_policy", "export_policy", "load_actor", "plot_wall_curve", "warm_start"]
 
@@ -39,14 +40,34 @@ FINAL_SEED = 230_023
 BC_SETTINGS = {"batch_size": 1024, "learning_rate": 1e-3, "vf_coef": 0.5, "holdout": 0.05}
 
 
+def opponent_pool(args: Any) -> list[str]:
+    """``--opponent`` as a list of specs: one, or several comma-separated (a pool; each
+    training game draws its opponents from it, uniformly)."""
+    return [name.strip() for name in args.opponent.split(",")]
+
+
+def eval_opponent(args: Any) -> str:
+    """The opponent of the learning curve's and the final evaluations: ``--eval-opponent``,
+    or else ``--opponent`` (then one, not a pool: :func:`check_agents`)."""
+    return args.eval_opponent or args.opponent
+
+
 def check_agents(args: Any) -> list[str]:
-    """The opponent and the teacher must be agents that exist (before anything runs)."""
+    """The opponents and the teacher must be agents that exist (before anything runs),
+    and the evaluations need one opponent."""
     from mamma_mia_agents import load_agent
 
-    problems = []
-    names = [("--opponent", args.opponent)]
+    pool = opponent_pool(args)
+    if "" in pool:
+        return [f"--opponent {args.opponent!r}: an empty name in the comma-separated list"]
+    names = [("--opponent", name) for name in pool]
+    if args.eval_opponent:
+        names.append(("--eval-opponent", args.eval_opponent))
+    elif len(pool) > 1:
+        return ["--opponent is a pool: give the evaluations' opponent (--eval-opponent)"]
     if args.warm_start_games:
         names.append(("--warm-start-teacher", args.warm_start_teacher))
+    problems = []
     for flag, name in names:
         try:
             load_agent(name)
@@ -153,14 +174,15 @@ def export_policy(args: Any, agent: Any, scale: np.ndarray, trained_steps: int) 
 def _against(args: Any, policy: Any, games: int, seed: int) -> dict[str, float]:
     from mamma_mia_agents.bots.ppo_agent import PPOAgent
 
-    return evaluate(PPOAgent(policy), [args.opponent], args.num_players, games, seed)[args.opponent]
+    rival = eval_opponent(args)
+    return evaluate(PPOAgent(policy), [rival], args.num_players, games, seed)[rival]
 
 
 def curve_point(
     args: Any, agent: Any, scale: np.ndarray, step: int, wall: float
 ) -> dict[str, float]:
     """One point of the learning curve: the policy as it is now, ``args.curve_games``
-    duplicate-deal games against the opponent (always the same deals, ``CURVE_SEED``)."""
+    duplicate-deal games against the evaluations' opponent (:func:`eval_opponent`) (always the same deals, ``CURVE_SEED``)."""
     t0 = time.perf_counter()
     res = _against(args, export_policy(args, agent, scale, step), args.curve_games, CURVE_SEED)
     return {
@@ -175,17 +197,18 @@ def curve_point(
 
 
 def final_evaluation(args: Any, policy_file: Path) -> dict[str, Any]:
-    """The exported policy file against the opponent: ``args.final_games`` duplicate-deal
+    """The exported policy file against the evaluations' opponent: ``args.final_games`` duplicate-deal
     games at ``FINAL_SEED``, its win rate with the Wilson 95% interval."""
     from mamma_mia_agents.bots.ppo_agent import PPOAgent
 
     t0 = time.perf_counter()
     policy = PPOAgent(policy_file).policy(args.num_players)
     res = _against(args, policy, args.final_games, FINAL_SEED)
-    sampled = evaluate(PPOAgent(policy, deterministic=False), [args.opponent], args.num_players,
-                       args.final_games, FINAL_SEED)[args.opponent]  # fmt: skip
+    rival = eval_opponent(args)
+    sampled = evaluate(PPOAgent(policy, deterministic=False), [rival], args.num_players,
+                       args.final_games, FINAL_SEED)[rival]  # fmt: skip
     return {
-        "opponent": args.opponent,
+        "opponent": rival,
         "games": res["games"],
         "seed": FINAL_SEED,
         "play": "deterministic (PPOAgent: the most likely legal action)",

@@ -20,7 +20,7 @@ import numpy as np
 import torch.optim as optim
 from tqdm import tqdm
 
-from experiments.common.cleanrl_phases import curve_point
+from experiments.common.cleanrl_phases import curve_point, eval_opponent
 from experiments.common.ppo_steps import Buffer, Live, gae, rollout, update
 
 __all__ = ["Run", "loop", "thinned", "throughput"]
@@ -58,7 +58,7 @@ class Run:
         self.curve.append(point)
         self.curve_seconds += time.perf_counter() - t0
         tqdm.write(f"[{point['wall_seconds']:.0f} s, {step:,} steps] win rate vs "
-                   f"{args.opponent} {100 * point['win_rate']:.1f}%")  # fmt: skip
+                   f"{eval_opponent(args)} {100 * point['win_rate']:.1f}%")  # fmt: skip
 
 
 def loop(
