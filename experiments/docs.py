@@ -26,6 +26,7 @@ from experiments.docs_training import (
     ppo_strength,
     shipped_policy,
     ten_minutes,
+    vs_search,
 )
 from mamma_mia_env.plumbing.files import write_atomic
 
@@ -262,6 +263,7 @@ BLOCKS: dict[str, Callable[[], str]] = {
     "ppo_strength": ppo_strength,
     "ten_minutes": ten_minutes,
     "ab_cleanrl_warm_start": ab_cleanrl_warm_start,
+    "vs_search": vs_search,
 }
 
 

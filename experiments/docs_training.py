@@ -31,6 +31,8 @@ def cleanrl_ppo() -> str:
         warm_text = (
             f" after a warm start on {warm:,} `{a['warm_start_teacher']}` games" if warm else ""
         )
+        if a.get("init_policy"):
+            warm_text += f" from `{Path(a['init_policy']).name}`"
         lines.append(
             f"| `{p.name}`: {a['num_players']}p vs `{a['opponent']}`{warm_text}, "
             f"{a['num_envs']} games x "
@@ -163,3 +165,32 @@ def ppo_strength() -> str:
     pairing on the evaluation seed) against issue 23's target for the plain network:
     half the games against the search bot at 2 players."""
     return pairings_table("ppo", {(2, "search"): 0.5})
+
+
+def vs_search() -> str:
+    """The two legs of ``--preset vs-search-1`` / ``vs-search-2`` (the plain network
+    fine-tuned against the search bot): per leg its start, training opponents, steps,
+    wall time, learning curve against ``search`` and final duplicate-deal evaluation."""
+    lines = [
+        "| leg | starts from | trained against | env steps (env steps/s) | training wall "
+        "time | curve vs `search` (400 deals): first, best, last | final vs `search`, "
+        "argmax (sampled) | file |",
+        "|---|---|---|---:|---:|---|---|---|",
+    ]
+    for leg in (1, 2):
+        name = f"cleanrl_ppo_2p_vs_search_{leg}.json"
+        if not (RESULTS / name).exists():
+            continue
+        d = json.loads((RESULTS / name).read_text())
+        a, f, w, t = d["args"], d["evaluation"]["final"], d["wall"], d["throughput"]
+        rates = [c["win_rate"] for c in d["curve"]]
+        curve = f"{100 * rates[0]:.1f}%, {100 * max(rates):.1f}%, {100 * rates[-1]:.1f}%"
+        rivals = ", ".join(f"`{o.rpartition(':')[2]}`" for o in a["opponent"].split(","))
+        lines.append(
+            f"| `--preset vs-search-{leg}` | `{Path(a['init_policy']).name}` | {rivals} | "
+            f"{t['env_steps']:,} ({t['env_steps_per_s_overall']:,.0f}) | "
+            f"{w['training_seconds'] / 60:.1f} min | {curve} | "
+            f"**{_rate(f['win_rate'], f['win_rate_low'], f['win_rate_high'])}** "
+            f"({100 * f['sampled']['win_rate']:.1f}%) | `{name}` |"
+        )
+    return "\n".join(lines) + "\n"

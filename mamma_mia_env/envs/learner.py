@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 
+from mamma_mia_env.envs.learner_inputs import checked_actions, checked_reset
 from mamma_mia_env.envs.learner_options import LearnerOptions
 from mamma_mia_env.envs.opponents import OpponentError, OpponentPool, UniformRandomOpponent
 from mamma_mia_env.game.actions import describe_illegal
@@ -30,17 +31,7 @@ from mamma_mia_env.game.observe import OBS_HIGH
 from mamma_mia_env.game.outcome import game_outcome
 from mamma_mia_env.game.state import OVER, GameState
 from mamma_mia_env.game.symmetry import SeatCanonicalizer, obs_scale
-from mamma_mia_env.game.validate import validate_state
-from mamma_mia_env.plumbing.arguments import (
-    ArgumentTypeError,
-    as_array,
-    as_bool,
-    as_float,
-    as_int,
-    as_seed,
-    as_seed_array,
-    is_int,
-)
+from mamma_mia_env.plumbing.arguments import as_bool, as_float, as_int, is_int
 from mamma_mia_env.plumbing.seeding import agent_rng
 
 __all__ = [  # OpponentError, UniformRandomOpponent, game_outcome: re-exported, their old home
@@ -209,29 +200,9 @@ class LearnerGames:
         (game records) replaces the dealt games with given positions.
         """
         b = self.batch_size
-        if seed is not None:
-            seed = as_seed(seed, "seed")
-        if game_seeds is not None:
-            game_seeds = as_seed_array(game_seeds, "game_seeds")
-            if game_seeds.shape != (b,):
-                raise ValueError(f"game_seeds must hold {b} seeds, got {len(game_seeds)}")
-        if seats is not None:
-            seats = as_array(seats, "seats")
-            n = self.num_players
-            if seats.shape != (b,) or seats.dtype.kind not in "iu":
-                raise ValueError(f"seats must be {b} integer seats, got {seats!r}")
-            if ((seats < 0) | (seats >= n)).any():
-                raise ValueError(f"learner seats must be in 0-{n - 1}, got {seats}")
-        start_state = None
-        if start is not None:  # records of the engine's layout, validated as a state
-            if not isinstance(start, (np.ndarray, np.void)):
-                raise ArgumentTypeError(
-                    "start must be a numpy array of state_dtype() records (GameState.data), "
-                    f"got {type(start).__name__}"
-                )
-            start_state = validate_state(GameState(self.config, np.array(start, ndmin=1)), "start")
-            if start_state.batch_size != b:
-                raise ValueError(f"start must hold {b} games, got {start_state.batch_size}")
+        seed, game_seeds, seats, start_state = checked_reset(
+            self.config, b, seed, game_seeds, seats, start
+        )
         snap = self._snapshot()
         try:
             if seed is not None:
@@ -261,15 +232,7 @@ class LearnerGames:
         b = self.batch_size
         if self.state is None:
             raise RuntimeError("call reset() before step()")
-        acts = as_array(actions, "actions", IllegalActionError)
-        if acts.shape != (b,) or acts.dtype.kind not in "iu":
-            raise IllegalActionError(
-                f"actions must be an integer array of shape ({b},), got {acts.dtype} "
-                f"of shape {acts.shape}"
-            )
-        acts = acts.astype(np.int64)
-        if (acts < 0).any() or (acts >= self.n_actions).any():
-            raise IllegalActionError(f"actions must be in 0-{self.n_actions - 1}, got {acts}")
+        acts = checked_actions(actions, b, self.n_actions)
         data = self.state.data
         active = data["phase"] != OVER
         if not active.all():

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import math
 
+import numpy as np
 import pytest
 
 pytest.importorskip("torch")
@@ -95,6 +96,10 @@ def test_bad_arguments_are_refused(capsys) -> None:
         (["--wall-minutes", "nan"], "--wall-minutes"),
         (["--final-games", "-5"], "--final-games"),
         (["--preset", "an-hour"], "--preset"),
+        (["--opponent", "builder,"], "an empty name in the comma-separated list"),
+        (["--opponent", "builder,counter"], "--opponent is a pool: give the evaluations'"),
+        (["--opponent", "builder,nobody", "--eval-opponent", "search"], "unknown agent 'nobody'"),
+        (["--eval-opponent", "nobody"], "--eval-opponent: unknown agent 'nobody'"),
     ]:
         with pytest.raises(SystemExit):
             cleanrl_ppo.parse_args(argv)
@@ -170,6 +175,45 @@ def test_a_preset_sets_flags_and_a_flag_given_with_it_wins() -> None:
     args, _ = cleanrl_ppo.parse_args(["--preset", "ten-minutes", "--final-games", "10"])
     assert args.final_games == 10 and args.wall_minutes == 10.0
     assert cleanrl_ppo.parse_args([])[0].final_games == 0  # no preset: the plain defaults
+
+
+def test_the_vs_search_presets_name_committed_opponents_and_policies() -> None:
+    """Each leg's opponents load from the repository (the cheap search by its committed
+    import path), it is evaluated against the full search bot, and the second leg starts
+    from the first leg's exported policy file."""
+    from mamma_mia_agents import SearchAgent, load_agent
+
+    one, two = cleanrl_ppo.PRESETS["vs-search-1"], cleanrl_ppo.PRESETS["vs-search-2"]
+    cheap = load_agent(one["opponent"])
+    assert isinstance(cheap, SearchAgent) and (cheap.worlds, cheap.candidates) == (4, 3)
+    assert one["eval_opponent"] == two["eval_opponent"] == "search"
+    assert two["opponent"].split(",") == [one["opponent"], "search"]
+    assert two["init_policy"] == f"experiments/results/cleanrl_ppo_{one['name']}.npz"
+    args, _ = cleanrl_ppo.parse_args(["--preset", "vs-search-1"])  # its start file fits
+    assert args.init_policy.endswith("cleanrl_ppo_2p_ten_minutes.npz")
+
+
+def test_an_opponent_pool_trains_and_the_evaluations_use_the_eval_opponent(tmp_path) -> None:
+    """``--opponent a,b``: the env draws each game's opponents from both; the curve and
+    the final evaluation play ``--eval-opponent``."""
+    from mamma_mia_agents import BuilderAgent, RandomAgent
+
+    argv = [*EASY[:2], "--opponent", "random,builder", "--eval-opponent", "counter",
+            "--total-timesteps", "1024", "--num-envs", "16", "--num-steps", "32",
+            "--eval-games", "8", "--curve-every", "1024", "--curve-games", "10",
+            "--final-games", "10"]  # fmt: skip
+    args, _ = cleanrl_ppo.parse_args(argv)
+    env = cleanrl_ppo.make_env(args, 64)
+    env.reset(seed=3)
+    assert [type(p) for p in env.games.pool] == [RandomAgent, BuilderAgent]
+    assert env.games.pool_p.tolist() == [0.5, 0.5]
+    opp = env.games.opp
+    assert set(np.unique(opp[opp >= 0])) == {0, 1}  # both drawn among 64 games
+    out = tmp_path / "run"
+    assert cleanrl_ppo.main([*argv, "--out", str(out)]) == 0
+    doc = json.loads((out / "result.json").read_text())
+    assert doc["evaluation"]["final"]["opponent"] == "counter"
+    assert doc["args"]["opponent"] == "random,builder" and len(doc["curve"]) == 2
 
 
 WARM = [
