@@ -17,7 +17,7 @@ import pytest
 from serve_client import REVEAL_SEED, call, person_move, request, running_server
 
 from mamma_mia_agents import REGISTRY
-from mamma_mia_agents.cli.serve import IDLE_SECONDS, MAX_BODY, GameServer
+from mamma_mia_agents.cli.web_server import IDLE_SECONDS, MAX_BODY, GameServer
 from mamma_mia_env.render.svg import table_svg
 from mamma_mia_env.render.view import table_view
 

@@ -10,7 +10,8 @@ from collections.abc import Iterator
 from typing import Any
 
 from mamma_mia_agents.cli.commands import build_parser
-from mamma_mia_agents.cli.serve import GameServer, make_server, settings_from
+from mamma_mia_agents.cli.serve import make_server, settings_from
+from mamma_mia_agents.cli.web_server import GameServer
 
 #: 2 players against builder: with ``person_move`` the person meets a reveal decision.
 REVEAL_SEED = 4
