@@ -136,9 +136,10 @@ class Args:
 
     # a start from a trained policy (fine-tuning), or the imitation warm start
     init_policy: str = ""
-    """a policy file (.npz, e.g. a run's policy.npz or agents/policies/ppo_2p.npz) whose
-    actor the agent starts from: its hidden layers must be --hidden wide (tanh); the
-    critic starts fresh (empty: the random initialisation)"""
+    """a policy file (.npz, e.g. a run's policy.npz) whose actor the agent starts from:
+    two tanh hidden layers of --hidden units, or of fewer (the extra units are added with
+    zero outgoing weights: the same policy, room to learn); the critic starts fresh
+    (empty: the random initialisation)"""
     warm_start_games: int = 0
     """games of the teacher playing itself whose decisions the agent is first fitted to
     (behaviour cloning; 0: none, PPO from the random initialisation)"""

@@ -87,9 +87,15 @@ def _init_problem(args: Any, policy: Any) -> str | None:
         return "it does not read the learner's whole canonical recall observation"
     if policy.meta.get("double_ingredients", False):
         return "it was trained with the double-ingredients variant"
-    if policy.meta["activation"] != "tanh" or widths != [args.hidden, args.hidden]:
+    if (
+        policy.meta["activation"] != "tanh"
+        or len(widths) != 2
+        or widths[0] != widths[1]
+        or widths[0] > args.hidden
+    ):
         return (f"its hidden layers are {widths} ({policy.meta['activation']}), the agent's "
-                f"two of --hidden {args.hidden} (tanh)")  # fmt: skip
+                f"two of --hidden {args.hidden} (tanh; a file's may be narrower, of equal "
+                "widths)")  # fmt: skip
     if not np.allclose(policy.scale, obs_scale(args.num_players, "recall")):
         return "its observation scale is not the learner env's"
     return None
@@ -115,7 +121,13 @@ def check_init_policy(args: Any) -> list[str]:
 def load_actor(agent: Any, path: str) -> None:
     """Copy the policy file's layers into ``agent.actor`` (checked by
     :func:`check_init_policy`): fine-tuning a trained policy, e.g. against a stronger
-    opponent. The critic keeps its fresh initialisation."""
+    opponent. The critic keeps its fresh initialisation.
+
+    A file with narrower hidden layers than the agent's is widened (as Net2Net widens a
+    network, with zeros instead of copies): its weights fill the first units, the extra
+    units keep their fresh incoming weights, and every weight leaving an extra unit
+    starts at 0, so the widened actor computes exactly the file's policy and the extra
+    units join in as their outgoing weights learn."""
     import torch
 
     from mamma_mia_agents.bots.ppo_policy import NumpyPolicy
@@ -124,9 +136,12 @@ def load_actor(agent: Any, path: str) -> None:
     linears = [m for m in agent.actor if isinstance(m, torch.nn.Linear)]
     pairs = [*policy.layers, (policy.w_out, policy.b_out)]
     with torch.no_grad():
-        for lin, (w, b) in zip(linears, pairs, strict=True):
-            lin.weight.copy_(torch.from_numpy(np.ascontiguousarray(w.T)))
-            lin.bias.copy_(torch.from_numpy(b))
+        for k, (lin, (w, b)) in enumerate(zip(linears, pairs, strict=True)):
+            fan_in, fan_out = w.shape
+            if k > 0:  # the weights from the extra units of the layer below: 0
+                lin.weight[:, fan_in:] = 0.0
+            lin.weight[:fan_out, :fan_in] = torch.from_numpy(np.ascontiguousarray(w.T))
+            lin.bias[:fan_out] = torch.from_numpy(b)
 
 
 def warm_start(args: Any, agent: Any, scale: np.ndarray) -> tuple[list[dict], dict[str, float]]:

@@ -351,3 +351,34 @@ def test_an_init_policy_that_does_not_fit_is_refused(tmp_path, capsys) -> None:
         err = capsys.readouterr().err
         assert message in err, (argv, err)
     assert cleanrl_ppo.parse_args(["--init-policy", ten])[0].init_policy == ten
+
+
+def test_a_narrower_init_policy_is_widened_to_the_same_policy(tmp_path) -> None:
+    """--init-policy of a 32-unit file into --hidden 48: the first 32 units hold the
+    file's weights, every weight leaving an extra unit is 0 (so the actor's logits are
+    the file's, to float precision), and the extra units' incoming weights are fresh
+    (not zero: they can learn)."""
+    torch = pytest.importorskip("torch")
+
+    from experiments.common.cleanrl_phases import export_policy, load_actor
+    from mamma_mia_env.game.symmetry import obs_scale
+
+    args, _ = cleanrl_ppo.parse_args(["--hidden", "32"])
+    scale = obs_scale(2, "recall")
+    torch.manual_seed(0)
+    narrow = cleanrl_ppo.Agent(len(scale), 655, 32)
+    for layer in narrow.actor:  # logits far from uniform, so that the test has teeth
+        if isinstance(layer, torch.nn.Linear):
+            torch.nn.init.normal_(layer.weight, std=0.5)
+    export_policy(args, narrow, scale, 0).save(tmp_path / "p.npz")
+    assert cleanrl_ppo.parse_args(["--hidden", "48", "--init-policy", str(tmp_path / "p.npz")])
+    wide = cleanrl_ppo.Agent(len(scale), 655, 48)
+    load_actor(wide, str(tmp_path / "p.npz"))
+    x = torch.rand(256, len(scale))
+    with torch.no_grad():
+        torch.testing.assert_close(wide.actor(x), narrow.actor(x), rtol=1e-5, atol=1e-5)
+    first, second, out = (m for m in wide.actor if isinstance(m, torch.nn.Linear))
+    assert (second.weight[:, 32:] == 0).all() and (out.weight[:, 32:] == 0).all()
+    assert (first.weight[32:] != 0).any() and (second.weight[32:, :32] != 0).any()
+    with pytest.raises(SystemExit):  # wider than the agent: refused
+        cleanrl_ppo.parse_args(["--hidden", "16", "--init-policy", str(tmp_path / "p.npz")])
