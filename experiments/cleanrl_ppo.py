@@ -186,8 +186,8 @@ PRESETS: dict[str, dict[str, Any]] = {
     },
     # issue 23's plain network against the search bot, in two legs of PPO fine-tuning
     # from the ten-minute policy (about an hour in all on the 2-core machine): first
-    # against a cheap search it can learn to beat, then against a pool of that and the
-    # full search bot; both evaluated against the full search bot
+    # against a cheap search it can learn to beat, then, widened to 256 units, against a
+    # pool of that and the full search bot; both evaluated against the full search bot
     "vs-search-1": {
         "name": "2p_vs_search_1",
         "num_players": 2,
@@ -209,6 +209,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "opponent": "experiments.common.opponents:search_4x3,search",
         "eval_opponent": "search",
         "init_policy": "experiments/results/cleanrl_ppo_2p_vs_search_1.npz",
+        "hidden": 256,  # the first leg's 128 units widened (the same policy to start)
         "seed": 2,
         "total_timesteps": 3_000_000,
         "learning_rate": 3e-4,
