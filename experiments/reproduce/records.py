@@ -228,4 +228,24 @@ RECORDS: list[Record] = [
             "speed and load, and the wall times are timings of that machine"
         ),
     ),
+    Record(
+        name="cleanrl_vs_search",
+        commands={
+            **{
+                f"cleanrl_ppo_2p_vs_search_{leg}.{ext}": (
+                    f"python experiments/cleanrl_ppo.py --preset vs-search-{leg} --export"
+                    if ext == "json"
+                    else "the same command"
+                )
+                for leg in (1, 2)
+                for ext in ("json", "png", "wall_curve.png", "npz")
+            },
+        },
+        reason=(
+            "two fine-tuning legs against the search bot (issue 23: the plain network against "
+            "search), an hour of training against a wall-clock budget; the second starts from "
+            "the first's policy file. Where the budget stops a leg depends on the machine's "
+            "speed and load"
+        ),
+    ),
 ]
