@@ -67,6 +67,7 @@ from experiments.common.cleanrl_phases import (  # noqa: E402
     load_actor,
     opponent_pool,
     plot_wall_curve,
+    short_name,
     warm_start,
 )
 from experiments.common.evaluation import play_learner_games  # noqa: E402
@@ -382,7 +383,7 @@ def finish(
     seeds = {"seed": args.seed, "eval_seed": eval_seed}  # the deals of every evaluation
     seeds |= {"curve_seed": CURVE_SEED} if args.curve_every else {}
     seeds |= {"final_seed": FINAL_SEED} if args.final_games else {}
-    title = f"CleanRL-style PPO, {args.num_players}p vs {args.opponent}"
+    title = f"CleanRL-style PPO, {args.num_players}p vs {short_name(args.opponent)}"
     plot_panels(
         run.rows,
         "global_step",
@@ -390,8 +391,8 @@ def finish(
         title,
         out / "learning_curve.png",
     )
-    plot_wall_curve(run.rows, run.curve, run.bc_seconds, args.wall_minutes,
-                    f"{title}, over wall time", out / "wall_curve.png")  # fmt: skip
+    plot_wall_curve(args, run.rows, run.curve, run.bc_seconds, f"{title}, over wall time",
+                    out / "wall_curve.png")  # fmt: skip
     doc = {
         "args": dataclasses.asdict(args),
         "iterations": thinned(run.rows),  # progress.csv has every row

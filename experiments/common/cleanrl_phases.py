@@ -25,7 +25,7 @@ from experiments.common.policy_export import policy_from_cleanrl
 from mamma_mia_env.plumbing.files import write_figure
 
 __all__ = ["BC_SETTINGS", "CURVE_SEED", "FINAL_SEED", "check_agents", "curve_point"]
-__all__ += ["eval_opponent", "opponent_pool"]
+__all__ += ["eval_opponent", "opponent_pool", "short_name"]
 __all__ += ["final_evaluation"]
 __all__ += ["check_init_policy", "export_policy", "load_actor", "plot_wall_curve", "warm_start"]
 
@@ -197,7 +197,8 @@ def curve_point(
     args: Any, agent: Any, scale: np.ndarray, step: int, wall: float
 ) -> dict[str, float]:
     """One point of the learning curve: the policy as it is now, ``args.curve_games``
-    duplicate-deal games against the evaluations' opponent (:func:`eval_opponent`) (always the same deals, ``CURVE_SEED``)."""
+    duplicate-deal games against the evaluations' opponent (:func:`eval_opponent`),
+    always the same deals (``CURVE_SEED``)."""
     t0 = time.perf_counter()
     res = _against(args, export_policy(args, agent, scale, step), args.curve_games, CURVE_SEED)
     return {
@@ -212,8 +213,8 @@ def curve_point(
 
 
 def final_evaluation(args: Any, policy_file: Path) -> dict[str, Any]:
-    """The exported policy file against the evaluations' opponent: ``args.final_games`` duplicate-deal
-    games at ``FINAL_SEED``, its win rate with the Wilson 95% interval."""
+    """The exported policy file against the evaluations' opponent: ``args.final_games``
+    duplicate-deal games at ``FINAL_SEED``, its win rate with the Wilson 95% interval."""
     from mamma_mia_agents.bots.ppo_agent import PPOAgent
 
     t0 = time.perf_counter()
@@ -238,17 +239,27 @@ def final_evaluation(args: Any, policy_file: Path) -> dict[str, Any]:
     }
 
 
+def short_name(spec: str) -> str:
+    """An opponent spec as a plot or a table names it: an import path by its last part
+    (``experiments.common.opponents:search_4x3`` -> ``search_4x3``), a pool joined by +."""
+    return "+".join(name.rpartition(":")[2] for name in spec.split(","))
+
+
 def plot_wall_curve(
-    rows: list[dict], curve: list[dict], bc_seconds: float, budget: float, title: str, path: Path
+    args: Any, rows: list[dict], curve: list[dict], bc_seconds: float, title: str, path: Path
 ) -> None:
-    """Two panels: the win rate against the opponent over wall minutes (the curve's
-    evaluations with their 95% intervals, the share of training games won, the warm start
-    and the ``budget`` in minutes, if any), and the same over env steps."""
+    """Two panels: the win rate over wall minutes (the curve's evaluations against the
+    evaluations' opponent with their 95% intervals, the share of training games won
+    against the training opponents, the warm start and the wall budget, if any), and the
+    same over env steps; the dotted line is the ten-minute preset's target against
+    ``builder`` (60%) when that is the evaluations' opponent, else chance."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    rival, budget = eval_opponent(args), args.wall_minutes
+    line = 0.6 if rival == "builder" else 1.0 / args.num_players
     fig, (left, right) = plt.subplots(1, 2, figsize=(11, 3.8))
     for ax, key, scale, label in ((left, "wall_seconds", 60.0, "wall time (minutes)"),
                                   (right, "global_step", 1.0, "env steps")):  # fmt: skip
@@ -256,12 +267,13 @@ def plot_wall_curve(
             x = np.array([c[key] for c in curve]) / scale
             y = np.array([c["win_rate"] for c in curve])
             err = [y - [c["win_rate_low"] for c in curve], [c["win_rate_high"] for c in curve] - y]
-            ax.errorbar(x, y, yerr=err, marker="o", capsize=3, label="evaluation (argmax)")
+            ax.errorbar(x, y, yerr=err, marker="o", capsize=3,
+                        label=f"evaluation vs {short_name(rival)} (argmax)")  # fmt: skip
         ax.plot([r[key] / scale for r in rows], [r["win"] for r in rows], alpha=0.5,
-                label="training games (sampled)")  # fmt: skip
-        ax.axhline(0.6, color="k", linestyle=":", linewidth=1)
+                label=f"training games vs {short_name(args.opponent)} (sampled)")  # fmt: skip
+        ax.axhline(line, color="k", linestyle=":", linewidth=1)
         ax.set_xlabel(label)
-        ax.set_ylabel("win rate vs opponent")
+        ax.set_ylabel("win rate")
     if bc_seconds > 0:
         left.axvspan(0, bc_seconds / 60.0, color="grey", alpha=0.2, label="imitation warm start")
     if budget > 0:
