@@ -27,6 +27,7 @@ from experiments.docs_training import (
     shipped_policy,
     ten_minutes,
     vs_search,
+    vs_search_strength,
 )
 from mamma_mia_env.plumbing.files import write_atomic
 
@@ -264,6 +265,7 @@ BLOCKS: dict[str, Callable[[], str]] = {
     "ten_minutes": ten_minutes,
     "ab_cleanrl_warm_start": ab_cleanrl_warm_start,
     "vs_search": vs_search,
+    "vs_search_strength": vs_search_strength,
 }
 
 

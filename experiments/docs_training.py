@@ -194,3 +194,9 @@ def vs_search() -> str:
             f"({100 * f['sampled']['win_rate']:.1f}%) | `{name}` |"
         )
     return "\n".join(lines) + "\n"
+
+
+def vs_search_strength() -> str:
+    """The second vs-search leg's policy file on the evaluation ladder (``mamma-mia
+    evaluate``, 2,000 games a pairing), against issue 23's target for the plain network."""
+    return pairings_table("vs_search", {(2, "search"): 0.5})

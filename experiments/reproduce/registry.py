@@ -358,4 +358,25 @@ EXPERIMENTS: list[Experiment] = [
         out_file="scorecard_ten_minutes_2p_search.json",
         description="the ten-minute policy's scorecard against search, 2 players",
     ),
+    Experiment(
+        name="scorecard_vs_search_2p_random_builder_search",
+        script="-m mamma_mia_agents evaluate",
+        args=lambda mode: (
+            None
+            if mode == "quick"
+            else [
+                "experiments/results/cleanrl_ppo_2p_vs_search_2.npz",
+                "--players",
+                "2",
+                "--ladder",
+                "random,builder,search",
+                "--games",
+                "2000",
+                "--no-progress",
+            ]
+        ),  # fmt: skip
+        deterministic=lambda mode: ["scorecard_vs_search_2p_random_builder_search.json"],
+        out_file="scorecard_vs_search_2p_random_builder_search.json",
+        description="the vs-search fine-tuned policy's scorecard, 2 players",
+    ),
 ]
