@@ -131,30 +131,22 @@ def _train(n: int) -> Experiment:
     )
 
 
-def _scorecard(agent: str, n: int, ladder: str) -> Experiment:
-    """A ``mamma-mia evaluate`` scorecard (full mode only) of ``agent`` at ``n`` players
-    against the rungs ``ladder``: 2,000 games per pairing on the evaluation seed."""
-    stem = f"scorecard_{agent}_{n}p_{ladder.replace(',', '_')}"
+def _scorecard(
+    agent: str, n: int, ladder: str, stem: str | None = None, description: str | None = None
+) -> Experiment:
+    """A ``mamma-mia evaluate`` scorecard (full mode only) of ``agent`` (a bundled name or
+    a committed policy file) at ``n`` players against the rungs ``ladder``: 2,000 games
+    per pairing on the evaluation seed, written to ``<stem>.json``."""
+    stem = stem or f"scorecard_{agent}_{n}p_{ladder.replace(',', '_')}"
+    evaluate = [agent, "--players", str(n), "--ladder", ladder, "--games", "2000"]
     return Experiment(
         name=stem,
         script="-m mamma_mia_agents evaluate",
-        args=lambda mode: (
-            None
-            if mode == "quick"
-            else [
-                agent,
-                "--players",
-                str(n),
-                "--ladder",
-                ladder,
-                "--games",
-                "2000",
-                "--no-progress",
-            ]
-        ),  # fmt: skip
+        args=lambda mode: None if mode == "quick" else [*evaluate, "--no-progress"],
         deterministic=lambda mode: [f"{stem}.json"],
         out_file=f"{stem}.json",
-        description=f"the {agent}'s scorecard, {n} players, against {ladder} (2,000 games each)",
+        description=description
+        or f"the {agent}'s scorecard, {n} players, against {ladder} (2,000 games each)",
     )
 
 
@@ -337,46 +329,18 @@ EXPERIMENTS: list[Experiment] = [
     _scorecard("champion", 4, "builder"),
     _scorecard("ppo", 2, "random,builder,search"),
     _scorecard("ppo", 4, "random,builder,search"),
-    Experiment(
-        name="scorecard_ten_minutes_2p_search",
-        script="-m mamma_mia_agents evaluate",
-        args=lambda mode: (
-            None
-            if mode == "quick"
-            else [
-                "experiments/results/cleanrl_ppo_2p_ten_minutes.npz",
-                "--players",
-                "2",
-                "--ladder",
-                "search",
-                "--games",
-                "2000",
-                "--no-progress",
-            ]
-        ),  # fmt: skip
-        deterministic=lambda mode: ["scorecard_ten_minutes_2p_search.json"],
-        out_file="scorecard_ten_minutes_2p_search.json",
-        description="the ten-minute policy's scorecard against search, 2 players",
+    _scorecard(
+        "experiments/results/cleanrl_ppo_2p_ten_minutes.npz",
+        2,
+        "search",
+        "scorecard_ten_minutes_2p_search",
+        "the ten-minute policy's scorecard against search, 2 players",
     ),
-    Experiment(
-        name="scorecard_vs_search_2p_random_builder_search",
-        script="-m mamma_mia_agents evaluate",
-        args=lambda mode: (
-            None
-            if mode == "quick"
-            else [
-                "experiments/results/cleanrl_ppo_2p_vs_search_2.npz",
-                "--players",
-                "2",
-                "--ladder",
-                "random,builder,search",
-                "--games",
-                "2000",
-                "--no-progress",
-            ]
-        ),  # fmt: skip
-        deterministic=lambda mode: ["scorecard_vs_search_2p_random_builder_search.json"],
-        out_file="scorecard_vs_search_2p_random_builder_search.json",
-        description="the vs-search fine-tuned policy's scorecard, 2 players",
+    _scorecard(
+        "experiments/results/cleanrl_ppo_2p_vs_search_2.npz",
+        2,
+        "random,builder,search",
+        "scorecard_vs_search_2p_random_builder_search",
+        "the vs-search fine-tuned policy's scorecard, 2 players",
     ),
 ]
