@@ -179,8 +179,6 @@ def vs_search() -> str:
     ]
     for leg in (1, 2):
         name = f"cleanrl_ppo_2p_vs_search_{leg}.json"
-        if not (RESULTS / name).exists():
-            continue
         d = json.loads((RESULTS / name).read_text())
         a, f, w, t = d["args"], d["evaluation"]["final"], d["wall"], d["throughput"]
         rates = [c["win_rate"] for c in d["curve"]]

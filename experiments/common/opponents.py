@@ -19,7 +19,7 @@ __all__ = ["search_4x3"]
 def search_4x3() -> SearchAgent:
     """The search bot at an eighth of its budget: 4 sampled worlds for each of the
     builder's 3 best moves (the bundled ``search`` rolls out 16 worlds for 6 moves).
-    About three times cheaper per learner step than ``search``, and weaker: ``search``
-    beats it about 70% of the time in 2 players, so a network can learn to beat it
-    first (docs/TRAINING.md, the vs-search presets)."""
+    Training against it makes several times the env steps a second that training
+    against ``search`` does, and it is weaker, so a network can learn to beat it first
+    (docs/TRAINING.md, the vs-search presets)."""
     return SearchAgent(worlds=4, candidates=3)
