@@ -28,14 +28,30 @@ class Terminal:
         self.unseen = False  # moves since the person's last decision not yet shown
         self.seen = 0  # the steps a round summary has shown
         self.message = ""  # said after leaving the game's screen
+        self._fd = -1
+        self._cooked: list | None = None  # the terminal's own settings, while in cbreak
 
     def __enter__(self) -> Terminal:
         if self.tty:
+            import termios
+            import tty
+
+            # one key at a time, unechoed, for the whole session: a key typed while the
+            # screen is being drawn waits for the next read (switching modes per key
+            # echoed it, and the switch back flushed it away)
+            self._fd = sys.stdin.fileno()
+            self._cooked = termios.tcgetattr(self._fd)
+            tty.setcbreak(self._fd, termios.TCSANOW)
             self.console.file.write("\x1b[?1049h")  # the alternate screen
         return self
 
     def __exit__(self, *exc: object) -> None:
         if self.tty:
+            import termios
+
+            if self._cooked is not None:
+                termios.tcsetattr(self._fd, termios.TCSADRAIN, self._cooked)
+                self._cooked = None
             self.console.file.write("\x1b[?1049l")
             self.console.file.flush()
 
@@ -54,24 +70,40 @@ class Terminal:
         self.console.print(Text("\n").join(lines), no_wrap=True, overflow="ellipsis", crop=True)
 
     def line(self, prompt: str) -> str:
-        return self.console.input(escape(prompt)).strip()
-
-    def key(self, prompt: str) -> str:
-        """One key press (a line where the input is not a terminal)."""
-        if not self.tty:
-            return self.line(prompt)
+        """A line, typed and echoed as usual (the terminal's own line mode for its
+        duration)."""
+        if self._cooked is None:
+            return self.console.input(escape(prompt)).strip()
         import termios
         import tty
 
-        self.console.print(Text(prompt, style="bold"), end="")
-        fd = sys.stdin.fileno()
-        old = termios.tcgetattr(fd)
+        termios.tcsetattr(self._fd, termios.TCSANOW, self._cooked)
         try:
-            tty.setcbreak(fd)
-            ch = os.read(fd, 1)
-            termios.tcflush(fd, termios.TCIFLUSH)  # the rest of an arrow key's bytes
+            return self.console.input(escape(prompt)).strip()
         finally:
-            termios.tcsetattr(fd, termios.TCSADRAIN, old)
+            tty.setcbreak(self._fd, termios.TCSANOW)
+
+    def key(self, prompt: str) -> str:
+        """One key press (a line where the input is not a terminal). The rest of an
+        escape sequence (an arrow key's bytes) is read and dropped; keys typed ahead
+        are kept for the next calls."""
+        if not self.tty:
+            return self.line(prompt)
+        self.console.print(Text(prompt, style="bold"), end="")
+        self.console.file.flush()
+        fd = sys.stdin.fileno()
+        if self._cooked is None:  # used outside ``with``: one key in cbreak mode
+            import termios
+            import tty
+
+            old = termios.tcgetattr(fd)
+            tty.setcbreak(fd, termios.TCSANOW)
+            try:
+                ch = _read_key(fd)
+            finally:
+                termios.tcsetattr(fd, termios.TCSADRAIN, old)
+        else:
+            ch = _read_key(fd)
         if ch in (b"", b"\x04"):
             raise EOFError
         return ch.decode("latin-1")
@@ -86,3 +118,24 @@ class Terminal:
             more = f"(page {i}/{len(pages)}) " if len(pages) > 1 else ""
             self.draw([top, Text(title, style="bold underline"), *page])
             self.key(f"{more}{last if i == len(pages) else 'press a key for more'} ")
+
+
+def _read_key(fd: int) -> bytes:
+    """One key's first byte from ``fd``; an escape sequence's other bytes (``ESC [ A``,
+    ``ESC O P``, ``ESC [ 1 5 ~``: parameters, then one final byte) are read and dropped,
+    each waited for briefly, so that no byte of it is taken for a key of its own."""
+    import select
+
+    def more() -> bytes:
+        ready = select.select([fd], [], [], 0.05)[0]
+        return os.read(fd, 1) if ready else b""
+
+    ch = os.read(fd, 1)
+    if ch == b"\x1b":
+        intro = more()
+        if intro in (b"[", b"O"):
+            for _ in range(16):  # parameter bytes, then the final byte (0x40-0x7e)
+                b = more()
+                if not b or 0x40 <= b[0] <= 0x7E:
+                    break
+    return ch

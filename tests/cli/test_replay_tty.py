@@ -84,6 +84,26 @@ def test_stepping_through_a_game_at_80x24(tmp_path, log_file, log) -> None:
         screen.close()
 
 
+@needs_tmux
+def test_keys_typed_ahead_are_each_taken_and_never_echoed(tmp_path, log_file) -> None:
+    """Keys sent faster than the screens are drawn (a person holding a key down) are
+    each taken in turn, none echoed onto the screen nor lost; an arrow key's escape
+    sequence is one unknown key, not three."""
+    argv = [sys.executable, "-m", "agents", "replay", log_file]
+    screen = terminal.Screen(argv, str(tmp_path), ENV, 80, 24)
+    try:
+        screen.wait(r"step 0/\d+", 120)
+        rows = _after(screen, "nnnnn", r"step 5/\d+")
+        rows = _after(screen, "bb", r"step 3/\d+")
+        assert rows[0].lstrip().startswith("Round "), rows  # no echoed key on top
+        screen.send("\x1b[A")  # the up arrow's bytes
+        rows = _after(screen, "n", r"step 4/\d+")
+        assert rows[0].lstrip().startswith("Round "), rows
+        assert not any("unknown key '['" in r or "unknown key 'A'" in r for r in rows), rows
+    finally:
+        screen.close()
+
+
 def test_piped_keys_print_the_screens_one_after_another(log_file) -> None:
     """Where the input is not a terminal, keys are lines and each screen follows the last;
     the input ending quits quietly (exit 0, nothing on stderr)."""
