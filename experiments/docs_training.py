@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from experiments.common.cleanrl_phases import short_name
 from experiments.docs_ladder import pairings_table
 
 RESULTS = Path(__file__).resolve().parent / "results"
@@ -183,7 +184,7 @@ def vs_search() -> str:
         a, f, w, t = d["args"], d["evaluation"]["final"], d["wall"], d["throughput"]
         rates = [c["win_rate"] for c in d["curve"]]
         curve = f"{100 * rates[0]:.1f}%, {100 * max(rates):.1f}%, {100 * rates[-1]:.1f}%"
-        rivals = ", ".join(f"`{o.rpartition(':')[2]}`" for o in a["opponent"].split(","))
+        rivals = ", ".join(f"`{short_name(o)}`" for o in a["opponent"].split(","))
         lines.append(
             f"| `--preset vs-search-{leg}` | `{Path(a['init_policy']).name}` | {rivals} | "
             f"{t['env_steps']:,} ({t['env_steps_per_s_overall']:,.0f}) | "

@@ -231,15 +231,13 @@ RECORDS: list[Record] = [
     Record(
         name="cleanrl_vs_search",
         commands={
-            **{
-                f"cleanrl_ppo_2p_vs_search_{leg}.{ext}": (
-                    f"python experiments/cleanrl_ppo.py --preset vs-search-{leg} --export"
-                    if ext == "json"
-                    else "the same command"
-                )
-                for leg in (1, 2)
-                for ext in ("json", "png", "wall_curve.png", "npz")
-            },
+            f"cleanrl_ppo_2p_vs_search_{leg}.{ext}": (
+                f"python experiments/cleanrl_ppo.py --preset vs-search-{leg} --export"
+                if ext == "json"
+                else "the same command"
+            )
+            for leg in (1, 2)
+            for ext in ("json", "png", "wall_curve.png", "npz")
         },
         reason=(
             "two fine-tuning legs against the search bot (issue 23: the plain network against "
