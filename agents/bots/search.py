@@ -154,11 +154,49 @@ class SearchAgent(Agent):
         return cands
 
     def _decide(self, state: GameState, rng: np.random.Generator) -> int:
-        eng, bots, *_ = self._tables(state.config)
         cands = self.candidate_actions(state, rng)
         if len(cands) == 1:
             self.last_stats = {"candidates": 1, "worlds": 0}
             return int(cands[0])
+        values = self._rollout_values(state, cands, rng)
+        return int(cands[int(np.argmax(values))])
+
+    def candidate_values(
+        self,
+        state: GameState,
+        rng: np.random.Generator,
+        extra: np.ndarray | None = None,
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """The searched actions of game 0 of ``state`` and their mean rollout values.
+
+        The candidates are :meth:`candidate_actions` plus the legal actions of ``extra``
+        that are not among them (a learner's own choices, for expert iteration:
+        ``experiments/common/search_labels.py``); the values are what the bot itself
+        compares (win share plus ``margin`` times the lead in delivered orders), over the
+        same worlds for every candidate. A position with one legal action is searched
+        anyway: its value is still the seat's expected result.
+        """
+        if not isinstance(state, GameState) or state.batch_size != 1:
+            raise ValueError("candidate_values takes a GameState of one game")
+        if (state.data["phase"] == OVER).any():
+            raise ValueError("candidate_values got a finished game")
+        cands = self.candidate_actions(state, rng)
+        if extra is not None:
+            eng = self._tables(state.config)[0]
+            mask = eng.legal_masks(state)[0]
+            for a in np.asarray(extra, np.int64).reshape(-1):
+                if not 0 <= a < mask.shape[0] or not mask[a]:
+                    raise ValueError(f"extra action {int(a)} is not legal in this position")
+                if a not in cands:
+                    cands = np.append(cands, a)
+        return cands, self._rollout_values(state, cands, rng)
+
+    def _rollout_values(
+        self, state: GameState, cands: np.ndarray, rng: np.random.Generator
+    ) -> np.ndarray:
+        """Each candidate's mean value over the sampled worlds (rounds of ``worlds``
+        until ``time_ms`` is spent, or one round)."""
+        eng, bots, *_ = self._tables(state.config)
         me = int(state.data["seat"][0])
         n = state.config.num_players
         k = len(cands)
@@ -176,7 +214,7 @@ class SearchAgent(Agent):
             if self.time_ms is None or (time.perf_counter() - start) * 1e3 >= self.time_ms:
                 break
         self.last_stats = {"candidates": k, "worlds": done}
-        return int(cands[int(np.argmax(total))])
+        return total / done
 
     def _values(self, batch: GameState, me: int) -> np.ndarray:
         """My win share in each played-out world (the rules' own winner rule), plus

@@ -102,6 +102,39 @@ def test_the_prior_adds_its_choice_to_the_candidates() -> None:
     assert added > 0  # the network does propose moves the builder ranks lower
 
 
+def test_candidate_values_are_what_the_decision_compares() -> None:
+    """``candidate_values`` (expert iteration's labels) searches the same candidates over
+    the same worlds as a decision: for one generator state, the best value is the action
+    ``act_states`` picks; extra legal actions are appended, illegal ones refused; and the
+    values, like the decision, do not read hidden cards."""
+    cfg = Config(num_players=2)
+    eng = Engine(cfg)
+    bot = SearchAgent(worlds=6, candidates=3)
+    extras = 0
+    for pos in _positions(cfg, 4, 33)[:24]:
+        cands, values = bot.candidate_values(pos, np.random.default_rng(5))
+        assert cands.tolist() == bot.candidate_actions(pos).tolist()
+        assert values.shape == cands.shape and np.isfinite(values).all()
+        if len(cands) > 1:
+            chosen = bot.act_states(pos, np.random.default_rng(5))[0]
+            assert chosen == cands[int(np.argmax(values))]
+        twin = sample_world(pos, int(pos.data["seat"][0]), np.random.default_rng(8))
+        same = bot.candidate_values(twin, np.random.default_rng(5))
+        assert same[0].tolist() == cands.tolist() and np.array_equal(same[1], values)
+        legal = np.flatnonzero(eng.legal_masks(pos)[0])
+        other = [a for a in legal if a not in cands][:2]
+        if other:
+            more, more_values = bot.candidate_values(pos, np.random.default_rng(5), other)
+            assert more.tolist() == cands.tolist() + other and len(more_values) == len(more)
+            extras += 1
+        illegal = int(np.flatnonzero(eng.legal_masks(pos)[0] == 0)[0])
+        with pytest.raises(ValueError, match=f"extra action {illegal} is not legal"):
+            bot.candidate_values(pos, np.random.default_rng(5), [illegal])
+    assert extras > 0
+    with pytest.raises(ValueError, match="one game"):
+        bot.candidate_values(eng.reset(seeds=np.arange(2)), np.random.default_rng(0))
+
+
 def test_the_prior_is_a_recall_policy_for_the_game() -> None:
     with pytest.raises(ValueError, match="prior must be a policy that reads the recall"):
         SearchAgent(prior="search")

@@ -1,0 +1,136 @@
+"""Expert iteration's fit: a policy network pulled toward the search's valued candidates.
+
+``search_labels.py`` gives, for each of the network's own positions, the search bot's
+candidate moves and their mean rollout values. The target is a softmax of those values
+at a ``temperature`` (in win-share units: at 0.05 a move 0.05 better is e times as
+likely), zero on every other legal move; the loss is the cross-entropy of the network's
+masked softmax to it. A soft target keeps what a single choice throws away: how close
+the runners-up were, so near ties (decided by the luck of the sampled worlds) are not
+taught as certainties.
+
+The network is the policy file's own actor (:func:`torch_actor`), fitted in place and
+exported back to the same file format (:func:`numpy_policy`), so the fitted policy plays
+as ``PPOAgent(path)`` everywhere a policy file does.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+__all__ = ["fit_to_values", "numpy_policy", "soft_targets", "torch_actor"]
+
+
+def torch_actor(pol: Any) -> Any:
+    """A torch ``Sequential`` computing ``pol.logits`` of observations already divided
+    by ``pol.scale`` (a :class:`~mamma_mia_agents.bots.ppo_policy.NumpyPolicy`)."""
+    import torch
+
+    if pol.select is not None:
+        raise ValueError(f"{pol.source}: the policy reads a subset of the observation")
+    act = torch.nn.Tanh if pol.meta["activation"] == "tanh" else torch.nn.ReLU
+    mods: list[Any] = []
+    for w, b in [*pol.layers, (pol.w_out, pol.b_out)]:
+        lin = torch.nn.Linear(w.shape[0], w.shape[1])
+        with torch.no_grad():
+            lin.weight.copy_(torch.from_numpy(np.ascontiguousarray(w.T)))
+            lin.bias.copy_(torch.from_numpy(b))
+        mods += [lin, act()]
+    return torch.nn.Sequential(*mods[:-1])
+
+
+def numpy_policy(actor: Any, pol: Any) -> Any:
+    """The policy file of ``actor`` (a :func:`torch_actor`), with ``pol``'s metadata."""
+    from experiments.common.policy_export import policy_from_mlp
+
+    mods = list(actor)
+    meta = {k: v for k, v in pol.meta.items() if k not in ("format", "activation", "canonical")}
+    meta.pop("obs_sections", None)
+    return policy_from_mlp(mods[:-1], mods[-1], meta, pol.scale)
+
+
+def soft_targets(cands: np.ndarray, values: np.ndarray, temperature: float) -> np.ndarray:
+    """Each row's softmax of its candidates' values / ``temperature`` (0 on padding)."""
+    ok = cands >= 0
+    z = np.where(ok, values / temperature, -np.inf)
+    z = np.exp(z - z.max(axis=1, keepdims=True))
+    return (z / z.sum(axis=1, keepdims=True)).astype(np.float32)
+
+
+def _regret(logits: Any, cands: np.ndarray, values: np.ndarray) -> tuple[float, float]:
+    """The holdout's mean value lost by the network's choice among the candidates
+    (best candidate minus the network's favourite candidate) and how often its overall
+    favourite legal move is the best candidate."""
+    lc = np.take_along_axis(logits, np.maximum(cands, 0), axis=1)
+    lc = np.where(cands >= 0, lc, -np.inf)
+    pick = lc.argmax(axis=1)
+    v = np.where(cands >= 0, values, -np.inf)
+    rows = np.arange(len(v))
+    regret = v.max(axis=1) - v[rows, pick]
+    agree = logits.argmax(axis=1) == cands[rows, v.argmax(axis=1)]
+    return float(regret.mean()), float(agree.mean())
+
+
+def fit_to_values(
+    actor: Any,
+    data: dict[str, np.ndarray],
+    scale: np.ndarray,
+    fit: dict[str, Any],
+    seed: int,
+    log_rows: list[dict[str, Any]],
+    progress: bool = True,
+) -> None:
+    """Fit ``actor`` to ``data`` (``search_labels.label_games``'s arrays) in place.
+
+    ``fit``: ``temperature``, ``epochs``, ``batch_size``, ``learning_rate``,
+    ``holdout`` (share of positions held out). After each epoch a row of the train loss
+    and the holdout's loss, regret and agreement is appended to ``log_rows``."""
+    import torch
+
+    n_actions = int(list(actor)[-1].out_features)
+    obs = torch.from_numpy(data["obs"].astype(np.float32) / scale.astype(np.float32))
+    masks = torch.from_numpy(np.unpackbits(data["masks"], axis=1)[:, :n_actions].astype(bool))
+    target = torch.from_numpy(soft_targets(data["cands"], data["values"], fit["temperature"]))
+    cands = torch.from_numpy(np.maximum(data["cands"], 0))
+    rng = np.random.default_rng([seed, 31])
+    idx = rng.permutation(len(obs))
+    n_hold = max(1, int(len(idx) * fit["holdout"]))
+    hold, train = idx[:n_hold], idx[n_hold:]
+    opt = torch.optim.Adam(actor.parameters(), lr=fit["learning_rate"])
+    bs = int(fit["batch_size"])
+    steps = int(fit["epochs"]) * ((len(train) + bs - 1) // bs)
+    sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda i: 1.0 - i / max(1, steps))
+
+    def loss_of(rows: np.ndarray) -> tuple[Any, Any]:
+        logits = actor(obs[rows]).masked_fill(~masks[rows], -1e8)
+        logp = torch.log_softmax(logits, dim=1)
+        dense = torch.zeros_like(logp).scatter_add_(1, cands[rows], target[rows])
+        return -(dense * logp).sum(dim=1).mean(), logits
+
+    bar = None
+    if progress:
+        from tqdm.auto import tqdm
+
+        bar = tqdm(total=steps, desc="fit to search values", unit="batch")
+    for epoch in range(int(fit["epochs"])):
+        perm = rng.permutation(train)
+        total = 0.0
+        for lo in range(0, len(perm), bs):
+            loss, _ = loss_of(perm[lo : lo + bs])
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            total += loss.item() * len(perm[lo : lo + bs])
+            if bar is not None:
+                bar.update(1)
+        with torch.no_grad():
+            h_loss, h_logits = loss_of(hold)
+        regret, agree = _regret(h_logits.numpy(), data["cands"][hold], data["values"][hold])
+        log_rows.append({
+            "epoch": epoch + 1, "train_loss": total / len(train), "holdout_loss": float(h_loss),
+            "holdout_regret": regret, "holdout_agreement": agree,
+        })  # fmt: skip
+    if bar is not None:
+        bar.close()

@@ -1,0 +1,189 @@
+"""Expert iteration's data: the network's own positions, labelled by the search bot.
+
+A network fitted to the search bot's games learns positions it will not reach itself,
+and a network fitted to the search bot's single choice learns nothing of how close the
+other moves were (the search's choices are noisy: near ties are decided by the luck of
+the sampled worlds). So the network plays its own games against an opponent, and at
+every decision of its seat with more than one legal action the labeller (a
+:class:`~mamma_mia_agents.bots.search.SearchAgent`, usually with more worlds than the
+bundled bot) values its candidates (the builder's best moves, plus the network's own
+``extra_top`` most likely moves) over the same sampled worlds. ``distill.py`` fits the
+network to a softmax of those values.
+
+Each game is dealt twice, the network in each seat in turn (duplicate deals), by game
+number: game ``g`` seats the network at ``g % num_players`` on deal ``g // num_players``.
+The labeller and the opponent read the state only through their own doors
+(``act_states``, ``candidate_values``: sampled worlds, never the hidden cards), and
+their generators are derived one way from the seed (``agent_rng``), never the deals'.
+"""
+
+from __future__ import annotations
+
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+__all__ = ["LabelJob", "label_games", "label_parallel"]
+
+#: at most this many candidates are kept per position (the builder's 6, the network's
+#: choices, and every reveal choice fit well inside it)
+MAX_CANDIDATES = 16
+
+
+@dataclass(frozen=True)
+class LabelJob:
+    """One worker's share of the labelled games (picklable: paths and numbers only)."""
+
+    policy_path: str
+    opponent: str
+    labeller_worlds: int
+    labeller_candidates: int
+    extra_top: int
+    num_players: int
+    first_game: int
+    games: int
+    seed: int
+    batch: int = 32
+
+
+def deal_seeds(seed: int, deals: np.ndarray) -> np.ndarray:
+    """The engine seed of each deal number (the same deal for both of its games)."""
+    return np.array(
+        [np.random.SeedSequence([seed, 17, int(d)]).generate_state(1, np.uint64)[0] for d in deals],
+        dtype=np.uint64,
+    )
+
+
+def _top_actions(logits: np.ndarray, cmask: np.ndarray, k: int) -> np.ndarray:
+    """The ``k`` most likely legal canonical actions of each row (-1 pads)."""
+    z = np.where(cmask, logits, -np.inf)
+    order = np.argsort(-z, axis=1, kind="stable")[:, :k]
+    legal = np.take_along_axis(cmask, order, axis=1)
+    return np.where(legal, order, -1)
+
+
+def label_games(job: LabelJob, progress: bool = False) -> dict[str, np.ndarray]:
+    """Play ``job.games`` games (numbered from ``job.first_game``) and label the network's
+    decisions. Returns ``obs`` (uint8 canonical observations), ``masks`` (bit-packed
+    canonical masks), ``cands`` (canonical candidate actions, -1 padded), ``values``
+    (their mean rollout values, NaN padded), and ``wins`` (the network's win share of
+    each game: how it played while being labelled)."""
+    from mamma_mia_agents import load_agent
+    from mamma_mia_agents.bots.ppo_policy import NumpyPolicy
+    from mamma_mia_agents.bots.search import SearchAgent
+    from mamma_mia_env import Config, Engine
+    from mamma_mia_env.game.outcome import delivered_and_cards, win_shares
+    from mamma_mia_env.game.state import OVER
+    from mamma_mia_env.policy import information_set, observers_for, policy_actions
+    from mamma_mia_env.plumbing.seeding import agent_rng
+
+    config = Config(num_players=job.num_players)
+    pol = NumpyPolicy.load(job.policy_path)
+    if pol.num_players != job.num_players or not pol.canonical:
+        raise ValueError(f"{job.policy_path}: a canonical {job.num_players}-player policy needed")
+    opponent = load_agent(job.opponent)
+    opponent.check_config(config)
+    labeller = SearchAgent(worlds=job.labeller_worlds, candidates=job.labeller_candidates)
+    eng = Engine(config)
+    observers = observers_for(config, [opponent], engines={"recall": eng})
+    canon = pol.canon
+    n = job.num_players
+    out: dict[str, list[np.ndarray]] = {k: [] for k in ("obs", "masks", "cands", "values")}
+    wins: list[np.ndarray] = []
+    bar = None
+    if progress:
+        from tqdm.auto import tqdm
+
+        bar = tqdm(total=job.games, desc="labelled games", unit="game")
+    for lo in range(job.first_game, job.first_game + job.games, job.batch):
+        ids = np.arange(lo, min(lo + job.batch, job.first_game + job.games))
+        me = ids % n
+        seeds = deal_seeds(job.seed, ids // n)
+        state = eng.reset(seeds=seeds)
+        opp_rng = agent_rng(f"expert iteration opponent {lo}", job.seed)
+        lab_rng = agent_rng(f"expert iteration labeller {lo}", job.seed)
+        while (live := state.data["phase"] != OVER).any():
+            seat = state.data["seat"].astype(np.int64)
+            acts = np.zeros(len(ids), np.int64)
+            mine = np.flatnonzero(live & (seat == me))
+            theirs = np.flatnonzero(live & (seat != me))
+            if len(theirs):  # the one seat-policy loop: any agent, any observation mode
+                sub = state[theirs]
+                acts[theirs] = policy_actions([opponent], np.zeros(len(theirs), np.int64), sub,
+                                              eng.legal_masks(sub), opp_rng, observers)  # fmt: skip
+            if len(mine):
+                sub = state[mine]
+                cobs = canon.obs(eng.observe(sub), seat[mine])
+                cmask = canon.masks(eng.legal_masks(sub), seat[mine]) != 0
+                logits = pol.logits(cobs)
+                top = _top_actions(logits, cmask, max(1, job.extra_top))
+                acts[mine] = canon.to_env_actions(top[:, 0], seat[mine])
+                for j, g in enumerate(mine):
+                    if cmask[j].sum() < 2:
+                        continue
+                    extra = top[j, : job.extra_top]
+                    extra = canon.to_env_actions(extra[extra >= 0], np.full(
+                        (extra >= 0).sum(), seat[g]))  # fmt: skip
+                    # what the seat knows, everything else re-dealt (as any search bot gets it)
+                    world = information_set(state[[g]])
+                    cands, values = labeller.candidate_values(world, lab_rng, extra)
+                    k = min(len(cands), MAX_CANDIDATES)
+                    row_c = np.full(MAX_CANDIDATES, -1, np.int64)
+                    row_v = np.full(MAX_CANDIDATES, np.nan, np.float32)
+                    row_c[:k] = canon.to_canonical_actions(cands[:k], np.full(k, seat[g]))
+                    row_v[:k] = values[:k]
+                    out["obs"].append(cobs[j].astype(np.uint8))
+                    out["masks"].append(np.packbits(cmask[j]))
+                    out["cands"].append(row_c)
+                    out["values"].append(row_v)
+            eng.step(state, acts, active=live)
+        delivered, cards = delivered_and_cards(state.data, n)
+        wins.append(win_shares(delivered, cards)[np.arange(len(ids)), me])
+        if bar is not None:
+            bar.update(len(ids))
+    if bar is not None:
+        bar.close()
+    res = {k: np.stack(v) if v else np.zeros((0,)) for k, v in out.items()}
+    res["wins"] = np.concatenate(wins)
+    return res
+
+
+def _run(job: LabelJob) -> dict[str, np.ndarray]:
+    return label_games(job)
+
+
+def label_parallel(
+    job: LabelJob, workers: int, progress: bool = True
+) -> dict[str, np.ndarray]:
+    """:func:`label_games` split over ``workers`` processes by game number (the same
+    games and labels as one process, since every batch's generators are keyed by its
+    first game number: the split must keep ``job.batch``-sized blocks whole)."""
+    if workers <= 1:
+        return label_games(job, progress)
+    blocks = [
+        (lo, min(job.batch, job.first_game + job.games - lo))
+        for lo in range(job.first_game, job.first_game + job.games, job.batch)
+    ]
+    jobs = [
+        LabelJob(**{**job.__dict__, "first_game": lo, "games": b}) for lo, b in blocks
+    ]
+    parts: list[Any] = [None] * len(jobs)
+    bar = None
+    if progress:
+        from tqdm.auto import tqdm
+
+        bar = tqdm(total=job.games, desc="labelled games", unit="game")
+    with ProcessPoolExecutor(workers) as pool:
+        futures = {pool.submit(_run, j): i for i, j in enumerate(jobs)}
+        from concurrent.futures import as_completed
+
+        for fut in as_completed(futures):
+            i = futures[fut]
+            parts[i] = fut.result()
+            if bar is not None:
+                bar.update(jobs[i].games)
+    if bar is not None:
+        bar.close()
+    return {k: np.concatenate([p[k] for p in parts if len(p[k])]) for k in parts[0]}
