@@ -13,14 +13,17 @@ in rounds (``--iterations``):
    the builder's ``--labeller-candidates`` best moves plus the network's own
    ``--extra-top`` most likely ones (``experiments/common/search_labels.py``, over
    ``--workers`` processes);
-2. the network is fitted to a softmax of those values at ``--temperature``, on every
-   round's positions so far (``experiments/common/distill.py``);
+2. the network is fitted to its own preference among those candidates times
+   exp(value / ``--temperature``), on every round's positions so far
+   (``experiments/common/distill.py``);
 3. the fitted network plays ``--curve-games`` duplicate deals against the evaluation
    opponent (the learning curve), and the next round labels its own positions.
 
 The positions are the network's own (not the search bot's games), so the labels cover
-what the network will meet; the targets are values (not the search's single choice), so
-near ties are not taught as certainties. After the last round the policy file plays
+what the network will meet; the targets are values (not the search's single choice), and
+weighted by the network's own preference (the labels are noisy: 32 sampled worlds
+decide a near tie by luck), so only differences the labels show again and again move
+the network. After the last round the policy file plays
 ``--final-games`` duplicate deals at the final seed no training uses.
 
 Outputs in ``runs/<name>/`` (or ``--out``): ``policy.npz`` (plays as ``PPOAgent(path)``),
@@ -76,9 +79,9 @@ class Args:
     import path)"""
 
     # the labels
-    iterations: int = 2
+    iterations: int = 3
     """rounds of labelling the current network's games and fitting it"""
-    games: int = 4096
+    games: int = 3072
     """labelled games per round (duplicate deals: an even number in 2 players)"""
     labeller_worlds: int = 32
     """sampled worlds per candidate of the labeller (the bundled search bot uses 16)"""
@@ -90,11 +93,16 @@ class Args:
     """processes labelling games"""
 
     # the fit
-    temperature: float = 0.05
-    """softmax temperature of the targets, in win-share units"""
-    epochs: int = 4
+    anchored: bool = True
+    """targets weighted by the network's own preference among the candidates, fitted over
+    the candidates only (``distill.py``); off: a softmax of the values alone over every
+    legal move, which on 32-world labels made the network worse (docs/TRAINING.md)"""
+    temperature: float = 0.06
+    """softmax temperature of the values, in win-share units (32-world values are
+    noisy: about 0.07 standard deviation each)"""
+    epochs: int = 8
     batch_size: int = 512
-    learning_rate: float = 3e-4
+    learning_rate: float = 1e-3
     holdout: float = 0.05
     """share of the positions held out of the fit (its loss, regret and agreement)"""
 
@@ -210,7 +218,8 @@ def run(args: Args, out: Path) -> dict[str, Any]:
         fit_rows: list[dict[str, Any]] = []
         t1 = time.perf_counter()
         fit = {k: getattr(args, k) for k in ("temperature", "epochs", "batch_size")}
-        fit |= {"learning_rate": args.learning_rate, "holdout": args.holdout}
+        fit |= {"learning_rate": args.learning_rate, "holdout": args.holdout,
+                "anchored": args.anchored}  # fmt: skip
         fit_to_values(actor, merged, pol.scale, fit, args.seed + it, fit_rows)
         fit_seconds = time.perf_counter() - t1
         new = numpy_policy(actor, pol)

@@ -1,12 +1,18 @@
 """Expert iteration's fit: a policy network pulled toward the search's valued candidates.
 
 ``search_labels.py`` gives, for each of the network's own positions, the search bot's
-candidate moves and their mean rollout values. The target is a softmax of those values
-at a ``temperature`` (in win-share units: at 0.05 a move 0.05 better is e times as
-likely), zero on every other legal move; the loss is the cross-entropy of the network's
-masked softmax to it. A soft target keeps what a single choice throws away: how close
-the runners-up were, so near ties (decided by the luck of the sampled worlds) are not
-taught as certainties.
+candidate moves and their mean rollout values. Two targets:
+
+* ``anchored`` (what ``expert_iteration.py`` uses): the starting network's own
+  probabilities among the candidates times exp(value / ``temperature``), renormalised,
+  and the cross-entropy taken over the candidates only. It is a regularised policy
+  improvement step: where the values tie, the network keeps its preference; where one
+  move is valued higher, it gains in proportion. The labels need it: 32 sampled worlds
+  give each value a standard deviation near 0.07, about the gap between the best two
+  candidates, so a target from the values alone teaches the sampling's luck.
+* plain: a softmax of the values alone, zero on every other legal move, cross-entropy
+  over all legal moves (the network's own knowledge is overwritten; on 32-world labels
+  it played worse than before, docs/TRAINING.md).
 
 The network is the policy file's own actor (:func:`torch_actor`), fitted in place and
 exported back to the same file format (:func:`numpy_policy`), so the fitted policy plays
@@ -84,15 +90,30 @@ def fit_to_values(
     """Fit ``actor`` to ``data`` (``search_labels.label_games``'s arrays) in place.
 
     ``fit``: ``temperature``, ``epochs``, ``batch_size``, ``learning_rate``,
-    ``holdout`` (share of positions held out). After each epoch a row of the train loss
+    ``holdout`` (share of positions held out), ``anchored`` (module doc; default off). After each epoch a row of the train loss
     and the holdout's loss, regret and agreement is appended to ``log_rows``."""
     import torch
 
     n_actions = int(list(actor)[-1].out_features)
     obs = torch.from_numpy(data["obs"].astype(np.float32) / scale.astype(np.float32))
     masks = torch.from_numpy(np.unpackbits(data["masks"], axis=1)[:, :n_actions].astype(bool))
-    target = torch.from_numpy(soft_targets(data["cands"], data["values"], fit["temperature"]))
+    valid = torch.from_numpy(data["cands"] >= 0)
     cands = torch.from_numpy(np.maximum(data["cands"], 0))
+    anchored = bool(fit.get("anchored", False))
+    if anchored:
+        # the starting network's own preference among the candidates, times exp(value / T)
+        with torch.no_grad():
+            prior = torch.cat([
+                torch.log_softmax(actor(obs[lo : lo + 8192]).gather(1, cands[lo : lo + 8192])
+                                  .masked_fill(~valid[lo : lo + 8192], -1e8), dim=1)
+                for lo in range(0, len(obs), 8192)
+            ]).numpy()  # fmt: skip
+        z = prior + np.nan_to_num(data["values"]) / fit["temperature"]
+        z = np.where(data["cands"] >= 0, z, -np.inf)
+        z = np.exp(z - z.max(axis=1, keepdims=True))
+        target = torch.from_numpy((z / z.sum(axis=1, keepdims=True)).astype(np.float32))
+    else:
+        target = torch.from_numpy(soft_targets(data["cands"], data["values"], fit["temperature"]))
     rng = np.random.default_rng([seed, 31])
     idx = rng.permutation(len(obs))
     n_hold = max(1, int(len(idx) * fit["holdout"]))
@@ -104,6 +125,9 @@ def fit_to_values(
 
     def loss_of(rows: np.ndarray) -> tuple[Any, Any]:
         logits = actor(obs[rows]).masked_fill(~masks[rows], -1e8)
+        if anchored:  # among the candidates only: the other moves keep their logits
+            lc = logits.gather(1, cands[rows]).masked_fill(~valid[rows], -1e8)
+            return -(target[rows] * torch.log_softmax(lc, dim=1)).sum(dim=1).mean(), logits
         logp = torch.log_softmax(logits, dim=1)
         dense = torch.zeros_like(logp).scatter_add_(1, cands[rows], target[rows])
         return -(dense * logp).sum(dim=1).mean(), logits
