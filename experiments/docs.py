@@ -23,6 +23,8 @@ from experiments.docs_training import (
     ab_cleanrl_defaults,
     ab_cleanrl_warm_start,
     cleanrl_ppo,
+    expert_iteration,
+    expert_iteration_strength,
     ppo_strength,
     shipped_policy,
     ten_minutes,
@@ -266,6 +268,8 @@ BLOCKS: dict[str, Callable[[], str]] = {
     "ab_cleanrl_warm_start": ab_cleanrl_warm_start,
     "vs_search": vs_search,
     "vs_search_strength": vs_search_strength,
+    "expert_iteration": expert_iteration,
+    "expert_iteration_strength": expert_iteration_strength,
 }
 
 

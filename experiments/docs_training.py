@@ -199,3 +199,42 @@ def vs_search_strength() -> str:
     """The second vs-search leg's policy file on the evaluation ladder (``mamma-mia
     evaluate``, 2,000 games a pairing), against issue 23's target for the plain network."""
     return pairings_table("vs_search", {(2, "search"): 0.5})
+
+
+def expert_iteration() -> str:
+    """``experiments/expert_iteration.py --preset vs-search``: per round the labelled
+    positions, the network's win rate while being labelled, the labelling and fitting
+    time and the curve point against ``search``; then the final duplicate-deal
+    evaluation."""
+    name = "expert_iteration_2p_vs_search.json"
+    d = json.loads((RESULTS / name).read_text())
+    a, s = d["args"], d["start_curve"]
+    lines = [
+        f"| round | labelled positions ({a['games']:,} games) | network's win rate while "
+        f"labelled | labelling + fit (min) | vs `{a['opponent']}` after the round, "
+        f"{a['curve_games']} deals (seed {d['provenance']['seeds']['curve_seed']:,}) |",
+        "|---:|---:|---:|---:|---|",
+        f"| start (`{Path(a['init_policy']).name}`) | - | - | - | "
+        f"{_rate(s['win_rate'], s['win_rate_low'], s['win_rate_high'])} |",
+    ]
+    for r in d["rounds"]:
+        c = r["curve"]
+        lines.append(
+            f"| {r['round']} | {r['positions']:,} | {100 * r['win_rate_while_labelled']:.1f}% | "
+            f"{r['label_seconds'] / 60:.1f} + {r['fit_seconds'] / 60:.1f} | "
+            f"{_rate(c['win_rate'], c['win_rate_low'], c['win_rate_high'])} |"
+        )
+    f = d["final"]
+    return "\n".join(lines) + (
+        f"\n\nFinal policy against `{a['opponent']}` on {f['games']:,} duplicate deals (seed "
+        f"{f['seed']:,}, the vs-search presets' final deals): "
+        f"**{_rate(f['win_rate'], f['win_rate_low'], f['win_rate_high'])}**; training "
+        f"(labelling, fitting and the curve) took {d['wall']['training_seconds'] / 60:.1f} "
+        f"min wall (`{name}`).\n"
+    )
+
+
+def expert_iteration_strength() -> str:
+    """The expert-iteration policy file on the evaluation ladder (``mamma-mia evaluate``,
+    2,000 games a pairing), against issue 23's target for the plain network."""
+    return pairings_table("expert_iteration", {(2, "search"): 0.5})

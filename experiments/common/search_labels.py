@@ -19,7 +19,8 @@ their generators are derived one way from the seed (``agent_rng``), never the de
 
 from __future__ import annotations
 
-from concurrent.futures import ProcessPoolExecutor
+import multiprocessing as mp
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from typing import Any
 
@@ -175,10 +176,10 @@ def label_parallel(
         from tqdm.auto import tqdm
 
         bar = tqdm(total=job.games, desc="labelled games", unit="game")
-    with ProcessPoolExecutor(workers) as pool:
+    # spawned, not forked: the parent may already run OpenMP threads (the engine's
+    # parallel kernels), and a fork of such a process is refused by GNU OpenMP
+    with ProcessPoolExecutor(workers, mp_context=mp.get_context("spawn")) as pool:
         futures = {pool.submit(_run, j): i for i, j in enumerate(jobs)}
-        from concurrent.futures import as_completed
-
         for fut in as_completed(futures):
             i = futures[fut]
             parts[i] = fut.result()

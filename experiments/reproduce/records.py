@@ -229,6 +229,22 @@ RECORDS: list[Record] = [
         ),
     ),
     Record(
+        name="expert_iteration",
+        commands={
+            f"expert_iteration_2p_vs_search.{ext}": (
+                "python experiments/expert_iteration.py --preset vs-search --export"
+                if ext == "json"
+                else "the same command"
+            )
+            for ext in ("json", "png", "npz")
+        },
+        reason=(
+            "an hour of labelling the network's games with a search bot and fitting it (issue "
+            "23: the plain network against search); the labels and the fit are repeatable from "
+            "the seed on the same library versions, the wall times are timings of that machine"
+        ),
+    ),
+    Record(
         name="cleanrl_vs_search",
         commands={
             f"cleanrl_ppo_2p_vs_search_{leg}.{ext}": (

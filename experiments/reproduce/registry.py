@@ -343,4 +343,11 @@ EXPERIMENTS: list[Experiment] = [
         "scorecard_vs_search_2p_random_builder_search",
         "the vs-search fine-tuned policy's scorecard, 2 players",
     ),
+    _scorecard(
+        "experiments/results/expert_iteration_2p_vs_search.npz",
+        2,
+        "random,builder,search",
+        "scorecard_expert_iteration_2p_random_builder_search",
+        "the expert-iteration policy's scorecard, 2 players",
+    ),
 ]

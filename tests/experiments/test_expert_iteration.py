@@ -113,10 +113,12 @@ def test_the_script_refuses_bad_flags(capsys, tmp_path) -> None:
 
 
 def test_the_script_writes_a_policy_that_plays(tmp_path) -> None:
+    """Two labelling workers after the script set two threads: the workers are spawned
+    (a fork of a process running OpenMP threads is refused by GNU OpenMP)."""
     out = tmp_path / "run"
     argv = ["--games", "4", "--iterations", "2", "--curve-games", "2", "--final-games", "2",
-            "--opponent", "builder", "--init-policy", POLICY, "--workers", "1",
-            "--threads", "1", "--labeller-worlds", "2", "--labeller-candidates", "2",
+            "--opponent", "builder", "--init-policy", POLICY, "--workers", "2",
+            "--threads", "2", "--labeller-worlds", "2", "--labeller-candidates", "2",
             "--out", str(out)]  # fmt: skip
     assert expert_iteration.main(argv) == 0
     doc = json.loads((out / "result.json").read_text())
