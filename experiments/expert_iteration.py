@@ -62,6 +62,8 @@ from mamma_mia_env.plumbing.files import write_file  # noqa: E402
 
 __all__ = ["PRESETS", "Args", "main", "parse_args", "run"]
 
+LABELS = ("obs", "masks", "cands", "values")  # the labelled positions' arrays
+
 
 @dataclass
 class Args:
@@ -135,8 +137,11 @@ def parse_args(argv: list[str] | None = None) -> tuple[Args, argparse.Namespace]
         parser.set_defaults(**PRESETS[chosen])
     group = parser.add_mutually_exclusive_group()
     group.add_argument("--out", type=Path, default=None, help="run directory (default runs/<name>)")
-    group.add_argument("--export", action="store_true",
-                       help="also copy the result, the curve and the policy to experiments/results/")  # fmt: skip
+    group.add_argument(
+        "--export",
+        action="store_true",
+        help="also copy the result, the curve and the policy to experiments/results/",
+    )
     from experiments.common.arguments import checked  # every flag checked
 
     ns = checked(parser).parse_args(argv)
@@ -172,8 +177,10 @@ def _problems(args: Args) -> list[str]:
     try:
         pol = NumpyPolicy.load(args.init_policy)
         if pol.num_players != args.num_players or not pol.canonical or pol.select is not None:
-            problems.append(f"--init-policy {args.init_policy!r} is not a canonical "
-                            f"{args.num_players}-player policy of the whole observation")  # fmt: skip
+            problems.append(
+                f"--init-policy {args.init_policy!r} is not a canonical "
+                f"{args.num_players}-player policy of the whole observation"
+            )
     except (OSError, ValueError) as exc:
         problems.append(f"--init-policy: {exc}")
     try:
@@ -189,6 +196,43 @@ def _against(args: Args, pol: Any, games: int, seed: int) -> dict[str, float]:
     res = evaluate(PPOAgent(pol), [args.opponent], args.num_players, games, seed,
                    workers=args.workers)[args.opponent]  # fmt: skip
     return {k: res[k] for k in ("games", "win_rate", "win_rate_low", "win_rate_high")}
+
+
+def _round(
+    args: Args, it: int, actor: Any, pol: Any, policy_file: Path, data: list, started: float
+) -> dict[str, Any]:
+    """Round ``it``: label the games of the policy in ``policy_file``, fit ``actor`` to
+    every round's labels so far, write the fitted policy over ``policy_file`` and play
+    the curve's deals. Returns the round's record (``data`` gains its labels)."""
+    t0 = time.perf_counter()
+    job = LabelJob(str(policy_file), args.opponent, args.labeller_worlds,
+                   args.labeller_candidates, args.extra_top, args.num_players,
+                   first_game=0, games=args.games, seed=args.seed * 1000 + it)  # fmt: skip
+    data.append(label_parallel(job, args.workers))
+    label_seconds = time.perf_counter() - t0
+    merged = {k: np.concatenate([d[k] for d in data]) for k in LABELS}
+    fit_rows: list[dict[str, Any]] = []
+    t1 = time.perf_counter()
+    fit = {k: getattr(args, k) for k in ("temperature", "epochs", "batch_size")}
+    fit |= {"learning_rate": args.learning_rate, "holdout": args.holdout,
+            "anchored": args.anchored}  # fmt: skip
+    fit_to_values(actor, merged, pol.scale, fit, args.seed + it, fit_rows)
+    fit_seconds = time.perf_counter() - t1
+    new = numpy_policy(actor, pol)
+    new.meta["trained_with"] = {
+        "script": "expert_iteration.py", "name": args.name, "seed": args.seed,
+        "init_policy": args.init_policy, "rounds": it + 1, "positions": len(merged["obs"]),
+    }  # fmt: skip
+    new.save(policy_file)
+    t2 = time.perf_counter()
+    point = _against(args, new, args.curve_games, CURVE_SEED)
+    return {
+        "round": it + 1, "labelled_games": args.games, "positions": len(data[-1]["obs"]),
+        "win_rate_while_labelled": float(data[-1]["wins"].mean()),
+        "label_seconds": label_seconds, "fit_seconds": fit_seconds, "fit": fit_rows,
+        "curve": point, "curve_seconds": time.perf_counter() - t2,
+        "wall_seconds": time.perf_counter() - started,
+    }  # fmt: skip
 
 
 def run(args: Args, out: Path) -> dict[str, Any]:
@@ -208,44 +252,16 @@ def run(args: Args, out: Path) -> dict[str, Any]:
     data: list[dict[str, np.ndarray]] = []
     rounds: list[dict[str, Any]] = []
     for it in range(args.iterations):
-        t0 = time.perf_counter()
-        job = LabelJob(str(policy_file), args.opponent, args.labeller_worlds,
-                       args.labeller_candidates, args.extra_top, args.num_players,
-                       first_game=0, games=args.games, seed=args.seed * 1000 + it)  # fmt: skip
-        data.append(label_parallel(job, args.workers))
-        label_seconds = time.perf_counter() - t0
-        merged = {k: np.concatenate([d[k] for d in data]) for k in ("obs", "masks", "cands", "values")}
-        fit_rows: list[dict[str, Any]] = []
-        t1 = time.perf_counter()
-        fit = {k: getattr(args, k) for k in ("temperature", "epochs", "batch_size")}
-        fit |= {"learning_rate": args.learning_rate, "holdout": args.holdout,
-                "anchored": args.anchored}  # fmt: skip
-        fit_to_values(actor, merged, pol.scale, fit, args.seed + it, fit_rows)
-        fit_seconds = time.perf_counter() - t1
-        new = numpy_policy(actor, pol)
-        new.meta["trained_with"] = {
-            "script": "expert_iteration.py", "name": args.name, "seed": args.seed,
-            "init_policy": args.init_policy, "rounds": it + 1,
-            "positions": int(len(merged["obs"])),
-        }  # fmt: skip
-        new.save(policy_file)
-        t2 = time.perf_counter()
-        point = _against(args, new, args.curve_games, CURVE_SEED)
-        rounds.append({
-            "round": it + 1, "labelled_games": args.games,
-            "positions": int(len(data[-1]["obs"])),
-            "win_rate_while_labelled": float(data[-1]["wins"].mean()),
-            "label_seconds": label_seconds, "fit_seconds": fit_seconds, "fit": fit_rows,
-            "curve": point, "curve_seconds": time.perf_counter() - t2,
-            "wall_seconds": time.perf_counter() - started,
-        })  # fmt: skip
-        print(f"round {it + 1}: {rounds[-1]['positions']:,} positions, win while labelled "
-              f"{rounds[-1]['win_rate_while_labelled']:.3f}, curve {point['win_rate']:.3f}",
+        rounds.append(_round(args, it, actor, pol, policy_file, data, started))
+        r = rounds[-1]
+        print(f"round {it + 1}: {r['positions']:,} positions, win while labelled "
+              f"{r['win_rate_while_labelled']:.3f}, curve {r['curve']['win_rate']:.3f}",
               flush=True)  # fmt: skip
     training_seconds = time.perf_counter() - started
     final = None
     if args.final_games:
-        final = {"seed": FINAL_SEED, **_against(args, new, args.final_games, FINAL_SEED)}
+        trained = NumpyPolicy.load(policy_file)
+        final = {"seed": FINAL_SEED, **_against(args, trained, args.final_games, FINAL_SEED)}
     start = _against(args, NumpyPolicy.load(args.init_policy), args.curve_games, CURVE_SEED)
     _plot(args, start, rounds, out / "curve.png")
     doc = {
@@ -253,9 +269,11 @@ def run(args: Args, out: Path) -> dict[str, Any]:
         "start_curve": start,
         "rounds": rounds,
         "final": final,
-        "wall": {"training_seconds": training_seconds,
-                 "total_seconds": time.perf_counter() - started,
-                 "load_average": list(os.getloadavg())},  # fmt: skip
+        "wall": {
+            "training_seconds": training_seconds,
+            "total_seconds": time.perf_counter() - started,
+            "load_average": list(os.getloadavg()),
+        },
         "provenance": provenance(
             seeds={"seed": args.seed, "curve_seed": CURVE_SEED, "final_seed": FINAL_SEED},
             wall_time=time.perf_counter() - started,

@@ -90,8 +90,9 @@ def fit_to_values(
     """Fit ``actor`` to ``data`` (``search_labels.label_games``'s arrays) in place.
 
     ``fit``: ``temperature``, ``epochs``, ``batch_size``, ``learning_rate``,
-    ``holdout`` (share of positions held out), ``anchored`` (module doc; default off). After each epoch a row of the train loss
-    and the holdout's loss, regret and agreement is appended to ``log_rows``."""
+    ``holdout`` (share of positions held out), ``anchored`` (module doc; default off).
+    After each epoch a row of the train loss and the holdout's loss, regret and
+    agreement is appended to ``log_rows``."""
     import torch
 
     n_actions = int(list(actor)[-1].out_features)

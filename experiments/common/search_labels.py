@@ -65,44 +65,96 @@ def _top_actions(logits: np.ndarray, cmask: np.ndarray, k: int) -> np.ndarray:
     return np.where(legal, order, -1)
 
 
+class _Games:
+    """One worker's players: the network, the opponent (through the one seat-policy
+    loop) and the labeller, over one engine."""
+
+    def __init__(self, job: LabelJob) -> None:
+        from mamma_mia_agents import load_agent
+        from mamma_mia_agents.bots.ppo_policy import NumpyPolicy
+        from mamma_mia_agents.bots.search import SearchAgent
+        from mamma_mia_env import Config, Engine
+        from mamma_mia_env.policy import observers_for
+
+        config = Config(num_players=job.num_players)
+        self.pol = NumpyPolicy.load(job.policy_path)
+        if self.pol.num_players != job.num_players or not self.pol.canonical:
+            raise ValueError(
+                f"{job.policy_path}: a canonical {job.num_players}-player policy needed"
+            )
+        self.opponent = load_agent(job.opponent)
+        self.opponent.check_config(config)
+        self.labeller = SearchAgent(worlds=job.labeller_worlds, candidates=job.labeller_candidates)
+        self.eng = Engine(config)
+        self.observers = observers_for(config, [self.opponent], engines={"recall": self.eng})
+        self.job = job
+        self.out: dict[str, list[np.ndarray]] = {k: [] for k in ("obs", "masks", "cands", "values")}
+
+    def opponents_move(self, state: Any, rows: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        """The opponent's actions in games ``rows`` (any agent, any observation mode)."""
+        from mamma_mia_env.policy import policy_actions
+
+        sub = state[rows]
+        who = np.zeros(len(rows), np.int64)
+        return policy_actions([self.opponent], who, sub, self.eng.legal_masks(sub), rng,
+                              self.observers)  # fmt: skip
+
+    def network_moves(
+        self, state: Any, rows: np.ndarray, seats: np.ndarray, rng: np.random.Generator
+    ) -> np.ndarray:
+        """The network's most likely actions in games ``rows``, each decision with a
+        choice labelled on the way."""
+        canon = self.pol.canon
+        sub = state[rows]
+        cobs = canon.obs(self.eng.observe(sub), seats)
+        cmask = canon.masks(self.eng.legal_masks(sub), seats) != 0
+        top = _top_actions(self.pol.logits(cobs), cmask, max(1, self.job.extra_top))
+        for j, g in enumerate(rows):
+            if cmask[j].sum() >= 2:
+                self.label(state[[g]], int(seats[j]), top[j, : self.job.extra_top], rng)
+                self.out["obs"].append(cobs[j].astype(np.uint8))
+                self.out["masks"].append(np.packbits(cmask[j]))
+        return canon.to_env_actions(top[:, 0], seats)
+
+    def label(self, game: Any, seat: int, extra: np.ndarray, rng: np.random.Generator) -> None:
+        """The labeller's candidates and values for one game (the network's canonical
+        choices ``extra`` among them), stored in the canonical frame."""
+        from mamma_mia_env.policy import information_set
+
+        canon = self.pol.canon
+        extra = canon.to_env_actions(extra[extra >= 0], np.full((extra >= 0).sum(), seat))
+        # what the seat knows, everything else re-dealt (as any search bot gets it)
+        cands, values = self.labeller.candidate_values(information_set(game), rng, extra)
+        k = min(len(cands), MAX_CANDIDATES)
+        row_c = np.full(MAX_CANDIDATES, -1, np.int64)
+        row_v = np.full(MAX_CANDIDATES, np.nan, np.float32)
+        row_c[:k] = canon.to_canonical_actions(cands[:k], np.full(k, seat))
+        row_v[:k] = values[:k]
+        self.out["cands"].append(row_c)
+        self.out["values"].append(row_v)
+
+
 def label_games(job: LabelJob, progress: bool = False) -> dict[str, np.ndarray]:
     """Play ``job.games`` games (numbered from ``job.first_game``) and label the network's
     decisions. Returns ``obs`` (uint8 canonical observations), ``masks`` (bit-packed
     canonical masks), ``cands`` (canonical candidate actions, -1 padded), ``values``
     (their mean rollout values, NaN padded), and ``wins`` (the network's win share of
     each game: how it played while being labelled)."""
-    from mamma_mia_agents import load_agent
-    from mamma_mia_agents.bots.ppo_policy import NumpyPolicy
-    from mamma_mia_agents.bots.search import SearchAgent
-    from mamma_mia_env import Config, Engine
+    from tqdm.auto import tqdm
+
     from mamma_mia_env.game.outcome import delivered_and_cards, win_shares
     from mamma_mia_env.game.state import OVER
-    from mamma_mia_env.policy import information_set, observers_for, policy_actions
     from mamma_mia_env.plumbing.seeding import agent_rng
 
-    config = Config(num_players=job.num_players)
-    pol = NumpyPolicy.load(job.policy_path)
-    if pol.num_players != job.num_players or not pol.canonical:
-        raise ValueError(f"{job.policy_path}: a canonical {job.num_players}-player policy needed")
-    opponent = load_agent(job.opponent)
-    opponent.check_config(config)
-    labeller = SearchAgent(worlds=job.labeller_worlds, candidates=job.labeller_candidates)
-    eng = Engine(config)
-    observers = observers_for(config, [opponent], engines={"recall": eng})
-    canon = pol.canon
+    games = _Games(job)
     n = job.num_players
-    out: dict[str, list[np.ndarray]] = {k: [] for k in ("obs", "masks", "cands", "values")}
     wins: list[np.ndarray] = []
-    bar = None
-    if progress:
-        from tqdm.auto import tqdm
-
-        bar = tqdm(total=job.games, desc="labelled games", unit="game")
-    for lo in range(job.first_game, job.first_game + job.games, job.batch):
-        ids = np.arange(lo, min(lo + job.batch, job.first_game + job.games))
+    end = job.first_game + job.games
+    bar = tqdm(total=job.games, desc="labelled games", unit="game", disable=not progress)
+    for lo in range(job.first_game, end, job.batch):
+        ids = np.arange(lo, min(lo + job.batch, end))
         me = ids % n
-        seeds = deal_seeds(job.seed, ids // n)
-        state = eng.reset(seeds=seeds)
+        state = games.eng.reset(seeds=deal_seeds(job.seed, ids // n))
         opp_rng = agent_rng(f"expert iteration opponent {lo}", job.seed)
         lab_rng = agent_rng(f"expert iteration labeller {lo}", job.seed)
         while (live := state.data["phase"] != OVER).any():
@@ -110,54 +162,21 @@ def label_games(job: LabelJob, progress: bool = False) -> dict[str, np.ndarray]:
             acts = np.zeros(len(ids), np.int64)
             mine = np.flatnonzero(live & (seat == me))
             theirs = np.flatnonzero(live & (seat != me))
-            if len(theirs):  # the one seat-policy loop: any agent, any observation mode
-                sub = state[theirs]
-                acts[theirs] = policy_actions([opponent], np.zeros(len(theirs), np.int64), sub,
-                                              eng.legal_masks(sub), opp_rng, observers)  # fmt: skip
+            if len(theirs):
+                acts[theirs] = games.opponents_move(state, theirs, opp_rng)
             if len(mine):
-                sub = state[mine]
-                cobs = canon.obs(eng.observe(sub), seat[mine])
-                cmask = canon.masks(eng.legal_masks(sub), seat[mine]) != 0
-                logits = pol.logits(cobs)
-                top = _top_actions(logits, cmask, max(1, job.extra_top))
-                acts[mine] = canon.to_env_actions(top[:, 0], seat[mine])
-                for j, g in enumerate(mine):
-                    if cmask[j].sum() < 2:
-                        continue
-                    extra = top[j, : job.extra_top]
-                    extra = canon.to_env_actions(extra[extra >= 0], np.full(
-                        (extra >= 0).sum(), seat[g]))  # fmt: skip
-                    # what the seat knows, everything else re-dealt (as any search bot gets it)
-                    world = information_set(state[[g]])
-                    cands, values = labeller.candidate_values(world, lab_rng, extra)
-                    k = min(len(cands), MAX_CANDIDATES)
-                    row_c = np.full(MAX_CANDIDATES, -1, np.int64)
-                    row_v = np.full(MAX_CANDIDATES, np.nan, np.float32)
-                    row_c[:k] = canon.to_canonical_actions(cands[:k], np.full(k, seat[g]))
-                    row_v[:k] = values[:k]
-                    out["obs"].append(cobs[j].astype(np.uint8))
-                    out["masks"].append(np.packbits(cmask[j]))
-                    out["cands"].append(row_c)
-                    out["values"].append(row_v)
-            eng.step(state, acts, active=live)
+                acts[mine] = games.network_moves(state, mine, seat[mine], lab_rng)
+            games.eng.step(state, acts, active=live)
         delivered, cards = delivered_and_cards(state.data, n)
         wins.append(win_shares(delivered, cards)[np.arange(len(ids)), me])
-        if bar is not None:
-            bar.update(len(ids))
-    if bar is not None:
-        bar.close()
-    res = {k: np.stack(v) if v else np.zeros((0,)) for k, v in out.items()}
+        bar.update(len(ids))
+    bar.close()
+    res = {k: np.stack(v) if v else np.zeros((0,)) for k, v in games.out.items()}
     res["wins"] = np.concatenate(wins)
     return res
 
 
-def _run(job: LabelJob) -> dict[str, np.ndarray]:
-    return label_games(job)
-
-
-def label_parallel(
-    job: LabelJob, workers: int, progress: bool = True
-) -> dict[str, np.ndarray]:
+def label_parallel(job: LabelJob, workers: int, progress: bool = True) -> dict[str, np.ndarray]:
     """:func:`label_games` split over ``workers`` processes by game number (the same
     games and labels as one process, since every batch's generators are keyed by its
     first game number: the split must keep ``job.batch``-sized blocks whole)."""
@@ -167,24 +186,18 @@ def label_parallel(
         (lo, min(job.batch, job.first_game + job.games - lo))
         for lo in range(job.first_game, job.first_game + job.games, job.batch)
     ]
-    jobs = [
-        LabelJob(**{**job.__dict__, "first_game": lo, "games": b}) for lo, b in blocks
-    ]
+    jobs = [LabelJob(**{**job.__dict__, "first_game": lo, "games": b}) for lo, b in blocks]
     parts: list[Any] = [None] * len(jobs)
-    bar = None
-    if progress:
-        from tqdm.auto import tqdm
+    from tqdm.auto import tqdm
 
-        bar = tqdm(total=job.games, desc="labelled games", unit="game")
+    bar = tqdm(total=job.games, desc="labelled games", unit="game", disable=not progress)
     # spawned, not forked: the parent may already run OpenMP threads (the engine's
     # parallel kernels), and a fork of such a process is refused by GNU OpenMP
     with ProcessPoolExecutor(workers, mp_context=mp.get_context("spawn")) as pool:
-        futures = {pool.submit(_run, j): i for i, j in enumerate(jobs)}
+        futures = {pool.submit(label_games, j): i for i, j in enumerate(jobs)}
         for fut in as_completed(futures):
             i = futures[fut]
             parts[i] = fut.result()
-            if bar is not None:
-                bar.update(jobs[i].games)
-    if bar is not None:
-        bar.close()
+            bar.update(jobs[i].games)
+    bar.close()
     return {k: np.concatenate([p[k] for p in parts if len(p[k])]) for k in parts[0]}
