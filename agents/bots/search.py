@@ -178,13 +178,18 @@ class SearchAgent(Agent):
         """
         if not isinstance(state, GameState) or state.batch_size != 1:
             raise ValueError("candidate_values takes a GameState of one game")
+        if not isinstance(rng, np.random.Generator):
+            raise TypeError(f"rng must be a numpy.random.Generator, got {type(rng).__name__}")
         if (state.data["phase"] == OVER).any():
             raise ValueError("candidate_values got a finished game")
+        wanted = np.asarray([] if extra is None else extra)
+        if wanted.size and wanted.dtype.kind not in "iu":
+            raise TypeError(f"extra must be integer actions, got {wanted.dtype} values")
         cands = self.candidate_actions(state, rng)
-        if extra is not None:
+        if wanted.size:
             eng = self._tables(state.config)[0]
             mask = eng.legal_masks(state)[0]
-            for a in np.asarray(extra, np.int64).reshape(-1):
+            for a in wanted.astype(np.int64).reshape(-1):
                 if not 0 <= a < mask.shape[0] or not mask[a]:
                     raise ValueError(f"extra action {int(a)} is not legal in this position")
                 if a not in cands:

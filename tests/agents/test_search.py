@@ -131,6 +131,11 @@ def test_candidate_values_are_what_the_decision_compares() -> None:
         with pytest.raises(ValueError, match=f"extra action {illegal} is not legal"):
             bot.candidate_values(pos, np.random.default_rng(5), [illegal])
     assert extras > 0
+    pos = _positions(cfg, 1, 2)[0]
+    with pytest.raises(TypeError, match="extra must be integer actions"):
+        bot.candidate_values(pos, np.random.default_rng(0), [1.5])
+    with pytest.raises(TypeError, match="rng must be a numpy.random.Generator"):
+        bot.candidate_values(pos, 0)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="one game"):
         bot.candidate_values(eng.reset(seeds=np.arange(2)), np.random.default_rng(0))
 
