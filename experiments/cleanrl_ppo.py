@@ -75,7 +75,7 @@ from experiments.common.output import RESULTS, RUNS  # noqa: E402
 from experiments.common.ppo_loop import Run, loop, thinned, throughput  # noqa: E402
 from experiments.common.ppo_steps import Agent, Buffer, Legal, Live, sample  # noqa: E402
 from experiments.common.provenance import provenance  # noqa: E402
-from experiments.common.training import add_dataclass_args, plot_panels, set_threads  # noqa: E402
+from experiments.common.training import dataclass_parser, plot_panels, set_threads  # noqa: E402
 from mamma_mia_env.envs.learner_vector import MammaMiaLearnerVectorEnv  # noqa: E402
 from mamma_mia_env.game.symmetry import obs_scale  # noqa: E402
 
@@ -227,23 +227,11 @@ PRESETS: dict[str, dict[str, Any]] = {
 def parse_args(argv: list[str] | None = None) -> tuple[Args, argparse.Namespace]:
     """Every ``Args`` field as ``--field-name``, a ``--preset`` of them; checked before
     anything runs."""
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     runtime = {"batch_size", "minibatch_size", "num_iterations"}
-    add_dataclass_args(parser, Args, skip=runtime)
-    parser.add_argument("--preset", choices=sorted(PRESETS), default=None,
-                        help="named settings (the flags given with it win)")  # fmt: skip
-    preset = argparse.ArgumentParser(add_help=False)
-    preset.add_argument("--preset", choices=sorted(PRESETS), default=None)
-    chosen = preset.parse_known_args(argv)[0].preset
-    if chosen is not None:
-        parser.set_defaults(**PRESETS[chosen])
-    group = parser.add_mutually_exclusive_group()
-    group.add_argument("--out", type=Path, default=None, help="run directory (default runs/<name>)")
-    group.add_argument(
-        "--export",
-        action="store_true",
-        help="also copy result.json and the curve to experiments/results/",
-    )
+    parser = dataclass_parser(
+        __doc__.split("\n\n")[0], Args, PRESETS, argv,
+        "also copy result.json and the curve to experiments/results/", skip=runtime,
+    )  # fmt: skip
     from experiments.common.arguments import checked  # every flag checked
 
     ns = checked(parser).parse_args(argv)

@@ -57,7 +57,7 @@ from experiments.common.evaluation import evaluate  # noqa: E402
 from experiments.common.output import RESULTS, RUNS  # noqa: E402
 from experiments.common.provenance import provenance  # noqa: E402
 from experiments.common.search_labels import LabelJob, label_parallel  # noqa: E402
-from experiments.common.training import add_dataclass_args, set_threads  # noqa: E402
+from experiments.common.training import dataclass_parser, set_threads  # noqa: E402
 from mamma_mia_env.plumbing.files import write_file  # noqa: E402
 
 __all__ = ["PRESETS", "Args", "main", "parse_args", "run"]
@@ -126,22 +126,10 @@ PRESETS: dict[str, dict[str, Any]] = {
 def parse_args(argv: list[str] | None = None) -> tuple[Args, argparse.Namespace]:
     """Every ``Args`` field as ``--field-name``, a ``--preset`` of them; checked before
     anything runs."""
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    add_dataclass_args(parser, Args)
-    parser.add_argument("--preset", choices=sorted(PRESETS), default=None,
-                        help="named settings (the flags given with it win)")  # fmt: skip
-    preset = argparse.ArgumentParser(add_help=False)
-    preset.add_argument("--preset", choices=sorted(PRESETS), default=None)
-    chosen = preset.parse_known_args(argv)[0].preset
-    if chosen is not None:
-        parser.set_defaults(**PRESETS[chosen])
-    group = parser.add_mutually_exclusive_group()
-    group.add_argument("--out", type=Path, default=None, help="run directory (default runs/<name>)")
-    group.add_argument(
-        "--export",
-        action="store_true",
-        help="also copy the result, the curve and the policy to experiments/results/",
-    )
+    parser = dataclass_parser(
+        __doc__.split("\n\n")[0], Args, PRESETS, argv,
+        "also copy the result, the curve and the policy to experiments/results/",
+    )  # fmt: skip
     from experiments.common.arguments import checked  # every flag checked
 
     ns = checked(parser).parse_args(argv)

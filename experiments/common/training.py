@@ -144,6 +144,32 @@ def add_dataclass_args(
             parser.add_argument(flag, type=kind, default=f.default)
 
 
+def dataclass_parser(
+    description: str,
+    cls: type,
+    presets: dict[str, dict[str, Any]],
+    argv: list[str] | None,
+    export_help: str,
+    skip: frozenset[str] | set[str] = frozenset(),
+) -> argparse.ArgumentParser:
+    """A script's parser: every field of ``cls`` (:func:`add_dataclass_args`), ``--preset``
+    of ``presets`` (the preset named in ``argv`` becomes the defaults, so the flags given
+    with it win) and the exclusive ``--out DIR`` / ``--export``."""
+    parser = argparse.ArgumentParser(description=description)
+    add_dataclass_args(parser, cls, skip=skip)
+    parser.add_argument("--preset", choices=sorted(presets), default=None,
+                        help="named settings (the flags given with it win)")  # fmt: skip
+    preset = argparse.ArgumentParser(add_help=False)
+    preset.add_argument("--preset", choices=sorted(presets), default=None)
+    chosen = preset.parse_known_args(argv)[0].preset
+    if chosen is not None:
+        parser.set_defaults(**presets[chosen])
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument("--out", type=Path, default=None, help="run directory (default runs/<name>)")
+    group.add_argument("--export", action="store_true", help=export_help)
+    return parser
+
+
 def _bool(text: str) -> bool:
     if text.lower() in ("1", "true", "yes"):
         return True
