@@ -56,10 +56,14 @@ def numpy_policy(actor: Any, pol: Any) -> Any:
     return policy_from_mlp(mods[:-1], mods[-1], meta, pol.scale)
 
 
-def soft_targets(cands: np.ndarray, values: np.ndarray, temperature: float) -> np.ndarray:
-    """Each row's softmax of its candidates' values / ``temperature`` (0 on padding)."""
+def soft_targets(
+    cands: np.ndarray, values: np.ndarray, temperature: float, prior: np.ndarray | None = None
+) -> np.ndarray:
+    """Each row's softmax of its candidates' values / ``temperature`` (0 on padding),
+    plus ``prior`` (log-probabilities of the candidates: the anchored target)."""
     ok = cands >= 0
-    z = np.where(ok, values / temperature, -np.inf)
+    z = values / temperature if prior is None else prior + values / temperature
+    z = np.where(ok, z, -np.inf)
     z = np.exp(z - z.max(axis=1, keepdims=True))
     return (z / z.sum(axis=1, keepdims=True)).astype(np.float32)
 
@@ -109,12 +113,11 @@ def fit_to_values(
                                   .masked_fill(~valid[lo : lo + 8192], -1e8), dim=1)
                 for lo in range(0, len(obs), 8192)
             ]).numpy()  # fmt: skip
-        z = prior + np.nan_to_num(data["values"]) / fit["temperature"]
-        z = np.where(data["cands"] >= 0, z, -np.inf)
-        z = np.exp(z - z.max(axis=1, keepdims=True))
-        target = torch.from_numpy((z / z.sum(axis=1, keepdims=True)).astype(np.float32))
     else:
-        target = torch.from_numpy(soft_targets(data["cands"], data["values"], fit["temperature"]))
+        prior = None
+    target = torch.from_numpy(
+        soft_targets(data["cands"], data["values"], fit["temperature"], prior)
+    )
     rng = np.random.default_rng([seed, 31])
     idx = rng.permutation(len(obs))
     n_hold = max(1, int(len(idx) * fit["holdout"]))
@@ -133,11 +136,9 @@ def fit_to_values(
         dense = torch.zeros_like(logp).scatter_add_(1, cands[rows], target[rows])
         return -(dense * logp).sum(dim=1).mean(), logits
 
-    bar = None
-    if progress:
-        from tqdm.auto import tqdm
+    from tqdm.auto import tqdm
 
-        bar = tqdm(total=steps, desc="fit to search values", unit="batch")
+    bar = tqdm(total=steps, desc="fit to search values", unit="batch", disable=not progress)
     for epoch in range(int(fit["epochs"])):
         perm = rng.permutation(train)
         total = 0.0
@@ -148,8 +149,7 @@ def fit_to_values(
             opt.step()
             sched.step()
             total += loss.item() * len(perm[lo : lo + bs])
-            if bar is not None:
-                bar.update(1)
+            bar.update(1)
         with torch.no_grad():
             h_loss, h_logits = loss_of(hold)
         regret, agree = _regret(h_logits.numpy(), data["cands"][hold], data["values"][hold])
@@ -157,5 +157,4 @@ def fit_to_values(
             "epoch": epoch + 1, "train_loss": total / len(train), "holdout_loss": float(h_loss),
             "holdout_regret": regret, "holdout_agreement": agree,
         })  # fmt: skip
-    if bar is not None:
-        bar.close()
+    bar.close()
