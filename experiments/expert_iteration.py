@@ -53,7 +53,7 @@ if str(ROOT) not in sys.path:
 
 from experiments.common.cleanrl_phases import CURVE_SEED, FINAL_SEED  # noqa: E402
 from experiments.common.distill import fit_to_values, numpy_policy, torch_actor  # noqa: E402
-from experiments.common.evaluation import evaluate  # noqa: E402
+from experiments.common.evaluation import policy_against  # noqa: E402
 from experiments.common.output import RESULTS, RUNS  # noqa: E402
 from experiments.common.provenance import provenance  # noqa: E402
 from experiments.common.search_labels import LabelJob, label_parallel  # noqa: E402
@@ -179,10 +179,7 @@ def _problems(args: Args) -> list[str]:
 
 
 def _against(args: Args, pol: Any, games: int, seed: int) -> dict[str, float]:
-    from mamma_mia_agents.bots.ppo_agent import PPOAgent
-
-    res = evaluate(PPOAgent(pol), [args.opponent], args.num_players, games, seed,
-                   workers=args.workers)[args.opponent]  # fmt: skip
+    res = policy_against(pol, args.opponent, args.num_players, games, seed, args.workers)
     return {k: res[k] for k in ("games", "win_rate", "win_rate_low", "win_rate_high")}
 
 

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from experiments.common.evaluation import evaluate
+from experiments.common.evaluation import evaluate, policy_against
 from experiments.common.imitation import behaviour_clone, teacher_games
 from experiments.common.policy_export import policy_from_cleanrl
 from mamma_mia_env.plumbing.files import write_figure
@@ -187,10 +187,7 @@ def export_policy(args: Any, agent: Any, scale: np.ndarray, trained_steps: int) 
 
 
 def _against(args: Any, policy: Any, games: int, seed: int) -> dict[str, float]:
-    from mamma_mia_agents.bots.ppo_agent import PPOAgent
-
-    rival = eval_opponent(args)
-    return evaluate(PPOAgent(policy), [rival], args.num_players, games, seed)[rival]
+    return policy_against(policy, eval_opponent(args), args.num_players, games, seed)
 
 
 def curve_point(

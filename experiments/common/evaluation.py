@@ -19,7 +19,7 @@ import numpy as np
 from experiments.common.provenance import bot_sources, git_revision, provenance
 from mamma_mia_env.plumbing.files import write_file
 
-__all__ = ["evaluate", "evaluate_policy_file", "play_learner_games"]
+__all__ = ["evaluate", "evaluate_policy_file", "play_learner_games", "policy_against"]
 
 
 def evaluate(
@@ -62,6 +62,16 @@ def evaluate(
             "elapsed": res.elapsed,
         }
     return out
+
+
+def policy_against(
+    policy: Any, rival: str, num_players: int, games: int, seed: int, workers: int = 1
+) -> dict[str, Any]:
+    """A policy (a file path or a ``NumpyPolicy``, played by ``PPOAgent``: its most
+    likely legal action) against ``rival`` on duplicate deals: the :func:`evaluate` row."""
+    from mamma_mia_agents.bots.ppo_agent import PPOAgent
+
+    return evaluate(PPOAgent(policy), [rival], num_players, games, seed, workers=workers)[rival]
 
 
 def evaluate_policy_file(
