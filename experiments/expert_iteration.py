@@ -1,6 +1,7 @@
 """Expert iteration: the policy network distils the search bot's valued candidates.
 
     python experiments/expert_iteration.py --preset vs-search       # issue 23's run
+    python experiments/expert_iteration.py --preset vs-search-2     # two more rounds
     python experiments/expert_iteration.py --games 64 --iterations 1 --final-games 0 --name smoke
 
 PPO fine-tuning against the search bot levels off well short of it (docs/TRAINING.md,
@@ -117,9 +118,16 @@ class Args:
 
 
 #: ``--preset vs-search``: issue 23's plain network against the search bot (about an
-#: hour on the 2-core machine, docs/TRAINING.md).
+#: hour on the 2-core machine, docs/TRAINING.md); ``--preset vs-search-2``: two more
+#: rounds from its policy, on other labelled deals (``--seed 2``).
 PRESETS: dict[str, dict[str, Any]] = {
     "vs-search": {"name": "2p_vs_search"},
+    "vs-search-2": {
+        "name": "2p_vs_search_2",
+        "init_policy": "experiments/results/expert_iteration_2p_vs_search.npz",
+        "iterations": 2,
+        "seed": 2,
+    },
 }
 
 
