@@ -38,9 +38,10 @@ def champion_tuning() -> str:
     for doc in docs.values():
         rates = {r["label"]: r["win_rate"] for r in doc["rows"]}
         gains += [
-            f"{doc['args']['players']}p {label}: {100 * (rates[label + '+ppo'] - w):+.1f}"
+            f"{doc['args']['players']}p {label}: {100 * (rates[label + tag] - w):+.1f}"
             for label, w in rates.items()
-            if label + "+ppo" in rates
+            for tag in ("+ppo", "+prior")  # the prior by name: the shipped ppo, or a file
+            if label + tag in rates
         ]
     files = ", ".join(f"`{name}` (tournament seed {v['args']['seed']})" for name, v in docs.items())
     prior = "; ".join(gains)

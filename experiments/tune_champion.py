@@ -55,7 +55,13 @@ from experiments.common.decision_time import decision_times  # noqa: E402
 from experiments.common.output import RESULTS, RUNS, out_dir_arg, write_json  # noqa: E402
 from experiments.common.provenance import provenance_with_threads  # noqa: E402
 from experiments.common.training import add_dataclass_args  # noqa: E402
-from mamma_mia_agents.bots.champion import FORMAT, POLICY_DIR, read_settings  # noqa: E402
+from mamma_mia_agents.bots.champion import (  # noqa: E402
+    FORMAT,
+    POLICY_DIR,
+    bundled_priors,
+    prior_agent,
+    read_settings,
+)
 from mamma_mia_agents.bots.search import SearchAgent  # noqa: E402
 from mamma_mia_agents.tournament import run_tournament  # noqa: E402
 from mamma_mia_env.plumbing.files import write_figure, write_file  # noqa: E402
@@ -70,7 +76,9 @@ class Args:
     candidate turn actions from the builder's scores)"""
     priors: str = "none,ppo"
     """candidate priors to try with every budget: none, ppo (the shipped network's
-    choice added to the candidates)"""
+    choice added to the candidates) or a policy file bundled in agents/policies/ by its
+    bare name (the 2-player champion's: champion_prior_2p.npz, the SB3 network that was
+    ppo when it was tuned)"""
     games: int = 200
     """games per setting against the search bot (rounded up to whole deals)"""
     seed: int = 23
@@ -125,8 +133,11 @@ def settings(args: Args) -> list[dict[str, Any]]:
         if not (worlds.isdigit() and cands.isdigit() and int(worlds) > 0 and int(cands) > 0):
             raise ValueError(f"--grid entries are WORLDSxCANDIDATES (e.g. 64x6), got {pair!r}")
         for prior in args.priors.split(","):
-            if prior not in ("none", "ppo"):
-                raise ValueError(f"--priors are none or ppo, got {prior!r}")
+            if prior not in ("none", "ppo", *bundled_priors()):
+                raise ValueError(
+                    f"--priors are none, ppo or a policy file in agents/policies/ "
+                    f"{bundled_priors()}, got {prior!r}"
+                )
             out.append(
                 {
                     "worlds": int(worlds),
@@ -140,12 +151,18 @@ def settings(args: Args) -> list[dict[str, Any]]:
 
 
 def label(s: dict[str, Any]) -> str:
-    return f"{s['worlds']}x{s['candidates']}" + ("+ppo" if s["prior"] else "")
+    prior = s["prior"] and ("ppo" if s["prior"] == "ppo" else "prior")
+    return f"{s['worlds']}x{s['candidates']}" + (f"+{prior}" if prior else "")
+
+
+def search_bot(s: dict[str, Any]) -> SearchAgent:
+    """The search bot of the setting ``s`` (its prior resolved as the champion does)."""
+    return SearchAgent(**{**s, "prior": prior_agent(s["prior"])})
 
 
 def play(args: Args, s: dict[str, Any]) -> dict[str, Any]:
     """The setting's results against the search bot (its row of the tournament)."""
-    bot = SearchAgent(**s)
+    bot = search_bot(s)
     bot.name = label(s)
     started = time.perf_counter()
     res = run_tournament(
@@ -199,7 +216,7 @@ def main(argv: list[str] | None = None) -> int:
     rows: list[dict[str, Any]] = []
     for s in tqdm(settings(args), desc=f"settings ({n}p)"):
         row: dict[str, Any] = {"label": label(s), "settings": s}
-        row.update(decision_times(n, SearchAgent(**s), args.positions, args.seed))
+        row.update(decision_times(n, search_bot(s), args.positions, args.seed))
         row.update(play(args, s))
         rows.append(row)
         tqdm.write(json.dumps({k: v for k, v in row.items() if k != "settings"}))

@@ -13,8 +13,14 @@ limit, and writes the winner's settings to ``agents/policies/champion_<N>p.json`
     >>> agent = ChampionAgent("runs/tune_champion/champion_2p.json")
 
 A settings file is data: it names the budget and bundled bots only (the rollout bot by
-a bundled name, the prior ``"ppo"`` or none); nothing in it is imported or run, and
-anything else is refused with a message naming the file and the field.
+a bundled name; the prior none, ``"ppo"`` (the shipped ``ppo`` policy of the player
+count) or a policy file bundled in ``agents/policies/`` by its bare name, read by the
+same pickle-free reader as ``ppo``); nothing in it is imported or run, and anything
+else is refused with a message naming the file and the field.
+
+A prior by file name keeps a champion what it was tuned as when the shipped ``ppo``
+policy is retrained: the 2-player champion was tuned with the SB3 network that was
+``ppo`` then, bundled since as ``champion_prior_2p.npz`` (docs/AGENTS.md).
 """
 
 from __future__ import annotations
@@ -26,6 +32,7 @@ from typing import Any
 import numpy as np
 
 from mamma_mia_agents.bots.base import Agent
+from mamma_mia_agents.bots.ppo_agent import PPOAgent
 from mamma_mia_agents.bots.roster import COMPILED_BOTS
 from mamma_mia_agents.bots.search import SearchAgent
 from mamma_mia_env import Config, GameState
@@ -39,7 +46,7 @@ SETTINGS: dict[str, tuple[type, float, float]] = {
     "candidates": (int, 1, 64),
     "margin": (float, 0.0, 10.0),
 }
-PRIORS = (None, "ppo")
+PRIORS = (None, "ppo")  # or the bare name of a policy file in POLICY_DIR
 MAX_FILE_BYTES = 64 * 1024
 
 
@@ -89,9 +96,28 @@ def read_settings(path: str | os.PathLike) -> dict[str, Any]:
     if rollout not in COMPILED_BOTS or rollout == "random":
         raise fail(f"search.rollout must be a bundled heuristic bot name, got {rollout!r}")
     prior = search.get("prior")
-    if prior not in PRIORS:
-        raise fail(f"search.prior must be one of {list(PRIORS)}, got {prior!r}")
+    if prior not in PRIORS and prior not in bundled_priors():
+        raise fail(
+            f"search.prior must be one of {list(PRIORS)} or a policy file in "
+            f"agents/policies/ {bundled_priors()}, got {prior!r}"
+        )
     return {"num_players": n, **kwargs, "rollout": rollout, "prior": prior}
+
+
+def bundled_priors() -> list[str]:
+    """The policy files a settings file may name as its prior (bare names; a name is
+    matched against this listing, never joined to a path as given)."""
+    return sorted(p.name for p in POLICY_DIR.glob("*.npz"))
+
+
+def prior_agent(prior: str | None) -> Agent | str | None:
+    """What ``SearchAgent(prior=...)`` takes for a checked settings ``prior``: none,
+    ``"ppo"``, or the bundled policy file of that name as a ``PPOAgent``."""
+    if prior is None or prior in PRIORS:
+        return prior
+    if prior not in bundled_priors():
+        raise ValueError(f"no bundled policy file {prior!r} in agents/policies/")
+    return PPOAgent(POLICY_DIR / prior, name=prior.removesuffix(".npz"))
 
 
 class ChampionAgent(Agent):
@@ -114,7 +140,7 @@ class ChampionAgent(Agent):
         settings = read_settings(path)
         n = settings.pop("num_players")
         self.settings[n] = settings
-        self._bots[n] = SearchAgent(**settings)
+        self._bots[n] = SearchAgent(**{**settings, "prior": prior_agent(settings["prior"])})
 
     def search(self, num_players: int) -> SearchAgent:
         """The search bot that plays ``num_players``-player games."""

@@ -150,13 +150,12 @@ def _scorecard(
     )
 
 
-def _champion(n: int, grid: str) -> Experiment:
+def _champion(n: int, grid: str, priors: str = "none,ppo") -> Experiment:
+    tune = ["--players", str(n), "--grid", grid, "--priors", priors, "--max-ms", "30"]
     return Experiment(
         name=f"champion_{n}p_train",
         script="experiments/tune_champion.py",
-        args=lambda mode: (
-            None if mode == "quick" else ["--players", str(n), "--grid", grid, "--max-ms", "30"]
-        ),
+        args=lambda mode: None if mode == "quick" else tune,
         deterministic=lambda mode: ["tuning.json"],
         other=lambda mode: ["tuning.png"],
         train=True,
@@ -313,7 +312,8 @@ EXPERIMENTS: list[Experiment] = [
     *(_backend_tournament(b) for b in ("local", "ray")),
     _train(2),
     _train(4),
-    _champion(2, "48x6,64x4,96x3"),
+    # tuned with the SB3 network that was ppo then, bundled since as its prior file
+    _champion(2, "48x6,64x4,96x3", "none,champion_prior_2p.npz"),
     _champion(4, "32x6,48x4"),
     Experiment(
         name="decision_speed",

@@ -12,11 +12,15 @@ import pytest
 from mamma_mia_agents import REGISTRY, load_agent
 from mamma_mia_agents.bots.champion import (
     FORMAT,
+    POLICY_DIR,
     ChampionAgent,
     ChampionFileError,
+    bundled_priors,
     default_settings_path,
     read_settings,
 )
+from mamma_mia_agents.bots.ppo_agent import PPOAgent
+from mamma_mia_agents.bots.ppo_policy import NumpyPolicy
 from mamma_mia_agents.bots.search import SearchAgent
 from mamma_mia_agents.tournament import AgentMismatchError, run_tournament
 from mamma_mia_env import Config, Engine
@@ -87,6 +91,10 @@ def test_player_counts_without_settings_are_refused_before_play(tmp_path: Path) 
         (_settings(rollout="os:system"), "search.rollout must be a bundled heuristic bot"),
         (_settings(rollout="random"), "search.rollout must be a bundled heuristic bot"),
         (_settings(prior="pkg.mod:Net"), "search.prior must be one of"),
+        (_settings(prior="../policies/ppo_2p.npz"), "search.prior must be one of"),
+        (_settings(prior="/etc/passwd"), "search.prior must be one of"),
+        (_settings(prior="nothing_here.npz"), "search.prior must be one of"),
+        (_settings(prior=["ppo"]), "search.prior must be one of"),
         (_settings(code="import os"), r"unknown search setting\(s\) \['code'\]"),
     ],
 )
@@ -95,6 +103,24 @@ def test_a_settings_file_is_checked_data(tmp_path: Path, doc: object, problem: s
     with pytest.raises(ChampionFileError, match=problem) as err:
         ChampionAgent(path)
     assert str(path) in str(err.value) and "\n" not in str(err.value)
+
+
+def test_a_prior_by_bundled_file_name_is_that_policy(tmp_path: Path) -> None:
+    """The 2-player champion names its prior by file (the network it was tuned with),
+    so retraining the shipped ``ppo`` does not change it; the prior proposes exactly
+    what that policy file plays."""
+    settings = read_settings(default_settings_path(2))
+    assert settings["prior"] in bundled_priors() and settings["prior"].endswith("_2p.npz")
+    prior = ChampionAgent().search(2).prior
+    assert isinstance(prior, PPOAgent)
+    own = NumpyPolicy.load(POLICY_DIR / settings["prior"])
+    got = prior.policy(2)
+    assert Path(got.source).name == settings["prior"]
+    assert all(np.array_equal(a, b) for pair in zip(got.layers, own.layers, strict=True)
+               for a, b in zip(*pair, strict=True))  # fmt: skip
+    four = ChampionAgent(_write(tmp_path, {**_settings(prior=settings["prior"]), "num_players": 4}))
+    with pytest.raises(ValueError, match="plays 2 players, not 4"):
+        four.check_config(Config(num_players=4))
 
 
 def test_a_broken_or_missing_file_is_one_line(tmp_path: Path) -> None:
