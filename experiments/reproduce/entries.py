@@ -53,6 +53,10 @@ class Experiment:
     out_file: str | None = None
     description: str = ""
     requires: tuple[str, ...] = field(default=())
+    #: a training run's made files whose committed copy is not the default
+    #: (``<name>_<file>`` in the results, ``agents/policies/<name>.npz`` for the policy):
+    #: made file -> committed path from the repository root
+    references: dict[str, str] = field(default_factory=dict)
 
     def command(self, mode: str) -> list[str] | None:
         """The command line (after ``python``) that writes this experiment's files into

@@ -104,6 +104,23 @@ def _ppo(n: int) -> Experiment:
     )
 
 
+def _champion_prior_eval() -> Experiment:
+    """The 2-player champion's prior (the SB3 network its tuning used) against each
+    heuristic bot, as ``_ppo`` evaluates the shipped policy: the committed table that
+    ``ppo_2p_train``'s final evaluation is compared with."""
+    return Experiment(
+        name="champion_prior_2p_eval",
+        script="experiments/train_ppo.py",
+        args=lambda mode: None if mode == "quick" else [
+            *["--config", "experiments/configs/ppo_2p.json"],
+            *["--evaluate", "agents/policies/champion_prior_2p.npz", "--workers", "2"],
+            *["--set", "name=champion_prior_2p"],
+        ],
+        deterministic=lambda mode: ["champion_prior_2p_final_eval.json"],
+        description="the 2-player champion's prior (the SB3 network) against each heuristic bot",
+    )  # fmt: skip
+
+
 def _ppo_seed7(n: int) -> Experiment:
     agents = ",".join(["ppo"] + ["builder"] * (n - 1))
     flags = ["--players", str(n), "--games", "2000", "--seed", "7", "--agents", agents]
@@ -210,6 +227,7 @@ EXPERIMENTS: list[Experiment] = [
     ),
     _ppo(2),
     _ppo(4),
+    _champion_prior_eval(),
     *(_ppo_seed7(n) for n in (2, 4)),
     _tournament(
         "demo",

@@ -112,7 +112,9 @@ def check(outcomes: list[Outcome], mode: str, out: Path, ref_dir: Path, timing: 
         for f in o.exp.deterministic(mode):
             prefix = o.exp.name.removesuffix("_train")  # ppo_2p, champion_2p
             ref = (
-                (ROOT / "agents" / "policies" / f"{prefix}.npz")
+                ROOT / o.exp.references[f]
+                if f in o.exp.references
+                else (ROOT / "agents" / "policies" / f"{prefix}.npz")
                 if f == "policy.npz"
                 else ref_dir / (f"{prefix}_{f}" if o.exp.train else f)
             )
