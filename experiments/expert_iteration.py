@@ -31,7 +31,8 @@ Outputs in ``runs/<name>/`` (or ``--out``): ``policy.npz`` (plays as ``PPOAgent(
 ``result.json`` (arguments, per round: positions, labelling time, the network's win
 rate while labelled, the fit's epochs, the curve point; the final evaluation; wall time;
 provenance) and ``curve.png``. ``--export`` copies them to
-``experiments/results/expert_iteration_<name>.*``.
+``experiments/results/expert_iteration_<name>.*``, and ``--ship`` (with ``--export``)
+the policy to ``agents/policies/ppo_<N>p.npz``, the bundled ``ppo``'s.
 """
 
 from __future__ import annotations
@@ -138,6 +139,11 @@ def parse_args(argv: list[str] | None = None) -> tuple[Args, argparse.Namespace]
         __doc__.split("\n\n")[0], Args, PRESETS, argv,
         "also copy the result, the curve and the policy to experiments/results/",
     )  # fmt: skip
+    parser.add_argument(
+        "--ship", action="store_true",
+        help="with --export: also copy the policy to agents/policies/ppo_<N>p.npz, the "
+        "policy the bundled ppo plays",
+    )  # fmt: skip
     from experiments.common.arguments import checked  # every flag checked
 
     ns = checked(parser).parse_args(argv)
@@ -149,6 +155,8 @@ def parse_args(argv: list[str] | None = None) -> tuple[Args, argparse.Namespace]
         if getattr(args, name) < 1
     ]
     problems += _problems(args)
+    if ns.ship and not ns.export:
+        problems.append("--ship needs --export (the shipped policy is the exported one)")
     if problems:
         parser.error("; ".join(problems))
     return args, ns
@@ -314,6 +322,9 @@ def main(argv: list[str] | None = None) -> int:
         for name, ext in (("result.json", "json"), ("curve.png", "png"), ("policy.npz", "npz")):
             write_file(RESULTS / f"expert_iteration_{args.name}.{ext}",
                        (out / name).read_bytes(), "exported result")  # fmt: skip
+    if ns.ship:
+        shipped = ROOT / "agents" / "policies" / f"ppo_{args.num_players}p.npz"
+        write_file(shipped, (out / "policy.npz").read_bytes(), "shipped policy")
     return 0
 
 

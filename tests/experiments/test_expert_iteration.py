@@ -105,6 +105,7 @@ def test_the_script_refuses_bad_flags(capsys, tmp_path) -> None:
         (["--opponent", "nobody"], "--opponent 'nobody'"),
         (["--temperature", "0"], "--temperature must be positive"),
         (["--workers", "0"], "--workers must be positive"),
+        (["--ship"], "--ship needs --export"),
     ]
     for argv, message in cases:
         with pytest.raises(SystemExit):
