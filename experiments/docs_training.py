@@ -202,35 +202,45 @@ def vs_search_strength() -> str:
 
 
 def expert_iteration() -> str:
-    """``experiments/expert_iteration.py --preset vs-search``: per round the labelled
-    positions, the network's win rate while being labelled, the labelling and fitting
-    time and the curve point against ``search``; then the final duplicate-deal
-    evaluation."""
-    name = "expert_iteration_2p_vs_search.json"
-    d = json.loads((RESULTS / name).read_text())
-    a, s = d["args"], d["start_curve"]
+    """``experiments/expert_iteration.py --preset vs-search`` and its continuation
+    ``vs-search-2``: per round the labelled positions, the network's win rate while being
+    labelled, the labelling and fitting time and the curve point against ``search``;
+    then each run's final duplicate-deal evaluation."""
+    runs = [(f"expert_iteration_2p_{stem}.json", preset)
+            for stem, preset in (("vs_search", "vs-search"), ("vs_search_2", "vs-search-2"))
+            if (RESULTS / f"expert_iteration_2p_{stem}.json").exists()]  # fmt: skip
+    docs = [json.loads((RESULTS / name).read_text()) for name, _ in runs]
+    a, s = docs[0]["args"], docs[0]["start_curve"]
     lines = [
-        f"| round | labelled positions ({a['games']:,} games) | network's win rate while "
-        f"labelled | labelling + fit (min) | vs `{a['opponent']}` after the round, "
-        f"{a['curve_games']} deals (seed {d['provenance']['seeds']['curve_seed']:,}) |",
-        "|---:|---:|---:|---:|---|",
-        f"| start (`{Path(a['init_policy']).name}`) | - | - | - | "
+        f"| run | round | labelled positions ({a['games']:,} games) | network's win rate "
+        f"while labelled | labelling + fit (min) | vs `{a['opponent']}` after the round, "
+        f"{a['curve_games']} deals (seed {docs[0]['provenance']['seeds']['curve_seed']:,}) |",
+        "|---|---:|---:|---:|---:|---|",
+        f"| | start (`{Path(a['init_policy']).name}`) | - | - | - | "
         f"{_rate(s['win_rate'], s['win_rate_low'], s['win_rate_high'])} |",
     ]
-    for r in d["rounds"]:
-        c = r["curve"]
-        lines.append(
-            f"| {r['round']} | {r['positions']:,} | {100 * r['win_rate_while_labelled']:.1f}% | "
-            f"{r['label_seconds'] / 60:.1f} + {r['fit_seconds'] / 60:.1f} | "
-            f"{_rate(c['win_rate'], c['win_rate_low'], c['win_rate_high'])} |"
+    finals, done = [], 0
+    for (name, preset), d in zip(runs, docs, strict=True):
+        for r in d["rounds"]:
+            c = r["curve"]
+            lines.append(
+                f"| `--preset {preset}` | {done + r['round']} | {r['positions']:,} | "
+                f"{100 * r['win_rate_while_labelled']:.1f}% | {r['label_seconds'] / 60:.1f} + "
+                f"{r['fit_seconds'] / 60:.1f} | "
+                f"{_rate(c['win_rate'], c['win_rate_low'], c['win_rate_high'])} |"
+            )
+        done += len(d["rounds"])
+        f = d["final"]
+        finals.append(
+            f"after round {done} (`--preset {preset}`), "
+            f"**{_rate(f['win_rate'], f['win_rate_low'], f['win_rate_high'])}**, "
+            f"{d['wall']['training_seconds'] / 60:.1f} min wall of training (`{name}`)"
         )
-    f = d["final"]
+    f = docs[0]["final"]
     return "\n".join(lines) + (
-        f"\n\nFinal policy against `{a['opponent']}` on {f['games']:,} duplicate deals (seed "
-        f"{f['seed']:,}, the vs-search presets' final deals): "
-        f"**{_rate(f['win_rate'], f['win_rate_low'], f['win_rate_high'])}**; training "
-        f"(labelling, fitting and the curve) took {d['wall']['training_seconds'] / 60:.1f} "
-        f"min wall (`{name}`).\n"
+        f"\n\nThe policy against `{a['opponent']}` on {f['games']:,} duplicate deals (seed "
+        f"{f['seed']:,}, the vs-search presets' final deals): {'; '.join(finals)}. The "
+        "training time counts labelling, fitting and the curve.\n"
     )
 
 

@@ -145,6 +145,15 @@ def _train(n: int) -> Experiment:
         other=lambda mode: ["bc.csv", "progress.csv", "summary.json", "learning_curve.png"],
         train=True,
         description=f"MaskablePPO training, {n} players (hours)",
+        # the 2-player network is the champion's prior since expert iteration's became ppo
+        references=(
+            {
+                "policy.npz": "agents/policies/champion_prior_2p.npz",
+                "final_eval.json": "experiments/results/champion_prior_2p_final_eval.json",
+            }
+            if n == 2
+            else {}
+        ),
     )
 
 

@@ -6,6 +6,7 @@ flags and writes a policy file that plays."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -129,3 +130,15 @@ def test_the_script_writes_a_policy_that_plays(tmp_path) -> None:
     assert (out / "curve.png").read_bytes()[:4] == b"\x89PNG"
     agent = PPOAgent(out / "policy.npz")
     assert agent.policy(2).meta["trained_with"]["script"] == "expert_iteration.py"
+
+
+def test_the_shipped_2p_policy_is_the_continued_runs_export() -> None:
+    """``ppo`` at 2 players plays what ``--preset vs-search-2 --export --ship`` made, and
+    the champion keeps the network it was tuned with (its own bundled prior file)."""
+    root = Path(expert_iteration.ROOT)
+    shipped = (root / "agents" / "policies" / "ppo_2p.npz").read_bytes()
+    made = (root / "experiments" / "results" / "expert_iteration_2p_vs_search_2.npz").read_bytes()
+    assert shipped == made
+    assert NumpyPolicy.load(default_policy_path(2)).meta["trained_with"]["name"] == "2p_vs_search_2"
+    prior = (root / "agents" / "policies" / "champion_prior_2p.npz").read_bytes()
+    assert prior != shipped
