@@ -26,6 +26,7 @@ from experiments.docs_training import (
     expert_iteration,
     expert_iteration_strength,
     ppo_strength,
+    shipped_2p,
     shipped_policy,
     ten_minutes,
     vs_search,
@@ -270,6 +271,7 @@ BLOCKS: dict[str, Callable[[], str]] = {
     "vs_search_strength": vs_search_strength,
     "expert_iteration": expert_iteration,
     "expert_iteration_strength": expert_iteration_strength,
+    "shipped_2p": shipped_2p,
 }
 
 

@@ -52,14 +52,16 @@ def _rate(r: float, lo: float, hi: float) -> str:
 
 def shipped_policy() -> str:
     """What the shipped ``ppo`` policies beat and what beats them (README's claim):
-    the training's final evaluations, the search bot's curve at its default budget
-    and the demo tournament."""
+    their final evaluations against ``builder``, the 2-player scorecard against the
+    search bot, the champion's, and the demo tournament."""
     evals = {n: json.loads((RESULTS / f"ppo_{n}p_final_eval.json").read_text()) for n in (2, 4)}
     b2, b4 = evals[2]["builder"], evals[4]["builder"]
-    doc = json.loads((RESULTS / "search_strength.json").read_text())
-    vs = next(r for c in doc["curves"].values() for r in c
-              if r.get("num_players") == 2 and r.get("opponent") == "ppo"
-              and r.get("worlds") == 16 and "games" in r)  # fmt: skip
+
+    def vs_search(agent: str, stem: str) -> dict:
+        card = json.loads((RESULTS / f"scorecard_{agent}_2p_{stem}.json").read_text())
+        return next(r for r in card["players"]["2"]["pairings"] if r["opponent"] == "search")
+
+    ppo_s, champ_s = vs_search("ppo", "random_builder_search"), vs_search("champion", "search")
     demo = json.loads((RESULTS / "demo_tournament.json").read_text())
     rates = {r["agent"]: r for r in demo["results"]}
     ppo, builder = rates["ppo"], rates["builder"]
@@ -69,12 +71,61 @@ def shipped_policy() -> str:
         f"{b2['games']:,} two-player games, and "
         f"{_rate(b4['win_rate'], b4['win_rate_low'], b4['win_rate_high'])} of "
         f"{b4['games']:,} four-player games against three `builder`s (chance 25%) "
-        f"(`ppo_2p_final_eval.json`, `ppo_4p_final_eval.json`). They are not the strongest "
-        f"agent: the search bot (`--agents search`) wins "
-        f"{100 * vs['win_rate']:.1f}% of {vs['games']:,} two-player games against `ppo` "
-        f"(`search_strength.json`), and in the mixed field of the README's demo tournament "
-        f"`ppo` wins {100 * ppo['win_rate']:.1f}% and `builder` "
+        f"(`ppo_2p_final_eval.json`, `ppo_4p_final_eval.json`). Against the search bot "
+        f"(`--agents search`) the two-player policy wins "
+        f"{_rate(ppo_s['win_rate'], ppo_s['win_rate_low'], ppo_s['win_rate_high'])} of "
+        f"{ppo_s['games']:,} games (`scorecard_ppo_2p_random_builder_search.json`); the "
+        f"strongest agent is the champion, the search bot guided by a network, which wins "
+        f"{_rate(champ_s['win_rate'], champ_s['win_rate_low'], champ_s['win_rate_high'])} "
+        f"(`scorecard_champion_2p_search.json`). In the mixed four-player field of the "
+        f"README's demo tournament `ppo` wins {100 * ppo['win_rate']:.1f}% and `builder` "
         f"{100 * builder['win_rate']:.1f}% of their games (`demo_tournament.json`).\n"
+    )
+
+
+#: The shipped 2-player ``ppo``'s recipe: each step's command and result file, in order.
+SHIPPED_2P = [
+    ("cleanrl_ppo.py --preset ten-minutes --export", "cleanrl_ppo_2p_ten_minutes.json"),
+    ("cleanrl_ppo.py --preset vs-search-1 --export", "cleanrl_ppo_2p_vs_search_1.json"),
+    ("cleanrl_ppo.py --preset vs-search-2 --export", "cleanrl_ppo_2p_vs_search_2.json"),
+    ("expert_iteration.py --preset vs-search --export", "expert_iteration_2p_vs_search.json"),
+    ("expert_iteration.py --preset vs-search-2 --export --ship",
+     "expert_iteration_2p_vs_search_2.json"),
+]  # fmt: skip
+
+
+def shipped_2p() -> str:
+    """The shipped 2-player ``ppo``: the five training steps that made it (each one's
+    command, wall time and final 2,000-deal evaluation), and its games against
+    ``builder`` on the seed-2 and seed-7 deals."""
+    lines = [
+        "| step | command (`experiments/`) | starts from | training wall time | final "
+        "evaluation, 2,000 duplicate deals (seed 230,023) | file |",
+        "|---:|---|---|---:|---|---|",
+    ]
+    total = 0.0
+    for i, (command, name) in enumerate(SHIPPED_2P, 1):
+        d = json.loads((RESULTS / name).read_text())
+        final = d["final"] if "final" in d else d["evaluation"]["final"]
+        rival = final.get("opponent", d["args"]["opponent"])
+        start = d["args"].get("init_policy")  # the ten-minute run predates the flag
+        minutes = d["wall"]["training_seconds"] / 60
+        total += minutes
+        lines.append(
+            f"| {i} | `{command}` | {f'`{Path(start).name}`' if start else 'scratch'} | "
+            f"{minutes:.1f} min | vs `{rival}`: "
+            f"{_rate(final['win_rate'], final['win_rate_low'], final['win_rate_high'])} | "
+            f"`{name}` |"
+        )
+    ev = json.loads((RESULTS / "ppo_2p_final_eval.json").read_text())["builder"]
+    seed7 = json.loads((RESULTS / "ppo_2p_vs_builder_seed7.json").read_text())
+    s7 = next(r for r in seed7["results"] if r["agent"] == "ppo")
+    return "\n".join(lines) + (
+        f"\n\n{total:.0f} min of training wall time in all. Against `builder`: "
+        f"{_rate(ev['win_rate'], ev['win_rate_low'], ev['win_rate_high'])} of "
+        f"{ev['games']:,} duplicate-deal games at seed 2 (`ppo_2p_final_eval.json`), "
+        f"{_rate(s7['win_rate'], s7['win_rate_low'], s7['win_rate_high'])} at seed 7 "
+        "(`ppo_2p_vs_builder_seed7.json`).\n"
     )
 
 

@@ -332,11 +332,11 @@ def test_init_policy_starts_the_actor_from_a_policy_file(tmp_path) -> None:
 
 def test_an_init_policy_that_does_not_fit_is_refused(tmp_path, capsys) -> None:
     """Refused before the run, with a message naming the file and the misfit: a missing
-    or malformed file, another player count, another width or activation (the shipped
-    SB3 policy), and a warm start given with it."""
+    or malformed file, another player count, another width or activation (the SB3
+    network bundled as the champion's prior), and a warm start given with it."""
     (tmp_path / "junk.npz").write_bytes(b"not a zip")
     policy_4p = str(cleanrl_ppo.ROOT / "agents" / "policies" / "ppo_4p.npz")
-    shipped = str(cleanrl_ppo.ROOT / "agents" / "policies" / "ppo_2p.npz")
+    shipped = str(cleanrl_ppo.ROOT / "agents" / "policies" / "champion_prior_2p.npz")
     ten = str(cleanrl_ppo.ROOT / "experiments" / "results" / "cleanrl_ppo_2p_ten_minutes.npz")
     for argv, message in [
         (["--init-policy", str(tmp_path / "none.npz")], "--init-policy"),

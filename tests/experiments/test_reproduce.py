@@ -174,15 +174,15 @@ def test_numbers_quoted_in_the_docs_match_the_result_files():
     rate = f"({speed['games_per_second']:,.0f} games/s, {speed['mean_turns']:.0f} turns per game)"
     assert rate in agents, f"AGENTS.md should quote {rate}"
     training = (ROOT / "docs" / "TRAINING.md").read_text()
-    for n, col in ((2, 1), (4, 2)):
-        ev = json.loads((results / f"ppo_{n}p_final_eval.json").read_text())
+    for stem, col in (("champion_prior_2p", 1), ("ppo_4p", 2)):  # the SB3 networks
+        ev = json.loads((results / f"{stem}_final_eval.json").read_text())
         pct = {k: f"{100 * v['win_rate']:.1f}%" for k, v in ev.items() if k != "provenance"}
         row = next(x for x in training.splitlines() if x.startswith("| vs `counter`"))
         assert row.split("|")[col + 1].strip() == (
             f"{pct['counter']} / {pct['hoarder']} / {pct['forgetful']}"
-        ), f"TRAINING.md {n}p row"
+        ), f"TRAINING.md {stem} row"
         row = next(x for x in training.splitlines() if "**win rate vs `builder`**" in x)
-        assert f"**{pct['builder']}**" in row.split("|")[col + 1], f"TRAINING.md {n}p builder"
+        assert f"**{pct['builder']}**" in row.split("|")[col + 1], f"TRAINING.md {stem} builder"
 
 
 def _committed(directory: Path) -> set[str]:
@@ -252,7 +252,8 @@ def test_training_doc_quotes_the_demo_and_the_seed7_files():
         assert f"`ppo` wins {100 * demo['ppo']['win_rate']:.1f}%" in " ".join(text.split())
     row = next(x for x in training.splitlines() if x.startswith("| the same, another 2,000"))
     for n, col in ((2, 2), (4, 3)):
-        got = _tournament(f"ppo_{n}p_vs_builder_seed7")["ppo"]
+        stem = "champion_prior_2p" if n == 2 else f"ppo_{n}p"  # the SB3 networks
+        got = _tournament(f"{stem}_vs_builder_seed7")["ppo"]
         assert row.split("|")[col].strip() == _ci(got), f"TRAINING.md seed-7 row, {n}p"
 
 
