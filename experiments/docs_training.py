@@ -257,9 +257,10 @@ def expert_iteration() -> str:
     ``vs-search-2``: per round the labelled positions, the network's win rate while being
     labelled, the labelling and fitting time and the curve point against ``search``;
     then each run's final duplicate-deal evaluation."""
-    runs = [(f"expert_iteration_2p_{stem}.json", preset)
-            for stem, preset in (("vs_search", "vs-search"), ("vs_search_2", "vs-search-2"))
-            if (RESULTS / f"expert_iteration_2p_{stem}.json").exists()]  # fmt: skip
+    runs = [
+        ("expert_iteration_2p_vs_search.json", "vs-search"),
+        ("expert_iteration_2p_vs_search_2.json", "vs-search-2"),
+    ]  # both, or fail
     docs = [json.loads((RESULTS / name).read_text()) for name, _ in runs]
     a, s = docs[0]["args"], docs[0]["start_curve"]
     lines = [
