@@ -69,6 +69,21 @@ class Experiment:
         dst = (QUICK_RESULTS if mode == "quick" else RESULTS).relative_to(ROOT)
         return [*shlex.split(self.script), *args, "--out", str(self.out_path(dst))]
 
+    def reference(self, made: str, ref_dir: Path) -> Path:
+        """The committed copy that ``--check`` compares the made file ``made`` with:
+        ``references[made]`` if given; for a training run its policy in
+        ``agents/policies/<name>.npz`` and its other files as ``<name>_<file>`` in
+        ``ref_dir`` (``<name>``: the experiment's name without ``_train``); otherwise
+        the same name in ``ref_dir``."""
+        if made in self.references:
+            return ROOT / self.references[made]
+        if not self.train:
+            return ref_dir / made
+        prefix = self.name.removesuffix("_train")  # ppo_2p, champion_2p
+        if made == "policy.npz":
+            return ROOT / "agents" / "policies" / f"{prefix}.npz"
+        return ref_dir / f"{prefix}_{made}"
+
     def out_path(self, out: Path) -> Path:
         """What ``--out`` is given: the directory, or the file ``out_file`` in it."""
         return out / self.out_file if self.out_file else out

@@ -110,15 +110,7 @@ def check(outcomes: list[Outcome], mode: str, out: Path, ref_dir: Path, timing: 
         if o.returncode != 0 or o.skipped:
             continue
         for f in o.exp.deterministic(mode):
-            prefix = o.exp.name.removesuffix("_train")  # ppo_2p, champion_2p
-            ref = (
-                ROOT / o.exp.references[f]
-                if f in o.exp.references
-                else (ROOT / "agents" / "policies" / f"{prefix}.npz")
-                if f == "policy.npz"
-                else ref_dir / (f"{prefix}_{f}" if o.exp.train else f)
-            )
-            o.problems += compare_file(dst / f, ref)
+            o.problems += compare_file(dst / f, o.exp.reference(f, ref_dir))
         if mode == "full" and timing and o.exp.ratios:
             for f in o.exp.timing(mode):
                 o.problems += compare_timing(o.exp, f, dst / f, ref_dir / f)

@@ -525,3 +525,24 @@ def test_docs_quote_the_issue12_speed_files():
     assert all(r["same_actions"] for r in kernels.values())
     medians = [r["ratio_median"] for r in kernels.values()]
     assert min(medians) >= 0.6 and max(medians) <= 0.8, "compiled.py's comment says 0.6-0.8"
+
+
+def test_a_made_file_is_checked_against_its_committed_copy():
+    """``--check``'s reference of each made file: a training run's policy in
+    agents/policies/, its other files prefixed by the run's name, an override from
+    ``references`` (the 2-player SB3 network, bundled as the champion's prior since the
+    expert-iteration policy became ``ppo``), and any other experiment's file by its name."""
+    by_name = {e.name: e for e in reproduce.EXPERIMENTS}
+    res = reproduce.RESULTS
+    policies = ROOT / "agents" / "policies"
+    assert by_name["ppo_4p_train"].reference("policy.npz", res) == policies / "ppo_4p.npz"
+    assert by_name["ppo_4p_train"].reference("eval.csv", res) == res / "ppo_4p_eval.csv"
+    sb3 = by_name["ppo_2p_train"]
+    assert sb3.reference("policy.npz", res) == policies / "champion_prior_2p.npz"
+    assert sb3.reference("final_eval.json", res) == res / "champion_prior_2p_final_eval.json"
+    assert sb3.reference("eval.csv", res) == res / "ppo_2p_eval.csv"
+    ev = by_name["ppo_2p_eval"]
+    assert ev.reference("ppo_2p_final_eval.json", res) == res / "ppo_2p_final_eval.json"
+    for exp in reproduce.EXPERIMENTS:
+        for made in exp.references:
+            assert exp.reference(made, res).is_file(), (exp.name, made)
