@@ -8,8 +8,8 @@ env, and times each version's serial batch kernel (one thread, CPU time of the
 process) over the same positions in interleaved slices. Every slice also checks that
 both versions chose the same action at every position.
 
-Fractional powers (``forgetful``'s guesses) are computed with ``powf`` in both versions
-(``umode`` 0), so the decisions compared are the kernels' own.
+Kernels from before the CPU-independent powers take numpy's power table and a mode for
+fractional powers; those are computed with ``powf`` here (mode 0).
 
     git archive <commit> agents | tar -x -C /tmp/base
     python experiments/ab_bot_kernels.py --base /tmp/base --base-commit <commit> --out ab.json
@@ -79,18 +79,19 @@ class Kernel:
 
     def __init__(self, module, bot, players: int, doubles: bool = False) -> None:
         self.fn = module.DECIDE_SERIAL
-        self.checks = "check" in inspect.signature(module.decide).parameters
-        self.tables = (
+        params = inspect.signature(module.decide).parameters
+        self.checks = "check" in params
+        self.tables: tuple = (
             module.layout_vector(players, bot.observation_mode, doubles),
             *(t.astype(np.int64) for t in _info_tables(players, doubles)),
             module.params_vector(bot.params),
-            module.pow_table(bot.params.gamble),
         )
-        self.no_u = np.zeros((1, 1), np.float32)
+        if "pw" in params:  # an older kernel: numpy's power table, powf for the rest
+            self.tables += (module.pow_table(bot.params.gamble), np.zeros((1, 1), np.float32), 0)
 
     def __call__(self, obs, masks, seats, out) -> None:
         extra = (False,) if self.checks else ()
-        self.fn(obs, masks, seats, *self.tables, self.no_u, 0, *extra, out)
+        self.fn(obs, masks, seats, *self.tables, *extra, out)
 
 
 def _info_tables(players: int, doubles: bool) -> tuple:

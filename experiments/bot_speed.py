@@ -149,15 +149,12 @@ def _time_mask(data, params, play, need, out, reps):  # type: ignore[no-untyped-
 
 
 @nb.njit
-def _time_decide(obs, masks, seats, lay, play, need, prm, pw, reps):  # type: ignore[no-untyped-def]
+def _time_decide(obs, masks, seats, lay, play, need, prm, reps):  # type: ignore[no-untyped-def]
     ws, wd, wi = compiled.workspace()
-    u = np.zeros(1, np.float32)
     t = 0
     for _ in range(reps):
         for g in range(obs.shape[0]):
-            t += compiled.decide_one(
-                obs[g], masks[g], seats[g], lay, play, need, prm, pw, u, 0, ws, wd, wi
-            )
+            t += compiled.decide_one(obs[g], masks[g], seats[g], lay, play, need, prm, ws, wd, wi)
     return t
 
 
@@ -208,12 +205,11 @@ def step_profile(positions: int, seed: int, reps: int = 5) -> dict:
     obs = eng.observe(state)
     masks = eng.legal_masks(state).astype(np.int8)
     seats = data["seat"].astype(np.int64)
-    lay, play, need, prm, pw = (
+    lay, play, need, prm = (
         compiled.layout_vector(n, "recall", False),
         eng.play.astype(np.int64),
         eng.need.astype(np.int64),
         compiled.params_vector(builder.params),
-        compiled.pow_table(builder.params.gamble),
     )
     actions = builder.act_batch(obs, masks, rng, seats)
     ob1 = np.zeros(obs.shape[1], np.float32)
@@ -221,7 +217,7 @@ def step_profile(positions: int, seed: int, reps: int = 5) -> dict:
     pieces = {
         "observe": lambda r: _time_observe(data, n, ob1, r),
         "legal_mask": lambda r: _time_mask(data, eng.params, play, need, mk1, r),
-        "builder_decision": lambda r: _time_decide(obs, masks, seats, lay, play, need, prm, pw, r),
+        "builder_decision": lambda r: _time_decide(obs, masks, seats, lay, play, need, prm, r),
         "of_which_oven_replay": lambda r: _time_oven(obs, seats, lay, need, prm, r),
     }
     out: dict = {"positions": len(data), "reps": reps}

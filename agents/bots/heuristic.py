@@ -61,7 +61,6 @@ from mamma_mia_agents.compiled.tables import (
     heuristic_bot,
     layout_vector,
     params_vector,
-    pow_table,
 )
 from mamma_mia_env.game.cards import HAND_LIMIT, MINIMALE
 
@@ -154,8 +153,8 @@ class HeuristicAgent(Agent):
         masks = np.asarray(masks)
         if not kernel:
             return self._act_numpy(observations, masks, info, seats)
-        lay, play, need, prm, pw = self._kernel_tables(info)
-        return decide(observations, masks, seats, lay, play, need, prm, pw, check=True)
+        lay, play, need, prm = self._kernel_tables(info)
+        return decide(observations, masks, seats, lay, play, need, prm, check=True)
 
     def _kernel_tables(self, info: GameInfo) -> tuple[np.ndarray, ...]:
         """The kernel's arguments for games of ``info``'s shape (kept per shape while
@@ -170,7 +169,6 @@ class HeuristicAgent(Agent):
                 info.play.astype(np.int64),
                 info.need.astype(np.int64),
                 params_vector(self.params),
-                pow_table(self.params.gamble),
             )
             self._compiled[key] = tables
         return tables
@@ -261,6 +259,14 @@ class HeuristicAgent(Agent):
         return play_score[:, :, None, None] + order_score[..., None] + draw_score
 
 
+def _hope(gamble: float, gap: np.ndarray) -> np.ndarray:
+    """``gamble ** gap`` as float32, the same bits on every CPU: the float64 power of the
+    float32 ``gamble``, rounded once (``compiled.decisions.hope``; numpy's float32 power
+    is a vectorised routine whose last bit depends on the CPU's SIMD level)."""
+    base = np.float64(np.float32(gamble))
+    return (base ** gap.astype(np.float64)).astype(np.float32)
+
+
 def _order_scores(
     prm: Params, v: View, ev: dict[str, np.ndarray], rivals: np.ndarray, b: int, c: int
 ) -> np.ndarray:
@@ -270,7 +276,7 @@ def _order_scores(
     if prm.gamble:
         unc = ev["uncovered"]
         hope = (~cover) & (unc <= prm.gamble_max)
-        worth = worth + hope * (prm.cover_credit * prm.gamble ** np.minimum(unc, 8))
+        worth = worth + hope * (prm.cover_credit * _hope(prm.gamble, np.minimum(unc, 8)))
     if prm.cover_cost:
         worth = worth - (~met & cover) * (prm.cover_cost * ev["short"])
     if any(prm.type_bonus):

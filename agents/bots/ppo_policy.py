@@ -53,6 +53,9 @@ FORMAT = "mamma-mia-policy/1"
 ACTIVATIONS = ("tanh", "relu")
 #: Limits of a policy file: its size on disk, its arrays unpacked, its hidden layers and
 #: its metadata. The shipped policies are about 1.2 MB (1.2 MB unpacked, two layers).
+#: a float32 lead below this is decided in float64 (``NumpyPolicy.best_actions``): the
+#: float32 logits of the shipped networks differ by at most about 1e-4 between CPUs
+NEAR_TIE = 1e-2
 MAX_POLICY_BYTES = 64 * 2**20
 MAX_ARRAY_BYTES = 256 * 2**20
 MAX_LAYERS = 32
@@ -207,6 +210,12 @@ class NumpyPolicy:
                 f"inputs to the game's {n_actions} actions"
             )
         self.activation = np.tanh if meta["activation"] == "tanh" else _relu
+        # the forward pass in float64 (``logits``), from copies made once
+        self._net64 = [
+            (w.astype(np.float64), b.astype(np.float64))
+            for w, b in [*self.layers, (self.w_out, self.b_out)]
+        ]
+        self._scale64 = self.scale.astype(np.float64)
 
     @classmethod
     def load(cls, path: str | os.PathLike) -> NumpyPolicy:
@@ -223,6 +232,7 @@ class NumpyPolicy:
         write_npz(path, arrays, "policy file")  # never a half-written policy in place
 
     def logits(self, canonical_obs: np.ndarray) -> np.ndarray:
+        """The action logits (float32) of a batch of canonical observations."""
         x = np.asarray(canonical_obs, dtype=np.float32)
         if self.select is not None:
             x = x[:, self.select]
@@ -230,6 +240,37 @@ class NumpyPolicy:
         for w, b in self.layers:
             x = self.activation(x @ w + b)
         return x @ self.w_out + self.b_out
+
+    def logits64(self, canonical_obs: np.ndarray) -> np.ndarray:
+        """The action logits computed in float64, the same to about 1e-15 on every CPU.
+
+        The matrix products (BLAS) and ``tanh`` are routines picked by the CPU's SIMD
+        level, whose last bits differ between CPUs; in float32 that moves a logit by up to
+        about 1e-4 (measured on the shipped networks), enough to flip a near-tie between
+        two actions now and then. ``act`` decides near-ties with these."""
+        x = np.asarray(canonical_obs, dtype=np.float64)
+        if self.select is not None:
+            x = x[:, self.select]
+        x = x / self._scale64
+        *hidden, (w_out, b_out) = self._net64
+        for w, b in hidden:
+            x = self.activation(x @ w + b)
+        return x @ w_out + b_out
+
+    def best_actions(self, canonical_obs: np.ndarray, legal: np.ndarray) -> np.ndarray:
+        """The most likely legal action of each row, the same on every CPU: the float32
+        argmax where its lead is at least ``NEAR_TIE`` (far above float32's CPU-dependent
+        error), the float64 argmax for the other rows (a few in a hundred)."""
+        logits = np.where(legal, self.logits(canonical_obs), -np.inf)
+        chosen = logits.argmax(axis=1)
+        rows = np.arange(len(logits))
+        best = logits[rows, chosen]
+        logits[rows, chosen] = -np.inf
+        near = np.flatnonzero(~(best - logits.max(axis=1, initial=-np.inf) >= NEAR_TIE))
+        if len(near):
+            exact = np.where(legal[near], self.logits64(canonical_obs[near]), -np.inf)
+            chosen[near] = exact.argmax(axis=1)
+        return chosen
 
     def act(
         self,
@@ -248,10 +289,10 @@ class NumpyPolicy:
             obs, cmask = np.asarray(observations), np.asarray(masks) != 0
         if not cmask.any(axis=1).all():
             raise ValueError("a game has no legal action")
-        logits = np.where(cmask, self.logits(obs), -np.inf)
         if deterministic or rng is None:
-            chosen = logits.argmax(axis=1)
+            chosen = self.best_actions(obs, cmask)
         else:
+            logits = np.where(cmask, self.logits64(obs), -np.inf)
             z = np.exp(logits - logits.max(axis=1, keepdims=True))
             c = np.cumsum(z, axis=1)
             u = rng.random(len(c)) * c[:, -1]

@@ -41,7 +41,7 @@ from mamma_mia_agents.bots.ppo_agent import PPOAgent
 from mamma_mia_agents.bots.roster import COMPILED_BOTS
 from mamma_mia_agents.compiled.decisions import turn_scores_one
 from mamma_mia_agents.compiled.playout import CompiledBots, kernel_bot, play_out
-from mamma_mia_agents.compiled.tables import layout_vector, params_vector, pow_table
+from mamma_mia_agents.compiled.tables import layout_vector, params_vector
 from mamma_mia_env import Config, Engine, GameState
 from mamma_mia_env.game.outcome import delivered_and_cards, win_shares
 from mamma_mia_env.game.sampling import sample_worlds
@@ -125,7 +125,6 @@ class SearchAgent(Agent):
                 bots,
                 layout_vector(config.num_players, "recall", config.double_ingredients),
                 params_vector(builder),
-                pow_table(builder.gamble),
             )
         return self._cache[config]
 
@@ -134,7 +133,7 @@ class SearchAgent(Agent):
     ) -> np.ndarray:
         """The actions searched in game 0 of ``state``: best builder scores first, then
         the ``prior`` policy's choice when the builder's list lacks it."""
-        eng, _, lay, prm, pw = self._tables(state.config)
+        eng, _, lay, prm = self._tables(state.config)
         mask = eng.legal_masks(state)[0]
         legal = np.flatnonzero(mask)
         if state.data["phase"][0] == REVEAL or len(legal) <= 1:
@@ -143,7 +142,7 @@ class SearchAgent(Agent):
         ob = eng.observe(state)[0]
         scores = np.full(mask.shape[0], -np.inf, np.float32)
         turn_scores_one(ob, mask, seat, lay, eng.play.astype(np.int64),
-                        eng.need.astype(np.int64), prm, pw, scores)  # fmt: skip
+                        eng.need.astype(np.int64), prm, scores)  # fmt: skip
         order = np.argsort(-scores[legal], kind="stable")
         cands = legal[order[: self.candidates]]
         if self.prior is not None:

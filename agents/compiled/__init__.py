@@ -1,6 +1,6 @@
 """The heuristic bots and the random policy as numba kernels, split by job.
 
-* ``tables``: the plain arrays the kernels read (weights, powers, observation layout)
+* ``tables``: the plain arrays the kernels read (weights, observation layout)
   and ``KernelBot``, one bot as the compiled game loop plays it;
 * ``jit``: compile options, scratch space and constants every kernel shares;
 * ``oven`` and ``decisions``: one heuristic decision in one game;
@@ -22,12 +22,7 @@ The kernels' short argument names, shared by every module of this package:
 * ``lay``: the observation layout (``tables.L_*`` offsets, ``tables.layout_vector``);
 * ``play``, ``need``: the engine's play table (n_play, 3) and order-need table
   (5 personal, 5 types, 5 kinds), int64;
-* ``prm``: the bot's weights (``tables.I_*``, ``tables.params_vector``); ``pw``: numpy's
-  powers ``gamble ** 0..8`` (``tables.pow_table``);
-* ``ubuf``, ``umode``: the fractional powers ``gamble ** gap`` and the pass that needs
-  them (``decisions``' module doc): 0 computes them
-  with ``powf``, 1 also records the exponents in ``ubuf`` (``ubuf[-1]`` = 1 if any), 2
-  reads numpy's powers from ``ubuf``;
+* ``prm``: the bot's weights (``tables.I_*``, ``tables.params_vector``);
 * ``ws``, ``wd``, ``wi``: scratch (float32, float64, int64; ``jit.workspace``), carved
   into fixed slices; ``sbuf``: where ``turn_action`` writes every legal action's score
   (one slot: none wanted);
@@ -93,14 +88,12 @@ from mamma_mia_agents.compiled.tables import (
     L_SUPPLY,
     L_TOT,
     N_LAYOUT,
-    N_POW,
     N_PRM,
     RANDOM_POLICY,
     KernelBot,
     heuristic_bot,
     layout_vector,
     params_vector,
-    pow_table,
 )
 
 __all__ = [
@@ -149,7 +142,6 @@ __all__ = [
     "F32",
     "K",
     "N_LAYOUT",
-    "N_POW",
     "N_PRM",
     "PARALLEL_MIN_BATCH",
     "PLAY_PARALLEL",
@@ -169,7 +161,6 @@ __all__ = [
     "params_vector",
     "per_game",
     "play_out",
-    "pow_table",
     "random_actions",
     "turn_scores_one",
     "workspace",

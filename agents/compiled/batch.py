@@ -3,8 +3,7 @@
 ``decide`` is what ``HeuristicAgent.act_batch`` calls. The batch kernel runs
 ``decisions.decide_one`` per game, serially or (from ``PARALLEL_MIN_BATCH`` games) in
 parallel, and checks each observation row inside the loop (``check_values`` is the
-numpy check it stands for, and names the bad entry). The two passes for numpy's powers
-are explained in the module doc of ``compiled/decisions.py``.
+numpy check it stands for, and names the bad entry).
 """
 
 from __future__ import annotations
@@ -13,8 +12,7 @@ import numba as nb
 import numpy as np
 
 from mamma_mia_agents.compiled.decisions import decide_one
-from mamma_mia_agents.compiled.jit import CHUNKS, F32, T, per_game, workspace
-from mamma_mia_agents.compiled.tables import I_GAMBLE, L_NPLAY, L_RECALL
+from mamma_mia_agents.compiled.jit import CHUNKS, F32, per_game, workspace
 from mamma_mia_env.game.observe import OBS_HIGH
 from mamma_mia_env.plumbing.jit_cache import njit
 
@@ -36,7 +34,7 @@ def _make_batch(parallel: bool):
     loop = nb.prange if parallel else range
 
     @njit(parallel=parallel)
-    def decide_batch(obs, masks, seats, lay, play, need, prm, pw, ubuf, umode, check, out):
+    def decide_batch(obs, masks, seats, lay, play, need, prm, check, out):
         """``decide_one`` over a batch; with ``check``, a game whose observation has an
         entry outside ``0..OBS_HIGH`` (or NaN) gets ``BAD_OBSERVATION`` instead."""
         b_total = obs.shape[0]
@@ -44,15 +42,10 @@ def _make_batch(parallel: bool):
         for c in loop(chunks):
             ws, wd, wi = workspace()
             for b in range(c * b_total // chunks, (c + 1) * b_total // chunks):
-                u = ubuf[b] if umode > 0 else ubuf[0]
-                if umode == 2 and u[u.shape[0] - 1] == 0:
-                    continue  # no fractional power in this game: pass 1 was exact
                 if check and not _in_range(obs[b]):
                     out[b] = BAD_OBSERVATION
                     continue
-                out[b] = decide_one(
-                    obs[b], masks[b], seats[b], lay, play, need, prm, pw, u, umode, ws, wd, wi
-                )
+                out[b] = decide_one(obs[b], masks[b], seats[b], lay, play, need, prm, ws, wd, wi)
 
     return decide_batch
 
@@ -85,7 +78,6 @@ def decide(
     play: np.ndarray,
     need: np.ndarray,
     prm: np.ndarray,
-    pw: np.ndarray,
     check: bool = False,
 ) -> np.ndarray:
     """The actions of a heuristic bot in a batch of games (checked shapes and seats).
@@ -103,21 +95,8 @@ def decide(
     seats = np.ascontiguousarray(seats, dtype=np.int64)
     out = np.empty(len(obs), np.int64)
     kernel = DECIDE_PARALLEL if len(obs) >= PARALLEL_MIN_BATCH else DECIDE_SERIAL
-    if prm[I_GAMBLE] == 0 or lay[L_RECALL]:
-        # whole-number gaps only (the pool is counted from public cards): one pass
-        kernel(obs, masks, seats, lay, play, need, prm, pw, _NO_U, 0, check, out)
-    else:
-        width = int(lay[L_NPLAY]) * T + 1
-        ubuf = np.zeros((len(obs), width), np.float32)
-        kernel(obs, masks, seats, lay, play, need, prm, pw, ubuf, 1, check, out)
-        if ubuf[:, -1].any():
-            u = ubuf[:, :-1]
-            ubuf[:, :-1] = np.where(u > 0, np.float32(prm[I_GAMBLE]) ** u, 0)
-            kernel(obs, masks, seats, lay, play, need, prm, pw, ubuf, 2, False, out)
+    kernel(obs, masks, seats, lay, play, need, prm, check, out)
     if check and (out == BAD_OBSERVATION).any():
         check_values(obs)  # raises, naming the entry
         raise AssertionError("the kernel refused an observation check_values accepts")
     return out
-
-
-_NO_U = np.zeros((1, 1), np.float32)

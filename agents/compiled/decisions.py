@@ -11,13 +11,14 @@ Bit-identical decisions need bit-identical scores, so the kernel repeats numpy's
 arithmetic exactly: the same float32 / float64 types at every step (numpy turns a
 Python float times a bool array into float64, times a float32 array into float32), the
 same summation order (numpy sums five float32 values left to right), and the same ties
-(the first maximum wins). One operation cannot be repeated exactly: numpy computes the
-float32 power ``gamble ** gap`` with its own vectorised routine, which differs from the
-C library's ``powf`` in the last bit for some arguments. Gaps are whole numbers for
-every bot but ``forgetful``, and for those the kernel reads a table of numpy's own
-powers; a fractional gap (``forgetful`` guessing the oven) is computed with ``powf`` in a
-first pass that records the exponents, numpy computes those powers, and a second pass
-uses them (``decide`` over a batch; ``play_out`` pauses the game for it).
+(the first maximum wins). Only additions, products, minima and maxima of float32 values
+are used, which IEEE 754 defines to the bit on every CPU, and one power: ``gamble ** gap``
+is computed in float64 and rounded to float32 (``hope``). A vectorised float32 power, as
+numpy picks one by the CPU's SIMD level, differs in the last bit from one CPU to the next
+(numpy's AVX-512 routine on about a fifth of fractional gaps); a float64 power rounded to
+float32 is the correctly rounded value unless the float64 result lies within one float64
+unit of a float32 rounding boundary, a chance of about 2**-29 per distinct power, so the
+bots' scores, and the games they play, are the same on any x86-64 CPU.
 
 ``batch.decide`` runs ``decide_one`` over a batch; ``playout.play_out`` plays whole
 games inside one compiled loop: observe, decide, step, with a bot (or the random policy)
@@ -33,7 +34,7 @@ The kernels' short argument names are explained in the package doc (``compiled/_
 
 from __future__ import annotations
 
-import numpy as np
+import math
 
 from mamma_mia_agents.compiled.jit import BIG32, F32, K, T, per_game, sum5, workspace
 from mamma_mia_agents.compiled.oven import (
@@ -80,6 +81,14 @@ from mamma_mia_env.plumbing.jit_cache import njit
 
 
 @per_game
+def hope(gamble: float, gap: float) -> float:
+    """``gamble ** gap`` as a float32, the same bits on every CPU (see the module doc):
+    the float64 power of the float32 ``gamble`` (the weight as the bot states it),
+    rounded once to float32."""
+    return F32(math.pow(float(F32(gamble)), float(gap)))
+
+
+@per_game
 def reveal_action(ob, mk, personal, lay, need, ws) -> int:
     """``heuristic.reveal_actions`` for one game."""
     n = lay[L_N]
@@ -121,7 +130,7 @@ def reveal_action(ob, mk, personal, lay, need, ws) -> int:
 
 
 @per_game
-def turn_action(ob, mk, personal, lay, play, need, prm, pw, ubuf, umode, ws, wd, wi, sbuf) -> int:
+def turn_action(ob, mk, personal, lay, play, need, prm, ws, wd, wi, sbuf) -> int:
     """``HeuristicAgent.turn_actions`` for one game: the best legal turn action."""
     n = lay[L_N]
     n_play = lay[L_NPLAY]
@@ -314,17 +323,7 @@ def turn_action(ob, mk, personal, lay, play, need, prm, pw, ubuf, umode, ws, wd,
             cv = (not mt) and cover[t] != 0
             worth = (1.0 if mt else 0.0) + (cover_credit if cv else 0.0)
             if gamble != 0 and cover[t] == 0 and unc[t] <= gamble_max:
-                u = min(unc[t], F32(8.0))
-                ui = int(u)
-                if F32(ui) == u:
-                    g = pw[ui]
-                elif umode == 2:
-                    g = ubuf[c * T + t]
-                else:
-                    g = F32(gamble) ** u
-                    if umode == 1:
-                        ubuf[c * T + t] = u
-                        ubuf[n_play * T] = F32(1.0)  # flag: numpy's powers needed
+                g = hope(gamble, min(unc[t], F32(8.0)))
                 worth = worth + float(F32(cover_credit) * g)
             if cover_cost != 0 and cv:
                 worth = worth - float(F32(cover_cost) * short[t])
@@ -384,24 +383,19 @@ def turn_action(ob, mk, personal, lay, play, need, prm, pw, ubuf, umode, ws, wd,
 
 
 @per_game
-def decide_one(ob, mk, personal, lay, play, need, prm, pw, ubuf, umode, ws, wd, wi) -> int:
-    """The heuristic bot's action in one game (turn or reveal decision).
-
-    ``umode``: 0 computes fractional powers with ``powf``; 1 does so and records their
-    exponents in ``ubuf`` (``ubuf[-1]`` = 1 if any); 2 reads numpy's powers from
-    ``ubuf`` (the two passes of ``decide``, see the module doc)."""
+def decide_one(ob, mk, personal, lay, play, need, prm, ws, wd, wi) -> int:
+    """The heuristic bot's action in one game (turn or reveal decision)."""
     n_turn = lay[L_NTURN]
     for j in range(n_turn, mk.shape[0]):
         if mk[j] > 0:
             return reveal_action(ob, mk, personal, lay, need, ws)
     sbuf = ws[250:251]  # one slot: no scores wanted
-    return turn_action(ob, mk, personal, lay, play, need, prm, pw, ubuf, umode, ws, wd, wi, sbuf)
+    return turn_action(ob, mk, personal, lay, play, need, prm, ws, wd, wi, sbuf)
 
 
 @njit()
-def turn_scores_one(ob, mk, personal, lay, play, need, prm, pw, scores) -> int:
+def turn_scores_one(ob, mk, personal, lay, play, need, prm, scores) -> int:
     """The bot's score of every legal turn action of one game into ``scores`` (others
     untouched); returns its choice. For the search bots' candidate actions."""
     ws, wd, wi = workspace()
-    u = np.zeros(1, np.float32)
-    return turn_action(ob, mk, personal, lay, play, need, prm, pw, u, 0, ws, wd, wi, scores)
+    return turn_action(ob, mk, personal, lay, play, need, prm, ws, wd, wi, scores)

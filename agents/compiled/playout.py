@@ -1,7 +1,7 @@
 """Whole games inside one compiled loop: observe, decide, step, a bot per seat.
 
 ``play_out`` plays games on with a ``CompiledBots`` table per seat: the heuristic bots'
-decisions (``decisions.decide_one``, numpy's powers included) or the uniform random
+decisions (``decisions.decide_one``) or the uniform random
 policy (its own SplitMix64 stream, ``random_picks``). It reads plain arrays only: an
 agent enters as the ``KernelBot`` its ``kernel_bot()`` method returns (see
 ``tables.KernelBot``), so no module of this package imports an agent class.
@@ -13,13 +13,11 @@ import numba as nb
 import numpy as np
 
 from mamma_mia_agents.compiled.decisions import decide_one
-from mamma_mia_agents.compiled.jit import CHUNKS, T, workspace
+from mamma_mia_agents.compiled.jit import CHUNKS, workspace
 from mamma_mia_agents.compiled.random_picks import random_pick, splitmix_uniform
 from mamma_mia_agents.compiled.tables import (
-    I_GAMBLE,
     L_DOUBLES,
     L_N,
-    N_POW,
     N_PRM,
     KernelBot,
     layout_vector,
@@ -37,22 +35,16 @@ def _make_play(parallel: bool):
 
     @njit(parallel=parallel)
     def play_bots(
-        data, bot_of_seat, params, play, need, n, prms, pws, modes, exact, lays, obs_dims,
-        rstates, max_steps, steps_taken, ubuf, paused,
+        data, bot_of_seat, params, play, need, n, prms, modes, lays, obs_dims, rstates,
+        max_steps, steps_taken,
     ):  # fmt: skip
         """Play every game of ``data`` on (until over, or ``max_steps`` actions each).
 
-        ``bot_of_seat[g, s]``: the bot id of seat s in game g (a row of ``prms``,
-        ``pws``, ``modes``, ``exact``) or ``RANDOM_BOT``; ``lays[m]`` / ``obs_dims[m]``:
+        ``bot_of_seat[g, s]``: the bot id of seat s in game g (a row of ``prms`` and
+        ``modes``) or ``RANDOM_BOT``; ``lays[m]`` / ``obs_dims[m]``:
         the layout and size of observation mode m (0 recall, 1 top_card). ``rstates[g]``:
         game g's SplitMix64 state for the random policy. ``steps_taken[g]``: actions
         taken (a game resumes from its count).
-
-        A bot with ``exact[bot]`` may need numpy's powers (see the module doc): its
-        decision runs ``decide``'s first pass into ``ubuf[g]``; if a fractional power
-        came up, the game stops there with ``paused[g] = 1``, the caller fills
-        ``ubuf[g]`` with numpy's powers and calls again, and the game resumes with the
-        second pass.
         """
         g_total = data.shape[0]
         chunks = min(g_total, CHUNKS)
@@ -63,7 +55,6 @@ def _make_play(parallel: bool):
             ob0 = np.empty(obs_dims[0], np.float32)
             ob1 = np.empty(obs_dims[1], np.float32)
             dl = np.zeros(8, np.int32)
-            u0 = np.zeros(1, np.float32)
             for g in range(c * g_total // chunks, (c + 1) * g_total // chunks):
                 r = data[g]
                 k = steps_taken[g]
@@ -77,24 +68,7 @@ def _make_play(parallel: bool):
                         m = modes[bot]
                         ob = ob0 if m == 0 else ob1
                         observe_game(r, seat, n, m, ob)
-                        if exact[bot]:
-                            u = ubuf[g]
-                            if paused[g]:
-                                umode = 2
-                                paused[g] = 0
-                            else:
-                                umode = 1
-                                u[u.shape[0] - 1] = 0
-                        else:
-                            u = u0
-                            umode = 0
-                        a = decide_one(
-                            ob, mk, seat, lays[m], play, need, prms[bot], pws[bot], u, umode,
-                            ws, wd, wi,
-                        )  # fmt: skip
-                        if umode == 1 and u[u.shape[0] - 1] != 0:
-                            paused[g] = 1  # wait for numpy's powers
-                            break
+                        a = decide_one(ob, mk, seat, lays[m], play, need, prms[bot], ws, wd, wi)
                     step_game(r, a, params, play, need, dl)
                     k += 1
                 steps_taken[g] = k
@@ -129,14 +103,13 @@ class CompiledBots:
     ``HeuristicAgent`` with any ``Params``) and ``RandomAgent``; ``compilable(agent)``
     says whether an agent can be used. The random policy inside the loop draws from its
     own SplitMix64 stream, not from a numpy generator: games it plays differ from
-    ``RandomAgent.act_batch``'s. The heuristic bots decide as ``act_batch`` does,
-    numpy's powers included (``exact``).
+    ``RandomAgent.act_batch``'s. The heuristic bots decide as ``act_batch`` does.
     """
 
     def __init__(self, agents: list[object], num_players: int, doubles: bool) -> None:
         self.agents = list(agents)
         self.ids = np.empty(len(self.agents), np.int64)
-        prms, pws, modes = [], [], []
+        prms, modes = [], []
         for i, agent in enumerate(self.agents):
             bot = kernel_bot(agent)
             if bot is None:
@@ -149,15 +122,11 @@ class CompiledBots:
                 continue
             self.ids[i] = len(prms)
             prms.append(bot.prm)
-            pws.append(bot.pw)
             modes.append(0 if bot.recall else 1)
         if not prms:  # keep the arrays two-dimensional for the kernel
-            prms, pws, modes = [np.zeros(N_PRM)], [np.ones(N_POW, np.float32)], [0]
+            prms, modes = [np.zeros(N_PRM)], [0]
         self.prms = np.array(prms, np.float64)
-        self.pws = np.array(pws, np.float32)
         self.modes = np.array(modes, np.int64)
-        # as ``decide``: one pass for recall bots and bots that do not gamble
-        self.exact = (self.prms[:, I_GAMBLE] != 0) & (self.modes != 0)
         self.lays = np.stack(
             [layout_vector(num_players, m, doubles) for m in ("recall", "top_card")]
         )
@@ -196,27 +165,10 @@ def play_out(
         rstates = np.uint64(seed) * np.uint64(0x9E3779B97F4A7C15) + np.arange(g, dtype=np.uint64)
     steps = np.zeros(g, np.int64)
     kernel = PLAY_PARALLEL if g >= 64 else PLAY_SERIAL
-    exact = bots.exact[np.maximum(bot_of_seat, 0)] & (bot_of_seat >= 0)
-    width = int(engine.play.shape[0]) * T + 1
-    ubuf = np.zeros((g if exact.any() else 1, width), np.float32)
-    paused = np.zeros(g, np.int8)
     play, need = engine.play.astype(np.int64), engine.need.astype(np.int64)
     max_steps = int(min(max_steps, 1 << 62))
-    while True:
-        kernel(
-            state.data, bot_of_seat, engine.params, play, need, n, bots.prms, bots.pws,
-            bots.modes, bots.exact, bots.lays, bots.obs_dims, rstates, max_steps, steps, ubuf,
-            paused,
-        )  # fmt: skip
-        rows = np.flatnonzero(paused)
-        if not len(rows):
-            return steps
-        # numpy's powers for the paused decisions, computed as ``decide`` does
-        d = state.data[rows]
-        bot = bot_of_seat[rows, d["seat"].astype(np.int64)]
-        for b in np.unique(bot):
-            sel = rows[bot == b]
-            ub = ubuf[sel]
-            u = ub[:, :-1]
-            ub[:, :-1] = np.where(u > 0, np.float32(bots.prms[b, I_GAMBLE]) ** u, 0)
-            ubuf[sel] = ub
+    kernel(
+        state.data, bot_of_seat, engine.params, play, need, n, bots.prms, bots.modes,
+        bots.lays, bots.obs_dims, rstates, max_steps, steps,
+    )  # fmt: skip
+    return steps

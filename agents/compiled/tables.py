@@ -1,9 +1,9 @@
-"""The plain arrays the bot kernels read: weight vector, powers, observation layout.
+"""The plain arrays the bot kernels read: weight vector and observation layout.
 
 A heuristic bot reaches the kernels as numbers only: its ``Params`` as a float64
-vector (``I_*`` indices), numpy's powers of its ``gamble`` and the offsets of the
-observation sections it reads (``L_*`` indices). ``KernelBot`` bundles what the
-compiled game loop needs of one bot; agents build theirs (``Agent.kernel_bot``).
+vector (``I_*`` indices) and the offsets of the observation sections it reads (``L_*``
+indices). ``KernelBot`` bundles what the compiled game loop needs of one bot; agents
+build theirs (``Agent.kernel_bot``).
 """
 
 from __future__ import annotations
@@ -27,7 +27,6 @@ I_TYPE_BONUS = 7  # 8 values
     I_ORDERS_WEIGHT, I_MIN_CARDS, I_CARDS_WEIGHT, I_TEMPO, I_STACK_W, I_FORGET,
 ) = range(15, 28)  # fmt: skip
 N_PRM = 28
-N_POW = 9  # gamble ** k for k = 0..8, computed by numpy
 
 # -- the observation layout vector --------------------------------------------------------------
 (
@@ -68,11 +67,6 @@ def params_vector(params: object) -> np.ndarray:
     return prm
 
 
-def pow_table(gamble: float) -> np.ndarray:
-    """``gamble ** k`` for k = 0..8 as numpy computes it on float32 arrays (see module doc)."""
-    return np.float32(gamble) ** np.arange(N_POW, dtype=np.float32)
-
-
 def layout_vector(num_players: int, mode: str, doubles: bool) -> np.ndarray:
     """Offsets of the observation sections the kernels read (``L_*`` indices)."""
     s = observation_slices(num_players, mode)
@@ -101,13 +95,12 @@ def layout_vector(num_players: int, mode: str, doubles: bool) -> np.ndarray:
 class KernelBot:
     """One bot as the compiled game loop (``playout.play_out``) plays it.
 
-    ``prm``: the weights (``params_vector``), ``pw``: numpy's powers of its gamble
-    (``pow_table``), ``recall``: it reads the ``recall`` observation (else
-    ``top_card``). ``prm is None`` is the uniform random policy (``RANDOM_POLICY``).
+    ``prm``: the weights (``params_vector``), ``recall``: it reads the ``recall``
+    observation (else ``top_card``). ``prm is None`` is the uniform random policy
+    (``RANDOM_POLICY``).
     """
 
     prm: np.ndarray | None = None
-    pw: np.ndarray | None = None
     recall: bool = True
 
     @property
@@ -121,4 +114,4 @@ RANDOM_POLICY = KernelBot()
 
 def heuristic_bot(params: object, observation_mode: str) -> KernelBot:
     """The ``KernelBot`` of a heuristic bot with ``params`` (a ``heuristic.Params``)."""
-    return KernelBot(params_vector(params), pow_table(params.gamble), observation_mode == "recall")
+    return KernelBot(params_vector(params), observation_mode == "recall")

@@ -80,6 +80,36 @@ def cpu_model() -> str:
     return platform.processor() or platform.machine()
 
 
+#: the environment variables that choose the CPU-specific routines of numpy, numba and
+#: OpenBLAS (CI sets them to re-make the results with the baseline routines)
+CPU_ROUTINE_VARIABLES = ("NPY_DISABLE_CPU_FEATURES", "NUMBA_CPU_NAME", "OPENBLAS_CORETYPE")
+
+
+def cpu_routines() -> dict[str, Any]:
+    """Which CPU-specific routines made a result: numpy's dispatched SIMD targets in
+    use, the CPU numba compiles for, and the variables that pin them. The bots' results
+    do not depend on these (docs/AGENTS.md); a timing does, and a difference in a
+    deterministic result is traced with them."""
+    import numba
+
+    try:
+        from numpy._core._multiarray_umath import (  # type: ignore[import-not-found]
+            __cpu_dispatch__,
+            __cpu_features__,
+        )
+    except ImportError:  # another numpy layout: record what can be read
+        numpy_simd: list[str] | None = None
+    else:
+        numpy_simd = [f for f in __cpu_dispatch__ if __cpu_features__.get(f)]
+    from llvmlite import binding  # type: ignore[import-untyped]  # numba's dependency
+
+    return {
+        "numpy_simd": numpy_simd,
+        "numba_cpu": getattr(numba.config, "CPU_NAME", None) or binding.get_host_cpu_name(),
+        "set": {k: os.environ[k] for k in CPU_ROUTINE_VARIABLES if k in os.environ},
+    }
+
+
 def provenance(
     *,
     seeds: Any = None,
@@ -104,6 +134,7 @@ def provenance(
             "cpu": cpu_model(),
             "cores": os.cpu_count(),
             "load_average": load,
+            "routines": cpu_routines(),
         },
         "command": command,
         "seeds": seeds,
