@@ -42,7 +42,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def git_state(root: str | os.PathLike = ROOT) -> dict[str, Any]:
-    """The revision and whether tracked files differ from it (None outside a checkout)."""
+    """The revision and whether tracked files other than results differ from it (None
+    outside a checkout)."""
 
     def run(*args: str) -> str | None:
         try:
@@ -54,7 +55,10 @@ def git_state(root: str | os.PathLike = ROOT) -> dict[str, Any]:
         return out.stdout.strip() if out.returncode == 0 else None
 
     rev = run("rev-parse", "HEAD")
-    status = run("status", "--porcelain", "--untracked-files=no")
+    # the code, not the result files a run is rewriting (an export writes several)
+    status = run(
+        "status", "--porcelain", "--untracked-files=no", "--", ".", ":!experiments/results"
+    )
     return {"revision": rev, "dirty": None if status is None else bool(status)}
 
 
