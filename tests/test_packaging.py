@@ -1,5 +1,8 @@
-"""The package as users get it: an sdist and a wheel built from the tracked files, the
-wheel installed into a fresh venv, and the demo and the CLI run from there.
+"""The package as users get it: an sdist and a wheel built from the tracked files, what
+they hold (every file the code opens next to its modules, every tracked file of the
+package folders; the sdist: the repository minus CI), the wheel installed into a fresh
+venv, and the demo and the CLI run from there. (.ci/installed plays every bundled agent
+from a wheel installed with its dependencies from the registry; docs/TESTING.md.)
 
 The fresh venv borrows the test interpreter's dependencies (numpy, numba, ...) through a
 path entry, so nothing is downloaded; the package itself comes only from the wheel.
