@@ -1,5 +1,8 @@
-"""The package as users get it: an sdist and a wheel built from the tracked files, the
-wheel installed into a fresh venv, and the demo and the CLI run from there.
+"""The package as users get it: an sdist and a wheel built from the tracked files, what
+they hold (every file the code opens next to its modules, every tracked file of the
+package folders; the sdist: the repository minus CI), the wheel installed into a fresh
+venv, and the demo and the CLI run from there. (.ci/installed plays every bundled agent
+from a wheel installed with its dependencies from the registry; docs/TESTING.md.)
 
 The fresh venv borrows the test interpreter's dependencies (numpy, numba, ...) through a
 path entry, so nothing is downloaded; the package itself comes only from the wheel.
@@ -10,6 +13,7 @@ from __future__ import annotations
 
 import importlib.metadata
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -51,10 +55,58 @@ def build(src: Path, out: Path, kind: str) -> Path:
 
 
 @pytest.fixture(scope="module")
-def dists(tmp_path_factory):
+def tracked(tmp_path_factory) -> tuple[Path, set[str]]:
+    """A copy of the tracked files, and their names (before a build adds its own)."""
     src = tracked_copy(tmp_path_factory.mktemp("src"))
+    return src, files_under(src)
+
+
+@pytest.fixture(scope="module")
+def dists(tracked, tmp_path_factory):
     out = tmp_path_factory.mktemp("dist")
-    return build(src, out, "sdist"), build(src, out, "wheel")
+    return build(tracked[0], out, "sdist"), build(tracked[0], out, "wheel")
+
+
+def files_under(root: Path) -> set[str]:
+    return {p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file()}
+
+
+#: The installed name of each package folder (pyproject.toml's package-dir).
+INSTALLED_AS = {"mamma_mia_env": "mamma_mia_env", "agents": "mamma_mia_agents"}
+#: The modules that use their own location for something other than package data.
+NOT_PACKAGE_DATA = {
+    "mamma_mia_env/__main__.py": "prints where the package was imported from",
+    "mamma_mia_env/plumbing/jit_cache.py": "hashes the package's own .py files",
+    "mamma_mia_env/plumbing/provenance.py": "asks git about the checkout, if there is one",
+}
+
+
+def opened_package_data() -> dict[str, set[str]]:
+    """The files each module opens next to itself, as the code names them, in the
+    wheel's layout: the policies and champion settings, the serve page, the replay
+    page's script and style."""
+    import mamma_mia_agents
+    from mamma_mia_agents.bots import champion, ppo_agent
+    from mamma_mia_agents.cli import web_server
+
+    agents_dir = Path(mamma_mia_agents.__file__).resolve().parent
+
+    def wheel_name(path: Path) -> str:
+        return "mamma_mia_agents/" + path.resolve().relative_to(agents_dir).as_posix()
+
+    counts = range(2, 6)
+    ppo = {ppo_agent.default_policy_path(n) for n in counts}
+    settings = {champion.default_settings_path(n) for n in counts}
+    priors = {champion.POLICY_DIR / name for name in champion.bundled_priors()}
+    html = (ROOT / "mamma_mia_env/render/html.py").read_text()
+    assets = set(re.findall(r"_asset\('([^']+)'\)", html))
+    assert assets, "html.py no longer names its assets as _asset('name')"
+    return {
+        "agents/bots/ppo_agent.py": {wheel_name(p) for p in ppo if p.exists()},
+        "agents/bots/champion.py": {wheel_name(p) for p in settings | priors if p.exists()},
+        "agents/cli/web_server.py": {f"mamma_mia_agents/cli/web/{n}" for n in web_server.STATIC},
+        "mamma_mia_env/render/html.py": {f"mamma_mia_env/render/{n}" for n in assets},
+    }
 
 
 def test_version_is_single_sourced():
@@ -64,52 +116,67 @@ def test_version_is_single_sourced():
 def test_wheel_contents(dists):
     _, wheel = dists
     names = zipfile.ZipFile(wheel).namelist()
-    assert "mamma_mia_env/py.typed" in names
-    assert "mamma_mia_env/__main__.py" in names
-    assert "mamma_mia_agents/policies/ppo_2p.npz" in names
-    assert "mamma_mia_agents/policies/ppo_4p.npz" in names
     # no generic top-level `agents` module in users' site-packages
     assert not any(n.startswith("agents/") for n in names)
-    assert any(n.endswith(".dist-info/licenses/LICENSE") or n.endswith("/LICENSE") for n in names)
+    assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names)
     assert not any(n.startswith(("tests/", "experiments/", "docs/")) for n in names)
     version = mamma_mia_env.__version__
     assert wheel.name.startswith(f"mamma_mia_env-{version}-")
 
 
-def test_sdist_ships_what_its_tests_import(dists):
+def test_every_module_that_opens_files_next_to_itself_is_listed() -> None:
+    """A module that finds files through its own location (``__file__``,
+    ``importlib.resources``) is either listed in ``opened_package_data`` with the files
+    it opens, so the next test checks the wheel holds them, or says why it is not."""
+    uses_location = re.compile(r"__file__|importlib\.resources|from importlib import resources")
+    found = {
+        path.relative_to(ROOT).as_posix()
+        for folder in INSTALLED_AS
+        for path in (ROOT / folder).rglob("*.py")
+        if uses_location.search(path.read_text(encoding="utf-8"))
+    }
+    assert found == set(opened_package_data()) | set(NOT_PACKAGE_DATA)
+
+
+def test_the_package_data_the_code_opens_is_in_the_wheel(dists) -> None:
+    """The installed package once lacked the champion's settings: the code opened
+    ``policies/champion_*.json``, which the wheel's package data did not list."""
+    _, wheel = dists
+    names = set(zipfile.ZipFile(wheel).namelist())
+    opened = opened_package_data()
+    assert all(opened.values()), opened  # each module opens something that exists
+    opened["PEP 561 (type checkers)"] = {"mamma_mia_env/py.typed"}
+    missing = [f"{name} (opened by {who})" for who, files in opened.items()
+               for name in sorted(files) if name not in names]  # fmt: skip
+    assert not missing, f"not in the wheel: {missing}"
+
+
+def test_every_file_of_the_package_folders_is_in_the_wheel(tracked, dists) -> None:
+    """Modules of a subpackage missing from pyproject.toml's list, data files missing
+    from its package data: anything tracked in a package folder is installed."""
+    _, wheel = dists
+    names = set(zipfile.ZipFile(wheel).namelist())
+    _, files = tracked
+    expected = {
+        installed + name.removeprefix(folder)
+        for folder, installed in INSTALLED_AS.items()
+        for name in files
+        if name.startswith(f"{folder}/")
+    }
+    assert not sorted(expected - names), f"not in the wheel: {sorted(expected - names)}"
+
+
+def test_the_sdist_is_the_repository_minus_its_tooling(tracked, dists) -> None:
+    """The sdist builds the wheel users get and runs the tests (which import
+    experiments/ and tests/ helpers): every tracked file but CI's, nothing else."""
     sdist, _ = dists
     with tarfile.open(sdist) as tar:
-        names = {n.split("/", 1)[1] for n in tar.getnames() if "/" in n}
-    for needed in (
-        "LICENSE",
-        "README.md",
-        "pyproject.toml",
-        "mamma_mia_env/py.typed",
-        "tests/support/oracle.py",
-        "tests/support/helpers.py",
-        "experiments/train_ppo.py",
-        "experiments/configs/ppo_2p.json",
-        "agents/policies/ppo_2p.npz",
-    ):
-        assert needed in names, needed
-    # every module a test imports from experiments/ or tests/ is in the sdist
-    tests = [
-        n for n in names if n.startswith("tests/") and n.rsplit("/", 1)[-1].startswith("test_")
-    ]
-    for test in (n for n in tests if n.endswith(".py")):
-        text = (ROOT / test).read_text() if (ROOT / test).exists() else ""
-        for line in text.splitlines():
-            for pkg in ("experiments", "tests"):
-                if line.strip().startswith(f"from {pkg}.") or line.strip().startswith(
-                    f"from {pkg} import"
-                ):
-                    mod = line.split()[1]
-                    if mod == pkg:  # from experiments import x
-                        mod = f"{pkg}.{line.split()[3].rstrip(',')}"
-                    path = mod.replace(".", "/")
-                    shipped = f"{path}.py" in names or f"{path}/__init__.py" in names
-                    assert shipped, f"{test} imports {mod}, missing from the sdist"
-    assert not any("__pycache__" in n or n.startswith(".venv") for n in names)
+        names = {m.name.split("/", 1)[1] for m in tar.getmembers() if m.isfile()}
+    expected = {n for n in tracked[1] if not n.startswith((".ci/", ".git"))}
+    made = {"PKG-INFO", "setup.cfg"}  # setuptools' metadata, and the egg-info folder
+    extra = {n for n in names - expected - made if not n.startswith("mamma_mia_env.egg-info/")}
+    assert not sorted(expected - names), f"not in the sdist: {sorted(expected - names)}"
+    assert not extra, f"in the sdist but not tracked: {sorted(extra)}"
 
 
 def test_wheel_installs_and_runs_in_a_fresh_venv(dists, tmp_path):
