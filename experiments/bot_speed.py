@@ -6,8 +6,7 @@ Measures, in one run (the machine may be shared: compare the ratios, not the abs
 numbers, and see the load averages recorded):
 
 1. the vector env (B = 4,096, four players) stepped by the random agent and by
-   ``builder`` at every seat (interleaved rounds, the median of each), plus the
-   numpy reference ``builder`` for a few steps (the speed before the kernels);
+   ``builder`` at every seat (interleaved rounds, the median of each);
 2. 10,000 four-player games between the four heuristic bots: in the compiled loop
    (``mamma_mia_agents.compiled.play_out``) and through ``run_tournament`` (the batched engine
    with one ``act_batch`` call per agent and step).
@@ -63,12 +62,10 @@ def vector_rates(batch: int, steps: int, rounds: int, seed: int) -> dict:
     obs, info = venv.reset(seed=seed)
     rng = np.random.default_rng(seed)
     policies = {"random": load_agent("random"), "builder": load_agent("builder")}
-    reference = load_agent("builder")
 
     def run(name: str, n_steps: int) -> tuple[float, float]:
         nonlocal obs, info
-        agent = policies.get(name, reference)
-        act = agent.act_batch_reference if name == "builder_numpy" else agent.act_batch
+        act = policies[name].act_batch
         start, cpu = time.perf_counter(), time.process_time()
         for _ in range(n_steps):
             actions = act(obs, info["action_mask"], rng, info["seat"])
@@ -78,12 +75,12 @@ def vector_rates(batch: int, steps: int, rounds: int, seed: int) -> dict:
 
     for name in policies:  # compile and warm up
         run(name, 3)
-    names = ("random", "builder", "builder_numpy")
+    names = tuple(policies)
     rates: dict[str, list[float]] = {k: [] for k in names}
     cpu_rates: dict[str, list[float]] = {k: [] for k in names}
     for _ in tqdm(range(rounds), desc="vector env rounds"):
         for name in names:
-            wall, cpu = run(name, max(2, steps // 20) if name == "builder_numpy" else steps)
+            wall, cpu = run(name, steps)
             rates[name].append(wall)
             cpu_rates[name].append(cpu)
     med = {k: float(np.median(v)) for k, v in rates.items()}
@@ -95,7 +92,6 @@ def vector_rates(batch: int, steps: int, rounds: int, seed: int) -> dict:
         "turns_per_second": {k: [round(x) for x in v] for k, v in rates.items()},
         "median_turns_per_second": {k: round(v) for k, v in med.items()},
         "builder_over_random": round(med["builder"] / med["random"], 3),
-        "compiled_over_numpy_builder": round(med["builder"] / med["builder_numpy"], 1),
         "turns_per_cpu_second": {k: [round(x) for x in v] for k, v in cpu_rates.items()},
         "median_turns_per_cpu_second": {k: round(v) for k, v in cmed.items()},
         "builder_over_random_cpu": round(cmed["builder"] / cmed["random"], 3),
@@ -272,8 +268,7 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"vector env B={v['batch']}: random {v['median_turns_per_second']['random']:,} turns/s, "
         f"builder {v['median_turns_per_second']['builder']:,} "
-        f"({v['builder_over_random']:.0%} of random; numpy builder "
-        f"{v['median_turns_per_second']['builder_numpy']:,})\n"
+        f"({v['builder_over_random']:.0%} of random)\n"
         f"(per CPU second: {v['builder_over_random_cpu']:.0%})\n"
         f"{g['games']:,} 4-player games: compiled loop {g['compiled_loop_seconds']} s "
         f"({g['compiled_loop_cpu_seconds']} CPU s), tournament {g['tournament_seconds']} s\n"

@@ -37,9 +37,15 @@ def bot_speed_table() -> str:
                 f"| the same per CPU second of the process (all threads) | random "
                 f"{cpu['random']:,}, builder {cpu['builder']:,} "
                 f"({100 * v['builder_over_random_cpu']:.0f}%) |",
-                f"| the same with the numpy `builder` (before the kernels) | "
-                f"{med['builder_numpy']:,} turns/s "
-                f"(compiled: {v['compiled_over_numpy_builder']}x) |",
+                *(
+                    [  # runs from before the numpy builder was removed
+                        f"| the same with the numpy `builder` (before the kernels) | "
+                        f"{med['builder_numpy']:,} turns/s "
+                        f"(compiled: {v['compiled_over_numpy_builder']}x) |"
+                    ]
+                    if "builder_numpy" in med
+                    else []
+                ),
                 f"| {g['games']:,} four-player games of the four heuristic bots in `play_out` "
                 f"(one compiled loop, {g['numba_threads']} threads) | "
                 f"**{g['compiled_loop_seconds']} s**"

@@ -39,6 +39,7 @@ import numpy as np
 
 from mamma_mia_agents.compiled.batch import check_values
 from mamma_mia_agents.compiled.tables import KernelBot
+from mamma_mia_env.game.actions import n_turn_actions
 from mamma_mia_env.game.cards import N_REVEAL_ACTIONS, order_need_table, play_table
 from mamma_mia_env.game.config import OBSERVATION_MODES, Config
 from mamma_mia_env.game.observe import observation_size, observation_slices
@@ -152,7 +153,7 @@ def game_info(obs_dim: int, n_actions: int) -> GameInfo:
     n, mode = found[0]
     for doubles in (False, True):
         play = play_table(doubles)
-        n_turn = int(play.shape[0]) * 18
+        n_turn = int(n_turn_actions(play.shape[0]))
         if n_turn + N_REVEAL_ACTIONS == n_actions:
             return GameInfo(
                 num_players=n,

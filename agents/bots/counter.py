@@ -19,7 +19,7 @@ class CounterAgent(HeuristicAgent):
     Among counters about 99% of its orders are delivered. Against the betting bots
     only 60-70% are: their gambles, completed from hand at the reveal, empty piles
     the count relied on. With ``CounterAgent(proven=True)`` it counts only on what the
-    oven holds whatever anyone decides (``heuristic.bound_oven``): then every order it
+    oven holds whatever anyone decides (``compiled.oven.bound_oven``): then every order it
     plays is delivered, but against betting rivals such a proof exists for about one
     order per game, too few to beat the random agent.
     """

@@ -23,9 +23,9 @@ The kernels' short argument names, shared by every module of this package:
 * ``play``, ``need``: the engine's play table (n_play, 3) and order-need table
   (5 personal, 5 types, 5 kinds), int64;
 * ``prm``: the bot's weights (``tables.I_*``, ``tables.params_vector``);
-* ``ws``, ``wd``, ``wi``: scratch (float32, float64, int64; ``jit.workspace``), carved
-  into fixed slices; ``sbuf``: where ``turn_action`` writes every legal action's score
-  (one slot: none wanted);
+* ``ws``, ``wd``, ``wi``: scratch (float32, float64, int64; ``jit.workspace``), cut
+  into the named parts of ``jit``'s layout table (``jit.part``); ``sbuf``: where
+  ``turn_action`` writes every legal action's score (one slot: none wanted);
 * ``pv``, ``hv``: value per ingredient face up / in hand (a double counts 2); ``pool``:
   what an order played now will meet; ``rel``: a seat relative to the acting one.
 """

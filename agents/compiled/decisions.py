@@ -1,33 +1,26 @@
-"""The heuristic bots as numba kernels: the decisions of ``bots/heuristic.py``, per game.
+"""The heuristic bots' decisions, one game at a time: ``decide_one`` and its parts.
 
-``bots/heuristic.py`` states the bots' scoring as numpy array code over a batch; this module
-computes the very same scores per game inside compiled loops, so that a bot's decision
-costs about as much as an engine step (issue 12). ``HeuristicAgent.act_batch`` calls
-``decide_batch`` here; the numpy version stays as the reference
-(``HeuristicAgent.act_batch_reference``) and tests/agents/test_compiled_bots.py checks that
-both choose the same action on a large set of positions, reveal decisions included.
+These kernels are the bots: ``bots/heuristic.py`` states their scoring in a few lines
+and hands them a bot's ``Params``; ``batch.decide`` runs ``decide_one`` over a batch
+(``HeuristicAgent.act_batch``), ``playout.play_out`` inside whole games, and the search
+bots read every legal action's score through ``turn_scores_one``. A decision costs
+about as much as an engine step.
 
-Bit-identical decisions need bit-identical scores, so the kernel repeats numpy's
-arithmetic exactly: the same float32 / float64 types at every step (numpy turns a
-Python float times a bool array into float64, times a float32 array into float32), the
-same summation order (numpy sums five float32 values left to right), and the same ties
-(the first maximum wins). Only additions, products, minima and maxima of float32 values
-are used, which IEEE 754 defines to the bit on every CPU, and one power: ``gamble ** gap``
-is computed in float64 and rounded to float32 (``hope``). A vectorised float32 power, as
-numpy picks one by the CPU's SIMD level, differs in the last bit from one CPU to the next
-(numpy's AVX-512 routine on about a fifth of fractional gaps); a float64 power rounded to
-float32 is the correctly rounded value unless the float64 result lies within one float64
-unit of a float32 rounding boundary, a chance of about 2**-29 per distinct power, so the
-bots' scores, and the games they play, are the same on any x86-64 CPU.
+The same decision on every CPU: the scores are float32 (some steps float64, as marked),
+summed in a fixed order (``jit.sum5``: left to right) and compared first-maximum-wins.
+Additions, products, minima and maxima are defined to the bit by IEEE 754 on every
+CPU; the one power, ``gamble ** gap``, is computed in float64 and rounded once to
+float32 (``hope``): that is the correctly rounded value unless the float64 result lies
+within one float64 unit of a float32 rounding boundary, a chance of about 2**-29 per
+distinct power (a vectorised float32 power, as numpy picks one by the CPU's SIMD level,
+differs in the last bit from one CPU to the next). The order of every float32 operation
+is part of the bots' definition: changing it changes near-ties, and games.
 
-``batch.decide`` runs ``decide_one`` over a batch; ``playout.play_out`` plays whole
-games inside one compiled loop: observe, decide, step, with a bot (or the random policy)
-per seat. The search bots roll out with it.
-
-``turn_action`` (about 260 lines) stays one kernel: it is the per-game twin of
-``HeuristicAgent.turn_scores`` and its blocks share a dozen scratch slices; split into
-calls, each call would pass them again for no gain (the per-game functions are compiled
-without numba's runtime, ``jit.per_game``).
+``turn_action`` (about 250 lines) stays one kernel: its blocks share a dozen scratch
+parts (``jit``'s layout); split into calls, each call would pass them again for no gain
+(the per-game functions are compiled without numba's runtime, ``jit.per_game``). Turn
+actions are built and read through the action codec's compiled helpers
+(``mamma_mia_env.game.actions``).
 
 The kernels' short argument names are explained in the package doc (``compiled/__init__``).
 """
@@ -36,7 +29,39 @@ from __future__ import annotations
 
 import math
 
-from mamma_mia_agents.compiled.jit import BIG32, F32, K, T, per_game, sum5, workspace
+from mamma_mia_agents.compiled.jit import (
+    ADD,
+    BIG32,
+    COVER,
+    F32,
+    FREE,
+    HAND_AFTER,
+    HIGH,
+    HV,
+    KEEP,
+    MET,
+    NEED_HAND,
+    NO_SCORES,
+    ORDER_SCORE,
+    POOL,
+    POOL_C,
+    PV,
+    RESERVE,
+    REVEAL_POOL,
+    RIVALS,
+    SHORT,
+    TAKEN,
+    TMP,
+    TMP2,
+    UNCOVERED,
+    WANT,
+    K,
+    T,
+    part,
+    per_game,
+    sum5,
+    workspace,
+)
 from mamma_mia_agents.compiled.oven import (
     bound_oven,
     estimate_pool,
@@ -75,9 +100,34 @@ from mamma_mia_agents.compiled.tables import (
     L_PILES,
     L_RECALL,
     L_SEATS,
+    SEAT_STACK,
 )
-from mamma_mia_env.game.cards import BOMBASTICA, HAND_LIMIT, MINIMALE, MONOTONI
+from mamma_mia_env.game.actions import (
+    ACTIONS_PER_PLAY,
+    DRAW_SUPPLY,
+    N_DRAWS,
+    NO_ORDER,
+    ORDER_SLOTS,
+    turn_index,
+)
+from mamma_mia_env.game.cards import (
+    BOMBASTICA,
+    BOMBASTICA_MIN,
+    DECLINE,
+    DELIVER,
+    DELIVER_AS,
+    HAND_LIMIT,
+    MINIMALE,
+    MINIMALE_FEWEST,
+    MONOTONI,
+    MONOTONI_JOKER,
+    PERSONAL_NEED,
+    SIMPLE_ORDERS,
+)
 from mamma_mia_env.plumbing.jit_cache import njit
+
+HOPE_GAP_CAP = F32(8.0)  # the exponent of ``hope`` at most
+REVEAL_STACK_W = F32(0.5)  # weight of the stack's orders in what a reveal keeps
 
 
 @per_game
@@ -90,7 +140,9 @@ def hope(gamble: float, gap: float) -> float:
 
 @per_game
 def reveal_action(ob, mk, personal, lay, need, ws) -> int:
-    """``heuristic.reveal_actions`` for one game."""
+    """The reveal decision: deliver whenever possible; among Monotoni jokers and Minimale
+    candidates, the one that takes the fewest cards from the hand, then the one the bot's
+    orders need least (``my_demand``), then the lowest ingredient."""
     n = lay[L_N]
     n_turn = lay[L_NTURN]
     o_p = lay[L_PILES]
@@ -101,37 +153,38 @@ def reveal_action(ob, mk, personal, lay, need, ws) -> int:
         if ob[o_pend + n + j] > best_v:
             best_v = ob[o_pend + n + j]
             t = j
-    pool = ws[8:13]
+    pool = part(ws, REVEAL_POOL)
     for k in range(K):
         pool[k] = ob[o_p + k] + F32(2.0) * ob[o_p + K + k]
-    keep = ws[16:21]
-    my_demand(ob, lay, personal, need, F32(0.5), keep, ws)
+    keep = part(ws, KEEP)
+    my_demand(ob, lay, personal, need, REVEAL_STACK_W, keep, ws)
     kmax = keep[0]
     for k in range(1, K):
         if keep[k] > kmax:
             kmax = keep[k]
-    amount = 6.0 if t == MONOTONI else 3.0
-    pool_p = max(F32(1.0) - pool[personal], F32(0.0))
+    amount = float(MONOTONI_JOKER if t == MONOTONI else MINIMALE_FEWEST)
+    pool_p = max(F32(PERSONAL_NEED) - pool[personal], F32(0.0))
     best = -1
     best_s = 0.0
     for k in range(K):
-        if mk[n_turn + 2 + k] > 0:
+        if mk[n_turn + DELIVER_AS + k] > 0:
             cost = float(pool_p) + max(amount - float(pool[k]), 0.0)
             kp = keep[k] / (kmax + F32(1.0))
             s = (-cost - float(F32(0.5) * kp)) - 1e-3 * k
             if best < 0 or s > best_s:
                 best = k
                 best_s = s
-    if mk[n_turn + 1] > 0:
-        return n_turn + 1
+    if mk[n_turn + DELIVER] > 0:
+        return n_turn + DELIVER
     if best >= 0:
-        return n_turn + 2 + best
-    return n_turn
+        return n_turn + DELIVER_AS + best
+    return n_turn + DECLINE
 
 
 @per_game
 def turn_action(ob, mk, personal, lay, play, need, prm, ws, wd, wi, sbuf) -> int:
-    """``HeuristicAgent.turn_actions`` for one game: the best legal turn action."""
+    """The best legal turn action of one game (the scoring: ``bots/heuristic.py``); with
+    ``sbuf`` longer than one slot, every legal action's score is written into it."""
     n = lay[L_N]
     n_play = lay[L_NPLAY]
     recall = lay[L_RECALL] != 0
@@ -153,8 +206,8 @@ def turn_action(ob, mk, personal, lay, play, need, prm, ws, wd, wi, sbuf) -> int
             any_bonus = True
     drain_take = prm[I_DRAIN_TAKE]
 
-    hv = ws[64:69]
-    pv = ws[72:77]
+    hv = part(ws, HV)
+    pv = part(ws, PV)
     ing_cards = F32(0.0)
     hs_sum = ob[o_h]
     hd_sum = ob[o_h + K]
@@ -166,10 +219,10 @@ def turn_action(ob, mk, personal, lay, play, need, prm, ws, wd, wi, sbuf) -> int
             hd_sum = hd_sum + ob[o_h + K + k]
     ing_cards = hs_sum + hd_sum
     # the pool an order played now meets, the hand value to keep, the proven upper bound
-    pool = ws[80:85]
-    reserve = ws[88:93]
+    pool = part(ws, POOL)
+    reserve = part(ws, RESERVE)
     reserve[:] = F32(0.0)
-    high = ws[96:101]
+    high = part(ws, HIGH)
     if proven:
         bound_oven(ob, lay, p, need, pv, pool, high, ws, wi)
     elif recall:
@@ -177,46 +230,46 @@ def turn_action(ob, mk, personal, lay, play, need, prm, ws, wd, wi, sbuf) -> int
     else:
         estimate_pool(ob, lay, pv, F32(prm[I_FORGET]), pool, ws)
     # rivals' demand: undelivered orders of each rival, by personal ingredient
-    rivals = ws[104:109]
+    rivals = part(ws, RIVALS)
     rivals[:] = F32(0.0)
     for rel in range(1, n):
         dl = ob[o_del + rel * T]
         for t in range(1, T):
             dl = dl + ob[o_del + rel * T + t]
         rivals[(p + rel) % n] = rivals[(p + rel) % n] + (F32(T) - dl) / F32(T)
-    want = ws[112:117]
+    want = part(ws, WANT)
     if prm[I_BUILD] != 0:
         my_demand(ob, lay, p, need, F32(prm[I_STACK_W]), want, ws)
         for k in range(K):
             want[k] = want[k] - pool[k]
-    need_hand = ws[120:125]
+    need_hand = part(ws, NEED_HAND)
     if prm[I_KEEP] != 0:
         my_demand(ob, lay, p, need, F32(0.0), need_hand, ws)
     orders_held = ob[o_oh]
     for t in range(1, T):
         orders_held = orders_held + ob[o_oh + t]
-    stack_len = ob[o_seats + 2]
+    stack_len = ob[o_seats + SEAT_STACK]
 
-    add = ws[128:133]
-    pool_c = ws[136:141]
-    hand_after = ws[144:149]
-    free = ws[152:157]
-    tmp = ws[160:165]
-    tmp2 = ws[168:173]
-    short = ws[176:184]
-    unc = ws[184:192]
-    taken = ws[192:200]
+    add = part(ws, ADD)
+    pool_c = part(ws, POOL_C)
+    hand_after = part(ws, HAND_AFTER)
+    free = part(ws, FREE)
+    tmp = part(ws, TMP)
+    tmp2 = part(ws, TMP2)
+    short = part(ws, SHORT)
+    unc = part(ws, UNCOVERED)
+    taken = part(ws, TAKEN)
     taken[:] = F32(0.0)
-    order_score = ws[200:209]
-    met = wi[48:56]
-    cover = wi[56:64]
+    order_score = part(ws, ORDER_SCORE)
+    met = part(wi, MET)
+    cover = part(wi, COVER)
 
     best_a = -1
     best_s = F32(0.0)
     for c in range(n_play):
-        row = c * 18
+        row = turn_index(c, NO_ORDER, DRAW_SUPPLY)
         legal = 0  # no early exit: a fixed-length loop the compiler vectorises
-        for j in range(18):
+        for j in range(ACTIONS_PER_PLAY):
             legal |= mk[row + j] > 0
         if not legal:
             continue
@@ -229,7 +282,7 @@ def turn_action(ob, mk, personal, lay, play, need, prm, ws, wd, wi, sbuf) -> int
             hand_after[k] = hv[k] - add[k]
             free[k] = max(hand_after[k] - reserve[k], F32(0.0))
         # -- evaluate_orders ------------------------------------------------------------
-        for t in range(5):
+        for t in range(SIMPLE_ORDERS):
             if ob[o_oh + t] <= 0:
                 continue  # not in hand: its score is -BIG whatever it would need
             for k in range(K):
@@ -242,10 +295,10 @@ def turn_action(ob, mk, personal, lay, play, need, prm, ws, wd, wi, sbuf) -> int
                     tmp[k] = min(F32(need[p, t, k]), pool_c[k]) * rivals[k]
                 taken[t] = sum5(tmp)
         hand_total = sum5(free)
-        short_b = max(F32(15.0) - sum5(pool_c), F32(0.0))
+        short_b = max(F32(BOMBASTICA_MIN) - sum5(pool_c), F32(0.0))
         short[BOMBASTICA] = short_b
         unc[BOMBASTICA] = max(short_b - hand_total, F32(0.0))
-        sp = max(F32(1.0) - pool_c[p], F32(0.0))
+        sp = max(F32(PERSONAL_NEED) - pool_c[p], F32(0.0))
         gp = max(sp - free[p], F32(0.0))
         min_sj = BIG32
         min_gj = BIG32
@@ -255,7 +308,7 @@ def turn_action(ob, mk, personal, lay, play, need, prm, ws, wd, wi, sbuf) -> int
         cand_v = BIG32
         for k in range(K):
             if k != p:
-                sj = max(F32(6.0) - pool_c[k], F32(0.0))
+                sj = max(F32(MONOTONI_JOKER) - pool_c[k], F32(0.0))
                 gj = max(sj - free[k], F32(0.0))
             else:
                 sj = BIG32
@@ -274,7 +327,7 @@ def turn_action(ob, mk, personal, lay, play, need, prm, ws, wd, wi, sbuf) -> int
         unc[MONOTONI] = gp + min_gj
         has_cand = cand_v < BIG32
         px = pool_c[cand]
-        sx = max(F32(3.0) - px, F32(0.0))
+        sx = max(F32(MINIMALE_FEWEST) - px, F32(0.0))
         short[MINIMALE] = sp + sx if has_cand else BIG32
         unc[MINIMALE] = gp + max(sx - free[cand], F32(0.0)) if has_cand else BIG32
         for t in range(T):
@@ -288,11 +341,11 @@ def turn_action(ob, mk, personal, lay, play, need, prm, ws, wd, wi, sbuf) -> int
                 lo_k = pool_c[k]
                 hi_k = high[k] + add[k]
                 is_p = k == p
-                if not (is_p or hi_k < 1 or lo_k >= 3):
+                if not (is_p or hi_k < 1 or lo_k >= MINIMALE_FEWEST):
                     safe = False
-                if (not is_p) and lo_k >= 3:
+                if (not is_p) and lo_k >= MINIMALE_FEWEST:
                     some = True
-                if is_p and not lo_k >= 1:
+                if is_p and not lo_k >= PERSONAL_NEED:
                     p_ok = False
             met[MINIMALE] = 1 if (safe and some and p_ok) else 0
         if drain_take != 0:
@@ -300,14 +353,14 @@ def turn_action(ob, mk, personal, lay, play, need, prm, ws, wd, wi, sbuf) -> int
             for k in range(K):
                 tmp[k] = pool_c[k] * rivals[k]
             taken[BOMBASTICA] = sum5(tmp)
-            one_p = min(pool_c[p], F32(1.0))
+            one_p = min(pool_c[p], F32(PERSONAL_NEED))
             for k in range(K):
                 tmp[k] = F32(0.0)
                 tmp2[k] = F32(0.0)
             tmp[p] = one_p
             tmp2[p] = one_p if has_cand else F32(0.0)
-            tmp[j_best] = min(pool_c[j_best], F32(6.0))
-            tmp2[cand] = min(px, F32(3.0)) * (F32(1.0) if has_cand else F32(0.0))
+            tmp[j_best] = min(pool_c[j_best], F32(MONOTONI_JOKER))
+            tmp2[cand] = min(px, F32(MINIMALE_FEWEST)) * (F32(1.0) if has_cand else F32(0.0))
             for k in range(K):
                 tmp[k] = tmp[k] * rivals[k]
                 tmp2[k] = tmp2[k] * rivals[k]
@@ -323,7 +376,7 @@ def turn_action(ob, mk, personal, lay, play, need, prm, ws, wd, wi, sbuf) -> int
             cv = (not mt) and cover[t] != 0
             worth = (1.0 if mt else 0.0) + (cover_credit if cv else 0.0)
             if gamble != 0 and cover[t] == 0 and unc[t] <= gamble_max:
-                g = hope(gamble, min(unc[t], F32(8.0)))
+                g = hope(gamble, min(unc[t], HOPE_GAP_CAP))
                 worth = worth + float(F32(cover_credit) * g)
             if cover_cost != 0 and cv:
                 worth = worth - float(F32(cover_cost) * short[t])
@@ -351,16 +404,16 @@ def turn_action(ob, mk, personal, lay, play, need, prm, ws, wd, wi, sbuf) -> int
             ps = ps - F32(prm[I_KEEP]) * sum5(tmp)
         # -- the draw, and the best legal action ----------------------------------------------
         ing_after = ing_cards - cards
-        for o in range(9):
-            ord_after = orders_held - (F32(1.0) if o > 0 else F32(0.0))
+        for o in range(ORDER_SLOTS):
+            ord_after = orders_held - (F32(0.0) if o == NO_ORDER else F32(1.0))
             sh = max((F32(HAND_LIMIT) - ing_after) - ord_after, F32(0.0))
             got = min(sh, stack_len)
             base = ps + order_score[o]
-            for d in range(2):
-                a = row + o * 2 + d
+            for d in range(N_DRAWS):
+                a = turn_index(c, o, d)
                 if mk[a] <= 0:
                     continue
-                if d == 0:
+                if d == DRAW_SUPPLY:
                     x = ord_after - F32(prm[I_TARGET_ORDERS])
                     ds = F32(-prm[I_ORDERS_WEIGHT]) * (x * x)
                     ds = ds - F32(prm[I_CARDS_WEIGHT]) * max(
@@ -389,7 +442,7 @@ def decide_one(ob, mk, personal, lay, play, need, prm, ws, wd, wi) -> int:
     for j in range(n_turn, mk.shape[0]):
         if mk[j] > 0:
             return reveal_action(ob, mk, personal, lay, need, ws)
-    sbuf = ws[250:251]  # one slot: no scores wanted
+    sbuf = part(ws, NO_SCORES)  # one slot: no scores wanted
     return turn_action(ob, mk, personal, lay, play, need, prm, ws, wd, wi, sbuf)
 
 

@@ -22,6 +22,8 @@ from mamma_mia_agents.compiled.tables import (
     KernelBot,
     layout_vector,
 )
+from mamma_mia_env.game.actions import n_turn_actions
+from mamma_mia_env.game.cards import N_REVEAL_ACTIONS
 from mamma_mia_env.game.observe import observation_size, observe_game
 from mamma_mia_env.game.rules import legal_mask_game, step_game
 from mamma_mia_env.game.state import OVER
@@ -48,7 +50,7 @@ def _make_play(parallel: bool):
         """
         g_total = data.shape[0]
         chunks = min(g_total, CHUNKS)
-        n_actions = play.shape[0] * 18 + 7
+        n_actions = n_turn_actions(play.shape[0]) + N_REVEAL_ACTIONS
         for c in loop(chunks):
             ws, wd, wi = workspace()
             mk = np.empty(n_actions, np.int8)

@@ -13,8 +13,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from mamma_mia_agents.compiled.jit import T
+from mamma_mia_env.game.actions import n_turn_actions
 from mamma_mia_env.game.cards import play_table
-from mamma_mia_env.game.observe import observation_slices
+from mamma_mia_env.game.observe import ORDER_SLOT_FEATURES, SEAT_FEATURES, observation_slices
 
 # -- the parameter vector (heuristic.Params as float64) -------------------------------------
 (
@@ -34,6 +35,15 @@ N_PRM = 28
     L_PILES, L_SUPPLY, L_PENDING, L_TOT, L_OO,
 ) = range(15)  # fmt: skip
 N_LAYOUT = 15
+
+# -- inside the sections: a seat's features, an order slot's features ------------------------
+SEAT_WIDTH = len(SEAT_FEATURES)
+SEAT_HAND_SIZE = SEAT_FEATURES.index("hand_size")  # ingredient cards and orders
+SEAT_ORDERS = SEAT_FEATURES.index("orders_in_hand")
+SEAT_STACK = SEAT_FEATURES.index("stack_size")
+SEAT_MM = SEAT_FEATURES.index("mm_holder")
+OO_WIDTH = ORDER_SLOT_FEATURES
+OO_PRESENT, OO_INDEX, OO_BEFORE = 0, 1, 2  # in the oven; its oven index; the value before it
 
 
 def params_vector(params: object) -> np.ndarray:
@@ -76,7 +86,7 @@ def layout_vector(num_players: int, mode: str, doubles: bool) -> np.ndarray:
     lay[L_N] = num_players
     lay[L_RECALL] = int(recall)
     lay[L_DOUBLES] = int(doubles)
-    lay[L_NTURN] = n_play * 18
+    lay[L_NTURN] = n_turn_actions(n_play)
     lay[L_NPLAY] = n_play
     lay[L_HAND] = s["hand"].start
     lay[L_OH] = s["orders_in_hand"].start

@@ -2,7 +2,10 @@
 
 Actions are one ``Discrete(n_actions)`` space (docs/SPEC.md): first the joint turn
 actions ``(play * 9 + order) * 2 + draw``, then the seven reveal actions. This module
-is the public way to build and read them:
+owns that encoding: the compiled kernels (rules, trace, the bots) build and read turn
+actions only through its helpers ``turn_index``, ``play_of``, ``order_slot_of``,
+``draw_of`` and ``n_turn_actions``, and ``ActionCodec`` is the public way to build and
+read them:
 
     >>> codec = ActionCodec(Engine(Config()))
     >>> a = codec.encode_turn(kind="salami", singles=3, order=2, draw="stack")
@@ -22,6 +25,7 @@ import numpy as np
 from mamma_mia_env.game.cards import (
     DECLINE,
     DELIVER,
+    DELIVER_AS,
     INGREDIENTS,
     N_KINDS,
     N_ORDER_TYPES,
@@ -29,8 +33,47 @@ from mamma_mia_env.game.cards import (
 )
 from mamma_mia_env.game.state import OVER, REVEAL, GameState
 from mamma_mia_env.plumbing.arguments import ArgumentTypeError, as_int, is_int
+from mamma_mia_env.plumbing.jit_cache import njit
 
 DRAWS = ("supply", "stack")
+N_DRAWS = len(DRAWS)
+DRAW_SUPPLY, DRAW_STACK = 0, 1  # the draw part of a turn action (an index into DRAWS)
+NO_ORDER = 0  # the order slot of a turn action without an order; type t is slot 1 + t
+ORDER_SLOTS = N_ORDER_TYPES + 1
+ACTIONS_PER_PLAY = ORDER_SLOTS * N_DRAWS  # turn actions per row of the play table
+
+
+# -- the encoding, compiled (callable from Python too) -----------------------------------
+@njit(inline="always")
+def turn_index(play: int, order_slot: int, draw: int) -> int:
+    """The turn action of play-table row ``play``, ``order_slot`` (``NO_ORDER`` or
+    1 + order type) and ``draw`` (``DRAW_SUPPLY`` or ``DRAW_STACK``)."""
+    return (play * ORDER_SLOTS + order_slot) * N_DRAWS + draw
+
+
+@njit(inline="always")
+def play_of(action: int) -> int:
+    """The play-table row of turn action ``action``."""
+    return action // ACTIONS_PER_PLAY
+
+
+@njit(inline="always")
+def order_slot_of(action: int) -> int:
+    """The order slot of turn action ``action``: ``NO_ORDER`` or 1 + the order type."""
+    return (action // N_DRAWS) % ORDER_SLOTS
+
+
+@njit(inline="always")
+def draw_of(action: int) -> int:
+    """The draw of turn action ``action``: ``DRAW_SUPPLY`` or ``DRAW_STACK``."""
+    return action % N_DRAWS
+
+
+@njit(inline="always")
+def n_turn_actions(n_play: int) -> int:
+    """How many turn actions a play table of ``n_play`` rows gives; the reveal actions
+    follow them."""
+    return n_play * ACTIONS_PER_PLAY
 
 
 class ActionSpace(Protocol):
@@ -79,16 +122,16 @@ class ActionCodec:
                 return RevealAction("decline", None)
             if j == DELIVER:
                 return RevealAction("deliver", None)
-            return RevealAction("deliver_as", INGREDIENTS[j - 2])
-        draw = a % 2
-        order = (a // 2) % 9
-        p = a // 18
+            return RevealAction("deliver_as", INGREDIENTS[j - DELIVER_AS])
+        draw = draw_of(a)
+        order = order_slot_of(a)
+        p = play_of(a)
         k, s, d = (int(v) for v in eng.play[p])
         return TurnAction(
             None if p == 0 else INGREDIENTS[k],
             s,
             d,
-            None if order == 0 else order - 1,
+            None if order == NO_ORDER else order - 1,
             DRAWS[draw],
         )
 
@@ -126,7 +169,7 @@ class ActionCodec:
             raise ValueError(f"order type must be 0-7 or None, got {order}")
         if draw not in DRAWS:
             raise ValueError(f"draw must be 'supply' or 'stack', got {draw!r}")
-        return (p * 9 + (0 if order is None else order + 1)) * 2 + DRAWS.index(draw)
+        return int(turn_index(p, NO_ORDER if order is None else order + 1, DRAWS.index(draw)))
 
     def encode_reveal(self, choice: str, kind: str | int | None = None) -> int:
         base = self.engine.n_turn_actions
@@ -141,7 +184,7 @@ class ActionCodec:
         if choice == "deliver_as":
             if kind is None:
                 raise ValueError("choice='deliver_as' needs kind (the ingredient), got None")
-            return base + 2 + _kind_index(kind, "kind")
+            return base + DELIVER_AS + _kind_index(kind, "kind")
         raise ValueError(f"reveal choice must be decline, deliver or deliver_as, got {choice!r}")
 
     def encode(self, action: TurnAction | RevealAction) -> int:

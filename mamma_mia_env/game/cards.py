@@ -20,7 +20,11 @@ CARDS_PER_KIND = 13
 DOUBLES_PER_KIND = 2
 #: Ingredient cards removed per ingredient, by player count (rulings: Components).
 REMOVED_PER_KIND = {2: 5, 3: 3, 4: 1, 5: 0}
-BOMBASTICA_MIN = 15
+BOMBASTICA_MIN = 15  # ingredient value a Pizza Bombastica needs in all
+MONOTONI_JOKER = 6  # value of the joker ingredient a Pizza Monotoni needs
+MINIMALE_FEWEST = 3  # value a Pizza Minimale needs of the ingredient with the fewest
+PERSONAL_NEED = 1  # value of the personal ingredient every order but Bombastica needs
+SIMPLE_MAIN = 4  # value of the other ingredient orders 0-3 need
 #: Oven capacity per round: each entry holds at least one card and a card enters the
 #: oven at most once per round, so a round has at most 65 ingredient entries and 40
 #: order entries.
@@ -32,7 +36,8 @@ BOMBASTICA, MONOTONI, MINIMALE = 5, 6, 7
 
 # Reveal actions, as offsets after the turn actions.
 DECLINE, DELIVER = 0, 1
-N_REVEAL_ACTIONS = 7  # DECLINE, DELIVER, DELIVER_AS 0..4
+DELIVER_AS = 2  # DELIVER_AS + k: deliver, naming ingredient k (the joker / Minimale pick)
+N_REVEAL_ACTIONS = DELIVER_AS + N_KINDS
 
 
 def others(personal: int) -> list[int]:
@@ -58,9 +63,9 @@ def order_need_table() -> np.ndarray:
     need = np.zeros((N_KINDS, SIMPLE_ORDERS, N_KINDS), dtype=np.int16)
     for p in range(N_KINDS):
         for t, k in enumerate(others(p)):
-            need[p, t, k] = 4
-            need[p, t, p] = 1
-        need[p, 4, :] = 1
+            need[p, t, k] = SIMPLE_MAIN
+            need[p, t, p] = PERSONAL_NEED
+        need[p, 4, :] = 1  # one of each, the personal ingredient included
     return need
 
 

@@ -20,7 +20,7 @@ from dataclasses import fields
 import numpy as np
 
 from mamma_mia_env.game import kernels
-from mamma_mia_env.game.actions import describe_illegal
+from mamma_mia_env.game.actions import describe_illegal, n_turn_actions
 from mamma_mia_env.game.cards import N_REVEAL_ACTIONS, deck_counts, order_need_table, play_table
 from mamma_mia_env.game.config import Config
 from mamma_mia_env.game.observe import (
@@ -110,7 +110,7 @@ class Engine:
         self.need = order_need_table()
         self.deck_counts = deck_counts(cfg.num_players, cfg.double_ingredients)
         self.n_play = int(self.play.shape[0])
-        self.n_turn_actions = self.n_play * 18
+        self.n_turn_actions = int(n_turn_actions(self.n_play))
         self.n_actions = self.n_turn_actions + N_REVEAL_ACTIONS
         params = np.zeros(N_PARAMS, dtype=np.int64)
         params[P_N] = cfg.num_players

@@ -19,7 +19,14 @@ from typing import Any
 import numpy as np
 
 from mamma_mia_env.game.actions import ActionCodec
-from mamma_mia_env.game.cards import DECLINE, INGREDIENTS, N_CARD_TYPES, N_KINDS, order_name
+from mamma_mia_env.game.cards import (
+    DECLINE,
+    DELIVER_AS,
+    INGREDIENTS,
+    N_CARD_TYPES,
+    N_KINDS,
+    order_name,
+)
 from mamma_mia_env.game.config import Config
 from mamma_mia_env.game.engine import Engine, IllegalActionError
 from mamma_mia_env.game.outcome import winners
@@ -133,8 +140,8 @@ def traced_outcomes(trace: np.ndarray) -> list[dict[str, Any]]:
             "decided": bool(row[T_HOW] == HOW_OWNER),
             "by": HOW_NAMES[int(row[T_HOW])],
         }
-        if choice >= 2:
-            entry["kind"] = INGREDIENTS[choice - 2]  # Monotoni's joker, Minimale's "?"
+        if choice >= DELIVER_AS:
+            entry["kind"] = INGREDIENTS[choice - DELIVER_AS]  # Monotoni's joker, Minimale's "?"
         entry["from_piles"] = _card_dict(piles)
         entry["from_hand"] = _card_dict(hand)
         entry["cards_taken"] = _card_dict(piles + hand)

@@ -16,10 +16,14 @@ from mamma_mia_env.game.cards import (
     BOMBASTICA_MIN,
     DECLINE,
     DELIVER,
+    DELIVER_AS,
     MAMMA_MIA,
+    MINIMALE_FEWEST,
     MONOTONI,
+    MONOTONI_JOKER,
     N_KINDS,
     N_REVEAL_ACTIONS,
+    PERSONAL_NEED,
 )
 from mamma_mia_env.game.outcome import winners
 from mamma_mia_env.game.rng import shuffle
@@ -49,8 +53,8 @@ def order_need(r, owner: int, t: int, x: int, need, out) -> None:
         for k in range(N_KINDS):
             out[k] = need[owner, t, k]
     else:  # Monotoni / Minimale
-        out[owner] = 1
-        out[x] = 6 if t == MONOTONI else 3
+        out[owner] = PERSONAL_NEED
+        out[x] = MONOTONI_JOKER if t == MONOTONI else MINIMALE_FEWEST
 
 
 @_jit
@@ -119,7 +123,7 @@ def reveal_legal(r, owner: int, t: int, params, need, out) -> int:
             if opts[x]:
                 order_need(r, owner, t, x, need, req)
                 if needs_met(r, owner, req, True):
-                    out[2 + x] = 1
+                    out[DELIVER_AS + x] = 1
                 if not needs_met(r, owner, req, False):
                     any_unmet = True
         if any_unmet or opts.sum() == 0:
@@ -150,11 +154,11 @@ def auto_choice(r, owner: int, t: int, legal, need) -> int:
     best = DECLINE
     best_cost = 1 << 30
     for x in range(N_KINDS):
-        if legal[2 + x]:
+        if legal[DELIVER_AS + x]:
             c = hand_cost(r, owner, t, x, need)
             if c < best_cost:
                 best_cost = c
-                best = 2 + x
+                best = DELIVER_AS + x
     return best
 
 
@@ -237,7 +241,7 @@ def resolve(r, choice: int, params, need, out_delivered) -> None:
     if choice == DECLINE:
         stack_push_bottom(r, owner, t)
     else:
-        deliver(r, owner, t, max(choice - 2, 0), params, need, out_delivered)
+        deliver(r, owner, t, max(choice - DELIVER_AS, 0), params, need, out_delivered)
     r.reveal_pos = i + 1
 
 

@@ -19,6 +19,16 @@ from __future__ import annotations
 
 import numpy as np
 
+from mamma_mia_env.game.actions import (
+    DRAW_STACK,
+    DRAW_SUPPLY,
+    NO_ORDER,
+    draw_of,
+    n_turn_actions,
+    order_slot_of,
+    play_of,
+    turn_index,
+)
 from mamma_mia_env.game.cards import (
     HAND_LIMIT,
     MAMMA_MIA,
@@ -199,13 +209,12 @@ def reset_game(r, seed: np.uint64, params, deck_counts) -> None:
 @_jit
 def turn_is_legal(r, a: int, params, play) -> bool:
     """Whether turn action ``a`` is legal for the acting seat (docs/SPEC.md, The turn)."""
-    n_turn = params[P_NPLAY] * 18
-    if a < 0 or a >= n_turn:
+    if a < 0 or a >= n_turn_actions(params[P_NPLAY]):
         return False
     seat = r.seat
-    draw = a % 2
-    order = (a // 2) % 9
-    p = a // 18
+    draw = draw_of(a)
+    order = order_slot_of(a)
+    p = play_of(a)
     cards = 0
     if p == 0:
         if ingredient_cards(r, seat) > 0:
@@ -217,14 +226,14 @@ def turn_is_legal(r, a: int, params, play) -> bool:
         if r.hand[seat, k] < s or r.hand[seat, N_KINDS + k] < d:
             return False
         cards = s + d
-    if order > 0:
+    if order != NO_ORDER:
         if r.orders_hand[seat, order - 1] == 0:
             return False
         if p == 0 and not params[P_PASS_ORDER]:
             return False
         cards += 1
     short = HAND_LIMIT - (hand_size(r, seat) - cards)
-    if draw == 1:
+    if draw == DRAW_STACK:
         return short > 0 and r.stack_len[seat] > 0
     return True
 
@@ -263,18 +272,17 @@ def turn_mask(r, params, play, out) -> None:
 def _mask_orders(p, cards, size, stack_ok, held, out) -> None:
     """The order and draw parts of the legal turn actions with play ``p``; ``held``:
     the order types that may go with it, as bits."""
-    base = p * 18
-    out[base] = 1  # no order
+    out[turn_index(p, NO_ORDER, DRAW_SUPPLY)] = 1
     if stack_ok and HAND_LIMIT - (size - cards) > 0:
-        out[base + 1] = 1
+        out[turn_index(p, NO_ORDER, DRAW_STACK)] = 1
     if held == 0:
         return
     draw = stack_ok and HAND_LIMIT - (size - cards - 1) > 0
     for t in range(N_ORDER_TYPES):
         if (held >> t) & 1:
-            out[base + 2 + 2 * t] = 1
+            out[turn_index(p, 1 + t, DRAW_SUPPLY)] = 1
             if draw:
-                out[base + 3 + 2 * t] = 1
+                out[turn_index(p, 1 + t, DRAW_STACK)] = 1
 
 
 @_jit
@@ -292,9 +300,9 @@ def take_turn(r, a: int, params, play) -> bool:
     the event log's traced step (``trace.py``) starts the same reveal."""
     seat = r.seat
     n = params[P_N]
-    draw = a % 2
-    order = (a // 2) % 9
-    p = a // 18
+    draw = draw_of(a)
+    order = order_slot_of(a)
+    p = play_of(a)
     moved = False
     if p > 0:
         k = play[p, 0]
@@ -304,12 +312,12 @@ def take_turn(r, a: int, params, play) -> bool:
         r.hand[seat, N_KINDS + k] -= d
         oven_push(r, seat, k, s, d)
         moved = True
-    if order > 0:
+    if order != NO_ORDER:
         r.orders_hand[seat, order - 1] = 0
         oven_push(r, seat, N_KINDS + order - 1, 0, 0)
         moved = True
     short = HAND_LIMIT - hand_size(r, seat)
-    if draw == 1:
+    if draw == DRAW_STACK:
         while short > 0 and r.stack_len[seat] > 0:
             r.orders_hand[seat, stack_pop(r, seat)] = 1
             short -= 1
@@ -341,8 +349,7 @@ def is_legal(r, a: int, params, play, need) -> bool:
     if r.phase == PLAY:
         return turn_is_legal(r, a, params, play)
     if r.phase == REVEAL:
-        n_turn = params[P_NPLAY] * 18
-        j = a - n_turn
+        j = a - n_turn_actions(params[P_NPLAY])
         if j < 0 or j >= N_REVEAL_ACTIONS:
             return False
         legal = np.zeros(N_REVEAL_ACTIONS, np.int8)
@@ -360,7 +367,7 @@ def step_game(r, a: int, params, play, need, out_delivered) -> None:
         play_turn(r, a, params, play, need, out_delivered)
     elif r.phase == REVEAL:
         r.phase = PLAY  # a decision can only end the reveal or reach the next one
-        resolve(r, a - params[P_NPLAY] * 18, params, need, out_delivered)
+        resolve(r, a - n_turn_actions(params[P_NPLAY]), params, need, out_delivered)
         continue_reveal(r, params, need, out_delivered)
 
 
@@ -370,4 +377,4 @@ def legal_mask_game(r, params, play, need, out) -> None:
     if r.phase == PLAY:
         turn_mask(r, params, play, out)
     elif r.phase == REVEAL:
-        reveal_mask(r, params, need, params[P_NPLAY] * 18, out)
+        reveal_mask(r, params, need, n_turn_actions(params[P_NPLAY]), out)

@@ -30,6 +30,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from mamma_mia_env.game.actions import (
+    draw_of,
+    n_turn_actions,
+    order_slot_of,
+    play_of,
+    turn_index,
+)
 from mamma_mia_env.game.cards import N_CARD_TYPES, N_KINDS, N_ORDER_TYPES, others, play_table
 from mamma_mia_env.game.config import Config
 from mamma_mia_env.game.observe import ORDER_SLOT_FEATURES, SEAT_FEATURES, observation_layout
@@ -90,7 +97,7 @@ class SeatCanonicalizer:
             o += size
         self.play = play_table(config.double_ingredients)
         self.n_play = int(self.play.shape[0])
-        self.n_turn = self.n_play * 18
+        self.n_turn = int(n_turn_actions(self.n_play))
         self.n_actions = self.n_turn + 7
         self._obs_src = np.stack([self._obs_gather(p) for p in range(n)])
         self._c2e = np.stack([self._action_map(p) for p in range(n)])  # canonical -> env
@@ -169,9 +176,10 @@ class SeatCanonicalizer:
             play_perm[r] = 0 if r == 0 else index[(int(pi[k]), int(s), int(d))]
         order_perm = np.concatenate([[0], 1 + sigma])
         e2c = np.empty(self.n_actions, dtype=np.int64)
-        for a in range(self.n_turn):
-            draw, order, play = a % 2, (a // 2) % 9, a // 18
-            e2c[a] = (play_perm[play] * 9 + order_perm[order]) * 2 + draw
+        a = np.arange(self.n_turn)
+        e2c[: self.n_turn] = turn_index(
+            play_perm[play_of(a)], order_perm[order_slot_of(a)], draw_of(a)
+        )
         e2c[self.n_turn] = self.n_turn
         e2c[self.n_turn + 1] = self.n_turn + 1
         e2c[self.n_turn + 2 + np.arange(N_KINDS)] = self.n_turn + 2 + pi

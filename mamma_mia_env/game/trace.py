@@ -13,7 +13,7 @@ this kernel.
 ``trace[i]`` describes oven entry ``i`` (an order resolved in this step, else zeros):
 ``T_HOW`` (``HOW_OWNER``: the owner's decision, ``HOW_AUTO``: the automatic policy,
 ``HOW_FORCED``: one legal choice), ``T_CHOICE`` (the reveal action's offset:
-``DECLINE``, ``DELIVER`` or ``2 + x``), ``T_WHO`` / ``T_WHAT`` (the oven entry), and
+``DECLINE``, ``DELIVER`` or ``DELIVER_AS + x``), ``T_WHO`` / ``T_WHAT`` (the oven entry), and
 per card type the cards taken from the piles (``T_PILES``) and from the owner's hand
 (``T_HAND``).
 """
@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from mamma_mia_env.game.actions import n_turn_actions
 from mamma_mia_env.game.cards import N_CARD_TYPES, N_KINDS, N_REVEAL_ACTIONS, OVEN_CAPACITY
 from mamma_mia_env.game.reveal import auto_choice, end_round, resolve, reveal_legal
 from mamma_mia_env.game.rules import take_turn
@@ -101,6 +102,6 @@ def traced_step(data, a: int, params, play, need, out_delivered, trace) -> None:
             _traced_reveal(r, params, need, out_delivered, trace)
     elif r.phase == REVEAL:
         r.phase = PLAY
-        choice = a - params[P_NPLAY] * 18
+        choice = a - n_turn_actions(params[P_NPLAY])
         _traced_resolve(r, choice, HOW_OWNER, params, need, out_delivered, trace)
         _traced_reveal(r, params, need, out_delivered, trace)

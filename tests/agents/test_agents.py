@@ -10,9 +10,12 @@ import numpy as np
 import pytest
 
 from mamma_mia_agents import HEURISTICS, REGISTRY, Agent, AgentLoadError, game_info, load_agent
-from mamma_mia_agents.bots.heuristic import parse, simulate_oven
+from mamma_mia_agents.compiled.jit import workspace
+from mamma_mia_agents.compiled.oven import simulate_oven
+from mamma_mia_agents.compiled.tables import layout_vector
 from mamma_mia_agents.tournament import play_games, seating_schedule
 from mamma_mia_env import Config, Engine, GameState, build_position
+from mamma_mia_env.game.actions import NO_ORDER, order_slot_of
 from mamma_mia_env.game.observe import observation_size
 from mamma_mia_env.game.state import OVER
 
@@ -373,16 +376,22 @@ def test_oven_replay_matches_the_engine() -> None:
     }
     state = build_position(desc, cfg)
     eng = Engine(cfg)
-    obs = eng.observe(state, seats=np.array([0]))
-    info = game_info(eng.obs_dim, eng.n_actions)
-    v = parse(obs, info)
-    pool, reserve = simulate_oven(v, np.array([0]), info.need, rival_cover=0)
-    np.testing.assert_array_equal(reserve[0], 0)
+    ob = eng.observe(state, seats=np.array([0]))[0]
+    lay = layout_vector(3, "recall", False)
+    piles = state.data["piles"][0]
+    pv = (piles[:5] + 2 * piles[5:]).astype(np.float32)
+    hand = state.data["hand"][0, 0]
+    hv = (hand[:5] + 2 * hand[5:]).astype(np.float32)
+    pool, reserve = np.zeros((2, 5), np.float32)
+    ws, wd, wi = workspace()
+    need = eng.need.astype(np.int64)
+    simulate_oven(ob, lay, 0, need, 0.0, pv, hv, pool, reserve, ws, wd, wi)
+    np.testing.assert_array_equal(reserve, 0)
     after = build_position({**desc, "reveal": True}, cfg)
     assert after.data["phase"][0] == 0  # no owner decision on the way
     piles = after.data["piles"][0]
-    np.testing.assert_array_equal(pool[0], piles[:5] + 2 * piles[5:])
-    np.testing.assert_array_equal(pool[0], [0, 0, 0, 4, 2])
+    np.testing.assert_array_equal(pool, piles[:5] + 2 * piles[5:])
+    np.testing.assert_array_equal(pool, [0, 0, 0, 4, 2])
     assert after.data["delivered"][0, :3].sum() == 2
 
 
@@ -401,7 +410,7 @@ def test_counter_only_plays_orders_that_are_delivered() -> None:
         rows = np.flatnonzero(live)
         acts[rows] = bot.act_batch(eng.observe(state)[rows], masks[rows], None, seat[rows])
         turn = acts[rows] < eng.n_turn_actions
-        played += int((turn & ((acts[rows] // 2) % 9 > 0)).sum())
+        played += int((turn & (order_slot_of(acts[rows]) != NO_ORDER)).sum())
         delivered += int(eng.step(state, acts).sum())
     assert played > 150 * 8
     assert delivered >= 0.95 * played
@@ -429,7 +438,7 @@ def _order_success(
                 acts[rows] = agent.act_batch(obs, masks[rows], rng, seat[rows])
                 if s == seat_of_interest:
                     a = acts[rows]
-                    played += int(((a < eng.n_turn_actions) & ((a // 2) % 9 > 0)).sum())
+                    played += int(((a < eng.n_turn_actions) & (order_slot_of(a) != NO_ORDER)).sum())
         delivered += int(eng.step(state, acts)[:, seat_of_interest].sum())
     return played, delivered
 
