@@ -2,7 +2,9 @@
 
 ``positive``, ``real``, ``output_file`` and ``stem`` are argparse ``type=`` checks that
 name the flag in their error (every flag's value goes through one of them or
-``choices``); ``VARIANT_FLAGS`` are the rule variants every command that starts a game offers.
+``choices``); ``VARIANT_FLAGS`` are the rule variants every command that starts a game
+offers, and ``add_rule_flags``/``rule_config`` make and read any kind of game parameter's
+flags, all from the declarations in ``mamma_mia_env.game.config``.
 """
 
 from __future__ import annotations
@@ -11,22 +13,52 @@ import argparse
 import os
 import sys
 from collections.abc import Callable
+from typing import Any
 
 from mamma_mia_agents.tournament.output import OutputError, check_stem
 from mamma_mia_agents.tournament.schedule import max_workers
+from mamma_mia_env.game.config import OBSERVATION_MODES, PARAMETERS, Parameter
 from mamma_mia_env.plumbing.arguments import int_flag, out_file_flag, real_flag
 
 PROG = "mamma-mia"
 
-#: Rule variants as flags: (flag, Config field, help).
-VARIANT_FLAGS = (
-    ("--mamma-mia-in-deal", "mamma_mia_in_deal", "S2: the Mamma Mia! card is in the deal"),
-    ("--pass-may-play-order", "pass_may_play_order", "T2: a passing player may play an order"),
-    ("--strict-minimale", "strict_minimale", "R7: Minimale's minimum includes P"),
-    ("--double-ingredients", "double_ingredients", "D1-D4: the double-ingredients expansion"),
-    ("--random-start-player", "random_start_player", "S4: round 1's start seat from the seed"),
-    ("--auto-reveal", "auto_reveal", "R8: reveal choices made by the automatic policy"),
-)
+
+def _flag(p: Parameter) -> str:
+    """A game parameter's flag: its name with dashes; a bool that is on by default is
+    switched off with ``--no-NAME``."""
+    name = p.name.replace("_", "-")
+    return f"--no-{name}" if p.default is True else f"--{name}"
+
+
+def _help(p: Parameter) -> str:
+    return f"{p.rule}, on by default: {p.help}" if p.default is True else f"{p.rule}: {p.help}"
+
+
+#: Rule variants as flags: (flag, Config field, help), read from the declarations in
+#: ``mamma_mia_env.game.config`` (a new variant there is a new flag here).
+VARIANT_FLAGS = tuple((_flag(p), p.name, _help(p)) for p in PARAMETERS if p.kind == "variant")
+
+
+def add_rule_flags(parser: Any, kinds: tuple[str, ...] = ("variant",)) -> None:
+    """A flag for each game parameter of ``kinds`` (``Parameter.kind``), its value
+    stored under the parameter's name (``rule_config`` reads them back). ``parser``: an
+    ``ArgumentParser`` or an argument group."""
+    for p in PARAMETERS:
+        if p.kind not in kinds:
+            continue
+        if p.type is bool:
+            action = "store_false" if p.default else "store_true"
+            parser.add_argument(_flag(p), dest=p.name, action=action, help=_help(p))
+        elif p.type is int:
+            check = positive(_flag(p), p.allowed[0], p.allowed[-1])
+            parser.add_argument(_flag(p), dest=p.name, type=check, default=p.default, help=_help(p))
+        else:
+            raise TypeError(f"{p.name}: no flag for a {p.type.__name__} parameter")
+
+
+def rule_config(args: argparse.Namespace, kinds: tuple[str, ...] = ("variant",)) -> dict[str, Any]:
+    """The Config fields ``add_rule_flags(parser, kinds)`` added, as parsed."""
+    return {p.name: getattr(args, p.name) for p in PARAMETERS if p.kind in kinds}
 
 
 def positive(name: str, low: int = 1, high: int | None = None) -> Callable[[str], int]:
@@ -90,8 +122,8 @@ def add_game_flags(p: argparse.ArgumentParser, *, seed_help: str, delay: float) 
     p.add_argument("--seed", type=positive("--seed", 0, 2**63 - 1), default=None, help=seed_help)
     p.add_argument(
         "--observation-mode",
-        choices=("recall", "top_card"),
-        default="recall",
+        choices=OBSERVATION_MODES,
+        default=OBSERVATION_MODES[0],
         help="recall: the whole oven history is shown (a memory aid); top_card: only the top",
     )
     p.add_argument(
@@ -100,5 +132,4 @@ def add_game_flags(p: argparse.ArgumentParser, *, seed_help: str, delay: float) 
         default=delay,
         help="seconds to show each agent move",
     )
-    for flag, field, text in VARIANT_FLAGS:
-        p.add_argument(flag, dest=field, action="store_true", help=text)
+    add_rule_flags(p)

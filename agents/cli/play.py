@@ -24,7 +24,7 @@ from rich.console import Console
 from rich.text import Text
 
 from mamma_mia_agents import AgentLoadError
-from mamma_mia_agents.cli.options import add_game_flags, output_file
+from mamma_mia_agents.cli.options import add_game_flags, output_file, rule_config
 from mamma_mia_agents.cli.screen import (
     HELP,
     events,
@@ -284,12 +284,10 @@ def run(args: argparse.Namespace) -> int:
             check_output(args.resume, "--resume file (q saves the game back to it)")
             game = Game.load(args.resume, specs)
         else:
-            fields = ("mamma_mia_in_deal", "pass_may_play_order", "strict_minimale",
-                      "double_ingredients", "random_start_player", "auto_reveal")  # fmt: skip
             config = Config.from_kwargs(
                 num_players=args.players,
                 observation_mode=args.observation_mode,
-                **{f: getattr(args, f) for f in fields},
+                **rule_config(args),
             )
             seed = args.seed
             if seed is None:

@@ -18,9 +18,10 @@ from typing import Any
 from mamma_mia_agents import REGISTRY, AgentLoadError
 from mamma_mia_agents.cli.options import (
     PROG,
-    VARIANT_FLAGS,
+    add_rule_flags,
     add_workers_flag,
     positive,
+    rule_config,
     run_error,
     stem,
 )
@@ -56,7 +57,7 @@ def add_parser(sub: Any) -> None:
     _add_game_flags(t)
     _add_run_flags(t)
     _add_output_flags(t)
-    _add_rule_flags(t)
+    add_rule_flags(t.add_argument_group("rule variants (docs/RULES.md)"), ("variant", "limit"))
     t.set_defaults(subparser=t)
 
 
@@ -144,21 +145,6 @@ def _add_output_flags(t: argparse.ArgumentParser) -> None:
     )
 
 
-def _add_rule_flags(t: argparse.ArgumentParser) -> None:
-    """The rule variants (the Config flags)."""
-    rules = t.add_argument_group("rule variants (docs/RULES.md)")
-    for flag, _, text in VARIANT_FLAGS:
-        rules.add_argument(flag, action="store_true", help=text)
-    rules.add_argument(
-        "--no-idle-cycle-guard",
-        action="store_true",
-        help="M3: switch off the termination guard (needs --max-turns)",
-    )
-    rules.add_argument(
-        "--max-turns", type=positive("--max-turns"), default=None, help="M4: truncate games"
-    )
-
-
 def _agent_specs(parser: argparse.ArgumentParser, text: str) -> list[str]:
     specs = [s.strip() for s in text.split(",")]
     if not text.strip() or any(not s for s in specs):
@@ -173,9 +159,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser, argv: Sequenc
     specs = _agent_specs(parser, args.agents)
     if args.save_logs and not args.out:
         parser.error("--save-logs needs --out DIR to write the logs to")
-    config = {field: getattr(args, field) for _, field, _ in VARIANT_FLAGS}
-    config["idle_cycle_guard"] = not args.no_idle_cycle_guard
-    config["max_turns"] = args.max_turns
+    config = rule_config(args, ("variant", "limit"))
     command = " ".join([PROG, *(shlex.quote(a) for a in argv)])
     if args.out is not None:  # before playing: a run must not be lost at the end
         try:

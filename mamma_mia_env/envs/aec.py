@@ -104,10 +104,8 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped env
 
     ## Arguments
     ``render_mode`` ("ansi", "human" or "rgb_array": a ``(720, 960, 3)`` uint8 picture
-    of what "ansi" shows) and the fields of ``Config``: ``num_players``,
-    ``mamma_mia_in_deal``, ``pass_may_play_order``, ``strict_minimale``,
-    ``double_ingredients``, ``random_start_player``, ``auto_reveal``,
-    ``idle_cycle_guard``, ``max_turns``, ``observation_mode``, ``reward_mode``.
+    of what "ansi" shows) and the fields of ``Config`` (``mamma_mia_env.game.config``;
+    each with its default and allowed values in docs/ENV.md, "The config").
     ``reset(options={"state": GameState | JSON text | dict})`` starts from a saved or
     built position (``mamma_mia_env.game.positions.build_position``), validated first.
 

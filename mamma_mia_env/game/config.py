@@ -1,20 +1,60 @@
-"""The game and environment configuration, validated once at construction."""
+"""The game and environment configuration: every parameter declared once, validated once.
+
+Each field of ``Config`` is the one declaration of a game parameter: its name, type and
+default are the field's; what values it takes, its help text, the rule it switches
+(docs/RULES.md) and the texts that rule comes from are given to ``parameter(...)``. Like
+OpenSpiel's ``parameter_specification`` and pgx's constructor keywords, a parameter is
+written in one place; ``PARAMETERS`` reads the declarations back, and from them follow
+
+* the validation below (a wrong value names the field and what it takes),
+* the compiled parameter table the kernels read (``game.table.P``, ``parameter_vector``),
+* the command-line flags (``mamma_mia_agents.cli.options``),
+* the tables of docs/RULES.md and docs/ENV.md (``tests/game/test_parameters.py`` keeps
+  them current).
+
+So a new boolean rule variant is one field here, the rule code that reads
+``params[P.<name>]`` and a test (plus its row of prose in docs/RULES.md).
+"""
 
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass, fields
+import typing
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 import numpy as np
 
 OBSERVATION_MODES = ("recall", "top_card")
 REWARD_MODES = ("win_loss", "delivered", "delivered_win_loss")
-MAX_TURNS_LIMIT = 2**31 - 2
+MAX_TURNS_LIMIT = 2**31 - 2  # the turn counter is 32-bit
+KINDS = ("size", "variant", "limit", "option")
 
 
 class ConfigError(ValueError):
     """A configuration value is unknown or out of range; the message names the field."""
+
+
+def parameter(
+    default: Any,
+    *,
+    help: str,
+    rule: str = "",
+    sources: str = "",
+    kind: str = "variant",
+    allowed: tuple[Any, ...] | range | None = None,
+) -> Any:
+    """Declare a ``Config`` field as a game parameter.
+
+    ``kind``: ``"size"`` (the player count), ``"variant"`` (a rule switched on by a flag;
+    every command that starts a game offers it), ``"limit"`` (how a game is bounded) or
+    ``"option"`` (not a rule: what the agents are shown and paid; a state's rules ignore
+    it). ``allowed``: the values an int or str takes (a bool takes ``False``/``True``);
+    ``rule``: its rule number in docs/RULES.md; ``sources``: the texts the variant comes
+    from; ``help``: one line, shown by ``--help`` and in the docs tables.
+    """
+    meta = {"help": help, "rule": rule, "sources": sources, "kind": kind, "allowed": allowed}
+    return field(default=default, metadata=meta)
 
 
 @dataclass(frozen=True)
@@ -24,50 +64,81 @@ class Config:
     Every field is also a keyword argument of ``mamma_mia_env.env(...)``.
     """
 
-    num_players: int = 4
-    mamma_mia_in_deal: bool = False
-    pass_may_play_order: bool = False
-    strict_minimale: bool = False
-    double_ingredients: bool = False
-    random_start_player: bool = False
-    auto_reveal: bool = False
-    idle_cycle_guard: bool = True
-    max_turns: int | None = None
-    observation_mode: str = "recall"
-    reward_mode: str = "win_loss"
+    num_players: int = parameter(
+        4,
+        kind="size",
+        allowed=range(2, 6),
+        rule="C2",
+        help="number of players; the deck size follows",
+    )
+    mamma_mia_in_deal: bool = parameter(
+        False,
+        rule="S2",
+        sources="early EN, NL, ZH-b",
+        help="the Mamma Mia! card is shuffled in before dealing",
+    )
+    pass_may_play_order: bool = parameter(
+        False,
+        rule="T2",
+        sources="early EN, ZH",
+        help="a player who passes may still play an order",
+    )
+    strict_minimale: bool = parameter(
+        False,
+        rule="R7",
+        sources="no text: all leave P out",
+        help="Minimale's minimum is taken over all non-empty piles, P included",
+    )
+    double_ingredients: bool = parameter(
+        False, rule="D1-D4", sources="ES", help="the Spanish double-ingredients expansion"
+    )
+    random_start_player: bool = parameter(
+        False,
+        rule="S4",
+        sources="the texts leave it to the table",
+        help="round 1's start player is drawn from the seed instead of seat 0",
+    )
+    auto_reveal: bool = parameter(
+        False,
+        rule="R8",
+        sources="the texts leave the choices to the owner",
+        help="the owner's reveal choices are made by the automatic policy",
+    )
+    idle_cycle_guard: bool = parameter(
+        True,
+        kind="limit",
+        rule="M3",
+        sources="house rule",
+        help="a whole cycle of turns without a moved card ends the round; off needs max_turns",
+    )
+    max_turns: int | None = parameter(
+        None,
+        kind="limit",
+        allowed=range(1, MAX_TURNS_LIMIT + 1),
+        rule="M4",
+        help="truncate the game after this many play turns; None: never",
+    )
+    observation_mode: str = parameter(
+        "recall",
+        kind="option",
+        allowed=OBSERVATION_MODES,
+        rule="I3",
+        help="what an observation shows of the oven: every card (recall) or the top one",
+    )
+    reward_mode: str = parameter(
+        "win_loss",
+        kind="option",
+        allowed=REWARD_MODES,
+        rule="E4",
+        help="the reward: the win (+1/0/-1), delivered orders, or both",
+    )
 
     def __post_init__(self) -> None:
-        for f in fields(self):
-            value = getattr(self, f.name)
-            if f.type == "bool" and not isinstance(value, bool):
-                raise ConfigError(f"{f.name} must be a bool, got {value!r}")
-            if isinstance(value, np.integer) and not isinstance(value, bool):
-                object.__setattr__(self, f.name, int(value))  # same value, plain int
-        if isinstance(self.num_players, bool) or not isinstance(self.num_players, int):
-            raise ConfigError(f"num_players must be an int, got {self.num_players!r}")
-        if not 2 <= self.num_players <= 5:
-            raise ConfigError(f"num_players must be 2-5, got {self.num_players}")
-        if self.max_turns is not None:
-            if isinstance(self.max_turns, bool) or not isinstance(self.max_turns, int):
-                raise ConfigError(f"max_turns must be an int or None, got {self.max_turns!r}")
-            if not 1 <= self.max_turns <= MAX_TURNS_LIMIT:
-                raise ConfigError(
-                    f"max_turns must be in 1-{MAX_TURNS_LIMIT} (the turn counter is 32-bit), "
-                    f"got {self.max_turns}"
-                )
+        for p in PARAMETERS:
+            object.__setattr__(self, p.name, p.check(getattr(self, p.name)))
         if not self.idle_cycle_guard and self.max_turns is None:
             raise ConfigError(
                 "idle_cycle_guard=False needs max_turns: without the guard a game can stall"
-            )
-        mode = self.observation_mode
-        if not isinstance(mode, str) or mode not in OBSERVATION_MODES:
-            raise ConfigError(
-                f"observation_mode must be one of {OBSERVATION_MODES}, "
-                f"got {self.observation_mode!r}"
-            )
-        if not isinstance(self.reward_mode, str) or self.reward_mode not in REWARD_MODES:
-            raise ConfigError(
-                f"reward_mode must be one of {REWARD_MODES}, got {self.reward_mode!r}"
             )
 
     @classmethod
@@ -84,3 +155,70 @@ class Config:
 
     def replace(self, **changes: Any) -> Config:
         return Config.from_kwargs(**{**self.to_dict(), **changes})
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """One declared game parameter, read back from its ``Config`` field."""
+
+    name: str
+    type: type  # bool, int or str
+    default: Any
+    allowed: tuple[Any, ...] | range
+    optional: bool  # None is allowed too (and means "off")
+    kind: str
+    rule: str
+    help: str
+    sources: str
+
+    def check(self, value: Any) -> Any:
+        """``value`` if this parameter takes it (a numpy int as a plain int), else a
+        ``ConfigError`` naming the parameter and what it takes."""
+        if value is None and self.optional:
+            return None
+        if self.type is bool:
+            if not isinstance(value, bool):
+                raise ConfigError(f"{self.name} must be a bool, got {value!r}")
+            return value
+        if self.type is int:
+            if isinstance(value, np.integer):
+                value = int(value)  # the same value, as a plain int
+            if isinstance(value, bool) or not isinstance(value, int):
+                what = "an int or None" if self.optional else "an int"
+                raise ConfigError(f"{self.name} must be {what}, got {value!r}")
+            if value not in self.allowed:
+                low, high = self.allowed[0], self.allowed[-1]
+                raise ConfigError(f"{self.name} must be in {low}-{high}, got {value}")
+            return value
+        if not isinstance(value, str) or value not in self.allowed:
+            raise ConfigError(f"{self.name} must be one of {tuple(self.allowed)}, got {value!r}")
+        return value
+
+    def code(self, value: Any) -> int:
+        """The value as the compiled parameter table holds it: a bool as 0/1, an int as
+        itself (None as 0), a str as its index in ``allowed``."""
+        if value is None:
+            return 0
+        if self.type is str:
+            return tuple(self.allowed).index(value)
+        return int(value)
+
+
+def _declared() -> tuple[Parameter, ...]:
+    hints = typing.get_type_hints(Config)
+    out = []
+    for f in fields(Config):
+        args = typing.get_args(hints[f.name])
+        base = next(a for a in args if a is not type(None)) if args else hints[f.name]
+        meta = f.metadata
+        if meta.get("kind") not in KINDS or base not in (bool, int, str):
+            raise TypeError(f"Config.{f.name} is not declared with parameter(...)")
+        allowed = (False, True) if base is bool else meta["allowed"]
+        texts = {key: meta[key] for key in ("kind", "rule", "help", "sources")}
+        optional = type(None) in args
+        out.append(Parameter(f.name, base, f.default, allowed, optional, **texts))
+    return tuple(out)
+
+
+#: Every game parameter, in ``Config``'s field order (the order of the compiled table).
+PARAMETERS: tuple[Parameter, ...] = _declared()

@@ -15,14 +15,13 @@ thousands of games allocates nothing.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import fields
 
 import numpy as np
 
 from mamma_mia_env.game import kernels
 from mamma_mia_env.game.actions import describe_illegal, n_turn_actions
 from mamma_mia_env.game.cards import N_REVEAL_ACTIONS, deck_counts, order_need_table, play_table
-from mamma_mia_env.game.config import Config
+from mamma_mia_env.game.config import PARAMETERS, Config
 from mamma_mia_env.game.observe import (
     RECALL,
     TOP_CARD,
@@ -30,21 +29,8 @@ from mamma_mia_env.game.observe import (
     observation_layout,
     observation_slices,
 )
-from mamma_mia_env.game.rules import (
-    N_PARAMS,
-    P_AUTO,
-    P_DOUBLES,
-    P_GUARD,
-    P_MAX_TURNS,
-    P_MM_IN_DEAL,
-    P_N,
-    P_NPLAY,
-    P_PASS_ORDER,
-    P_RANDOM_START,
-    P_REWARD,
-    P_STRICT,
-)
 from mamma_mia_env.game.state import OVER, GameState, StateError
+from mamma_mia_env.game.table import parameter_vector
 from mamma_mia_env.game.validate import check_layout
 from mamma_mia_env.plumbing.arguments import (
     ArgumentTypeError,
@@ -57,7 +43,6 @@ from mamma_mia_env.plumbing.arguments import (
 )
 
 PARALLEL_MIN_BATCH = 256
-_REWARD_CODES = {"win_loss": 0, "delivered": 1, "delivered_win_loss": 2}
 
 
 class IllegalActionError(ValueError):
@@ -89,9 +74,7 @@ def _rules(config: Config) -> tuple:
     return tuple(getattr(config, name) for name in _RULE_FIELDS)
 
 
-_RULE_FIELDS = tuple(
-    f.name for f in fields(Config) if f.name not in ("observation_mode", "reward_mode")
-)
+_RULE_FIELDS = tuple(p.name for p in PARAMETERS if p.kind != "option")
 
 
 class Engine:
@@ -112,19 +95,7 @@ class Engine:
         self.n_play = int(self.play.shape[0])
         self.n_turn_actions = int(n_turn_actions(self.n_play))
         self.n_actions = self.n_turn_actions + N_REVEAL_ACTIONS
-        params = np.zeros(N_PARAMS, dtype=np.int64)
-        params[P_N] = cfg.num_players
-        params[P_MM_IN_DEAL] = cfg.mamma_mia_in_deal
-        params[P_PASS_ORDER] = cfg.pass_may_play_order
-        params[P_STRICT] = cfg.strict_minimale
-        params[P_DOUBLES] = cfg.double_ingredients
-        params[P_RANDOM_START] = cfg.random_start_player
-        params[P_AUTO] = cfg.auto_reveal
-        params[P_GUARD] = cfg.idle_cycle_guard
-        params[P_MAX_TURNS] = cfg.max_turns or 0
-        params[P_NPLAY] = self.n_play
-        params[P_REWARD] = _REWARD_CODES[cfg.reward_mode]
-        self.params = params
+        self.params = parameter_vector(cfg, self.n_play)
         self.obs_mode = RECALL if cfg.observation_mode == "recall" else TOP_CARD
         self.obs_layout = observation_layout(cfg.num_players, cfg.observation_mode)
         self.obs_dim = sum(size for _, size in self.obs_layout)

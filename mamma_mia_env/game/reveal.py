@@ -29,12 +29,9 @@ from mamma_mia_env.game.outcome import winners
 from mamma_mia_env.game.rng import shuffle
 from mamma_mia_env.game.state import OVER, PLAY, REVEAL
 from mamma_mia_env.game.table import (
-    P_AUTO,
-    P_N,
-    P_REWARD,
-    P_STRICT,
     REWARD_DELIVERED,
     REWARD_WIN_LOSS,
+    P,
     hand_value,
     pile_value,
     stack_push_bottom,
@@ -116,7 +113,7 @@ def reveal_legal(r, owner: int, t: int, params, need, out) -> int:
             out[DECLINE] = 1
     else:
         opts = np.zeros(N_KINDS, np.int8)
-        order_options(r, owner, t, params[P_STRICT] != 0, opts)
+        order_options(r, owner, t, params[P.strict_minimale] != 0, opts)
         req = np.zeros(N_KINDS, np.int64)
         any_unmet = False
         for x in range(N_KINDS):
@@ -228,7 +225,7 @@ def deliver(r, owner: int, t: int, x: int, params, need, out_delivered) -> None:
         r.used[c] += before_piles[c] - r.piles[c] + before_hand[c] - r.hand[owner, c]
     r.delivered[owner, t] = 1
     out_delivered[owner] += 1
-    if params[P_REWARD] != REWARD_WIN_LOSS:
+    if params[P.reward_mode] != REWARD_WIN_LOSS:
         r.rewards[owner] += 1.0
 
 
@@ -262,7 +259,7 @@ def continue_reveal(r, params, need, out_delivered) -> None:
         count = reveal_legal(r, owner, t, params, need, legal)
         if count == 1:
             resolve(r, int(np.argmax(legal)), params, need, out_delivered)
-        elif params[P_AUTO]:
+        elif params[P.auto_reveal]:
             resolve(r, auto_choice(r, owner, t, legal, need), params, need, out_delivered)
         else:
             r.phase = REVEAL
@@ -283,7 +280,7 @@ def reveal_mask(r, params, need, n_turn: int, out) -> None:
 # -- End of round, end of game ----------------------------------------------------------
 @_jit
 def end_round(r, params) -> None:
-    n = params[P_N]
+    n = params[P.num_players]
     if r.round == 2:
         finish_game(r, params)
         return
@@ -316,10 +313,10 @@ def end_round(r, params) -> None:
 
 @_jit
 def finish_game(r, params) -> None:
-    n = params[P_N]
+    n = params[P.num_players]
     r.phase = OVER
     r.terminated = True
-    if params[P_REWARD] == REWARD_DELIVERED:
+    if params[P.reward_mode] == REWARD_DELIVERED:
         return
     win = np.zeros(n, np.int8)
     count = winners(r, n, win)

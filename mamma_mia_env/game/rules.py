@@ -58,20 +58,10 @@ from mamma_mia_env.game.rng import below, shuffle
 from mamma_mia_env.game.state import OVER, PLAY, REVEAL
 from mamma_mia_env.game.table import (
     N_PARAMS,
-    P_AUTO,
-    P_DOUBLES,
-    P_GUARD,
-    P_MAX_TURNS,
-    P_MM_IN_DEAL,
-    P_N,
-    P_NPLAY,
-    P_PASS_ORDER,
-    P_RANDOM_START,
-    P_REWARD,
-    P_STRICT,
     REWARD_BOTH,
     REWARD_DELIVERED,
     REWARD_WIN_LOSS,
+    P,
     draw_supply_card,
     hand_size,
     hand_value,
@@ -84,17 +74,6 @@ from mamma_mia_env.plumbing.jit_cache import njit
 
 __all__ = [  # the whole rule set, as before the split (``rules.X`` keeps working)
     "N_PARAMS",
-    "P_AUTO",
-    "P_DOUBLES",
-    "P_GUARD",
-    "P_MAX_TURNS",
-    "P_MM_IN_DEAL",
-    "P_N",
-    "P_NPLAY",
-    "P_PASS_ORDER",
-    "P_RANDOM_START",
-    "P_REWARD",
-    "P_STRICT",
     "REWARD_BOTH",
     "REWARD_DELIVERED",
     "REWARD_WIN_LOSS",
@@ -139,7 +118,7 @@ _jit = njit()
 @_jit
 def reset_game(r, seed: np.uint64, params, deck_counts) -> None:
     """Deal a new game from ``seed`` (docs/SPEC.md, Set-up)."""
-    n = params[P_N]
+    n = params[P.num_players]
     r.seed = seed
     r.rng = seed
     r.hand[:] = 0
@@ -169,7 +148,7 @@ def reset_game(r, seed: np.uint64, params, deck_counts) -> None:
             for _ in range(deck_counts[c]):
                 r.supply[m] = c
                 m += 1
-    if params[P_MM_IN_DEAL]:
+    if params[P.mamma_mia_in_deal]:
         r.supply[m] = MAMMA_MIA
         m += 1
     r.supply_len = m
@@ -180,7 +159,7 @@ def reset_game(r, seed: np.uint64, params, deck_counts) -> None:
         for _ in range(6):
             draw_supply_card(r, seat)
     # 4. default: shuffle the Mamma Mia! card into the rest
-    if not params[P_MM_IN_DEAL]:
+    if not params[P.mamma_mia_in_deal]:
         rest = m - r.supply_pos
         for i in range(rest):
             r.supply[i] = r.supply[r.supply_pos + i]
@@ -198,7 +177,7 @@ def reset_game(r, seed: np.uint64, params, deck_counts) -> None:
         r.stack_head[seat] = 0
         r.stack_len[seat] = N_ORDER_TYPES
     # 6. start player
-    r.seat = below(r, n) if params[P_RANDOM_START] else 0
+    r.seat = below(r, n) if params[P.random_start_player] else 0
     r.last_seat = (r.seat + n - 1) % n
     # 7. each seat takes the top order into its hand
     for seat in range(n):
@@ -209,7 +188,7 @@ def reset_game(r, seed: np.uint64, params, deck_counts) -> None:
 @_jit
 def turn_is_legal(r, a: int, params, play) -> bool:
     """Whether turn action ``a`` is legal for the acting seat (docs/SPEC.md, The turn)."""
-    if a < 0 or a >= n_turn_actions(params[P_NPLAY]):
+    if a < 0 or a >= n_turn_actions(params[P.n_play]):
         return False
     seat = r.seat
     draw = draw_of(a)
@@ -229,7 +208,7 @@ def turn_is_legal(r, a: int, params, play) -> bool:
     if order != NO_ORDER:
         if r.orders_hand[seat, order - 1] == 0:
             return False
-        if p == 0 and not params[P_PASS_ORDER]:
+        if p == 0 and not params[P.pass_may_play_order]:
             return False
         cards += 1
     short = HAND_LIMIT - (hand_size(r, seat) - cards)
@@ -246,7 +225,7 @@ def turn_mask(r, params, play, out) -> None:
     doubles counts in order and within each the singles counts in order).
     """
     seat = r.seat
-    n_play = params[P_NPLAY]
+    n_play = params[P.n_play]
     size = hand_size(r, seat)
     stack_ok = r.stack_len[seat] > 0
     held = 0  # the order types in hand, as bits: read once, not once per play
@@ -254,7 +233,7 @@ def turn_mask(r, params, play, out) -> None:
         if r.orders_hand[seat, t] != 0:
             held |= 1 << t
     if ingredient_cards(r, seat) == 0:
-        if params[P_PASS_ORDER] == 0:
+        if params[P.pass_may_play_order] == 0:
             held = 0
         _mask_orders(0, 0, size, stack_ok, held, out)
         return
@@ -299,7 +278,7 @@ def take_turn(r, a: int, params, play) -> bool:
     (else the turn passes, or the game is truncated). Apart from ``play_turn`` so that
     the event log's traced step (``trace.py``) starts the same reveal."""
     seat = r.seat
-    n = params[P_N]
+    n = params[P.num_players]
     draw = draw_of(a)
     order = order_slot_of(a)
     p = play_of(a)
@@ -333,11 +312,11 @@ def take_turn(r, a: int, params, play) -> bool:
     elif r.idle < 127:  # int8; saturates (only idle >= N is ever asked, with the guard)
         r.idle += 1
     r.last_seat = seat
-    if params[P_MAX_TURNS] > 0 and r.turns >= params[P_MAX_TURNS]:
+    if params[P.max_turns] > 0 and r.turns >= params[P.max_turns]:
         r.truncated = True
         r.phase = OVER
         return False
-    if r.supply_pos >= r.supply_len or (params[P_GUARD] and r.idle >= n):
+    if r.supply_pos >= r.supply_len or (params[P.idle_cycle_guard] and r.idle >= n):
         return True
     r.seat = (seat + 1) % n
     return False
@@ -349,7 +328,7 @@ def is_legal(r, a: int, params, play, need) -> bool:
     if r.phase == PLAY:
         return turn_is_legal(r, a, params, play)
     if r.phase == REVEAL:
-        j = a - n_turn_actions(params[P_NPLAY])
+        j = a - n_turn_actions(params[P.n_play])
         if j < 0 or j >= N_REVEAL_ACTIONS:
             return False
         legal = np.zeros(N_REVEAL_ACTIONS, np.int8)
@@ -367,7 +346,7 @@ def step_game(r, a: int, params, play, need, out_delivered) -> None:
         play_turn(r, a, params, play, need, out_delivered)
     elif r.phase == REVEAL:
         r.phase = PLAY  # a decision can only end the reveal or reach the next one
-        resolve(r, a - n_turn_actions(params[P_NPLAY]), params, need, out_delivered)
+        resolve(r, a - n_turn_actions(params[P.n_play]), params, need, out_delivered)
         continue_reveal(r, params, need, out_delivered)
 
 
@@ -377,4 +356,4 @@ def legal_mask_game(r, params, play, need, out) -> None:
     if r.phase == PLAY:
         turn_mask(r, params, play, out)
     elif r.phase == REVEAL:
-        reveal_mask(r, params, need, n_turn_actions(params[P_NPLAY]), out)
+        reveal_mask(r, params, need, n_turn_actions(params[P.n_play]), out)

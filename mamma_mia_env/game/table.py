@@ -1,6 +1,11 @@
 """One game record's cards on the move: the rules' small helpers and their parameters.
 
-``params`` is the config as an int64 array (indices ``P_*`` below; ``Engine`` builds it).
+``params`` is the config as an int64 array, one slot per declared parameter
+(``config.PARAMETERS``) and then the play table's size: rule code reads
+``params[P.<name>]`` (``P`` below; ``Engine`` builds the array with ``parameter_vector``).
+The kernels see ``P`` as constants; the compiled-code cache is keyed on every source
+file, config.py's declarations included (``plumbing.jit_cache``), so a changed
+declaration never runs stale kernels.
 The helpers move cards between the supply, hands, stacks and the oven of one record
 ``r``; the rules (``rules.py``) and the reveal (``reveal.py``) are written with them.
 All compiled with numba; calls between these modules are plain compiled calls.
@@ -8,17 +13,33 @@ All compiled with numba; calls between these modules are plain compiled calls.
 
 from __future__ import annotations
 
+from collections import namedtuple
+from typing import Any
+
+import numpy as np
+
 from mamma_mia_env.game.cards import (
     MAMMA_MIA,
     N_KINDS,
     N_ORDER_TYPES,
 )
+from mamma_mia_env.game.config import PARAMETERS, REWARD_MODES, Config
 from mamma_mia_env.plumbing.jit_cache import njit
 
-P_N, P_MM_IN_DEAL, P_PASS_ORDER, P_STRICT, P_DOUBLES = 0, 1, 2, 3, 4
-P_RANDOM_START, P_AUTO, P_GUARD, P_MAX_TURNS, P_NPLAY, P_REWARD = 5, 6, 7, 8, 9, 10
-N_PARAMS = 11
-REWARD_WIN_LOSS, REWARD_DELIVERED, REWARD_BOTH = 0, 1, 2
+_SLOTS = [p.name for p in PARAMETERS] + ["n_play"]
+#: The slot of each parameter in ``params`` (``P.strict_minimale``, ..., ``P.n_play``).
+P: Any = namedtuple("ParameterSlots", _SLOTS)(*range(len(_SLOTS)))
+N_PARAMS = len(_SLOTS)
+REWARD_WIN_LOSS, REWARD_DELIVERED, REWARD_BOTH = (
+    REWARD_MODES.index(mode) for mode in ("win_loss", "delivered", "delivered_win_loss")
+)
+
+
+def parameter_vector(config: Config, n_play: int) -> np.ndarray:
+    """The compiled parameter table of ``config`` (its play table has ``n_play`` rows)."""
+    codes = [p.code(getattr(config, p.name)) for p in PARAMETERS]
+    return np.array([*codes, n_play], dtype=np.int64)
+
 
 _jit = njit()
 

@@ -27,7 +27,7 @@ from mamma_mia_env.game.cards import N_CARD_TYPES, N_KINDS, N_REVEAL_ACTIONS, OV
 from mamma_mia_env.game.reveal import auto_choice, end_round, resolve, reveal_legal
 from mamma_mia_env.game.rules import take_turn
 from mamma_mia_env.game.state import PLAY, REVEAL
-from mamma_mia_env.game.table import P_AUTO, P_NPLAY
+from mamma_mia_env.game.table import P
 from mamma_mia_env.plumbing.jit_cache import njit
 
 HOW_OWNER, HOW_AUTO, HOW_FORCED = 1, 2, 3
@@ -80,7 +80,7 @@ def _traced_reveal(r, params, need, out_delivered, trace) -> None:
         if count == 1:
             choice = int(np.argmax(legal))
             _traced_resolve(r, choice, HOW_FORCED, params, need, out_delivered, trace)
-        elif params[P_AUTO]:
+        elif params[P.auto_reveal]:
             choice = auto_choice(r, owner, t, legal, need)
             _traced_resolve(r, choice, HOW_AUTO, params, need, out_delivered, trace)
         else:
@@ -102,6 +102,6 @@ def traced_step(data, a: int, params, play, need, out_delivered, trace) -> None:
             _traced_reveal(r, params, need, out_delivered, trace)
     elif r.phase == REVEAL:
         r.phase = PLAY
-        choice = a - n_turn_actions(params[P_NPLAY])
+        choice = a - n_turn_actions(params[P.n_play])
         _traced_resolve(r, choice, HOW_OWNER, params, need, out_delivered, trace)
         _traced_reveal(r, params, need, out_delivered, trace)

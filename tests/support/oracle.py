@@ -2,7 +2,9 @@
 
 Why this file exists: the fast engine in ``mamma_mia_env/`` is optimised and therefore
 easy to get subtly wrong. This oracle is written independently, from ``docs/SPEC.md``
-and the rule texts alone (it never imports or reads the engine), in the most obvious
+and the rule texts alone (it never imports or reads the engine's rule code; it reads
+only the game parameters' names and defaults from their declarations in
+``mamma_mia_env.game.config``), in the most obvious
 way possible: plain lists and integers, one step at a time. The differential tests play
 the same seeds and actions through both and compare :meth:`OracleGame.snapshot` with the
 engine's state, so any disagreement points at a bug in one of the two.
@@ -17,10 +19,13 @@ Conventions (all from SPEC.md):
 * order types 0..3 = 4 x others(P)[t] + 1 x P, 4 = one of each, 5 = Bombastica,
   6 = Monotoni, 7 = Minimale.
 
-Standard library only, so that it cannot share a bug with a numerical dependency.
+Its rules use the standard library only, so that they cannot share a bug with a
+numerical dependency.
 """
 
 from __future__ import annotations
+
+from mamma_mia_env.game.config import PARAMETERS
 
 MASK64 = (1 << 64) - 1
 
@@ -39,17 +44,9 @@ ORDER_BOMBASTICA = 5
 ORDER_MONOTONI = 6
 ORDER_MINIMALE = 7
 
-DEFAULT_CONFIG: dict = {
-    "num_players": 4,
-    "mamma_mia_in_deal": False,
-    "pass_may_play_order": False,
-    "strict_minimale": False,
-    "double_ingredients": False,
-    "random_start_player": False,
-    "auto_reveal": False,
-    "idle_cycle_guard": True,
-    "max_turns": None,
-}
+# The rules' parameters and their defaults, read from their declarations (the oracle's
+# rule code below is its own; the observation and reward modes are not rules).
+DEFAULT_CONFIG: dict = {p.name: p.default for p in PARAMETERS if p.kind != "option"}
 
 
 def splitmix64_next(state: int) -> tuple[int, int]:
