@@ -6,6 +6,7 @@
 The kernels see ``P`` as constants; the compiled-code cache is keyed on every source
 file, config.py's declarations included (``plumbing.jit_cache``), so a changed
 declaration never runs stale kernels.
+
 The helpers move cards between the supply, hands, stacks and the oven of one record
 ``r``; the rules (``rules.py``) and the reveal (``reveal.py``) are written with them.
 All compiled with numba; calls between these modules are plain compiled calls.
