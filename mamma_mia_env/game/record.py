@@ -33,6 +33,11 @@ def state_dtype() -> np.dtype:
             ("stack", np.int8, (n, N_ORDER_TYPES)),  # order stacks, circular buffers
             ("stack_head", np.int8, (n,)),
             ("stack_len", np.int8, (n,)),
+            # public facts of the stacks (everyone saw them): the bottom stack_known
+            # entries are failed orders, in the order they went under; orders_shown[s, t]
+            # = 1: order t is in seat s's hand, drawn from that known bottom
+            ("stack_known", np.int8, (n,)),
+            ("orders_shown", np.int8, (n, N_ORDER_TYPES)),
             ("delivered", np.int8, (n, N_ORDER_TYPES)),
             ("supply", np.int8, (SUPPLY_CAPACITY,)),  # card codes, index supply_pos is top
             ("supply_pos", np.int16),

@@ -134,6 +134,8 @@ def reset_game(r, seed: np.uint64, params, deck_counts) -> None:
     r.rng = seed
     r.hand[:] = 0
     r.orders_hand[:] = 0
+    r.orders_shown[:] = 0
+    r.stack_known[:] = 0
     r.delivered[:] = 0
     r.piles[:] = 0
     r.used[:] = 0
@@ -306,6 +308,7 @@ def take_turn(r, a: int, params, play) -> bool:
         moved = True
     if order > 0:
         r.orders_hand[seat, order - 1] = 0
+        r.orders_shown[seat, order - 1] = 0
         oven_push(r, seat, N_KINDS + order - 1, 0, 0)
         moved = True
     short = HAND_LIMIT - hand_size(r, seat)
