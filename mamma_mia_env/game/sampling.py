@@ -2,35 +2,39 @@
 
 Search over hidden information (determinized Monte Carlo, ISMCTS, OpenSpiel's
 ``resample_from_infostate``) needs worlds drawn from what one seat knows.
-``sample_world(state, seat, rng)`` keeps everything in the seat's observation and
-re-deals everything else at random among the places it could be:
+``sample_world(state, seat, rng)`` keeps every fact the seat has seen and re-deals
+every card it has not, at random among the places it could be:
 
 * the ingredient cards of the other seats' hands and of the supply (the supply's order
-  too, the Mamma Mia! card included when it is still in the supply): one shuffle, the
-  other seats keep their hand sizes;
-* each other seat's undelivered order cards that are not in the oven: which are in
-  hand (as many as it holds) and the order of the rest in its stack;
-* the order of the seat's own stack (the observation holds its contents, not its
-  order);
-* the game's generator: ``seed`` and ``rng`` get fresh values from ``rng``, so nothing
-  that was dealt from the real seed survives.
+  too, and the Mamma Mia! card's place while it is still in the supply): one shuffle,
+  the other seats keep their hand sizes;
+* each other seat's orders whose place nobody has seen: which are in hand (as many as
+  it holds, less those shown) and the order of the rest above the stack's known bottom;
+* the order of the seat's own stack above its known bottom (it knows the contents);
+* the game's generator: ``seed`` and ``rng`` get fresh values from ``rng``.
+
+Kept, besides everything in the seat's observation: the failed orders under each stack,
+in the order they went under (everyone saw them go: ``stack_known``), and those of them
+drawn back into hand (``orders_shown``). Blanked (zeros), so the array holds nothing
+real: the supply's drawn part (the cards dealt and drawn from it, other seats' among
+them, and the Mamma Mia! card's old place) and the oven's entries from past rounds.
 
 The hidden cards are put in a canonical order before they are shuffled, so a sample
 depends only on what the seat knows and on ``rng``: two states the seat cannot tell
-apart give the same samples from the same generator (what the search bots' test of
-not reading hidden information relies on).
-
-What the seat observes is unchanged: its observation of the sampled state equals the
-real one, in both observation modes (tests/game/test_sampling.py).
+apart give the same samples (what the search bots' test of not reading hidden
+information relies on). ``tests/game/test_information_set.py`` proves both halves over
+reachable positions of 2-5 players, every seat.
 
 The sampler works on the **recall** information set (everything a player with perfect
 memory of the public play knows): the oven's history is kept. A ``top_card`` seat knows
 less (not the oven's history, not its own stack's contents); sampling what only it
 forgets is not done: its samples keep the real oven (see docs/AGENTS.md).
 
-Cards a perfect-memory player could place more finely than the observation says (a
-failed order goes under its owner's stack, so the owner knows it is at the bottom) are
-re-dealt as the observation sees them: uniformly.
+Not modelled (docs/AGENTS.md, "Information-set sampling"): what the public play tells
+about *which* ingredient cards a hand holds beyond their number. From round 2 on the
+supply is made of the used cards everyone saw, so a recall seat knows what it can still
+hold; and a reveal tells whether an owner's hand could make up an order. The sampler
+deals the other hands and the supply from one pool of the unseen cards.
 """
 
 from __future__ import annotations
@@ -53,7 +57,22 @@ def sample_game(r, me: int, n: int, seed: np.uint64) -> None:
     """Re-deal the hidden cards of record ``r`` as seat ``me`` sees it (in place)."""
     r.seed = seed
     r.rng = seed
-    # -- ingredient cards: other hands and the supply -----------------------------------
+    _deal_ingredients(r, me, n)
+    _deal_orders(r, me, n)
+    # what is not live holds nothing real: the supply's drawn part (the cards dealt and
+    # drawn from it, the Mamma Mia! card's old place) and the oven beyond this round
+    r.supply[: r.supply_pos] = 0
+    r.oven_who[r.oven_len :] = 0
+    r.oven_what[r.oven_len :] = 0
+    r.oven_s[r.oven_len :] = 0
+    r.oven_d[r.oven_len :] = 0
+
+
+@njit()
+def _deal_ingredients(r, me: int, n: int) -> None:
+    """The other seats' hands and the live supply: one shuffle of their cards in a
+    canonical order, hand sizes kept; the Mamma Mia! card, if still in the supply, at a
+    uniform place in it."""
     cards = np.empty(_MAX_CARDS, np.int8)
     m = 0
     mm_in_supply = False
@@ -88,41 +107,62 @@ def sample_game(r, me: int, n: int, seed: np.uint64) -> None:
     if mm_in_supply:
         r.supply[pos] = MAMMA_MIA
         pos += 1
-    # the supply's order: shuffle its live segment in place
-    seg = r.supply[r.supply_pos : r.supply_len]
+    seg = r.supply[r.supply_pos : r.supply_len]  # the Mamma Mia! card's place
     shuffle(r, seg, r.supply_len - r.supply_pos)
-    # -- order cards ----------------------------------------------------------------------
+
+
+@njit()
+def _deal_orders(r, me: int, n: int) -> None:
+    """Each seat's orders that nobody has seen where they are: for ``me`` the order of
+    its stack's unknown part (it knows the contents), for the others which of their
+    unseen orders are in hand and the order of the rest. Public facts stay: delivered
+    orders, orders in the oven, the failed orders under each stack (``stack_known``, in
+    the order they went) and those drawn back into hand (``orders_shown``)."""
     in_oven = np.zeros((n, N_ORDER_TYPES), np.bool_)
     for i in range(r.reveal_pos, r.oven_len):
         if r.oven_what[i] >= N_KINDS:
             in_oven[r.oven_who[i], r.oven_what[i] - N_KINDS] = True
     types = np.empty(N_ORDER_TYPES, np.int8)
+    known = np.empty(N_ORDER_TYPES, np.int8)
     for s in range(n):
+        top = r.stack_len[s] - r.stack_known[s]  # the entries nobody else has seen
+        for j in range(r.stack_known[s]):
+            known[j] = r.stack[s, (r.stack_head[s] + top + j) % N_ORDER_TYPES]
         k = 0
         if s == me:  # contents known, order not
-            for j2 in range(r.stack_len[s]):
-                types[k] = r.stack[s, (r.stack_head[s] + j2) % N_ORDER_TYPES]
+            for j in range(top):
+                types[k] = r.stack[s, (r.stack_head[s] + j) % N_ORDER_TYPES]
                 k += 1
             types[:k].sort()
             shuffle(r, types, k)
-            for j2 in range(k):
-                r.stack[s, j2] = types[j2]
+            held = 0
         else:
             held = 0
             for t in range(N_ORDER_TYPES):
-                held += r.orders_hand[s, t]
-                if r.delivered[s, t] == 0 and not in_oven[s, t]:
-                    types[k] = t
+                if r.orders_hand[s, t] and not r.orders_shown[s, t]:
+                    held += 1
+                    r.orders_hand[s, t] = 0
+            for t in range(N_ORDER_TYPES):
+                if not (r.delivered[s, t] or in_oven[s, t] or r.orders_hand[s, t]):
+                    types[k] = t  # neither delivered, in the oven nor shown in hand
                     k += 1
-                r.orders_hand[s, t] = 0
+            for j in range(r.stack_known[s]):  # nor under the stack in sight
+                for i in range(k):
+                    if types[i] == known[j]:
+                        types[i] = types[k - 1]
+                        k -= 1
+                        break
+            types[:k].sort()
             shuffle(r, types, k)
-            for j2 in range(held):
-                r.orders_hand[s, types[j2]] = 1
-            for j2 in range(held, k):
-                r.stack[s, j2 - held] = types[j2]
+            for j in range(held):
+                r.orders_hand[s, types[j]] = 1
+        for j in range(held, k):
+            r.stack[s, j - held] = types[j]
+        for j in range(r.stack_known[s]):
+            r.stack[s, top + j] = known[j]
         r.stack_head[s] = 0
-        for j2 in range(r.stack_len[s], N_ORDER_TYPES):
-            r.stack[s, j2] = 0
+        for j in range(r.stack_len[s], N_ORDER_TYPES):
+            r.stack[s, j] = 0
 
 
 @njit()
