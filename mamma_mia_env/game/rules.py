@@ -182,6 +182,10 @@ def reset_game(r, seed: np.uint64, params, deck_counts) -> None:
         r.supply_pos = 0
         r.supply_len = rest + 1
         shuffle(r, r.supply, rest + 1)
+    r.round_supply[:] = 0  # round 1: the supply is the deck's unseen rest
+    r.round_unseen = r.supply_len - r.supply_pos - (1 if r.mm_holder < 0 else 0)
+    r.drawn[:] = 0
+    r.played[:] = 0
     # 5. order stacks
     for seat in range(n):
         for t in range(N_ORDER_TYPES):
@@ -304,6 +308,8 @@ def take_turn(r, a: int, params, play) -> bool:
         d = play[p, 2]
         r.hand[seat, k] -= s
         r.hand[seat, N_KINDS + k] -= d
+        r.played[seat, k] += s
+        r.played[seat, N_KINDS + k] += d
         oven_push(r, seat, k, s, d)
         moved = True
     if order > 0:

@@ -6,8 +6,8 @@ Search over hidden information (determinized Monte Carlo, ISMCTS, OpenSpiel's
 every card it has not, at random among the places it could be:
 
 * the ingredient cards of the other seats' hands and of the supply (the supply's order
-  too, and the Mamma Mia! card's place while it is still in the supply): one shuffle,
-  the other seats keep their hand sizes;
+  too, and the Mamma Mia! card's place while it is still in the supply), the other
+  seats keeping their hand sizes: from one pool in round 1, from two from round 2 on;
 * each other seat's orders whose place nobody has seen: which are in hand (as many as
   it holds, less those shown) and the order of the rest above the stack's known bottom;
 * the order of the seat's own stack above its known bottom (it knows the contents);
@@ -15,9 +15,13 @@ every card it has not, at random among the places it could be:
 
 Kept, besides everything in the seat's observation: the failed orders under each stack,
 in the order they went under (everyone saw them go: ``stack_known``), and those of them
-drawn back into hand (``orders_shown``). Blanked (zeros), so the array holds nothing
-real: the supply's drawn part (the cards dealt and drawn from it, other seats' among
-them, and the Mamma Mia! card's old place) and the oven's entries from past rounds.
+drawn back into hand (``orders_shown``); from round 2 on, the round's supply (the used
+cards everyone saw: ``round_supply``) less the seat's own draws is what the live supply
+and the other seats' draws hold, and each other seat's hand is the cards it held at the
+round's start plus its draws less what it put out (``played``), see ``_deal_pools``.
+Blanked (zeros), so the array holds nothing real: the supply's drawn part (the cards
+dealt and drawn from it, other seats' among them, and the Mamma Mia! card's old place),
+the oven's entries from past rounds, and in round 1 the other seats' ``drawn`` rows.
 
 The hidden cards are put in a canonical order before they are shuffled, so a sample
 depends only on what the seat knows and on ``rng``: two states the seat cannot tell
@@ -30,11 +34,10 @@ memory of the public play knows): the oven's history is kept. A ``top_card`` sea
 less (not the oven's history, not its own stack's contents); sampling what only it
 forgets is not done: its samples keep the real oven (see docs/AGENTS.md).
 
-Not modelled (docs/AGENTS.md, "Information-set sampling"): what the public play tells
-about *which* ingredient cards a hand holds beyond their number. From round 2 on the
-supply is made of the used cards everyone saw, so a recall seat knows what it can still
-hold; and a reveal tells whether an owner's hand could make up an order. The sampler
-deals the other hands and the supply from one pool of the unseen cards.
+Not kept (docs/AGENTS.md, "Information-set sampling"): when within the round a card was
+put out, what a reveal tells about the owner's hand, facts from earlier rounds about
+which cards a hand kept; a round whose supply holds unseen cards (round 1, or after the
+idle guard) is dealt from one pool.
 """
 
 from __future__ import annotations
@@ -43,13 +46,14 @@ import numba as nb
 import numpy as np
 
 from mamma_mia_env.game.cards import MAMMA_MIA, N_CARD_TYPES, N_KINDS, N_ORDER_TYPES
-from mamma_mia_env.game.rng import shuffle
+from mamma_mia_env.game.rng import below, shuffle
 from mamma_mia_env.game.state import GameState
 from mamma_mia_env.game.validate import check_layout
 from mamma_mia_env.plumbing.arguments import as_array, as_int
 from mamma_mia_env.plumbing.jit_cache import njit
 
 _MAX_CARDS = 96  # every ingredient card and the Mamma Mia! card
+_ATTEMPTS = 16  # random covers of the cards put out before a two-pool deal gives up
 
 
 @njit()
@@ -57,7 +61,8 @@ def sample_game(r, me: int, n: int, seed: np.uint64) -> None:
     """Re-deal the hidden cards of record ``r`` as seat ``me`` sees it (in place)."""
     r.seed = seed
     r.rng = seed
-    _deal_ingredients(r, me, n)
+    if r.round_unseen > 0 or not _deal_pools(r, me, n):
+        _deal_ingredients(r, me, n)
     _deal_orders(r, me, n)
     # what is not live holds nothing real: the supply's drawn part (the cards dealt and
     # drawn from it, the Mamma Mia! card's old place) and the oven beyond this round
@@ -70,9 +75,9 @@ def sample_game(r, me: int, n: int, seed: np.uint64) -> None:
 
 @njit()
 def _deal_ingredients(r, me: int, n: int) -> None:
-    """The other seats' hands and the live supply: one shuffle of their cards in a
-    canonical order, hand sizes kept; the Mamma Mia! card, if still in the supply, at a
-    uniform place in it."""
+    """One pool (round 1, or a round whose supply holds cards nobody saw): the other
+    seats' hands and the live supply, one shuffle of their cards in a canonical order,
+    hand sizes kept. The other seats' draws (``drawn``) are blanked."""
     cards = np.empty(_MAX_CARDS, np.int8)
     m = 0
     mm_in_supply = False
@@ -100,15 +105,141 @@ def _deal_ingredients(r, me: int, n: int) -> None:
             for _ in range(size):
                 r.hand[s, cards[j]] += 1
                 j += 1
+    for s in range(n):
+        if s != me:
+            r.drawn[s, :] = 0
+    _fill_supply(r, cards[j:m], mm_in_supply)
+
+
+@njit()
+def _fill_supply(r, cards, mm_in_supply: bool) -> None:
+    """The live supply: ``cards`` and the Mamma Mia! card if it is there, shuffled."""
     pos = r.supply_pos
-    for i in range(j, m):
+    for i in range(cards.shape[0]):
         r.supply[pos] = cards[i]
         pos += 1
     if mm_in_supply:
         r.supply[pos] = MAMMA_MIA
-        pos += 1
     seg = r.supply[r.supply_pos : r.supply_len]  # the Mamma Mia! card's place
     shuffle(r, seg, r.supply_len - r.supply_pos)
+
+
+@njit()
+def _pools(r, me: int, n: int, new, old, a, d) -> bool:
+    """Round 2 or 3 with a supply of used cards only. ``new``: the round's supply less
+    ``me``'s draws (the other seats drew these or they are still in the supply);
+    ``old``: the other seats' hands at the round's start; ``a``, ``d``: each seat's
+    cards held then and drawn since. False if the record does not add up."""
+    live = 0
+    for i in range(r.supply_pos, r.supply_len):
+        if r.supply[i] != MAMMA_MIA:
+            old[r.supply[i]] += 1
+            live += 1
+    for c in range(N_CARD_TYPES):
+        new[c] = r.round_supply[c] - r.drawn[me, c]
+        old[c] += r.drawn[me, c] - r.round_supply[c]
+    drawn = 0
+    for s in range(n):
+        if s != me:
+            d[s] = r.drawn[s].sum()
+            a[s] = r.hand[s].sum() - d[s] + r.played[s].sum()
+            drawn += d[s]
+            for c in range(N_CARD_TYPES):
+                old[c] += r.hand[s, c] + r.played[s, c]
+    sizes = new.sum() - drawn == live and old.sum() == a.sum()
+    return sizes and (new >= 0).all() and (old >= 0).all() and (a >= 0).all()
+
+
+@njit()
+def _cover(r, me: int, n: int, new, old, a, d, got_old, got_new) -> bool:
+    """Where each card a seat put out this round came from: its hand at the round's
+    start (``old``) or its draws (``new``), at random where both can be; False at a
+    dead end."""
+    need = np.empty(_MAX_CARDS, np.int8)
+    for s in range(n):
+        if s == me:
+            continue
+        k = 0
+        for c in range(N_CARD_TYPES):
+            for _ in range(r.played[s, c]):
+                need[k] = c
+                k += 1
+        shuffle(r, need, k)
+        for j in range(k):
+            c = need[j]
+            can_old = got_old[s].sum() < a[s] and old[c] > 0
+            can_new = got_new[s].sum() < d[s] and new[c] > 0
+            if not (can_old or can_new):
+                return False
+            if can_old and (not can_new or below(r, old[c] + new[c]) < old[c]):
+                got_old[s, c] += 1
+                old[c] -= 1
+            else:
+                got_new[s, c] += 1
+                new[c] -= 1
+    return True
+
+
+@njit()
+def _deal_pools(r, me: int, n: int) -> bool:
+    """Two pools (rounds 2-3, the supply made of used cards everyone saw): each other
+    seat holds cards from its hand at the round's start (the unseen cards that were
+    not in the supply) and cards drawn from the round's supply, which hold every card
+    it put out since; the live supply holds the round's supply less every draw. False
+    (nothing changed) where no such deal is found."""
+    new = np.zeros(N_CARD_TYPES, np.int64)
+    old = np.zeros(N_CARD_TYPES, np.int64)
+    a = np.zeros(n, np.int64)
+    d = np.zeros(n, np.int64)
+    if not _pools(r, me, n, new, old, a, d):
+        return False
+    got_old = np.zeros((n, N_CARD_TYPES), np.int64)
+    got_new = np.zeros((n, N_CARD_TYPES), np.int64)
+    covered = False
+    for _ in range(_ATTEMPTS):
+        o, w = old.copy(), new.copy()
+        got_old[:] = 0
+        got_new[:] = 0
+        covered = _cover(r, me, n, w, o, a, d, got_old, got_new)
+        if covered:
+            break
+    if not covered:
+        return False
+    _top_up(r, me, n, _spread(o), got_old, a)
+    rest = _top_up(r, me, n, _spread(w), got_new, d)
+    _fill_supply(r, rest, r.mm_holder < 0 and r.supply_len > r.supply_pos)
+    for s in range(n):
+        if s != me:
+            for c in range(N_CARD_TYPES):
+                r.hand[s, c] = got_old[s, c] + got_new[s, c] - r.played[s, c]
+                r.drawn[s, c] = got_new[s, c]
+    return True
+
+
+@njit()
+def _top_up(r, me: int, n: int, cards, got, size):
+    """Deal the shuffled ``cards`` to the other seats until each has ``size[s]``; the
+    cards left over."""
+    shuffle(r, cards, cards.shape[0])
+    j = 0
+    for s in range(n):
+        if s != me:
+            for _ in range(size[s] - got[s].sum()):
+                got[s, cards[j]] += 1
+                j += 1
+    return cards[j:]
+
+
+@njit()
+def _spread(counts):
+    """Card codes of ``counts`` per type, in code order (canonical)."""
+    cards = np.empty(counts.sum(), np.int8)
+    j = 0
+    for c in range(counts.shape[0]):
+        for _ in range(counts[c]):
+            cards[j] = c
+            j += 1
+    return cards
 
 
 @njit()

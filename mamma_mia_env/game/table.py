@@ -80,5 +80,6 @@ def draw_supply_card(r, seat: int) -> bool:
             r.mm_holder = seat  # placed face up; the drawer at once draws a replacement
         else:
             r.hand[seat, c] += 1
+            r.drawn[seat, c] += 1
             return True
     return False
