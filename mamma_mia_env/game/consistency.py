@@ -89,6 +89,11 @@ def _field_ranges(d: np.ndarray, n: int, report: Report) -> None:
     report((d["round_supply"] < 0).any(axis=1) | (d["round_unseen"] < 0), "round_supply: negative")
     report((d["drawn"] < 0).any(axis=(1, 2)), "drawn: negative count")
     report((d["played"] < 0).any(axis=(1, 2)), "played: negative count")
+    report(
+        (d["played_early"] < 0).any(axis=(1, 2))
+        | (d["played_early"] > d["played"]).any(axis=(1, 2)),
+        "played_early: negative or above played",
+    )
     report((d["orders_shown"] > d["orders_hand"]).any(axis=(1, 2)), "orders_shown: not in hand")
     report(outside("supply", 0, MAMMA_MIA), "bad supply card code (not in 0-10)")
     report(outside("supply_len", 0, SUPPLY_CAPACITY), f"supply_len not in 0-{SUPPLY_CAPACITY}")

@@ -51,6 +51,9 @@ def state_dtype() -> np.dtype:
             # put out, in the oven or from its hand in the reveal (public), per type
             ("drawn", np.int8, (n, N_CARD_TYPES)),
             ("played", np.int8, (n, N_CARD_TYPES)),
+            # ... of them, put out before the seat's first draw of the round (public: they
+            # came from the hand it held at the round's start)
+            ("played_early", np.int8, (n, N_CARD_TYPES)),
             ("piles", np.int16, (N_CARD_TYPES,)),  # face-up piles per card type
             ("used", np.int16, (N_CARD_TYPES,)),  # this round's used stack
             ("oven_who", np.int8, (OVEN_CAPACITY,)),

@@ -295,6 +295,7 @@ def end_round(r, params) -> None:
         r.round_supply[c] = r.used[c]
     r.drawn[:] = 0
     r.played[:] = 0
+    r.played_early[:] = 0
     m = 0
     for c in range(counts.shape[0]):
         for _ in range(counts[c]):

@@ -186,6 +186,7 @@ def reset_game(r, seed: np.uint64, params, deck_counts) -> None:
     r.round_unseen = r.supply_len - r.supply_pos - (1 if r.mm_holder < 0 else 0)
     r.drawn[:] = 0
     r.played[:] = 0
+    r.played_early[:] = 0
     # 5. order stacks
     for seat in range(n):
         for t in range(N_ORDER_TYPES):
@@ -310,6 +311,9 @@ def take_turn(r, a: int, params, play) -> bool:
         r.hand[seat, N_KINDS + k] -= d
         r.played[seat, k] += s
         r.played[seat, N_KINDS + k] += d
+        if r.drawn[seat].sum() == 0:
+            r.played_early[seat, k] += s
+            r.played_early[seat, N_KINDS + k] += d
         oven_push(r, seat, k, s, d)
         moved = True
     if order > 0:

@@ -18,7 +18,8 @@ in the order they went under (everyone saw them go: ``stack_known``), and those 
 drawn back into hand (``orders_shown``); from round 2 on, the round's supply (the used
 cards everyone saw: ``round_supply``) less the seat's own draws is what the live supply
 and the other seats' draws hold, and each other seat's hand is the cards it held at the
-round's start plus its draws less what it put out (``played``), see ``_deal_pools``.
+round's start plus its draws less what it put out (``played``; what it put out before
+its first draw came from the former: ``played_early``), see ``_deal_pools``.
 Blanked (zeros), so the array holds nothing real: the supply's drawn part (the cards
 dealt and drawn from it, other seats' among them, and the Mamma Mia! card's old place),
 the oven's entries from past rounds, and in round 1 the other seats' ``drawn`` rows.
@@ -35,9 +36,9 @@ less (not the oven's history, not its own stack's contents); sampling what only 
 forgets is not done: its samples keep the real oven (see docs/AGENTS.md).
 
 Not kept (docs/AGENTS.md, "Information-set sampling"): when within the round a card was
-put out, what a reveal tells about the owner's hand, facts from earlier rounds about
-which cards a hand kept; a round whose supply holds unseen cards (round 1, or after the
-idle guard) is dealt from one pool.
+put out beyond the first draw, what a reveal tells about the owner's hand, facts from
+earlier rounds about which cards a hand kept; a round whose supply holds unseen cards
+(round 1, or after the idle guard) is dealt from one pool.
 """
 
 from __future__ import annotations
@@ -53,7 +54,7 @@ from mamma_mia_env.plumbing.arguments import as_array, as_int
 from mamma_mia_env.plumbing.jit_cache import njit
 
 _MAX_CARDS = 96  # every ingredient card and the Mamma Mia! card
-_ATTEMPTS = 16  # random covers of the cards put out before a two-pool deal gives up
+_ATTEMPTS = 64  # random covers of the cards put out before a two-pool deal gives up
 
 
 @njit()
@@ -153,15 +154,23 @@ def _pools(r, me: int, n: int, new, old, a, d) -> bool:
 @njit()
 def _cover(r, me: int, n: int, new, old, a, d, got_old, got_new) -> bool:
     """Where each card a seat put out this round came from: its hand at the round's
-    start (``old``) or its draws (``new``), at random where both can be; False at a
-    dead end."""
+    start (``old``; surely for those put out before its first draw) or its draws
+    (``new``), at random where both can be; False at a dead end."""
     need = np.empty(_MAX_CARDS, np.int8)
+    for s in range(n):
+        if s == me:
+            continue
+        for c in range(N_CARD_TYPES):  # put out before its first draw: from the old hand
+            if r.played_early[s, c] > min(old[c], a[s] - got_old[s].sum()):
+                return False
+            got_old[s, c] += r.played_early[s, c]
+            old[c] -= r.played_early[s, c]
     for s in range(n):
         if s == me:
             continue
         k = 0
         for c in range(N_CARD_TYPES):
-            for _ in range(r.played[s, c]):
+            for _ in range(r.played[s, c] - r.played_early[s, c]):
                 need[k] = c
                 k += 1
         shuffle(r, need, k)

@@ -75,6 +75,7 @@ class Memory:
     supply: np.ndarray = field(default_factory=lambda: np.zeros(N_CARD_TYPES, np.int64))
     drawn: np.ndarray = field(default_factory=lambda: np.zeros((5, N_CARD_TYPES), np.int64))
     played: np.ndarray = field(default_factory=lambda: np.zeros((5, N_CARD_TYPES), np.int64))
+    early: np.ndarray = field(default_factory=lambda: np.zeros((5, N_CARD_TYPES), np.int64))
     used: np.ndarray = field(default_factory=lambda: np.zeros(N_CARD_TYPES, np.int64))
 
     def __post_init__(self) -> None:
@@ -113,16 +114,18 @@ class Memory:
         if after["round"] != before["round"]:
             leftover = after["supply_len"] - 1 - self.used.sum()  # the Mamma Mia! card: 1
             self.pools, self.supply = leftover == 0, self.used.copy()
-            self.used[:], self.drawn[:], self.played[:] = 0, 0, 0
+            self.used[:], self.drawn[:], self.played[:], self.early[:] = 0, 0, 0, 0
             return
-        for c in before["supply"][before["supply_pos"] : after["supply_pos"]]:
-            if c != MAMMA_MIA:
-                self.drawn[seat, c] += 1
+        first = self.drawn[seat].sum() == 0  # a turn plays, then draws
         for i in range(before["oven_len"], after["oven_len"]):
             if after["oven_what"][i] < N_KINDS:
                 k = after["oven_what"][i]
-                self.played[seat, k] += after["oven_s"][i]
-                self.played[seat, N_KINDS + k] += after["oven_d"][i]
+                for played in (self.played, self.early) if first else (self.played,):
+                    played[seat, k] += after["oven_s"][i]
+                    played[seat, N_KINDS + k] += after["oven_d"][i]
+        for c in before["supply"][before["supply_pos"] : after["supply_pos"]]:
+            if c != MAMMA_MIA:
+                self.drawn[seat, c] += 1
 
 
 @dataclass
@@ -194,6 +197,7 @@ def test_the_engine_keeps_the_stack_facts(k: int) -> None:
             failed += len(p.memory.known[s]) + len(p.memory.shown[s])
         assert (p.record["drawn"][:n] == p.memory.drawn[:n]).all()
         assert (p.record["played"][:n] == p.memory.played[:n]).all()
+        assert (p.record["played_early"][:n] == p.memory.early[:n]).all()
         assert (p.record["round_unseen"] == 0) == p.memory.pools
         if p.memory.pools:
             assert (p.record["round_supply"] == p.memory.supply).all()
@@ -238,7 +242,8 @@ def _check_pools(p: Position, me: int, n: int, w: np.ndarray) -> None:
     """From round 2 on (a supply of used cards only): the live supply holds only cards of
     the round's supply that ``me`` did not draw; the others drew the rest, as many each
     as they did; and each of them held, at the round's start, the cards it holds now
-    plus those it put out less those it drew: unseen cards that were not in the supply."""
+    plus those it put out less those it drew (among them those put out before its first
+    draw): unseen cards that were not in the supply."""
     if not p.memory.pools:
         return
     rec, mem = p.record, p.memory
@@ -248,7 +253,7 @@ def _check_pools(p: Position, me: int, n: int, w: np.ndarray) -> None:
     assert (w["drawn"][others].sum(0) + live == left).all()
     assert (w["drawn"][others].sum(1) == mem.drawn[others].sum(1)).all()
     start = w["hand"][others] + mem.played[others] - w["drawn"][others]
-    assert (start >= 0).all()
+    assert (start >= mem.early[others]).all()  # put out before drawing: from that hand
     real_start = rec["hand"][others] + mem.played[others] - mem.drawn[others]
     assert (start.sum(0) == real_start.sum(0)).all()  # the unseen cards not in the supply
     assert (start.sum(1) == real_start.sum(1)).all()  # each seat's hand size then

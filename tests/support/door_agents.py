@@ -318,8 +318,8 @@ HIDDEN = {
 #: checked on their own, ``stack_head`` only says where a stack starts in its buffer.
 PUBLIC = {
     "seed", "rng", "stack_head", "stack_len", "stack_known", "orders_shown", "delivered",
-    "supply_pos", "supply_len", "round_supply", "round_unseen", "played", "piles", "used",
-    "oven_who", "oven_what", "oven_s", "oven_d", "oven_len", "reveal_pos", "mm_holder",
-    "round", "phase", "seat", "last_seat", "idle", "turns", "terminated", "truncated",
-    "rewards",
+    "supply_pos", "supply_len", "round_supply", "round_unseen", "played", "played_early",
+    "piles", "used", "oven_who", "oven_what", "oven_s", "oven_d", "oven_len", "reveal_pos",
+    "mm_holder", "round", "phase", "seat", "last_seat", "idle", "turns", "terminated",
+    "truncated", "rewards",
 }  # fmt: skip
