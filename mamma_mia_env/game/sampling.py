@@ -216,7 +216,10 @@ def _deal_pools(r, me: int, n: int) -> bool:
         return False
     _top_up(r, me, n, _spread(o), got_old, a)
     rest = _top_up(r, me, n, _spread(w), got_new, d)
-    _fill_supply(r, rest, r.mm_holder < 0 and r.supply_len > r.supply_pos)
+    mm_in_supply = False
+    for i in range(r.supply_pos, r.supply_len):
+        mm_in_supply |= r.supply[i] == MAMMA_MIA
+    _fill_supply(r, rest, mm_in_supply)
     for s in range(n):
         if s != me:
             for c in range(N_CARD_TYPES):
