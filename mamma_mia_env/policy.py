@@ -122,8 +122,9 @@ def information_set(state: GameState) -> GameState:
     ``state`` as its seat to act knows it, everything else re-dealt.
 
     ``sample_world`` keeps what the seat observes (its hand, its orders, the oven, the
-    public play) and re-deals the other hands, the supply and its order, the other
-    seats' orders and every stack's order, with fresh ``seed`` and ``rng`` fields. The
+    public play, the failed orders under each stack) and re-deals the other hands, the
+    supply and its order, the other seats' unseen orders and every stack's unseen
+    order, with fresh ``seed`` and ``rng`` fields; the supply's drawn part is blanked. The
     generator is a fixed one (``default_rng(0)``), not a secret: the world then depends
     only on what the seat knows (the sampler puts hidden cards in a canonical order
     first), so it tells the policy nothing it could not see, neither the hidden cards

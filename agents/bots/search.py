@@ -4,7 +4,7 @@ At each decision the bot
 
 1. draws ``worlds`` full game states consistent with what its seat knows
    (``mamma_mia_env.game.sampling.sample_worlds``: other hands, the supply, the other seats'
-   orders and every stack order re-dealt; the generator re-seeded);
+   unseen orders and every stack's unseen order re-dealt; the generator re-seeded);
 2. takes its candidate actions: every legal reveal choice, or the ``candidates`` turn
    actions the ``builder`` scores best (the builder's own choice first), plus, with a
    ``prior`` policy (``"ppo"``), that policy's choice from the seat's own observation

@@ -83,6 +83,18 @@ def _field_ranges(d: np.ndarray, n: int, report: Report) -> None:
     report(outside("stack", 0, N_ORDER_TYPES - 1), "stack: order type not in 0-7")
     report(outside("stack_len", 0, N_ORDER_TYPES), "stack_len not in 0-8")
     report(outside("stack_head", 0, N_ORDER_TYPES - 1), "stack_head not in 0-7")
+    report(outside("stack_known", 0, N_ORDER_TYPES), "stack_known not in 0-8")
+    report((d["stack_known"] > d["stack_len"]).any(axis=1), "stack_known above stack_len")
+    report(outside("orders_shown", 0, 1), "orders_shown: not 0/1")
+    report((d["round_supply"] < 0).any(axis=1) | (d["round_unseen"] < 0), "round_supply: negative")
+    report((d["drawn"] < 0).any(axis=(1, 2)), "drawn: negative count")
+    report((d["played"] < 0).any(axis=(1, 2)), "played: negative count")
+    report(
+        (d["played_early"] < 0).any(axis=(1, 2))
+        | (d["played_early"] > d["played"]).any(axis=(1, 2)),
+        "played_early: negative or above played",
+    )
+    report((d["orders_shown"] > d["orders_hand"]).any(axis=(1, 2)), "orders_shown: not in hand")
     report(outside("supply", 0, MAMMA_MIA), "bad supply card code (not in 0-10)")
     report(outside("supply_len", 0, SUPPLY_CAPACITY), f"supply_len not in 0-{SUPPLY_CAPACITY}")
     report((d["supply_pos"] < 0) | (d["supply_pos"] > d["supply_len"]), "supply_pos")

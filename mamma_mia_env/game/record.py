@@ -33,10 +33,27 @@ def state_dtype() -> np.dtype:
             ("stack", np.int8, (n, N_ORDER_TYPES)),  # order stacks, circular buffers
             ("stack_head", np.int8, (n,)),
             ("stack_len", np.int8, (n,)),
+            # public facts of the stacks (everyone saw them): the bottom stack_known
+            # entries are failed orders, in the order they went under; orders_shown[s, t]
+            # = 1: order t is in seat s's hand, drawn from that known bottom
+            ("stack_known", np.int8, (n,)),
+            ("orders_shown", np.int8, (n, N_ORDER_TYPES)),
             ("delivered", np.int8, (n, N_ORDER_TYPES)),
             ("supply", np.int8, (SUPPLY_CAPACITY,)),  # card codes, index supply_pos is top
             ("supply_pos", np.int16),
             ("supply_len", np.int16),
+            # this round's supply as the seats know it: the used cards it was made of
+            # (public, per type) and how many unseen cards it held besides (all of them
+            # in round 1; the old supply's rest when the idle guard ended the round)
+            ("round_supply", np.int8, (N_CARD_TYPES,)),
+            ("round_unseen", np.int8),
+            # this round: the cards each seat drew from the supply (its own secret) and
+            # put out, in the oven or from its hand in the reveal (public), per type
+            ("drawn", np.int8, (n, N_CARD_TYPES)),
+            ("played", np.int8, (n, N_CARD_TYPES)),
+            # ... of them, put out before the seat's first draw of the round (public: they
+            # came from the hand it held at the round's start)
+            ("played_early", np.int8, (n, N_CARD_TYPES)),
             ("piles", np.int16, (N_CARD_TYPES,)),  # face-up piles per card type
             ("used", np.int16, (N_CARD_TYPES,)),  # this round's used stack
             ("oven_who", np.int8, (OVEN_CAPACITY,)),

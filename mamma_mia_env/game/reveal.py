@@ -223,6 +223,7 @@ def deliver(r, owner: int, t: int, x: int, params, need, out_delivered) -> None:
                 take_kind(r.hand[owner], k, rest)
     for c in range(2 * N_KINDS):
         r.used[c] += before_piles[c] - r.piles[c] + before_hand[c] - r.hand[owner, c]
+        r.played[owner, c] += before_hand[c] - r.hand[owner, c]
     r.delivered[owner, t] = 1
     out_delivered[owner] += 1
     if params[P.reward_mode] != REWARD_WIN_LOSS:
@@ -285,10 +286,17 @@ def end_round(r, params) -> None:
         finish_game(r, params)
         return
     counts = r.used.copy()
+    r.round_unseen = 0
     for i in range(r.supply_pos, r.supply_len):
         c = r.supply[i]
         if c != MAMMA_MIA:
             counts[c] += 1
+            r.round_unseen += 1  # the idle guard's leftovers: nobody saw them
+    for c in range(counts.shape[0]):
+        r.round_supply[c] = r.used[c]
+    r.drawn[:] = 0
+    r.played[:] = 0
+    r.played_early[:] = 0
     m = 0
     for c in range(counts.shape[0]):
         for _ in range(counts[c]):

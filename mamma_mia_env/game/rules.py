@@ -11,7 +11,7 @@ and the end of a round are in ``reveal.py``, the card-moving helpers and the
 rule set is re-exported here (``rules.X`` as before the split). The split costs no
 speed: numba compiles a call between modules exactly as one inside a module.
 
-``params`` is the config as an int64 array (indices ``P_*`` in ``table.py``); ``play``
+``params`` is the config as an int64 array (slots ``table.P`` by name); ``play``
 is the play table of ``cards.play_table``; ``need`` is ``cards.order_need_table()``.
 """
 
@@ -123,6 +123,8 @@ def reset_game(r, seed: np.uint64, params, deck_counts) -> None:
     r.rng = seed
     r.hand[:] = 0
     r.orders_hand[:] = 0
+    r.orders_shown[:] = 0
+    r.stack_known[:] = 0
     r.delivered[:] = 0
     r.piles[:] = 0
     r.used[:] = 0
@@ -169,6 +171,11 @@ def reset_game(r, seed: np.uint64, params, deck_counts) -> None:
         r.supply_pos = 0
         r.supply_len = rest + 1
         shuffle(r, r.supply, rest + 1)
+    r.round_supply[:] = 0  # round 1: the supply is the deck's unseen rest
+    r.round_unseen = r.supply_len - r.supply_pos - (1 if r.mm_holder < 0 else 0)
+    r.drawn[:] = 0
+    r.played[:] = 0
+    r.played_early[:] = 0
     # 5. order stacks
     for seat in range(n):
         for t in range(N_ORDER_TYPES):
@@ -289,10 +296,16 @@ def take_turn(r, a: int, params, play) -> bool:
         d = play[p, 2]
         r.hand[seat, k] -= s
         r.hand[seat, N_KINDS + k] -= d
+        r.played[seat, k] += s
+        r.played[seat, N_KINDS + k] += d
+        if r.drawn[seat].sum() == 0:
+            r.played_early[seat, k] += s
+            r.played_early[seat, N_KINDS + k] += d
         oven_push(r, seat, k, s, d)
         moved = True
     if order != NO_ORDER:
         r.orders_hand[seat, order - 1] = 0
+        r.orders_shown[seat, order - 1] = 0
         oven_push(r, seat, N_KINDS + order - 1, 0, 0)
         moved = True
     short = HAND_LIMIT - hand_size(r, seat)

@@ -78,13 +78,18 @@ def stack_pop(r, seat: int) -> int:
     t = r.stack[seat, r.stack_head[seat]]
     r.stack_head[seat] = (r.stack_head[seat] + 1) % N_ORDER_TYPES
     r.stack_len[seat] -= 1
+    if r.stack_known[seat] > r.stack_len[seat]:  # a failed order everyone saw go under
+        r.stack_known[seat] = r.stack_len[seat]
+        r.orders_shown[seat, t] = 1
     return t
 
 
 @_jit
 def stack_push_bottom(r, seat: int, t: int) -> None:
+    """A failed order goes under its owner's stack, in everyone's sight (R4)."""
     r.stack[seat, (r.stack_head[seat] + r.stack_len[seat]) % N_ORDER_TYPES] = t
     r.stack_len[seat] += 1
+    r.stack_known[seat] += 1
 
 
 @_jit
@@ -97,5 +102,6 @@ def draw_supply_card(r, seat: int) -> bool:
             r.mm_holder = seat  # placed face up; the drawer at once draws a replacement
         else:
             r.hand[seat, c] += 1
+            r.drawn[seat, c] += 1
             return True
     return False

@@ -14,8 +14,13 @@ it is handed to the seeds the games were dealt from (issue 21, item 2):
   d``) and as the deal they make (``Engine.reset(seeds=...)``: the hands dealt);
 * the arrays it is handed: no record of the game (no structured dtype anywhere in
   their ``base`` chain), no memory shared with the real games;
-* for ``needs_state``: the state's ``seed`` and ``rng`` fields and the hidden cards
-  (other hands, the supply) against the real game's.
+* for ``needs_state``: every field of the state it is handed against the real game's:
+  ``seed`` and ``rng`` must differ; each part the seat cannot see (``HIDDEN``: the other
+  hands, the supply's live and drawn parts, the other seats' unseen orders in hand,
+  every stack's unseen part, what the others drew this round) is tallied in ``same`` /
+  ``total`` where more than one value is possible, and a tally far above chance is a
+  leak (the tests bound it); a field in neither ``HIDDEN`` nor ``PUBLIC`` is a find
+  (nobody has said who may see it).
 
 To know the truth it does what an in-process agent can always do (SECURITY.md): it
 walks the call stack to the real games in ``policy_actions``. What it finds through
@@ -26,6 +31,7 @@ runs, in this process, a worker process or a Ray task.
 
 from __future__ import annotations
 
+import math
 import sys
 from typing import Any
 
@@ -33,6 +39,7 @@ import numpy as np
 
 from mamma_mia_agents import Agent
 from mamma_mia_env import Engine, GameState
+from mamma_mia_env.game.sampling import sample_worlds
 
 _MASK64 = (1 << 64) - 1
 
@@ -95,8 +102,8 @@ class SeedSpy(UserAgent):
         self.needs_state = needs_state
         self.calls = 0
         self.routes = 0  # candidate values tried
-        self.hidden_same = 0  # needs_state: games whose hidden cards equal the real ones
-        self.hidden_total = 0
+        self.same: dict[str, int] = {}  # needs_state: hidden parts equal to the real ones
+        self.total: dict[str, int] = {}  # ... of the hidden parts compared
         self.found: list[str] = []
         self._engines: dict[Any, Engine] = {}
 
@@ -202,18 +209,20 @@ class SeedSpy(UserAgent):
             self.found.append("the state shares memory with the real games")
         if (w["seed"] == r["seed"]).any() or (w["rng"] == r["rng"]).any():
             self.found.append("the state holds the real game's seed or generator")
+        unclassified = set(w.dtype.names or ()) - set(HIDDEN) - PUBLIC
+        if unclassified:
+            self.found.append(f"fields nobody classified as hidden or public: {unclassified}")
         n = real.config.num_players
         for g in range(len(r)):
             me = int(r["seat"][g])
             if not np.array_equal(w["hand"][g, me], r["hand"][g, me]):
                 self.found.append("the state changed the spy's own hand")
-            if r["supply_len"][g] - r["supply_pos"][g] < 3:
-                continue  # (nearly) no supply: counting cards tells the seat the rest
-            others = [s for s in range(n) if s != me]
-            hidden_w = np.concatenate([w["hand"][g, others].ravel(), w["supply"][g]])
-            hidden_r = np.concatenate([r["hand"][g, others].ravel(), r["supply"][g]])
-            self.hidden_total += 1
-            self.hidden_same += int(np.array_equal(hidden_w, hidden_r))
+            ctrl = sample_worlds(real[[g]], me, np.random.default_rng(g), 64).data
+            for name, part in HIDDEN.items():
+                pair = part(w[g], r[g], me, n, ctrl)
+                if pair is not None:
+                    self.total[name] = self.total.get(name, 0) + 1
+                    self.same[name] = self.same.get(name, 0) + int(np.array_equal(*pair))
 
     def _engine(self, config: Any) -> Engine:
         if config not in self._engines:
@@ -223,3 +232,94 @@ class SeedSpy(UserAgent):
     def _raise(self) -> None:
         if self.found:
             raise SpyFound("; ".join(dict.fromkeys(self.found)))
+
+
+# -- what a seat cannot see, field by field ----------------------------------------------
+Part = tuple[np.ndarray, np.ndarray] | None
+
+
+def _live(rec: np.void) -> np.ndarray:
+    return rec["supply"][rec["supply_pos"] : rec["supply_len"]]
+
+
+def _many(ctrl: np.ndarray, field: str, rows: list[int]) -> bool:
+    """Whether 64 worlds of the seat's own (``ctrl``) give 20 values or more of these
+    rows of ``field``: where the seat knows too much for that (a seat that has counted
+    the cards, a round whose supply it saw), a coincidence is no find."""
+    return len({bytes(x[rows].tobytes()) for x in ctrl[field]}) >= 20
+
+
+def _other_hands(w: np.void, r: np.void, me: int, n: int, ctrl: np.ndarray) -> Part:
+    """The other seats' hands."""
+    others = [s for s in range(n) if s != me]
+    return (w["hand"][others], r["hand"][others]) if _many(ctrl, "hand", others) else None
+
+
+def _ways(counts: Any) -> int:
+    """In how many orders cards of these counts per kind can lie."""
+    return math.factorial(sum(counts)) // math.prod(math.factorial(c) for c in counts)
+
+
+def _supply_live(w: np.void, r: np.void, me: int, n: int, ctrl: np.ndarray) -> Part:
+    """The supply's order, where it can lie in 20 orders or more."""
+    enough = _ways(np.unique(_live(r), return_counts=True)[1].tolist()) >= 20
+    return (_live(w), _live(r)) if enough else None
+
+
+def _supply_drawn(w: np.void, r: np.void, me: int, n: int, ctrl: np.ndarray) -> Part:
+    """The supply's drawn part: the cards dealt and drawn from it (the other seats' among
+    them), and the Mamma Mia! card's old place."""
+    drawn = r["supply"][: r["supply_pos"]]
+    return (w["supply"][: r["supply_pos"]], drawn) if len(set(drawn.tolist())) > 1 else None
+
+
+def _unseen_stack(rec: np.void, s: int) -> np.ndarray:
+    """Seat ``s``'s stack above the failed orders everyone saw go under, top first."""
+    top = int(rec["stack_len"][s] - rec["stack_known"][s])
+    return np.array([rec["stack"][s, (rec["stack_head"][s] + j) % 8] for j in range(top)])
+
+
+def _stacks(w: np.void, r: np.void, me: int, n: int, ctrl: np.ndarray) -> Part:
+    """Every stack's unseen part (its owner knows the contents, nobody the order), where
+    they can lie in 20 orders or more."""
+    real = [_unseen_stack(r, s) for s in range(n)]
+    if math.prod(math.factorial(len(x)) for x in real) < 20:
+        return None
+    return np.concatenate([_unseen_stack(w, s) for s in range(n)]), np.concatenate(real)
+
+
+def _other_orders(w: np.void, r: np.void, me: int, n: int, ctrl: np.ndarray) -> Part:
+    """Which unseen orders the other seats hold, where 20 choices or more are possible."""
+    others = [s for s in range(n) if s != me]
+    held = r["orders_hand"].sum(1) - r["orders_shown"].sum(1)
+    if math.prod(_ways([int(held[s]), len(_unseen_stack(r, s))]) for s in others) < 20:
+        return None
+    return w["orders_hand"][others], r["orders_hand"][others]
+
+
+def _other_draws(w: np.void, r: np.void, me: int, n: int, ctrl: np.ndarray) -> Part:
+    """What the other seats drew this round (from round 2 on; blanked in round 1)."""
+    others = [s for s in range(n) if s != me]
+    if r["drawn"][others].sum() == 0 or not _many(ctrl, "drawn", others):
+        return None
+    return w["drawn"][others], r["drawn"][others]
+
+
+#: The parts of a record its seat cannot see (the spy tallies them against the truth).
+HIDDEN = {
+    "hand": _other_hands,
+    "supply": _supply_live,
+    "supply (drawn part)": _supply_drawn,
+    "stack": _stacks,
+    "orders_hand": _other_orders,
+    "drawn": _other_draws,
+}
+#: Fields every seat sees, or that hold only the game's layout: ``seed`` and ``rng`` are
+#: checked on their own, ``stack_head`` only says where a stack starts in its buffer.
+PUBLIC = {
+    "seed", "rng", "stack_head", "stack_len", "stack_known", "orders_shown", "delivered",
+    "supply_pos", "supply_len", "round_supply", "round_unseen", "played", "played_early",
+    "piles", "used", "oven_who", "oven_what", "oven_s", "oven_d", "oven_len", "reveal_pos",
+    "mm_holder", "round", "phase", "seat", "last_seat", "idle", "turns", "terminated",
+    "truncated", "rewards",
+}  # fmt: skip
