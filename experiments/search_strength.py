@@ -336,4 +336,6 @@ def _row(record: dict, curve: str, worlds: int, candidates: int) -> dict:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from mamma_mia_env.plumbing.interrupts import run_command  # one line on Ctrl-C
+
+    raise SystemExit(run_command(main, "experiments/search_strength.py"))

@@ -298,8 +298,9 @@ def check_document(obj: Any, what: str = "document") -> None:
             raise ValueError(f"the {what}'s field {path or '(top)'} holds a bad number: "
                              f"{shown} {item.why}")  # fmt: skip
         if isinstance(item, str) and not _encodable(item):
-            raise ValueError(f"the {what}'s field {path or '(top)'} holds a string that is "
-                             "not valid Unicode (a lone surrogate)")  # fmt: skip
+            where = f"the {what}'s field {path}" if path else f"the {what}"
+            raise ValueError(f"{where} holds a string that is not valid Unicode (a lone "
+                             "surrogate)")  # fmt: skip
         if not isinstance(item, (dict, list)):
             continue
         if depth > MAX_JSON_DEPTH:
