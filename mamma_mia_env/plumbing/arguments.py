@@ -62,6 +62,13 @@ def as_seed(value: Any, name: str = "seed") -> int:
     return v
 
 
+def require_reset(ready: bool, method: str) -> None:
+    """``RuntimeError`` saying to call ``reset()`` first, for a method of an env that
+    has no game yet (instead of an ``AttributeError`` about a field reset() sets)."""
+    if not ready:
+        raise RuntimeError(f"call reset() before {method}(): the env has no game yet")
+
+
 def as_bool(value: Any, name: str) -> bool:
     """A bool (Python's or numpy's); ``"no"``, ``0`` or ``None`` are refused, not read
     by their truth value."""
