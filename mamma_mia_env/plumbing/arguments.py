@@ -192,9 +192,10 @@ def parse_digits(text: str, name: str, lo: int | None = None, hi: int | None = N
     if not (digits.isascii() and digits.isdigit()) or len(text) > 40:
         raise ValueError(f"{name} must be an integer written in plain digits, got {text!r:.60}")
     value = int(text)
-    if (lo is not None and value < lo) or (hi is not None and value > hi):
+    below = lo is not None and (value < lo or (lo >= 0 and text.startswith("-")))  # "-0"
+    if below or (hi is not None and value > hi):
         bound = f"{lo}-{hi}" if lo is not None and hi is not None else _bounds(lo, hi)
-        raise ValueError(f"{name} must be {bound}, got {value}")
+        raise ValueError(f"{name} must be {bound}, got {text}")
     return value
 
 

@@ -245,7 +245,7 @@ def test_fuzz_serve_hosts(host):
         loopback = host == host.strip() and ipaddress.ip_address(host).is_loopback
     except ValueError:
         loopback = host.lower() == "localhost"
-    args = build_parser().parse_args(["serve", "--host", host])
+    args = build_parser().parse_args(["serve", f"--host={host}"])
     if loopback:
         assert settings_from(args)["host"] == host
     else:
