@@ -67,3 +67,22 @@ def test_state_text_goes_through_the_same_reader(bad):
     text = json.dumps(_state_doc()).replace('"turns": 0', '"turns": ' + bad, 1)
     with pytest.raises(StateError, match=r"games\[0\]\.turns"):
         GameState.from_json(text)
+
+
+def test_replay_of_a_log_with_a_lone_surrogate_is_one_line(tmp_path, capsys):
+    """The reader refuses it; before, ``replay --html`` crashed writing the page
+    (``UnicodeEncodeError: surrogates not allowed``)."""
+    import mamma_mia_env as mm
+    from mamma_mia_agents.cli.commands import main
+
+    env = mm.env(num_players=2)
+    env.reset(seed=3)
+    log = env.unwrapped.event_log()
+    log["agents"] = ["\ud800x", "builder"]
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(log))  # ensure_ascii: the surrogate as its \ud800 escape
+    with pytest.raises(SystemExit) as exc:
+        main(["replay", str(path), "--html", str(tmp_path / "game.html")])
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and "agents[0]" in err and "Traceback" not in err, err
+    assert not (tmp_path / "game.html").exists()
