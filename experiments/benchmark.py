@@ -225,4 +225,6 @@ def plot(rows: list[dict], path: Path) -> None:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    from mamma_mia_env.plumbing.interrupts import run_command  # one line on Ctrl-C
+
+    raise SystemExit(run_command(main, "experiments/benchmark.py"))

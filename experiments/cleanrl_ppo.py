@@ -436,4 +436,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from mamma_mia_env.plumbing.interrupts import run_command  # one line on Ctrl-C
+
+    raise SystemExit(run_command(main, "experiments/cleanrl_ppo.py"))

@@ -35,7 +35,9 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from typing import Any
 
+from mamma_mia_env.plumbing.arguments import as_float, as_int
 from mamma_mia_env.plumbing.files import read_json, write_figure, write_file
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -230,16 +232,59 @@ def resume(ap: argparse.ArgumentParser, args: argparse.Namespace, record: dict) 
     provenance kept in ``history``."""
     try:
         old = read_json(args.resume, "--resume file")
-        assert old["experiment"] == "search_strength" and isinstance(old["curves"], dict)
-    except (OSError, ValueError, KeyError, AssertionError, TypeError) as exc:
+        check_resume(old)
+    except ValueError as exc:  # FileDoorError, a field of the wrong kind (named)
         ap.error(f"--resume {args.resume}: not a search_strength result file ({exc})")
-    if old["args"].get("block") != args.block or old["args"]["seed"] != args.seed:
+    if old["args"]["block"] != args.block or old["args"]["seed"] != args.seed:
         ap.error("--resume needs the --block and --seed of the run it continues")
     # the earlier runs' code and arguments stay on record
     history = old.pop("history", []) + [
         {"args": old.pop("args"), "provenance": old.pop("provenance", None)}
     ]
     record.update(old, history=history, args=vars(args))
+
+
+ROW_COUNTS = ("games", "blocks")
+ROW_NUMBERS = ("tournament_seconds", "delivered_total")
+
+
+def check_resume(old: Any) -> None:
+    """A ``--resume`` document as this script wrote it, every field it reads back of
+    its kind (``plumbing.arguments``' checkers), or ``ValueError`` naming the field:
+    a crafted file can only be refused, never crash the run or be read by truth value."""
+    if not isinstance(old, dict) or old.get("experiment") != "search_strength":
+        raise ValueError("field 'experiment' is not 'search_strength'")
+    args, curves, timing = old.get("args"), old.get("curves"), old.get("timing", {})
+    if not isinstance(args, dict) or not all(isinstance(x, dict) for x in (curves, timing)):
+        raise ValueError("fields 'args', 'curves' and 'timing' must be objects")
+    as_int(args.get("block"), "args.block", 1)
+    as_int(args.get("seed"), "args.seed", 0)
+    if not isinstance(old.get("history", []), list):
+        raise ValueError("field 'history' must be a list")
+    for key, t in timing.items():
+        if not isinstance(t, dict):
+            raise ValueError(f"timing.{key} must be an object")
+        as_float(t.get("median_ms"), f"timing.{key}.median_ms", 0.0)
+    for curve, rows in curves.items():
+        if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
+            raise ValueError(f"curves.{curve} must be a list of objects")
+        for i, row in enumerate(rows):
+            _check_row(row, f"curves.{curve}[{i}]")
+
+
+def _check_row(row: dict, name: str) -> None:
+    as_int(row.get("worlds"), f"{name}.worlds", 1)
+    as_int(row.get("candidates"), f"{name}.candidates", 1)
+    for key in ROW_COUNTS:
+        as_int(row.get(key, 0), f"{name}.{key}", 0)
+    for key in ROW_NUMBERS:
+        as_float(row.get(key, 0.0), f"{name}.{key}", 0.0)
+    wins, games = row.get("deal_wins", []), row.get("deal_games", [])
+    if not isinstance(wins, list) or not isinstance(games, list) or len(wins) != len(games):
+        raise ValueError(f"{name}.deal_wins and .deal_games must be lists of one length")
+    for k, (w, g) in enumerate(zip(wins, games, strict=True)):
+        as_float(w, f"{name}.deal_wins[{k}]", 0.0)
+        as_int(g, f"{name}.deal_games[{k}]", 1)
 
 
 def plan(
@@ -336,4 +381,6 @@ def _row(record: dict, curve: str, worlds: int, candidates: int) -> dict:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from mamma_mia_env.plumbing.interrupts import run_command  # one line on Ctrl-C
+
+    raise SystemExit(run_command(main, "experiments/search_strength.py"))

@@ -8,7 +8,6 @@ env and prints each seat's result. ``--quiet`` prints only the summary line.
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 
 import numpy as np
@@ -83,4 +82,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from mamma_mia_env.plumbing.interrupts import run_command  # one line on Ctrl-C
+
+    raise SystemExit(run_command(main, "python -m mamma_mia_env"))

@@ -93,10 +93,12 @@ def read_settings(path: str | os.PathLike) -> dict[str, Any]:
                        f"in [{lo}, {hi}], got {value!r}")  # fmt: skip
         kwargs[key] = kind(value)
     rollout = search.get("rollout", "builder")
-    if rollout not in COMPILED_BOTS or rollout == "random":
+    if not isinstance(rollout, str) or rollout not in COMPILED_BOTS or rollout == "random":
         raise fail(f"search.rollout must be a bundled heuristic bot name, got {rollout!r}")
     prior = search.get("prior")
-    if prior not in PRIORS and prior not in bundled_priors():
+    if not (prior is None or isinstance(prior, str)) or (
+        prior not in PRIORS and prior not in bundled_priors()
+    ):
         raise fail(
             f"search.prior must be one of {list(PRIORS)} or a policy file in "
             f"agents/policies/ {bundled_priors()}, got {prior!r}"

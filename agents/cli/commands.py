@@ -23,6 +23,7 @@ from mamma_mia_agents.cli.replay import add_parser as add_replay_parser
 from mamma_mia_agents.cli.serve import add_parser as add_serve_parser
 from mamma_mia_agents.cli.tournament import add_parser as add_tournament_parser
 from mamma_mia_agents.cli.tournament import run as run_tournament_command
+from mamma_mia_env.plumbing.interrupts import run_command
 
 DESCRIPTION = """\
 Mamma Mia! from the command line: play a game against the bundled bots, run
@@ -90,6 +91,12 @@ def _cmd_agents() -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """The command's exit code; Ctrl-C or SIGTERM is one line and 130 or 143
+    (``plumbing.interrupts.run_command``; a tournament's workers are killed first)."""
+    return run_command(_main, PROG, argv)
+
+
+def _main(argv: Sequence[str] | None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
     args = parser.parse_args(argv)

@@ -31,6 +31,7 @@ from mamma_mia_agents.cli.web_server import (
     MAX_BODY,
     GameServer,
     RequestError,
+    is_loopback,
     resume_game,
 )
 from mamma_mia_env import Config, ConfigError
@@ -47,7 +48,16 @@ def add_parser(sub: Any) -> None:
         "The flags set the new-game form's defaults.",
     )
     p.add_argument(
-        "--host", default="127.0.0.1", help="address to listen on (default: %(default)s)"
+        "--host",
+        default="127.0.0.1",
+        help="address to listen on (default: %(default)s); an address other than this "
+        "computer's own (loopback) needs --allow-remote",
+    )
+    p.add_argument(
+        "--allow-remote",
+        action="store_true",
+        help="allow a --host that other computers can reach (0.0.0.0: every interface): "
+        "anyone who reaches it can play and save",
     )
     p.add_argument(
         "--port",
@@ -82,6 +92,7 @@ def add_parser(sub: Any) -> None:
 def settings_from(args: argparse.Namespace) -> dict[str, Any]:
     """The server's settings from the command line, each checked (usage errors)."""
     parser = args.subparser
+    check_host(parser, args.host, args.allow_remote)
     specs = [x.strip() for x in (args.agents or "builder").split(",")]
     if not all(specs):
         parser.error(f"--agents needs a comma-separated list, got {args.agents!r}")
@@ -108,6 +119,20 @@ def settings_from(args: argparse.Namespace) -> dict[str, Any]:
         "resume": args.resume,
         "resume_agents": specs if args.agents else None,
     }
+
+
+def check_host(parser: argparse.ArgumentParser, host: str, allow_remote: bool) -> None:
+    """A loopback ``--host`` unless ``--allow-remote`` says otherwise; never an empty
+    one (which listens on every interface without saying so)."""
+    if not host.strip() or host != host.strip():
+        parser.error(f"--host needs an address, got {host!r} (0.0.0.0 is every interface)")
+    if not (host.isprintable() and host.isascii()):
+        parser.error(f"--host {host!r:.60} is not an address or a host name")
+    if not is_loopback(host) and not allow_remote:
+        parser.error(
+            f"--host {host} is not a loopback address: other computers could reach the "
+            "server; add --allow-remote if that is what you want"
+        )
 
 
 def make_server(settings: dict[str, Any], port: int = 0) -> GameServer:

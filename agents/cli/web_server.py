@@ -10,6 +10,7 @@ saving writes the save file on the server's side instead of sending it to the br
 from __future__ import annotations
 
 import contextlib
+import ipaddress
 import json
 import re
 import secrets
@@ -23,8 +24,13 @@ from typing import Any
 from mamma_mia_agents.cli.options import PROG
 from mamma_mia_agents.cli.session import AgentFailure, Game, SaveError
 from mamma_mia_agents.cli.web_game import FormError, MoveError, WebGame, new_game
+from mamma_mia_env.plumbing.arguments import parse_digits
+from mamma_mia_env.plumbing.files import parse_json
 
-__all__ = ["IDLE_SECONDS", "MAX_BODY", "GameServer", "Handler", "RequestError", "resume_game"]
+__all__ = [
+    "IDLE_SECONDS", "MAX_BODY", "GameServer", "Handler", "RequestError", "is_loopback",
+    "resume_game",
+]  # fmt: skip
 
 #: The largest request body read (bytes): every request of the page is far smaller.
 MAX_BODY = 4096
@@ -42,7 +48,20 @@ HEADERS = {
     "Referrer-Policy": "no-referrer",
 }
 _GAME_PATH = re.compile(r"^/api/games/([A-Za-z0-9_-]{8,64})(?:/(act|step|undo|save))?$")
-_LOOPBACK = ("127.0.0.1", "localhost", "[::1]", "::1")
+
+
+def is_loopback(host: str) -> bool:
+    """``localhost`` or an address of the loopback network (127.0.0.0/8, ``::1``)."""
+    address = _ip(host)
+    return host.lower() == "localhost" or (address is not None and address.is_loopback)
+
+
+def _ip(host: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    """``host`` as an IP address (``[::1]`` too), or None for a name."""
+    try:
+        return ipaddress.ip_address(host[1:-1] if host.startswith("[") else host)
+    except ValueError:
+        return None
 
 
 class RequestError(Exception):
@@ -167,14 +186,16 @@ class Handler(BaseHTTPRequestHandler):
             self.wfile.write(data)
 
     def _check_host(self) -> None:
-        """On a loopback address, only requests naming it (not a web page's DNS name
-        pointed at 127.0.0.1) are answered."""
-        if self.server.settings["host"] not in _LOOPBACK:
-            return
+        """Only requests naming this server are answered, not a web page's DNS name
+        pointed at its address (DNS rebinding): on loopback, a loopback name or
+        address; on another address (``--allow-remote``), also any IP address or the
+        name given as ``--host``."""
         host = self.headers.get("Host") or ""
         host = host[: host.find("]") + 1] if host.startswith("[") else host.split(":")[0]
-        if host not in _LOOPBACK:
-            raise RequestError(403, f"host {host[:80]!r} is not this local server")
+        bound = self.server.settings["host"]
+        remote = not is_loopback(bound) and (_ip(host) is not None or host == bound)
+        if not (is_loopback(host) or remote):
+            raise RequestError(403, f"host {host[:80]!r} is not this server")
 
     # -- routes ------------------------------------------------------------------------
     def _get(self) -> tuple[int, Any, str]:
@@ -256,16 +277,17 @@ class Handler(BaseHTTPRequestHandler):
             raise RequestError(415, "send the request body as application/json")
         if self.headers.get("Transfer-Encoding"):
             raise RequestError(411, "send a Content-Length, not a chunked body")
-        text = self.headers.get("Content-Length") or "0"
-        if not text.isdigit():
-            raise RequestError(400, f"Content-Length {text[:40]!r} is not a number")
-        if int(text) > MAX_BODY:
-            raise RequestError(413, f"the body is {text} bytes; at most {MAX_BODY} are read")
-        raw = self.rfile.read(int(text))
         try:
-            body = json.loads(raw.decode("utf-8")) if raw.strip() else {}
-        except (UnicodeDecodeError, ValueError, RecursionError) as exc:
-            raise RequestError(400, f"the body is not JSON: {str(exc)[:120]}") from None
+            size = parse_digits(self.headers.get("Content-Length") or "0", "Content-Length", 0)
+        except ValueError as exc:
+            raise RequestError(400, str(exc)) from None
+        if size > MAX_BODY:
+            raise RequestError(413, f"the body is {size} bytes; at most {MAX_BODY} are read")
+        raw = self.rfile.read(size)
+        try:
+            body = parse_json(raw, "request body") if raw.strip() else {}
+        except ValueError as exc:  # not JSON or UTF-8, a bad number, a lone surrogate
+            raise RequestError(400, str(exc)[:160]) from None
         if not isinstance(body, dict):
             raise RequestError(400, "the body must be a JSON object")
         extra = sorted(set(body) - fields)

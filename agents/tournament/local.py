@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import multiprocessing as mp
+import os
 import queue as queue_mod
 import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
@@ -25,6 +26,11 @@ import numpy as np
 from mamma_mia_agents import agent_name
 from mamma_mia_agents.tournament.matches import AgentError, failure, load_agents, play_games
 from mamma_mia_env import Config
+from mamma_mia_env.plumbing.interrupts import (
+    children_ignore_ctrl_c,
+    deferred_stop,
+    end_with_parent,
+)
 from mamma_mia_env.plumbing.seeding import agent_rng
 
 
@@ -59,7 +65,8 @@ def run_serial(
 _WORKER: dict[str, Any] = {}
 
 
-def _init_worker(progress_queue: Any, config: Config, specs: list[Any]) -> None:
+def _init_worker(progress_queue: Any, config: Config, specs: list[Any], parent: int) -> None:
+    end_with_parent(parent)  # no worker outlives a killed or interrupted tournament
     with contextlib.suppress(Exception):  # numba without a threading layer
         numba.set_num_threads(1)  # one process per core already
     _WORKER["queue"] = progress_queue
@@ -115,19 +122,27 @@ def run_parallel(
                 bar.update(k)
 
     with ProcessPoolExecutor(
-        max_workers=workers, mp_context=ctx, initializer=_init_worker, initargs=(q, cfg, send)
+        max_workers=workers,
+        mp_context=ctx,
+        initializer=_init_worker,
+        initargs=(q, cfg, send, os.getpid()),
     ) as ex:
-        pending = {
-            ex.submit(_run_chunk, i, assign[lo:hi], seeds[lo:hi], seed, save_logs if i == 0 else 0)
-            for i, (lo, hi) in enumerate(chunks)
-        }
+        pending: set[Any] = set()
         try:
-            while pending:
-                done, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
-                drain()
-                for f in done:
-                    i, res = f.result()
-                    results[i] = res
+            with deferred_stop() as check:  # Ctrl-C, SIGTERM: raised by check(), between waits
+                with children_ignore_ctrl_c():  # the workers are started by submit
+                    pending = {
+                        ex.submit(_run_chunk, i, assign[lo:hi], seeds[lo:hi], seed,
+                                  save_logs if i == 0 else 0)
+                        for i, (lo, hi) in enumerate(chunks)
+                    }  # fmt: skip
+                while pending:
+                    check()
+                    done, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
+                    drain()
+                    for f in done:
+                        i, res = f.result()
+                        results[i] = res
         except BrokenProcessPool as exc:
             names = ", ".join(repr(agent_name(a)) for a in loaded)
             raise AgentError(
@@ -137,9 +152,25 @@ def run_parallel(
             ) from exc
         except SystemExit as exc:  # pragma: no cover - _run_chunk turns it into AgentError
             raise AgentError(f"a worker process {failure(exc)}") from exc
+        except BaseException:  # Ctrl-C, SIGTERM: the workers stop now, not after their chunk
+            _stop_workers(ex)
+            raise
         finally:
             for f in pending:
                 f.cancel()
         time.sleep(0.05)
         drain()
     return results
+
+
+def _stop_workers(ex: ProcessPoolExecutor) -> None:
+    """Kill the pool's workers and wait for them: leaving the ``with`` block would
+    otherwise wait for every running chunk to finish."""
+    processes = list(getattr(ex, "_processes", {}).values())
+    ex.shutdown(wait=False, cancel_futures=True)
+    for proc in processes:
+        with contextlib.suppress(Exception):
+            proc.kill()
+    for proc in processes:
+        with contextlib.suppress(Exception):
+            proc.join(5)

@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import copy
 import difflib
-import json
 from collections.abc import Collection, Iterable
 from typing import Any
 
-from mamma_mia_env.plumbing.files import FileDoorError, read_json
+from mamma_mia_env.plumbing.arguments import ArgumentTypeError, as_bool, as_float, as_int
+from mamma_mia_env.plumbing.files import FileDoorError, check_document, parse_json, read_json
 
-__all__ = ["apply_override", "check_keys", "deep_update", "game_config", "load_config"]
+__all__ = [
+    "apply_override", "check_keys", "check_values", "deep_update", "game_config", "load_config"
+]  # fmt: skip
 
 
 def deep_update(base: dict, new: dict) -> dict:
@@ -31,18 +33,25 @@ def deep_update(base: dict, new: dict) -> dict:
 
 
 def apply_override(cfg: dict, text: str) -> None:
-    """``a.b.c=value`` (value parsed as JSON, else kept as a string)."""
+    """``a.b.c=value`` (value read by the project's JSON reader, else kept as a
+    string; ``check_values`` then checks it as the file's values are checked)."""
     key, _, raw = text.partition("=")
     if not key or not _:
         raise SystemExit(f"--set needs key=value, got {text!r}")
+    try:  # bytes the command line could not decode (a lone surrogate): never saved
+        check_document(text, "--set value")
+    except ValueError as exc:
+        raise SystemExit(f"error: {exc}") from None
     try:
-        value = json.loads(raw)
-    except json.JSONDecodeError:
+        value = parse_json(raw, f"--set {key}")
+    except ValueError:  # not JSON: a string (a bad number stays text, refused by type)
         value = raw
     node = cfg
     parts = key.split(".")
-    for p in parts[:-1]:
+    for i, p in enumerate(parts[:-1]):
         node = node.setdefault(p, {})
+        if not isinstance(node, dict):
+            raise SystemExit(f"--set {key}: {'.'.join(parts[: i + 1])!r} is not a section")
     node[parts[-1]] = value
 
 
@@ -83,7 +92,50 @@ def load_config(
     for o in overrides:
         apply_override(cfg, o)
     check_keys(cfg, defaults, open_sections)
+    try:
+        check_values(cfg, defaults, open_sections)
+    except ValueError as exc:  # ArgumentTypeError too: one line, as a flag's refusal
+        raise SystemExit(f"error: {exc}") from None
     return cfg
+
+
+def check_values(
+    cfg: dict, defaults: dict, open_sections: Collection[str] = (), path: str = ""
+) -> None:
+    """Every value of the kind of its default, read by the flags' checkers
+    (``plumbing.arguments``): an int default takes an int (no ``2.0`` or ``2.5``, which
+    ``int()`` would truncate, no ``true``), a float default a finite number, a bool
+    default ``true``/``false``, a string default a string, a list default a list of
+    its items' kind. A ``None`` default (a number or nothing) takes ``null`` or a
+    finite number or a list; an open section is checked by its reader (``Config``)."""
+    for key, value in cfg.items():
+        name, known = f"{path}{key}", defaults[key]
+        if isinstance(known, dict):
+            if name not in open_sections:
+                check_values(value, known, open_sections, f"{name}.")
+        elif isinstance(known, list):
+            if not isinstance(value, list):
+                raise ValueError(f"config key {name!r} must be a list, got {value!r:.60}")
+            for i, item in enumerate(value):
+                _check_value(item, known[0] if known else None, f"{name}[{i}]")
+        else:
+            _check_value(value, known, name)
+
+
+def _check_value(value: Any, known: Any, name: str) -> None:
+    """``value`` as its default ``known`` says (``check_values``)."""
+    what = f"config key {name!r}"
+    if isinstance(known, bool):
+        as_bool(value, what)
+    elif isinstance(known, int):
+        as_int(value, what)
+    elif isinstance(known, float):
+        as_float(value, what)
+    elif isinstance(known, str):
+        if not isinstance(value, str):
+            raise ArgumentTypeError(f"{what} must be a string, got {value!r:.60}")
+    elif known is None and value is not None and not isinstance(value, (list, str)):
+        as_float(value, what)  # a number or nothing (learning_rate_end, learner_seat, ...)
 
 
 def game_config(cfg: dict[str, Any]) -> Any:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from experiments.reproduce.entries import ROOT, Experiment
+from mamma_mia_env.plumbing.interrupts import die_with_parent
 
 
 def _load() -> float:
@@ -69,7 +70,9 @@ def run_one(exp: Experiment, mode: str, out: Path, extra: list[str]) -> Outcome:
     with open(partial, "w") as fh:
         fh.write("$ " + " ".join(cmd) + "\n")
         fh.flush()
-        proc = subprocess.run(cmd, cwd=ROOT, env=env, stdout=fh, stderr=subprocess.STDOUT)
+        parent = os.getpid()  # a killed runner leaves no experiment running
+        proc = subprocess.run(cmd, cwd=ROOT, env=env, stdout=fh, stderr=subprocess.STDOUT,
+                              preexec_fn=lambda: die_with_parent(parent))  # fmt: skip
     os.replace(partial, log)
     seconds = time.perf_counter() - t0
     problems = [] if proc.returncode == 0 else [f"exit code {proc.returncode}, see {log}"]

@@ -20,7 +20,13 @@ from mamma_mia_env.game.log import replay_events, write_log
 from mamma_mia_env.game.observe import OBS_HIGH
 from mamma_mia_env.game.state import OVER, PLAY, REVEAL, GameState, StateError
 from mamma_mia_env.game.validate import load_state
-from mamma_mia_env.plumbing.arguments import ArgumentTypeError, as_float, as_seed, is_int
+from mamma_mia_env.plumbing.arguments import (
+    ArgumentTypeError,
+    as_float,
+    as_seed,
+    is_int,
+    require_reset,
+)
 from mamma_mia_env.render.text import render_table
 from mamma_mia_env.render.view import table_view
 
@@ -271,7 +277,12 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped env
             self.render()
 
     # -- views ----------------------------------------------------------------------
+    def last(self, observe: bool = True) -> Any:
+        require_reset(self.game is not None, "last")
+        return super().last(observe)
+
     def observe(self, agent: str) -> dict[str, np.ndarray]:
+        require_reset(self.game is not None, "observe")
         acting = agent == self.agent_selection
         if self._seat[agent] == self._acting_obs_seat:
             obs = self._acting_obs.copy()  # computed by the step, in the same kernel call
@@ -289,12 +300,14 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped env
 
     def state(self) -> np.ndarray:
         """The full game (all hands, stacks, supply contents) for centralised critics."""
+        require_reset(self.game is not None, "state")
         return self.engine.global_state(self.game)[0]
 
     def render(self) -> str | np.ndarray | None:
         if self.render_mode is None:
             gymnasium.logger.warn("render() called without a render_mode")
             return None
+        require_reset(self.game is not None, "render")
         if self.render_mode == "rgb_array":
             from mamma_mia_env.render.image import table_image
 
@@ -318,10 +331,12 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped env
     # -- saving and replaying -------------------------------------------------------
     def save_state(self) -> str:
         """The exact game state as JSON (``reset(options={"state": ...})`` restores it)."""
+        require_reset(self.game is not None, "save_state")
         return self.game.to_json()
 
     def event_log(self) -> dict[str, Any]:
         """The game so far as a JSON-ready log: config, seed, and every action in words."""
+        require_reset(self.game is not None, "event_log")
         return replay_events(self.config, self.seed_used, self.actions_taken, self._start)
 
     def write_event_log(self, path: str) -> bool:

@@ -31,7 +31,7 @@ from mamma_mia_env.game.observe import OBS_HIGH
 from mamma_mia_env.game.outcome import game_outcome
 from mamma_mia_env.game.state import OVER, GameState
 from mamma_mia_env.game.symmetry import SeatCanonicalizer, obs_scale
-from mamma_mia_env.plumbing.arguments import as_bool, as_float, as_int, is_int
+from mamma_mia_env.plumbing.arguments import as_bool, as_float, as_int, is_int, require_reset
 from mamma_mia_env.plumbing.seeding import agent_rng
 
 __all__ = [  # OpponentError, UniformRandomOpponent, game_outcome: re-exported, their old home
@@ -109,8 +109,7 @@ class LearnerGames:
     # -- for the experimenter (never handed to a policy) ------------------------------
     def game_seeds(self) -> np.ndarray:
         """The engine seed of each game in progress (replay it with the AEC env)."""
-        if self.state is None:
-            raise RuntimeError("call reset() first")
+        require_reset(self.state is not None, "game_seeds")
         return self.state.data["seed"].copy()
 
     def _snapshot(self) -> tuple:
@@ -380,6 +379,7 @@ class LearnerGames:
     # -- views ----------------------------------------------------------------------
     def observe(self, rows: np.ndarray | None = None) -> np.ndarray:
         """The learner's view of each game (canonical and scaled as configured)."""
+        require_reset(self.state is not None, "observe")
         if rows is None:
             rows = np.arange(self.batch_size)
         seats = self.seat[rows]
@@ -392,6 +392,7 @@ class LearnerGames:
 
     def action_masks(self) -> np.ndarray:
         """``(B, n_actions)`` bool: the learner's legal actions (all False when over)."""
+        require_reset(self.state is not None, "action_masks")
         masks = self.engine.legal_masks(self.state, out=self._env_mask)
         if self.canonical:
             masks = self.canon.masks(masks, self.seat)

@@ -23,6 +23,7 @@ import numpy as np
 from pettingzoo.utils import wrappers
 
 from mamma_mia_env.game.engine import IllegalActionError
+from mamma_mia_env.plumbing.arguments import require_reset
 
 #: The attributes the AEC loop reads every turn; all live on the unwrapped env.
 HOT_ATTRIBUTES = (
@@ -126,3 +127,7 @@ class OrderEnforcingWrapper(_Direct, wrappers.OrderEnforcingWrapper):
     def __init__(self, env: Any) -> None:
         super().__init__(env)
         self._bind()
+
+    def last(self, observe: bool = True) -> Any:
+        require_reset(self._has_reset, "last")
+        return super().last(observe)

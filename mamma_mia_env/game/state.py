@@ -20,7 +20,7 @@ from mamma_mia_env.game.config import Config
 from mamma_mia_env.game.consistency import record_problems
 from mamma_mia_env.game.record import MAX_SEATS, OVER, PHASE_NAMES, PLAY, REVEAL, state_dtype
 from mamma_mia_env.plumbing.arguments import as_int
-from mamma_mia_env.plumbing.files import FileDoorError, read_json
+from mamma_mia_env.plumbing.files import FileDoorError, parse_json, read_json
 
 __all__ = [  # the record layout and phases are re-exported: their old home
     "MAX_SEATS",
@@ -98,6 +98,9 @@ class GameState:
     def from_dict(cls, obj: Any) -> GameState:
         if not isinstance(obj, dict) or obj.get("format") != "mamma-mia-state/1":
             raise StateError("not a mamma-mia-state/1 document (field 'format')")
+        extra = sorted(set(obj) - set(_FIELDS))
+        if extra:  # refused as in a game record: a field this reader ignores is a mistake
+            raise StateError(f"unknown field(s) {extra}; a saved state has {list(_FIELDS)}")
         if not isinstance(obj.get("config"), dict):
             raise StateError("field 'config' is missing or not an object")
         try:
@@ -174,15 +177,14 @@ class GameState:
         if not isinstance(text, (str, bytes, bytearray)):
             raise StateError(f"a saved state must be JSON text, got {type(text).__name__}")
         try:
-            obj = json.loads(text)
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-            raise StateError(f"not valid JSON: {exc}") from exc
-        except RecursionError:
-            raise StateError("not a saved state: JSON nested too deeply") from None
+            obj = parse_json(text, "saved state")
+        except ValueError as exc:  # broken JSON, a bad number, a nesting bomb, a surrogate
+            raise StateError(str(exc)) from None
         return cls.from_dict(obj)
 
 
 _DTYPE = state_dtype()
+_FIELDS = ("format", "config", "games")  # the top level of a saved state (to_dict)
 
 
 def _holds_bool(raw: Any) -> bool:

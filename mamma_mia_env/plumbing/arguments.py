@@ -62,6 +62,13 @@ def as_seed(value: Any, name: str = "seed") -> int:
     return v
 
 
+def require_reset(ready: bool, method: str) -> None:
+    """``RuntimeError`` saying to call ``reset()`` first, for a method of an env that
+    has no game yet (instead of an ``AttributeError`` about a field reset() sets)."""
+    if not ready:
+        raise RuntimeError(f"call reset() before {method}(): the env has no game yet")
+
+
 def as_bool(value: Any, name: str) -> bool:
     """A bool (Python's or numpy's); ``"no"``, ``0`` or ``None`` are refused, not read
     by their truth value."""
@@ -175,22 +182,31 @@ def check_no_alias(out: np.ndarray, name: str, inputs: Mapping[str, Any]) -> np.
 
 
 # -- command-line flags -------------------------------------------------------------------
+def parse_digits(text: str, name: str, lo: int | None = None, hi: int | None = None) -> int:
+    """An integer written in plain ASCII digits (a leading ``-`` for a negative) in
+    ``[lo, hi]``, or ``ValueError`` naming ``name``: the one reader of an
+    integer given as text (a flag, a ``--set`` value, an HTTP header). ``int()`` would
+    also take ``" 5"``, ``"+5"``, ``"5_000"`` and other scripts' digits, and
+    ``str.isdigit()`` says yes to ``"²"``, which ``int()`` then refuses."""
+    digits = text[1:] if text.startswith("-") else text
+    if not (digits.isascii() and digits.isdigit()) or len(text) > 40:
+        raise ValueError(f"{name} must be an integer written in plain digits, got {text!r:.60}")
+    value = int(text)
+    below = lo is not None and (value < lo or (lo >= 0 and text.startswith("-")))  # "-0"
+    if below or (hi is not None and value > hi):
+        bound = f"{lo}-{hi}" if lo is not None and hi is not None else _bounds(lo, hi)
+        raise ValueError(f"{name} must be {bound}, got {text}")
+    return value
+
+
 def int_flag(name: str, lo: int | None = None, hi: int | None = None) -> Callable[[str], int]:
-    """An argparse ``type=``: an integer written in ASCII digits (a leading ``-`` only
-    when ``lo`` allows negatives) in ``[lo, hi]``. ``int()`` would also take ``" 5"``,
-    ``"+5"``, ``"5_000"`` and other scripts' digits; every refusal names the flag."""
+    """An argparse ``type=``: ``parse_digits``, every refusal naming the flag."""
 
     def parse(text: str) -> int:
-        digits = text[1:] if text.startswith("-") else text
-        if not (digits.isascii() and digits.isdigit()) or len(text) > 40:
-            raise argparse.ArgumentTypeError(
-                f"{name} must be an integer written in plain digits, got {text!r:.60}"
-            )
-        value = int(text)
-        if (lo is not None and value < lo) or (hi is not None and value > hi):
-            bound = f"{lo}-{hi}" if lo is not None and hi is not None else _bounds(lo, hi)
-            raise argparse.ArgumentTypeError(f"{name} must be {bound}, got {value}")
-        return value
+        try:
+            return parse_digits(text, name, lo, hi)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
 
     return parse
 

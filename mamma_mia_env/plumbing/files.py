@@ -13,7 +13,8 @@ Two rules, one place:
 * **A loader names the file and the problem.** ``read_text`` and ``read_json`` refuse a
   file that is missing, not a regular file (a FIFO or a device is never opened for a
   blocking read), too big, not UTF-8 or (JSON) nested past a sane depth, holding
-  ``NaN``/``Infinity`` or a number too long to read, with a ``FileDoorError`` whose
+  ``NaN``/``Infinity``, a number too long to read or one that overflows to infinity, or
+  a string no UTF-8 text holds (a lone surrogate), with a ``FileDoorError`` whose
   message starts with the path; nothing else reaches the user.
 """
 
@@ -34,7 +35,9 @@ __all__ = [
     "MAX_JSON_DEPTH",
     "FileDoorError",
     "check_output",
+    "check_document",
     "check_output_dir",
+    "parse_json",
     "read_json",
     "read_text",
     "write_atomic",
@@ -234,46 +237,113 @@ def read_text(
         raise FileDoorError(f"{p}: the {what} is not UTF-8 text (at byte {exc.start})") from None
 
 
-def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a number this project reads")
+MAX_NUMBER_CHARS = 64
+"""The longest number a JSON document may write (a float's ``repr`` needs 24 characters,
+a 64-bit seed 20 digits): a longer one is refused before Python reads it, so a
+20,000-digit number costs nothing and ``0.000...1`` is not read as 0."""
 
 
-def _depth(obj: Any) -> int:
-    """The nesting depth of a parsed document (iterative: no recursion to exhaust)."""
-    deepest, stack = 0, [(obj, 1)]
+class _BadNumber:
+    """A number the parser met and the project does not read (``NaN``, ``1e999``, 20,000
+    digits), kept in the document until ``check_document`` refuses it naming its field."""
+
+    def __init__(self, text: str, why: str) -> None:
+        self.text, self.why = text, why
+
+
+def _json_constant(text: str) -> Any:
+    return _BadNumber(text, "is not a number this project reads")
+
+
+def _json_int(text: str) -> Any:
+    if len(text) > MAX_NUMBER_CHARS:
+        return _BadNumber(text, f"has more than {MAX_NUMBER_CHARS} characters")
+    return int(text)
+
+
+def _json_float(text: str) -> Any:
+    """A JSON number with a fraction or exponent; one that is not finite as a float
+    (``1e999`` would be read as infinity) or too long to be one written by us is bad."""
+    if len(text) > MAX_NUMBER_CHARS:
+        return _BadNumber(text, f"has more than {MAX_NUMBER_CHARS} characters")
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        return _BadNumber(text, "is not a finite number")
+    return value
+
+
+def _field(path: str, key: Any) -> str:
+    return f"{path}[{key}]" if isinstance(key, int) else f"{path}.{key}" if path else str(key)
+
+
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate ("\ud800"): no UTF-8 text holds one
+        return False
+    return True
+
+
+def check_document(obj: Any, what: str = "document") -> None:
+    """Refuse a parsed JSON document nested deeper than ``MAX_JSON_DEPTH``, holding a
+    number ``parse_json`` does not read, or holding a string (a key or a value) that
+    cannot be encoded (a lone surrogate, which JSON's
+    ``\\ud800`` escape can write: printing or saving it later would crash), with a
+    ``ValueError`` naming the field. Iterative: no recursion to exhaust."""
+    stack: list[tuple[Any, str, int]] = [(obj, "", 1)]
     while stack:
-        item, d = stack.pop()
-        if isinstance(item, (dict, list)):
-            deepest = max(deepest, d)
-            if d <= MAX_JSON_DEPTH:
-                stack.extend(
-                    (v, d + 1) for v in (item.values() if isinstance(item, dict) else item)
-                )
-    return deepest
+        item, path, depth = stack.pop()
+        if isinstance(item, _BadNumber):
+            shown = item.text if len(item.text) <= 20 else f"{item.text[:20]}..."
+            raise ValueError(f"the {what}'s field {path or '(top)'} holds a bad number: "
+                             f"{shown} {item.why}")  # fmt: skip
+        if isinstance(item, str) and not _encodable(item):
+            where = f"the {what}'s field {path}" if path else f"the {what}"
+            raise ValueError(f"{where} holds a string that is not valid Unicode (a lone "
+                             "surrogate)")  # fmt: skip
+        if not isinstance(item, (dict, list)):
+            continue
+        if depth > MAX_JSON_DEPTH:
+            raise ValueError(f"the {what} is JSON nested more than {MAX_JSON_DEPTH} levels deep")
+        pairs = item.items() if isinstance(item, dict) else enumerate(item)
+        for key, value in pairs:
+            if isinstance(key, str) and not _encodable(key):
+                raise ValueError(f"the {what} has a key in {path or '(top)'} that is not "
+                                 "valid Unicode (a lone surrogate)")  # fmt: skip
+            stack.append((value, _field(path, key), depth + 1))
+
+
+def parse_json(text: str | bytes | bytearray, what: str = "document") -> Any:
+    """A JSON document read the one way the project reads JSON: strict numbers (no
+    ``NaN``/``Infinity``, nothing that overflows to infinity, no number longer than
+    ``MAX_NUMBER_CHARS``), nesting and strings checked (``check_document``). Every
+    refusal is a ``ValueError`` saying what is wrong, never a ``RecursionError``."""
+    try:
+        if not isinstance(text, str):  # UTF-8 only (json.loads would also guess UTF-16/32)
+            text = bytes(text).decode("utf-8")
+        obj = json.loads(
+            text, parse_constant=_json_constant, parse_int=_json_int, parse_float=_json_float
+        )
+    except json.JSONDecodeError as exc:
+        raise ValueError(
+            f"the {what} is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
+        ) from None
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"the {what} is not UTF-8 text (at byte {exc.start})") from None
+    except RecursionError:
+        raise ValueError(f"the {what} is JSON nested too deeply") from None
+    check_document(obj, what)
+    return obj
 
 
 def read_json(
     path: str | os.PathLike[str], what: str = "file", max_bytes: int = MAX_FILE_BYTES
 ) -> Any:
-    """The JSON document in ``path`` (``read_text`` first); a syntax error, a nesting
-    bomb (deeper than ``MAX_JSON_DEPTH``), ``NaN``/``Infinity`` or a number of more
-    digits than Python reads is a ``FileDoorError`` naming the file, never a
+    """The JSON document in ``path`` (``read_text``, then ``parse_json``); every
+    refusal is a ``FileDoorError`` starting with the file's name, never a
     ``RecursionError`` or a traceback."""
     text = read_text(path, what, max_bytes)
-    where = os.fspath(path)
     try:
-        obj = json.loads(text, parse_constant=_no_constant)
-    except json.JSONDecodeError as exc:
-        raise FileDoorError(
-            f"{where}: the {what} is not valid JSON (line {exc.lineno}, column {exc.colno}: "
-            f"{exc.msg})"
-        ) from None
-    except RecursionError:
-        raise FileDoorError(f"{where}: the {what} is JSON nested too deeply") from None
-    except ValueError as exc:  # NaN / Infinity, an integer of thousands of digits
-        raise FileDoorError(f"{where}: the {what} holds a bad number: {exc}") from None
-    if _depth(obj) > MAX_JSON_DEPTH:
-        raise FileDoorError(
-            f"{where}: the {what} is JSON nested more than {MAX_JSON_DEPTH} levels deep"
-        )
-    return obj
+        return parse_json(text, what)
+    except ValueError as exc:
+        raise FileDoorError(f"{os.fspath(path)}: {exc}") from None

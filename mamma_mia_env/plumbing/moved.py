@@ -37,6 +37,15 @@ class _Alias(importlib.abc.Loader):
         """The new module is already executed; only its own ``__spec__`` is put back."""
         module.__spec__ = self._spec
 
+    def get_code(self, fullname: str) -> None:
+        """``python -m OLD.PATH``: runpy asks for code to run; an old path names a module
+        that moved, not a command, so the refusal (one line from runpy) says where it
+        went and what to run."""
+        raise ImportError(
+            f"{self.old} moved to {self.new} and is not a command: run `mamma-mia --help` "
+            "(python -m mamma_mia_agents) or `python -m mamma_mia_env`"
+        )
+
 
 class _MovedFinder(importlib.abc.MetaPathFinder):
     def __init__(self, table: Mapping[str, str]) -> None:

@@ -1,0 +1,84 @@
+"""Ctrl-C and SIGTERM end every command with one line and exit status 130 / 143
+(``plumbing.interrupts.run_command``), and worker processes end with their parent.
+The whole path through a tournament with worker processes is
+tests/tournament/test_tournament_faults.py."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from mamma_mia_env.plumbing.interrupts import deferred_stop, run_command
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_ctrl_c_is_one_line_and_130(capsys):
+    def main() -> int:
+        raise KeyboardInterrupt
+
+    assert run_command(main, "prog") == 130
+    assert capsys.readouterr().err.strip() == "prog: interrupted (Ctrl-C)"
+
+
+def test_sigterm_is_one_line_and_143(capsys):
+    def main() -> int:
+        os.kill(os.getpid(), signal.SIGTERM)
+        time.sleep(5)  # the handler raises before this ends
+        return 0
+
+    before = signal.getsignal(signal.SIGTERM)
+    assert run_command(main, "prog") == 143
+    assert capsys.readouterr().err.strip() == "prog: terminated (SIGTERM)"
+    assert signal.getsignal(signal.SIGTERM) is before
+
+
+def test_a_deferred_stop_waits_for_check():
+    with deferred_stop() as check:
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.05)  # noted, not raised
+        with pytest.raises(KeyboardInterrupt):
+            check()
+
+
+def test_every_script_answers_ctrl_c_with_one_line():
+    """Each experiment script's ``__main__`` block runs its main through run_command."""
+    scripts = [p for p in (ROOT / "experiments").glob("*.py") if "__main__" in p.read_text()]
+    assert len(scripts) > 20
+    for path in scripts:
+        assert "run_command(main" in path.read_text(), path.name
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG")
+def test_a_subprocess_dies_with_its_killed_parent(tmp_path):
+    code = (
+        "import os, subprocess, sys, time\n"
+        "from mamma_mia_env.plumbing.interrupts import die_with_parent\n"
+        "me = os.getpid()\n"
+        "child = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)'],\n"
+        "                         preexec_fn=lambda: die_with_parent(me))\n"
+        "print(child.pid, flush=True)\n"
+        "time.sleep(60)\n"
+    )
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    parent = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, env=env,
+                              text=True)  # fmt: skip
+    child = int(parent.stdout.readline())
+    parent.kill()
+    parent.wait(30)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            state = Path(f"/proc/{child}/stat").read_text().split(")")[1].split()[0]
+        except OSError:
+            return
+        if state == "Z":
+            return
+        time.sleep(0.05)
+    pytest.fail(f"the child {child} outlived its killed parent")
