@@ -127,7 +127,7 @@ def main(argv: list[str] | None = None) -> int:
             f"({r['ratio_quartiles'][0]:.3f}-{r['ratio_quartiles'][2]:.3f})"
         )
     if args.out is not None:
-        from experiments.common import write_json
+        from experiments.common.output import write_json
 
         doc = {"args": vars(args) | {"out": os.fspath(args.out)}, "report": report}
         doc["samples"] = samples

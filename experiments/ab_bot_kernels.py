@@ -191,7 +191,7 @@ def main(argv: list[str] | None = None) -> int:
     if not all(r["same_actions"] for r in report.values()):
         print("the two versions chose different actions", file=sys.stderr)
     if args.out is not None:
-        from experiments.common import write_json
+        from experiments.common.output import write_json
 
         given = {"out": os.fspath(args.out), "base": os.fspath(args.base)}
         doc = {"args": vars(args) | given | {"base_commit": args.base_commit}}

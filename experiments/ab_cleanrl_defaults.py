@@ -46,9 +46,9 @@ import matplotlib.pyplot as plt  # noqa: E402
 from tqdm import tqdm  # noqa: E402
 
 from experiments.common.output import add_output_args, output_dir, write_json  # noqa: E402
-from experiments.common.provenance import provenance  # noqa: E402
 from mamma_mia_env.plumbing.arguments import int_flag  # noqa: E402
 from mamma_mia_env.plumbing.files import write_figure  # noqa: E402
+from mamma_mia_env.plumbing.provenance import provenance  # noqa: E402
 
 NAME = "ab_cleanrl_defaults"
 SCRIPT = Path(__file__).resolve().parent / "cleanrl_ppo.py"

@@ -73,13 +73,13 @@ from experiments.common.cleanrl_phases import (  # noqa: E402
 from experiments.common.evaluation import play_learner_games  # noqa: E402
 from experiments.common.output import RESULTS, RUNS  # noqa: E402
 from experiments.common.ppo_loop import Run, loop, thinned, throughput  # noqa: E402
-from experiments.common.ppo_steps import Agent, Buffer, Legal, Live, sample  # noqa: E402
-from experiments.common.provenance import provenance  # noqa: E402
+from experiments.common.ppo_steps import Agent, Buffer, Legal, Live  # noqa: E402
 from experiments.common.training import dataclass_parser, plot_panels, set_threads  # noqa: E402
 from mamma_mia_env.envs.learner_vector import MammaMiaLearnerVectorEnv  # noqa: E402
 from mamma_mia_env.game.symmetry import obs_scale  # noqa: E402
+from mamma_mia_env.plumbing.provenance import provenance  # noqa: E402
 
-__all__ = ["PRESETS", "Agent", "Args", "main", "parse_args", "sample", "train"]
+__all__ = ["PRESETS", "Args", "main", "parse_args", "train"]
 
 
 @dataclass

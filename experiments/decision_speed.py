@@ -33,10 +33,13 @@ sys.path.insert(0, os.path.dirname(HERE))
 
 from tqdm import tqdm  # noqa: E402
 
-from experiments.common import add_output_args, output_dir  # noqa: E402
 from experiments.common.arguments import checked  # noqa: E402
 from experiments.common.decision_time import decision_times  # noqa: E402
-from experiments.common.output import write_json  # noqa: E402
+from experiments.common.output import (  # noqa: E402
+    add_output_args,
+    output_dir,
+    write_json,  # noqa: E402
+)
 from experiments.common.provenance import provenance_with_threads  # noqa: E402
 from experiments.common.training import add_dataclass_args  # noqa: E402
 from mamma_mia_agents import load_agent  # noqa: E402

@@ -57,10 +57,10 @@ from experiments.common.cleanrl_phases import CURVE_SEED, FINAL_SEED  # noqa: E4
 from experiments.common.distill import fit_to_values, numpy_policy, torch_actor  # noqa: E402
 from experiments.common.evaluation import policy_against  # noqa: E402
 from experiments.common.output import RESULTS, RUNS  # noqa: E402
-from experiments.common.provenance import provenance  # noqa: E402
 from experiments.common.search_labels import LabelJob, label_parallel  # noqa: E402
 from experiments.common.training import dataclass_parser, set_threads  # noqa: E402
 from mamma_mia_env.plumbing.files import write_file  # noqa: E402
+from mamma_mia_env.plumbing.provenance import provenance  # noqa: E402
 
 __all__ = ["PRESETS", "Args", "main", "parse_args", "run"]
 

@@ -35,7 +35,8 @@ from mamma_mia_agents.bots.base import Agent
 from mamma_mia_agents.bots.ppo_agent import PPOAgent
 from mamma_mia_agents.bots.roster import COMPILED_BOTS
 from mamma_mia_agents.bots.search import SearchAgent
-from mamma_mia_env import Config, GameState
+from mamma_mia_env.game.config import Config
+from mamma_mia_env.game.state import GameState
 from mamma_mia_env.plumbing.files import FileDoorError, read_json
 
 POLICY_DIR = Path(__file__).resolve().parents[1] / "policies"  # agents/policies/

@@ -19,9 +19,9 @@ import numba as nb
 import numpy as np
 
 from mamma_mia_agents import load_agent
-from mamma_mia_agents.compiled import CompiledBots, play_out
+from mamma_mia_agents.compiled.playout import CompiledBots, play_out
 from mamma_mia_env import Config, Engine, GameState
-from mamma_mia_env.game.state import OVER
+from mamma_mia_env.game.record import OVER
 from mamma_mia_env.policy import information_set
 
 __all__ = ["decision_times"]

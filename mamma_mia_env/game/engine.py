@@ -30,7 +30,9 @@ from mamma_mia_env.game.observe import (
     observation_layout,
     observation_slices,
 )
-from mamma_mia_env.game.rules import (
+from mamma_mia_env.game.record import OVER
+from mamma_mia_env.game.state import GameState, StateError
+from mamma_mia_env.game.table import (
     N_PARAMS,
     P_AUTO,
     P_DOUBLES,
@@ -44,7 +46,6 @@ from mamma_mia_env.game.rules import (
     P_REWARD,
     P_STRICT,
 )
-from mamma_mia_env.game.state import OVER, GameState, StateError
 from mamma_mia_env.game.validate import check_layout
 from mamma_mia_env.plumbing.arguments import (
     ArgumentTypeError,

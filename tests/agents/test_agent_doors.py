@@ -23,7 +23,8 @@ from door_agents import SeedSpy
 from mamma_mia_agents import REGISTRY, load_agent
 from mamma_mia_agents.bots.search import SearchAgent
 from mamma_mia_agents.cli.session import Game
-from mamma_mia_agents.tournament import AgentMismatchError, run_tournament
+from mamma_mia_agents.tournament import run_tournament
+from mamma_mia_agents.tournament.matches import AgentMismatchError
 from mamma_mia_agents.tournament.scorecard import evaluate
 from mamma_mia_env import Config
 from mamma_mia_env.envs.gym_env import MammaMiaGymEnv

@@ -18,12 +18,8 @@ import numpy as np
 import pytest
 
 import mamma_mia_agents.bots.ppo_policy as ppo
-from mamma_mia_agents.bots.ppo_agent import (
-    NumpyPolicy,
-    PolicyFileError,
-    PPOAgent,
-    default_policy_path,
-)
+from mamma_mia_agents.bots.ppo_agent import PPOAgent, default_policy_path
+from mamma_mia_agents.bots.ppo_policy import NumpyPolicy, PolicyFileError
 from mamma_mia_env import Config, Engine
 
 

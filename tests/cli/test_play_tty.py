@@ -18,7 +18,7 @@ import time
 import pytest
 import tty_screen as terminal
 
-from mamma_mia_agents.cli.play import Game, SaveError
+from mamma_mia_agents.cli.session import Game, SaveError
 from mamma_mia_env import Config
 from mamma_mia_env.game.cards import INGREDIENTS
 

@@ -16,7 +16,8 @@ import tty_screen as terminal
 from replay_logs import tournament_log
 
 from mamma_mia_agents.cli.replay import replay_lines
-from mamma_mia_env.render.html import load_log, reveal_starts
+from mamma_mia_env.game.log import load_log
+from mamma_mia_env.render.html import reveal_starts
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 PATH = os.pathsep.join(filter(None, [ROOT, os.environ.get("PYTHONPATH")]))

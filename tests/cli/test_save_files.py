@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from mamma_mia_agents.cli.play import Game, SaveError
+from mamma_mia_agents.cli.session import Game, SaveError
 from mamma_mia_env import Config
 
 

@@ -16,15 +16,13 @@ from helpers import random_legal
 
 import mamma_mia_env as mm
 from mamma_mia_env import ArgumentTypeError, Config, Engine, GameState, StateError
-from mamma_mia_env.envs.gym_env import (
-    LearnerGames,
-    MammaMiaGymEnv,
-    OpponentError,
-    UniformRandomOpponent,
-)
+from mamma_mia_env.envs.gym_env import MammaMiaGymEnv
+from mamma_mia_env.envs.learner import LearnerGames
+from mamma_mia_env.envs.opponents import OpponentError
 from mamma_mia_env.envs.vector import MammaMiaVectorEnv
 from mamma_mia_env.game.engine import IllegalActionError
-from mamma_mia_env.game.state import OVER
+from mamma_mia_env.game.record import OVER
+from mamma_mia_env.policy import UniformRandomPolicy
 
 
 def _mid_game(cfg: Config, seed: int = 3, steps: int = 12) -> GameState:
@@ -263,7 +261,7 @@ class _RngSpy:
 
     def __init__(self) -> None:
         self.states: list[dict] = []
-        self.inner = UniformRandomOpponent()
+        self.inner = UniformRandomPolicy()
 
     def act_batch(self, observations, masks, rng, seats=None):
         self.states.append(rng.bit_generator.state)
@@ -456,7 +454,7 @@ class _Flaky:
 
     def __init__(self) -> None:
         self.fail = False
-        self.inner = UniformRandomOpponent()
+        self.inner = UniformRandomPolicy()
 
     def __repr__(self) -> str:
         return "Flaky()"

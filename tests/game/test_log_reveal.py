@@ -32,7 +32,7 @@ from mamma_mia_env.game.config import Config
 from mamma_mia_env.game.engine import Engine
 from mamma_mia_env.game.log import LOG_FORMAT, load_log, log_states, replay_events
 from mamma_mia_env.game.positions import build_position
-from mamma_mia_env.game.state import REVEAL
+from mamma_mia_env.game.record import REVEAL
 
 CONFIGS = [
     dict(num_players=n, double_ingredients=d, auto_reveal=a)

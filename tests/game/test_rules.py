@@ -28,7 +28,7 @@ from mamma_mia_env import (
 )
 from mamma_mia_env.game.cards import INGREDIENTS, MAMMA_MIA, N_KINDS, deck_counts
 from mamma_mia_env.game.positions import card_code
-from mamma_mia_env.game.state import OVER, PLAY, REVEAL
+from mamma_mia_env.game.record import OVER, PLAY, REVEAL
 
 SALAMI, MUSHROOM, PINEAPPLE, PEPPER, OLIVE = range(5)
 BOMBASTICA, MONOTONI, MINIMALE = 5, 6, 7

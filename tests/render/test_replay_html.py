@@ -14,15 +14,8 @@ from replay_logs import HOSTILE, assert_offline, tournament_log
 
 import mamma_mia_env as mm
 from mamma_mia_agents.tournament import run_tournament
-from mamma_mia_env.game.log import MAX_AGENT_NAME
-from mamma_mia_env.render.html import (
-    LogError,
-    decode_view,
-    load_log,
-    page_data,
-    replay_html,
-    step_caption,
-)
+from mamma_mia_env.game.log import MAX_AGENT_NAME, LogError, load_log
+from mamma_mia_env.render.html import decode_view, page_data, replay_html, step_caption
 from mamma_mia_env.render.view import table_view
 
 
