@@ -1,4 +1,4 @@
-"""Do the CleanRL-style PPO's settings learn as well? A/Bs of learning (issue 23).
+"""Do the CleanRL-style PPO's settings learn as well? A/Bs of learning.
 
 ``experiments/cleanrl_ppo.py`` now defaults to 1 update epoch at learning rate 1e-3
 (CleanRL's are 4 epochs at 2.5e-4): the update was two thirds of the wall time, and

@@ -1,4 +1,4 @@
-"""Speed of two checkouts of the whole project, interleaved in one run (issue 18).
+"""Speed of two checkouts of the whole project, interleaved in one run.
 
 A move of modules between folders must not cost speed. This script times the same
 four rows in two checkouts (a ``--base`` checkout and this one), each in a worker

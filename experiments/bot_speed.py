@@ -1,4 +1,4 @@
-"""How fast the bots play: compiled kernels against the engine's own speed (issue 12).
+"""How fast the bots play: compiled kernels against the engine's own speed.
 
     PYTHONPATH=. python experiments/bot_speed.py [--rounds 5] [--games 10000] [--export]
 

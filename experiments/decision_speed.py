@@ -2,7 +2,7 @@
 
     python experiments/decision_speed.py --export
 
-The champion's time limit (issue 23) is 20 ms per decision on one core. The tuning
+The champion's time limit is 20 ms per decision on one core. The tuning
 (``tune_champion.py``) timed every setting while its games ran beside it; this script
 times the shipped bots alone, read top to bottom:
 
@@ -46,7 +46,7 @@ from mamma_mia_agents import load_agent  # noqa: E402
 from mamma_mia_env import Config  # noqa: E402
 
 BOTS = ("search", "champion")
-#: The champion's limit (issue 23): milliseconds per decision on one core.
+#: The champion's limit: milliseconds per decision on one core.
 LIMIT_MS = 20.0
 
 

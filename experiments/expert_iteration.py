@@ -1,6 +1,6 @@
 """Expert iteration: the policy network distils the search bot's valued candidates.
 
-    python experiments/expert_iteration.py --preset vs-search       # issue 23's run
+    python experiments/expert_iteration.py --preset vs-search       # the published run
     python experiments/expert_iteration.py --preset vs-search-2     # two more rounds
     python experiments/expert_iteration.py --games 64 --iterations 1 --final-games 0 --name smoke
 
@@ -118,7 +118,7 @@ class Args:
     (0: none)"""
 
 
-#: ``--preset vs-search``: issue 23's plain network against the search bot (about an
+#: ``--preset vs-search``: the plain network against the search bot (about an
 #: hour on the 2-core machine, docs/TRAINING.md); ``--preset vs-search-2``: two more
 #: rounds from its policy, on other labelled deals (``--seed 2``).
 PRESETS: dict[str, dict[str, Any]] = {

@@ -1,4 +1,4 @@
-"""How strong the search bot is, by budget: win rate against builder and ppo (issue 12).
+"""How strong the search bot is, by budget: win rate against builder and ppo.
 
     PYTHONPATH=. python experiments/search_strength.py [--worlds 2,4,8,16] [--games 200]
         [--opponents builder,ppo] [--players 2,4] [--headline-games 2000] [--export]

@@ -1,7 +1,7 @@
 """The champion: the search bot with a tuned budget per player count, the network's
 choice among its candidates.
 
-``experiments/tune_champion.py`` (issue 23) plays budgets of the search bot
+``experiments/tune_champion.py`` plays budgets of the search bot
 (``bots/search.py``: sampled worlds per candidate, candidates from the builder's scores,
 and optionally the shipped ``ppo`` network's choice added as a candidate) against the
 default ``search`` bot, keeps those whose time per decision on one core stays within the

@@ -1,6 +1,6 @@
 """How long a state-reading bot takes per decision, on one core.
 
-The search bot and the champion are judged by their time per decision (issue 23: at most
+The search bot and the champion are judged by their time per decision (at most
 20 ms on one core). Both the search-strength curves and the champion's tuning measure it
 here, the same way: ``act_states`` on positions of builder games at random depths, numba
 held to one thread, each position decided once untimed before the timed pass (a kernel

@@ -270,7 +270,7 @@ def test_load_agent_by_name_and_import_path(tmp_path, monkeypatch) -> None:
     with pytest.raises(AgentLoadError, match="must look like"):
         load_agent("my_bots:")
     # an import path names code to run only when it is an agent class or a marked factory:
-    # anything else is refused before it is called (issue 21: a file's "os:abort")
+    # anything else is refused before it is called (a file's "os:abort")
     with pytest.raises(AgentLoadError, match="not marked as an agent factory"):
         load_agent("my_bots:unmarked")
     with pytest.raises(AgentLoadError, match="is not an agent"):

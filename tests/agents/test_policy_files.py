@@ -1,4 +1,4 @@
-"""Policy files from strangers (issue 9, items 7 and 10).
+"""Policy files from strangers.
 
 A ``.npz`` policy is read without unpickling, and a corrupt, oversized or inconsistent
 one is refused at load with a ``PolicyFileError`` that names the file; errors found

@@ -1,4 +1,4 @@
-"""The tournament CLI and runner at their edges (issue 9, item 9).
+"""The tournament CLI and runner at their edges.
 
 ``--out`` is checked writable before a game is played, ``--name`` cannot leave
 ``--out``, ``--games`` (and the schedule, and ``--workers``) are bounded before anything

@@ -356,7 +356,7 @@ def test_no_traceback_reaches_a_real_terminal(tmp_path, args: list[str], flag: s
 
 
 def test_tournament_out_never_follows_a_planted_link(tmp_path, capsys) -> None:
-    """Issue 20: with DIR/tournament.csv linked to a file elsewhere, the run replaced
+    """With DIR/tournament.csv linked to a file elsewhere, the run replaced
     that file. Now the link itself is replaced, and the run says so."""
     from mamma_mia_agents.cli.commands import main
 

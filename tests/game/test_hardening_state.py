@@ -1,4 +1,4 @@
-"""Issue 9, item 1: the state check is complete, and the oven push cannot write past the oven.
+"""The state check is complete, and the oven push cannot write past the oven.
 
 Each test edits one field of a real state the way a hostile saved state could, and
 asserts ``GameState.from_json`` (and so every ``reset(options={"state": ...})``) refuses

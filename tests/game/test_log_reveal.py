@@ -217,7 +217,7 @@ def test_log_accounts_for_every_card_of_every_reveal(cfg: dict) -> None:
 
 
 def test_two_deliveries_in_one_step_both_adding_from_hand() -> None:
-    """Issue 19: seat 3's "4 pineapple + 1 pepper" and seat 2's "4 mushroom + 1
+    """Seat 3's "4 pineapple + 1 pepper" and seat 2's "4 mushroom + 1
     pineapple" are delivered in the step that ends play, each owner adding 1 pineapple:
     the log names both hand cards (5 pineapple in all, not the 3 face up)."""
     config = Config(num_players=4, auto_reveal=True)

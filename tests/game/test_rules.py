@@ -1052,7 +1052,7 @@ def test_double_overpays_from_hand() -> None:
 
 
 def test_double_bombastica_hand_takes_doubles_first_across_ingredients() -> None:
-    # Issue 19: 13 face up (2 missing); 1 double olive and 3 single salami in hand. The
+    # 13 face up (2 missing); 1 double olive and 3 single salami in hand. The
     # double olive covers the 2 (doubles first, of any ingredient): 1 card, not 2.
     piles = {"salami": 3, "mushroom": 3, "pineapple": 3, "pepper": 2, "olive": 2}
     g = _doubles(SALAMI, BOMBASTICA, piles, {"double olive": 1, "salami": 3})

@@ -1,4 +1,4 @@
-"""Issue 18, item 4: a rule edited in the env is picked up by the engine AND the bots' kernels.
+"""A rule edited in the env is picked up by the engine AND the bots' kernels.
 
 The bug this guards against: the bots' kernels (``mamma_mia_agents.compiled``) used
 numba's own ``cache=True``, which checks only the file a kernel is written in. After a
