@@ -16,34 +16,17 @@ See docs/AGENTS.md.
 
 from __future__ import annotations
 
-import sys
 from typing import Any
 
-if __name__ != "mamma_mia_agents":
-    # The folder run as ``python -m agents`` from a checkout: one package under its
-    # installed name, so the absolute imports below load this folder, not an install.
-    sys.modules.setdefault("mamma_mia_agents", sys.modules[__name__])
-
-from mamma_mia_agents._moved import MOVED
 from mamma_mia_agents.bots.base import Agent, GameInfo, game_info
 from mamma_mia_agents.bots.builder import BuilderAgent
 from mamma_mia_agents.bots.champion import ChampionAgent
 from mamma_mia_agents.bots.counter import CounterAgent
-from mamma_mia_agents.bots.forgetful import ForgetfulAgent
-from mamma_mia_agents.bots.hoarder import HoarderAgent
-from mamma_mia_agents.bots.loading import (
-    AgentLoadError,
-    agent_factory,
-    agent_name,
-    resolve_agent,
-)
+from mamma_mia_agents.bots.loading import agent_factory, resolve_agent
 from mamma_mia_agents.bots.ppo_agent import PPOAgent
 from mamma_mia_agents.bots.random_agent import RandomAgent
-from mamma_mia_agents.bots.roster import COMPILED_BOTS, HEURISTICS
+from mamma_mia_agents.bots.roster import COMPILED_BOTS
 from mamma_mia_agents.bots.search import SearchAgent
-from mamma_mia_env.plumbing.moved import install
-
-install(MOVED)
 
 #: Bundled agents by name.
 REGISTRY: dict[str, type[Agent]] = {
@@ -65,21 +48,16 @@ def load_agent(spec: str | Agent | Any) -> Agent:
 
 
 __all__ = [
-    "HEURISTICS",
     "REGISTRY",
     "Agent",
-    "AgentLoadError",
     "BuilderAgent",
     "ChampionAgent",
     "CounterAgent",
-    "ForgetfulAgent",
     "GameInfo",
-    "HoarderAgent",
     "PPOAgent",
     "RandomAgent",
     "SearchAgent",
     "agent_factory",
-    "agent_name",
     "game_info",
     "load_agent",
 ]

@@ -14,7 +14,7 @@ def main(argv: list[str] | None = None) -> int:
         from experiments.docs import main as docs
 
         return docs(argv[1:])
-    from experiments.reproduce import main as reproduce
+    from experiments.reproduce.cli import main as reproduce
 
     return reproduce(argv[1:])
 

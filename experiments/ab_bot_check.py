@@ -1,13 +1,13 @@
 """The cost of the bots' input check in their ``act_batch``.
 
-Issue 9's door check for the bots reads every observation entry, so that no negative
-count, NaN or out-of-space value reaches the compiled bots. Since issue 12 the compiled
+The bots' input check reads every observation entry, so that no negative count, NaN
+or out-of-space value reaches the compiled bots. Since the bots became kernels the compiled
 heuristic bots do it inside their decision kernel, row by row (``decide(check=True)``,
 called by ``bots.heuristic``), and ``agents.base.check_batch`` checks the shapes, dtypes
 and seats; other bots (``ppo``) keep the numpy check in ``check_batch``. This
 measures what the check adds, in one process, interleaved in short slices on a shared
 machine: ``act_batch`` of a bot with the check as it is (``new``) and without the value
-check (``base``: shapes and seats only, as before issue 9), on the same batch of real
+check (``base``: shapes and seats only, as before the value check), on the same batch of real
 observations. Reported per bot: the median calls/s of each and the median of the
 per-slice ratios new / base.
 
@@ -127,7 +127,7 @@ def main(argv: list[str] | None = None) -> int:
             f"({r['ratio_quartiles'][0]:.3f}-{r['ratio_quartiles'][2]:.3f})"
         )
     if args.out is not None:
-        from experiments.common import write_json
+        from experiments.common.output import write_json
 
         doc = {"args": vars(args) | {"out": os.fspath(args.out)}, "report": report}
         doc["samples"] = samples

@@ -41,7 +41,7 @@ from mamma_mia_env.plumbing.provenance import provenance  # noqa: E402
 def load_base(base: Path):
     """The base checkout's ``agents/compiled.py`` as the module ``compiled_base``.
 
-    The base must come from before issue 18 split the kernels into the package
+    The base must come from before the kernels were split into the package
     ``agents/compiled/`` (one file can be loaded beside the installed package; a
     package's absolute imports would load the installed one instead)."""
     path = base / "agents" / "compiled.py"
@@ -191,7 +191,7 @@ def main(argv: list[str] | None = None) -> int:
     if not all(r["same_actions"] for r in report.values()):
         print("the two versions chose different actions", file=sys.stderr)
     if args.out is not None:
-        from experiments.common import write_json
+        from experiments.common.output import write_json
 
         given = {"out": os.fspath(args.out), "base": os.fspath(args.base)}
         doc = {"args": vars(args) | given | {"base_commit": args.base_commit}}

@@ -1,4 +1,4 @@
-"""Do the CleanRL-style PPO's settings learn as well? A/Bs of learning (issue 23).
+"""Do the CleanRL-style PPO's settings learn as well? A/Bs of learning.
 
 ``experiments/cleanrl_ppo.py`` now defaults to 1 update epoch at learning rate 1e-3
 (CleanRL's are 4 epochs at 2.5e-4): the update was two thirds of the wall time, and
@@ -46,9 +46,9 @@ import matplotlib.pyplot as plt  # noqa: E402
 from tqdm import tqdm  # noqa: E402
 
 from experiments.common.output import add_output_args, output_dir, write_json  # noqa: E402
-from experiments.common.provenance import provenance  # noqa: E402
 from mamma_mia_env.plumbing.arguments import int_flag  # noqa: E402
 from mamma_mia_env.plumbing.files import write_figure  # noqa: E402
+from mamma_mia_env.plumbing.provenance import provenance  # noqa: E402
 
 NAME = "ab_cleanrl_defaults"
 SCRIPT = Path(__file__).resolve().parent / "cleanrl_ppo.py"

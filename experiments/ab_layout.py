@@ -1,4 +1,4 @@
-"""Speed of two checkouts of the whole project, interleaved in one run (issue 18).
+"""Speed of two checkouts of the whole project, interleaved in one run.
 
 A move of modules between folders must not cost speed. This script times the same
 four rows in two checkouts (a ``--base`` checkout and this one), each in a worker
@@ -53,7 +53,8 @@ class Args:
 
 # ----------------------------------------------------------------------------- worker
 # The rows run in the worker processes, each importing one checkout's packages by the
-# public paths both versions have (old paths of moved modules answer with a warning).
+# modules' current paths (a checkout from before the envs/ folder, whose modules sat at
+# the package's top level, no longer runs here; its committed result is a record).
 def _sampler(seed: int) -> Any:
     import numpy as np
 
@@ -71,7 +72,7 @@ class _VectorRow:
     """The all-seat vector env, B = 4,096: random actions, or ``agent`` at every seat."""
 
     def __init__(self, agent: Any) -> None:
-        from mamma_mia_env.vector import MammaMiaVectorEnv
+        from mamma_mia_env.envs.vector import MammaMiaVectorEnv
 
         self.env = MammaMiaVectorEnv(4096, num_players=4, copy=False)
         self.obs, self.info = self.env.reset(seed=0)
@@ -91,7 +92,7 @@ class _LearnerRow:
     """The learner-seat vector env, B = 256, random opponents."""
 
     def __init__(self) -> None:
-        from mamma_mia_env.learner_vector import MammaMiaLearnerVectorEnv
+        from mamma_mia_env.envs.learner_vector import MammaMiaLearnerVectorEnv
 
         self.env = MammaMiaLearnerVectorEnv(256, num_players=4, reward_mode="delivered_win_loss")
         self.mask = self.env.reset(seed=0)[1]["action_mask"]
@@ -241,7 +242,7 @@ def parse(argv: list[str] | None) -> Args:
         "--rows", default=",".join(ROWS), help=f"comma-separated rows (default {','.join(ROWS)})"
     )
     sys.path.insert(0, str(HERE.parent))
-    from experiments.common import add_output_args, file_stem
+    from experiments.common.output import add_output_args, file_stem
 
     p.add_argument("--name", type=file_stem, default="ab_layout", help="file stem (ab_layout)")
     add_output_args(p, "ab_layout")
@@ -265,7 +266,8 @@ def main(argv: list[str] | None = None) -> int:
         _worker()
         return 0
     args = parse(argv)
-    from experiments.common import output_dir, provenance, write_json
+    from experiments.common import provenance
+    from experiments.common.output import output_dir, write_json
 
     out = output_dir(argparse.Namespace(out=args.out, export=args.export), "ab_layout")
     rows = measure(args)

@@ -32,17 +32,19 @@ from tqdm import tqdm
 
 import mamma_mia_env as mm
 from mamma_mia_env.envs.vector import MammaMiaVectorEnv
-from mamma_mia_env.game.state import state_dtype
+from mamma_mia_env.game.record import state_dtype
 from mamma_mia_env.plumbing.files import write_figure, write_file
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from experiments.common import add_output_args, output_dir, provenance, write_sidecar  # noqa: E402
+from experiments.common import provenance
+from experiments.common.output import add_output_args, output_dir  # noqa: E402
 from experiments.common.samplers import (  # noqa: E402
     aec_turns_per_second,
     machine,
     sample_parallel,
     sample_serial,
 )
+from mamma_mia_env.plumbing.provenance import write_sidecar
 
 RESULTS = Path(__file__).resolve().parent / "results"
 

@@ -1,4 +1,4 @@
-"""How fast the bots play: compiled kernels against the engine's own speed (issue 12).
+"""How fast the bots play: compiled kernels against the engine's own speed.
 
     PYTHONPATH=. python experiments/bot_speed.py [--rounds 5] [--games 10000] [--export]
 
@@ -8,8 +8,8 @@ numbers, and see the load averages recorded):
 1. the vector env (B = 4,096, four players) stepped by the random agent and by
    ``builder`` at every seat (interleaved rounds, the median of each);
 2. 10,000 four-player games between the four heuristic bots: in the compiled loop
-   (``mamma_mia_agents.compiled.play_out``) and through ``run_tournament`` (the batched engine
-   with one ``act_batch`` call per agent and step).
+   (``mamma_mia_agents.compiled.playout.play_out``) and through ``run_tournament`` (the
+   batched engine with one ``act_batch`` call per agent and step).
 
 3. where a compiled game step's time goes: the CPU time (one thread) of building the
    observation, building the legal mask, the ``builder`` decision (and within it the
@@ -42,18 +42,16 @@ import numpy as np  # noqa: E402
 from tqdm import tqdm  # noqa: E402
 
 from experiments.common.provenance import provenance_with_threads as provenance  # noqa: E402
-from mamma_mia_agents import (  # noqa: E402
-    HEURISTICS,
-    compiled,  # noqa: E402
-    load_agent,
-)
-from mamma_mia_agents.compiled import CompiledBots, oven, play_out  # noqa: E402
+from mamma_mia_agents import load_agent  # noqa: E402
+from mamma_mia_agents.bots.roster import HEURISTICS  # noqa: E402
+from mamma_mia_agents.compiled import decisions, jit, oven, tables  # noqa: E402
+from mamma_mia_agents.compiled.playout import CompiledBots, play_out  # noqa: E402
 from mamma_mia_agents.tournament import run_tournament  # noqa: E402
 from mamma_mia_env import Config, Engine, GameState  # noqa: E402
 from mamma_mia_env.envs.vector import MammaMiaVectorEnv  # noqa: E402
 from mamma_mia_env.game.observe import observe_game  # noqa: E402
+from mamma_mia_env.game.record import OVER  # noqa: E402
 from mamma_mia_env.game.rules import legal_mask_game, step_game  # noqa: E402
-from mamma_mia_env.game.state import OVER  # noqa: E402
 
 
 def vector_rates(batch: int, steps: int, rounds: int, seed: int) -> dict:
@@ -146,22 +144,22 @@ def _time_mask(data, params, play, need, out, reps):  # type: ignore[no-untyped-
 
 @nb.njit
 def _time_decide(obs, masks, seats, lay, play, need, prm, reps):  # type: ignore[no-untyped-def]
-    ws, wd, wi = compiled.workspace()
+    ws, wd, wi = jit.workspace()
     t = 0
     for _ in range(reps):
         for g in range(obs.shape[0]):
-            t += compiled.decide_one(obs[g], masks[g], seats[g], lay, play, need, prm, ws, wd, wi)
+            t += decisions.decide_one(obs[g], masks[g], seats[g], lay, play, need, prm, ws, wd, wi)
     return t
 
 
 @nb.njit
 def _time_oven(obs, seats, lay, need, prm, reps):  # type: ignore[no-untyped-def]
-    ws, wd, wi = compiled.workspace()
+    ws, wd, wi = jit.workspace()
     hv = np.zeros(5, np.float32)
     pv = np.zeros(5, np.float32)
     pool = np.zeros(5, np.float32)
     reserve = np.zeros(5, np.float32)
-    o_h, o_p = lay[compiled.L_HAND], lay[compiled.L_PILES]
+    o_h, o_p = lay[tables.L_HAND], lay[tables.L_PILES]
     t = 0.0
     for _ in range(reps):
         for g in range(obs.shape[0]):
@@ -170,7 +168,7 @@ def _time_oven(obs, seats, lay, need, prm, reps):  # type: ignore[no-untyped-def
                 hv[k] = ob[o_h + k] + np.float32(2.0) * ob[o_h + 5 + k]
                 pv[k] = ob[o_p + k] + np.float32(2.0) * ob[o_p + 5 + k]
             oven.simulate_oven(
-                ob, lay, seats[g], need, prm[compiled.I_RIVAL_COVER], pv, hv, pool, reserve,
+                ob, lay, seats[g], need, prm[tables.I_RIVAL_COVER], pv, hv, pool, reserve,
                 ws, wd, wi,
             )  # fmt: skip
             t += pool[0]
@@ -202,10 +200,10 @@ def step_profile(positions: int, seed: int, reps: int = 5) -> dict:
     masks = eng.legal_masks(state).astype(np.int8)
     seats = data["seat"].astype(np.int64)
     lay, play, need, prm = (
-        compiled.layout_vector(n, "recall", False),
+        tables.layout_vector(n, "recall", False),
         eng.play.astype(np.int64),
         eng.need.astype(np.int64),
-        compiled.params_vector(builder.params),
+        tables.params_vector(builder.params),
     )
     actions = builder.act_batch(obs, masks, rng, seats)
     ob1 = np.zeros(obs.shape[1], np.float32)

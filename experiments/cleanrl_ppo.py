@@ -15,7 +15,7 @@ Optional phases around the loop (``experiments/common/cleanrl_phases.py``): an i
 warm start (``--warm-start-games``: the agent fitted to a teacher bot's self-play), a
 wall-clock budget (``--wall-minutes``, the warm start included), learning-curve
 evaluations every ``--curve-every`` env steps and a final evaluation of the exported
-policy file on ``--final-games`` duplicate deals. ``--preset ten-minutes`` is issue 23's
+policy file on ``--final-games`` duplicate deals. ``--preset ten-minutes`` is the
 "minutes to a good policy" (docs/TRAINING.md).
 
 After training, the policy (sampled, as trained) and a uniformly random legal policy
@@ -73,13 +73,13 @@ from experiments.common.cleanrl_phases import (  # noqa: E402
 from experiments.common.evaluation import play_learner_games  # noqa: E402
 from experiments.common.output import RESULTS, RUNS  # noqa: E402
 from experiments.common.ppo_loop import Run, loop, thinned, throughput  # noqa: E402
-from experiments.common.ppo_steps import Agent, Buffer, Legal, Live, sample  # noqa: E402
-from experiments.common.provenance import provenance  # noqa: E402
+from experiments.common.ppo_steps import Agent, Buffer, Legal, Live  # noqa: E402
 from experiments.common.training import dataclass_parser, plot_panels, set_threads  # noqa: E402
 from mamma_mia_env.envs.learner_vector import MammaMiaLearnerVectorEnv  # noqa: E402
 from mamma_mia_env.game.symmetry import obs_scale  # noqa: E402
+from mamma_mia_env.plumbing.provenance import provenance  # noqa: E402
 
-__all__ = ["PRESETS", "Agent", "Args", "main", "parse_args", "sample", "train"]
+__all__ = ["PRESETS", "Args", "main", "parse_args", "train"]
 
 
 @dataclass
@@ -169,7 +169,7 @@ class Args:
 
 
 #: Named settings (``--preset NAME``; a flag given with it still wins). ``ten-minutes``:
-#: issue 23's "minutes to a good policy", a 2-player policy against builder in at most
+#: the "minutes to a good policy" goal, a 2-player policy against builder in at most
 #: 10 minutes of wall time on the 2-core machine, evaluated on 2,000 duplicate deals
 #: (docs/TRAINING.md: the A/B behind each setting).
 PRESETS: dict[str, dict[str, Any]] = {
@@ -185,7 +185,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "curve_every": 500_000,
         "final_games": 2000,
     },
-    # issue 23's plain network against the search bot, in two legs of PPO fine-tuning
+    # the plain network against the search bot, in two legs of PPO fine-tuning
     # from the ten-minute policy (about an hour in all on the 2-core machine): first
     # against a cheap search it can learn to beat, then, widened to 256 units, against a
     # pool of that and the full search bot; both evaluated against the full search bot

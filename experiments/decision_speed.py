@@ -2,7 +2,7 @@
 
     python experiments/decision_speed.py --export
 
-The champion's time limit (issue 23) is 20 ms per decision on one core. The tuning
+The champion's time limit is 20 ms per decision on one core. The tuning
 (``tune_champion.py``) timed every setting while its games ran beside it; this script
 times the shipped bots alone, read top to bottom:
 
@@ -33,17 +33,20 @@ sys.path.insert(0, os.path.dirname(HERE))
 
 from tqdm import tqdm  # noqa: E402
 
-from experiments.common import add_output_args, output_dir  # noqa: E402
 from experiments.common.arguments import checked  # noqa: E402
 from experiments.common.decision_time import decision_times  # noqa: E402
-from experiments.common.output import write_json  # noqa: E402
+from experiments.common.output import (  # noqa: E402
+    add_output_args,
+    output_dir,
+    write_json,  # noqa: E402
+)
 from experiments.common.provenance import provenance_with_threads  # noqa: E402
 from experiments.common.training import add_dataclass_args  # noqa: E402
 from mamma_mia_agents import load_agent  # noqa: E402
 from mamma_mia_env import Config  # noqa: E402
 
 BOTS = ("search", "champion")
-#: The champion's limit (issue 23): milliseconds per decision on one core.
+#: The champion's limit: milliseconds per decision on one core.
 LIMIT_MS = 20.0
 
 

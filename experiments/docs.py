@@ -118,7 +118,7 @@ def learner_env_speed() -> str:
 
 
 def ab_speed_issue11() -> str:
-    """The vector env before/after issue 11 (experiments/ab_speed.py)."""
+    """The vector env before/after it became a gymnasium ``VectorEnv`` (experiments/ab_speed.py)."""
     d = json.loads((RESULTS / "ab_speed_issue11.json").read_text())
     lines = [
         "| row (B = 4,096, 4 players) | before (turns/s) | after (turns/s) | after/before: median "

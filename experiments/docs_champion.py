@@ -50,7 +50,7 @@ def champion_tuning() -> str:
     )
 
 
-#: The issue-23 targets of the champion: (players, rung) -> the win rate to reach.
+#: The champion's targets: (players, rung) -> the win rate to reach.
 TARGETS = {(2, "search"): 0.60, (4, "search"): 0.32, (2, "builder"): 0.80, (4, "builder"): 0.50}
 
 

@@ -15,7 +15,7 @@ RESULTS = Path(__file__).resolve().parent / "results"
 
 def cleanrl_ppo() -> str:
     """The CleanRL-style PPO run (experiments/cleanrl_ppo.py --export): its throughput,
-    overall / env alone (issue 23's target: 0.5) and the update's share of the wall
+    overall / env alone (the target: 0.5) and the update's share of the wall
     time (results written before the script timed its parts have none: "-")."""
     lines = [
         "| run | env steps | env steps/s: overall / rollout / env only | overall / env only | "
@@ -160,7 +160,7 @@ def ab_cleanrl_defaults() -> str:
 
 
 def ten_minutes() -> str:
-    """Issue 23's "minutes to a good policy": the ``--preset ten-minutes`` run
+    """The "minutes to a good policy" goal: the ``--preset ten-minutes`` run
     (experiments/cleanrl_ppo.py --preset ten-minutes --export), its final duplicate-deal
     evaluation and where its wall time went."""
     d = json.loads((RESULTS / "cleanrl_ppo_2p_ten_minutes.json").read_text())
@@ -214,7 +214,7 @@ def ab_cleanrl_warm_start() -> str:
 
 def ppo_strength() -> str:
     """The shipped policies' scorecards (``mamma-mia evaluate ppo``, 2,000 games a
-    pairing on the evaluation seed) against issue 23's target for the plain network:
+    pairing on the evaluation seed) against the target for the plain network:
     half the games against the search bot at 2 players."""
     return pairings_table("ppo", {(2, "search"): 0.5})
 
@@ -248,7 +248,7 @@ def vs_search() -> str:
 
 def vs_search_strength() -> str:
     """The second vs-search leg's policy file on the evaluation ladder (``mamma-mia
-    evaluate``, 2,000 games a pairing), against issue 23's target for the plain network."""
+    evaluate``, 2,000 games a pairing), against the target for the plain network."""
     return pairings_table("vs_search", {(2, "search"): 0.5})
 
 
@@ -298,5 +298,5 @@ def expert_iteration() -> str:
 
 def expert_iteration_strength() -> str:
     """The expert-iteration policy file on the evaluation ladder (``mamma-mia evaluate``,
-    2,000 games a pairing), against issue 23's target for the plain network."""
+    2,000 games a pairing), against the target for the plain network."""
     return pairings_table("expert_iteration", {(2, "search"): 0.5})

@@ -1,6 +1,6 @@
 """Expert iteration: the policy network distils the search bot's valued candidates.
 
-    python experiments/expert_iteration.py --preset vs-search       # issue 23's run
+    python experiments/expert_iteration.py --preset vs-search       # the published run
     python experiments/expert_iteration.py --preset vs-search-2     # two more rounds
     python experiments/expert_iteration.py --games 64 --iterations 1 --final-games 0 --name smoke
 
@@ -57,10 +57,10 @@ from experiments.common.cleanrl_phases import CURVE_SEED, FINAL_SEED  # noqa: E4
 from experiments.common.distill import fit_to_values, numpy_policy, torch_actor  # noqa: E402
 from experiments.common.evaluation import policy_against  # noqa: E402
 from experiments.common.output import RESULTS, RUNS  # noqa: E402
-from experiments.common.provenance import provenance  # noqa: E402
 from experiments.common.search_labels import LabelJob, label_parallel  # noqa: E402
 from experiments.common.training import dataclass_parser, set_threads  # noqa: E402
 from mamma_mia_env.plumbing.files import write_file  # noqa: E402
+from mamma_mia_env.plumbing.provenance import provenance  # noqa: E402
 
 __all__ = ["PRESETS", "Args", "main", "parse_args", "run"]
 
@@ -118,7 +118,7 @@ class Args:
     (0: none)"""
 
 
-#: ``--preset vs-search``: issue 23's plain network against the search bot (about an
+#: ``--preset vs-search``: the plain network against the search bot (about an
 #: hour on the 2-core machine, docs/TRAINING.md); ``--preset vs-search-2``: two more
 #: rounds from its policy, on other labelled deals (``--seed 2``).
 PRESETS: dict[str, dict[str, Any]] = {

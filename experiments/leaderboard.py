@@ -36,10 +36,12 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, ROOT)
 
-from experiments.common import add_output_args, output_dir  # noqa: E402
+from experiments.common.output import add_output_args, output_dir  # noqa: E402
 from experiments.common.speed import run_speed, speed_markdown  # noqa: E402
-from mamma_mia_agents import HEURISTICS, REGISTRY  # noqa: E402
-from mamma_mia_agents.tournament import markdown_table, run_tournament  # noqa: E402
+from mamma_mia_agents import REGISTRY  # noqa: E402
+from mamma_mia_agents.bots.roster import HEURISTICS  # noqa: E402
+from mamma_mia_agents.tournament import run_tournament  # noqa: E402
+from mamma_mia_agents.tournament.output import markdown_table  # noqa: E402
 
 AGENTS = ["random", *HEURISTICS]
 

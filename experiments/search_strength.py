@@ -1,4 +1,4 @@
-"""How strong the search bot is, by budget: win rate against builder and ppo (issue 12).
+"""How strong the search bot is, by budget: win rate against builder and ppo.
 
     PYTHONPATH=. python experiments/search_strength.py [--worlds 2,4,8,16] [--games 200]
         [--opponents builder,ppo] [--players 2,4] [--headline-games 2000] [--export]
@@ -46,8 +46,8 @@ sys.path.insert(0, os.path.dirname(HERE))
 import numpy as np  # noqa: E402
 from tqdm import tqdm  # noqa: E402
 
-from experiments.common import file_stem  # noqa: E402
 from experiments.common.decision_time import decision_times  # noqa: E402
+from experiments.common.output import file_stem  # noqa: E402
 from experiments.common.provenance import provenance_with_threads as provenance  # noqa: E402
 from mamma_mia_agents import load_agent  # noqa: E402
 from mamma_mia_agents.bots.search import SearchAgent  # noqa: E402

@@ -18,7 +18,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 
-from experiments.common import add_output_args, output_dir  # noqa: E402
+from experiments.common.output import add_output_args, output_dir  # noqa: E402
 from experiments.common.speed import run_speed  # noqa: E402
 
 

@@ -57,7 +57,7 @@ from experiments.common.provenance import bot_sources, git_revision  # noqa: E40
 from experiments.common.sb3_ppo import env_throughput, make_callbacks, plot_curves  # noqa: E402
 from experiments.common.training import set_threads  # noqa: E402
 
-__all__ = ["DEFAULTS", "evaluate", "game_config", "load_config", "main", "train"]
+__all__ = ["DEFAULTS", "load_config", "main", "train"]
 
 # -- the config: every key a run has, with its default ---------------------------------------------
 DEFAULTS: dict[str, Any] = {

@@ -28,11 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from experiments.common import (  # noqa: E402
-    add_training_args,
-    check_training_args,
-    write_training_run,
-)
+from experiments.common.training import add_training_args, check_training_args, write_training_run  # noqa: E402
 from mamma_mia_env.plumbing.files import write_file  # noqa: E402
 
 

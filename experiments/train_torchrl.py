@@ -11,7 +11,7 @@ view, the opponents played inside the env) -> ``Collector`` -> ``GAE`` ->
 ``ProbabilisticActor`` whose ``MaskedCategorical`` reads the env's ``"action_mask"``.
 
 After training, the actor's weights are exported to the project's numpy policy format
-(``mamma_mia_agents.bots.ppo_agent.NumpyPolicy``: no torch needed to play it) and the
+(``mamma_mia_agents.bots.ppo_policy.NumpyPolicy``: no torch needed to play it) and the
 policy plays ``--eval-games`` duplicate-deal games against ``random`` in the project's
 tournament (every deal played with the seats rotated; win rate with its Wilson 95%
 interval), deterministic (the most likely legal action).
@@ -38,8 +38,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from experiments.common import (  # noqa: E402
-    RUNS,
+from experiments.common.output import RUNS  # noqa: E402
+from experiments.common.training import (  # noqa: E402
     add_training_args,
     check_training_args,
     write_training_run,
@@ -298,7 +298,7 @@ def export_policy(args: Args, actor: Any) -> Any:
     """The actor's MLP in the project's numpy policy format (canonical frame, scaled)."""
     import torch
 
-    from mamma_mia_agents.bots.ppo_agent import FORMAT, NumpyPolicy
+    from mamma_mia_agents.bots.ppo_policy import FORMAT, NumpyPolicy
     from mamma_mia_env.game.observe import observation_layout
     from mamma_mia_env.game.symmetry import obs_scale
 

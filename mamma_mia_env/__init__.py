@@ -1,22 +1,32 @@
-"""mamma-mia-env: Uwe Rosenberg's Mamma Mia! as a reinforcement-learning environment."""
+"""mamma-mia-env: Uwe Rosenberg's Mamma Mia! as a reinforcement-learning environment.
 
-from mamma_mia_env.plumbing.jit_cache import configure_cache
-from mamma_mia_env.plumbing.threads import configure_threads
+The names here are the ones README.md and docs/ use; everything else is imported from
+the module that defines it. The package is layered (docs/ARCHITECTURE.md):
+
+* ``plumbing/``: argument checks, files, the compiled-kernel cache, OpenMP waits,
+  provenance, seeding;
+* ``game/``: the rules core (numpy and numba only);
+* ``policy``: the seat-policy loop the envs and bots share;
+* ``render/``: what a viewer may see, drawn as text, SVG, images and HTML replays;
+* ``envs/``: the PettingZoo, gymnasium and vector env shells;
+* ``integrations/``: adapters to RL libraries (SB3, RLlib, Tianshou, TorchRL, OpenSpiel).
+
+Importing the package defines these names and registers the gymnasium ids (entry point
+strings only: ``gymnasium.make("MammaMia-v0")``); it reads no environment variable and
+hashes no file. The kernels' cache directory and the OpenMP wait policy are set when the
+first kernel is compiled or loaded (``plumbing/jit_cache.py``).
+"""
+
 from mamma_mia_env._version import __version__
-
-configure_cache()  # the source-keyed cache directory, before any kernel is defined
-configure_threads()  # OpenMP workers sleep between kernels instead of spinning
-
-from mamma_mia_env._moved import MOVED
-from mamma_mia_env.plumbing.moved import install
-
-install(MOVED)  # old import paths of moved modules: the new module, with a warning
-
-from mamma_mia_env.game.actions import ActionCodec, RevealAction, TurnAction
-from mamma_mia_env.plumbing.arguments import ArgumentTypeError
+from mamma_mia_env.envs.aec import Decision, Phase, env, raw_env
+from mamma_mia_env.envs.registration import register_envs
+from mamma_mia_env.game.actions import ActionCodec
 from mamma_mia_env.game.config import Config, ConfigError
 from mamma_mia_env.game.engine import Engine, IllegalActionError
+from mamma_mia_env.game.log import replay, replay_events
+from mamma_mia_env.game.positions import build_position
 from mamma_mia_env.game.state import GameState, StateError
+from mamma_mia_env.plumbing.arguments import ArgumentTypeError
 
 __all__ = [
     "__version__",
@@ -24,20 +34,17 @@ __all__ = [
     "ArgumentTypeError",
     "Config",
     "ConfigError",
+    "Decision",
     "Engine",
     "GameState",
     "IllegalActionError",
-    "RevealAction",
+    "Phase",
     "StateError",
-    "TurnAction",
+    "build_position",
+    "env",
+    "raw_env",
+    "replay",
+    "replay_events",
 ]
 
-from mamma_mia_env.envs.aec import Decision, Phase, env, raw_env
-from mamma_mia_env.game.log import replay, replay_events
-from mamma_mia_env.game.positions import build_position
-
-__all__ += ["Decision", "Phase", "build_position", "env", "raw_env", "replay", "replay_events"]
-
-from mamma_mia_env.envs.registration import register_envs
-
-register_envs()  # gymnasium.make("MammaMia-v0"); records entry points only
+register_envs()  # gymnasium 1.x has no plugin entry points: a package registers on import

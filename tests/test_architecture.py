@@ -1,4 +1,4 @@
-"""The layers hold (issue 18): the import contracts pass and the map in the docs is true.
+"""The layers hold: the import contracts pass and the map in the docs is true.
 
 * ``lint-imports`` (import-linter) checks the contracts in pyproject.toml: the layers
   of the env package, the layers of the whole project, a rules core of numpy and numba

@@ -1,21 +1,19 @@
-"""Every import path and source file the README and docs/ show exists (issue 18).
+"""Every import path and source file the README and docs/ show exists, where it lives.
 
 Modules move; the docs must move with them. This reads README.md, SECURITY.md and
 docs/*.md, and checks
 
 * every ``from mamma_mia_env... import a, b`` line and every dotted name such as
   ``mamma_mia_env.envs.vector.MammaMiaVectorEnv`` resolves (a module, then attributes);
+* a class or function shown through a module (not a package's ``__init__``) is defined
+  in that module: the docs show where the code lives, never a name a module imports;
 * every source path such as ``mamma_mia_env/game/rules.py`` is a file of the repository.
-
-(The old paths of moved modules are tested in tests/envs/test_moved_env.py and
-tests/agents/test_agents.py.)
 """
 
 from __future__ import annotations
 
 import importlib
 import re
-import warnings
 from pathlib import Path
 from types import ModuleType
 
@@ -62,9 +60,7 @@ def _resolve(dotted: str) -> object:
     for cut in range(len(parts), 0, -1):
         name = ".".join(parts[:cut])
         try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", DeprecationWarning)
-                obj: object = _import(name)
+            obj: object = _import(name)
         except ModuleNotFoundError as exc:
             if exc.name is not None and name.startswith(exc.name) and cut > 1:
                 continue
@@ -72,7 +68,10 @@ def _resolve(dotted: str) -> object:
         for attr in parts[cut:]:
             if not hasattr(obj, attr):
                 raise AssertionError(f"{dotted}: {name} has no attribute {attr!r}")
-            obj = getattr(obj, attr)
+            owner, obj = obj, getattr(obj, attr)
+            if isinstance(owner, ModuleType) and not hasattr(owner, "__path__"):
+                home = getattr(obj, "__module__", None) if callable(obj) else None
+                assert home in (None, owner.__name__), f"{dotted}: defined in {home}"
         return obj
     raise AssertionError(f"{dotted}: nothing importable")
 

@@ -1,7 +1,7 @@
 """The champion: the search bot with a tuned budget per player count, the network's
 choice among its candidates.
 
-``experiments/tune_champion.py`` (issue 23) plays budgets of the search bot
+``experiments/tune_champion.py`` plays budgets of the search bot
 (``bots/search.py``: sampled worlds per candidate, candidates from the builder's scores,
 and optionally the shipped ``ppo`` network's choice added as a candidate) against the
 default ``search`` bot, keeps those whose time per decision on one core stays within the
@@ -35,7 +35,8 @@ from mamma_mia_agents.bots.base import Agent
 from mamma_mia_agents.bots.ppo_agent import PPOAgent
 from mamma_mia_agents.bots.roster import COMPILED_BOTS
 from mamma_mia_agents.bots.search import SearchAgent
-from mamma_mia_env import Config, GameState
+from mamma_mia_env.game.config import Config
+from mamma_mia_env.game.state import GameState
 from mamma_mia_env.plumbing.files import FileDoorError, read_json
 
 POLICY_DIR = Path(__file__).resolve().parents[1] / "policies"  # agents/policies/

@@ -23,15 +23,7 @@ import numpy as np
 
 from mamma_mia_agents.bots.base import Agent, check_batch
 from mamma_mia_agents.bots.ppo_policy import (
-    ACTIVATIONS,
-    FORMAT,
-    MAX_ARRAY_BYTES,
-    MAX_LAYERS,
-    MAX_META_CHARS,
-    MAX_POLICY_BYTES,
     NumpyPolicy,
-    PolicyFileError,
-    read_policy_file,
 )
 from mamma_mia_env.game.config import Config
 
@@ -134,19 +126,3 @@ class PPOAgent(Agent):
 
     def __repr__(self) -> str:
         return f"PPOAgent({str(self._path) if self._path is not None else ''})"
-
-
-__all__ = [
-    "ACTIVATIONS",
-    "FORMAT",
-    "MAX_ARRAY_BYTES",
-    "MAX_LAYERS",
-    "MAX_META_CHARS",
-    "MAX_POLICY_BYTES",
-    "POLICY_DIR",
-    "NumpyPolicy",
-    "PPOAgent",
-    "PolicyFileError",
-    "default_policy_path",
-    "read_policy_file",
-]

@@ -12,7 +12,7 @@ At each decision the bot
 3. plays each candidate in every world (the same worlds for every candidate, so that
    the luck of the sample cancels out between candidates) and rolls the game out to
    its end with ``rollout`` bots at every seat, inside the compiled loop
-   (``mamma_mia_agents.compiled.play_out``);
+   (``mamma_mia_agents.compiled.playout.play_out``);
 4. picks the candidate with the best mean result: its win share (1 / number of
    winners, 0 if it loses), plus ``margin`` times its delivered orders minus the best
    rival's (a tie-breaker between candidates that win equally often).
@@ -42,10 +42,12 @@ from mamma_mia_agents.bots.roster import COMPILED_BOTS
 from mamma_mia_agents.compiled.decisions import turn_scores_one
 from mamma_mia_agents.compiled.playout import CompiledBots, kernel_bot, play_out
 from mamma_mia_agents.compiled.tables import layout_vector, params_vector
-from mamma_mia_env import Config, Engine, GameState
+from mamma_mia_env.game.config import Config
+from mamma_mia_env.game.engine import Engine
 from mamma_mia_env.game.outcome import delivered_and_cards, win_shares
+from mamma_mia_env.game.record import OVER, REVEAL
 from mamma_mia_env.game.sampling import sample_worlds
-from mamma_mia_env.game.state import OVER, REVEAL
+from mamma_mia_env.game.state import GameState
 from mamma_mia_env.plumbing.arguments import as_float, as_int
 
 

@@ -1,14 +1,10 @@
-"""The ``mamma-mia`` command line (``main``): tournament, play, replay and agents.
+"""The ``mamma-mia`` command line (``commands.main``, also ``python -m mamma_mia_agents``).
 
 * ``commands``: ``main``, the parser and the dispatch to a subcommand;
 * ``options``: what the subcommands share (rule-variant flags, argument checks);
-* ``tournament``, ``play``, ``replay``: one subcommand each; ``screen`` draws the table
-  in the terminal for ``play`` and ``replay``.
-
-This ``__init__`` keeps the names of the old single module ``mamma_mia_agents.cli``.
+* ``tournament``, ``evaluate``, ``play``, ``replay``, ``serve``: one subcommand each;
+* ``session``: one game against agents, its moves, undo and save files (``play``, ``serve``);
+* ``screen`` draws the table in the terminal and ``terminal`` reads the keys (``play``,
+  ``replay``);
+* ``web_game`` and ``web_server``: the browser game of ``serve`` (its page is in ``web/``).
 """
-
-from mamma_mia_agents.cli.commands import build_parser, main
-from mamma_mia_agents.cli.options import PROG, VARIANT_FLAGS
-
-__all__ = ["PROG", "VARIANT_FLAGS", "build_parser", "main"]

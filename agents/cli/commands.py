@@ -6,7 +6,8 @@
     mamma-mia evaluate runs/ppo_2p/policy.npz --players 2 --out scorecard.json
     mamma-mia agents                      # list the bundled agents
 
-``python -m mamma_mia_agents ...`` is the same without installing the package.
+``python -m mamma_mia_agents ...`` is the same command through the interpreter (in a
+checkout after ``pip install -e .``, which maps the folder ``agents/`` to the package).
 """
 
 from __future__ import annotations

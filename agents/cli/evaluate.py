@@ -19,10 +19,11 @@ import textwrap
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from mamma_mia_agents import AgentLoadError
-from mamma_mia_agents.bots.ppo_agent import PolicyFileError
+from mamma_mia_agents.bots.loading import AgentLoadError
+from mamma_mia_agents.bots.ppo_policy import PolicyFileError
 from mamma_mia_agents.cli.options import PROG, add_workers_flag, output_file, positive, run_error
-from mamma_mia_agents.tournament import MAX_GAMES, AgentError, AgentMismatchError
+from mamma_mia_agents.tournament.matches import AgentError, AgentMismatchError
+from mamma_mia_agents.tournament.schedule import MAX_GAMES
 from mamma_mia_agents.tournament.scorecard import (
     DEFAULT_GAMES,
     DEFAULT_PLAYERS,

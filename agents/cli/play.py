@@ -23,7 +23,7 @@ import numpy as np
 from rich.console import Console
 from rich.text import Text
 
-from mamma_mia_agents import AgentLoadError
+from mamma_mia_agents.bots.loading import AgentLoadError
 from mamma_mia_agents.cli.options import add_game_flags, output_file, rule_config
 from mamma_mia_agents.cli.screen import (
     HELP,
@@ -38,20 +38,19 @@ from mamma_mia_agents.cli.screen import (
 )
 from mamma_mia_agents.cli.session import (
     DEFAULT_SAVE,
-    SAVE_FORMAT,
     AgentFailure,
     Game,
     SaveError,
 )
 from mamma_mia_agents.cli.terminal import Terminal
-from mamma_mia_env import Config, ConfigError
 from mamma_mia_env.game.actions import TurnAction
 from mamma_mia_env.game.cards import HAND_LIMIT, INGREDIENTS, order_name
-from mamma_mia_env.game.state import REVEAL
+from mamma_mia_env.game.config import Config, ConfigError
+from mamma_mia_env.game.record import REVEAL
 from mamma_mia_env.plumbing.files import check_output
 from mamma_mia_env.render.text import reveal_choice_text
 
-__all__ = ["DEFAULT_SAVE", "SAVE_FORMAT", "Game", "Quit", "SaveError", "add_parser", "run"]
+__all__ = ["Quit", "add_parser", "run"]
 
 
 class Quit(Exception):

@@ -18,12 +18,13 @@ from rich.text import Text
 from mamma_mia_agents.cli.options import output_file, positive, run_error
 from mamma_mia_agents.cli.screen import table_lines, wrap
 from mamma_mia_agents.cli.terminal import Terminal
-from mamma_mia_env import Config
+from mamma_mia_env.game.config import Config
+from mamma_mia_env.game.log import LogError, load_log
 from mamma_mia_env.plumbing.files import FileDoorError, write_file
-from mamma_mia_env.render.html import LogError, load_log, replay_html, reveal_starts, step_caption
+from mamma_mia_env.render.html import replay_html, reveal_starts, step_caption
 from mamma_mia_env.render.html import seat_names as log_seat_names
-from mamma_mia_env.render.svg import table_view
 from mamma_mia_env.render.text import seat_label
+from mamma_mia_env.render.view import table_view
 
 KEYS = {
     "n": "next step",

@@ -17,7 +17,8 @@ import argparse
 import sys
 from typing import Any
 
-from mamma_mia_agents import REGISTRY, AgentLoadError
+from mamma_mia_agents import REGISTRY
+from mamma_mia_agents.bots.loading import AgentLoadError
 from mamma_mia_agents.cli.options import (
     PROG,
     VARIANT_FLAGS,
@@ -27,17 +28,12 @@ from mamma_mia_agents.cli.options import (
 )
 from mamma_mia_agents.cli.session import DEFAULT_SAVE, Game
 from mamma_mia_agents.cli.web_server import (
-    IDLE_SECONDS,
-    MAX_BODY,
     GameServer,
     RequestError,
     is_loopback,
     resume_game,
 )
-from mamma_mia_env import Config, ConfigError
-
-# IDLE_SECONDS, MAX_BODY, GameServer: re-exported from web_server.py, their old home
-__all__ = ["IDLE_SECONDS", "MAX_BODY", "GameServer", "add_parser", "make_server", "run"]
+from mamma_mia_env.game.config import Config, ConfigError
 
 
 def add_parser(sub: Any) -> None:

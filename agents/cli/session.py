@@ -14,10 +14,14 @@ from typing import Any
 
 import numpy as np
 
-from mamma_mia_agents import REGISTRY, AgentLoadError, load_agent
-from mamma_mia_env import ActionCodec, Config, ConfigError, Engine, GameState, StateError
+from mamma_mia_agents import REGISTRY, load_agent
+from mamma_mia_agents.bots.loading import AgentLoadError
+from mamma_mia_env.game.actions import ActionCodec
+from mamma_mia_env.game.config import Config, ConfigError
+from mamma_mia_env.game.engine import Engine
 from mamma_mia_env.game.log import reveal_record
-from mamma_mia_env.game.state import OVER, REVEAL
+from mamma_mia_env.game.record import OVER, REVEAL
+from mamma_mia_env.game.state import GameState, StateError
 from mamma_mia_env.plumbing.arguments import is_int
 from mamma_mia_env.plumbing.files import FileDoorError, read_json, write_atomic
 from mamma_mia_env.plumbing.seeding import agent_rng

@@ -15,7 +15,8 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from mamma_mia_agents import REGISTRY, AgentLoadError
+from mamma_mia_agents import REGISTRY
+from mamma_mia_agents.bots.loading import AgentLoadError
 from mamma_mia_agents.cli.options import (
     PROG,
     add_rule_flags,
@@ -25,19 +26,12 @@ from mamma_mia_agents.cli.options import (
     run_error,
     stem,
 )
-from mamma_mia_agents.tournament import (
-    DEFAULT_BATCH,
-    MAX_GAMES,
-    SEATINGS,
-    AgentError,
-    AgentMismatchError,
-    OutputError,
-    TournamentResult,
-    TournamentSizeError,
-    prepare_output,
-    run_tournament,
-)
-from mamma_mia_env import ConfigError
+from mamma_mia_agents.tournament.matches import AgentError, AgentMismatchError
+from mamma_mia_agents.tournament.output import OutputError, prepare_output
+from mamma_mia_agents.tournament.results import TournamentResult
+from mamma_mia_agents.tournament.runner import DEFAULT_BATCH, run_tournament
+from mamma_mia_agents.tournament.schedule import MAX_GAMES, SEATINGS, TournamentSizeError
+from mamma_mia_env.game.config import ConfigError
 from mamma_mia_env.game.log import write_log
 from mamma_mia_env.plumbing.files import FileDoorError
 

@@ -22,13 +22,13 @@ from typing import Any
 
 import numpy as np
 
-from mamma_mia_agents import AgentLoadError
+from mamma_mia_agents.bots.loading import AgentLoadError
 from mamma_mia_agents.cli.session import Game
-from mamma_mia_env import Config, ConfigError
 from mamma_mia_env.game.actions import TurnAction
 from mamma_mia_env.game.cards import INGREDIENTS, N_KINDS, order_name
+from mamma_mia_env.game.config import Config, ConfigError
 from mamma_mia_env.game.log import final_result
-from mamma_mia_env.game.state import REVEAL
+from mamma_mia_env.game.record import REVEAL
 from mamma_mia_env.render.svg import KIND_COLOURS, table_svg
 from mamma_mia_env.render.text import reveal_choice_text, reveal_lines
 

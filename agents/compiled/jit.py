@@ -26,7 +26,7 @@ import numpy as np
 
 from mamma_mia_env.game.actions import ORDER_SLOTS
 from mamma_mia_env.game.cards import N_KINDS, N_ORDER_TYPES, REMOVED_PER_KIND
-from mamma_mia_env.game.state import MAX_SEATS
+from mamma_mia_env.game.record import MAX_SEATS
 from mamma_mia_env.plumbing.jit_cache import njit
 
 K = N_KINDS  # ingredient kinds

@@ -25,8 +25,8 @@ from mamma_mia_agents.compiled.tables import (
 from mamma_mia_env.game.actions import n_turn_actions
 from mamma_mia_env.game.cards import N_REVEAL_ACTIONS
 from mamma_mia_env.game.observe import observation_size, observe_game
+from mamma_mia_env.game.record import OVER
 from mamma_mia_env.game.rules import legal_mask_game, step_game
-from mamma_mia_env.game.state import OVER
 from mamma_mia_env.plumbing.jit_cache import njit
 
 RANDOM_BOT = -1  # the bot id of the uniform random policy in ``play_bots``

@@ -9,78 +9,14 @@
 * ``matches``: the batched match loop (``play_games``) and the agents' failures;
 * ``local`` and ``ray_backend``: where the batches run;
 * ``results``: ``TournamentResult`` and its statistics; ``output``: files and plots;
-* ``runner``: ``run_tournament``, which ties them together.
+* ``runner``: ``run_tournament``, which ties them together;
+* ``scorecard`` and ``ladder_rating``: an agent's scorecard against the reference ladder
+  (``mamma-mia evaluate``).
 
-This ``__init__`` keeps the names of the old single module ``mamma_mia_agents.tournament``.
+``run_tournament`` is the one name this ``__init__`` exports (README and docs/ use it);
+import the rest from its module.
 """
 
-from mamma_mia_agents.tournament.matches import (
-    COMPILED_BATCH,
-    AgentError,
-    AgentMismatchError,
-    load_agents,
-    play_games,
-)
-from mamma_mia_agents.tournament.output import (
-    MAX_STEM,
-    OutputError,
-    check_stem,
-    markdown_table,
-    prepare_output,
-)
-from mamma_mia_agents.tournament.results import (
-    Z95,
-    TournamentResult,
-    cluster_mean_interval,
-    mean_interval,
-    plackett_luce_ratings,
-    wilson_interval,
-)
-from mamma_mia_agents.tournament.runner import (
-    DEFAULT_BATCH,
-    SMALL_RUN,
-    run_tournament,
-    unique_names,
-)
-from mamma_mia_agents.tournament.schedule import (
-    MAX_GAMES,
-    SEATINGS,
-    TournamentSizeError,
-    deal_seeds,
-    max_workers,
-    schedule_size,
-    seating_schedule,
-)
-from mamma_mia_env.game.outcome import finishing_ranks, win_shares  # the winner rule's owner
+from mamma_mia_agents.tournament.runner import run_tournament
 
-__all__ = [
-    "COMPILED_BATCH",
-    "DEFAULT_BATCH",
-    "MAX_GAMES",
-    "MAX_STEM",
-    "SEATINGS",
-    "SMALL_RUN",
-    "Z95",
-    "AgentError",
-    "AgentMismatchError",
-    "OutputError",
-    "TournamentResult",
-    "TournamentSizeError",
-    "check_stem",
-    "cluster_mean_interval",
-    "deal_seeds",
-    "finishing_ranks",
-    "load_agents",
-    "markdown_table",
-    "max_workers",
-    "mean_interval",
-    "plackett_luce_ratings",
-    "play_games",
-    "prepare_output",
-    "run_tournament",
-    "schedule_size",
-    "seating_schedule",
-    "unique_names",
-    "wilson_interval",
-    "win_shares",
-]
+__all__ = ["run_tournament"]

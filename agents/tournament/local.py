@@ -23,9 +23,9 @@ from typing import Any
 import numba
 import numpy as np
 
-from mamma_mia_agents import agent_name
+from mamma_mia_agents.bots.loading import agent_name
 from mamma_mia_agents.tournament.matches import AgentError, failure, load_agents, play_games
-from mamma_mia_env import Config
+from mamma_mia_env.game.config import Config
 from mamma_mia_env.plumbing.interrupts import (
     children_ignore_ctrl_c,
     deferred_stop,

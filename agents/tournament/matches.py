@@ -14,13 +14,15 @@ from typing import Any
 
 import numpy as np
 
-from mamma_mia_agents import AgentLoadError, agent_name, load_agent
+from mamma_mia_agents import load_agent
+from mamma_mia_agents.bots.loading import AgentLoadError, agent_name
 from mamma_mia_agents.compiled.playout import CompiledBots, kernel_bot, play_out
-from mamma_mia_env import Config, Engine, GameState
 from mamma_mia_env.game.actions import describe_illegal
-from mamma_mia_env.game.config import OBSERVATION_MODES
+from mamma_mia_env.game.config import OBSERVATION_MODES, Config
+from mamma_mia_env.game.engine import Engine
 from mamma_mia_env.game.outcome import delivered_and_cards
-from mamma_mia_env.game.state import OVER
+from mamma_mia_env.game.record import OVER
+from mamma_mia_env.game.state import GameState
 from mamma_mia_env.policy import PolicyFailure, observers_for, policy_actions
 
 
@@ -98,7 +100,7 @@ def play_games(
     ``record``: also return ``actions``, the action lists of the first ``record`` games.
 
     With ``compiled`` (the default), the games whose every seat is a compiled heuristic
-    bot (``mamma_mia_agents.compiled.compilable``, the random agent aside) are played
+    bot (``mamma_mia_agents.compiled.playout.compilable``, the random agent aside) are played
     whole in the compiled loop (``play_out``): the same decisions and so the same games
     as the batched loop below, which plays the rest. Those bots draw no random numbers,
     and the other games keep their step-by-step order, so the generator hands every

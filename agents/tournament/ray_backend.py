@@ -23,7 +23,7 @@ import numpy as np
 
 from mamma_mia_agents import load_agent
 from mamma_mia_agents.tournament.matches import play_games
-from mamma_mia_env import Config
+from mamma_mia_env.game.config import Config
 from mamma_mia_env.plumbing.seeding import agent_rng
 
 

@@ -31,7 +31,7 @@ from mamma_mia_agents.tournament.output import (
     plot_rows,
     prepare_output,
 )
-from mamma_mia_env import Config
+from mamma_mia_env.game.config import Config
 from mamma_mia_env.game.outcome import finishing_ranks, win_shares
 from mamma_mia_env.plumbing.files import write_file
 from mamma_mia_env.plumbing.provenance import provenance, write_sidecar

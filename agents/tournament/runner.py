@@ -33,8 +33,8 @@ from typing import Any
 import numpy as np
 from tqdm.auto import tqdm
 
-from mamma_mia_agents import agent_name
 from mamma_mia_agents.bots.base import Agent
+from mamma_mia_agents.bots.loading import agent_name
 from mamma_mia_agents.tournament.local import run_parallel, run_serial
 from mamma_mia_agents.tournament.matches import check_agents, load_agents
 from mamma_mia_agents.tournament.ray_backend import run_batches
@@ -48,7 +48,7 @@ from mamma_mia_agents.tournament.schedule import (
     max_workers,
     seating_schedule,
 )
-from mamma_mia_env import Config
+from mamma_mia_env.game.config import Config
 from mamma_mia_env.game.log import MAX_AGENT_NAME, replay_events
 
 DEFAULT_BATCH = 2500

@@ -49,14 +49,17 @@ from typing import Any
 
 from tqdm.auto import tqdm
 
-from mamma_mia_agents import REGISTRY, AgentLoadError, agent_name
+from mamma_mia_agents import REGISTRY
 from mamma_mia_agents.bots.base import Agent
-from mamma_mia_agents.bots.ppo_agent import PolicyFileError, PPOAgent
+from mamma_mia_agents.bots.loading import AgentLoadError, agent_name
+from mamma_mia_agents.bots.ppo_agent import PPOAgent
+from mamma_mia_agents.bots.ppo_policy import PolicyFileError
 from mamma_mia_agents.tournament.ladder_rating import Result, fit_rating
 from mamma_mia_agents.tournament.matches import AgentMismatchError, check_agents, load_agents
 from mamma_mia_agents.tournament.runner import run_tournament
 from mamma_mia_agents.tournament.schedule import MAX_GAMES
-from mamma_mia_env import Config, __version__
+from mamma_mia_env._version import __version__
+from mamma_mia_env.game.config import Config
 from mamma_mia_env.plumbing.arguments import as_int
 from mamma_mia_env.plumbing.provenance import provenance
 

@@ -14,39 +14,15 @@
   :mod:`~experiments.common.evaluation`, :mod:`~experiments.common.sb3_ppo`,
   :mod:`~experiments.common.ppo_outputs`: the MaskablePPO run's plumbing (config files,
   the imitation warm start, duplicate-deal evaluations, SB3 callbacks and plots, what a
-  run keeps).
+  run keeps);
+* :mod:`~experiments.common.ppo_loop`, :mod:`~experiments.common.cleanrl_phases`:
+  cleanrl_ppo.py's PPO loop and the phases around it (warm start, curve, export);
+  :mod:`~experiments.common.policy_export`: a trained network as the numpy policy file;
+* :mod:`~experiments.common.search_labels`, :mod:`~experiments.common.distill`: expert
+  iteration's data (positions labelled by the search bot) and its fit;
+* :mod:`~experiments.common.opponents`: training opponents as committed import paths;
+  :mod:`~experiments.common.arguments`: the scripts' flags, checked as the CLI's are;
+  :mod:`~experiments.common.decision_time`: a bot's time per decision.
 
-Scripts import from here or from the modules; no script imports another script. The
-names below are the ones ``experiments/common/`` had, and stay importable from here.
+Scripts import from the modules; no script imports another script.
 """
-
-from __future__ import annotations
-
-from experiments.common.output import (
-    RESULTS,
-    ROOT,
-    RUNS,
-    add_output_args,
-    file_stem,
-    output_dir,
-    write_csv,
-    write_json,
-)
-from experiments.common.provenance import (
-    bot_sources,
-    git_revision,
-    provenance,
-    provenance_with_threads,
-    write_sidecar,
-)
-from experiments.common.training import (
-    add_training_args,
-    check_training_args,
-    set_threads,
-    write_training_run,
-)
-
-__all__ = ["RESULTS", "ROOT", "RUNS", "add_output_args", "add_training_args", "bot_sources"]
-__all__ += ["check_training_args", "file_stem", "git_revision", "output_dir", "provenance"]
-__all__ += ["provenance_with_threads", "set_threads", "write_csv", "write_json"]
-__all__ += ["write_sidecar", "write_training_run"]

@@ -2,7 +2,7 @@
 the learning curve's evaluations during it (against wall time) and the exported
 policy's final duplicate-deal evaluation after it.
 
-Issue 23 asks for "minutes to a good policy": a 2-player policy trained from scratch to
+The goal is "minutes to a good policy": a 2-player policy trained from scratch to
 60% against ``builder`` within 10 minutes of wall time, the warm start included, with a
 learning curve over wall time. So every phase here is timed from the same start, and
 every evaluation plays the policy as it ships: exported to the numpy policy file

@@ -1,6 +1,6 @@
 """How long a state-reading bot takes per decision, on one core.
 
-The search bot and the champion are judged by their time per decision (issue 23: at most
+The search bot and the champion are judged by their time per decision (at most
 20 ms on one core). Both the search-strength curves and the champion's tuning measure it
 here, the same way: ``act_states`` on positions of builder games at random depths, numba
 held to one thread, each position decided once untimed before the timed pass (a kernel
@@ -19,9 +19,9 @@ import numba as nb
 import numpy as np
 
 from mamma_mia_agents import load_agent
-from mamma_mia_agents.compiled import CompiledBots, play_out
+from mamma_mia_agents.compiled.playout import CompiledBots, play_out
 from mamma_mia_env import Config, Engine, GameState
-from mamma_mia_env.game.state import OVER
+from mamma_mia_env.game.record import OVER
 from mamma_mia_env.policy import information_set
 
 __all__ = ["decision_times"]

@@ -16,8 +16,9 @@ from typing import Any
 
 import numpy as np
 
-from experiments.common.provenance import bot_sources, git_revision, provenance
+from experiments.common.provenance import bot_sources, git_revision
 from mamma_mia_env.plumbing.files import write_file
+from mamma_mia_env.plumbing.provenance import provenance
 
 __all__ = ["evaluate", "evaluate_policy_file", "play_learner_games", "policy_against"]
 

@@ -94,7 +94,7 @@ def teacher_games(
     ``actions`` (canonical) and ``returns`` (discounted, per decision of the acting
     seat, with the env's reward definition).
     """
-    from mamma_mia_env.game.state import OVER
+    from mamma_mia_env.game.record import OVER
     from mamma_mia_env.game.symmetry import SeatCanonicalizer
     from mamma_mia_env.plumbing.seeding import agent_rng
 

@@ -55,8 +55,8 @@ out_dir_arg = out_dir_flag("--out")
 
 def file_stem(text: str) -> str:
     """The argparse type of a script's ``--name``: a plain file stem, by the same rule as
-    the tournament CLI's ``--name`` (``mamma_mia_agents.tournament.check_stem``)."""
-    from mamma_mia_agents.tournament import OutputError, check_stem
+    the tournament CLI's ``--name`` (``mamma_mia_agents.tournament.output.check_stem``)."""
+    from mamma_mia_agents.tournament.output import OutputError, check_stem
 
     try:
         return check_stem(text)

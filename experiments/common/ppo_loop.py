@@ -127,7 +127,7 @@ def throughput(now: Live, train_time: float) -> dict[str, float]:
     """Env steps per second of the training loop (no imports, setup or evaluation):
     overall, in the rollouts (env steps and the policy's forward passes) and inside
     ``envs.step`` alone; the ratio overall / env alone (how close training runs to the
-    speed of the game, the issue-23 target is 0.5) and the share of the wall time
+    speed of the game, the target is 0.5) and the share of the wall time
     spent in the policy's forward passes of the rollouts, in GAE and in the update."""
     steps = now.global_step
     return {

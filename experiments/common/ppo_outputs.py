@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from experiments.common.output import ROOT
-from experiments.common.provenance import provenance
 from mamma_mia_env.plumbing.files import write_file
+from mamma_mia_env.plumbing.provenance import provenance
 
 __all__ = ["export_run", "select_policy", "write_summary"]
 
@@ -28,7 +28,7 @@ def select_policy(
     """Phase 3: save the model and the last policy, keep the best checkpoint (or the
     last: ``eval.select``) as ``policy.npz``; returns it and its metadata."""
     from experiments.common.policy_export import policy_from_sb3
-    from mamma_mia_agents.bots.ppo_agent import NumpyPolicy
+    from mamma_mia_agents.bots.ppo_policy import NumpyPolicy
 
     model.save(out / "model.zip")
     policy_from_sb3(model.policy, meta, scale).save(out / "last_policy.npz")

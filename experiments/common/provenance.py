@@ -2,7 +2,7 @@
 few additions the experiments need.
 
 The record itself lives in the package because the tournament runner writes result
-files too; this module re-exports it for the scripts and adds: the record with numba's
+files too; the scripts import it from there. This module adds: the record with numba's
 thread count (timings depend on it), the short git revision string the training
 summaries carry, and a fingerprint of the bots' sources (which bots a policy trained
 against).
@@ -14,10 +14,9 @@ import hashlib
 from typing import Any
 
 from experiments.common.output import ROOT
-from mamma_mia_env.plumbing.provenance import git_state, provenance, write_sidecar
+from mamma_mia_env.plumbing.provenance import git_state, provenance
 
-__all__ = ["bot_sources", "git_revision", "git_state", "provenance"]
-__all__ += ["provenance_with_threads", "write_sidecar"]
+__all__ = ["bot_sources", "git_revision", "provenance_with_threads"]
 
 
 def provenance_with_threads(seeds: object = None, wall_time: float | None = None) -> dict:

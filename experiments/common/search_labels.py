@@ -143,7 +143,7 @@ def label_games(job: LabelJob, progress: bool = False) -> dict[str, np.ndarray]:
     from tqdm.auto import tqdm
 
     from mamma_mia_env.game.outcome import delivered_and_cards, win_shares
-    from mamma_mia_env.game.state import OVER
+    from mamma_mia_env.game.record import OVER
     from mamma_mia_env.plumbing.seeding import agent_rng
 
     games = _Games(job)

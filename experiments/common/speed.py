@@ -13,9 +13,9 @@ import platform
 import time
 
 from experiments.common.output import write_json
-from experiments.common.provenance import provenance
-from mamma_mia_agents import HEURISTICS
+from mamma_mia_agents.bots.roster import HEURISTICS
 from mamma_mia_agents.tournament import run_tournament
+from mamma_mia_env.plumbing.provenance import provenance
 
 __all__ = ["run_speed", "speed_markdown"]
 

@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from experiments.common.output import RUNS, file_stem
-from experiments.common.provenance import provenance
 from mamma_mia_env.plumbing.files import write_figure, write_file
+from mamma_mia_env.plumbing.provenance import provenance
 
 __all__ = ["add_dataclass_args", "add_training_args", "check_training_args", "plot_panels"]
 __all__ += ["set_threads", "write_training_run"]

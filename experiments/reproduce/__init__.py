@@ -30,47 +30,9 @@ not checked. ``tests/experiments/test_reproduce.py`` fails on a file that is nei
 
 To add an experiment, append an :class:`Experiment` to :data:`EXPERIMENTS`.
 
-The package, by job: :mod:`.registry` (the :class:`Experiment` table), :mod:`.ratios`
-(the timing ratios), :mod:`.records` (the :class:`Record` table), :mod:`.comparison`
-(what ``--check`` compares, and how), :mod:`.runner` (the subprocesses) and :mod:`.cli`
-(``main``). The names below are those the single-module ``reproduce`` had.
+The package, by job: :mod:`.entries` (the :class:`Experiment` and :class:`Record`
+kinds, the results' paths), :mod:`.registry` (the :class:`Experiment` table),
+:mod:`.ratios` (the timing ratios), :mod:`.records` (the :class:`Record` table),
+:mod:`.comparison` (what ``--check`` compares, and how), :mod:`.runner` (the
+subprocesses) and :mod:`.cli` (``main``; ``python -m experiments.reproduce`` runs it).
 """
-
-from __future__ import annotations
-
-from experiments.reproduce.cli import main, print_list
-from experiments.reproduce.comparison import (
-    IGNORED_KEYS,
-    TIMING_TOLERANCE,
-    compare_file,
-    compare_timing,
-    diff,
-    result_files,
-    strip,
-)
-from experiments.reproduce.entries import (
-    PRE_PROVENANCE,
-    QUICK_RESULTS,
-    RESULTS,
-    ROOT,
-    Experiment,
-    Record,
-)
-from experiments.reproduce.ratios import (
-    benchmark_ratios,
-    bot_speed_ratios,
-    learner_env_speed_ratios,
-    omp_wait_ratios,
-    profile_ratios,
-    speed_ratios,
-)
-from experiments.reproduce.records import RECORDS
-from experiments.reproduce.registry import DEMO, EXPERIMENTS
-from experiments.reproduce.runner import Outcome, missing_requirements, run_one
-
-__all__ = ["DEMO", "EXPERIMENTS", "IGNORED_KEYS", "PRE_PROVENANCE", "QUICK_RESULTS"]
-__all__ += ["RECORDS", "RESULTS", "ROOT", "TIMING_TOLERANCE", "Experiment", "Outcome"]
-__all__ += ["Record", "benchmark_ratios", "bot_speed_ratios", "compare_file"]
-__all__ += ["compare_timing", "diff", "learner_env_speed_ratios", "main"]
-__all__ += ["missing_requirements", "omp_wait_ratios", "print_list", "profile_ratios"]
-__all__ += ["result_files", "run_one", "speed_ratios", "strip"]

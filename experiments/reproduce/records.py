@@ -40,8 +40,8 @@ RECORDS: list[Record] = [
             ),
         },
         reason=(
-            "interleaved A/B timings of whole checkouts (issue 18's layers against the code "
-            "before them; issue 22's int infos alone, c9e410d, against the same base) on a "
+            "interleaved A/B timings of whole checkouts (the layered package against the code "
+            "before it; the int infos alone, c9e410d, against the same base) on a "
             "shared machine: they need the other checkouts; records, not re-run"
         ),
     ),
@@ -61,7 +61,7 @@ RECORDS: list[Record] = [
             ),
         },
         reason=(
-            "interleaved A/B timings of two code versions (the issue-9 checks against the "
+            "interleaved A/B timings of two code versions (the input checks against the "
             "code before them, and an A/A control) on a shared machine: they need the other "
             "checkout and measure the machine's noise as much as the code (each file records "
             "its arguments, commit and load average); records, not re-run"
@@ -153,7 +153,7 @@ RECORDS: list[Record] = [
             "search_strength_2p_headline.png": "the same run",
         },
         reason=(
-            "the issue-12 headline strength runs (2,000 games per headline row, hours of "
+            "the headline strength runs (2,000 games per headline row, hours of "
             "CPU): deterministic for their arguments, but too long for --full; the "
             "search_strength_2p/4p experiments check the same code deterministically"
         ),
@@ -222,7 +222,7 @@ RECORDS: list[Record] = [
             "ab_cleanrl_warm_start.png": "the same command",
         },
         reason=(
-            "training runs against a wall-clock budget (issue 23: minutes to a good policy); "
+            "training runs against a wall-clock budget (the goal: minutes to a good policy); "
             "their win rates are repeatable from their seeds at equal env steps on the same "
             "library versions, but where the budget stops a run depends on the machine's "
             "speed and load, and the wall times are timings of that machine"
@@ -261,7 +261,7 @@ RECORDS: list[Record] = [
         },
         reason=(
             "an hour, then half an hour, of labelling the network's games with a search bot and "
-            "fitting it (issue 23: the plain network against search); the labels and the fit "
+            "fitting it (the goal: the plain network against search); the labels and the fit "
             "are repeatable from the seed on the same library versions, the wall times are "
             "timings of that machine"
         ),
@@ -278,7 +278,7 @@ RECORDS: list[Record] = [
             for ext in ("json", "png", "wall_curve.png", "npz")
         },
         reason=(
-            "two fine-tuning legs against the search bot (issue 23: the plain network against "
+            "two fine-tuning legs against the search bot (the goal: the plain network against "
             "search), an hour of training against a wall-clock budget; the second starts from "
             "the first's policy file. Where the budget stops a leg depends on the machine's "
             "speed and load"

@@ -35,15 +35,9 @@ from gymnasium import spaces
 
 from mamma_mia_env.envs.learner import LearnerGames
 from mamma_mia_env.envs.learner_options import LearnerOptions
-from mamma_mia_env.envs.opponents import (  # re-exported: they lived here before issue 11
-    OpponentError,
-    UniformRandomOpponent,
-)
 from mamma_mia_env.game.actions import describe_illegal
 from mamma_mia_env.game.config import Config
 from mamma_mia_env.game.engine import IllegalActionError
-from mamma_mia_env.game.observe import OBS_HIGH
-from mamma_mia_env.game.outcome import game_outcome
 from mamma_mia_env.game.state import StateError
 from mamma_mia_env.game.validate import load_state
 from mamma_mia_env.plumbing.arguments import (
@@ -56,15 +50,6 @@ from mamma_mia_env.plumbing.arguments import (
 )
 from mamma_mia_env.render.text import render_table
 from mamma_mia_env.render.view import table_view
-
-__all__ = [
-    "MammaMiaGymEnv",
-    "LearnerGames",
-    "LearnerOptions",
-    "OpponentError",
-    "UniformRandomOpponent",
-]
-__all__ += ["game_outcome", "OBS_HIGH"]
 
 ILLEGAL_ACTION_MODES = ("terminate", "raise")
 

@@ -23,25 +23,17 @@ from gymnasium import spaces
 
 from mamma_mia_env.envs.learner_inputs import checked_actions, checked_reset
 from mamma_mia_env.envs.learner_options import LearnerOptions
-from mamma_mia_env.envs.opponents import OpponentError, OpponentPool, UniformRandomOpponent
+from mamma_mia_env.envs.opponents import OpponentPool
 from mamma_mia_env.game.actions import describe_illegal
 from mamma_mia_env.game.config import Config
 from mamma_mia_env.game.engine import Engine, IllegalActionError
 from mamma_mia_env.game.observe import OBS_HIGH
 from mamma_mia_env.game.outcome import game_outcome
-from mamma_mia_env.game.state import OVER, GameState
+from mamma_mia_env.game.record import OVER
+from mamma_mia_env.game.state import GameState
 from mamma_mia_env.game.symmetry import SeatCanonicalizer, obs_scale
 from mamma_mia_env.plumbing.arguments import as_bool, as_float, as_int, is_int, require_reset
 from mamma_mia_env.plumbing.seeding import agent_rng
-
-__all__ = [  # OpponentError, UniformRandomOpponent, game_outcome: re-exported, their old home
-    "OBS_HIGH",
-    "LearnerGames",
-    "LearnerOptions",
-    "OpponentError",
-    "UniformRandomOpponent",
-    "game_outcome",
-]
 
 
 class LearnerGames:

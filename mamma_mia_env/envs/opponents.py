@@ -28,13 +28,9 @@ class OpponentError(RuntimeError):
     """
 
 
-#: The default opponent (its old name): a uniformly random legal action.
-UniformRandomOpponent = UniformRandomPolicy
-
-
 def _as_pool(opponents: Any) -> list[Any]:
     if opponents is None:
-        return [UniformRandomOpponent()]
+        return [UniformRandomPolicy()]  # the default: a uniformly random legal action
     pool = list(opponents) if isinstance(opponents, (list, tuple)) else [opponents]
     if not pool:
         raise ValueError("opponents must name at least one opponent")

@@ -1,5 +1,18 @@
-"""The rules core: cards, configuration, state, rules, observation, engine and game records.
+"""The rules core: numpy and numba only.
 
-Only numpy and numba: no gymnasium, PettingZoo, PIL or optional library is imported here,
-so the rules can be read (and compiled) on their own. The env shells are in ``envs``.
+No gymnasium, PettingZoo, PIL or optional library is imported here, so the rules can be
+read (and compiled) on their own. The env shells are in ``envs``. By job:
+
+* the game's things: ``cards`` (ingredients, orders, the play table), ``config`` (the
+  rule options, checked once), ``actions`` (the action codec);
+* the state: ``record`` (the record layout and phase codes), ``state`` (``GameState``),
+  ``consistency`` (every problem of a record), ``validate`` (the gate for states from
+  outside), ``positions`` (a position built from a readable description);
+* the rules, compiled: ``rng`` (the per-game generator), ``table`` (cards on the move),
+  ``rules`` (deal, turns, a step), ``reveal`` (the reveal, the end of a round),
+  ``outcome`` (who won), ``kernels`` (the rules over a batch), ``observe`` (what a seat
+  may know);
+* ``engine``: reset, step, masks and observations over B games at once;
+* around a game: ``log`` (replays and event logs) with ``trace`` (one step traced),
+  ``sampling`` (information-set sampling), ``symmetry`` (every seat seen as seat 0).
 """

@@ -31,7 +31,8 @@ from mamma_mia_env.game.cards import (
     N_ORDER_TYPES,
     order_name,
 )
-from mamma_mia_env.game.state import OVER, REVEAL, GameState
+from mamma_mia_env.game.record import OVER, REVEAL
+from mamma_mia_env.game.state import GameState
 from mamma_mia_env.plumbing.arguments import ArgumentTypeError, as_int, is_int
 from mamma_mia_env.plumbing.jit_cache import njit
 

@@ -29,7 +29,8 @@ from mamma_mia_env.game.observe import (
     observation_layout,
     observation_slices,
 )
-from mamma_mia_env.game.state import OVER, GameState, StateError
+from mamma_mia_env.game.record import OVER
+from mamma_mia_env.game.state import GameState, StateError
 from mamma_mia_env.game.table import parameter_vector
 from mamma_mia_env.game.validate import check_layout
 from mamma_mia_env.plumbing.arguments import (

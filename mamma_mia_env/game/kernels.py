@@ -13,14 +13,9 @@ import numba as nb
 import numpy as np
 
 from mamma_mia_env.game.observe import global_state_game, observe_game
-from mamma_mia_env.game.rules import (
-    continue_reveal,
-    is_legal,
-    legal_mask_game,
-    reset_game,
-    step_game,
-)
-from mamma_mia_env.game.state import OVER as OVER_PHASE
+from mamma_mia_env.game.record import OVER as OVER_PHASE
+from mamma_mia_env.game.reveal import continue_reveal
+from mamma_mia_env.game.rules import is_legal, legal_mask_game, reset_game, step_game
 from mamma_mia_env.plumbing.jit_cache import njit
 
 

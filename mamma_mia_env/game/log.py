@@ -30,7 +30,8 @@ from mamma_mia_env.game.cards import (
 from mamma_mia_env.game.config import Config
 from mamma_mia_env.game.engine import Engine, IllegalActionError
 from mamma_mia_env.game.outcome import winners
-from mamma_mia_env.game.state import OVER, PHASE_NAMES, REVEAL, GameState, StateError
+from mamma_mia_env.game.record import OVER, PHASE_NAMES, REVEAL
+from mamma_mia_env.game.state import GameState, StateError
 from mamma_mia_env.game.trace import (
     HOW_NAMES,
     HOW_OWNER,

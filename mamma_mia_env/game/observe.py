@@ -19,7 +19,7 @@ Two modes:
 from __future__ import annotations
 
 from mamma_mia_env.game.cards import MAMMA_MIA, N_CARD_TYPES, N_KINDS, N_ORDER_TYPES
-from mamma_mia_env.game.state import REVEAL
+from mamma_mia_env.game.record import REVEAL
 from mamma_mia_env.plumbing.jit_cache import njit
 
 #: The bound of every observation entry (the ``Box`` of every env): counts, flags and

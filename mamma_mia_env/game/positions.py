@@ -45,9 +45,10 @@ from mamma_mia_env.game.cards import (
     deck_counts,
 )
 from mamma_mia_env.game.config import Config
+from mamma_mia_env.game.consistency import TURNS_LIMIT
 from mamma_mia_env.game.engine import Engine
-from mamma_mia_env.game.state import PLAY, GameState, StateError
-from mamma_mia_env.game.validate import TURNS_LIMIT, check_state
+from mamma_mia_env.game.record import PLAY
+from mamma_mia_env.game.state import GameState, StateError, check_state
 from mamma_mia_env.plumbing.arguments import ArgumentTypeError, is_int
 from mamma_mia_env.plumbing.files import FileDoorError, read_json
 

@@ -26,8 +26,8 @@ from mamma_mia_env.game.cards import (
     PERSONAL_NEED,
 )
 from mamma_mia_env.game.outcome import winners
+from mamma_mia_env.game.record import OVER, PLAY, REVEAL
 from mamma_mia_env.game.rng import shuffle
-from mamma_mia_env.game.state import OVER, PLAY, REVEAL
 from mamma_mia_env.game.table import (
     REWARD_DELIVERED,
     REWARD_WIN_LOSS,

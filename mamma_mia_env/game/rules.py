@@ -36,80 +36,23 @@ from mamma_mia_env.game.cards import (
     N_ORDER_TYPES,
     N_REVEAL_ACTIONS,
 )
-from mamma_mia_env.game.outcome import ingredient_cards, winners
+from mamma_mia_env.game.outcome import ingredient_cards
+from mamma_mia_env.game.record import OVER, PLAY, REVEAL
 from mamma_mia_env.game.reveal import (
-    auto_choice,
-    bombastica_from_hand,
-    bombastica_value,
     continue_reveal,
-    deliver,
-    end_round,
-    finish_game,
-    hand_cost,
-    needs_met,
-    order_need,
-    order_options,
     resolve,
     reveal_legal,
     reveal_mask,
-    take_kind,
 )
 from mamma_mia_env.game.rng import below, shuffle
-from mamma_mia_env.game.state import OVER, PLAY, REVEAL
 from mamma_mia_env.game.table import (
-    N_PARAMS,
-    REWARD_BOTH,
-    REWARD_DELIVERED,
-    REWARD_WIN_LOSS,
     P,
     draw_supply_card,
     hand_size,
-    hand_value,
     oven_push,
-    pile_value,
     stack_pop,
-    stack_push_bottom,
 )
 from mamma_mia_env.plumbing.jit_cache import njit
-
-__all__ = [  # the whole rule set, as before the split (``rules.X`` keeps working)
-    "N_PARAMS",
-    "REWARD_BOTH",
-    "REWARD_DELIVERED",
-    "REWARD_WIN_LOSS",
-    "auto_choice",
-    "bombastica_from_hand",
-    "bombastica_value",
-    "continue_reveal",
-    "deliver",
-    "draw_supply_card",
-    "end_round",
-    "finish_game",
-    "hand_cost",
-    "hand_size",
-    "hand_value",
-    "ingredient_cards",
-    "is_legal",
-    "legal_mask_game",
-    "needs_met",
-    "order_need",
-    "order_options",
-    "oven_push",
-    "pile_value",
-    "play_turn",
-    "reset_game",
-    "resolve",
-    "reveal_legal",
-    "reveal_mask",
-    "stack_pop",
-    "stack_push_bottom",
-    "step_game",
-    "take_kind",
-    "take_turn",
-    "turn_is_legal",
-    "turn_mask",
-    "winners",
-]
 
 _jit = njit()
 

@@ -18,22 +18,9 @@ import numpy as np
 
 from mamma_mia_env.game.config import Config
 from mamma_mia_env.game.consistency import record_problems
-from mamma_mia_env.game.record import MAX_SEATS, OVER, PHASE_NAMES, PLAY, REVEAL, state_dtype
+from mamma_mia_env.game.record import state_dtype
 from mamma_mia_env.plumbing.arguments import as_int
 from mamma_mia_env.plumbing.files import FileDoorError, parse_json, read_json
-
-__all__ = [  # the record layout and phases are re-exported: their old home
-    "MAX_SEATS",
-    "OVER",
-    "PHASE_NAMES",
-    "PLAY",
-    "REVEAL",
-    "GameState",
-    "StateError",
-    "StateTypeError",
-    "check_state",
-    "state_dtype",
-]
 
 
 class StateError(ValueError):

@@ -24,9 +24,9 @@ import numpy as np
 
 from mamma_mia_env.game.actions import n_turn_actions
 from mamma_mia_env.game.cards import N_CARD_TYPES, N_KINDS, N_REVEAL_ACTIONS, OVEN_CAPACITY
+from mamma_mia_env.game.record import PLAY, REVEAL
 from mamma_mia_env.game.reveal import auto_choice, end_round, resolve, reveal_legal
 from mamma_mia_env.game.rules import take_turn
-from mamma_mia_env.game.state import PLAY, REVEAL
 from mamma_mia_env.game.table import P
 from mamma_mia_env.plumbing.jit_cache import njit
 

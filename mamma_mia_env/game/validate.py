@@ -11,23 +11,8 @@ from __future__ import annotations
 import numpy as np
 
 from mamma_mia_env.game.config import Config
-from mamma_mia_env.game.consistency import MAX_STEP_REWARD, TURNS_LIMIT
-from mamma_mia_env.game.state import (
-    GameState,
-    StateError,
-    StateTypeError,
-    check_state,
-    state_dtype,
-)
-
-__all__ = [
-    "MAX_STEP_REWARD",
-    "TURNS_LIMIT",
-    "check_layout",
-    "check_state",
-    "load_state",
-    "validate_state",
-]
+from mamma_mia_env.game.record import state_dtype
+from mamma_mia_env.game.state import GameState, StateError, StateTypeError, check_state
 
 _DTYPE = state_dtype()
 

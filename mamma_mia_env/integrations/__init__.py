@@ -1,6 +1,8 @@
-"""Adapters to RL libraries: ``integrations.rllib`` (Ray RLlib), ``integrations.tianshou``.
+"""Adapters to RL libraries, one module each: ``sb3`` (a stable-baselines3 ``VecEnv``),
+``rllib`` (Ray RLlib), ``tianshou``, ``torchrl`` and ``openspiel``; ``seat_view`` is the
+one seat's view of the AEC env that the multi-agent adapters share.
 
 Each imports its library when it is imported itself; the core package never imports
-this subpackage, so ray and tianshou stay optional (the ``rllib`` and ``tianshou``
-extras). docs/INTEGRATIONS.md has the commands, what is supported and measured speeds.
+this subpackage, so the libraries stay optional (the extras of pyproject.toml).
+docs/INTEGRATIONS.md has the commands, what is supported and measured speeds.
 """

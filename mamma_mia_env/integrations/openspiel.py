@@ -37,8 +37,9 @@ import numpy as np
 from mamma_mia_env.game.actions import ActionCodec
 from mamma_mia_env.game.config import Config
 from mamma_mia_env.game.engine import Engine
+from mamma_mia_env.game.record import OVER
 from mamma_mia_env.game.sampling import sample_world
-from mamma_mia_env.game.state import OVER, GameState
+from mamma_mia_env.game.state import GameState
 
 SHORT_NAME = "python_mamma_mia"
 MAX_GAME_LENGTH = 5000

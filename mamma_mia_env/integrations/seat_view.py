@@ -11,8 +11,8 @@ from __future__ import annotations
 import numpy as np
 from gymnasium import spaces
 
-from mamma_mia_env.envs.aec import OBS_HIGH
 from mamma_mia_env.game.config import Config
+from mamma_mia_env.game.observe import OBS_HIGH
 from mamma_mia_env.game.symmetry import SeatCanonicalizer, obs_scale
 
 

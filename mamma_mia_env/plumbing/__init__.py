@@ -1,2 +1,7 @@
-"""Plumbing under every layer: argument checks, the compiled-kernel cache, OpenMP waits,
-result provenance and the shims of moved modules. Imports nothing else of the project."""
+"""Plumbing under every layer; imports nothing else of the project.
+
+``arguments`` (checks of the plain arguments the public entry points take), ``files``
+(every file written or read), ``jit_cache`` (the compiled kernels' source-keyed cache),
+``threads`` (OpenMP's waiting policy), ``provenance`` (what made a result file) and
+``seeding`` (the generators handed to agents).
+"""

@@ -17,7 +17,9 @@ and the agents', is cached through ``njit`` below, which uses a cache of its own
   is a cache miss: the kernel is compiled again and the file overwritten, never an
   error at every import.
 
-``cache_dir()`` says which directory is in use (``None``: caching is off).
+``cache_dir()`` says which directory is in use (``None``: caching is off). Nothing is
+chosen (nor hashed) until the first kernel is compiled or loaded: importing the package
+reads no file.
 """
 
 from __future__ import annotations
@@ -34,6 +36,8 @@ from typing import Any
 
 import numba
 from numba.core import caching
+
+from mamma_mia_env.plumbing.threads import configure_threads
 
 PACKAGE = Path(__file__).resolve().parents[1]  # mamma_mia_env/
 _state: dict[str, str | None] = {}
@@ -154,14 +158,46 @@ class SourceKeyedCache(caching.FunctionCache):
                 pass  # the cache only saves time; a kernel that cannot be saved still runs
 
 
+class _FirstUseCache(caching.NullCache):
+    """A kernel's cache, chosen when numba first compiles or loads the kernel.
+
+    Defining a kernel (importing its module) touches nothing; the first compile or load
+    of any kernel picks the source-keyed directory (hashing the sources once) and asks
+    OpenMP for passive waits before numba can start its threads (``threads.py``)."""
+
+    def __init__(self, py_func: Any) -> None:
+        self._py_func = py_func
+        self._cache: caching._Cache | None = None
+
+    def _chosen(self) -> caching._Cache:
+        if self._cache is None:
+            configure_threads()
+            has_dir = cache_dir() is not None
+            self._cache = SourceKeyedCache(self._py_func) if has_dir else caching.NullCache()
+        return self._cache
+
+    @property
+    def cache_path(self) -> str | None:
+        return self._chosen().cache_path
+
+    def load_overload(self, sig: Any, target_context: Any) -> Any:
+        return self._chosen().load_overload(sig, target_context)
+
+    def save_overload(self, sig: Any, cres: Any) -> None:
+        self._chosen().save_overload(sig, cres)
+
+    def flush(self) -> None:
+        self._chosen().flush()
+
+
 def njit(**options: Any) -> Callable[[Callable], Any]:
-    """``numba.njit(**options)`` cached in the source-keyed directory (if there is one)."""
+    """``numba.njit(**options)`` cached in the source-keyed directory (if there is one),
+    which is chosen at the first compile or load, not when the kernel is defined."""
     options.pop("cache", None)
 
     def wrap(func: Callable) -> Any:
         dispatcher = numba.njit(**options)(func)
-        if cache_dir() is not None:
-            dispatcher._cache = SourceKeyedCache(dispatcher.py_func)
+        dispatcher._cache = _FirstUseCache(dispatcher.py_func)
         return dispatcher
 
     return wrap

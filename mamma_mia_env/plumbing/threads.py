@@ -17,6 +17,6 @@ def configure_threads() -> None:
     """Ask OpenMP for passive (sleeping) waits unless the user chose a policy.
 
     Only an unset ``OMP_WAIT_POLICY`` is filled in; libgomp reads it when numba first
-    starts its threads, which happens at the first parallel kernel call, after this
-    package's import."""
+    starts its threads, at the first parallel kernel call. ``jit_cache.njit`` calls this
+    at the first compile or load of any kernel, which comes before that call."""
     os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")

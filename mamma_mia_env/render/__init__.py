@@ -1,9 +1,4 @@
-"""Renderers: ``view`` decides what a viewer may see; text, svg, image and html draw it.
-
-``mamma_mia_env.render`` was the text renderer's module before the package existed; its
-public name ``render_table`` is re-exported here so that import path keeps working.
+"""Renderers: ``view`` decides what a viewer may see; ``text``, ``svg``, ``image`` and
+``html`` draw it (``fonts`` sizes the text of the pictures, ``replay_page.js`` / ``.css``
+are the HTML replay's script and style).
 """
-
-from mamma_mia_env.render.text import render_table
-
-__all__ = ["render_table"]

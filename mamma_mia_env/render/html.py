@@ -27,23 +27,11 @@ from typing import Any
 
 from mamma_mia_env.game.cards import INGREDIENTS
 from mamma_mia_env.game.config import Config
-from mamma_mia_env.game.log import LOG_FORMAT, LogError, load_log, log_states
 from mamma_mia_env.game.outcome import delivered_and_cards, finishing_ranks
-from mamma_mia_env.game.state import REVEAL
+from mamma_mia_env.game.record import REVEAL
 from mamma_mia_env.render.svg import KIND_COLOURS, ORDER_COLOUR, SHORT
 from mamma_mia_env.render.text import reveal_lines, seat_label
 from mamma_mia_env.render.view import table_view
-
-__all__ = [
-    "LOG_FORMAT",
-    "LogError",
-    "load_log",
-    "log_states",
-    "page_data",
-    "replay_html",
-    "reveal_starts",
-    "step_caption",
-]
 
 
 def seat_names(log: dict[str, Any]) -> list[str] | None:

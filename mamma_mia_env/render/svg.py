@@ -12,9 +12,6 @@ from typing import Any
 
 from mamma_mia_env.game.cards import INGREDIENTS
 from mamma_mia_env.render.fonts import fit
-from mamma_mia_env.render.view import table_view
-
-__all__ = ["WIDTH", "table_shapes", "table_svg", "table_view"]  # table_view: its old home
 
 #: Fill colours of the five ingredients (the game's card colours).
 KIND_COLOURS: tuple[str, ...] = ("#9c3b2a", "#8d6e63", "#e0b020", "#3f9b45", "#7b3f99")

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from mamma_mia_env.game.cards import INGREDIENTS, N_KINDS, order_name
-from mamma_mia_env.game.state import PHASE_NAMES, REVEAL
+from mamma_mia_env.game.record import PHASE_NAMES, REVEAL
 
 
 def _counts(counts: np.ndarray) -> list[list[int]]:

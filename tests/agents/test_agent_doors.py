@@ -1,5 +1,5 @@
 """Every bundled agent, and a user's agent given as ``package.module:Class``, at every
-door that takes agents (issue 20, item 1), for a few moves each.
+door that takes agents, for a few moves each.
 
 The doors: the tournament (in this process, in worker processes, on Ray), the
 scorecard (``mamma-mia evaluate``), ``play``
@@ -23,7 +23,8 @@ from door_agents import SeedSpy
 from mamma_mia_agents import REGISTRY, load_agent
 from mamma_mia_agents.bots.search import SearchAgent
 from mamma_mia_agents.cli.session import Game
-from mamma_mia_agents.tournament import AgentMismatchError, run_tournament
+from mamma_mia_agents.tournament import run_tournament
+from mamma_mia_agents.tournament.matches import AgentMismatchError
 from mamma_mia_agents.tournament.scorecard import evaluate
 from mamma_mia_env import Config
 from mamma_mia_env.envs.gym_env import MammaMiaGymEnv
@@ -176,7 +177,7 @@ def test_ppo_plays_four_players_and_refuses_the_double_deck() -> None:
 
 
 def test_the_default_search_bot_plays_in_the_gym_env_and_in_play() -> None:
-    """``load_agent("search")`` as it ships (the issue's two failing doors)."""
+    """``load_agent("search")`` as it ships (the two doors that once failed)."""
     for door in (gym_door, play_door):
         agent = Counted(load_agent("search"))
         door(agent, 2)
@@ -184,7 +185,7 @@ def test_the_default_search_bot_plays_in_the_gym_env_and_in_play() -> None:
 
 
 def test_the_default_search_bot_finishes_whole_games_in_the_gym_env_and_in_play() -> None:
-    """The issue's done-when: a search opponent in the gym env and ``play --agents
+    """Done when: a search opponent in the gym env and ``play --agents
     search`` play games to their end (the person's moves at random)."""
     env = MammaMiaGymEnv(num_players=2, opponents=load_agent("search"))
     env.reset(seed=11)

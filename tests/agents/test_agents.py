@@ -9,15 +9,18 @@ import textwrap
 import numpy as np
 import pytest
 
-from mamma_mia_agents import HEURISTICS, REGISTRY, Agent, AgentLoadError, game_info, load_agent
+from mamma_mia_agents import REGISTRY, Agent, game_info, load_agent
+from mamma_mia_agents.bots.loading import AgentLoadError
+from mamma_mia_agents.bots.roster import HEURISTICS
 from mamma_mia_agents.compiled.jit import workspace
 from mamma_mia_agents.compiled.oven import simulate_oven
 from mamma_mia_agents.compiled.tables import layout_vector
-from mamma_mia_agents.tournament import play_games, seating_schedule
+from mamma_mia_agents.tournament.matches import play_games
+from mamma_mia_agents.tournament.schedule import seating_schedule
 from mamma_mia_env import Config, Engine, GameState, build_position
 from mamma_mia_env.game.actions import NO_ORDER, order_slot_of
 from mamma_mia_env.game.observe import observation_size
-from mamma_mia_env.game.state import OVER
+from mamma_mia_env.game.record import OVER
 
 # the agents that act on observations (the search bots need the state: tests/agents/test_search.py)
 ALL = [name for name, cls in REGISTRY.items() if not getattr(cls, "needs_state", False)]
@@ -267,7 +270,7 @@ def test_load_agent_by_name_and_import_path(tmp_path, monkeypatch) -> None:
     with pytest.raises(AgentLoadError, match="must look like"):
         load_agent("my_bots:")
     # an import path names code to run only when it is an agent class or a marked factory:
-    # anything else is refused before it is called (issue 21: a file's "os:abort")
+    # anything else is refused before it is called (a file's "os:abort")
     with pytest.raises(AgentLoadError, match="not marked as an agent factory"):
         load_agent("my_bots:unmarked")
     with pytest.raises(AgentLoadError, match="is not an agent"):
@@ -475,34 +478,10 @@ def test_trained_policy_refuses_games_it_was_not_trained_for(cfg: dict, reason: 
         run_tournament(["ppo", "builder"], num_players=n, games=4, progress=False, **cfg)
 
 
-# -- the package layout ----------------------------------------------------------------------
-def test_moved_modules_keep_their_old_paths() -> None:
-    """Every module that moved into bots/, tournament/ or cli/ still imports at its old
-    path (agents/_moved.py), with a DeprecationWarning, as the very same module."""
-    import importlib
+def test_compilable_bots_are_the_kernel_bots() -> None:
+    """The bots reach the kernels without the kernels knowing them: the heuristic and
+    random bots compile, ppo and a foreign object do not."""
+    from mamma_mia_agents.compiled.playout import compilable
 
-    from mamma_mia_agents._moved import MOVED
-
-    for old, new in MOVED.items():
-        sys.modules.pop(old, None)
-        with pytest.warns(DeprecationWarning, match="moved to"):
-            module = importlib.import_module(old)
-        assert module is importlib.import_module(new), old
-
-
-def test_old_single_modules_keep_their_names() -> None:
-    """compiled, tournament and cli became packages of the same name: their public names
-    are still there, and the bots still reach the kernels without the kernels knowing them."""
-    import mamma_mia_agents.cli as cli
-    import mamma_mia_agents.compiled as compiled
-    import mamma_mia_agents.tournament as tournament
-
-    for module, names in (
-        (compiled, "CompiledBots compilable play_out decide layout_vector params_vector"),
-        (tournament, "run_tournament play_games TournamentResult AgentError check_stem"),
-        (cli, "main build_parser VARIANT_FLAGS PROG"),
-    ):
-        for name in names.split():
-            assert hasattr(module, name), f"{module.__name__}.{name}"
-    assert compiled.compilable(load_agent("builder")) and compiled.compilable(load_agent("random"))
-    assert not compiled.compilable(load_agent("ppo")) and not compiled.compilable(object())
+    assert compilable(load_agent("builder")) and compilable(load_agent("random"))
+    assert not compilable(load_agent("ppo")) and not compilable(object())

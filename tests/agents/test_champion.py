@@ -22,7 +22,8 @@ from mamma_mia_agents.bots.champion import (
 from mamma_mia_agents.bots.ppo_agent import PPOAgent
 from mamma_mia_agents.bots.ppo_policy import NumpyPolicy
 from mamma_mia_agents.bots.search import SearchAgent
-from mamma_mia_agents.tournament import AgentMismatchError, run_tournament
+from mamma_mia_agents.tournament import run_tournament
+from mamma_mia_agents.tournament.matches import AgentMismatchError
 from mamma_mia_env import Config, Engine
 from mamma_mia_env.policy import information_set
 

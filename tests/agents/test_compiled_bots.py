@@ -13,10 +13,11 @@ import pytest
 
 from mamma_mia_agents import CounterAgent, RandomAgent, load_agent
 from mamma_mia_agents.bots.heuristic import HeuristicAgent
-from mamma_mia_agents.compiled import random_actions, turn_scores_one
+from mamma_mia_agents.compiled.decisions import turn_scores_one
+from mamma_mia_agents.compiled.random_picks import random_actions
 from mamma_mia_agents.compiled.tables import layout_vector, params_vector
 from mamma_mia_env import ActionCodec, Config, Engine, build_position
-from mamma_mia_env.game.state import OVER
+from mamma_mia_env.game.record import OVER
 
 
 def _bots() -> list[HeuristicAgent]:
@@ -181,8 +182,8 @@ def test_random_agent_same_stream_as_before() -> None:
 def test_play_out_replays_the_tournament_and_checks_its_input() -> None:
     """The compiled game loop plays the same games as ``play_games`` (deterministic bots),
     and refuses bad tables before the kernel sees them."""
-    from mamma_mia_agents.compiled import CompiledBots, play_out
-    from mamma_mia_agents.tournament import play_games
+    from mamma_mia_agents.compiled.playout import CompiledBots, play_out
+    from mamma_mia_agents.tournament.matches import play_games
 
     cfg = Config(num_players=4)
     eng = Engine(cfg)
@@ -218,7 +219,8 @@ def test_tournament_compiled_path_plays_the_same_games(num_players: int) -> None
     """``play_games`` plays all-heuristic tables in ``play_out``: the results equal the
     batched loop's, also when random (its own generator) and heuristic tables mix and
     when the first games are recorded."""
-    from mamma_mia_agents.tournament import play_games, seating_schedule
+    from mamma_mia_agents.tournament.matches import play_games
+    from mamma_mia_agents.tournament.schedule import seating_schedule
 
     cfg = Config(num_players=num_players)
     agents = [load_agent(a) for a in ("random", "builder", "hoarder", "counter", "forgetful")]

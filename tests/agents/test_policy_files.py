@@ -1,4 +1,4 @@
-"""Policy files from strangers (issue 9, items 7 and 10).
+"""Policy files from strangers.
 
 A ``.npz`` policy is read without unpickling, and a corrupt, oversized or inconsistent
 one is refused at load with a ``PolicyFileError`` that names the file; errors found
@@ -18,12 +18,8 @@ import numpy as np
 import pytest
 
 import mamma_mia_agents.bots.ppo_policy as ppo
-from mamma_mia_agents.bots.ppo_agent import (
-    NumpyPolicy,
-    PolicyFileError,
-    PPOAgent,
-    default_policy_path,
-)
+from mamma_mia_agents.bots.ppo_agent import PPOAgent, default_policy_path
+from mamma_mia_agents.bots.ppo_policy import NumpyPolicy, PolicyFileError
 from mamma_mia_env import Config, Engine
 
 

@@ -15,8 +15,8 @@ from mamma_mia_agents import load_agent
 from mamma_mia_agents.bots.search import SearchAgent
 from mamma_mia_agents.tournament import run_tournament
 from mamma_mia_env import Config, Engine, GameState
+from mamma_mia_env.game.record import OVER, REVEAL
 from mamma_mia_env.game.sampling import sample_world
-from mamma_mia_env.game.state import OVER, REVEAL
 from mamma_mia_env.policy import observers_for, policy_actions
 
 

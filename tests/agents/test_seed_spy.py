@@ -1,4 +1,4 @@
-"""A spy agent at every door finds no route to the seeds (issue 21, item 2).
+"""A spy agent at every door finds no route to the seeds.
 
 ``door_agents.SeedSpy`` tries the known routes from what it is handed (the generator's
 seed sequence, spawn key and state, generators rebuilt from them, the deals those

@@ -1,4 +1,4 @@
-"""The tournament CLI and runner at their edges (issue 9, item 9).
+"""The tournament CLI and runner at their edges.
 
 ``--out`` is checked writable before a game is played, ``--name`` cannot leave
 ``--out``, ``--games`` (and the schedule, and ``--workers``) are bounded before anything
@@ -13,17 +13,16 @@ import time
 
 import pytest
 
-import mamma_mia_agents.tournament as tournament
 import mamma_mia_agents.tournament.runner as runner
-from mamma_mia_agents.cli import main
-from mamma_mia_agents.tournament import (
+from mamma_mia_agents.cli.commands import main
+from mamma_mia_agents.tournament import run_tournament
+from mamma_mia_agents.tournament.matches import AgentError
+from mamma_mia_agents.tournament.output import OutputError, check_stem, prepare_output
+from mamma_mia_agents.tournament.results import TournamentResult
+from mamma_mia_agents.tournament.schedule import (
     MAX_GAMES,
-    AgentError,
-    OutputError,
     TournamentSizeError,
-    check_stem,
     max_workers,
-    run_tournament,
     schedule_size,
     seating_schedule,
 )
@@ -71,10 +70,10 @@ def test_out_whose_target_is_a_directory_fails_before_playing(capsys, tmp_path, 
 
 def test_out_is_checked_without_leaving_anything(tmp_path) -> None:
     out = tmp_path / "new" / "deeper"
-    paths = tournament.prepare_output(out, "run1", plot=True)
+    paths = prepare_output(out, "run1", plot=True)
     assert not (tmp_path / "new").exists()  # created only when the results are written
     out.mkdir(parents=True)
-    assert tournament.prepare_output(out, "run1", plot=True) == paths
+    assert prepare_output(out, "run1", plot=True) == paths
     assert list(out.iterdir()) == []  # the probe file is gone
     assert [p.rsplit("/", 1)[1] for p in paths] == ["run1.csv", "run1.json", "run1.png"]
 
@@ -83,7 +82,7 @@ def test_a_failed_write_at_the_end_is_a_clear_error(capsys, tmp_path, monkeypatc
     def full_disk(self, *args, **kwargs):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(tournament.TournamentResult, "write", full_disk)
+    monkeypatch.setattr(TournamentResult, "write", full_disk)
     code, out, err = _run_cli(capsys, *BASE, *QUIET, "--out", str(tmp_path))
     assert code == 1
     assert "could not write the results to --out" in err and "No space left" in err

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from mamma_mia_agents.cli import main
+from mamma_mia_agents.cli.commands import main
 from mamma_mia_agents.tournament.scorecard import EVAL_SEED, FORMAT
 from mamma_mia_env import __version__
 

@@ -6,7 +6,7 @@ import argparse
 
 import pytest
 
-from mamma_mia_agents.cli import build_parser
+from mamma_mia_agents.cli.commands import build_parser
 
 
 def _commands() -> dict[str, argparse.ArgumentParser]:

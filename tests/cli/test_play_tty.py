@@ -18,7 +18,7 @@ import time
 import pytest
 import tty_screen as terminal
 
-from mamma_mia_agents.cli.play import Game, SaveError
+from mamma_mia_agents.cli.session import Game, SaveError
 from mamma_mia_env import Config
 from mamma_mia_env.game.cards import INGREDIENTS
 
@@ -36,7 +36,7 @@ needs_tmux = pytest.mark.skipif(terminal.TMUX is None, reason="tmux is not insta
 
 
 def _play(args: list[str], cwd) -> terminal.Screen:
-    argv = [sys.executable, "-m", "agents", "play", *args]
+    argv = [sys.executable, "-m", "mamma_mia_agents", "play", *args]
     return terminal.Screen(argv, str(cwd), ENV, 80, 24)
 
 
@@ -183,7 +183,7 @@ def test_every_screen_of_a_game_fits_80x24(tmp_path):
     every screen has at most 23 lines (the prompt takes the 24th) of at most 80 cells,
     and starts with the status line."""
     pexpect = pytest.importorskip("pexpect")
-    child = pexpect.spawn(sys.executable, ["-m", "agents", "play", "--players", "3",
+    child = pexpect.spawn(sys.executable, ["-m", "mamma_mia_agents", "play", "--players", "3",
                           "--agents", "counter,random", "--seat", "2", "--seed", "3",
                           "--delay", "0", "--observation-mode", "top_card"],
                           cwd=str(tmp_path), env=dict(os.environ, **ENV), encoding="utf-8",
@@ -212,7 +212,7 @@ def test_bad_flags_and_saves_are_refused(tmp_path):
     for args, message in ((["--players", "2", "--seat", "3"], "seat must be 0..1"),
                           (["--resume", str(tmp_path / "bad.json")], "format")):  # fmt: skip
         (tmp_path / "bad.json").write_text('{"format": "x"}')
-        child = pexpect.spawn(sys.executable, ["-m", "agents", "play", *args],
+        child = pexpect.spawn(sys.executable, ["-m", "mamma_mia_agents", "play", *args],
                               env=env, encoding="utf-8", timeout=120)  # fmt: skip
         child.expect(message)
         child.expect(pexpect.EOF)

@@ -16,7 +16,8 @@ import tty_screen as terminal
 from replay_logs import tournament_log
 
 from mamma_mia_agents.cli.replay import replay_lines
-from mamma_mia_env.render.html import load_log, reveal_starts
+from mamma_mia_env.game.log import load_log
+from mamma_mia_env.render.html import reveal_starts
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 PATH = os.pathsep.join(filter(None, [ROOT, os.environ.get("PYTHONPATH")]))
@@ -50,7 +51,7 @@ def _after(screen: terminal.Screen, key: str, want: str) -> list[str]:
 
 @needs_tmux
 def test_stepping_through_a_game_at_80x24(tmp_path, log_file, log) -> None:
-    argv = [sys.executable, "-m", "agents", "replay", log_file]
+    argv = [sys.executable, "-m", "mamma_mia_agents", "replay", log_file]
     screen = terminal.Screen(argv, str(tmp_path), ENV, 80, 24)
     try:
         rows = screen.wait(r"step 0/\d+", 120)
@@ -89,7 +90,7 @@ def test_keys_typed_ahead_are_each_taken_and_never_echoed(tmp_path, log_file) ->
     """Keys sent faster than the screens are drawn (a person holding a key down) are
     each taken in turn, none echoed onto the screen nor lost; an arrow key's escape
     sequence is one unknown key, not three."""
-    argv = [sys.executable, "-m", "agents", "replay", log_file]
+    argv = [sys.executable, "-m", "mamma_mia_agents", "replay", log_file]
     screen = terminal.Screen(argv, str(tmp_path), ENV, 80, 24)
     try:
         screen.wait(r"step 0/\d+", 120)
@@ -109,7 +110,7 @@ def test_piped_keys_print_the_screens_one_after_another(log_file) -> None:
     the input ending quits quietly (exit 0, nothing on stderr)."""
     import subprocess
 
-    argv = [sys.executable, "-m", "agents", "replay", log_file]
+    argv = [sys.executable, "-m", "mamma_mia_agents", "replay", log_file]
     env = dict(os.environ, **ENV)
     out = subprocess.run(argv, input="n\nzz\n", capture_output=True, text=True, env=env,
                          timeout=300)  # fmt: skip
@@ -145,7 +146,8 @@ def write_screenshot(out: str) -> None:
         path = os.path.join(tmp, "game.json")
         with open(path, "w") as fh:
             json.dump(tournament_log(3), fh)
-        screen = terminal.Screen([sys.executable, "-m", "agents", "replay", path], tmp, ENV)
+        argv = [sys.executable, "-m", "mamma_mia_agents", "replay", path]
+        screen = terminal.Screen(argv, tmp, ENV)
         try:
             screen.wait(r"step 0/\d+", 120)
             screen.send("r")

@@ -1,4 +1,4 @@
-"""A save file is data (issue 21): resuming never imports or calls what the file names.
+"""A save file is data: resuming never imports or calls what the file names.
 
 ``mamma-mia play --resume FILE`` loads the agents a save file lists only when each is a
 bundled agent; any other spec is refused before anything is imported, with a message
@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from mamma_mia_agents.cli.play import Game, SaveError
+from mamma_mia_agents.cli.session import Game, SaveError
 from mamma_mia_env import Config
 
 

@@ -262,7 +262,7 @@ def test_resume_of_a_bad_file_is_a_message(tmp_path):
 
 def _cli(*args: str, **kw) -> subprocess.Popen:
     env = dict(os.environ, PYTHONPATH=ROOT)
-    return subprocess.Popen([sys.executable, "-m", "agents", *args], env=env, text=True,
+    return subprocess.Popen([sys.executable, "-m", "mamma_mia_agents", *args], env=env, text=True,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, **kw)  # fmt: skip
 
 

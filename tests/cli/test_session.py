@@ -18,7 +18,7 @@ from mamma_mia_env.game.cards import (
     order_need_table,
 )
 from mamma_mia_env.game.log import final_result
-from mamma_mia_env.game.state import REVEAL
+from mamma_mia_env.game.record import REVEAL
 
 NEED = order_need_table()
 CARD = {**{k: i for i, k in enumerate(INGREDIENTS)},

@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 
 import mamma_mia_env as mm
-from mamma_mia_env import Config, ConfigError, IllegalActionError, build_position, kernels
+from mamma_mia_env import Config, ConfigError, IllegalActionError, build_position
+from mamma_mia_env.game import kernels
 from mamma_mia_env.game.observe import observation_size
 
 with warnings.catch_warnings():  # pettingzoo.test imports a classic env that warns

@@ -13,7 +13,7 @@ import mamma_mia_env as mm
 from mamma_mia_env import Config, Engine
 from mamma_mia_env.envs.gym_env import MammaMiaGymEnv
 from mamma_mia_env.game.cards import N_KINDS
-from mamma_mia_env.game.state import OVER
+from mamma_mia_env.game.record import OVER
 from mamma_mia_env.game.symmetry import (
     SeatCanonicalizer,
     card_map,
@@ -21,6 +21,7 @@ from mamma_mia_env.game.symmetry import (
     obs_scale,
     order_type_map,
 )
+from mamma_mia_env.policy import UniformRandomPolicy
 
 
 class FirstLegal:
@@ -255,7 +256,7 @@ def test_episode_return_equals_aec_rewards_of_learner_seat(num_players, reward_m
             num_players=num_players,
             reward_mode=reward_mode,
             record_actions=True,
-            opponents=mm.envs.gym_env.UniformRandomOpponent(),
+            opponents=UniformRandomPolicy(),
         )
     )
     for ep in range(6):
@@ -298,7 +299,7 @@ def test_vec_env_returns_match_aec_replay():
         num_players=n,
         reward_mode="delivered_win_loss",
         opponent_delivery_penalty=0.5,
-        opponents=[FirstLegal(), mm.envs.gym_env.UniformRandomOpponent()],
+        opponents=[FirstLegal(), UniformRandomPolicy()],
         seed=5,
     )
     venv.games.record_history = True
@@ -507,7 +508,7 @@ class Tagged:
 
 
 def test_new_opponent_pool_applies_to_games_dealt_later_only():
-    from mamma_mia_env.envs.gym_env import LearnerGames
+    from mamma_mia_env.envs.learner import LearnerGames
 
     a, b, c = Tagged("a"), Tagged("b"), Tagged("c")
     games = LearnerGames(8, Config(num_players=3), opponents=[a, b], learner_seat=0)
@@ -561,7 +562,7 @@ def test_given_position_that_ends_before_the_learner_moves_is_refused():
 
 def test_opponent_that_cannot_play_the_game_is_refused():
     from mamma_mia_agents.bots.ppo_agent import PPOAgent
-    from mamma_mia_env.envs.gym_env import LearnerGames
+    from mamma_mia_env.envs.learner import LearnerGames
 
     with pytest.raises(ValueError, match="cannot play this game: .*double ingredients"):
         LearnerGames(4, Config(num_players=2, double_ingredients=True), opponents=PPOAgent())
@@ -596,7 +597,7 @@ def test_opponent_bad_output_is_named(how, message):
 
 
 def test_learner_illegal_action_is_named_in_its_own_frame_and_keeps_carried_reward():
-    from mamma_mia_env.envs.gym_env import LearnerGames
+    from mamma_mia_env.envs.learner import LearnerGames
 
     games = LearnerGames(4, Config(num_players=3), learner_seat=2)
     games.reset(seed=0)

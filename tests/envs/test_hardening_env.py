@@ -1,4 +1,4 @@
-"""Issue 9, items 2-5, 7 and 8: the env-side doors check what comes in, a refused call
+"""The env-side doors check what comes in, a refused call
 changes nothing, and no agent is handed anything that determines hidden cards.
 
 Every test here is a hole found by trying the envs as a hostile or careless user would;
@@ -16,15 +16,13 @@ from helpers import random_legal
 
 import mamma_mia_env as mm
 from mamma_mia_env import ArgumentTypeError, Config, Engine, GameState, StateError
-from mamma_mia_env.envs.gym_env import (
-    LearnerGames,
-    MammaMiaGymEnv,
-    OpponentError,
-    UniformRandomOpponent,
-)
+from mamma_mia_env.envs.gym_env import MammaMiaGymEnv
+from mamma_mia_env.envs.learner import LearnerGames
+from mamma_mia_env.envs.opponents import OpponentError
 from mamma_mia_env.envs.vector import MammaMiaVectorEnv
 from mamma_mia_env.game.engine import IllegalActionError
-from mamma_mia_env.game.state import OVER
+from mamma_mia_env.game.record import OVER
+from mamma_mia_env.policy import UniformRandomPolicy
 
 
 def _mid_game(cfg: Config, seed: int = 3, steps: int = 12) -> GameState:
@@ -42,7 +40,7 @@ def _oven_30000(cfg: Config) -> GameState:
     return state
 
 
-# -- item 2: every state entering reset is validated, whatever its form ---------------------------
+# -- every state entering reset is validated, whatever its form ---------------------------
 def _forms(state: GameState) -> dict:
     return {"GameState": state, "json": state.to_json(), "dict": state.to_dict()}
 
@@ -99,7 +97,7 @@ def test_deeply_nested_json_is_a_state_error() -> None:
         GameState.from_dict(doc)
 
 
-# -- item 3: out= buffers -------------------------------------------------------------------------
+# -- out= buffers -------------------------------------------------------------------------
 @pytest.mark.parametrize("method", ["legal_masks", "observe", "global_state"])
 def test_out_buffers_are_checked(method: str) -> None:
     eng3 = Engine(Config(num_players=3))
@@ -131,7 +129,7 @@ def test_engine_refuses_a_state_of_another_layout() -> None:
             eng.legal_masks(bad)
 
 
-# -- item 4: the vector env trusts no buffer it handed out ----------------------------------------
+# -- the vector env trusts no buffer it handed out ----------------------------------------
 @pytest.mark.parametrize("batch", [8, 300])  # serial and parallel kernels
 def test_vector_copy_false_edited_mask_lets_no_illegal_action_in(batch: int) -> None:
     venv = MammaMiaVectorEnv(batch, num_players=3, copy=False)
@@ -154,7 +152,7 @@ def test_vector_copy_false_edited_mask_lets_no_illegal_action_in(batch: int) -> 
         venv.step(actions)
 
 
-# -- item 5: no agent is handed a seed or anything that determines hidden cards -------------------
+# -- no agent is handed a seed or anything that determines hidden cards -------------------
 def _harvest(obj, out: set[int]) -> None:
     """Every integer an agent could read in ``obj`` (also integral floats, and numbers
     written in strings)."""
@@ -263,7 +261,7 @@ class _RngSpy:
 
     def __init__(self) -> None:
         self.states: list[dict] = []
-        self.inner = UniformRandomOpponent()
+        self.inner = UniformRandomPolicy()
 
     def act_batch(self, observations, masks, rng, seats=None):
         self.states.append(rng.bit_generator.state)
@@ -295,7 +293,7 @@ def test_opponents_cannot_predict_the_next_deals() -> None:
         assert not predicted & later
 
 
-# -- item 7: no silent coercion; errors name the argument -----------------------------------------
+# -- no silent coercion; errors name the argument -----------------------------------------
 BAD_SEEDS = [1.5, "5", True, np.float64(2.0), 2**64, -1, [3]]
 
 
@@ -448,7 +446,7 @@ def test_sb3_actions_of_the_wrong_shape_are_refused() -> None:
     venv.step(first)  # the env is still at the same decisions
 
 
-# -- item 8: a failed call leaves the env as it was ------------------------------------------------
+# -- a failed call leaves the env as it was ------------------------------------------------
 class _Flaky:
     """Uniformly random, but raises on demand (after drawing from its generator)."""
 
@@ -456,7 +454,7 @@ class _Flaky:
 
     def __init__(self) -> None:
         self.fail = False
-        self.inner = UniformRandomOpponent()
+        self.inner = UniformRandomPolicy()
 
     def __repr__(self) -> str:
         return "Flaky()"

@@ -13,6 +13,7 @@ import pytest
 pytest.importorskip("torch")
 
 from experiments import cleanrl_ppo  # noqa: E402
+from experiments.common import cleanrl_phases, ppo_steps  # noqa: E402
 
 EASY = [
     "--num-players", "2", "--opponent", "random", "--reward-mode", "delivered",
@@ -76,7 +77,7 @@ def test_sampling_draws_only_legal_actions_in_proportion() -> None:
     torch.manual_seed(0)
     counts = torch.zeros_like(probs)
     for _ in range(4000):
-        counts[torch.arange(3), cleanrl_ppo.sample(probs)] += 1
+        counts[torch.arange(3), ppo_steps.sample(probs)] += 1
     assert (counts[probs == 0] == 0).all()  # never an action of probability 0
     assert torch.allclose(counts / 4000, probs, atol=0.03)
 
@@ -113,7 +114,7 @@ def test_legal_lists_give_the_distribution_of_the_full_mask() -> None:
     from experiments.common.ppo_steps import Legal
 
     torch.manual_seed(0)
-    agent = cleanrl_ppo.Agent(7, 40, 16)
+    agent = ppo_steps.Agent(7, 40, 16)
     for layer in agent.actor:  # logits far from uniform, so that the test has teeth
         if isinstance(layer, torch.nn.Linear):
             torch.nn.init.normal_(layer.weight, std=1.0)
@@ -151,7 +152,7 @@ def test_the_logits_layer_over_the_batchs_legal_actions_is_the_full_layer() -> N
     from experiments.common.ppo_steps import Legal
 
     torch.manual_seed(1)
-    agent = cleanrl_ppo.Agent(7, 40, 16)
+    agent = ppo_steps.Agent(7, 40, 16)
     x = torch.randn(32, 7)
     mask = torch.rand(32, 40) < 0.3
     mask[:, 10:30] = False
@@ -245,13 +246,13 @@ def test_warm_start_curve_and_final_evaluation(tmp_path) -> None:
     assert walls == sorted(walls) and walls[0] >= round(warm["seconds"], 2) - 0.01
     assert warm["seconds"] > 0
     final = doc["evaluation"]["final"]
-    assert final["games"] == 20 and final["seed"] == cleanrl_ppo.FINAL_SEED
+    assert final["games"] == 20 and final["seed"] == cleanrl_phases.FINAL_SEED
     assert final["win_rate_low"] <= final["win_rate"] <= final["win_rate_high"]
     assert 0 <= final["sampled"]["win_rate"] <= 1  # the same deals, actions drawn
     wall = doc["wall"]
     assert wall["stopped_by"] == "total_timesteps" and len(wall["load_average"]) == 3
     assert wall["training_seconds"] >= wall["warm_start_seconds"] + wall["ppo_seconds"]
-    assert doc["provenance"]["seeds"]["final_seed"] == cleanrl_ppo.FINAL_SEED
+    assert doc["provenance"]["seeds"]["final_seed"] == cleanrl_phases.FINAL_SEED
 
 
 def test_the_wall_budget_stops_training(tmp_path) -> None:
@@ -282,7 +283,7 @@ def test_the_exported_policy_plays_as_the_torch_actor(tmp_path) -> None:
     envs = MammaMiaLearnerVectorEnv(64, num_players=2, canonical=False, normalize=False)
     canon, scale = SeatCanonicalizer(envs.config), obs_scale(2, "recall")
     torch.manual_seed(0)
-    agent = cleanrl_ppo.Agent(envs.single_observation_space.shape[0], 655, 32)
+    agent = ppo_steps.Agent(envs.single_observation_space.shape[0], 655, 32)
     for layer in agent.actor:  # logits far from uniform, so that the test has teeth
         if isinstance(layer, torch.nn.Linear):
             torch.nn.init.normal_(layer.weight, std=0.5)
@@ -314,10 +315,10 @@ def test_init_policy_starts_the_actor_from_a_policy_file(tmp_path) -> None:
     args, _ = cleanrl_ppo.parse_args(["--hidden", "32"])
     scale = obs_scale(2, "recall")
     torch.manual_seed(0)
-    first = cleanrl_ppo.Agent(len(scale), 655, 32)
+    first = ppo_steps.Agent(len(scale), 655, 32)
     export_policy(args, first, scale, 0).save(tmp_path / "p.npz")
     torch.manual_seed(1)
-    second = cleanrl_ppo.Agent(len(scale), 655, 32)
+    second = ppo_steps.Agent(len(scale), 655, 32)
     load_actor(second, str(tmp_path / "p.npz"))
     for a, b in zip(first.actor.parameters(), second.actor.parameters(), strict=True):
         assert torch.equal(a, b)
@@ -366,13 +367,13 @@ def test_a_narrower_init_policy_is_widened_to_the_same_policy(tmp_path) -> None:
     args, _ = cleanrl_ppo.parse_args(["--hidden", "32"])
     scale = obs_scale(2, "recall")
     torch.manual_seed(0)
-    narrow = cleanrl_ppo.Agent(len(scale), 655, 32)
+    narrow = ppo_steps.Agent(len(scale), 655, 32)
     for layer in narrow.actor:  # logits far from uniform, so that the test has teeth
         if isinstance(layer, torch.nn.Linear):
             torch.nn.init.normal_(layer.weight, std=0.5)
     export_policy(args, narrow, scale, 0).save(tmp_path / "p.npz")
     assert cleanrl_ppo.parse_args(["--hidden", "48", "--init-policy", str(tmp_path / "p.npz")])
-    wide = cleanrl_ppo.Agent(len(scale), 655, 48)
+    wide = ppo_steps.Agent(len(scale), 655, 48)
     load_actor(wide, str(tmp_path / "p.npz"))
     x = torch.rand(256, len(scale))
     with torch.no_grad():

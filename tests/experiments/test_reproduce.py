@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from experiments import reproduce
+from experiments.reproduce import cli, comparison, entries, records, registry
 from mamma_mia_agents.tournament import run_tournament
 from mamma_mia_env.plumbing.provenance import provenance, write_sidecar
 
@@ -71,16 +71,16 @@ def test_compare_ignores_provenance_and_reports_differences(tmp_path):
     a, b = tmp_path / "a.json", tmp_path / "b.json"
     a.write_text(json.dumps({"x": 1, "elapsed_seconds": 3, "provenance": {"utc": "1"}}))
     b.write_text(json.dumps({"x": 1, "elapsed_seconds": 4, "provenance": {"utc": "2"}}))
-    assert reproduce.compare_file(a, b) == []
+    assert comparison.compare_file(a, b) == []
     b.write_text(json.dumps({"x": 2}))
-    assert reproduce.compare_file(a, b) == ["a.json: /x: 1 (new) vs 2 (committed)"]
-    assert "no committed reference" in reproduce.compare_file(a, tmp_path / "c.json")[0]
+    assert comparison.compare_file(a, b) == ["a.json: /x: 1 (new) vs 2 (committed)"]
+    assert "no committed reference" in comparison.compare_file(a, tmp_path / "c.json")[0]
 
 
 def test_every_experiment_is_well_formed():
-    names = [e.name for e in reproduce.EXPERIMENTS] + [r.name for r in reproduce.RECORDS]
+    names = [e.name for e in registry.EXPERIMENTS] + [r.name for r in records.RECORDS]
     assert len(names) == len(set(names))
-    for e in reproduce.EXPERIMENTS:
+    for e in registry.EXPERIMENTS:
         if e.script.startswith("-m "):
             import importlib.util
 
@@ -89,10 +89,10 @@ def test_every_experiment_is_well_formed():
             assert (ROOT / e.script).exists(), e.script
         if e.args("quick") is not None and not e.train:
             for f in e.deterministic("quick"):
-                assert (reproduce.QUICK_RESULTS / f).exists(), f"no quick reference {f}"
+                assert (entries.QUICK_RESULTS / f).exists(), f"no quick reference {f}"
         if not e.train:
             for f in e.deterministic("full") + e.timing("full"):
-                assert (reproduce.RESULTS / f).exists(), f"no committed result {f}"
+                assert (entries.RESULTS / f).exists(), f"no committed result {f}"
 
 
 def _clone(tmp_path: Path) -> Path:
@@ -192,26 +192,26 @@ def _committed(directory: Path) -> set[str]:
 def test_every_result_file_is_made_by_an_experiment_or_recorded():
     """Each committed result file comes from a listed command (or is a record kept with
     the reason it is not re-run), and each listed file is committed."""
-    for mode, where in (("full", reproduce.RESULTS), ("quick", reproduce.QUICK_RESULTS)):
-        listed = reproduce.result_files(mode)
+    for mode, where in (("full", entries.RESULTS), ("quick", entries.QUICK_RESULTS)):
+        listed = comparison.result_files(mode)
         stray = _committed(where) - set(listed)
         assert not stray, f"{where}: not made by any experiment of reproduce --{mode}: {stray}"
         absent = {
             f
             for f in set(listed) - _committed(where)
-            if f.removesuffix(".meta.json") not in reproduce.PRE_PROVENANCE
+            if f.removesuffix(".meta.json") not in entries.PRE_PROVENANCE
         }
         assert not absent, f"{where}: listed by reproduce --{mode} but not committed: {absent}"
-    assert {p.name for p in reproduce.RESULTS.iterdir() if p.is_dir()} == {"quick"}
+    assert {p.name for p in entries.RESULTS.iterdir() if p.is_dir()} == {"quick"}
 
 
 def test_list_prints_every_file_with_its_command(capsys):
-    assert reproduce.main(["--list", "--full"]) == 0
+    assert cli.main(["--list", "--full"]) == 0
     out = capsys.readouterr().out
-    for f, (_, _kind, cmd) in reproduce.result_files("full").items():
+    for f, (_, _kind, cmd) in comparison.result_files("full").items():
         assert f in out, f
         assert cmd in out, cmd
-    for rec in reproduce.RECORDS:
+    for rec in records.RECORDS:
         assert rec.reason in out
 
 
@@ -219,9 +219,9 @@ def test_search_strength_files_hold_what_the_command_says():
     """The committed search-strength files were made by the registered command (a file
     cut short by hand, or made with other arguments, is not a reproducible result)."""
     for name in ("search_strength_2p", "search_strength_4p"):
-        exp = next(e for e in reproduce.EXPERIMENTS if e.name == name)
+        exp = next(e for e in registry.EXPERIMENTS if e.name == name)
         args = exp.args("full")
-        doc = json.loads((reproduce.RESULTS / f"{name}.json").read_text())
+        doc = json.loads((entries.RESULTS / f"{name}.json").read_text())
         given = dict(zip(args[::2], args[1::2], strict=True))
         for flag, value in given.items():
             assert str(doc["args"][flag.lstrip("-")]) == value, (name, flag)
@@ -271,7 +271,7 @@ def test_readme_python_snippets_run():
 
 def test_help_texts_have_no_doubled_percent(capsys):
     """argparse %-formats help strings: a literal '%%' in a description prints as is."""
-    from mamma_mia_agents.cli import build_parser
+    from mamma_mia_agents.cli.commands import build_parser
 
     parser = build_parser()
     texts = [parser.format_help()]
@@ -282,7 +282,7 @@ def test_help_texts_have_no_doubled_percent(capsys):
     ]
     from experiments import docs
 
-    for main in (reproduce.main, docs.main):
+    for main in (cli.main, docs.main):
         with pytest.raises(SystemExit):
             main(["--help"])
         texts.append(capsys.readouterr().out)
@@ -497,7 +497,7 @@ def test_ray_and_local_tournament_results_are_identical() -> None:
         json.loads((res / f"tournament_{b}_4p.json").read_text()) for b in ("local", "ray")
     )
     assert "--backend ray" in ray["command"] and "--backend local" in local["command"]
-    assert reproduce.strip(local) == reproduce.strip(ray)
+    assert comparison.strip(local) == comparison.strip(ray)
     assert local["results"] and local["games"] == ray["games"] >= 2000
 
 
@@ -532,8 +532,8 @@ def test_a_made_file_is_checked_against_its_committed_copy():
     agents/policies/, its other files prefixed by the run's name, an override from
     ``references`` (the 2-player SB3 network, bundled as the champion's prior since the
     expert-iteration policy became ``ppo``), and any other experiment's file by its name."""
-    by_name = {e.name: e for e in reproduce.EXPERIMENTS}
-    res = reproduce.RESULTS
+    by_name = {e.name: e for e in registry.EXPERIMENTS}
+    res = entries.RESULTS
     policies = ROOT / "agents" / "policies"
     assert by_name["ppo_4p_train"].reference("policy.npz", res) == policies / "ppo_4p.npz"
     assert by_name["ppo_4p_train"].reference("eval.csv", res) == res / "ppo_4p_eval.csv"
@@ -543,6 +543,6 @@ def test_a_made_file_is_checked_against_its_committed_copy():
     assert sb3.reference("eval.csv", res) == res / "ppo_2p_eval.csv"
     ev = by_name["ppo_2p_eval"]
     assert ev.reference("ppo_2p_final_eval.json", res) == res / "ppo_2p_final_eval.json"
-    for exp in reproduce.EXPERIMENTS:
+    for exp in registry.EXPERIMENTS:
         for made in exp.references:
             assert exp.reference(made, res).is_file(), (exp.name, made)

@@ -12,11 +12,13 @@ import pytest
 pytest.importorskip("sb3_contrib")
 pytest.importorskip("torch")
 
-from experiments.train_ppo import evaluate, load_config, train  # noqa: E402
+from experiments.common.evaluation import evaluate  # noqa: E402
+from experiments.train_ppo import load_config, train
 from mamma_mia_agents import load_agent  # noqa: E402
-from mamma_mia_agents.bots.ppo_agent import NumpyPolicy, PPOAgent, default_policy_path  # noqa: E402
+from mamma_mia_agents.bots.ppo_agent import PPOAgent, default_policy_path
+from mamma_mia_agents.bots.ppo_policy import NumpyPolicy  # noqa: E402
 from mamma_mia_env import Config, Engine  # noqa: E402
-from mamma_mia_env.game.state import OVER  # noqa: E402
+from mamma_mia_env.game.record import OVER  # noqa: E402
 
 SMOKE = [
     "name=smoke",

@@ -38,7 +38,7 @@ from door_documents import (
 )
 from fuzz_harness import STATS, run_case
 
-from mamma_mia_agents.cli import build_parser
+from mamma_mia_agents.cli.commands import build_parser
 
 # -- the values of each kind of flag ----------------------------------------------------------
 INT_BAD = ["nan", "inf", "-inf", "1e999", "1e3", "-1", "", " 3", "3.5", "0x10", "+3", "3_0",
@@ -356,9 +356,9 @@ def test_no_traceback_reaches_a_real_terminal(tmp_path, args: list[str], flag: s
 
 
 def test_tournament_out_never_follows_a_planted_link(tmp_path, capsys) -> None:
-    """Issue 20: with DIR/tournament.csv linked to a file elsewhere, the run replaced
+    """With DIR/tournament.csv linked to a file elsewhere, the run replaced
     that file. Now the link itself is replaced, and the run says so."""
-    from mamma_mia_agents.cli import main
+    from mamma_mia_agents.cli.commands import main
 
     victim = tmp_path / "precious.txt"
     victim.write_text("keep me")

@@ -160,8 +160,8 @@ class _Door:
 
 
 def run_actions(p: dict[str, Any]) -> tuple[list[str], str]:
-    from mamma_mia_env.game.state import OVER
-    from mamma_mia_env.game.validate import check_state
+    from mamma_mia_env.game.record import OVER
+    from mamma_mia_env.game.state import check_state
 
     door = _Door(p["door"], p["config"], p["seed"])
     rng = np.random.default_rng(p["seed"])
@@ -319,7 +319,7 @@ def _covered(block: np.ndarray, out: np.ndarray) -> np.ndarray:
 
 def run_active(p: dict[str, Any]) -> tuple[list[str], str]:
     from mamma_mia_env import Config, Engine
-    from mamma_mia_env.game.validate import check_state
+    from mamma_mia_env.game.state import check_state
 
     eng = Engine(Config(**p["config"]))
     state = eng.reset(seeds=[1, 2, 3])

@@ -210,7 +210,7 @@ AGENT_LISTS = st.one_of(
     st.lists(st.sampled_from(["random", "counter", "builder", "hoarder", "forgetful", "ppo"]),
              min_size=1, max_size=4).map(",".join),  # fmt: skip
     st.sampled_from(["", ",", "random,", "nosuch", "os:system", "agents:Agent", "json:loads",
-                     "mamma_mia_agents.tournament:AgentError", "random," * 30 + "random",
+                     "mamma_mia_agents.tournament.matches:AgentError", "random," * 30 + "random",
                      ":", "a:b:c"]),
     st.text(max_size=12),
 )  # fmt: skip
@@ -286,7 +286,7 @@ CLI_ANCHORS = [*FLAG_VALUES, *SWITCHES, "agent", "COMMAND", "argument", "max_tur
 
 
 def run_cli(p: dict[str, Any]) -> tuple[list[str], str]:
-    from mamma_mia_agents.cli import main
+    from mamma_mia_agents.cli.commands import main
 
     argv = p["argv"]
     with tempfile.TemporaryDirectory() as root:

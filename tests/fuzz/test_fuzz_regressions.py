@@ -68,7 +68,8 @@ def test_gym_opponent_delivery_penalty_of_the_wrong_type_is_named(
     """``opponent_delivery_penalty=[]`` raised ``TypeError: float() argument must be a
     string or a real number`` (naming nothing); ``"0.5"`` and ``True`` were silently
     read as 0.5 and 1.0. Each is refused naming the argument and what was wrong."""
-    from mamma_mia_env.envs.gym_env import LearnerGames, MammaMiaGymEnv
+    from mamma_mia_env.envs.gym_env import MammaMiaGymEnv
+    from mamma_mia_env.envs.learner import LearnerGames
     from mamma_mia_env.integrations.sb3 import MammaMiaSB3VecEnv
 
     make = {
@@ -123,9 +124,10 @@ def test_opponent_probs_of_the_wrong_type_are_named(probs, error, what) -> None:
     """The sibling in ``set_opponents``: ``np.asarray(probs, float)`` raised numpy's
     "could not convert string to float" and read ``True`` as weight 1. A refused
     ``set_opponents`` keeps the pool it had."""
-    from mamma_mia_env.envs.gym_env import MammaMiaGymEnv, UniformRandomOpponent
+    from mamma_mia_env.envs.gym_env import MammaMiaGymEnv
+    from mamma_mia_env.policy import UniformRandomPolicy
 
-    pool = [UniformRandomOpponent(), UniformRandomOpponent()]
+    pool = [UniformRandomPolicy(), UniformRandomPolicy()]
     with pytest.raises(error, match=what):
         MammaMiaGymEnv(num_players=2, opponents=pool, opponent_probs=probs)
     env = MammaMiaGymEnv(num_players=2, opponents=pool, opponent_probs=[1, 3])
@@ -224,7 +226,7 @@ def test_actions_that_are_not_an_array_are_named(actions, door) -> None:
     """The sibling at every batched action door: a ragged list raised numpy's
     "inhomogeneous shape"; now an ``IllegalActionError`` (as any other bad action)
     naming ``actions``, and no game moved."""
-    from mamma_mia_env.envs.gym_env import LearnerGames
+    from mamma_mia_env.envs.learner import LearnerGames
     from mamma_mia_env.envs.vector import MammaMiaVectorEnv
     from mamma_mia_env.integrations.sb3 import MammaMiaSB3VecEnv
 
@@ -258,7 +260,7 @@ def test_actions_that_are_not_an_array_are_named(actions, door) -> None:
 
 
 def test_learner_games_seats_that_are_not_an_array_are_named() -> None:
-    from mamma_mia_env.envs.gym_env import LearnerGames
+    from mamma_mia_env.envs.learner import LearnerGames
 
     games = LearnerGames(2, Config(num_players=2), learner_seat=None)
     games.reset(seed=1)
@@ -277,7 +279,7 @@ def test_learner_games_start_names_records_that_are_not_an_array(start) -> None:
     numpy's "inhomogeneous shape" ``ValueError``, naming nothing. ``start`` is records
     (``GameState.data``); anything else is refused naming it, and the games in
     progress are left as they were."""
-    from mamma_mia_env.envs.gym_env import LearnerGames
+    from mamma_mia_env.envs.learner import LearnerGames
 
     games = LearnerGames(1, Config(num_players=2), learner_seat=0)
     games.reset(seed=1)
@@ -417,7 +419,7 @@ def test_reset_games_checks_its_index() -> None:
 
 
 def test_learner_games_refuse_an_empty_list_of_game_seeds() -> None:
-    from mamma_mia_env.envs.gym_env import LearnerGames
+    from mamma_mia_env.envs.learner import LearnerGames
 
     games = LearnerGames(2, Config(num_players=2))
     with pytest.raises(ValueError, match=r"^game_seeds must hold 2 seeds, got 0"):
@@ -429,8 +431,8 @@ def test_check_state_handles_an_empty_batch() -> None:
     """``check_state`` on a batch of 0 games raised "cannot reshape array of size 0 into
     shape (0,newaxis)" instead of returning its (empty) list of problems; the engine's
     doors still refuse the empty batch (``check_layout``)."""
-    from mamma_mia_env.game.state import StateTypeError
-    from mamma_mia_env.game.validate import check_layout, check_state
+    from mamma_mia_env.game.state import StateTypeError, check_state
+    from mamma_mia_env.game.validate import check_layout
 
     empty = GameState.empty(Config(), 0)
     assert check_state(empty) == []

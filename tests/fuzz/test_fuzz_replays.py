@@ -71,8 +71,8 @@ def run_codec(p: dict[str, Any]) -> tuple[list[str], str]:
 
 def run_replay(p: dict[str, Any]) -> tuple[list[str], str]:
     from mamma_mia_env import Config, Engine, replay, replay_events
-    from mamma_mia_env.game.state import OVER
-    from mamma_mia_env.game.validate import check_state
+    from mamma_mia_env.game.record import OVER
+    from mamma_mia_env.game.state import check_state
 
     cfg = Config(**p["config"])
     eng = Engine(cfg)

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from mamma_mia_env.game.config import Config
 from mamma_mia_env.game.positions import _KEYS as POSITION_KEYS
-from mamma_mia_env.game.state import state_dtype
+from mamma_mia_env.game.record import state_dtype
 
 DTYPE = state_dtype()
 FIELDS = {name: DTYPE.fields[name][0].shape for name in DTYPE.names}
@@ -104,7 +104,7 @@ TEXT_EDITS = st.one_of(
 # -- building cases (in the worker) -------------------------------------------------------------
 def base_state(cfg: dict[str, Any], seed: int, steps: int):
     from mamma_mia_env import Engine
-    from mamma_mia_env.game.state import OVER
+    from mamma_mia_env.game.record import OVER
 
     eng = Engine(Config(**cfg))
     state = eng.reset(seeds=[seed])
@@ -231,7 +231,7 @@ def _readonly(state: Any) -> Any:
 
 def _play_env(door: str, env: Any, seed: int, max_steps: int = 3000) -> list[str]:
     """Play an env that accepted a state to its end, checking the game after each step."""
-    from mamma_mia_env.game.validate import check_state
+    from mamma_mia_env.game.state import check_state
 
     rng = np.random.default_rng(seed)
     try:
@@ -267,7 +267,8 @@ def _play_env(door: str, env: Any, seed: int, max_steps: int = 3000) -> list[str
 def run_state_door(p: dict[str, Any]) -> tuple[list[str], str]:
     from mamma_mia_env import env as aec_env
     from mamma_mia_env import raw_env
-    from mamma_mia_env.envs.gym_env import LearnerGames, MammaMiaGymEnv
+    from mamma_mia_env.envs.gym_env import MammaMiaGymEnv
+    from mamma_mia_env.envs.learner import LearnerGames
 
     state = base_state(p["config"], p["seed"], p["steps"])
     for edit in p["edits"]:
@@ -367,7 +368,7 @@ def run_reset(p: dict[str, Any]) -> tuple[list[str], str]:
     from mamma_mia_env import env as aec_env
     from mamma_mia_env.envs.gym_env import MammaMiaGymEnv
     from mamma_mia_env.envs.vector import MammaMiaVectorEnv
-    from mamma_mia_env.game.validate import check_state
+    from mamma_mia_env.game.state import check_state
 
     door, cfg, seed, options = p["door"], p["config"], p["seed"], p["options"]
     anchors = ["seed", "options", "state", "learner_seat", "game_seed", "batch_size", "reset"]

@@ -1,4 +1,4 @@
-"""Issue 9, item 1: the state check is complete, and the oven push cannot write past the oven.
+"""The state check is complete, and the oven push cannot write past the oven.
 
 Each test edits one field of a real state the way a hostile saved state could, and
 asserts ``GameState.from_json`` (and so every ``reset(options={"state": ...})``) refuses
@@ -16,8 +16,9 @@ from helpers import random_legal
 
 from mamma_mia_env import Config, Engine, GameState, StateError
 from mamma_mia_env.game.cards import OVEN_CAPACITY
-from mamma_mia_env.game.state import OVER, PLAY, REVEAL
-from mamma_mia_env.game.validate import check_state, validate_state
+from mamma_mia_env.game.record import OVER, PLAY, REVEAL
+from mamma_mia_env.game.state import check_state
+from mamma_mia_env.game.validate import validate_state
 
 
 def _play(cfg: Config, seed: int, until) -> GameState:

@@ -8,8 +8,8 @@ import pytest
 from helpers import play_random, random_legal
 
 from mamma_mia_env import Config, Engine
-from mamma_mia_env.game.state import OVER
-from mamma_mia_env.game.validate import check_state
+from mamma_mia_env.game.record import OVER
+from mamma_mia_env.game.state import check_state
 
 # 10 configurations x 1,000 games = 10,000 random games, every step checked.
 CONFIGS = [

@@ -18,14 +18,13 @@ from mamma_mia_env import (
     Engine,
     GameState,
     IllegalActionError,
-    RevealAction,
     StateError,
-    TurnAction,
     build_position,
     replay,
 )
+from mamma_mia_env.game.actions import RevealAction, TurnAction
 from mamma_mia_env.game.cards import INGREDIENTS
-from mamma_mia_env.game.state import OVER, PLAY, REVEAL
+from mamma_mia_env.game.record import OVER, PLAY, REVEAL
 
 CONFIGS = [
     dict(num_players=2),

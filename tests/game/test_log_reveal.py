@@ -32,7 +32,7 @@ from mamma_mia_env.game.config import Config
 from mamma_mia_env.game.engine import Engine
 from mamma_mia_env.game.log import LOG_FORMAT, load_log, log_states, replay_events
 from mamma_mia_env.game.positions import build_position
-from mamma_mia_env.game.state import REVEAL
+from mamma_mia_env.game.record import REVEAL
 
 CONFIGS = [
     dict(num_players=n, double_ingredients=d, auto_reveal=a)
@@ -217,7 +217,7 @@ def test_log_accounts_for_every_card_of_every_reveal(cfg: dict) -> None:
 
 
 def test_two_deliveries_in_one_step_both_adding_from_hand() -> None:
-    """Issue 19: seat 3's "4 pineapple + 1 pepper" and seat 2's "4 mushroom + 1
+    """Seat 3's "4 pineapple + 1 pepper" and seat 2's "4 mushroom + 1
     pineapple" are delivered in the step that ends play, each owner adding 1 pineapple:
     the log names both hand cards (5 pineapple in all, not the 3 face up)."""
     config = Config(num_players=4, auto_reveal=True)

@@ -15,8 +15,8 @@ from helpers import random_legal
 from mamma_mia_env import Config, Engine, GameState, build_position
 from mamma_mia_env.game.cards import MAMMA_MIA, N_CARD_TYPES, N_KINDS, N_ORDER_TYPES
 from mamma_mia_env.game.observe import observation_layout, observation_size, observation_slices
-from mamma_mia_env.game.state import OVER, PLAY, REVEAL
-from mamma_mia_env.game.validate import check_state
+from mamma_mia_env.game.record import OVER, PLAY, REVEAL
+from mamma_mia_env.game.state import check_state
 
 CONFIGS = [
     dict(num_players=2),

@@ -802,7 +802,7 @@ def test_bombastica_hand_order_ties_and_doubles() -> None:
 
 
 def test_bombastica_doubles_first_across_ingredients() -> None:
-    """Issue 19: 13 face up; a double olive and 3 single salami in hand: the double."""
+    """13 face up; a double olive and 3 single salami in hand: the double."""
     piles = cards(salami=3, mushroom=3, pineapple=3, pepper=2, olive=2)
     hands = empty_hands(4)
     hands[0] = cards(salami=3, olive_d=1)

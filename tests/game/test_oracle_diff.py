@@ -14,7 +14,7 @@ from oracle import OracleGame
 from snapshot import engine_snapshot
 
 from mamma_mia_env import Config, Engine
-from mamma_mia_env.game.state import OVER
+from mamma_mia_env.game.record import OVER
 
 # 9 configurations x 250 games = 2,250 games
 CONFIGS = [

@@ -8,7 +8,8 @@ import pytest
 
 from mamma_mia_env import Config, Engine
 from mamma_mia_env.envs.gym_env import MammaMiaGymEnv
-from mamma_mia_env.envs.learner import LearnerGames, LearnerOptions
+from mamma_mia_env.envs.learner import LearnerGames
+from mamma_mia_env.envs.learner_options import LearnerOptions
 from mamma_mia_env.game.outcome import (
     delivered_and_cards,
     finishing_ranks,
@@ -16,7 +17,7 @@ from mamma_mia_env.game.outcome import (
     win_shares,
     winners,
 )
-from mamma_mia_env.game.state import OVER
+from mamma_mia_env.game.record import OVER
 from mamma_mia_env.policy import (
     Policy,
     PolicyFailure,

@@ -7,8 +7,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mamma_mia_env import Config, Engine, GameState
-from mamma_mia_env.game.state import OVER
-from mamma_mia_env.game.validate import check_state
+from mamma_mia_env.game.record import OVER
+from mamma_mia_env.game.state import check_state
 
 configs = st.builds(
     Config,

@@ -28,7 +28,7 @@ from mamma_mia_env import (
 )
 from mamma_mia_env.game.cards import INGREDIENTS, MAMMA_MIA, N_KINDS, deck_counts
 from mamma_mia_env.game.positions import card_code
-from mamma_mia_env.game.state import OVER, PLAY, REVEAL
+from mamma_mia_env.game.record import OVER, PLAY, REVEAL
 
 SALAMI, MUSHROOM, PINEAPPLE, PEPPER, OLIVE = range(5)
 BOMBASTICA, MONOTONI, MINIMALE = 5, 6, 7
@@ -1052,7 +1052,7 @@ def test_double_overpays_from_hand() -> None:
 
 
 def test_double_bombastica_hand_takes_doubles_first_across_ingredients() -> None:
-    # Issue 19: 13 face up (2 missing); 1 double olive and 3 single salami in hand. The
+    # 13 face up (2 missing); 1 double olive and 3 single salami in hand. The
     # double olive covers the 2 (doubles first, of any ingredient): 1 card, not 2.
     piles = {"salami": 3, "mushroom": 3, "pineapple": 3, "pepper": 2, "olive": 2}
     g = _doubles(SALAMI, BOMBASTICA, piles, {"double olive": 1, "salami": 3})

@@ -12,9 +12,9 @@ import pytest
 from helpers import random_legal
 
 from mamma_mia_env import Config, Engine, GameState
+from mamma_mia_env.game.record import OVER
 from mamma_mia_env.game.sampling import sample_world, sample_worlds
-from mamma_mia_env.game.state import OVER
-from mamma_mia_env.game.validate import check_state
+from mamma_mia_env.game.state import check_state
 
 
 def _positions(cfg: Config, games: int, seed: int) -> list[GameState]:

@@ -40,7 +40,7 @@ def test_a_whole_game_through_tianshous_wrapper():
 
 
 def test_collector_fills_a_buffer_without_nans():
-    """The failure the issue reports ('Encountered NaNs in buffer' from None infos)."""
+    """The failure Tianshou once reported ('Encountered NaNs in buffer' from None infos)."""
     from tianshou.algorithm.multiagent.marl import MultiAgentOffPolicyAlgorithm
     from tianshou.algorithm.random import MARLRandomDiscreteMaskedOffPolicyAlgorithm
     from tianshou.data import Collector, VectorReplayBuffer

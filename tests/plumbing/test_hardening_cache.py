@@ -1,4 +1,4 @@
-"""Issue 9, item 6: an edited rule is always recompiled; a corrupt cache is a miss.
+"""An edited rule is always recompiled; a corrupt cache is a miss.
 
 Each test copies the package into a temporary directory, runs a small probe in a fresh
 interpreter (the cache is read at import), edits a rule the probe's kernel depends on

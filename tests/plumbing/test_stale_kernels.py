@@ -1,4 +1,4 @@
-"""Issue 18, item 4: a rule edited in the env is picked up by the engine AND the bots' kernels.
+"""A rule edited in the env is picked up by the engine AND the bots' kernels.
 
 The bug this guards against: the bots' kernels (``mamma_mia_agents.compiled``) used
 numba's own ``cache=True``, which checks only the file a kernel is written in. After a
@@ -36,16 +36,16 @@ RULE = "r.turns += 1\n"  # the turn counter, in the env's rules (wherever they l
 EDITED = "r.turns += 2\n"
 
 PROBE = r"""
-import json, warnings
-warnings.simplefilter("ignore")  # old import paths may warn; the numbers are what count
+import json
 import numpy as np
 import mamma_mia_agents
 import mamma_mia_env
 from mamma_mia_env import Config, Engine
 from mamma_mia_env.plumbing import jit_cache
 from mamma_mia_agents import load_agent
-from mamma_mia_agents.compiled import DECIDE_SERIAL, PLAY_SERIAL, CompiledBots, play_out
-from mamma_mia_agents.tournament import play_games
+from mamma_mia_agents.compiled.batch import DECIDE_SERIAL
+from mamma_mia_agents.compiled.playout import PLAY_SERIAL, CompiledBots, play_out
+from mamma_mia_agents.tournament.matches import play_games
 
 cfg = Config(num_players=3)
 builder = load_agent("builder")

@@ -12,7 +12,8 @@ import mamma_mia_env as mm
 from mamma_mia_env.envs.gym_env import MammaMiaGymEnv
 from mamma_mia_env.render.fonts import fit, text_width
 from mamma_mia_env.render.image import HEIGHT, table_image
-from mamma_mia_env.render.svg import WIDTH, order_lines, table_shapes, table_svg, table_view
+from mamma_mia_env.render.svg import WIDTH, order_lines, table_shapes, table_svg
+from mamma_mia_env.render.view import table_view
 
 
 def _play(e, steps: int, seed: int = 0) -> None:

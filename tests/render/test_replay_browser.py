@@ -17,7 +17,8 @@ import pytest
 from headless import chromium, needs_chromium
 from replay_logs import HOSTILE, tournament_log
 
-from mamma_mia_env.render.html import load_log, replay_html, reveal_starts, step_caption
+from mamma_mia_env.game.log import load_log
+from mamma_mia_env.render.html import replay_html, reveal_starts, step_caption
 from mamma_mia_env.render.view import table_view
 
 DOCS_PICTURE = Path(__file__).resolve().parents[2] / "docs" / "img" / "replay-page.png"

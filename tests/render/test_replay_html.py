@@ -14,15 +14,8 @@ from replay_logs import HOSTILE, assert_offline, tournament_log
 
 import mamma_mia_env as mm
 from mamma_mia_agents.tournament import run_tournament
-from mamma_mia_env.game.log import MAX_AGENT_NAME
-from mamma_mia_env.render.html import (
-    LogError,
-    decode_view,
-    load_log,
-    page_data,
-    replay_html,
-    step_caption,
-)
+from mamma_mia_env.game.log import MAX_AGENT_NAME, LogError, load_log
+from mamma_mia_env.render.html import decode_view, page_data, replay_html, step_caption
 from mamma_mia_env.render.view import table_view
 
 
@@ -104,7 +97,8 @@ def test_cli_replay_html_is_self_contained(tmp_path):
     (tmp_path / "g.json").write_text(json.dumps(log))
     out = tmp_path / "g.html"
     r = subprocess.run(
-        [sys.executable, "-m", "agents", "replay", str(tmp_path / "g.json"), "--html", str(out)],
+        [sys.executable, "-m", "mamma_mia_agents", "replay", str(tmp_path / "g.json"),
+         "--html", str(out)],
         capture_output=True, text=True, timeout=300,
     )  # fmt: skip
     assert r.returncode == 0, r.stderr
@@ -114,8 +108,8 @@ def test_cli_replay_html_is_self_contained(tmp_path):
     assert "<title>Mamma Mia! replay</title>" in page and "g.json" in page
     assert page_data_of(page)["start_view"] == 0
     r = subprocess.run(
-        [sys.executable, "-m", "agents", "replay", str(tmp_path / "g.json"), "--html", str(out),
-         "--seat", "1"],
+        [sys.executable, "-m", "mamma_mia_agents", "replay", str(tmp_path / "g.json"),
+         "--html", str(out), "--seat", "1"],
         capture_output=True, text=True, timeout=300,
     )  # fmt: skip
     assert r.returncode == 0, r.stderr
@@ -132,7 +126,7 @@ def page_data_of(page: str) -> dict:
 def test_cli_replay_refuses_a_bad_log(tmp_path):
     (tmp_path / "b.json").write_text('{"format": "nope"}')
     r = subprocess.run(
-        [sys.executable, "-m", "agents", "replay", str(tmp_path / "b.json")],
+        [sys.executable, "-m", "mamma_mia_agents", "replay", str(tmp_path / "b.json")],
         capture_output=True, text=True, timeout=300,
     )  # fmt: skip
     assert r.returncode == 2 and "format" in r.stderr

@@ -4,7 +4,7 @@
 ``load_agent("door_agents:UserAgent")`` (``tests/support`` is on the path).
 
 ``SeedSpy`` plays legal moves while trying, at every call, the known routes from what
-it is handed to the seeds the games were dealt from (issue 21, item 2):
+it is handed to the seeds the games were dealt from:
 
 * the generator: its seed sequence's entropy, spawn key and pool, the bit generator's
   state, and numbers drawn from generators rebuilt from any of these the way the

@@ -126,9 +126,9 @@ def sandbox() -> Iterator[str]:
 
 # -- one CLI run ----------------------------------------------------------------------------
 def cli_run(argv: list[str]) -> tuple[Any, str, str]:
-    """``mamma_mia_agents.cli.main(argv)`` in this process: (exit code, stdout, stderr);
+    """``mamma_mia_agents.cli.commands.main(argv)`` in this process: (exit code, stdout, stderr);
     an exception escaping ``main`` is returned as the code."""
-    from mamma_mia_agents.cli import main
+    from mamma_mia_agents.cli.commands import main
 
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):

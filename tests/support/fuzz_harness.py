@@ -276,8 +276,8 @@ def play_forward(state: Any, max_steps: int = 3000, seed: int = 0) -> list[str]:
     import numpy as np
 
     from mamma_mia_env import Engine
-    from mamma_mia_env.game.state import OVER
-    from mamma_mia_env.game.validate import check_state
+    from mamma_mia_env.game.record import OVER
+    from mamma_mia_env.game.state import check_state
 
     rng = np.random.default_rng(seed)
     problems = check_state(state)

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 
 from mamma_mia_env import Engine, GameState
-from mamma_mia_env.game.state import OVER
+from mamma_mia_env.game.record import OVER
 
 
 def random_legal(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:

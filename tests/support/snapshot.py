@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from mamma_mia_env.game.state import PHASE_NAMES, REVEAL
+from mamma_mia_env.game.record import PHASE_NAMES, REVEAL
 
 
 def engine_snapshot(data: np.ndarray, game: int, n: int) -> dict:

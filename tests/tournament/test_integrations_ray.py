@@ -10,7 +10,7 @@ import pytest
 
 ray = pytest.importorskip("ray")
 
-from mamma_mia_agents.cli import main as cli_main  # noqa: E402
+from mamma_mia_agents.cli.commands import main as cli_main  # noqa: E402
 from mamma_mia_agents.tournament import run_tournament  # noqa: E402
 
 AGENTS = ["random", "counter", "builder"]  # random draws from the batch generators

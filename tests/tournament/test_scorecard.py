@@ -8,7 +8,8 @@ import pytest
 
 from mamma_mia_agents import REGISTRY, BuilderAgent
 from mamma_mia_agents.bots.search import SearchAgent
-from mamma_mia_agents.tournament import AgentMismatchError, run_tournament
+from mamma_mia_agents.tournament import run_tournament
+from mamma_mia_agents.tournament.matches import AgentMismatchError
 from mamma_mia_agents.tournament.scorecard import (
     ANCHORS,
     BATCH,

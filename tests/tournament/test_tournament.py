@@ -12,23 +12,18 @@ import numpy as np
 import pytest
 
 from mamma_mia_agents import load_agent
-from mamma_mia_agents.cli import main
-from mamma_mia_agents.tournament import (
-    AgentError,
-    deal_seeds,
-    play_games,
-    run_tournament,
-    seating_schedule,
-)
+from mamma_mia_agents.cli.commands import main
+from mamma_mia_agents.tournament import run_tournament
+from mamma_mia_agents.tournament.matches import AgentError, play_games
 from mamma_mia_agents.tournament.results import (
     cluster_mean_interval,
-    finishing_ranks,
     mean_interval,
     plackett_luce_ratings,
     wilson_interval,
-    win_shares,
 )
+from mamma_mia_agents.tournament.schedule import deal_seeds, seating_schedule
 from mamma_mia_env import Config, Engine
+from mamma_mia_env.game.outcome import finishing_ranks, win_shares
 
 
 # -- statistics -----------------------------------------------------------------------------------
