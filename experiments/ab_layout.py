@@ -266,8 +266,8 @@ def main(argv: list[str] | None = None) -> int:
         _worker()
         return 0
     args = parse(argv)
-    from experiments.common import provenance
     from experiments.common.output import output_dir, write_json
+    from mamma_mia_env.plumbing.provenance import provenance
 
     out = output_dir(argparse.Namespace(out=args.out, export=args.export), "ab_layout")
     rows = measure(args)

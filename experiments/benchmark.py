@@ -36,7 +36,6 @@ from mamma_mia_env.game.record import state_dtype
 from mamma_mia_env.plumbing.files import write_figure, write_file
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from experiments.common import provenance
 from experiments.common.output import add_output_args, output_dir  # noqa: E402
 from experiments.common.samplers import (  # noqa: E402
     aec_turns_per_second,
@@ -44,7 +43,7 @@ from experiments.common.samplers import (  # noqa: E402
     sample_parallel,
     sample_serial,
 )
-from mamma_mia_env.plumbing.provenance import write_sidecar
+from mamma_mia_env.plumbing.provenance import provenance, write_sidecar
 
 RESULTS = Path(__file__).resolve().parent / "results"
 

@@ -44,8 +44,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from experiments.common import provenance  # noqa: E402
 from experiments.common.output import add_output_args, output_dir  # noqa: E402
+from mamma_mia_env.plumbing.provenance import provenance  # noqa: E402
 
 ROWS = ("learner_vector", "sb3_vecenv", "sync_vector_gym")
 STEM = "learner_env_speed"

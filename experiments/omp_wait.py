@@ -25,8 +25,8 @@ sys.path.insert(0, str(HERE.parent))
 
 from tqdm import tqdm  # noqa: E402
 
-from experiments.common import provenance  # noqa: E402
 from experiments.common.output import add_output_args, output_dir, write_json  # noqa: E402
+from mamma_mia_env.plumbing.provenance import provenance  # noqa: E402
 
 POLICIES = {"passive (package default)": None, "libgomp default": "", "active": "ACTIVE"}
 

@@ -24,12 +24,12 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from experiments.common import provenance  # noqa: E402
 from experiments.common.output import add_output_args, output_dir, write_json  # noqa: E402
 from experiments.common.samplers import machine, sample_parallel, sample_serial  # noqa: E402
 from mamma_mia_env.envs.vector import MammaMiaVectorEnv  # noqa: E402
 from mamma_mia_env.game import kernels  # noqa: E402
 from mamma_mia_env.game.engine import PARALLEL_MIN_BATCH  # noqa: E402
+from mamma_mia_env.plumbing.provenance import provenance  # noqa: E402
 
 
 def per_call(fn: Callable[[], object], seconds: float) -> float:
