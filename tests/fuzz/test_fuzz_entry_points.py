@@ -29,7 +29,7 @@ from test_fuzz_doors import (
 #: the parser each builds (caught at ``parse_args``); only values that must be refused
 #: are sent (an accepted value would start an experiment).
 ENTRY_POINTS = {
-    "python -m experiments reproduce": ("experiments.reproduce", ["--quick"]),
+    "python -m experiments reproduce": ("experiments.reproduce.cli", ["--quick"]),
     "python -m experiments docs": ("experiments.docs", ["--check"]),
     "python -m mamma_mia_env": ("mamma_mia_env.__main__", ["--quiet"]),
 }

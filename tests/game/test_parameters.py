@@ -148,7 +148,7 @@ def test_the_kernel_cache_key_covers_the_declarations() -> None:
 
 
 def test_every_command_that_starts_a_game_offers_every_variant() -> None:
-    from mamma_mia_agents.cli import build_parser
+    from mamma_mia_agents.cli.commands import build_parser
 
     parser = build_parser()
     sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
