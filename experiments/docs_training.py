@@ -7,14 +7,14 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from experiments.common.cleanrl_phases import short_name
+from experiments.common.output import short_name
 from experiments.docs_ladder import pairings_table
 
 RESULTS = Path(__file__).resolve().parent / "results"
 
 
 def cleanrl_ppo() -> str:
-    """The CleanRL-style PPO run (experiments/cleanrl_ppo.py --export): its throughput,
+    """The CleanRL-style PPO run (python -m experiments.cleanrl_ppo --export): its throughput,
     overall / env alone (the target: 0.5) and the update's share of the wall
     time (results written before the script timed its parts have none: "-")."""
     lines = [
@@ -161,7 +161,7 @@ def ab_cleanrl_defaults() -> str:
 
 def ten_minutes() -> str:
     """The "minutes to a good policy" goal: the ``--preset ten-minutes`` run
-    (experiments/cleanrl_ppo.py --preset ten-minutes --export), its final duplicate-deal
+    (python -m experiments.cleanrl_ppo --preset ten-minutes --export), its final duplicate-deal
     evaluation and where its wall time went."""
     d = json.loads((RESULTS / "cleanrl_ppo_2p_ten_minutes.json").read_text())
     a, f, w, t = d["args"], d["evaluation"]["final"], d["wall"], d["throughput"]

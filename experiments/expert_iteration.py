@@ -53,9 +53,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from experiments.common.cleanrl_phases import CURVE_SEED, FINAL_SEED  # noqa: E402
 from experiments.common.distill import fit_to_values, numpy_policy, torch_actor  # noqa: E402
-from experiments.common.evaluation import policy_against  # noqa: E402
+from experiments.common.evaluation import CURVE_SEED, FINAL_SEED, policy_against  # noqa: E402
 from experiments.common.output import RESULTS, RUNS  # noqa: E402
 from experiments.common.search_labels import LabelJob, label_parallel  # noqa: E402
 from experiments.common.training import dataclass_parser, set_threads  # noqa: E402

@@ -8,16 +8,14 @@
 * :mod:`~experiments.common.speed`: the heuristic bots' tournament speed (speed.py,
   leaderboard.py);
 * :mod:`~experiments.common.training`: threads, the library training scripts' flags
-  and files, cleanrl_ppo.py's flags and curve; :mod:`~experiments.common.ppo_steps`:
-  the steps of a CleanRL PPO iteration;
+  and files, cleanrl_ppo.py's flags and curves (its algorithm is in that one file);
 * :mod:`~experiments.common.config`, :mod:`~experiments.common.imitation`,
   :mod:`~experiments.common.evaluation`, :mod:`~experiments.common.sb3_ppo`,
   :mod:`~experiments.common.ppo_outputs`: the MaskablePPO run's plumbing (config files,
-  the imitation warm start, duplicate-deal evaluations, SB3 callbacks and plots, what a
-  run keeps);
-* :mod:`~experiments.common.ppo_loop`, :mod:`~experiments.common.cleanrl_phases`:
-  cleanrl_ppo.py's PPO loop and the phases around it (warm start, curve, export);
-  :mod:`~experiments.common.policy_export`: a trained network as the numpy policy file;
+  the imitation warm start, duplicate-deal evaluations and the training runs' curve
+  and final seeds, SB3 callbacks and plots, what a run keeps);
+* :mod:`~experiments.common.policy_export`: a trained network as the numpy policy file,
+  and a policy file as the starting actor of a fine-tuning run;
 * :mod:`~experiments.common.search_labels`, :mod:`~experiments.common.distill`: expert
   iteration's data (positions labelled by the search bot) and its fit;
 * :mod:`~experiments.common.opponents`: training opponents as committed import paths;

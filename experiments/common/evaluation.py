@@ -20,7 +20,16 @@ from experiments.common.provenance import bot_sources, git_revision
 from mamma_mia_env.plumbing.files import write_file
 from mamma_mia_env.plumbing.provenance import provenance
 
-__all__ = ["evaluate", "evaluate_policy_file", "play_learner_games", "policy_against"]
+__all__ = ["CURVE_SEED", "FINAL_SEED", "evaluate", "evaluate_policy_file", "final_evaluation"]
+__all__ += ["play_learner_games", "policy_against"]
+
+#: The deals of a training run's learning-curve evaluations and of its final evaluation
+#: (cleanrl_ppo.py, expert_iteration.py): constants that no training run uses (the
+#: training's deals come from ``--seed`` through the env's generator, the teacher's from
+#: ``[seed, 7]``), and different from each other, so that the final figure is measured on
+#: deals the run never chose anything by.
+CURVE_SEED = 230_001
+FINAL_SEED = 230_023
 
 
 def evaluate(
@@ -73,6 +82,29 @@ def policy_against(
     from mamma_mia_agents.bots.ppo_agent import PPOAgent
 
     return evaluate(PPOAgent(policy), [rival], num_players, games, seed, workers=workers)[rival]
+
+
+def final_evaluation(policy_file: Path, rival: str, num_players: int, games: int) -> dict[str, Any]:
+    """A trained policy file against ``rival``: ``games`` duplicate-deal games at
+    ``FINAL_SEED``, its win rate with the Wilson 95% interval; and the same deals with
+    actions drawn from the policy (``PPOAgent(deterministic=False)``, the tournament's
+    generator): what the choice of the most likely action is worth."""
+    from mamma_mia_agents.bots.ppo_agent import PPOAgent
+
+    t0 = time.perf_counter()
+    policy = PPOAgent(policy_file).policy(num_players)
+    res = policy_against(policy, rival, num_players, games, FINAL_SEED)
+    sampled = evaluate(PPOAgent(policy, deterministic=False), [rival], num_players, games,
+                       FINAL_SEED)[rival]  # fmt: skip
+    return {
+        "opponent": rival,
+        "games": res["games"],
+        "seed": FINAL_SEED,
+        "play": "deterministic (PPOAgent: the most likely legal action)",
+        **{k: res[k] for k in ("win_rate", "win_rate_low", "win_rate_high", "mean_delivered")},
+        "sampled": {k: sampled[k] for k in ("win_rate", "win_rate_low", "win_rate_high")},
+        "seconds": round(time.perf_counter() - t0, 2),
+    }
 
 
 def evaluate_policy_file(

@@ -5,7 +5,9 @@ play it with numpy alone; reading the weights out of a torch network needs torch
 the export lives here with the other training code, above the agents layer. One
 exporter (:func:`policy_from_mlp`: hidden ``Linear`` layers with one activation, then
 the logits layer) and a front per trainer: stable-baselines3's ``ActorCriticPolicy``
-(``train_ppo.py``) and the ``Agent`` of ``cleanrl_ppo.py``.
+(``train_ppo.py``) and the ``Agent`` of ``cleanrl_ppo.py``. The way back, a policy file
+into a torch actor of two tanh hidden layers (``cleanrl_ppo.py --init-policy``):
+:func:`init_problem` says whether it fits, :func:`load_actor` copies it in.
 """
 
 from __future__ import annotations
@@ -18,7 +20,8 @@ import numpy as np
 from mamma_mia_agents.bots.ppo_policy import ACTIVATIONS, FORMAT, NumpyPolicy
 from mamma_mia_env.game.observe import observation_layout
 
-__all__ = ["policy_from_cleanrl", "policy_from_mlp", "policy_from_sb3"]
+__all__ = ["init_problem", "load_actor", "policy_from_cleanrl", "policy_from_mlp"]
+__all__ += ["policy_from_sb3"]
 
 
 def policy_from_mlp(
@@ -71,3 +74,48 @@ def policy_from_cleanrl(agent: Any, meta: dict[str, Any], scale: np.ndarray) -> 
     ``scale`` (its default ``canonical=True, normalize=True``)."""
     modules = list(agent.actor)
     return policy_from_mlp(modules[:-1], modules[-1], meta, scale)
+
+
+def init_problem(policy: NumpyPolicy, num_players: int, hidden: int) -> str | None:
+    """Why ``policy`` cannot be the starting actor of a ``num_players`` learner with two
+    tanh hidden layers of ``hidden`` units (None: it can). It must read the learner's
+    whole canonical recall observation, scaled as the learner env scales it; its two
+    hidden layers may be narrower, of equal widths (:func:`load_actor` widens them)."""
+    from mamma_mia_env.game.symmetry import obs_scale
+
+    widths, activation = [w.shape[1] for w, _ in policy.layers], policy.meta["activation"]
+    if policy.num_players != num_players:
+        return f"it plays {policy.num_players} players, the run {num_players}"
+    if policy.observation_mode != "recall" or not policy.canonical or policy.select is not None:
+        return "it does not read the learner's whole canonical recall observation"
+    if policy.meta.get("double_ingredients", False):
+        return "it was trained with the double-ingredients variant"
+    if activation != "tanh" or len(widths) != 2 or not widths[0] == widths[1] <= hidden:
+        return (f"its hidden layers are {widths} ({activation}), the agent's two of "
+                f"--hidden {hidden} (tanh; a file's may be narrower, of equal widths)")  # fmt: skip
+    if not np.allclose(policy.scale, obs_scale(num_players, "recall")):
+        return "its observation scale is not the learner env's"
+    return None
+
+
+def load_actor(actor: Any, path: str) -> None:
+    """Copy the policy file's layers into the torch ``actor`` (a ``Sequential`` that
+    :func:`init_problem` accepts the file for): fine-tuning a trained policy.
+
+    A file with narrower hidden layers than the actor's is widened (as Net2Net widens a
+    network, with zeros instead of copies): its weights fill the first units, the extra
+    units keep their fresh incoming weights, and every weight leaving an extra unit
+    starts at 0, so the widened actor computes exactly the file's policy and the extra
+    units join in as their outgoing weights learn."""
+    import torch
+
+    policy = NumpyPolicy.load(path)
+    linears = [m for m in actor if isinstance(m, torch.nn.Linear)]
+    pairs = [*policy.layers, (policy.w_out, policy.b_out)]
+    with torch.no_grad():
+        for k, (lin, (w, b)) in enumerate(zip(linears, pairs, strict=True)):
+            fan_in, fan_out = w.shape
+            if k > 0:  # the weights from the extra units of the layer below: 0
+                lin.weight[:, fan_in:] = 0.0
+            lin.weight[:fan_out, :fan_in] = torch.from_numpy(np.ascontiguousarray(w.T))
+            lin.bias[:fan_out] = torch.from_numpy(b)

@@ -1,6 +1,7 @@
 """What the training scripts share: thread setup, the library scripts' flags, the files
 a library training run writes (train_rllib.py, train_tianshou.py), and for
-cleanrl_ppo.py its arguments dataclass as flags and its learning-curve panels.
+cleanrl_ppo.py its arguments dataclass as flags, its learning-curve panels and its
+learning curve over wall time.
 
 The flags and files are the same for every library so that their runs compare:
 ``--players``, ``--reward-mode``, ``--seed``, ``--threads``, ``--name``, ``--out``;
@@ -19,7 +20,7 @@ from mamma_mia_env.plumbing.files import write_figure, write_file
 from mamma_mia_env.plumbing.provenance import provenance
 
 __all__ = ["add_dataclass_args", "add_training_args", "check_training_args", "plot_panels"]
-__all__ += ["set_threads", "write_training_run"]
+__all__ += ["plot_wall_curve", "set_threads", "write_training_run"]
 
 
 def set_threads(n: int) -> None:
@@ -205,6 +206,56 @@ def plot_panels(
         a.plot(steps, [r[key] for r in rows])
         a.set_xlabel("env steps")
         a.set_ylabel(label)
+    fig.suptitle(title)
+    fig.tight_layout()
+    write_figure(fig, path, "plot", dpi=100)
+    plt.close(fig)
+
+
+def plot_wall_curve(
+    rows: list[dict[str, Any]],
+    curve: list[dict[str, Any]],
+    opponents: tuple[str, str],
+    num_players: int,
+    spans: tuple[float, float],
+    title: str,
+    path: Path,
+) -> None:
+    """Two panels: the win rate over wall minutes (the curve's evaluations against the
+    evaluations' opponent with their 95% intervals, the share of training games won
+    against the training opponents, ``opponents`` = (evaluations', training's), and the
+    ``spans`` = (warm start seconds, wall budget minutes), if any), and the same over env
+    steps; the dotted line is the ten-minute preset's target against ``builder`` (60%)
+    when that is the evaluations' opponent, else chance."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    from experiments.common.output import short_name
+
+    (rival, opponent), (bc_seconds, budget) = opponents, spans
+    line = 0.6 if rival == "builder" else 1.0 / num_players
+    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 3.8))
+    for ax, key, scale, label in ((left, "wall_seconds", 60.0, "wall time (minutes)"),
+                                  (right, "global_step", 1.0, "env steps")):  # fmt: skip
+        if curve:
+            x = np.array([c[key] for c in curve]) / scale
+            y = np.array([c["win_rate"] for c in curve])
+            err = [y - [c["win_rate_low"] for c in curve], [c["win_rate_high"] for c in curve] - y]
+            ax.errorbar(x, y, yerr=err, marker="o", capsize=3,
+                        label=f"evaluation vs {short_name(rival)} (argmax)")  # fmt: skip
+        ax.plot([r[key] / scale for r in rows], [r["win"] for r in rows], alpha=0.5,
+                label=f"training games vs {short_name(opponent)} (sampled)")  # fmt: skip
+        ax.axhline(line, color="k", linestyle=":", linewidth=1)
+        ax.set_xlabel(label)
+        ax.set_ylabel("win rate")
+    if bc_seconds > 0:
+        left.axvspan(0, bc_seconds / 60.0, color="grey", alpha=0.2, label="imitation warm start")
+    if budget > 0:
+        left.axvline(budget, color="r", linestyle="--", linewidth=1, label="wall budget")
+    left.legend(fontsize=8)
     fig.suptitle(title)
     fig.tight_layout()
     write_figure(fig, path, "plot", dpi=100)

@@ -80,7 +80,7 @@ RECORDS: list[Record] = [
             ),
             "learner_env_speed_2p_b256_t1.png": "the same command",
             "cleanrl_ppo_2p_builder.json": (
-                "python experiments/cleanrl_ppo.py --export --name 2p_builder --num-players 2 "
+                "python -m experiments.cleanrl_ppo --export --name 2p_builder --num-players 2 "
                 "--opponent builder --total-timesteps 300000 --num-envs 128 --num-steps 32 "
                 "--eval-games 512"
             ),
@@ -211,7 +211,7 @@ RECORDS: list[Record] = [
         name="cleanrl_ten_minutes",
         commands={
             "cleanrl_ppo_2p_ten_minutes.json": (
-                "python experiments/cleanrl_ppo.py --preset ten-minutes --export"
+                "python -m experiments.cleanrl_ppo --preset ten-minutes --export"
             ),
             "cleanrl_ppo_2p_ten_minutes.png": "the same command",
             "cleanrl_ppo_2p_ten_minutes.wall_curve.png": "the same command",
@@ -270,7 +270,7 @@ RECORDS: list[Record] = [
         name="cleanrl_vs_search",
         commands={
             f"cleanrl_ppo_2p_vs_search_{leg}.{ext}": (
-                f"python experiments/cleanrl_ppo.py --preset vs-search-{leg} --export"
+                f"python -m experiments.cleanrl_ppo --preset vs-search-{leg} --export"
                 if ext == "json"
                 else "the same command"
             )

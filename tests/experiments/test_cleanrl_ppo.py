@@ -12,8 +12,13 @@ import pytest
 
 pytest.importorskip("torch")
 
+from pathlib import Path  # noqa: E402
+
 from experiments import cleanrl_ppo  # noqa: E402
-from experiments.common import cleanrl_phases, ppo_steps  # noqa: E402
+from experiments.common.evaluation import FINAL_SEED  # noqa: E402
+from experiments.common.policy_export import load_actor  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
 
 EASY = [
     "--num-players", "2", "--opponent", "random", "--reward-mode", "delivered",
@@ -77,7 +82,7 @@ def test_sampling_draws_only_legal_actions_in_proportion() -> None:
     torch.manual_seed(0)
     counts = torch.zeros_like(probs)
     for _ in range(4000):
-        counts[torch.arange(3), ppo_steps.sample(probs)] += 1
+        counts[torch.arange(3), cleanrl_ppo.sample(probs)] += 1
     assert (counts[probs == 0] == 0).all()  # never an action of probability 0
     assert torch.allclose(counts / 4000, probs, atol=0.03)
 
@@ -108,13 +113,13 @@ def test_bad_arguments_are_refused(capsys) -> None:
 
 
 def test_legal_lists_give_the_distribution_of_the_full_mask() -> None:
-    """The policy over each row's legal actions (ppo_steps.Legal) is CleanRL's masked
+    """The policy over each row's legal actions (cleanrl_ppo.Legal) is CleanRL's masked
     softmax over all actions: same log-probabilities, entropies and gradients."""
     torch = pytest.importorskip("torch")
-    from experiments.common.ppo_steps import Legal
+    from experiments.cleanrl_ppo import Legal
 
     torch.manual_seed(0)
-    agent = ppo_steps.Agent(7, 40, 16)
+    agent = cleanrl_ppo.Agent(7, 40, 16)
     for layer in agent.actor:  # logits far from uniform, so that the test has teeth
         if isinstance(layer, torch.nn.Linear):
             torch.nn.init.normal_(layer.weight, std=1.0)
@@ -149,10 +154,10 @@ def test_the_logits_layer_over_the_batchs_legal_actions_is_the_full_layer() -> N
     with actions 10-29 legal nowhere, its logits and every gradient (zero for the rows
     of those actions) are the full layer's."""
     torch = pytest.importorskip("torch")
-    from experiments.common.ppo_steps import Legal
+    from experiments.cleanrl_ppo import Legal
 
     torch.manual_seed(1)
-    agent = ppo_steps.Agent(7, 40, 16)
+    agent = cleanrl_ppo.Agent(7, 40, 16)
     x = torch.randn(32, 7)
     mask = torch.rand(32, 40) < 0.3
     mask[:, 10:30] = False
@@ -246,13 +251,13 @@ def test_warm_start_curve_and_final_evaluation(tmp_path) -> None:
     assert walls == sorted(walls) and walls[0] >= round(warm["seconds"], 2) - 0.01
     assert warm["seconds"] > 0
     final = doc["evaluation"]["final"]
-    assert final["games"] == 20 and final["seed"] == cleanrl_phases.FINAL_SEED
+    assert final["games"] == 20 and final["seed"] == FINAL_SEED
     assert final["win_rate_low"] <= final["win_rate"] <= final["win_rate_high"]
     assert 0 <= final["sampled"]["win_rate"] <= 1  # the same deals, actions drawn
     wall = doc["wall"]
     assert wall["stopped_by"] == "total_timesteps" and len(wall["load_average"]) == 3
     assert wall["training_seconds"] >= wall["warm_start_seconds"] + wall["ppo_seconds"]
-    assert doc["provenance"]["seeds"]["final_seed"] == cleanrl_phases.FINAL_SEED
+    assert doc["provenance"]["seeds"]["final_seed"] == FINAL_SEED
 
 
 def test_the_wall_budget_stops_training(tmp_path) -> None:
@@ -273,7 +278,7 @@ def test_the_exported_policy_plays_as_the_torch_actor(tmp_path) -> None:
     torch = pytest.importorskip("torch")
     import numpy as np
 
-    from experiments.common.cleanrl_phases import export_policy
+    from experiments.cleanrl_ppo import export_policy
     from mamma_mia_agents.bots.ppo_agent import PPOAgent
     from mamma_mia_env.envs.learner_vector import MammaMiaLearnerVectorEnv
     from mamma_mia_env.game.symmetry import SeatCanonicalizer, obs_scale
@@ -283,11 +288,11 @@ def test_the_exported_policy_plays_as_the_torch_actor(tmp_path) -> None:
     envs = MammaMiaLearnerVectorEnv(64, num_players=2, canonical=False, normalize=False)
     canon, scale = SeatCanonicalizer(envs.config), obs_scale(2, "recall")
     torch.manual_seed(0)
-    agent = ppo_steps.Agent(envs.single_observation_space.shape[0], 655, 32)
+    agent = cleanrl_ppo.Agent(envs.single_observation_space.shape[0], 655, 32)
     for layer in agent.actor:  # logits far from uniform, so that the test has teeth
         if isinstance(layer, torch.nn.Linear):
             torch.nn.init.normal_(layer.weight, std=0.5)
-    export_policy(args, agent, scale, 0).save(tmp_path / "p.npz")
+    export_policy(args, agent, 0).save(tmp_path / "p.npz")
     player = PPOAgent(tmp_path / "p.npz")
     obs, info = envs.reset(seed=5)
     seats_seen = set()
@@ -309,17 +314,17 @@ def test_init_policy_starts_the_actor_from_a_policy_file(tmp_path) -> None:
     network (every weight), and the run that starts from it trains on."""
     torch = pytest.importorskip("torch")
 
-    from experiments.common.cleanrl_phases import export_policy, load_actor
+    from experiments.cleanrl_ppo import export_policy
     from mamma_mia_env.game.symmetry import obs_scale
 
     args, _ = cleanrl_ppo.parse_args(["--hidden", "32"])
     scale = obs_scale(2, "recall")
     torch.manual_seed(0)
-    first = ppo_steps.Agent(len(scale), 655, 32)
-    export_policy(args, first, scale, 0).save(tmp_path / "p.npz")
+    first = cleanrl_ppo.Agent(len(scale), 655, 32)
+    export_policy(args, first, 0).save(tmp_path / "p.npz")
     torch.manual_seed(1)
-    second = ppo_steps.Agent(len(scale), 655, 32)
-    load_actor(second, str(tmp_path / "p.npz"))
+    second = cleanrl_ppo.Agent(len(scale), 655, 32)
+    load_actor(second.actor, str(tmp_path / "p.npz"))
     for a, b in zip(first.actor.parameters(), second.actor.parameters(), strict=True):
         assert torch.equal(a, b)
     out = tmp_path / "run"
@@ -336,9 +341,9 @@ def test_an_init_policy_that_does_not_fit_is_refused(tmp_path, capsys) -> None:
     or malformed file, another player count, another width or activation (the SB3
     network bundled as the champion's prior), and a warm start given with it."""
     (tmp_path / "junk.npz").write_bytes(b"not a zip")
-    policy_4p = str(cleanrl_ppo.ROOT / "agents" / "policies" / "ppo_4p.npz")
-    shipped = str(cleanrl_ppo.ROOT / "agents" / "policies" / "champion_prior_2p.npz")
-    ten = str(cleanrl_ppo.ROOT / "experiments" / "results" / "cleanrl_ppo_2p_ten_minutes.npz")
+    policy_4p = str(ROOT / "agents" / "policies" / "ppo_4p.npz")
+    shipped = str(ROOT / "agents" / "policies" / "champion_prior_2p.npz")
+    ten = str(ROOT / "experiments" / "results" / "cleanrl_ppo_2p_ten_minutes.npz")
     for argv, message in [
         (["--init-policy", str(tmp_path / "none.npz")], "--init-policy"),
         (["--init-policy", str(tmp_path / "junk.npz")], "--init-policy"),
@@ -361,20 +366,20 @@ def test_a_narrower_init_policy_is_widened_to_the_same_policy(tmp_path) -> None:
     (not zero: they can learn)."""
     torch = pytest.importorskip("torch")
 
-    from experiments.common.cleanrl_phases import export_policy, load_actor
+    from experiments.cleanrl_ppo import export_policy
     from mamma_mia_env.game.symmetry import obs_scale
 
     args, _ = cleanrl_ppo.parse_args(["--hidden", "32"])
     scale = obs_scale(2, "recall")
     torch.manual_seed(0)
-    narrow = ppo_steps.Agent(len(scale), 655, 32)
+    narrow = cleanrl_ppo.Agent(len(scale), 655, 32)
     for layer in narrow.actor:  # logits far from uniform, so that the test has teeth
         if isinstance(layer, torch.nn.Linear):
             torch.nn.init.normal_(layer.weight, std=0.5)
-    export_policy(args, narrow, scale, 0).save(tmp_path / "p.npz")
+    export_policy(args, narrow, 0).save(tmp_path / "p.npz")
     assert cleanrl_ppo.parse_args(["--hidden", "48", "--init-policy", str(tmp_path / "p.npz")])
-    wide = ppo_steps.Agent(len(scale), 655, 48)
-    load_actor(wide, str(tmp_path / "p.npz"))
+    wide = cleanrl_ppo.Agent(len(scale), 655, 48)
+    load_actor(wide.actor, str(tmp_path / "p.npz"))
     x = torch.rand(256, len(scale))
     with torch.no_grad():
         torch.testing.assert_close(wide.actor(x), narrow.actor(x), rtol=1e-5, atol=1e-5)
