@@ -513,15 +513,9 @@ def train(args: Args, out: Path) -> dict[str, Any]:
 
 
 def iterate(
-    args: Args,
-    envs: Any,
-    agent: Agent,
-    optimizer: optim.Optimizer,
-    s: Storage,
-    rng: np.random.Generator,
-    run: Run,
-    fh: Any,
-) -> None:
+    args: Args, envs: Any, agent: Agent, optimizer: optim.Optimizer, s: Storage,
+    rng: np.random.Generator, run: Run, fh: Any,
+) -> None:  # fmt: skip
     """CleanRL's loop: anneal the learning rate, collect a rollout, compute GAE, update;
     one row per iteration into ``run.rows`` and the CSV ``fh``. The learning curve's
     evaluations come every ``curve_every`` env steps; the wall budget stops the loop
@@ -626,14 +620,9 @@ def gae(args: Args, agent: Agent, s: Storage) -> tuple[torch.Tensor, torch.Tenso
 
 
 def update(
-    args: Args,
-    agent: Agent,
-    optimizer: optim.Optimizer,
-    s: Storage,
-    advantages: torch.Tensor,
-    returns: torch.Tensor,
-    rng: np.random.Generator,
-) -> dict[str, float]:
+    args: Args, agent: Agent, optimizer: optim.Optimizer, s: Storage, advantages: torch.Tensor,
+    returns: torch.Tensor, rng: np.random.Generator,
+) -> dict[str, float]:  # fmt: skip
     """``update_epochs`` epochs of minibatch PPO on the flattened batch (early stop on
     ``target_kl``); returns the last minibatch's losses and the epoch statistics."""
     b_obs = s.obs.reshape((-1, s.obs.shape[-1]))
@@ -663,21 +652,8 @@ def update(
                 mb_advantages = (mb_advantages - mb_advantages.mean()) / (
                     mb_advantages.std() + 1e-8
                 )
-            # policy loss: the clipped surrogate objective
-            pg_loss1 = -mb_advantages * ratio
-            pg_loss2 = -mb_advantages * torch.clamp(ratio, 1 - args.clip_coef, 1 + args.clip_coef)
-            pg_loss = torch.max(pg_loss1, pg_loss2).mean()
-            # value loss: half the squared error, clipped around the rollout's values
-            newvalue = newvalue.view(-1)
-            if args.clip_vloss:
-                v_loss_unclipped = (newvalue - b_returns[mb_inds]) ** 2
-                v_clipped = b_values[mb_inds] + torch.clamp(
-                    newvalue - b_values[mb_inds], -args.clip_coef, args.clip_coef
-                )
-                v_loss_clipped = (v_clipped - b_returns[mb_inds]) ** 2
-                v_loss = 0.5 * torch.max(v_loss_unclipped, v_loss_clipped).mean()
-            else:
-                v_loss = 0.5 * ((newvalue - b_returns[mb_inds]) ** 2).mean()
+            pg_loss = policy_loss(args, mb_advantages, ratio)
+            v_loss = value_loss(args, newvalue.view(-1), b_values[mb_inds], b_returns[mb_inds])
             entropy_loss = entropy.mean()
             loss = pg_loss - args.ent_coef * entropy_loss + v_loss * args.vf_coef
             optimizer.zero_grad()
@@ -699,6 +675,25 @@ def update(
         "clipfrac": float(np.mean(clipfracs)),
         "explained_variance": float(explained_var),
     }
+
+
+def policy_loss(args: Args, advantages: torch.Tensor, ratio: torch.Tensor) -> torch.Tensor:
+    """The clipped surrogate objective, as a loss."""
+    pg_loss1 = -advantages * ratio
+    pg_loss2 = -advantages * torch.clamp(ratio, 1 - args.clip_coef, 1 + args.clip_coef)
+    return torch.max(pg_loss1, pg_loss2).mean()
+
+
+def value_loss(
+    args: Args, newvalue: torch.Tensor, values: torch.Tensor, returns: torch.Tensor
+) -> torch.Tensor:
+    """Half the squared error to the returns, clipped around the rollout's values."""
+    if args.clip_vloss:
+        v_loss_unclipped = (newvalue - returns) ** 2
+        v_clipped = values + torch.clamp(newvalue - values, -args.clip_coef, args.clip_coef)
+        v_loss_clipped = (v_clipped - returns) ** 2
+        return 0.5 * torch.max(v_loss_unclipped, v_loss_clipped).mean()
+    return 0.5 * ((newvalue - returns) ** 2).mean()
 
 
 # -- evaluations and outputs ----------------------------------------------------------

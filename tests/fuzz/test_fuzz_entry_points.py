@@ -35,8 +35,9 @@ ENTRY_POINTS = {
 }
 SCRIPTS = ["benchmark", "leaderboard", "speed", "omp_wait", "learner_env_speed", "bot_speed",
            "search_strength", "ab_speed", "ab_bot_check", "ab_bot_kernels", "profile_vector",
-           "openspiel_ismcts", "cleanrl_ppo", "train_ppo"]  # fmt: skip
+           "openspiel_ismcts", "train_ppo"]  # fmt: skip
 ENTRY_POINTS.update({f"python experiments/{n}.py": (f"experiments.{n}", []) for n in SCRIPTS})
+ENTRY_POINTS["python -m experiments.cleanrl_ppo"] = ("experiments.cleanrl_ppo", [])
 #: Text flags an entry point checks itself, with values it must refuse.
 TEXT_REFUSED = {("python -m experiments reproduce", "--only"): ["nosuch", ",,x"]}
 
