@@ -24,7 +24,7 @@ def print_list(mode: str) -> None:
     """``--list``: every file of ``mode`` under the command that makes it, and the records."""
     where = "experiments/results/quick/" if mode == "quick" else "experiments/results/"
     print(f"--{mode}: every file in {where}, by the command that makes it")
-    print("(reproduce runs the same command with --out runs/reproduce/<mode>/):\n")
+    print("(reproduce runs the same command with --out runs/reproduce/<mode>/<folder>/):\n")
     files = result_files(mode)
     for e in EXPERIMENTS:
         cmd = e.command(mode)

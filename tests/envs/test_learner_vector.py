@@ -144,7 +144,7 @@ def test_gymnasium_wrappers() -> None:
 def test_speed_script_writes_its_result(tmp_path) -> None:
     import json
 
-    from experiments import learner_env_speed
+    from experiments.benchmark import learner_env_speed
 
     out = tmp_path / "speed"
     argv = ["--batch", "4", "--repeats", "1", "--seconds", "0.05", "--out", str(out)]
