@@ -62,7 +62,7 @@ def bot_speed_table() -> str:
     )
 
 
-def ab_bot_kernels() -> str:
+def bot_kernels() -> str:
     """The bots' decision kernels against those of commit 562aa93 (the record
     bot_kernels/against_562aa93.json)."""
     doc = json.loads((RESULTS / "bot_kernels" / "against_562aa93.json").read_text())

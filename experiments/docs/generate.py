@@ -1,7 +1,7 @@
 """Fill the docs' result tables from the result files, so that they cannot drift.
 
-    PYTHONPATH=. python -m experiments docs           # rewrite the marked blocks
-    PYTHONPATH=. python -m experiments docs --check   # exit 1 if a block is stale
+    python -m experiments docs           # rewrite the marked blocks
+    python -m experiments docs --check   # exit 1 if a block is stale
 
 A block is marked ``<!-- results:NAME -->`` ... ``<!-- /results -->`` in a markdown file;
 ``BLOCKS[NAME]`` renders its content from ``experiments/results/``. Numbers outside
@@ -16,12 +16,12 @@ import re
 from collections.abc import Callable
 
 from experiments.common.output import RESULTS, ROOT
-from experiments.docs.bots import ab_bot_kernels, bot_speed_table, search_strength_table
+from experiments.docs.bots import bot_kernels, bot_speed_table, search_strength_table
 from experiments.docs.champion import champion_speed, champion_strength, champion_tuning
 from experiments.docs.ladder import ladder_ratings
 from experiments.docs.training import (
-    ab_cleanrl_defaults,
-    ab_cleanrl_warm_start,
+    cleanrl_defaults,
+    cleanrl_warm_start,
     cleanrl_ppo,
     expert_iteration,
     expert_iteration_strength,
@@ -236,16 +236,16 @@ BLOCKS: dict[str, Callable[[], str]] = {
     "search_strength": search_strength_table,
     "result_files": result_files_table,
     "bot_speed": bot_speed_table,
-    "ab_bot_kernels": ab_bot_kernels,
+    "bot_kernels": bot_kernels,
     "shipped_policy": shipped_policy,
-    "ab_cleanrl_defaults": ab_cleanrl_defaults,
+    "cleanrl_defaults": cleanrl_defaults,
     "champion_tuning": champion_tuning,
     "champion_strength": champion_strength,
     "champion_speed": champion_speed,
     "ladder_ratings": ladder_ratings,
     "ppo_strength": ppo_strength,
     "ten_minutes": ten_minutes,
-    "ab_cleanrl_warm_start": ab_cleanrl_warm_start,
+    "cleanrl_warm_start": cleanrl_warm_start,
     "vs_search": vs_search,
     "vs_search_strength": vs_search_strength,
     "expert_iteration": expert_iteration,

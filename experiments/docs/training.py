@@ -135,7 +135,7 @@ def _wins(runs: list[dict]) -> str:
     return ", ".join(f"{r['win']:.3f}" for r in runs)
 
 
-def ab_cleanrl_defaults() -> str:
+def cleanrl_defaults() -> str:
     """The CleanRL-style PPO's update settings, old and new, at equal env steps
     (experiments/train/cleanrl_defaults.py)."""
     doc = json.loads((RESULTS / "cleanrl_defaults" / "update.json").read_text())
@@ -194,7 +194,7 @@ def ten_minutes() -> str:
     )
 
 
-def ab_cleanrl_warm_start() -> str:
+def cleanrl_warm_start() -> str:
     """The ten-minute preset from scratch and with the imitation warm start, at equal env
     steps (experiments/train/cleanrl_defaults.py --study warm-start)."""
     doc = json.loads((RESULTS / "cleanrl_defaults" / "warm_start.json").read_text())
