@@ -21,8 +21,8 @@ from experiments.docs.champion import champion_speed, champion_strength, champio
 from experiments.docs.ladder import ladder_ratings
 from experiments.docs.training import (
     cleanrl_defaults,
-    cleanrl_warm_start,
     cleanrl_ppo,
+    cleanrl_warm_start,
     expert_iteration,
     expert_iteration_strength,
     ppo_strength,
