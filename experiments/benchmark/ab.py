@@ -148,7 +148,7 @@ class _BotsRow:
             env.step()
         self.obs, self.info = env.obs.copy(), {k: v.copy() for k, v in env.info.items()}
         self.bots = [load_agent(name) for name in BOTS]
-        self.rng, self.calls = _sampler(3).rng, 0  # type: ignore[attr-defined]
+        self.rng, self.calls = _sampler(3).rng, 0
 
     def step(self) -> int:
         bot = self.bots[self.calls % len(self.bots)]
@@ -242,7 +242,9 @@ def measure(args: Args) -> dict[str, Any]:
     tmp = Path(tempfile.mkdtemp(prefix="ab-"))
     sides = {"base": args.base, "new": args.new}
     procs: dict[str, subprocess.Popen] = {}
-    rates = {c: {k: [] for k in ("base", "new", "base_cpu", "new_cpu")} for c in args.comparisons}
+    rates: dict[str, dict[str, list[float]]] = {
+        c: {k: [] for k in ("base", "new", "base_cpu", "new_cpu")} for c in args.comparisons
+    }
     try:
         for side, path in sides.items():
             procs[side] = _start(_link_tree(path, tmp / side), args.comparisons, args.env[side])

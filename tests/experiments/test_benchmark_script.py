@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 import csv
-import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "experiments"))
-
-import benchmark  # noqa: E402
+from experiments.benchmark import benchmark
 
 
 def test_quick_benchmark_writes_its_table(tmp_path: Path) -> None:

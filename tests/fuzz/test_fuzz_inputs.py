@@ -138,7 +138,6 @@ def test_fuzz_champion_fields_of_any_kind(field, value, tmp_path_factory):
 
 
 def _train_ppo_defaults() -> dict:
-    sys.path.insert(0, str(ROOT))
     from experiments.train.train_ppo import DEFAULTS
 
     return DEFAULTS
@@ -210,7 +209,6 @@ RESUME = {
 @fuzz_settings(150)
 @given(field=st.sampled_from(_paths(RESUME)), value=JSON)
 def test_fuzz_resume_files_are_checked(field, value):
-    sys.path.insert(0, str(ROOT))
     from experiments.evaluate.search_strength import check_resume
 
     doc = json.loads(_set(RESUME, field, json.dumps(value)))
