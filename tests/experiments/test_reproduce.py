@@ -80,13 +80,14 @@ def test_compare_ignores_provenance_and_reports_differences(tmp_path):
 def test_every_experiment_is_well_formed():
     names = [e.name for e in registry.EXPERIMENTS] + [r.name for r in records.RECORDS]
     assert len(names) == len(set(names))
-    for e in registry.EXPERIMENTS:
-        if e.script.startswith("-m "):
-            import importlib.util
+    import importlib.util
 
+    for e in registry.EXPERIMENTS:
+        assert e.script.startswith("-m ") and e.folder, e.name  # a module, a results folder
+        spec = importlib.util.find_spec(e.script.split()[1])
+        assert spec, e.script
+        if spec.submodule_search_locations is not None:  # a package runs its __main__
             assert importlib.util.find_spec(e.script.split()[1] + ".__main__"), e.script
-        else:
-            assert (ROOT / e.script).exists(), e.script
         if e.args("quick") is not None and not e.train:
             for f in e.deterministic("quick"):
                 assert (entries.QUICK_RESULTS / e.folder / f).exists(), f"no quick reference {f}"
