@@ -144,7 +144,8 @@ def report(
             if o.skipped
             else ("differs" if o.problems else ("matches" if args.check else "ok"))
         )
-        files = f"({o.skipped})" if o.skipped else ", ".join(o.files)
+        where = o.exp.name if o.exp.train else o.exp.folder  # the folder in the run directory
+        files = f"({o.skipped})" if o.skipped else f"{where}/: " + ", ".join(o.files)
         print(f"{o.exp.name:20s} {o.seconds:8.1f}  {status:8s} {files}")
     bad = [p for o in outcomes for p in (f"{o.exp.name}: {x}" for x in o.problems)]
     print(f"total {sum(o.seconds for o in outcomes):.1f} s")
