@@ -11,7 +11,7 @@ def main(argv: list[str] | None = None) -> int:
         print("usage: python -m experiments {reproduce,docs} [options]  (--help for each)")
         return 2
     if argv[0] == "docs":
-        from experiments.docs import main as docs
+        from experiments.docs.generate import main as docs
 
         return docs(argv[1:])
     from experiments.reproduce.cli import main as reproduce

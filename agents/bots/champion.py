@@ -1,7 +1,7 @@
 """The champion: the search bot with a tuned budget per player count, the network's
 choice among its candidates.
 
-``experiments/tune_champion.py`` plays budgets of the search bot
+``experiments/train/tune_champion.py`` plays budgets of the search bot
 (``bots/search.py``: sampled worlds per candidate, candidates from the builder's scores,
 and optionally the shipped ``ppo`` network's choice added as a candidate) against the
 default ``search`` bot, keeps those whose time per decision on one core stays within the
@@ -159,7 +159,7 @@ class ChampionAgent(Agent):
                 raise ValueError(
                     f"no shipped champion for {num_players} players (have: {shipped}): play "
                     f"the champion in a game of those player counts, tune one for "
-                    f"{num_players} players (experiments/tune_champion.py), or choose "
+                    f"{num_players} players (experiments/train/tune_champion.py), or choose "
                     "another agent (search plays every player count)"
                 )
             self._load(path)

@@ -1,6 +1,6 @@
 """Trained policies as agents: ``PPOAgent`` plays a MaskablePPO policy with numpy.
 
-``experiments/train_ppo.py`` trains a policy with sb3-contrib's MaskablePPO and
+``experiments/train/train_ppo.py`` trains a policy with sb3-contrib's MaskablePPO and
 exports its actor network to a small ``.npz`` file (``ppo_policy``: the network, the
 file format and its checks); ``PPOAgent`` plays it. Playing needs numpy only, not torch
 or stable-baselines3.
@@ -44,7 +44,7 @@ def default_policy_path(num_players: int) -> Path:
 
 
 class PPOAgent(Agent):
-    """A policy trained with MaskablePPO (``experiments/train_ppo.py``), run with numpy.
+    """A policy trained with MaskablePPO (``experiments/train/train_ppo.py``), run with numpy.
 
     ``path``: a ``.npz`` policy file, or ``None`` for the shipped policies in
     ``agents/policies/`` (``ppo_2p.npz``, ``ppo_4p.npz``), picked by the player count of
@@ -92,7 +92,7 @@ class PPOAgent(Agent):
                 raise ValueError(
                     f"no shipped PPO policy for {num_players} players (have: {shipped}): "
                     f"play ppo in a {counts}-player game, give it a policy trained for "
-                    f"{num_players} players (PPOAgent(path); experiments/train_ppo.py "
+                    f"{num_players} players (PPOAgent(path); experiments/train/train_ppo.py "
                     "trains one), or choose another agent"
                 )
             self._policies[num_players] = NumpyPolicy.load(path)

@@ -1,6 +1,6 @@
 """A trained policy's network run with numpy, and its file format (``ppo_agent`` plays it).
 
-``experiments/train_ppo.py`` trains a policy with sb3-contrib's MaskablePPO and
+``experiments/train/train_ppo.py`` trains a policy with sb3-contrib's MaskablePPO and
 exports its actor network (the layers that map an observation to action logits) to a
 small ``.npz`` file; ``PPOAgent`` plays it. Playing needs numpy only, not torch or
 stable-baselines3.

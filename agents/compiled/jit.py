@@ -8,7 +8,7 @@ parts follow one another (each rounded up to 8 elements) and a kernel takes its 
 and length; with it, every slice and every array passed to a call takes an atomic
 reference-count increment and decrement. Without them (and with the rank sort of
 ``oven.oven_slots``) a decision takes 0.6-0.8 of the time it took
-(``experiments/results/ab_bot_kernels_i12.json``). ``_nrt`` is numba's target option for
+(``experiments/results/bot_kernels/against_562aa93.json``). ``_nrt`` is numba's target option for
 this (numba's own tests use it); a kernel that allocated under it would fail to compile,
 so nothing can go wrong silently.
 

@@ -96,7 +96,7 @@ ANCHOR_SOURCES: dict[str, str] = {
     "(revision ada01b3; 600 games per pairing, 15 minutes on one core: search won 93% and "
     "47% against builder at 2 and 4 players; 95% intervals 1044-1150 and 883-938)",
     "champion": "mamma-mia evaluate champion --ladder builder and --ladder search, at 2 and 4 "
-    "players, 2,000 games each (experiments/results/scorecard_champion_{2,4}p_{builder,search}"
+    "players, 2,000 games each (experiments/results/scorecards/champion_{2,4}p_{builder,search}"
     ".json, revisions 4f0f094, d2fe5aa and 568b5ca), fitted together per count: the champion "
     "won 97.0% and 67.7% against builder and search at 2 players, 61.7% and 38.4% against "
     "three of them at 4; 95% intervals 1211-1242 and 1006-1029",

@@ -5,8 +5,8 @@
 * :mod:`~experiments.common.provenance`: what made a result (the package's record,
   plus numba threads, the git revision string, the bots' source hashes);
 * :mod:`~experiments.common.samplers`: the timing harness of the speed scripts;
-* :mod:`~experiments.common.speed`: the heuristic bots' tournament speed (speed.py,
-  leaderboard.py);
+* :mod:`~experiments.common.speed`: the heuristic bots' tournament speed
+  (``benchmark.speed``, ``evaluate.leaderboard``);
 * :mod:`~experiments.common.training`: threads, the library training scripts' flags
   and files, cleanrl_ppo.py's flags and curves (its algorithm is in that one file);
 * :mod:`~experiments.common.config`, :mod:`~experiments.common.imitation`,

@@ -5,8 +5,9 @@ a temporary file and renamed into place, a line on stderr when an earlier run's 
 is replaced; ``--out`` is checked when the flags are read.
 
 No script writes into a tracked file unless asked: by default results go to
-``runs/<experiment>/`` (git-ignored); ``--export`` writes into ``experiments/results/``
-(the committed results), ``--out DIR`` anywhere else. JSON results carry their
+``runs/<experiment>/`` (git-ignored); ``--export`` writes into
+``experiments/results/<experiment>/`` (the committed results, one folder per experiment),
+``--out DIR`` anywhere else. JSON results carry their
 provenance record inside (:func:`write_json`), CSV and PNG results beside them
 (``write_sidecar``, from :mod:`experiments.common.provenance`).
 """
@@ -44,7 +45,7 @@ def add_output_args(parser: argparse.ArgumentParser, name: str) -> None:
     group.add_argument(
         "--export",
         action="store_true",
-        help="write into experiments/results/ (the committed results)",
+        help=f"write into experiments/results/{name}/ (the committed results)",
     )
 
 
@@ -82,8 +83,8 @@ def thinned(rows: list[dict[str, Any]], most: int = 200) -> list[dict[str, Any]]
 
 
 def output_dir(args: argparse.Namespace, name: str) -> Path:
-    """``--out``, or experiments/results with ``--export``, or runs/<name>; created."""
-    out = Path(args.out) if args.out is not None else RESULTS if args.export else RUNS / name
+    """``--out``, or experiments/results/<name> with ``--export``, or runs/<name>; created."""
+    out = Path(args.out) if args.out is not None else (RESULTS if args.export else RUNS) / name
     out.mkdir(parents=True, exist_ok=True)
     return out
 

@@ -1,5 +1,5 @@
-"""The heuristic bots' tournament speed: ``experiments/speed.py`` runs it, and
-``experiments/leaderboard.py`` runs it (``--speed``) and shows it on its page.
+"""The heuristic bots' tournament speed: ``experiments/benchmark/speed.py`` runs it, and
+``experiments/evaluate/leaderboard.py`` runs it (``--speed``) and shows it on its page.
 
 The time is wall-clock for the whole ``run_tournament`` call: starting the worker
 processes, playing every game, and the statistics (ratings included); the machine's
@@ -61,7 +61,7 @@ def speed_markdown(record: dict) -> str:
             f"worker processes on {record['cores']} cores, load average "
             f"{record['load_average_before']:.2f} before the run. The time covers starting "
             "the processes, every game and the statistics. "
-            "Command: `PYTHONPATH=. python experiments/speed.py --export`.",
+            "Command: `python -m experiments.benchmark.speed --export`.",
             "",
         ]
     )

@@ -1,10 +1,10 @@
 """Regenerate every published result with one command, and check it against the committed one.
 
-    PYTHONPATH=. python -m experiments reproduce --quick --check   # ~2 min, what CI runs
-    PYTHONPATH=. python -m experiments reproduce --full --check    # the published results
-    PYTHONPATH=. python -m experiments reproduce --full --train    # + the two PPO trainings
-    PYTHONPATH=. python -m experiments reproduce --full --only benchmark,profile,speed --export
-    PYTHONPATH=. python -m experiments reproduce --list --full     # every file, its command
+    python -m experiments reproduce --quick --check   # ~2 min, what CI runs
+    python -m experiments reproduce --full --check    # the published results
+    python -m experiments reproduce --full --train    # + the two PPO trainings
+    python -m experiments reproduce --full --only benchmark,profile,speed --export
+    python -m experiments reproduce --list --full     # every file, its command
 
 Each experiment runs its script in a subprocess, writing into a run directory
 (``runs/reproduce/<mode>/``, git-ignored; ``--out`` elsewhere). Nothing tracked is

@@ -24,7 +24,7 @@ def print_list(mode: str) -> None:
     """``--list``: every file of ``mode`` under the command that makes it, and the records."""
     where = "experiments/results/quick/" if mode == "quick" else "experiments/results/"
     print(f"--{mode}: every file in {where}, by the command that makes it")
-    print("(reproduce runs the same command with --out runs/reproduce/<mode>/):\n")
+    print("(reproduce runs the same command with --out runs/reproduce/<mode>/<folder>/):\n")
     files = result_files(mode)
     for e in EXPERIMENTS:
         cmd = e.command(mode)
@@ -144,7 +144,8 @@ def report(
             if o.skipped
             else ("differs" if o.problems else ("matches" if args.check else "ok"))
         )
-        files = f"({o.skipped})" if o.skipped else ", ".join(o.files)
+        where = o.exp.name if o.exp.train else o.exp.folder  # the folder in the run directory
+        files = f"({o.skipped})" if o.skipped else f"{where}/: " + ", ".join(o.files)
         print(f"{o.exp.name:20s} {o.seconds:8.1f}  {status:8s} {files}")
     bad = [p for o in outcomes for p in (f"{o.exp.name}: {x}" for x in o.problems)]
     print(f"total {sum(o.seconds for o in outcomes):.1f} s")

@@ -1,6 +1,8 @@
 """The entries of the reproduction's registry: an :class:`Experiment` (a script that
 ``reproduce`` runs, and the files it makes by kind) and a :class:`Record` (committed
-files that are not re-run, and why), with the paths they are relative to."""
+files that are not re-run, and why), with the paths they are relative to: each
+experiment's files are in a folder of its own, ``experiments/results/<folder>/``
+(``experiments/results/quick/<folder>/`` for ``--quick``)."""
 
 from __future__ import annotations
 
@@ -23,7 +25,12 @@ QUICK_RESULTS = RESULTS / "quick"
 #: ``reproduce --full --only benchmark,profile --export`` (which also writes the
 #: ``benchmark.csv.meta.json`` provenance sidecar they lack).
 PRE_PROVENANCE = frozenset(
-    {"benchmark.csv", "benchmark.txt", "benchmark.png", "profile_vector.json"}
+    {
+        "benchmark/benchmark.csv",
+        "benchmark/benchmark.txt",
+        "benchmark/benchmark.png",
+        "profile_vector/profile_vector.json",
+    }
 )
 
 
@@ -31,7 +38,8 @@ PRE_PROVENANCE = frozenset(
 class Experiment:
     """One script of the reproduction.
 
-    ``script`` is a path from the repository root, or ``-m module [subcommand]``.
+    ``script`` is ``-m module [subcommand]``; ``folder`` the experiment's folder in the
+    results (the script's ``--out``; a training run's ``--export`` writes there itself).
     ``args(mode)`` gives the script's arguments for ``"quick"`` or ``"full"`` (None: not
     run in that mode); the runner appends ``--out DIR``. ``deterministic`` files must
     match exactly; ``timing`` files are checked by ``ratios`` (a function of a file's
@@ -43,6 +51,7 @@ class Experiment:
 
     name: str
     script: str
+    folder: str
     args: Callable[[str], list[str] | None]
     deterministic: Callable[[str], list[str]] = lambda mode: []
     timing: Callable[[str], list[str]] = lambda mode: []
@@ -65,46 +74,47 @@ class Experiment:
         if args is None:
             return None
         if self.train:  # a run directory of its own; its --export copies the results
-            return [self.script, *args, "--export"]
-        dst = (QUICK_RESULTS if mode == "quick" else RESULTS).relative_to(ROOT)
+            return [*shlex.split(self.script), *args, "--export"]
+        dst = (QUICK_RESULTS if mode == "quick" else RESULTS).relative_to(ROOT) / self.folder
         return [*shlex.split(self.script), *args, "--out", str(self.out_path(dst))]
 
     def reference(self, made: str, ref_dir: Path) -> Path:
         """The committed copy that ``--check`` compares the made file ``made`` with:
         ``references[made]`` if given; for a training run its policy in
-        ``agents/policies/<name>.npz`` and its other files as ``<name>_<file>`` in
-        ``ref_dir`` (``<name>``: the experiment's name without ``_train``); otherwise
-        the same name in ``ref_dir``."""
+        ``agents/policies/<name>.npz`` and its other files as ``<name>_<file>`` in its
+        folder (``<name>``: the experiment's name without ``_train``); otherwise the
+        same name in its folder of ``ref_dir`` (the results, or the quick results)."""
         if made in self.references:
             return ROOT / self.references[made]
         if not self.train:
-            return ref_dir / made
+            return ref_dir / self.folder / made
         prefix = self.name.removesuffix("_train")  # ppo_2p, champion_2p
         if made == "policy.npz":
             return ROOT / "agents" / "policies" / f"{prefix}.npz"
-        return ref_dir / f"{prefix}_{made}"
+        return ref_dir / self.folder / f"{prefix}_{made}"
 
     def out_path(self, out: Path) -> Path:
         """What ``--out`` is given: the directory, or the file ``out_file`` in it."""
         return out / self.out_file if self.out_file else out
 
     def results(self, mode: str) -> list[str]:
-        """The files this experiment puts into the committed results directory."""
+        """The files this experiment puts into the committed results, as paths in them
+        (``<folder>/<file>``)."""
         if self.args(mode) is None:
             return []
         files = self.deterministic(mode) + self.timing(mode) + self.other(mode)
         if self.train:
             prefix = self.name.removesuffix("_train")
-            return [f"{prefix}_{f}" for f in files if f != "policy.npz"]
-        return files
+            files = [f"{prefix}_{f}" for f in files if f != "policy.npz"]
+        return [f"{self.folder}/{f}" for f in files]
 
 
 @dataclass(frozen=True)
 class Record:
     """Committed result files that ``reproduce`` does not re-run, and why.
 
-    ``commands`` maps each file to what made it; ``reason`` says why re-running it
-    cannot (or need not) give the same file.
+    ``commands`` maps each file (a path in the results, ``<folder>/<file>``) to what made
+    it; ``reason`` says why re-running it cannot (or need not) give the same file.
     """
 
     name: str

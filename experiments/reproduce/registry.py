@@ -24,10 +24,11 @@ from experiments.reproduce.ratios import (
 
 
 def _learner_speed(batch: int) -> Experiment:
-    stem = f"learner_env_speed_2p_b{batch}"
+    stem = f"2p_b{batch}"
     return Experiment(
         name=f"learner_env_speed_b{batch}",
-        script="experiments/learner_env_speed.py",
+        script="-m experiments.benchmark.learner_env_speed",
+        folder="learner_env_speed",
         args=lambda mode: None if mode == "quick" else ["--batch", str(batch)],
         timing=lambda mode: [f"{stem}.json"],
         ratios=learner_env_speed_ratios,
@@ -37,14 +38,21 @@ def _learner_speed(batch: int) -> Experiment:
 
 
 def _tournament(
-    name: str, stem: str, flags: list[str], description: str, plot: bool = False, **kw: Any
+    name: str,
+    folder: str,
+    stem: str,
+    flags: list[str],
+    description: str,
+    plot: bool = False,
+    **kw: Any,
 ) -> Experiment:
-    """A ``mamma-mia tournament`` run (full mode only) that writes ``stem``.json / .csv,
-    compared exactly, and its sidecar (and, with ``plot``, its picture)."""
+    """A ``mamma-mia tournament`` run (full mode only) that writes ``<folder>/<stem>``
+    .json / .csv, compared exactly, and its sidecar (and, with ``plot``, its picture)."""
     tail = ["--name", stem, "--no-progress"] + ([] if plot else ["--no-plot"])
     return Experiment(
         name=name,
         script="-m mamma_mia_agents tournament",
+        folder=folder,
         args=lambda mode: None if mode == "quick" else [*flags, *tail],
         deterministic=lambda mode: [f"{stem}.json", f"{stem}.csv"],
         other=lambda mode: [f"{stem}.csv.meta.json"] + ([f"{stem}.png"] if plot else []),
@@ -54,15 +62,15 @@ def _tournament(
 
 
 def _backend_tournament(backend: str) -> Experiment:
-    stem = f"tournament_{backend}_4p"
     flags = [
         *["--players", "4", "--games", "2000"],
         *["--agents", "random,counter,builder,hoarder"],
         *["--workers", "2", "--batch-size", "250", "--seed", "3", "--backend", backend],
     ]
     return _tournament(
-        stem,
-        stem,
+        f"tournament_{backend}_4p",
+        "backend_tournament",
+        f"{backend}_4p",
         flags,
         f"a 4-player tournament on the {backend} backend (the Ray comparison)",
         requires=("ray",) if backend == "ray" else (),
@@ -82,14 +90,15 @@ def _lb_counts(mode: str) -> list[int]:
 
 
 def _lb_files(mode: str) -> list[str]:
-    return [f"leaderboard_{n}p.{ext}" for n in _lb_counts(mode) for ext in ("json", "csv")]
+    return [f"{n}p.{ext}" for n in _lb_counts(mode) for ext in ("json", "csv")]
 
 
 def _ppo(n: int) -> Experiment:
     cfg = f"experiments/configs/ppo_{n}p.json"
     return Experiment(
         name=f"ppo_{n}p_eval",
-        script="experiments/train_ppo.py",
+        script="-m experiments.train.train_ppo",
+        folder="ppo",
         args=lambda mode: [
             "--config",
             cfg,
@@ -110,7 +119,8 @@ def _champion_prior_eval() -> Experiment:
     ``ppo_2p_train``'s final evaluation is compared with."""
     return Experiment(
         name="champion_prior_2p_eval",
-        script="experiments/train_ppo.py",
+        script="-m experiments.train.train_ppo",
+        folder="ppo",
         args=lambda mode: None if mode == "quick" else [
             *["--config", "experiments/configs/ppo_2p.json"],
             *["--evaluate", "agents/policies/champion_prior_2p.npz", "--workers", "2"],
@@ -126,7 +136,8 @@ def _ppo_seed7(n: int) -> Experiment:
     flags = ["--players", str(n), "--games", "2000", "--seed", "7", "--agents", agents]
     return _tournament(
         f"ppo_{n}p_seed7",
-        f"ppo_{n}p_vs_builder_seed7",
+        "vs_builder_seed7",
+        f"ppo_{n}p",
         flags,
         f"the shipped ppo_{n}p policy against builder on 2,000 other deals (seed 7)",
     )
@@ -135,7 +146,8 @@ def _ppo_seed7(n: int) -> Experiment:
 def _train(n: int) -> Experiment:
     return Experiment(
         name=f"ppo_{n}p_train",
-        script="experiments/train_ppo.py",
+        script="-m experiments.train.train_ppo",
+        folder="ppo",
         args=lambda mode: (
             None
             if mode == "quick"
@@ -149,7 +161,7 @@ def _train(n: int) -> Experiment:
         references=(
             {
                 "policy.npz": "agents/policies/champion_prior_2p.npz",
-                "final_eval.json": "experiments/results/champion_prior_2p_final_eval.json",
+                "final_eval.json": "experiments/results/ppo/champion_prior_2p_final_eval.json",
             }
             if n == 2
             else {}
@@ -162,12 +174,13 @@ def _scorecard(
 ) -> Experiment:
     """A ``mamma-mia evaluate`` scorecard (full mode only) of ``agent`` (a bundled name or
     a committed policy file) at ``n`` players against the rungs ``ladder``: 2,000 games
-    per pairing on the evaluation seed, written to ``<stem>.json``."""
-    stem = stem or f"scorecard_{agent}_{n}p_{ladder.replace(',', '_')}"
+    per pairing on the evaluation seed, written to ``scorecards/<stem>.json``."""
+    stem = stem or f"{agent}_{n}p_{ladder.replace(',', '_')}"
     evaluate = [agent, "--players", str(n), "--ladder", ladder, "--games", "2000"]
     return Experiment(
-        name=stem,
+        name=f"scorecard_{stem}",
         script="-m mamma_mia_agents evaluate",
+        folder="scorecards",
         args=lambda mode: None if mode == "quick" else [*evaluate, "--no-progress"],
         deterministic=lambda mode: [f"{stem}.json"],
         out_file=f"{stem}.json",
@@ -180,7 +193,8 @@ def _champion(n: int, grid: str, priors: str = "none,ppo") -> Experiment:
     tune = ["--players", str(n), "--grid", grid, "--priors", priors, "--max-ms", "30"]
     return Experiment(
         name=f"champion_{n}p_train",
-        script="experiments/tune_champion.py",
+        script="-m experiments.train.tune_champion",
+        folder="champion",
         args=lambda mode: None if mode == "quick" else tune,
         deterministic=lambda mode: ["tuning.json"],
         other=lambda mode: ["tuning.png"],
@@ -193,7 +207,8 @@ EXPERIMENTS: list[Experiment] = [
     # before the leaderboard, whose LEADERBOARD.md shows the speed.json beside it
     Experiment(
         name="speed",
-        script="experiments/speed.py",
+        script="-m experiments.benchmark.speed",
+        folder="leaderboard",  # the leaderboard's page shows it
         args=lambda mode: ["--games", "300", "--workers", "1"] if mode == "quick" else [],
         timing=lambda mode: ["speed.json"],
         ratios=speed_ratios,
@@ -201,7 +216,8 @@ EXPERIMENTS: list[Experiment] = [
     ),
     Experiment(
         name="leaderboard",
-        script="experiments/leaderboard.py",
+        script="-m experiments.evaluate.leaderboard",
+        folder="leaderboard",
         args=lambda mode: (
             ["--games", "200", "--players", "2,4", "--workers", "1"]
             if mode == "quick"
@@ -210,13 +226,14 @@ EXPERIMENTS: list[Experiment] = [
         deterministic=_lb_files,
         other=lambda mode: (
             ["LEADERBOARD.md"]
-            + [f"leaderboard_{n}p.{x}" for n in _lb_counts(mode) for x in ("png", "csv.meta.json")]
+            + [f"{n}p.{x}" for n in _lb_counts(mode) for x in ("png", "csv.meta.json")]
         ),
         description="duplicate-deal tournament of all bundled agents, 2-5 players",
     ),
     Experiment(
         name="benchmark",
-        script="experiments/benchmark.py",
+        script="-m experiments.benchmark.benchmark",
+        folder="benchmark",
         args=lambda mode: ["--quick", "--no-plot"] if mode == "quick" else [],
         timing=lambda mode: ["benchmark.csv"],
         ratios=benchmark_ratios,
@@ -228,7 +245,8 @@ EXPERIMENTS: list[Experiment] = [
     ),
     Experiment(
         name="profile",
-        script="experiments/profile_vector.py",
+        script="-m experiments.benchmark.profile_vector",
+        folder="profile_vector",
         args=lambda mode: ["--batch", "256", "--seconds", "0.3"] if mode == "quick" else [],
         timing=lambda mode: ["profile_vector.json"],
         ratios=profile_ratios,
@@ -241,13 +259,15 @@ EXPERIMENTS: list[Experiment] = [
     _tournament(
         "demo",
         "demo_tournament",
+        "demo",
         DEMO,
         "the README's demo tournament (six agents, four seats)",
         plot=True,
     ),
     Experiment(
         name="bot_speed",
-        script="experiments/bot_speed.py",
+        script="-m experiments.benchmark.bot_speed",
+        folder="bot_speed",
         args=lambda mode: (
             ["--batch", "256", "--steps", "3", "--rounds", "1", "--games", "100"]
             if mode == "quick"
@@ -259,7 +279,8 @@ EXPERIMENTS: list[Experiment] = [
     ),
     Experiment(
         name="search_strength_2p",
-        script="experiments/search_strength.py",
+        script="-m experiments.evaluate.search_strength",
+        folder="search_strength",
         args=lambda mode: [
             *(
                 [
@@ -270,30 +291,32 @@ EXPERIMENTS: list[Experiment] = [
                 else ["--worlds", "4,16", "--games", "200", "--positions", "30"]
             ),
             *["--players", "2", "--workers", "1" if mode == "quick" else "2"],
-            *["--name", "search_strength_2p"],
+            *["--name", "2p"],
         ],
-        deterministic=lambda mode: ["search_strength_2p.json"],
-        other=lambda mode: ["search_strength_2p.png"],
+        deterministic=lambda mode: ["2p.json"],
+        other=lambda mode: ["2p.png"],
         description="search bot win rates by budget, 2 players, vs builder and ppo",
     ),
     Experiment(
         name="search_strength_4p",
-        script="experiments/search_strength.py",
+        script="-m experiments.evaluate.search_strength",
+        folder="search_strength",
         args=lambda mode: (
             None
             if mode == "quick"
             else [
                 *["--worlds", "4,16", "--games", "100", "--positions", "20", "--players", "4"],
-                *["--workers", "2", "--name", "search_strength_4p"],
+                *["--workers", "2", "--name", "4p"],
             ]
         ),
-        deterministic=lambda mode: ["search_strength_4p.json"],
-        other=lambda mode: ["search_strength_4p.png"],
+        deterministic=lambda mode: ["4p.json"],
+        other=lambda mode: ["4p.png"],
         description="search bot win rates by budget, 4 players, vs 3 x builder and 3 x ppo",
     ),
     Experiment(
         name="openspiel_ismcts",
-        script="experiments/openspiel_ismcts.py",
+        script="-m experiments.evaluate.openspiel_ismcts",
+        folder="openspiel_ismcts",
         args=lambda mode: None if mode == "quick" else ["--deals", "6", "--simulations", "20"],
         deterministic=lambda mode: ["openspiel_ismcts.json"],
         requires=("open_spiel",),
@@ -303,36 +326,39 @@ EXPERIMENTS: list[Experiment] = [
     _learner_speed(256),
     Experiment(
         name="rllib_2p",
-        script="experiments/train_rllib.py",
+        script="-m experiments.train.train_rllib",
+        folder="rllib",
         args=lambda mode: (
             None
             if mode == "quick"
-            else ["--players", "2", "--batch", "4000", "--iterations", "5", "--name", "rllib_2p"]
+            else ["--players", "2", "--batch", "4000", "--iterations", "5", "--name", "2p"]
         ),
-        other=lambda mode: ["rllib_2p.json", "rllib_2p.csv", "rllib_2p.png"],
+        other=lambda mode: ["2p.json", "2p.csv", "2p.png"],
         requires=("ray",),
         description="RLlib PPO, 2 players, 5 iterations: env steps/s (needs the rllib extra)",
     ),
     Experiment(
         name="tianshou_2p",
-        script="experiments/train_tianshou.py",
+        script="-m experiments.train.train_tianshou",
+        folder="tianshou",
         args=lambda mode: (
             None
             if mode == "quick"
             else [
                 *["--players", "2", "--steps", "2000", "--updates", "50", "--iterations", "10"],
-                *["--name", "tianshou_2p"],
+                *["--name", "2p"],
             ]
         ),
-        other=lambda mode: ["tianshou_2p.json", "tianshou_2p.csv", "tianshou_2p.png"],
+        other=lambda mode: ["2p.json", "2p.csv", "2p.png"],
         requires=("tianshou",),
         description="Tianshou DQN, 2 players, 10 iterations: env steps/s (tianshou extra)",
     ),
     Experiment(
         name="torchrl_2p",
-        script="experiments/train_torchrl.py",
-        args=lambda mode: None if mode == "quick" else ["--name", "torchrl_2p"],
-        other=lambda mode: ["torchrl_2p.json", "torchrl_2p.csv", "torchrl_2p.png"],
+        script="-m experiments.train.train_torchrl",
+        folder="torchrl",
+        args=lambda mode: None if mode == "quick" else ["--name", "2p"],
+        other=lambda mode: ["2p.json", "2p.csv", "2p.png"],
         requires=("torchrl",),
         description="TorchRL PPO, 2 players vs random: win rate, env steps/s (torchrl extra)",
     ),
@@ -344,7 +370,8 @@ EXPERIMENTS: list[Experiment] = [
     _champion(4, "32x6,48x4"),
     Experiment(
         name="decision_speed",
-        script="experiments/decision_speed.py",
+        script="-m experiments.benchmark.decision_speed",
+        folder="decision_speed",
         args=lambda mode: None if mode == "quick" else [],
         timing=lambda mode: ["decision_speed.json"],
         ratios=decision_speed_ratios,
@@ -360,21 +387,21 @@ EXPERIMENTS: list[Experiment] = [
         "experiments/results/cleanrl_ppo_2p_ten_minutes.npz",
         2,
         "search",
-        "scorecard_ten_minutes_2p_search",
+        "ten_minutes_2p_search",
         "the ten-minute policy's scorecard against search, 2 players",
     ),
     _scorecard(
         "experiments/results/cleanrl_ppo_2p_vs_search_2.npz",
         2,
         "random,builder,search",
-        "scorecard_vs_search_2p_random_builder_search",
+        "vs_search_2p_random_builder_search",
         "the vs-search fine-tuned policy's scorecard, 2 players",
     ),
     _scorecard(
-        "experiments/results/expert_iteration_2p_vs_search.npz",
+        "experiments/results/expert_iteration/expert_iteration_2p_vs_search.npz",
         2,
         "random,builder,search",
-        "scorecard_expert_iteration_2p_random_builder_search",
+        "expert_iteration_2p_random_builder_search",
         "the expert-iteration policy's scorecard, 2 players",
     ),
 ]

@@ -58,7 +58,7 @@ def run_one(exp: Experiment, mode: str, out: Path, extra: list[str]) -> Outcome:
         "--out",
         str(exp.out_path(shown)),
     ]
-    env = {
+    env = {  # the scripts run as modules of this checkout
         **os.environ,
         "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
     }
@@ -92,7 +92,7 @@ def run_all(
     for exp in bar:
         bar.set_postfix_str(exp.name)
         # training runs write a whole run directory; keep them apart
-        dst = out / exp.name if exp.train else out
+        dst = out / exp.name if exp.train else out / exp.folder
         if exp.train and export:
             dst = ROOT / "runs" / exp.name
         # a training run's own --export copies its policy and results into the repository
@@ -109,11 +109,11 @@ def check(outcomes: list[Outcome], mode: str, out: Path, ref_dir: Path, timing: 
     from experiments.reproduce.comparison import compare_file, compare_timing
 
     for o in outcomes:
-        dst = out / o.exp.name if o.exp.train else out
+        dst = out / o.exp.name if o.exp.train else out / o.exp.folder
         if o.returncode != 0 or o.skipped:
             continue
         for f in o.exp.deterministic(mode):
             o.problems += compare_file(dst / f, o.exp.reference(f, ref_dir))
         if mode == "full" and timing and o.exp.ratios:
             for f in o.exp.timing(mode):
-                o.problems += compare_timing(o.exp, f, dst / f, ref_dir / f)
+                o.problems += compare_timing(o.exp, f, dst / f, ref_dir / o.exp.folder / f)

@@ -144,15 +144,15 @@ def test_gymnasium_wrappers() -> None:
 def test_speed_script_writes_its_result(tmp_path) -> None:
     import json
 
-    from experiments import learner_env_speed
+    from experiments.benchmark import learner_env_speed
 
     out = tmp_path / "speed"
     argv = ["--batch", "4", "--repeats", "1", "--seconds", "0.05", "--out", str(out)]
     assert learner_env_speed.main(argv) == 0
-    doc = json.loads((out / "learner_env_speed_2p_b4.json").read_text())
+    doc = json.loads((out / "2p_b4.json").read_text())
     assert set(doc["report"]) == {"learner_vector", "sb3_vecenv", "sync_vector_gym"}
     assert all(r["median_steps_per_s"] > 0 for r in doc["report"].values())
-    assert "git" in doc["provenance"] and (out / "learner_env_speed_2p_b4.png").exists()
+    assert "git" in doc["provenance"] and (out / "2p_b4.png").exists()
 
 
 def test_make_vec_gives_the_batched_env() -> None:

@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 import csv
-import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "experiments"))
-
-import benchmark  # noqa: E402
+from experiments.benchmark import benchmark
 
 
 def test_quick_benchmark_writes_its_table(tmp_path: Path) -> None:
@@ -24,7 +21,7 @@ def test_quick_benchmark_writes_its_table(tmp_path: Path) -> None:
 def test_vector_profile_splits_a_step_into_its_parts(tmp_path: Path) -> None:
     import json
 
-    from experiments import profile_vector
+    from experiments.benchmark import profile_vector
 
     for batch in (8, 512):  # the serial and the parallel kernel
         assert profile_vector.main(["--batch", str(batch), "--seconds", "0.05",

@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from experiments.train_ppo import DEFAULTS, load_config
+from experiments.train.train_ppo import DEFAULTS, load_config
 
 BAD_SETS = ["seed=2.0", "ppo.n_steps=64.5", "threads=1e999", "bc.enabled=1", "seed.x=1",
             "ppo.net_arch=[256, 2.5]", "env.learner_seat=true", "ppo.gamma=NaN",

@@ -1,4 +1,4 @@
-"""experiments/decision_speed.py: the bots' time per decision, its file, and its flags
+"""experiments/benchmark/decision_speed.py: the bots' time per decision, its file, and its flags
 checked before any position is played."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from helpers import run_script
 
 
 def _run(*args: str) -> subprocess.CompletedProcess:
-    return run_script("decision_speed.py", *args)
+    return run_script("benchmark.decision_speed", *args)
 
 
 def test_times_each_bot_at_each_count_and_records_them(tmp_path: Path) -> None:

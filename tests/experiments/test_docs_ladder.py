@@ -1,4 +1,4 @@
-"""experiments/docs_ladder.py: the leaderboard's ratings refitted from scorecard files,
+"""experiments/docs/ladder.py: the leaderboard's ratings refitted from scorecard files,
 and the champion's stored anchors agreeing with its committed scorecards."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from experiments.docs_ladder import RESULTS, ladder_ratings, scorecard_fits
+from experiments.docs.ladder import RESULTS, ladder_ratings, scorecard_fits
 from mamma_mia_agents.tournament.ladder_rating import Result, fit_rating
 from mamma_mia_agents.tournament.scorecard import ANCHORS
 
@@ -21,9 +21,10 @@ def _card(path: Path, agent: str, n: int, pairings: list[tuple[str, float, int]]
 
 
 def test_an_agents_scorecards_at_a_count_are_fitted_together(tmp_path: Path) -> None:
-    _card(tmp_path / "scorecard_x_2p_builder.json", "x", 2, [("builder", 1200.0, 2000)])
-    _card(tmp_path / "scorecard_x_2p_search.json", "x", 2, [("search", 700.0, 2000)])
-    _card(tmp_path / "scorecard_x_4p_builder.json", "x", 4, [("builder", 600.0, 2000)])
+    (tmp_path / "scorecards").mkdir()
+    _card(tmp_path / "scorecards" / "x_2p_builder.json", "x", 2, [("builder", 1200.0, 2000)])
+    _card(tmp_path / "scorecards" / "x_2p_search.json", "x", 2, [("search", 700.0, 2000)])
+    _card(tmp_path / "scorecards" / "x_4p_builder.json", "x", 4, [("builder", 600.0, 2000)])
     fits = scorecard_fits(tmp_path)
     both = fit_rating(
         [
@@ -32,7 +33,7 @@ def test_an_agents_scorecards_at_a_count_are_fitted_together(tmp_path: Path) -> 
         ]
     )
     assert fits["x"][2]["fit"] == both
-    assert fits["x"][2]["files"] == ["scorecard_x_2p_builder.json", "scorecard_x_2p_search.json"]
+    assert fits["x"][2]["files"] == ["scorecards/x_2p_builder.json", "scorecards/x_2p_search.json"]
     assert fits["x"][4]["fit"] == fit_rating([Result(ANCHORS["builder"][4], 4, 600.0, 2000)])
     # between the two rungs it played: stronger than builder, weaker than search
     assert ANCHORS["builder"][2] < both.value < ANCHORS["search"][2]

@@ -1,4 +1,4 @@
-"""experiments/expert_iteration.py and its helpers (common/search_labels.py,
+"""experiments/train/expert_iteration.py and its helpers (common/search_labels.py,
 common/distill.py): the labels are the network's own positions with legal, valued
 candidates; the fit moves the network toward the best of them; the script checks its
 flags and writes a policy file that plays."""
@@ -12,9 +12,9 @@ import numpy as np
 import pytest
 import torch
 
-from experiments import expert_iteration
 from experiments.common.distill import fit_to_values, numpy_policy, soft_targets, torch_actor
 from experiments.common.search_labels import LabelJob, label_games, label_parallel
+from experiments.train import expert_iteration
 from mamma_mia_agents.bots.ppo_agent import PPOAgent, default_policy_path
 from mamma_mia_agents.bots.ppo_policy import NumpyPolicy
 
@@ -139,7 +139,13 @@ def test_the_shipped_2p_policy_is_the_continued_runs_export() -> None:
     the champion keeps the network it was tuned with (its own bundled prior file)."""
     root = Path(expert_iteration.ROOT)
     shipped = (root / "agents" / "policies" / "ppo_2p.npz").read_bytes()
-    made = (root / "experiments" / "results" / "expert_iteration_2p_vs_search_2.npz").read_bytes()
+    made = (
+        root
+        / "experiments"
+        / "results"
+        / "expert_iteration"
+        / "expert_iteration_2p_vs_search_2.npz"
+    ).read_bytes()
     assert shipped == made
     assert NumpyPolicy.load(default_policy_path(2)).meta["trained_with"]["name"] == "2p_vs_search_2"
     prior = (root / "agents" / "policies" / "champion_prior_2p.npz").read_bytes()

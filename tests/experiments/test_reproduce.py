@@ -80,19 +80,20 @@ def test_compare_ignores_provenance_and_reports_differences(tmp_path):
 def test_every_experiment_is_well_formed():
     names = [e.name for e in registry.EXPERIMENTS] + [r.name for r in records.RECORDS]
     assert len(names) == len(set(names))
-    for e in registry.EXPERIMENTS:
-        if e.script.startswith("-m "):
-            import importlib.util
+    import importlib.util
 
+    for e in registry.EXPERIMENTS:
+        assert e.script.startswith("-m ") and e.folder, e.name  # a module, a results folder
+        spec = importlib.util.find_spec(e.script.split()[1])
+        assert spec, e.script
+        if spec.submodule_search_locations is not None:  # a package runs its __main__
             assert importlib.util.find_spec(e.script.split()[1] + ".__main__"), e.script
-        else:
-            assert (ROOT / e.script).exists(), e.script
         if e.args("quick") is not None and not e.train:
             for f in e.deterministic("quick"):
-                assert (entries.QUICK_RESULTS / f).exists(), f"no quick reference {f}"
+                assert (entries.QUICK_RESULTS / e.folder / f).exists(), f"no quick reference {f}"
         if not e.train:
             for f in e.deterministic("full") + e.timing("full"):
-                assert (entries.RESULTS / f).exists(), f"no committed result {f}"
+                assert (entries.RESULTS / e.folder / f).exists(), f"no committed result {f}"
 
 
 def _clone(tmp_path: Path) -> Path:
@@ -133,7 +134,8 @@ def test_quick_reproduction_matches_and_leaves_the_tree_clean(tmp_path):
     smoke = subprocess.run(
         [
             sys.executable,
-            "experiments/train_ppo.py",
+            "-m",
+            "experiments.train.train_ppo",
             "--config",
             "experiments/configs/ppo_2p.json",
             "--no-progress",
@@ -153,7 +155,7 @@ def test_quick_reproduction_matches_and_leaves_the_tree_clean(tmp_path):
 
 
 def test_docs_blocks_match_the_result_files():
-    from experiments import docs
+    from experiments.docs import generate as docs
 
     for path in docs.DOCS:
         text = path.read_text()
@@ -163,7 +165,7 @@ def test_docs_blocks_match_the_result_files():
 def test_numbers_quoted_in_the_docs_match_the_result_files():
     """Numbers outside the generated blocks, each against its result file."""
     results = ROOT / "experiments" / "results"
-    speed = json.loads((results / "speed.json").read_text())
+    speed = json.loads((results / "leaderboard" / "speed.json").read_text())
     seconds = f"{speed['seconds']:.1f} s"
     load = f"load average {speed['load_average_before']:.2f}"
     for doc in ("docs/AGENTS.md", "docs/PERFORMANCE.md"):
@@ -175,7 +177,7 @@ def test_numbers_quoted_in_the_docs_match_the_result_files():
     assert rate in agents, f"AGENTS.md should quote {rate}"
     training = (ROOT / "docs" / "TRAINING.md").read_text()
     for stem, col in (("champion_prior_2p", 1), ("ppo_4p", 2)):  # the SB3 networks
-        ev = json.loads((results / f"{stem}_final_eval.json").read_text())
+        ev = json.loads((results / "ppo" / f"{stem}_final_eval.json").read_text())
         pct = {k: f"{100 * v['win_rate']:.1f}%" for k, v in ev.items() if k != "provenance"}
         row = next(x for x in training.splitlines() if x.startswith("| vs `counter`"))
         assert row.split("|")[col + 1].strip() == (
@@ -186,7 +188,13 @@ def test_numbers_quoted_in_the_docs_match_the_result_files():
 
 
 def _committed(directory: Path) -> set[str]:
-    return {p.name for p in directory.iterdir() if p.is_file()}
+    """The committed result files under ``directory`` as paths in it (the quick
+    results' folder is not part of the full ones)."""
+    return {
+        p.relative_to(directory).as_posix()
+        for p in directory.rglob("*")
+        if p.is_file() and p.relative_to(directory).parts[0] != "quick"
+    }
 
 
 def test_every_result_file_is_made_by_an_experiment_or_recorded():
@@ -202,7 +210,9 @@ def test_every_result_file_is_made_by_an_experiment_or_recorded():
             if f.removesuffix(".meta.json") not in entries.PRE_PROVENANCE
         }
         assert not absent, f"{where}: listed by reproduce --{mode} but not committed: {absent}"
-    assert {p.name for p in entries.RESULTS.iterdir() if p.is_dir()} == {"quick"}
+    for mode, where in (("full", entries.RESULTS), ("quick", entries.QUICK_RESULTS)):
+        folders = {f.split("/")[0] for f in comparison.result_files(mode) if "/" in f}
+        assert {p.name for p in where.iterdir() if p.is_dir()} - {"quick"} == folders
 
 
 def test_list_prints_every_file_with_its_command(capsys):
@@ -221,7 +231,7 @@ def test_search_strength_files_hold_what_the_command_says():
     for name in ("search_strength_2p", "search_strength_4p"):
         exp = next(e for e in registry.EXPERIMENTS if e.name == name)
         args = exp.args("full")
-        doc = json.loads((entries.RESULTS / f"{name}.json").read_text())
+        doc = json.loads((entries.RESULTS / exp.folder / f"{name[-2:]}.json").read_text())
         given = dict(zip(args[::2], args[1::2], strict=True))
         for flag, value in given.items():
             assert str(doc["args"][flag.lstrip("-")]) == value, (name, flag)
@@ -232,6 +242,7 @@ def test_search_strength_files_hold_what_the_command_says():
 
 
 def _tournament(name: str) -> dict[str, dict]:
+    """The tournament file ``name`` (a path in the results, without .json) by agent."""
     doc = json.loads((ROOT / "experiments" / "results" / f"{name}.json").read_text())
     return {r["agent"]: r for r in doc["results"]}
 
@@ -246,14 +257,14 @@ def test_training_doc_quotes_the_demo_and_the_seed7_files():
     ``shipped_policy`` block in README and TRAINING.md (kept current by the docs test);
     the seed-7 row is quoted by hand."""
     training = (ROOT / "docs" / "TRAINING.md").read_text()
-    demo = _tournament("demo_tournament")
+    demo = _tournament("demo_tournament/demo")
     for text in (training, (ROOT / "README.md").read_text()):
         assert "<!-- results:shipped_policy -->" in text
         assert f"`ppo` wins {100 * demo['ppo']['win_rate']:.1f}%" in " ".join(text.split())
     row = next(x for x in training.splitlines() if x.startswith("| the same, another 2,000"))
     for n, col in ((2, 2), (4, 3)):
         stem = "champion_prior_2p" if n == 2 else f"ppo_{n}p"  # the SB3 networks
-        got = _tournament(f"{stem}_vs_builder_seed7")["ppo"]
+        got = _tournament(f"vs_builder_seed7/{stem}")["ppo"]
         assert row.split("|")[col].strip() == _ci(got), f"TRAINING.md seed-7 row, {n}p"
 
 
@@ -280,7 +291,7 @@ def test_help_texts_have_no_doubled_percent(capsys):
         for action in parser._subparsers._group_actions  # noqa: SLF001
         for sub in action.choices.values()
     ]
-    from experiments import docs
+    from experiments.docs import generate as docs
 
     for main in (cli.main, docs.main):
         with pytest.raises(SystemExit):
@@ -294,7 +305,11 @@ def test_help_texts_have_no_doubled_percent(capsys):
 def test_agents_doc_quotes_the_bot_speed_and_openspiel_files():
     agents = (ROOT / "docs" / "AGENTS.md").read_text()
     # (bot_speed.json is shown by the generated `bot_speed` block: test_docs_blocks_...)
-    os_ = json.loads((ROOT / "experiments" / "results" / "openspiel_ismcts.json").read_text())
+    os_ = json.loads(
+        (
+            ROOT / "experiments" / "results" / "openspiel_ismcts" / "openspiel_ismcts.json"
+        ).read_text()
+    )
     lo, hi = os_["wilson95"]
     args = os_["args"]
     text = " ".join(agents.split())
@@ -308,12 +323,12 @@ def test_agents_doc_quotes_the_bot_speed_and_openspiel_files():
         assert q in text, f"AGENTS.md should quote {q!r} (openspiel_ismcts.json)"
 
 
-def test_performance_doc_quotes_the_benchmark_speed_and_ab_files():
+def test_performance_doc_quotes_the_benchmark_file():
     perf = (ROOT / "docs" / "PERFORMANCE.md").read_text()
     results = ROOT / "experiments" / "results"
     import csv
 
-    with open(results / "benchmark.csv") as fh:
+    with open(results / "benchmark" / "benchmark.csv") as fh:
         rows = list(csv.DictReader(fh))
     table = [x for x in perf.splitlines() if x.startswith("| mamma_mia") or "_v3 `" in x]
     assert len(table) == len(rows), "PERFORMANCE.md: one table row per benchmark.csv row"
@@ -337,24 +352,6 @@ def test_performance_doc_quotes_the_benchmark_speed_and_ab_files():
             / speed[(f"connect_four_v3 {kind} (AEC)", 1)]
         )
         assert shown.format(ratio) in text, shown.format(ratio)
-    for name, key, label in (
-        ("ab_speed_issue9", "vector_copy_false", "`copy=False`"),
-        ("ab_speed_issue9", "vector_copy_true", "`copy=True`"),
-        ("ab_speed_issue9", "aec", "PettingZoo's loop"),
-        ("ab_speed_issue9_aec", "aec", "41 pairs"),
-        ("ab_speed_issue9_aec_same_code", "aec", "the same code on both sides"),
-    ):
-        rep = json.loads((results / f"{name}.json").read_text())["report"][key]
-        q1, _, q3 = rep["ratio_quartiles"]
-        want = f"{rep['ratio_median']:.3f} ({q1:.3f}–{q3:.3f})"
-        line = next(x for x in perf.splitlines() if label in x and x.startswith("|"))
-        assert want in line and f"`{name}.json`" in line, f"{line!r} should quote {want}"
-    load12 = json.loads((results / "ab_speed_issue9_load12.json").read_text())["report"]
-    want = (
-        f"vector {load12['vector_copy_false']['ratio_median']:.3f} / "
-        f"{load12['vector_copy_true']['ratio_median']:.3f}, AEC {load12['aec']['ratio_median']:.3f}"
-    )
-    assert want in perf, want
 
 
 def _fmt_int(x: float) -> str:
@@ -391,7 +388,7 @@ def test_testing_doc_quotes_the_fuzz_long_runs():
     testing = (ROOT / "docs" / "TESTING.md").read_text()
     text = " ".join(testing.split())
     results = ROOT / "experiments" / "results"
-    runs = [json.loads((results / f"fuzz_long_run_{i}.json").read_text()) for i in (1, 2)]
+    runs = [json.loads((results / "fuzz_long_run" / f"{i}.json").read_text()) for i in (1, 2)]
     for i, run in enumerate(runs, 1):
         when = ": the first merge of the env-core fixes" if i == 1 else ", after the second merge"
         want = (
@@ -435,7 +432,9 @@ def test_training_doc_quotes_the_training_summaries():
     training = (ROOT / "docs" / "TRAINING.md").read_text()
     rows = {x.split("|")[1].strip(): x.split("|") for x in training.splitlines() if "|" in x}
     for n, col in ((2, 2), (4, 3)):
-        t = json.loads((ROOT / "experiments" / "results" / f"ppo_{n}p_summary.json").read_text())
+        t = json.loads(
+            (ROOT / "experiments" / "results" / "ppo" / f"ppo_{n}p_summary.json").read_text()
+        )
         t = t["timings"]
         want = {
             "training time, wall (CPU)": (
@@ -458,9 +457,9 @@ def test_training_doc_quotes_the_learning_curves():
     results = ROOT / "experiments" / "results"
     curves, acc = {}, {}
     for n in (2, 4):
-        with open(results / f"ppo_{n}p_eval.csv") as fh:
+        with open(results / "ppo" / f"ppo_{n}p_eval.csv") as fh:
             curves[n] = [(int(r["timesteps"]), float(r["win_builder"])) for r in csv.DictReader(fh)]
-        with open(results / f"ppo_{n}p_bc.csv") as fh:
+        with open(results / "ppo" / f"ppo_{n}p_bc.csv") as fh:
             acc[n] = float(list(csv.DictReader(fh))[-1]["holdout_accuracy"])
     start = {n: f"{100 * curves[n][0][1]:.0f}%" for n in (2, 4)}
     assert f"wins {start[2]} (2p) and {start[4]} (4p) against `builder`" in text
@@ -477,7 +476,7 @@ def test_agents_doc_quotes_the_search_strength_files():
     text = " ".join((ROOT / "docs" / "AGENTS.md").read_text().split())
     results = ROOT / "experiments" / "results"
     rows = {}
-    for name in ("search_strength_2p_headline.json", "search_strength.json"):
+    for name in ("search_strength/2p_headline.json", "search_strength/headline.json"):
         doc = json.loads((results / name).read_text())
         for r in sum(doc["curves"].values(), []):
             rows.setdefault((r["num_players"], r["opponent"], r["worlds"]), r)
@@ -494,37 +493,23 @@ def test_ray_and_local_tournament_results_are_identical() -> None:
     """The committed Ray-backend tournament equals the local one but for how it was run."""
     res = ROOT / "experiments" / "results"
     local, ray = (
-        json.loads((res / f"tournament_{b}_4p.json").read_text()) for b in ("local", "ray")
+        json.loads((res / "backend_tournament" / f"{b}_4p.json").read_text())
+        for b in ("local", "ray")
     )
     assert "--backend ray" in ray["command"] and "--backend local" in local["command"]
     assert comparison.strip(local) == comparison.strip(ray)
     assert local["results"] and local["games"] == ray["games"] >= 2000
 
 
-def test_docs_quote_the_issue12_speed_files():
-    """The bot speed ratio in AGENTS.md's prose and the kernel check's cost in AGENTS.md
-    and PERFORMANCE.md, each against its result file."""
+def test_agents_doc_quotes_the_bot_speed_file():
+    """The bot speed ratio and the load in AGENTS.md's prose, against bot_speed.json."""
     results = ROOT / "experiments" / "results"
     agents = " ".join((ROOT / "docs" / "AGENTS.md").read_text().split())
-    perf = " ".join((ROOT / "docs" / "PERFORMANCE.md").read_text().split())
-    speed = json.loads((results / "bot_speed.json").read_text())
+    speed = json.loads((results / "bot_speed" / "bot_speed.json").read_text())
     ratio = f"`builder` reaches {100 * speed['vector_env']['builder_over_random']:.0f}% of random"
     assert ratio in agents, f"AGENTS.md should quote {ratio!r} (bot_speed.json)"
     load = f"load average {speed['load_average_before'][0]:.1f}"
     assert load in agents, f"AGENTS.md should quote {load!r} (bot_speed.json)"
-    check = json.loads((results / "ab_bot_check_i12.json").read_text())["report"]
-    b, c = check["builder"], check["counter"]
-    q = b["ratio_quartiles"]
-    assert f"{b['ratio_median']:.3f}, quartiles {q[0]:.3f}-{q[2]:.3f}" in agents
-    for r in (b, c):
-        q = r["ratio_quartiles"]
-        quoted = f"{r['ratio_median']:.3f} ({q[0]:.3f}–{q[2]:.3f})"
-        assert quoted in perf, f"PERFORMANCE.md should quote {quoted} (ab_bot_check_i12.json)"
-        assert q[0] <= 1 <= q[2], "the prose says both quartile ranges hold 1"
-    kernels = json.loads((results / "ab_bot_kernels_i12.json").read_text())["report"]
-    assert all(r["same_actions"] for r in kernels.values())
-    medians = [r["ratio_median"] for r in kernels.values()]
-    assert min(medians) >= 0.6 and max(medians) <= 0.8, "compiled.py's comment says 0.6-0.8"
 
 
 def test_a_made_file_is_checked_against_its_committed_copy():
@@ -536,13 +521,14 @@ def test_a_made_file_is_checked_against_its_committed_copy():
     res = entries.RESULTS
     policies = ROOT / "agents" / "policies"
     assert by_name["ppo_4p_train"].reference("policy.npz", res) == policies / "ppo_4p.npz"
-    assert by_name["ppo_4p_train"].reference("eval.csv", res) == res / "ppo_4p_eval.csv"
+    assert by_name["ppo_4p_train"].reference("eval.csv", res) == res / "ppo" / "ppo_4p_eval.csv"
     sb3 = by_name["ppo_2p_train"]
     assert sb3.reference("policy.npz", res) == policies / "champion_prior_2p.npz"
-    assert sb3.reference("final_eval.json", res) == res / "champion_prior_2p_final_eval.json"
-    assert sb3.reference("eval.csv", res) == res / "ppo_2p_eval.csv"
+    prior = res / "ppo" / "champion_prior_2p_final_eval.json"
+    assert sb3.reference("final_eval.json", res) == prior
+    assert sb3.reference("eval.csv", res) == res / "ppo" / "ppo_2p_eval.csv"
     ev = by_name["ppo_2p_eval"]
-    assert ev.reference("ppo_2p_final_eval.json", res) == res / "ppo_2p_final_eval.json"
+    assert ev.reference("ppo_2p_final_eval.json", res) == res / "ppo" / "ppo_2p_final_eval.json"
     for exp in registry.EXPERIMENTS:
         for made in exp.references:
             assert exp.reference(made, res).is_file(), (exp.name, made)

@@ -1,4 +1,4 @@
-"""``experiments/search_strength.py --resume FILE``: a crafted file is refused with one
+"""``experiments/evaluate/search_strength.py --resume FILE``: a crafted file is refused with one
 usage line naming the field (exit 2) before anything runs, never a traceback."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from experiments.search_strength import main
+from experiments.evaluate.search_strength import main
 
 GOOD_ROW = {"worlds": 2, "candidates": 6, "games": 10, "deal_wins": [1.0], "deal_games": [2]}
 

@@ -1,4 +1,4 @@
-"""A short MaskablePPO run through experiments/train_ppo.py, and the trained-policy agent."""
+"""A short MaskablePPO run through experiments/train/train_ppo.py, and the trained-policy agent."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ pytest.importorskip("sb3_contrib")
 pytest.importorskip("torch")
 
 from experiments.common.evaluation import evaluate  # noqa: E402
-from experiments.train_ppo import load_config, train
+from experiments.train.train_ppo import load_config, train
 from mamma_mia_agents import load_agent  # noqa: E402
 from mamma_mia_agents.bots.ppo_agent import PPOAgent, default_policy_path
 from mamma_mia_agents.bots.ppo_policy import NumpyPolicy  # noqa: E402

@@ -1,4 +1,4 @@
-"""experiments/tune_champion.py: the champion's tuning on a tiny grid, its files, and its
+"""experiments/train/tune_champion.py: the champion's tuning on a tiny grid, its files, and its
 flags checked before any game."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from mamma_mia_agents.bots.champion import ChampionAgent, read_settings
 
 
 def _run(*args: str) -> subprocess.CompletedProcess:
-    return run_script("tune_champion.py", *args)
+    return run_script("train.tune_champion", *args)
 
 
 def test_a_tiny_tuning_writes_its_files_and_a_champion(tmp_path: Path) -> None:
@@ -65,7 +65,7 @@ def test_a_prior_by_bundled_file_is_tuned_as_the_champion_plays_it() -> None:
     """``--priors`` takes a bundled policy file by its bare name (the 2-player champion's
     prior): the setting keeps the name, its label says it has a prior, and the search bot
     gets that file's policy as the champion would."""
-    from experiments import tune_champion
+    from experiments.train import tune_champion
 
     args, _ = tune_champion.parse_args(["--grid", "8x2", "--priors", "none,champion_prior_2p.npz"])
     plain, guided = tune_champion.settings(args)

@@ -30,14 +30,15 @@ from test_fuzz_doors import (
 #: are sent (an accepted value would start an experiment).
 ENTRY_POINTS = {
     "python -m experiments reproduce": ("experiments.reproduce.cli", ["--quick"]),
-    "python -m experiments docs": ("experiments.docs", ["--check"]),
+    "python -m experiments docs": ("experiments.docs.generate", ["--check"]),
     "python -m mamma_mia_env": ("mamma_mia_env.__main__", ["--quiet"]),
 }
-SCRIPTS = ["benchmark", "leaderboard", "speed", "omp_wait", "learner_env_speed", "bot_speed",
-           "search_strength", "ab_speed", "ab_bot_check", "ab_bot_kernels", "profile_vector",
-           "openspiel_ismcts", "train_ppo"]  # fmt: skip
-ENTRY_POINTS.update({f"python experiments/{n}.py": (f"experiments.{n}", []) for n in SCRIPTS})
-ENTRY_POINTS["python -m experiments.cleanrl_ppo"] = ("experiments.cleanrl_ppo", [])
+SCRIPTS = ["benchmark.benchmark", "evaluate.leaderboard", "benchmark.speed", "benchmark.ab",
+           "benchmark.learner_env_speed", "benchmark.bot_speed", "benchmark.decision_speed",
+           "evaluate.search_strength", "benchmark.profile_vector", "evaluate.openspiel_ismcts",
+           "cleanrl_ppo", "train.train_ppo", "train.tune_champion", "train.cleanrl_defaults",
+           "train.expert_iteration"]  # fmt: skip
+ENTRY_POINTS.update({f"python -m experiments.{n}": (f"experiments.{n}", []) for n in SCRIPTS})
 #: Text flags an entry point checks itself, with values it must refuse.
 TEXT_REFUSED = {("python -m experiments reproduce", "--only"): ["nosuch", ",,x"]}
 

@@ -138,8 +138,7 @@ def test_fuzz_champion_fields_of_any_kind(field, value, tmp_path_factory):
 
 
 def _train_ppo_defaults() -> dict:
-    sys.path.insert(0, str(ROOT))
-    from experiments.train_ppo import DEFAULTS
+    from experiments.train.train_ppo import DEFAULTS
 
     return DEFAULTS
 
@@ -163,7 +162,7 @@ NOT_INT = st.one_of(st.floats(allow_nan=False, allow_infinity=False).filter(lamb
 @fuzz_settings(150)
 @given(key=st.sampled_from(_leaves(int)), value=NOT_INT)
 def test_fuzz_set_values_for_counts_are_refused(key, value):
-    from experiments.train_ppo import load_config
+    from experiments.train.train_ppo import load_config
 
     raw = value if isinstance(value, str) else json.dumps(value)
     with pytest.raises(SystemExit) as exc:
@@ -175,7 +174,7 @@ def test_fuzz_set_values_for_counts_are_refused(key, value):
 @given(key=st.sampled_from(_leaves(int) + _leaves(float) + _leaves(bool) + _leaves(str)),
        value=JSON)  # fmt: skip
 def test_fuzz_config_file_values_of_any_kind(key, value, tmp_path_factory):
-    from experiments.train_ppo import load_config
+    from experiments.train.train_ppo import load_config
 
     doc: dict = {}
     node = doc
@@ -210,8 +209,7 @@ RESUME = {
 @fuzz_settings(150)
 @given(field=st.sampled_from(_paths(RESUME)), value=JSON)
 def test_fuzz_resume_files_are_checked(field, value):
-    sys.path.insert(0, str(ROOT))
-    from experiments.search_strength import check_resume
+    from experiments.evaluate.search_strength import check_resume
 
     doc = json.loads(_set(RESUME, field, json.dumps(value)))
     try:

@@ -553,7 +553,7 @@ def test_random_agent_refuses_masks_it_cannot_read() -> None:
 )
 @pytest.mark.parametrize("agent", ["counter", "builder", "ppo"])
 def test_bots_name_observations_or_masks_of_no_game(agent, obs_cols, mask_cols, what) -> None:
-    """Found by the long fuzz run (``fuzz_long_run_3.json``): ``act_batch([[0.0]], ...)``
+    """Found by the long fuzz run (``fuzz_long_run/3.json``): ``act_batch([[0.0]], ...)``
     was refused with "no Mamma Mia! observation has size 1", naming no argument."""
     from mamma_mia_agents import load_agent
 

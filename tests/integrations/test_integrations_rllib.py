@@ -144,7 +144,7 @@ def test_ppo_trains_a_few_iterations():
 def test_training_script_runs(tmp_path):
     import json
 
-    from experiments import train_rllib
+    from experiments.train import train_rllib
 
     code = train_rllib.main(
         ["--iterations", "1", "--batch", "200", "--minibatch", "100", "--epochs", "1",

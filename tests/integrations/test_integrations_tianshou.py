@@ -59,7 +59,7 @@ def test_collector_fills_a_buffer_without_nans():
 
 
 def test_training_script_runs(tmp_path):
-    from experiments import train_tianshou
+    from experiments.train import train_tianshou
 
     code = train_tianshou.main(
         ["--iterations", "2", "--steps", "200", "--updates", "5", "--envs", "2",

@@ -145,7 +145,7 @@ def test_gym_env_through_gymwrapper_with_the_mask_from_info() -> None:
 
 
 def test_training_script_smoke(tmp_path) -> None:
-    from experiments import train_torchrl
+    from experiments.train import train_torchrl
 
     assert train_torchrl.main(["--smoke", "--out", str(tmp_path), "--name", "t"]) == 0
     summary = json.loads((tmp_path / "t.json").read_text())
@@ -158,7 +158,7 @@ def test_integrations_doc_quotes_the_committed_run() -> None:
     from pathlib import Path
 
     root = Path(__file__).resolve().parents[2]
-    run = json.loads((root / "experiments" / "results" / "torchrl_2p.json").read_text())
+    run = json.loads((root / "experiments" / "results" / "torchrl" / "2p.json").read_text())
     ev = run["evaluation"]
     assert ev["games"] == 1000 and ev["win_rate_low"] >= 0.9  # the bar set for the integration
     row = (

@@ -40,10 +40,10 @@ def play_random(
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def run_script(script: str, *args: str, timeout: float = 900) -> subprocess.CompletedProcess:
-    """``python experiments/<script> args`` from the repository root, as a user runs it:
+def run_script(module: str, *args: str, timeout: float = 900) -> subprocess.CompletedProcess:
+    """``python -m experiments.<module> args`` from the repository root, as a user runs it:
     its exit code, stdout and stderr (text)."""
     return subprocess.run(
-        [sys.executable, str(ROOT / "experiments" / script), *args],
+        [sys.executable, "-m", f"experiments.{module}", *args],
         capture_output=True, text=True, cwd=ROOT, timeout=timeout,
     )  # fmt: skip

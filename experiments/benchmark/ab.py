@@ -1,0 +1,343 @@
+"""Speed of two checkouts (or two settings of one), named comparisons timed interleaved.
+
+A change must not cost speed, and on a shared machine a speed is only comparable
+measured in alternation. This starts one worker process per side, each importing only
+its own checkout's ``mamma_mia_env`` and ``mamma_mia_agents`` (by public paths both
+versions have), and asks the two in turn, one short slice at a time, the side that
+goes first alternating round by round: both see the same machine load. Per
+comparison it reports each side's median rate, the median of the per-slice ratios
+new / base (each from two adjacent slices), their quartiles (the spread) and the
+ratio of CPU-time rates; the file records the load average before and after and each
+side's commit, dirty flag and environment settings.
+
+Comparisons (four players):
+
+* ``engine``: the all-seat vector env, B = 4,096, uniformly random legal actions (turns/s);
+* ``aec``: the PettingZoo AEC env through the standard ``agent_iter`` loop (turns/s);
+* ``learner``: the learner-seat vector env, B = 256, random opponents (learner steps/s);
+* ``bot_env``: the vector env, B = 4,096, ``builder`` deciding at every seat (turns/s);
+X
+  bots in turn (decisions/s).
+
+Two checkouts, or one checkout under two environment settings (``--base-env``,
+``--new-env``: e.g. OpenMP's waiting policy, which libgomp reads once per process)::
+
+    git worktree add /tmp/base <commit>
+    python -m experiments.benchmark.ab --base /tmp/base --comparison engine,bots --rounds 21
+    python -m experiments.benchmark.ab --base . --base-env OMP_WAIT_POLICY=ACTIVE
+
+Writes ``<name>.json`` (``--name``, default ``ab``) into ``--out`` (default runs/ab/;
+``--export``: experiments/results/ab/).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+COMPARISONS = ("engine", "aec", "learner", "bot_env", "bots")
+BOTS = ("counter", "builder", "hoarder")  # forgetful reads another observation
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@dataclass(frozen=True)
+class Args:
+    """The command line (``--help`` shows the defaults)."""
+
+    base: Path  # the checkout of the older version (folders mamma_mia_env/ and agents/)
+    new: Path  # the newer checkout (default: this one)
+    comparisons: tuple[str, ...]
+    rounds: int  # every comparison is timed once per side per round
+    seconds: float  # length of one timed slice
+    env: dict[str, dict[str, str]]  # per side: environment variables of its worker
+    name: str
+    out: Path | None
+    export: bool
+
+
+# ----------------------------------------------------------------------------- worker
+# Runs in the worker processes: imports nothing of the experiments, only the side's
+# two packages (first on sys.path: the worker's current directory).
+def _sampler(seed: int) -> Any:
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+
+    def sample(masks: Any) -> Any:
+        """A uniformly random legal action per row."""
+        return (rng.random(masks.shape) * (masks != 0)).argmax(axis=1)
+
+    sample.rng = rng  # type: ignore[attr-defined]
+    return sample
+
+
+class _VectorRow:
+    """The all-seat vector env, B = 4,096: random actions, or ``agent`` at every seat."""
+
+    def __init__(self, agent: Any) -> None:
+        from mamma_mia_env.envs.vector import MammaMiaVectorEnv
+
+        self.env = MammaMiaVectorEnv(4096, num_players=4, copy=False)
+        self.obs, self.info = self.env.reset(seed=0)
+        self.agent, self.sample = agent, _sampler(0)
+
+    def step(self) -> int:
+        mask = self.info["action_mask"]
+        if self.agent is None:
+            actions = self.sample(mask)
+        else:
+            actions = self.agent.act_batch(self.obs, mask, self.sample.rng, self.info["seat"])
+        self.obs, _, _, _, self.info = self.env.step(actions)
+        return 4096
+
+
+class _LearnerRow:
+    """The learner-seat vector env, B = 256, random opponents."""
+
+    def __init__(self) -> None:
+        from mamma_mia_env.envs.learner_vector import MammaMiaLearnerVectorEnv
+
+        self.env = MammaMiaLearnerVectorEnv(256, num_players=4, reward_mode="delivered_win_loss")
+        self.mask = self.env.reset(seed=0)[1]["action_mask"]
+        self.sample = _sampler(1)
+
+    def step(self) -> int:
+        self.mask = self.env.step(self.sample(self.mask))[4]["action_mask"]
+        return 256
+
+
+class _AecRow:
+    """The PettingZoo AEC env through the standard loop, one game after another."""
+
+    def __init__(self) -> None:
+        import mamma_mia_env
+
+        self.env = mamma_mia_env.env(num_players=4)
+        self.env.reset(seed=0)
+        self.games, self.sample = 0, _sampler(2)
+
+    def step(self) -> int:
+        env = self.env
+        _obs, _r, term, trunc, _info = env.last()
+        if term or trunc:
+            env.step(None)
+            if not env.agents:
+                self.games += 1
+                env.reset(seed=self.games)
+            return 0
+        env.step(int(self.sample(env.observe(env.agent_selection)["action_mask"][None])[0]))
+        return 1
+
+
+class _BotsRow:
+    """The heuristic bots' decisions alone: 4,096 positions of random four-player play
+    (ten random turns in), each call one bot's ``act_batch`` over all of them."""
+
+    def __init__(self) -> None:
+        from mamma_mia_agents import load_agent
+
+        env = _VectorRow(None)
+        for _ in range(10):
+            env.step()
+        self.obs, self.info = env.obs.copy(), {k: v.copy() for k, v in env.info.items()}
+        self.bots = [load_agent(name) for name in BOTS]
+        self.rng, self.calls = _sampler(3).rng, 0
+
+    def step(self) -> int:
+        bot = self.bots[self.calls % len(self.bots)]
+        self.calls += 1
+        bot.act_batch(self.obs, self.info["action_mask"], self.rng, self.info["seat"])
+        return len(self.obs)
+
+
+def _make(name: str) -> Any:
+    if name in ("engine", "bot_env"):
+        from mamma_mia_agents import load_agent
+
+        return _VectorRow(load_agent("builder") if name == "bot_env" else None)
+    return {"aec": _AecRow, "learner": _LearnerRow, "bots": _BotsRow}[name]()
+
+
+def _worker(comparisons: list[str]) -> None:  # pragma: no cover - runs in the workers
+    """Answer ``comparison seconds`` lines with ``wall_rate cpu_rate`` lines until stdin
+    ends."""
+    import time
+
+    rows = {name: _make(name) for name in comparisons}
+    for row in rows.values():  # compile and warm up
+        for _ in range(50):
+            row.step()
+    print("ready", flush=True)
+    for line in sys.stdin:
+        name, seconds = line.split()
+        row, units = rows[name], 0
+        start, cpu = time.perf_counter(), time.process_time()
+        while time.perf_counter() - start < float(seconds):
+            units += row.step()
+        wall, cpu = time.perf_counter() - start, time.process_time() - cpu
+        print(f"{units / wall} {units / max(cpu, 1e-9)}", flush=True)
+
+
+# ----------------------------------------------------------------------------- driver
+def _link_tree(checkout: Path, into: Path) -> Path:
+    """A folder holding the checkout's two packages under their import names."""
+    into.mkdir(parents=True, exist_ok=True)
+    (into / "mamma_mia_env").symlink_to(checkout.resolve() / "mamma_mia_env")
+    (into / "mamma_mia_agents").symlink_to(checkout.resolve() / "agents")
+    return into
+
+
+def _start(path: Path, comparisons: tuple[str, ...], env: dict[str, str]) -> subprocess.Popen:
+    """A worker whose current directory (first on its sys.path) holds one side's
+    packages; this checkout's ``experiments`` comes after them on PYTHONPATH."""
+    from mamma_mia_env.plumbing.interrupts import die_with_parent
+
+    parent = os.getpid()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "experiments.benchmark.ab", "--worker", *comparisons],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=path,
+        env={**os.environ, "PYTHONPATH": str(ROOT), **env},
+        preexec_fn=lambda: die_with_parent(parent),
+    )  # fmt: skip
+    assert proc.stdout is not None
+    if proc.stdout.readline().strip() != "ready":
+        proc.kill()
+        raise SystemExit(f"python -m experiments.benchmark.ab: the worker for {path} failed")
+    return proc
+
+
+def _ask(proc: subprocess.Popen, name: str, seconds: float) -> tuple[float, float]:
+    assert proc.stdin is not None and proc.stdout is not None
+    proc.stdin.write(f"{name} {seconds}\n")
+    proc.stdin.flush()
+    wall, cpu = proc.stdout.readline().split()
+    return float(wall), float(cpu)
+
+
+def _summary(r: dict[str, list[float]]) -> dict[str, Any]:
+    ratios = [n / b for n, b in zip(r["new"], r["base"], strict=True)]
+    cpu_ratios = [n / b for n, b in zip(r["new_cpu"], r["base_cpu"], strict=True)]
+    quartiles = statistics.quantiles(ratios, n=4) if len(ratios) > 1 else ratios * 3
+    return {
+        "base_median_per_second": round(statistics.median(r["base"])),
+        "new_median_per_second": round(statistics.median(r["new"])),
+        "median_ratio_new_over_base": round(statistics.median(ratios), 4),
+        "ratio_quartiles": [round(q, 4) for q in quartiles],
+        "median_cpu_ratio_new_over_base": round(statistics.median(cpu_ratios), 4),
+        "ratios": [round(x, 4) for x in ratios],
+    }
+
+
+def measure(args: Args) -> dict[str, Any]:
+    """The interleaved run: per comparison, both sides' rates and the per-slice ratios."""
+    from tqdm import tqdm
+
+    tmp = Path(tempfile.mkdtemp(prefix="ab-"))
+    sides = {"base": args.base, "new": args.new}
+    procs: dict[str, subprocess.Popen] = {}
+    rates: dict[str, dict[str, list[float]]] = {
+        c: {k: [] for k in ("base", "new", "base_cpu", "new_cpu")} for c in args.comparisons
+    }
+    try:
+        for side, path in sides.items():
+            procs[side] = _start(_link_tree(path, tmp / side), args.comparisons, args.env[side])
+        for k in tqdm(range(args.rounds), desc="interleaved rounds"):
+            order = ("base", "new") if k % 2 == 0 else ("new", "base")
+            for name in args.comparisons:
+                for side in order:
+                    wall, cpu = _ask(procs[side], name, args.seconds)
+                    rates[name][side].append(wall)
+                    rates[name][side + "_cpu"].append(cpu)
+    finally:
+        for proc in procs.values():
+            proc.kill()
+            proc.wait()
+    return {name: _summary(r) for name, r in rates.items()}
+
+
+def _env_pair(text: str) -> tuple[str, str]:
+    key, sep, value = text.partition("=")
+    if not sep or not key.isidentifier():
+        raise argparse.ArgumentTypeError(f"{text!r}: expected NAME=VALUE")
+    return key, value
+
+
+def parse(argv: list[str] | None) -> Args:
+    from experiments.common.arguments import checked  # every flag checked
+    from experiments.common.output import add_output_args, file_stem
+
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--base", type=Path, required=True, help="checkout of the older version")
+    p.add_argument("--new", type=Path, default=ROOT, help="default: this checkout")
+    p.add_argument("--comparison", default=",".join(COMPARISONS),
+                   help=f"comma-separated, of {','.join(COMPARISONS)} (default: all)")  # fmt: skip
+    p.add_argument("--rounds", type=int, default=11, help="interleaved rounds (default 11)")
+    p.add_argument("--seconds", type=float, default=1.0, help="one slice, s (default 1.0)")
+    for side in ("base", "new"):
+        p.add_argument(f"--{side}-env", type=_env_pair, action="append", default=[],
+                       metavar="NAME=VALUE", help=f"environment of the {side} worker")  # fmt: skip
+    p.add_argument("--name", type=file_stem, default="ab", help="file stem (default ab)")
+    add_output_args(p, "ab")
+    ns = checked(p).parse_args(argv)
+    for side in ("base", "new"):
+        path = getattr(ns, side)
+        if not (path / "mamma_mia_env").is_dir() or not (path / "agents").is_dir():
+            p.error(f"--{side} {path}: not a checkout (no mamma_mia_env/ and agents/ inside)")
+    if ns.rounds < 1 or not (0.01 <= ns.seconds <= 60):
+        p.error("--rounds must be >= 1 and --seconds within 0.01-60")
+    chosen = tuple(dict.fromkeys(c.strip() for c in ns.comparison.split(",") if c.strip()))
+    if not chosen or any(c not in COMPARISONS for c in chosen):
+        p.error(f"--comparison {ns.comparison!r}: choose among {', '.join(COMPARISONS)}")
+    env = {"base": dict(ns.base_env), "new": dict(ns.new_env)}
+    return Args(ns.base.resolve(), ns.new.resolve(), chosen, ns.rounds, ns.seconds, env,
+                ns.name, ns.out, ns.export)  # fmt: skip
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse(argv)
+    from experiments.common.output import output_dir, write_json
+    from mamma_mia_env.plumbing.provenance import git_state, provenance
+
+    out = output_dir(argparse.Namespace(out=args.out, export=args.export), "ab")
+    before = list(os.getloadavg())
+    results = measure(args)
+    sides = {"base": args.base, "new": args.new}
+    report = {
+        "comparisons": results,
+        "sides": {
+            side: {"checkout": str(path), "git": git_state(path), "env": args.env[side]}
+            for side, path in sides.items()
+        },
+        "rounds": args.rounds,
+        "seconds_per_slice": args.seconds,
+        "load_average_before": before,
+        "load_average_after": list(os.getloadavg()),
+    }
+    path = out / f"{args.name}.json"
+    write_json(path, report, provenance())
+    for name, r in results.items():
+        q = r["ratio_quartiles"]
+        print(
+            f"{name:8s} base {r['base_median_per_second']:>12,} "
+            f"new {r['new_median_per_second']:>12,}/s  "
+            f"new/base {r['median_ratio_new_over_base']:.3f} "
+            f"(quartiles {q[0]:.3f}-{q[2]:.3f}, CPU {r['median_cpu_ratio_new_over_base']:.3f})"
+        )
+    print(f"wrote {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    if sys.argv[1:2] == ["--worker"]:  # a side's worker: its own packages only
+        _worker(sys.argv[2:])
+    else:
+        from mamma_mia_env.plumbing.interrupts import run_command  # one line on Ctrl-C
+
+        raise SystemExit(run_command(main, "python -m experiments.benchmark.ab"))

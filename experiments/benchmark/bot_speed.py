@@ -1,0 +1,277 @@
+"""How fast the bots play: compiled kernels against the engine's own speed.
+
+    python -m experiments.benchmark.bot_speed [--rounds 5] [--games 10000] [--export]
+
+Measures, in one run (the machine may be shared: compare the ratios, not the absolute
+numbers, and see the load averages recorded):
+
+1. the vector env (B = 4,096, four players) stepped by the random agent and by
+   ``builder`` at every seat (interleaved rounds, the median of each);
+2. 10,000 four-player games between the four heuristic bots: in the compiled loop
+   (``mamma_mia_agents.compiled.playout.play_out``) and through ``run_tournament`` (the
+   batched engine with one ``act_batch`` call per agent and step).
+
+3. where a compiled game step's time goes: the CPU time (one thread) of building the
+   observation, building the legal mask, the ``builder`` decision (and within it the
+   replay of the oven) and the engine step, over the same positions.
+
+Wall-clock rates on a shared machine mostly measure the other processes; each rate
+also comes as turns per CPU second of this process (``time.process_time``, all its
+threads), which the load moves much less.
+
+Writes ``bot_speed.json`` into ``--out`` (default: a temporary directory); ``--export``
+writes it to experiments/results/bot_speed/ instead.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import tempfile
+import time
+
+import numba as nb
+import numpy as np
+from tqdm import tqdm
+
+from experiments.common.output import RESULTS
+from experiments.common.provenance import provenance_with_threads as provenance
+from mamma_mia_agents import load_agent
+from mamma_mia_agents.bots.roster import HEURISTICS
+from mamma_mia_agents.compiled import decisions, jit, oven, tables
+from mamma_mia_agents.compiled.playout import CompiledBots, play_out
+from mamma_mia_agents.tournament import run_tournament
+from mamma_mia_env import Config, Engine, GameState
+from mamma_mia_env.envs.vector import MammaMiaVectorEnv
+from mamma_mia_env.game.observe import observe_game
+from mamma_mia_env.game.record import OVER
+from mamma_mia_env.game.rules import legal_mask_game, step_game
+from mamma_mia_env.plumbing.files import write_file
+
+
+def vector_rates(batch: int, steps: int, rounds: int, seed: int) -> dict:
+    """Turns per second of the vector env under each policy, interleaved rounds."""
+    venv = MammaMiaVectorEnv(batch, num_players=4, copy=False)
+    obs, info = venv.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    policies = {"random": load_agent("random"), "builder": load_agent("builder")}
+
+    def run(name: str, n_steps: int) -> tuple[float, float]:
+        nonlocal obs, info
+        act = policies[name].act_batch
+        start, cpu = time.perf_counter(), time.process_time()
+        for _ in range(n_steps):
+            actions = act(obs, info["action_mask"], rng, info["seat"])
+            obs, _, _, _, info = venv.step(actions)
+        turns = n_steps * batch
+        return turns / (time.perf_counter() - start), turns / (time.process_time() - cpu)
+
+    for name in policies:  # compile and warm up
+        run(name, 3)
+    names = tuple(policies)
+    rates: dict[str, list[float]] = {k: [] for k in names}
+    cpu_rates: dict[str, list[float]] = {k: [] for k in names}
+    for _ in tqdm(range(rounds), desc="vector env rounds"):
+        for name in names:
+            wall, cpu = run(name, steps)
+            rates[name].append(wall)
+            cpu_rates[name].append(cpu)
+    med = {k: float(np.median(v)) for k, v in rates.items()}
+    cmed = {k: float(np.median(v)) for k, v in cpu_rates.items()}
+    return {
+        "batch": batch,
+        "steps_per_round": steps,
+        "rounds": rounds,
+        "turns_per_second": {k: [round(x) for x in v] for k, v in rates.items()},
+        "median_turns_per_second": {k: round(v) for k, v in med.items()},
+        "builder_over_random": round(med["builder"] / med["random"], 3),
+        "turns_per_cpu_second": {k: [round(x) for x in v] for k, v in cpu_rates.items()},
+        "median_turns_per_cpu_second": {k: round(v) for k, v in cmed.items()},
+        "builder_over_random_cpu": round(cmed["builder"] / cmed["random"], 3),
+    }
+
+
+def game_rates(games: int, seed: int) -> dict:
+    """10,000 four-player games between the heuristic bots, two ways."""
+    agents = [load_agent(a) for a in HEURISTICS]
+    cfg = Config(num_players=4)
+    eng = Engine(cfg)
+    bots = CompiledBots(agents, 4, False)
+    seats = (np.arange(games)[:, None] + np.arange(4)[None]) % 4  # every rotation
+    warm = eng.reset(seeds=np.arange(64))
+    play_out(eng, warm, bots, seats[:64])
+    state = eng.reset(seeds=np.arange(games, dtype=np.uint64) + np.uint64(seed << 32))
+    start, cpu = time.perf_counter(), time.process_time()
+    steps = play_out(eng, state, bots, seats)
+    fused, fused_cpu = time.perf_counter() - start, time.process_time() - cpu
+    assert (state.data["phase"] == OVER).all()
+    start = time.perf_counter()
+    res = run_tournament(list(HEURISTICS), num_players=4, games=games, seed=seed, progress=True)
+    tournament = time.perf_counter() - start
+    return {
+        "games": games,
+        "agents": list(HEURISTICS),
+        "numba_threads": nb.get_num_threads(),
+        "compiled_loop_seconds": round(fused, 3),
+        "compiled_loop_cpu_seconds": round(fused_cpu, 3),
+        "compiled_loop_turns_per_second": round(float(steps.sum()) / fused),
+        "mean_actions_per_game": round(float(steps.mean()), 2),
+        "tournament_games": res.games,
+        "tournament_seconds": round(tournament, 3),
+        "tournament_play_seconds": round(float(res.elapsed), 3),
+        "tournament_workers": res.workers,
+    }
+
+
+@nb.njit
+def _time_observe(data, n, out, reps):  # type: ignore[no-untyped-def]
+    for _ in range(reps):
+        for g in range(data.shape[0]):
+            observe_game(data[g], data[g].seat, n, 0, out)
+
+
+@nb.njit
+def _time_mask(data, params, play, need, out, reps):  # type: ignore[no-untyped-def]
+    for _ in range(reps):
+        for g in range(data.shape[0]):
+            legal_mask_game(data[g], params, play, need, out)
+
+
+@nb.njit
+def _time_decide(obs, masks, seats, lay, play, need, prm, reps):  # type: ignore[no-untyped-def]
+    ws, wd, wi = jit.workspace()
+    t = 0
+    for _ in range(reps):
+        for g in range(obs.shape[0]):
+            t += decisions.decide_one(obs[g], masks[g], seats[g], lay, play, need, prm, ws, wd, wi)
+    return t
+
+
+@nb.njit
+def _time_oven(obs, seats, lay, need, prm, reps):  # type: ignore[no-untyped-def]
+    ws, wd, wi = jit.workspace()
+    hv = np.zeros(5, np.float32)
+    pv = np.zeros(5, np.float32)
+    pool = np.zeros(5, np.float32)
+    reserve = np.zeros(5, np.float32)
+    o_h, o_p = lay[tables.L_HAND], lay[tables.L_PILES]
+    t = 0.0
+    for _ in range(reps):
+        for g in range(obs.shape[0]):
+            ob = obs[g]
+            for k in range(5):
+                hv[k] = ob[o_h + k] + np.float32(2.0) * ob[o_h + 5 + k]
+                pv[k] = ob[o_p + k] + np.float32(2.0) * ob[o_p + 5 + k]
+            oven.simulate_oven(
+                ob, lay, seats[g], need, prm[tables.I_RIVAL_COVER], pv, hv, pool, reserve,
+                ws, wd, wi,
+            )  # fmt: skip
+            t += pool[0]
+    return t
+
+
+@nb.njit
+def _time_step(data, actions, params, play, need):  # type: ignore[no-untyped-def]
+    dl = np.zeros(8, np.int32)
+    for g in range(data.shape[0]):
+        step_game(data[g], actions[g], params, play, need, dl)
+
+
+def step_profile(positions: int, seed: int, reps: int = 5) -> dict:
+    """CPU microseconds per position of each piece of a compiled ``builder`` step."""
+    n = 4
+    eng = Engine(Config(num_players=n))
+    builder = load_agent("builder")
+    bots = CompiledBots([builder], n, False)
+    rng = np.random.default_rng(seed)
+    parts = []
+    for depth in range(0, 100, 5):  # positions from the whole game (~99 actions)
+        st = eng.reset(seeds=rng.integers(0, 2**32, positions // 20))
+        play_out(eng, st, bots, np.zeros((st.batch_size, n), np.int64), max_steps=depth)
+        parts.append(st.data[st.data["phase"] != OVER])
+    data = np.concatenate(parts)
+    state = GameState(eng.config, data)
+    obs = eng.observe(state)
+    masks = eng.legal_masks(state).astype(np.int8)
+    seats = data["seat"].astype(np.int64)
+    lay, play, need, prm = (
+        tables.layout_vector(n, "recall", False),
+        eng.play.astype(np.int64),
+        eng.need.astype(np.int64),
+        tables.params_vector(builder.params),
+    )
+    actions = builder.act_batch(obs, masks, rng, seats)
+    ob1 = np.zeros(obs.shape[1], np.float32)
+    mk1 = np.zeros(masks.shape[1], np.int8)
+    pieces = {
+        "observe": lambda r: _time_observe(data, n, ob1, r),
+        "legal_mask": lambda r: _time_mask(data, eng.params, play, need, mk1, r),
+        "builder_decision": lambda r: _time_decide(obs, masks, seats, lay, play, need, prm, r),
+        "of_which_oven_replay": lambda r: _time_oven(obs, seats, lay, need, prm, r),
+    }
+    out: dict = {"positions": len(data), "reps": reps}
+    for name, f in pieces.items():
+        f(1)  # compile
+        cpu = time.process_time()
+        f(reps)
+        out[f"{name}_us"] = round((time.process_time() - cpu) / (reps * len(data)) * 1e6, 3)
+    _time_step(data.copy(), actions, eng.params, play, need)  # compile
+    cpu_total = 0.0
+    for _ in range(reps):
+        copy = data.copy()
+        cpu = time.process_time()
+        _time_step(copy, actions, eng.params, play, need)
+        cpu_total += time.process_time() - cpu
+    out["engine_step_us"] = round(cpu_total / (reps * len(data)) * 1e6, 3)
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--batch", type=int, default=4096)
+    ap.add_argument("--steps", type=int, default=40, help="vector env steps per round")
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--games", type=int, default=10000)
+    ap.add_argument("--positions", type=int, default=4000, help="positions of the profile")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--out", default=None, help="output directory (default: a temp dir)")
+    ap.add_argument("--export", action="store_true", help="write to experiments/results/bot_speed/")
+    from experiments.common.arguments import checked  # every flag checked
+
+    args = checked(ap).parse_args(argv)
+    for name in ("batch", "steps", "rounds", "games", "positions"):
+        if getattr(args, name) < 1:
+            ap.error(f"--{name} must be >= 1")
+    out_dir = (
+        str(RESULTS / "bot_speed")
+        if args.export
+        else (args.out or tempfile.mkdtemp(prefix="bot_speed_"))
+    )
+    t0 = time.perf_counter()
+    record = {"experiment": "bot_speed", "load_average_before": os.getloadavg()}
+    record["vector_env"] = vector_rates(args.batch, args.steps, args.rounds, args.seed)
+    record["games"] = game_rates(args.games, args.seed)
+    record["step_profile_cpu"] = step_profile(args.positions, args.seed)
+    record["load_average_after"] = os.getloadavg()
+    record["provenance"] = provenance(seeds=args.seed, wall_time=time.perf_counter() - t0)
+    os.makedirs(out_dir, exist_ok=True)
+    path = os.path.join(out_dir, "bot_speed.json")
+    write_file(path, json.dumps(record, indent=2) + "\n", "result")
+    v, g = record["vector_env"], record["games"]
+    print(
+        f"vector env B={v['batch']}: random {v['median_turns_per_second']['random']:,} turns/s, "
+        f"builder {v['median_turns_per_second']['builder']:,} "
+        f"({v['builder_over_random']:.0%} of random)\n"
+        f"(per CPU second: {v['builder_over_random_cpu']:.0%})\n"
+        f"{g['games']:,} 4-player games: compiled loop {g['compiled_loop_seconds']} s "
+        f"({g['compiled_loop_cpu_seconds']} CPU s), tournament {g['tournament_seconds']} s\n"
+        f"profile (CPU us per position): {record['step_profile_cpu']}\nwrote {path}"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    from mamma_mia_env.plumbing.interrupts import run_command  # one line on Ctrl-C
+
+    raise SystemExit(run_command(main, "python -m experiments.benchmark.bot_speed"))

@@ -1,0 +1,289 @@
+"""Fill the docs' result tables from the result files, so that they cannot drift.
+
+    python -m experiments docs           # rewrite the marked blocks
+    python -m experiments docs --check   # exit 1 if a block is stale
+
+A block is marked ``<!-- results:NAME -->`` ... ``<!-- /results -->`` in a markdown file;
+``BLOCKS[NAME]`` renders its content from ``experiments/results/``. Numbers outside
+blocks are checked by ``tests/experiments/test_reproduce.py``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+from collections.abc import Callable
+
+from experiments.common.output import RESULTS, ROOT
+from experiments.docs.bots import bot_kernels, bot_speed_table, search_strength_table
+from experiments.docs.champion import champion_speed, champion_strength, champion_tuning
+from experiments.docs.ladder import ladder_ratings
+from experiments.docs.training import (
+    cleanrl_defaults,
+    cleanrl_ppo,
+    cleanrl_warm_start,
+    expert_iteration,
+    expert_iteration_strength,
+    ppo_strength,
+    shipped_2p,
+    shipped_policy,
+    ten_minutes,
+    vs_search,
+    vs_search_strength,
+)
+from mamma_mia_env.plumbing.files import write_atomic
+
+DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+COUNTS = (2, 3, 4, 5)
+MARK = re.compile(r"(<!-- results:(\w+) -->\n)(.*?)(<!-- /results -->)", re.S)
+
+
+def _leaderboards() -> dict[int, dict[str, dict]]:
+    out = {}
+    for n in COUNTS:
+        doc = json.loads((RESULTS / "leaderboard" / f"{n}p.json").read_text())
+        out[n] = {r["agent"]: r for r in doc["results"]}
+    return out
+
+
+def leaderboard_table() -> str:
+    boards = _leaderboards()
+    order = [r for r in boards[2]]  # the 2-player order of the file, strongest first
+    order = sorted(order, key=lambda a: -boards[4][a]["win_rate"])
+    lines = [
+        "| agent | " + " | ".join(f"{n} players" for n in COUNTS) + " |",
+        "|---|" + "---:|" * len(COUNTS),
+    ]
+    for a in order:
+        cells = [
+            f"{100 * b[a]['win_rate']:.1f}% ({100 * b[a]['win_rate_low']:.1f}-"
+            f"{100 * b[a]['win_rate_high']:.1f})"
+            for b in (boards[n] for n in COUNTS)
+        ]
+        lines.append(f"| {a} | " + " | ".join(cells) + " |")
+    lines.append("| *chance* | " + " | ".join(f"{100 / n:.1f}%" for n in COUNTS) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def leaderboard_delivered() -> str:
+    boards = _leaderboards()
+    parts = []
+    for n in COUNTS:
+        rows = sorted(boards[n].values(), key=lambda r: r["rank"])
+        parts.append(
+            f"{n} players " + ", ".join(f"{r['agent']} {r['mean_delivered']:.2f}" for r in rows)
+        )
+    return "Mean delivered orders per game: " + "; ".join(parts) + ".\n"
+
+
+def learner_env_speed() -> str:
+    """The learner-seat front doors' env steps/s (experiments/benchmark/learner_env_speed.py)."""
+    names = {
+        "learner_vector": "`MammaMiaLearnerVectorEnv` (gymnasium `VectorEnv`)",
+        "sb3_vecenv": "`MammaMiaSB3VecEnv` (SB3 `VecEnv`)",
+        "sync_vector_gym": "`SyncVectorEnv` of B `MammaMiaGymEnv`",
+    }
+    docs = [json.loads(p.read_text()) for p in sorted(RESULTS.glob("learner_env_speed/*p_b*.json"))]
+    docs.sort(key=lambda d: (d["settings"]["batch"], -d["settings"].get("numba_threads", 0)))
+
+    def label(d: dict) -> str:
+        threads = d["settings"].get("numba_threads")
+        cores = d["provenance"]["machine"]["cores"]
+        extra = f", {threads} numba thread" if threads and threads != cores else ""
+        return f"B = {d['settings']['batch']}{extra}: steps/s (x SyncVectorEnv)"
+
+    head = " | ".join(label(d) for d in docs)
+    lines = [f"| front door | {head} |", "|---|" + "---:|" * len(docs)]
+    for key, label in names.items():
+        cells = []
+        for d in docs:
+            r = d["report"][key]
+            cells.append(
+                f"{r['median_steps_per_s']:,.0f} (x{r['median_ratio_to_sync_vector_gym']:.1f})"
+            )
+        lines.append(f"| {label} | " + " | ".join(cells) + " |")
+    s = docs[0]["settings"]
+    loads = ", ".join(f"{d['provenance']['machine']['load_average']}" for d in docs)
+    lines.append("")
+    lines.append(
+        f"{s['players']} players against `{s['opponent']}`, random legal learner actions "
+        f"drawn outside the timing, {s['repeats']} interleaved slices of "
+        f"{s['seconds_per_slice']:g} s per row (medians); load average {loads} on "
+        f"{docs[0]['provenance']['machine']['cores']} cores."
+    )
+    return "\n".join(lines) + "\n"
+
+
+def omp_wait() -> str:
+    """Engine speed under OpenMP's waiting policies (the omp_wait records): one table per
+    run (a loaded and an idle machine)."""
+    out = []
+    for name in ("omp_wait/loaded.json", "omp_wait/idle.json"):
+        d = json.loads((RESULTS / name).read_text())
+        rows = list(d["median"])
+        m = d["provenance"]["machine"]
+        out += [
+            f"`{name}`: load average {m['load_average']} on {m['cores']} cores at the start",
+            "",
+            "| OMP_WAIT_POLICY | " + " | ".join(rows) + " |",
+            "|---|" + "---:|" * len(rows),
+        ]
+        for pol in d["median"][rows[0]]:
+            cells = []
+            for row in rows:
+                v, base = d["median"][row][pol], d["median"][row]["libgomp default"]
+                cells.append(f"{v:,.0f} (x{v / base:.2f})")
+            out.append(f"| {pol} | " + " | ".join(cells) + " |")
+        out.append("")
+    d = json.loads((RESULTS / "omp_wait" / "loaded.json").read_text())
+    out.append(
+        f"Medians of {d['repeats']} fresh processes per cell ({d['seconds']:g} s timed each), "
+        "the policies interleaved; x: against libgomp's default."
+    )
+    return "\n".join(out) + "\n"
+
+
+def result_files_table() -> str:
+    """Every committed result file with the command that makes it (the reproduce registry)."""
+    from experiments.reproduce.comparison import result_files
+    from experiments.reproduce.records import RECORDS
+    from experiments.reproduce.registry import EXPERIMENTS
+
+    out = []
+    for mode in ("full", "quick"):
+        files = result_files(mode)
+        where = "experiments/results/" if mode == "full" else "experiments/results/quick/"
+        out += [
+            f"`--{mode}`, files in `{where}`:",
+            "",
+            "| `--only` | command | files |",
+            "|---|---|---|",
+        ]
+        for e in EXPERIMENTS:
+            mine = [(f, k) for f, (name, k, _) in files.items() if name == e.name]
+            if not mine:
+                continue
+            cmd = files[mine[0][0]][2]
+            kinds = dict.fromkeys(k for _, k in mine)
+            listed = "; ".join(
+                f"{kind}: " + ", ".join(f"`{f}`" for f, k in mine if k == kind) for kind in kinds
+            )
+            out.append(f"| `{e.name}` | `{cmd}` | {listed} |")
+        if mode == "full":
+            for rec in RECORDS:
+                for f, cmd in rec.commands.items():
+                    out.append(f"| ({rec.name}) | `{cmd}` | record: `{f}` |")
+        out.append("")
+    return "\n".join(out)
+
+
+def integrations_speed() -> str:
+    """RLlib and Tianshou training throughput (experiments.train.train_{rllib,tianshou}), each
+    shown with the command that makes it (the reproduce registry's)."""
+    from experiments.reproduce.registry import EXPERIMENTS
+
+    commands = {e.name: e.command("full") for e in EXPERIMENTS}
+    lines = [
+        "| library | run | env steps | env steps/s sampling | env steps/s overall |",
+        "|---|---|---:|---:|---:|",
+    ]
+    loads = []
+    for library, sampling in (
+        ("rllib", "env_steps_per_s_sampling_median"),
+        ("tianshou", "env_steps_per_s_collect_median"),
+    ):
+        d = json.loads((RESULTS / library / "2p.json").read_text())
+        cmd = "python " + " ".join((commands[f"{library}_2p"] or [])[:-2])  # without --out
+        lines.append(
+            f"| {d['library']} | `{cmd}` | {d['env_steps']:,} | {d[sampling]:,.0f} | "
+            f"{d['env_steps_per_s_overall']:,.0f} |"
+        )
+        loads.append(f"{d['provenance']['machine']['load_average']}")
+    lines.append("")
+    lines.append(
+        f"Load average {' and '.join(loads)} at the start of each run, on "
+        f"{d['provenance']['machine']['cores']} cores; torch with one thread."
+    )
+    return "\n".join(lines) + "\n"
+
+
+def ray_tournament() -> str:
+    """The same tournament on the local and the Ray backend (reproduce's tournament_*_4p)."""
+    from experiments.reproduce.comparison import strip  # the fields that say how a run was made go
+
+    docs = {
+        b: json.loads((RESULTS / "backend_tournament" / f"{b}_4p.json").read_text())
+        for b in ("local", "ray")
+    }
+    same = strip(docs["local"]) == strip(docs["ray"])
+    secs = ", ".join(f"{b} {d['elapsed_seconds']:.1f} s" for b, d in docs.items())
+    return (
+        f"Wall time: {secs} (Ray's includes starting and stopping its local instance); "
+        f"results {'identical' if same else 'DIFFERENT'} apart from the command line and "
+        "timings.\n"
+    )
+
+
+BLOCKS: dict[str, Callable[[], str]] = {
+    "leaderboard": leaderboard_table,
+    "leaderboard_delivered": leaderboard_delivered,
+    "learner_env_speed": learner_env_speed,
+    "cleanrl_ppo": cleanrl_ppo,
+    "omp_wait": omp_wait,
+    "integrations_speed": integrations_speed,
+    "ray_tournament": ray_tournament,
+    "search_strength": search_strength_table,
+    "result_files": result_files_table,
+    "bot_speed": bot_speed_table,
+    "bot_kernels": bot_kernels,
+    "shipped_policy": shipped_policy,
+    "cleanrl_defaults": cleanrl_defaults,
+    "champion_tuning": champion_tuning,
+    "champion_strength": champion_strength,
+    "champion_speed": champion_speed,
+    "ladder_ratings": ladder_ratings,
+    "ppo_strength": ppo_strength,
+    "ten_minutes": ten_minutes,
+    "cleanrl_warm_start": cleanrl_warm_start,
+    "vs_search": vs_search,
+    "vs_search_strength": vs_search_strength,
+    "expert_iteration": expert_iteration,
+    "expert_iteration_strength": expert_iteration_strength,
+    "shipped_2p": shipped_2p,
+}
+
+
+def render(text: str) -> str:
+    def fill(m: re.Match) -> str:
+        name = m.group(2)
+        if name not in BLOCKS:
+            raise KeyError(f"unknown results block {name!r}; known: {', '.join(BLOCKS)}")
+        return m.group(1) + BLOCKS[name]() + m.group(4)
+
+    return MARK.sub(fill, text)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m experiments docs", description=__doc__)
+    ap.add_argument("--check", action="store_true", help="only report stale blocks")
+    from experiments.common.arguments import checked  # every flag checked
+
+    args = checked(ap).parse_args(argv)
+    stale = []
+    for path in DOCS:
+        text = path.read_text()
+        new = render(text)
+        if new != text:
+            stale.append(path.relative_to(ROOT))
+            if not args.check:
+                write_atomic(path, new, "document")
+    verb = "stale" if args.check else "rewrote"
+    print(f"{verb}: {', '.join(map(str, stale))}" if stale else "docs match the result files")
+    return 1 if stale and args.check else 0
+
+
+if __name__ == "__main__":
+    from mamma_mia_env.plumbing.interrupts import run_command  # one line on Ctrl-C
+
+    raise SystemExit(run_command(main, "python -m experiments.docs.generate"))

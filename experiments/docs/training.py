@@ -1,0 +1,306 @@
+"""The docs' training blocks (``experiments/docs/generate.py`` fills them): the CleanRL-style
+PPO run, the A/B of its update settings and where the shipped policies stand. Each
+renders its block from the committed result files, so the numbers cannot drift."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from experiments.common.output import RESULTS, short_name
+from experiments.docs.ladder import pairings_table
+
+
+def cleanrl_ppo() -> str:
+    """The CleanRL-style PPO run (python -m experiments.cleanrl_ppo --export): its throughput,
+    overall / env alone (the target: 0.5) and the update's share of the wall
+    time (results written before the script timed its parts have none: "-")."""
+    lines = [
+        "| run | env steps | env steps/s: overall / rollout / env only | overall / env only | "
+        "update share | win share trained (random) | orders delivered trained (random) |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for p in sorted(RESULTS.glob("cleanrl_ppo_*.json")):
+        d = json.loads(p.read_text())
+        a, t, ev = d["args"], d["throughput"], d["evaluation"]
+        tr, rnd = ev["trained"], ev["random"]
+        ratio = t["env_steps_per_s_overall"] / t["env_steps_per_s_env_only"]
+        share = f"{t['share_update']:.2f}" if "share_update" in t else "-"
+        warm = a.get("warm_start_games", 0)
+        warm_text = (
+            f" after a warm start on {warm:,} `{a['warm_start_teacher']}` games" if warm else ""
+        )
+        if a.get("init_policy"):
+            warm_text += f" from `{Path(a['init_policy']).name}`"
+        lines.append(
+            f"| `{p.name}`: {a['num_players']}p vs `{a['opponent']}`{warm_text}, "
+            f"{a['num_envs']} games x "
+            f"{a['num_steps']} steps, {a['update_epochs']} epochs of {a['num_minibatches']} "
+            f"minibatches at learning rate {a['learning_rate']:g} | {t['env_steps']:,} | "
+            f"{t['env_steps_per_s_overall']:,.0f} / {t['env_steps_per_s_rollout']:,.0f} / "
+            f"{t['env_steps_per_s_env_only']:,.0f} | {ratio:.2f} | {share} | "
+            f"{tr['win']:.3f} ({rnd['win']:.3f}) | {tr['delivered']:.2f} ({rnd['delivered']:.2f}) |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def _rate(r: float, lo: float, hi: float) -> str:
+    return f"{100 * r:.1f}% ({100 * lo:.1f}-{100 * hi:.1f})"
+
+
+def shipped_policy() -> str:
+    """What the shipped ``ppo`` policies beat and what beats them (README's claim):
+    their final evaluations against ``builder``, the 2-player scorecard against the
+    search bot, the champion's, and the demo tournament."""
+    evals = {
+        n: json.loads((RESULTS / "ppo" / f"ppo_{n}p_final_eval.json").read_text()) for n in (2, 4)
+    }
+    b2, b4 = evals[2]["builder"], evals[4]["builder"]
+
+    def vs_search(agent: str, stem: str) -> dict:
+        card = json.loads((RESULTS / "scorecards" / f"{agent}_2p_{stem}.json").read_text())
+        return next(r for r in card["players"]["2"]["pairings"] if r["opponent"] == "search")
+
+    ppo_s, champ_s = vs_search("ppo", "random_builder_search"), vs_search("champion", "search")
+    demo = json.loads((RESULTS / "demo_tournament" / "demo.json").read_text())
+    rates = {r["agent"]: r for r in demo["results"]}
+    ppo, builder = rates["ppo"], rates["builder"]
+    return (
+        f"The shipped policies (`--agents ppo`) beat `builder`: "
+        f"{_rate(b2['win_rate'], b2['win_rate_low'], b2['win_rate_high'])} of "
+        f"{b2['games']:,} two-player games, and "
+        f"{_rate(b4['win_rate'], b4['win_rate_low'], b4['win_rate_high'])} of "
+        f"{b4['games']:,} four-player games against three `builder`s (chance 25%) "
+        f"(`ppo/ppo_2p_final_eval.json`, `ppo/ppo_4p_final_eval.json`). Against the search bot "
+        f"(`--agents search`) the two-player policy wins "
+        f"{_rate(ppo_s['win_rate'], ppo_s['win_rate_low'], ppo_s['win_rate_high'])} of "
+        f"{ppo_s['games']:,} games (`scorecards/ppo_2p_random_builder_search.json`); the "
+        f"strongest agent is the champion, the search bot guided by a network, which wins "
+        f"{_rate(champ_s['win_rate'], champ_s['win_rate_low'], champ_s['win_rate_high'])} "
+        f"(`scorecards/champion_2p_search.json`). In the mixed four-player field of the "
+        f"README's demo tournament `ppo` wins {100 * ppo['win_rate']:.1f}% and `builder` "
+        f"{100 * builder['win_rate']:.1f}% of their games (`demo_tournament/demo.json`).\n"
+    )
+
+
+#: The shipped 2-player ``ppo``'s recipe: each step's command and result file, in order.
+SHIPPED_2P = [
+    ("cleanrl_ppo --preset ten-minutes --export", "cleanrl_ppo_2p_ten_minutes.json"),
+    ("cleanrl_ppo --preset vs-search-1 --export", "cleanrl_ppo_2p_vs_search_1.json"),
+    ("cleanrl_ppo --preset vs-search-2 --export", "cleanrl_ppo_2p_vs_search_2.json"),
+    ("train.expert_iteration --preset vs-search --export",
+     "expert_iteration/expert_iteration_2p_vs_search.json"),
+    ("train.expert_iteration --preset vs-search-2 --export --ship",
+     "expert_iteration/expert_iteration_2p_vs_search_2.json"),
+]  # fmt: skip
+
+
+def shipped_2p() -> str:
+    """The shipped 2-player ``ppo``: the five training steps that made it (each one's
+    command, wall time and final 2,000-deal evaluation), and its games against
+    ``builder`` on the seed-2 and seed-7 deals."""
+    lines = [
+        "| step | command (`python -m experiments.`) | starts from | training wall time | final "
+        "evaluation, 2,000 duplicate deals (seed 230,023) | file |",
+        "|---:|---|---|---:|---|---|",
+    ]
+    total = 0.0
+    for i, (command, name) in enumerate(SHIPPED_2P, 1):
+        d = json.loads((RESULTS / name).read_text())
+        final = d["final"] if "final" in d else d["evaluation"]["final"]
+        rival = final.get("opponent", d["args"]["opponent"])
+        start = d["args"].get("init_policy")  # the ten-minute run predates the flag
+        minutes = d["wall"]["training_seconds"] / 60
+        total += minutes
+        lines.append(
+            f"| {i} | `{command}` | {f'`{Path(start).name}`' if start else 'scratch'} | "
+            f"{minutes:.1f} min | vs `{rival}`: "
+            f"{_rate(final['win_rate'], final['win_rate_low'], final['win_rate_high'])} | "
+            f"`{name}` |"
+        )
+    ev = json.loads((RESULTS / "ppo" / "ppo_2p_final_eval.json").read_text())["builder"]
+    seed7 = json.loads((RESULTS / "vs_builder_seed7" / "ppo_2p.json").read_text())
+    s7 = next(r for r in seed7["results"] if r["agent"] == "ppo")
+    return "\n".join(lines) + (
+        f"\n\n{total:.0f} min of training wall time in all. Against `builder`: "
+        f"{_rate(ev['win_rate'], ev['win_rate_low'], ev['win_rate_high'])} of "
+        f"{ev['games']:,} duplicate-deal games at seed 2 (`ppo/ppo_2p_final_eval.json`), "
+        f"{_rate(s7['win_rate'], s7['win_rate_low'], s7['win_rate_high'])} at seed 7 "
+        "(`vs_builder_seed7/ppo_2p.json`).\n"
+    )
+
+
+def _wins(runs: list[dict]) -> str:
+    return ", ".join(f"{r['win']:.3f}" for r in runs)
+
+
+def cleanrl_defaults() -> str:
+    """The CleanRL-style PPO's update settings, old and new, at equal env steps
+    (experiments/train/cleanrl_defaults.py)."""
+    doc = json.loads((RESULTS / "cleanrl_defaults" / "update.json").read_text())
+    lines = [
+        "| update epochs, learning rate | win share vs `builder`, seeds 1-"
+        f"{doc['args']['seeds']} | mean (sd) | orders delivered | overall / env alone "
+        "(median) | update share (median) |",
+        "|---|---|---|---:|---:|---:|",
+    ]
+    for label, res in doc["settings"].items():
+        runs, s = res["runs"], res["summary"]
+        share = sorted(r["share_update"] for r in runs)[len(runs) // 2]
+        lines.append(
+            f"| {label} | {_wins(runs)} | "
+            f"{s['win_mean']:.3f} ({s['win_sd']:.3f}) | {s['delivered_mean']:.2f} | "
+            f"{s['overall_over_env_only_median']:.2f} | {share:.2f} |"
+        )
+    steps = next(iter(doc["settings"].values()))["runs"][0]["env_steps"]
+    games = doc["args"]["eval_games"]
+    return "\n".join(lines) + (
+        f"\n\n{steps:,} env steps per run, {games} evaluation games each "
+        "(`cleanrl_defaults/update.json`).\n"
+    )
+
+
+def ten_minutes() -> str:
+    """The "minutes to a good policy" goal: the ``--preset ten-minutes`` run
+    (python -m experiments.cleanrl_ppo --preset ten-minutes --export), its final duplicate-deal
+    evaluation and where its wall time went."""
+    d = json.loads((RESULTS / "cleanrl_ppo_2p_ten_minutes.json").read_text())
+    a, f, w, t = d["args"], d["evaluation"]["final"], d["wall"], d["throughput"]
+    warm = d["warm_start"]
+    load = ", ".join(f"{x:.1f}" for x in w["load_average"])
+    bc = (
+        f"the imitation warm start ({a['warm_start_games']:,} `{a['warm_start_teacher']}` "
+        f"self-play games, {warm.get('bc_decisions', 0):,} decisions, {a['warm_start_epochs']} "
+        f"epochs) {w['warm_start_seconds']:.0f} s, "
+        if a["warm_start_games"]
+        else ""
+    )
+    sampled = f["sampled"]
+    return (
+        f"| win rate vs `{f['opponent']}` (sampled) | games (seed) | env steps | training wall "
+        "time (CPU time) | overall / env alone |\n|---:|---:|---:|---:|---:|\n"
+        f"| {_rate(f['win_rate'], f['win_rate_low'], f['win_rate_high'])} "
+        f"({100 * sampled['win_rate']:.1f}%) | "
+        f"{f['games']:,} ({f['seed']:,}) | {t['env_steps']:,} | "
+        f"{w['training_seconds'] / 60:.1f} min ({w['training_cpu_seconds'] / 60:.1f} min) | "
+        f"{t['overall_over_env_only']:.2f} |\n\n"
+        f"Of the training's wall time: {bc}PPO {w['ppo_seconds']:.0f} s "
+        f"({t['env_steps_per_s_overall']:,.0f} env steps/s; the update "
+        f"{100 * t['share_update']:.0f}% of it), the learning curve's {len(d['curve'])} "
+        f"evaluations {w['curve_eval_seconds']:.0f} s; stopped by `{w['stopped_by']}`; "
+        f"load average {load} when it ended; the final evaluations (argmax and sampled) "
+        f"took {f['seconds']:.0f} s more (`cleanrl_ppo_2p_ten_minutes.json`).\n"
+    )
+
+
+def cleanrl_warm_start() -> str:
+    """The ten-minute preset from scratch and with the imitation warm start, at equal env
+    steps (experiments/train/cleanrl_defaults.py --study warm-start)."""
+    doc = json.loads((RESULTS / "cleanrl_defaults" / "warm_start.json").read_text())
+    lines = [
+        f"| setting | win rate vs `builder`, 2,000 duplicate deals, seeds 1-{doc['args']['seeds']} "
+        "| mean | warm start (s, wall) | win share, sampled (script's evaluation) |",
+        "|---|---|---:|---:|---|",
+    ]
+    for label, res in doc["settings"].items():
+        runs, s = res["runs"], res["summary"]
+        rates = ", ".join(_rate(r["win_rate"], r["win_rate_low"], r["win_rate_high"]) for r in runs)
+        bc = ", ".join(f"{r['warm_start_seconds']:.0f}" for r in runs)
+        lines.append(
+            f"| {label} | {rates} | {100 * s['final_win_rate_mean']:.1f}% | {bc} | {_wins(runs)} |"
+        )
+    steps = next(iter(doc["settings"].values()))["runs"][0]["env_steps"]
+    return (
+        "\n".join(lines)
+        + f"\n\n{steps:,} env steps per run (`cleanrl_defaults/warm_start.json`).\n"
+    )
+
+
+def ppo_strength() -> str:
+    """The shipped policies' scorecards (``mamma-mia evaluate ppo``, 2,000 games a
+    pairing on the evaluation seed) against the target for the plain network:
+    half the games against the search bot at 2 players."""
+    return pairings_table("ppo", {(2, "search"): 0.5})
+
+
+def vs_search() -> str:
+    """The two legs of ``--preset vs-search-1`` / ``vs-search-2`` (the plain network
+    fine-tuned against the search bot): per leg its start, training opponents, steps,
+    wall time, learning curve against ``search`` and final duplicate-deal evaluation."""
+    lines = [
+        "| leg | starts from | trained against | env steps (env steps/s) | training wall "
+        "time | curve vs `search` (400 deals): first, best, last | final vs `search`, "
+        "argmax (sampled) | file |",
+        "|---|---|---|---:|---:|---|---|---|",
+    ]
+    for leg in (1, 2):
+        name = f"cleanrl_ppo_2p_vs_search_{leg}.json"
+        d = json.loads((RESULTS / name).read_text())
+        a, f, w, t = d["args"], d["evaluation"]["final"], d["wall"], d["throughput"]
+        rates = [c["win_rate"] for c in d["curve"]]
+        curve = f"{100 * rates[0]:.1f}%, {100 * max(rates):.1f}%, {100 * rates[-1]:.1f}%"
+        rivals = ", ".join(f"`{short_name(o)}`" for o in a["opponent"].split(","))
+        lines.append(
+            f"| `--preset vs-search-{leg}` | `{Path(a['init_policy']).name}` | {rivals} | "
+            f"{t['env_steps']:,} ({t['env_steps_per_s_overall']:,.0f}) | "
+            f"{w['training_seconds'] / 60:.1f} min | {curve} | "
+            f"**{_rate(f['win_rate'], f['win_rate_low'], f['win_rate_high'])}** "
+            f"({100 * f['sampled']['win_rate']:.1f}%) | `{name}` |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def vs_search_strength() -> str:
+    """The second vs-search leg's policy file on the evaluation ladder (``mamma-mia
+    evaluate``, 2,000 games a pairing), against the target for the plain network."""
+    return pairings_table("vs_search", {(2, "search"): 0.5})
+
+
+def expert_iteration() -> str:
+    """``experiments/train/expert_iteration.py --preset vs-search`` and its continuation
+    ``vs-search-2``: per round the labelled positions, the network's win rate while being
+    labelled, the labelling and fitting time and the curve point against ``search``;
+    then each run's final duplicate-deal evaluation."""
+    runs = [
+        ("expert_iteration/expert_iteration_2p_vs_search.json", "vs-search"),
+        ("expert_iteration/expert_iteration_2p_vs_search_2.json", "vs-search-2"),
+    ]  # both, or fail
+    docs = [json.loads((RESULTS / name).read_text()) for name, _ in runs]
+    a, s = docs[0]["args"], docs[0]["start_curve"]
+    lines = [
+        f"| run | round | labelled positions ({a['games']:,} games) | network's win rate "
+        f"while labelled | labelling + fit (min) | vs `{a['opponent']}` after the round, "
+        f"{a['curve_games']} deals (seed {docs[0]['provenance']['seeds']['curve_seed']:,}) |",
+        "|---|---:|---:|---:|---:|---|",
+        f"| | start (`{Path(a['init_policy']).name}`) | - | - | - | "
+        f"{_rate(s['win_rate'], s['win_rate_low'], s['win_rate_high'])} |",
+    ]
+    finals, done = [], 0
+    for (name, preset), d in zip(runs, docs, strict=True):
+        for r in d["rounds"]:
+            c = r["curve"]
+            lines.append(
+                f"| `--preset {preset}` | {done + r['round']} | {r['positions']:,} | "
+                f"{100 * r['win_rate_while_labelled']:.1f}% | {r['label_seconds'] / 60:.1f} + "
+                f"{r['fit_seconds'] / 60:.1f} | "
+                f"{_rate(c['win_rate'], c['win_rate_low'], c['win_rate_high'])} |"
+            )
+        done += len(d["rounds"])
+        f = d["final"]
+        finals.append(
+            f"after round {done} (`--preset {preset}`), "
+            f"**{_rate(f['win_rate'], f['win_rate_low'], f['win_rate_high'])}**, "
+            f"{d['wall']['training_seconds'] / 60:.1f} min wall of training (`{name}`)"
+        )
+    f = docs[0]["final"]
+    return "\n".join(lines) + (
+        f"\n\nThe policy against `{a['opponent']}` on {f['games']:,} duplicate deals (seed "
+        f"{f['seed']:,}, the vs-search presets' final deals): {'; '.join(finals)}. The "
+        "training time counts labelling, fitting and the curve.\n"
+    )
+
+
+def expert_iteration_strength() -> str:
+    """The expert-iteration policy file on the evaluation ladder (``mamma-mia evaluate``,
+    2,000 games a pairing), against the target for the plain network."""
+    return pairings_table("expert_iteration", {(2, "search"): 0.5})

@@ -1,0 +1,383 @@
+"""How strong the search bot is, by budget: win rate against builder and ppo.
+
+    python -m experiments.evaluate.search_strength [--worlds 2,4,8,16] [--games 200]
+        [--opponents builder,ppo] [--players 2,4] [--headline-games 2000] [--export]
+
+For every budget (``worlds`` sampled worlds per candidate action, ``--candidates``
+candidates) and opponent, a duplicate-deal tournament (``run_tournament``, rotated
+seats): with 2 players the search bot against one opponent, with 4 players against
+three copies of it. The search bot's win rate comes with its Wilson 95% interval
+(shared wins split). The time per decision is measured apart, on one core (numba
+threads = 1), over positions of builder games, as the median and mean of
+``act_states`` calls. Writes ``NAME.json`` and ``NAME.png`` (``--name``, default
+``search_strength``) into ``--out`` (default: a temporary directory; ``--export``:
+experiments/results/search_strength/). The win rates are deterministic for given
+arguments (``python -m experiments reproduce --check`` compares them); the times are not.
+
+The headline rows (the bot's default budget, ``--headline-worlds``, against
+``--headline-opponents``) are played first with ``--headline-games`` games; then the
+curve's other rows, cheapest budget first, so that a run cut short keeps the
+headline and the cheap end of every curve. Every row is played in tournaments of
+``--block`` games (tournament seeds ``--seed``, ``--seed + 1``, ...: new deals each,
+the same deals at every budget); the file is rewritten after every block, the
+intervals computed over all the row's games (deal-clustered: a deal's seat rotations
+count as one draw). ``--resume FILE`` continues a file's rows (same ``--block`` and
+``--seed``) up to the games now asked, and adds rows; the earlier runs' arguments and
+provenance stay in its ``history``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import tempfile
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+from tqdm import tqdm
+
+from experiments.common.decision_time import decision_times
+from experiments.common.output import RESULTS, file_stem
+from experiments.common.provenance import provenance_with_threads as provenance
+from mamma_mia_agents import load_agent
+from mamma_mia_agents.bots.search import SearchAgent
+from mamma_mia_agents.tournament import run_tournament
+from mamma_mia_agents.tournament.results import Z95, wilson_interval
+from mamma_mia_env.game.outcome import win_shares
+from mamma_mia_env.plumbing.arguments import as_float, as_int
+from mamma_mia_env.plumbing.files import read_json, write_figure, write_file
+
+
+def strength(
+    num_players: int,
+    opponent: str,
+    bot: SearchAgent,
+    games: int,
+    seed: int,
+    workers: int,
+    block: int,
+    row: dict,
+    on_block: Callable[[], None],
+) -> dict:
+    """The search bot's results against ``opponent`` over ``games`` games, played in
+    tournaments of ``block`` games (seeds ``seed``, ``seed + 1``, ...: new deals each,
+    the same deals for every budget); ``row`` is updated and ``on_block`` called after
+    every block, so that a run cut short keeps the games it played."""
+    agents = [bot] + [opponent] * (num_players - 1)
+    # per deal: the search bot's win shares and games (the clusters of the interval);
+    # kept in the row, so that ``--resume`` can go on where a run stopped
+    deal_wins: list[float] = row.setdefault("deal_wins", [])
+    deal_games: list[int] = row.setdefault("deal_games", [])
+    b = int(row.get("blocks", 0))
+    elapsed = float(row.get("tournament_seconds", 0.0))
+    delivered = float(row.get("delivered_total", 0))
+    while sum(deal_games) < games:
+        res = run_tournament(
+            agents,
+            num_players=num_players,
+            games=min(block, games - sum(deal_games)),
+            seed=seed + b,
+            workers=workers,
+            progress=True,
+        )
+        sel = res.assign == 0  # the search bot's seat in every game
+        x = win_shares(res.delivered, res.cards)[sel]
+        deal = np.broadcast_to(res.deal[:, None], sel.shape)[sel]
+        deal_wins += np.bincount(deal, weights=x).round(6).tolist()
+        deal_games += np.bincount(deal).tolist()
+        delivered += float(res.delivered[sel].sum())
+        elapsed += float(res.elapsed)
+        b += 1
+        w = np.array(deal_wins)
+        c = np.array(deal_games)
+        n_games = int(c.sum())
+        wins = float(w.sum())
+        lo, hi = wilson_interval(wins, n_games)
+        clo, chi = _clustered_interval(w, c)
+        row.update(
+            num_players=num_players,
+            opponent=opponent,
+            games=n_games,
+            blocks=b,
+            wins=round(wins, 4),
+            win_rate=round(wins / n_games, 4),
+            wilson95=[round(lo, 4), round(hi, 4)],
+            deal_clustered95=[round(max(clo, 0.0), 4), round(min(chi, 1.0), 4)],
+            chance=round(1 / num_players, 4),
+            mean_delivered=round(delivered / n_games, 3),
+            delivered_total=delivered,
+            tournament_seconds=round(elapsed, 1),
+        )
+        on_block()
+    return row
+
+
+def _clustered_interval(wins: np.ndarray, games: np.ndarray) -> tuple[float, float]:
+    """``stats.cluster_mean_interval`` of the per-game win shares, from the per-deal
+    sums: the deals are the clusters."""
+    n = games.sum()
+    m = wins.sum() / n
+    g = len(wins)
+    if g < 2:
+        return m, m
+    half = Z95 * np.sqrt(((wins - games * m) ** 2).sum() * g / (g - 1)) / n
+    return float(m - half), float(m + half)
+
+
+def plot(record: dict, path: str) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    for key, rows in sorted(record["curves"].items()):
+        x = [r["ms_per_decision"] for r in rows]
+        y = [r["win_rate"] for r in rows]
+        err = [[r["win_rate"] - r["wilson95"][0] for r in rows],
+               [r["wilson95"][1] - r["win_rate"] for r in rows]]  # fmt: skip
+        ax.errorbar(x, y, yerr=err, marker="o", capsize=3, label=key)
+    ax.set_xscale("log")
+    ax.set_xlabel("median time per decision (ms, one core)")
+    ax.set_ylabel("search win rate (Wilson 95%)")
+    ax.axhline(0.5, color="grey", lw=0.5, ls=":")
+    ax.axhline(0.25, color="grey", lw=0.5, ls=":")
+    ax.legend(fontsize=8)
+    ax.set_title("Search bot strength vs budget (duplicate deals)")
+    fig.tight_layout()
+    write_figure(fig, path, "plot", dpi=120)
+
+
+def _write(out_dir: str, name: str, record: dict, seed: int, t0: float) -> None:
+    record["provenance"] = provenance(seeds=seed, wall_time=time.perf_counter() - t0)
+    os.makedirs(out_dir, exist_ok=True)
+    text = json.dumps(record, indent=2) + "\n"
+    write_file(os.path.join(out_dir, f"{name}.json"), text, "result")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--worlds", default="2,4,8,16", help="budgets: worlds per candidate")
+    ap.add_argument("--candidates", type=int, default=6)
+    ap.add_argument("--games", type=int, default=200)
+    ap.add_argument("--players", default="2,4")
+    ap.add_argument("--opponents", default="builder,ppo")
+    ap.add_argument(
+        "--headline-worlds",
+        type=int,
+        default=SearchAgent().worlds,
+        help="the budget of the headline rows (default: the bot's default)",
+    )
+    ap.add_argument(
+        "--headline-games",
+        type=int,
+        default=None,
+        help="games of the headline rows (default: --games)",
+    )
+    ap.add_argument("--headline-opponents", default="builder")
+    ap.add_argument("--headline-players", default="", help="default: --players")
+    ap.add_argument("--block", type=int, default=200, help="games per tournament (new deals)")
+    ap.add_argument(
+        "--resume",
+        default=None,
+        help="a search_strength.json to continue: its rows go on to the games asked",
+    )
+    ap.add_argument("--positions", type=int, default=60, help="positions timed per budget")
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--out", default=None)
+    ap.add_argument(
+        "--export", action="store_true", help="write to experiments/results/search_strength/"
+    )
+    ap.add_argument("--name", type=file_stem, default="search_strength", help="output file stem")
+    return ap
+
+
+def check_args(
+    ap: argparse.ArgumentParser, args: argparse.Namespace
+) -> tuple[list[int], list[int], list[str], list[str]]:
+    """The budgets, player counts, opponents and headline opponents, checked (the
+    opponents loaded once, so that a bad name fails before anything runs)."""
+    try:
+        budgets = [int(w) for w in args.worlds.split(",")]
+        players = [int(p) for p in args.players.split(",")]
+    except ValueError:
+        ap.error("--worlds and --players take comma-separated integers")
+    if args.headline_games is None:
+        args.headline_games = args.games
+    if (
+        min(budgets) < 1
+        or min(args.games, args.candidates, args.positions, args.headline_games) < 1
+        or args.headline_worlds < 1
+        or args.block < 1
+    ):
+        ap.error("--worlds, --games, --candidates, --positions and --headline-* must be >= 1")
+    if any(p not in (2, 3, 4, 5) for p in players):
+        ap.error("--players must be in 2-5")
+    opponents = [o.strip() for o in args.opponents.split(",") if o.strip()]
+    headline_opps = [o.strip() for o in args.headline_opponents.split(",") if o.strip()]
+    for o in opponents + headline_opps:
+        load_agent(o)  # fails early with a clear message
+    return budgets, players, opponents, headline_opps
+
+
+def resume(ap: argparse.ArgumentParser, args: argparse.Namespace, record: dict) -> None:
+    """``--resume FILE``: its rows and timings into ``record``, its arguments and
+    provenance kept in ``history``."""
+    try:
+        old = read_json(args.resume, "--resume file")
+        check_resume(old)
+    except ValueError as exc:  # FileDoorError, a field of the wrong kind (named)
+        ap.error(f"--resume {args.resume}: not a search_strength result file ({exc})")
+    if old["args"]["block"] != args.block or old["args"]["seed"] != args.seed:
+        ap.error("--resume needs the --block and --seed of the run it continues")
+    # the earlier runs' code and arguments stay on record
+    history = old.pop("history", []) + [
+        {"args": old.pop("args"), "provenance": old.pop("provenance", None)}
+    ]
+    record.update(old, history=history, args=vars(args))
+
+
+ROW_COUNTS = ("games", "blocks")
+ROW_NUMBERS = ("tournament_seconds", "delivered_total")
+
+
+def check_resume(old: Any) -> None:
+    """A ``--resume`` document as this script wrote it, every field it reads back of
+    its kind (``plumbing.arguments``' checkers), or ``ValueError`` naming the field:
+    a crafted file can only be refused, never crash the run or be read by truth value."""
+    if not isinstance(old, dict) or old.get("experiment") != "search_strength":
+        raise ValueError("field 'experiment' is not 'search_strength'")
+    args, curves, timing = old.get("args"), old.get("curves"), old.get("timing", {})
+    if not isinstance(args, dict) or not all(isinstance(x, dict) for x in (curves, timing)):
+        raise ValueError("fields 'args', 'curves' and 'timing' must be objects")
+    as_int(args.get("block"), "args.block", 1)
+    as_int(args.get("seed"), "args.seed", 0)
+    if not isinstance(old.get("history", []), list):
+        raise ValueError("field 'history' must be a list")
+    for key, t in timing.items():
+        if not isinstance(t, dict):
+            raise ValueError(f"timing.{key} must be an object")
+        as_float(t.get("median_ms"), f"timing.{key}.median_ms", 0.0)
+    for curve, rows in curves.items():
+        if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
+            raise ValueError(f"curves.{curve} must be a list of objects")
+        for i, row in enumerate(rows):
+            _check_row(row, f"curves.{curve}[{i}]")
+
+
+def _check_row(row: dict, name: str) -> None:
+    as_int(row.get("worlds"), f"{name}.worlds", 1)
+    as_int(row.get("candidates"), f"{name}.candidates", 1)
+    for key in ROW_COUNTS:
+        as_int(row.get(key, 0), f"{name}.{key}", 0)
+    for key in ROW_NUMBERS:
+        as_float(row.get(key, 0.0), f"{name}.{key}", 0.0)
+    wins, games = row.get("deal_wins", []), row.get("deal_games", [])
+    if not isinstance(wins, list) or not isinstance(games, list) or len(wins) != len(games):
+        raise ValueError(f"{name}.deal_wins and .deal_games must be lists of one length")
+    for k, (w, g) in enumerate(zip(wins, games, strict=True)):
+        as_float(w, f"{name}.deal_wins[{k}]", 0.0)
+        as_int(g, f"{name}.deal_games[{k}]", 1)
+
+
+def plan(
+    ap: argparse.ArgumentParser,
+    args: argparse.Namespace,
+    budgets: list[int],
+    players: list[int],
+    opponents: list[str],
+    headline_opps: list[str],
+) -> list[tuple[int, int, str, int]]:
+    """The rows, as (players, worlds, opponent, games): the headline first, then the
+    curves cheapest first."""
+    try:
+        headline_players = [int(p) for p in args.headline_players.split(",") if p.strip()]
+    except ValueError:
+        ap.error("--headline-players takes comma-separated integers")
+    headline_players = headline_players or players
+    if any(p not in (2, 3, 4, 5) for p in headline_players):
+        ap.error("--headline-players must be in 2-5")
+    jobs = [
+        (n, args.headline_worlds, o, args.headline_games)
+        for n in headline_players
+        for o in headline_opps
+    ]
+    jobs += [
+        (n, w, o, args.games)
+        for w in sorted(budgets)
+        for n in players
+        for o in opponents
+        if not (w == args.headline_worlds and o in headline_opps)
+    ]
+    return jobs
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = build_parser()
+    from experiments.common.arguments import checked  # every flag checked
+
+    args = checked(ap).parse_args(argv)
+    t0 = time.perf_counter()
+    budgets, players, opponents, headline_opps = check_args(ap, args)
+    out_dir = (
+        str(RESULTS / "search_strength")
+        if args.export
+        else (args.out or tempfile.mkdtemp(prefix="search_strength_"))
+    )
+    record: dict = {
+        "experiment": "search_strength",
+        "args": vars(args),
+        "load_average_before": os.getloadavg(),
+        "curves": {},
+        "timing": {},
+    }
+    if args.resume:
+        resume(ap, args, record)
+
+    def save() -> None:  # after every block: a cut-short run keeps what it measured
+        _write(out_dir, args.name, record, args.seed, t0)
+        plot(record, os.path.join(out_dir, f"{args.name}.png"))
+
+    jobs = plan(ap, args, budgets, players, opponents, headline_opps)
+    for n, w, opp, games in tqdm(jobs, desc="rows"):
+        bot = SearchAgent(worlds=w, candidates=args.candidates)
+        key = f"{n}p_worlds{w}"
+        if key not in record["timing"]:
+            record["timing"][key] = decision_times(n, bot, args.positions, args.seed)
+        timing = record["timing"][key]
+        row = _row(record, f"{n}p vs {opp}", w, args.candidates)
+        if row.get("games", 0) >= games:  # --resume: this row is done
+            continue
+        row.update(
+            ms_per_decision=timing["median_ms"],
+            headline=w == args.headline_worlds and opp in headline_opps,
+        )
+        strength(n, opp, bot, games, args.seed, args.workers, args.block, row, save)
+        print(f"{n}p worlds={w} vs {opp}: {row['win_rate']:.1%} {row['wilson95']} "
+              f"({row['games']} games), {timing['median_ms']} ms/decision")  # fmt: skip
+    record["load_average_after"] = os.getloadavg()
+    save()
+    print(f"wrote {out_dir}/{args.name}.json and .png")
+    return 0
+
+
+def _row(record: dict, curve: str, worlds: int, candidates: int) -> dict:
+    """The curve's row of this budget (found on --resume, else a new one, kept sorted)."""
+    rows = record["curves"].setdefault(curve, [])
+    found = [r for r in rows if r["worlds"] == worlds and r["candidates"] == candidates]
+    if found:
+        return found[0]
+    row = {"worlds": worlds, "candidates": candidates}
+    rows.append(row)
+    rows.sort(key=lambda r: r["worlds"])
+    return row
+
+
+if __name__ == "__main__":
+    from mamma_mia_env.plumbing.interrupts import run_command  # one line on Ctrl-C
+
+    raise SystemExit(run_command(main, "python -m experiments.evaluate.search_strength"))
