@@ -12,7 +12,7 @@ from experiments.docs.ladder import pairings_table
 
 
 def cleanrl_ppo() -> str:
-    """The CleanRL-style PPO run (python -m experiments.cleanrl_ppo --export): its throughput,
+    """The CleanRL-style PPO run (python -m experiments.train.cleanrl_ppo --export): its throughput,
     overall / env alone (the target: 0.5) and the update's share of the wall
     time (results written before the script timed its parts have none: "-")."""
     lines = [
@@ -20,7 +20,7 @@ def cleanrl_ppo() -> str:
         "update share | win share trained (random) | orders delivered trained (random) |",
         "|---|---:|---:|---:|---:|---:|---:|",
     ]
-    for p in sorted(RESULTS.glob("cleanrl_ppo_*.json")):
+    for p in sorted((RESULTS / "cleanrl_ppo").glob("cleanrl_ppo_*.json")):
         d = json.loads(p.read_text())
         a, t, ev = d["args"], d["throughput"], d["evaluation"]
         tr, rnd = ev["trained"], ev["random"]
@@ -85,9 +85,12 @@ def shipped_policy() -> str:
 
 #: The shipped 2-player ``ppo``'s recipe: each step's command and result file, in order.
 SHIPPED_2P = [
-    ("cleanrl_ppo --preset ten-minutes --export", "cleanrl_ppo_2p_ten_minutes.json"),
-    ("cleanrl_ppo --preset vs-search-1 --export", "cleanrl_ppo_2p_vs_search_1.json"),
-    ("cleanrl_ppo --preset vs-search-2 --export", "cleanrl_ppo_2p_vs_search_2.json"),
+    ("train.cleanrl_ppo --preset ten-minutes --export",
+     "cleanrl_ppo/cleanrl_ppo_2p_ten_minutes.json"),
+    ("train.cleanrl_ppo --preset vs-search-1 --export",
+     "cleanrl_ppo/cleanrl_ppo_2p_vs_search_1.json"),
+    ("train.cleanrl_ppo --preset vs-search-2 --export",
+     "cleanrl_ppo/cleanrl_ppo_2p_vs_search_2.json"),
     ("train.expert_iteration --preset vs-search --export",
      "expert_iteration/expert_iteration_2p_vs_search.json"),
     ("train.expert_iteration --preset vs-search-2 --export --ship",
@@ -162,9 +165,9 @@ def cleanrl_defaults() -> str:
 
 def ten_minutes() -> str:
     """The "minutes to a good policy" goal: the ``--preset ten-minutes`` run
-    (python -m experiments.cleanrl_ppo --preset ten-minutes --export), its final duplicate-deal
-    evaluation and where its wall time went."""
-    d = json.loads((RESULTS / "cleanrl_ppo_2p_ten_minutes.json").read_text())
+    (python -m experiments.train.cleanrl_ppo --preset ten-minutes --export), its final
+    duplicate-deal evaluation and where its wall time went."""
+    d = json.loads((RESULTS / "cleanrl_ppo" / "cleanrl_ppo_2p_ten_minutes.json").read_text())
     a, f, w, t = d["args"], d["evaluation"]["final"], d["wall"], d["throughput"]
     warm = d["warm_start"]
     load = ", ".join(f"{x:.1f}" for x in w["load_average"])
@@ -234,7 +237,7 @@ def vs_search() -> str:
         "|---|---|---|---:|---:|---|---|---|",
     ]
     for leg in (1, 2):
-        name = f"cleanrl_ppo_2p_vs_search_{leg}.json"
+        name = f"cleanrl_ppo/cleanrl_ppo_2p_vs_search_{leg}.json"
         d = json.loads((RESULTS / name).read_text())
         a, f, w, t = d["args"], d["evaluation"]["final"], d["wall"], d["throughput"]
         rates = [c["win_rate"] for c in d["curve"]]

@@ -50,12 +50,12 @@ RECORDS: list[Record] = [
     Record(
         name="cleanrl_ppo_builder",
         commands={
-            "cleanrl_ppo_2p_builder.json": (
-                "python -m experiments.cleanrl_ppo --export --name 2p_builder --num-players 2 "
-                "--opponent builder --total-timesteps 300000 --num-envs 128 --num-steps 32 "
-                "--eval-games 512"
+            "cleanrl_ppo/cleanrl_ppo_2p_builder.json": (
+                "python -m experiments.train.cleanrl_ppo --export --name 2p_builder "
+                "--num-players 2 --opponent builder --total-timesteps 300000 --num-envs 128 "
+                "--num-steps 32 --eval-games 512"
             ),
-            "cleanrl_ppo_2p_builder.png": "the same command",
+            "cleanrl_ppo/cleanrl_ppo_2p_builder.png": "the same command",
         },
         reason=(
             "a training run (minutes, its throughput timed), repeatable from its seed on the "
@@ -146,12 +146,12 @@ RECORDS: list[Record] = [
     Record(
         name="cleanrl_ten_minutes",
         commands={
-            "cleanrl_ppo_2p_ten_minutes.json": (
-                "python -m experiments.cleanrl_ppo --preset ten-minutes --export"
+            "cleanrl_ppo/cleanrl_ppo_2p_ten_minutes.json": (
+                "python -m experiments.train.cleanrl_ppo --preset ten-minutes --export"
             ),
-            "cleanrl_ppo_2p_ten_minutes.png": "the same command",
-            "cleanrl_ppo_2p_ten_minutes.wall_curve.png": "the same command",
-            "cleanrl_ppo_2p_ten_minutes.npz": "the same command",
+            "cleanrl_ppo/cleanrl_ppo_2p_ten_minutes.png": "the same command",
+            "cleanrl_ppo/cleanrl_ppo_2p_ten_minutes.wall_curve.png": "the same command",
+            "cleanrl_ppo/cleanrl_ppo_2p_ten_minutes.npz": "the same command",
         },
         reason=(
             "training runs against a wall-clock budget (the goal: minutes to a good policy); "
@@ -201,8 +201,8 @@ RECORDS: list[Record] = [
     Record(
         name="cleanrl_vs_search",
         commands={
-            f"cleanrl_ppo_2p_vs_search_{leg}.{ext}": (
-                f"python -m experiments.cleanrl_ppo --preset vs-search-{leg} --export"
+            f"cleanrl_ppo/cleanrl_ppo_2p_vs_search_{leg}.{ext}": (
+                f"python -m experiments.train.cleanrl_ppo --preset vs-search-{leg} --export"
                 if ext == "json"
                 else "the same command"
             )

@@ -384,14 +384,14 @@ EXPERIMENTS: list[Experiment] = [
     _scorecard("ppo", 2, "random,builder,search"),
     _scorecard("ppo", 4, "random,builder,search"),
     _scorecard(
-        "experiments/results/cleanrl_ppo_2p_ten_minutes.npz",
+        "experiments/results/cleanrl_ppo/cleanrl_ppo_2p_ten_minutes.npz",
         2,
         "search",
         "ten_minutes_2p_search",
         "the ten-minute policy's scorecard against search, 2 players",
     ),
     _scorecard(
-        "experiments/results/cleanrl_ppo_2p_vs_search_2.npz",
+        "experiments/results/cleanrl_ppo/cleanrl_ppo_2p_vs_search_2.npz",
         2,
         "random,builder,search",
         "vs_search_2p_random_builder_search",

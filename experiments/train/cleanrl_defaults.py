@@ -1,6 +1,6 @@
 """Do the CleanRL-style PPO's settings learn as well? A/Bs of learning.
 
-``python -m experiments.cleanrl_ppo`` now defaults to 1 update epoch at learning rate 1e-3
+``python -m experiments.train.cleanrl_ppo`` now defaults to 1 update epoch at learning rate 1e-3
 (CleanRL's are 4 epochs at 2.5e-4): the update was two thirds of the wall time, and
 fewer passes over each batch let training run near the speed of the game. A change of
 training settings is kept only if it learns as well, so this script trains both
@@ -8,7 +8,7 @@ settings from the same seeds and compares what the policies learnt at equal env 
 the win share against ``builder`` in the script's own evaluation (512 games on deals
 no training saw), the orders delivered, and the throughput of each run.
 
-Each run is ``experiments.cleanrl_ppo`` in a process of its own (no script imports another),
+Each run is ``experiments.train.cleanrl_ppo`` in a process of its own (no script imports another),
 the settings interleaved seed by seed so that both see the same machine load. The win
 shares do not depend on the load: a run is reproducible from its seed.
 
@@ -51,7 +51,7 @@ from mamma_mia_env.plumbing.provenance import provenance
 NAME = "cleanrl_defaults"
 #: (label, update epochs, learning rate): CleanRL's settings and the new defaults
 SETTINGS = (("4 epochs, lr 2.5e-4", 4, 2.5e-4), ("1 epoch, lr 1e-3", 1, 1e-3))
-#: the shape of the committed run (experiments/results/cleanrl_ppo_2p_builder.json)
+#: the shape of the committed run (experiments/results/cleanrl_ppo/cleanrl_ppo_2p_builder.json)
 SHAPE = ["--num-players", "2", "--opponent", "builder", "--num-envs", "128", "--num-steps", "32"]
 
 
@@ -114,7 +114,8 @@ def parse_args(argv: list[str] | None) -> tuple[Args, argparse.Namespace]:
 def one_run(args: Args, index: int, flags: list[str], seed: int, tmp: Path) -> dict[str, Any]:
     """Train once with ``cleanrl_ppo.py`` and return what it learnt and how fast."""
     out = tmp / f"setting{index}_s{seed}"
-    cmd = [sys.executable, "-m", "experiments.cleanrl_ppo", *STUDIES[args.study].shape, *flags,
+    cmd = [sys.executable, "-m", "experiments.train.cleanrl_ppo", *STUDIES[args.study].shape,
+           *flags,
            "--total-timesteps", str(args.total_timesteps), "--seed", str(seed),
            "--eval-games", str(args.eval_games), "--out", str(out)]  # fmt: skip
     subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT)

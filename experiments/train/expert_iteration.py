@@ -71,7 +71,7 @@ class Args:
     threads: int = 2
     """torch's and numba's threads in the fit and the evaluations"""
     num_players: int = 2
-    init_policy: str = "experiments/results/cleanrl_ppo_2p_vs_search_2.npz"
+    init_policy: str = "experiments/results/cleanrl_ppo/cleanrl_ppo_2p_vs_search_2.npz"
     """the policy file the network starts from (its shape is kept)"""
     opponent: str = "search"
     """the opponent of the labelled games and of every evaluation (a bundled name or an

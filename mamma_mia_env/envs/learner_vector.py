@@ -50,7 +50,7 @@ class MammaMiaLearnerVectorEnv(VectorEnv):
     ``mamma_mia_agents.load_agent("builder")``; default uniform random), one batched
     call per policy and engine step, until every game is at the learner's decision
     again. The batched counterpart of ``MammaMiaGymEnv`` for CleanRL-style training
-    loops (``experiments/cleanrl_ppo.py``).
+    loops (``experiments/train/cleanrl_ppo.py``).
 
     ## Spaces
     ``single_action_space``: ``Discrete(n_actions)`` (655, or 1,825 with

@@ -44,8 +44,8 @@ def test_the_warm_start_study_trains_the_preset_with_and_without_it() -> None:
     """The warm-start A/B runs the ten-minute preset without its wall budget (equal env
     steps: win rates repeatable from the seeds), its settings differ only by the warm
     start, and its default length is the preset's."""
-    from experiments import cleanrl_ppo
     from experiments.train import cleanrl_defaults as ab
+    from experiments.train import cleanrl_ppo
 
     args, _ = ab.parse_args(["--study", "warm-start"])
     study = ab.STUDIES["warm-start"]

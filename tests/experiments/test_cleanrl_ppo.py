@@ -14,9 +14,9 @@ pytest.importorskip("torch")
 
 from pathlib import Path  # noqa: E402
 
-from experiments import cleanrl_ppo  # noqa: E402
 from experiments.common.evaluation import FINAL_SEED  # noqa: E402
 from experiments.common.policy_export import load_actor  # noqa: E402
+from experiments.train import cleanrl_ppo  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -116,7 +116,7 @@ def test_legal_lists_give_the_distribution_of_the_full_mask() -> None:
     """The policy over each row's legal actions (cleanrl_ppo.Legal) is CleanRL's masked
     softmax over all actions: same log-probabilities, entropies and gradients."""
     torch = pytest.importorskip("torch")
-    from experiments.cleanrl_ppo import Legal
+    from experiments.train.cleanrl_ppo import Legal
 
     torch.manual_seed(0)
     agent = cleanrl_ppo.Agent(7, 40, 16)
@@ -154,7 +154,7 @@ def test_the_logits_layer_over_the_batchs_legal_actions_is_the_full_layer() -> N
     with actions 10-29 legal nowhere, its logits and every gradient (zero for the rows
     of those actions) are the full layer's."""
     torch = pytest.importorskip("torch")
-    from experiments.cleanrl_ppo import Legal
+    from experiments.train.cleanrl_ppo import Legal
 
     torch.manual_seed(1)
     agent = cleanrl_ppo.Agent(7, 40, 16)
@@ -194,7 +194,7 @@ def test_the_vs_search_presets_name_committed_opponents_and_policies() -> None:
     assert isinstance(cheap, SearchAgent) and (cheap.worlds, cheap.candidates) == (4, 3)
     assert one["eval_opponent"] == two["eval_opponent"] == "search"
     assert two["opponent"].split(",") == [one["opponent"], "search"]
-    assert two["init_policy"] == f"experiments/results/cleanrl_ppo_{one['name']}.npz"
+    assert two["init_policy"] == f"experiments/results/cleanrl_ppo/cleanrl_ppo_{one['name']}.npz"
     args, _ = cleanrl_ppo.parse_args(["--preset", "vs-search-1"])  # its start file fits
     assert args.init_policy.endswith("cleanrl_ppo_2p_ten_minutes.npz")
 
@@ -278,7 +278,7 @@ def test_the_exported_policy_plays_as_the_torch_actor(tmp_path) -> None:
     torch = pytest.importorskip("torch")
     import numpy as np
 
-    from experiments.cleanrl_ppo import export_policy
+    from experiments.train.cleanrl_ppo import export_policy
     from mamma_mia_agents.bots.ppo_agent import PPOAgent
     from mamma_mia_env.envs.learner_vector import MammaMiaLearnerVectorEnv
     from mamma_mia_env.game.symmetry import SeatCanonicalizer, obs_scale
@@ -314,7 +314,7 @@ def test_init_policy_starts_the_actor_from_a_policy_file(tmp_path) -> None:
     network (every weight), and the run that starts from it trains on."""
     torch = pytest.importorskip("torch")
 
-    from experiments.cleanrl_ppo import export_policy
+    from experiments.train.cleanrl_ppo import export_policy
     from mamma_mia_env.game.symmetry import obs_scale
 
     args, _ = cleanrl_ppo.parse_args(["--hidden", "32"])
@@ -343,7 +343,7 @@ def test_an_init_policy_that_does_not_fit_is_refused(tmp_path, capsys) -> None:
     (tmp_path / "junk.npz").write_bytes(b"not a zip")
     policy_4p = str(ROOT / "agents" / "policies" / "ppo_4p.npz")
     shipped = str(ROOT / "agents" / "policies" / "champion_prior_2p.npz")
-    ten = str(ROOT / "experiments" / "results" / "cleanrl_ppo_2p_ten_minutes.npz")
+    ten = str(ROOT / "experiments" / "results" / "cleanrl_ppo" / "cleanrl_ppo_2p_ten_minutes.npz")
     for argv, message in [
         (["--init-policy", str(tmp_path / "none.npz")], "--init-policy"),
         (["--init-policy", str(tmp_path / "junk.npz")], "--init-policy"),
@@ -366,7 +366,7 @@ def test_a_narrower_init_policy_is_widened_to_the_same_policy(tmp_path) -> None:
     (not zero: they can learn)."""
     torch = pytest.importorskip("torch")
 
-    from experiments.cleanrl_ppo import export_policy
+    from experiments.train.cleanrl_ppo import export_policy
     from mamma_mia_env.game.symmetry import obs_scale
 
     args, _ = cleanrl_ppo.parse_args(["--hidden", "32"])

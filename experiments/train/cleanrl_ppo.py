@@ -1,7 +1,8 @@
 """PPO with action masking on the learner-seat vector env, in one file as CleanRL's ``ppo.py``.
 
-    python -m experiments.cleanrl_ppo --num-players 2 --opponent builder --total-timesteps 500000
-    python -m experiments.cleanrl_ppo --preset ten-minutes --export   # minutes to a good policy
+    python -m experiments.train.cleanrl_ppo --num-players 2 --opponent builder \
+        --total-timesteps 500000
+    python -m experiments.train.cleanrl_ppo --preset ten-minutes --export  # a good policy, fast
 
 Top to bottom as CleanRL's: the ``Args`` dataclass (every flag; ``--preset`` names sets
 of them), ``layer_init`` and the ``Agent`` (separate actor and critic MLPs; illegal
@@ -20,7 +21,7 @@ iteration), ``model.pt`` (the state dict), ``policy.npz`` (the actor as the nump
 file ``PPOAgent`` plays), ``learning_curve.png``, ``wall_curve.png`` and ``result.json``
 (arguments, metrics, evaluations, wall time by phase, throughput, provenance).
 ``--export`` also copies ``result.json``, the curves and (with ``--final-games``) the
-policy file to ``experiments/results/cleanrl_ppo_<name>.*``.
+policy file to ``experiments/results/cleanrl_ppo/cleanrl_ppo_<name>.*``.
 """
 
 from __future__ import annotations
@@ -165,7 +166,7 @@ PRESETS: dict[str, dict[str, Any]] = {
     "vs-search-1": {
         "name": "2p_vs_search_1", "num_players": 2,
         "opponent": "experiments.common.opponents:search_4x3", "eval_opponent": "search",
-        "init_policy": "experiments/results/cleanrl_ppo_2p_ten_minutes.npz",
+        "init_policy": "experiments/results/cleanrl_ppo/cleanrl_ppo_2p_ten_minutes.npz",
         "total_timesteps": 6_000_000, "learning_rate": 3e-4, "update_epochs": 4,
         "num_envs": 128, "threads": 2, "wall_minutes": 35.0, "curve_every": 500_000,
         "final_games": 2000,
@@ -173,7 +174,8 @@ PRESETS: dict[str, dict[str, Any]] = {
     "vs-search-2": {
         "name": "2p_vs_search_2", "num_players": 2,
         "opponent": "experiments.common.opponents:search_4x3,search", "eval_opponent": "search",
-        "init_policy": "experiments/results/cleanrl_ppo_2p_vs_search_1.npz", "hidden": 256,
+        "init_policy": "experiments/results/cleanrl_ppo/cleanrl_ppo_2p_vs_search_1.npz",
+        "hidden": 256,
         "seed": 2, "total_timesteps": 3_000_000, "learning_rate": 3e-4, "update_epochs": 4,
         "num_envs": 128, "threads": 2, "wall_minutes": 25.0, "curve_every": 250_000,
         "final_games": 2000,
@@ -821,14 +823,16 @@ def main(argv: list[str] | None = None) -> int:
         made = [("result.json", "json"), ("learning_curve.png", "png")]
         made += [("wall_curve.png", "wall_curve.png")] if args.curve_every else []
         made += [("policy.npz", "npz")] if args.final_games else []
-        RESULTS.mkdir(parents=True, exist_ok=True)
+        (RESULTS / "cleanrl_ppo").mkdir(parents=True, exist_ok=True)
         for name, ext in made:
             data = (out / name).read_bytes()
-            write_file(RESULTS / f"cleanrl_ppo_{args.name}.{ext}", data, "exported result")
+            write_file(
+                RESULTS / "cleanrl_ppo" / f"cleanrl_ppo_{args.name}.{ext}", data, "exported result"
+            )
     return 0
 
 
 if __name__ == "__main__":
     from mamma_mia_env.plumbing.interrupts import run_command  # one line on Ctrl-C
 
-    raise SystemExit(run_command(main, "python -m experiments.cleanrl_ppo"))
+    raise SystemExit(run_command(main, "python -m experiments.train.cleanrl_ppo"))
