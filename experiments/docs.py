@@ -80,7 +80,7 @@ def leaderboard_delivered() -> str:
 
 
 def learner_env_speed() -> str:
-    """The learner-seat front doors' env steps/s (experiments/learner_env_speed.py)."""
+    """The learner-seat entry points' env steps/s (experiments/learner_env_speed.py)."""
     names = {
         "learner_vector": "`MammaMiaLearnerVectorEnv` (gymnasium `VectorEnv`)",
         "sb3_vecenv": "`MammaMiaSB3VecEnv` (SB3 `VecEnv`)",
@@ -96,7 +96,7 @@ def learner_env_speed() -> str:
         return f"B = {d['settings']['batch']}{extra}: steps/s (x SyncVectorEnv)"
 
     head = " | ".join(label(d) for d in docs)
-    lines = [f"| front door | {head} |", "|---|" + "---:|" * len(docs)]
+    lines = [f"| entry point | {head} |", "|---|" + "---:|" * len(docs)]
     for key, label in names.items():
         cells = []
         for d in docs:

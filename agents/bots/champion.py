@@ -37,7 +37,7 @@ from mamma_mia_agents.bots.roster import COMPILED_BOTS
 from mamma_mia_agents.bots.search import SearchAgent
 from mamma_mia_env.game.config import Config
 from mamma_mia_env.game.state import GameState
-from mamma_mia_env.plumbing.files import FileDoorError, read_json
+from mamma_mia_env.plumbing.files import FileError, read_json
 
 POLICY_DIR = Path(__file__).resolve().parents[1] / "policies"  # agents/policies/
 FORMAT = "mamma-mia-champion/1"
@@ -69,7 +69,7 @@ def read_settings(path: str | os.PathLike) -> dict[str, Any]:
 
     try:
         doc = read_json(path, "champion file", MAX_FILE_BYTES)
-    except FileDoorError as exc:
+    except FileError as exc:
         raise ChampionFileError(str(exc)) from None
     if not isinstance(doc, dict):
         raise fail("the document must be a JSON object")

@@ -1,4 +1,4 @@
-"""The heuristic bots: ``Params`` (their weights) and ``HeuristicAgent`` (their door).
+"""The heuristic bots: ``Params`` (their weights) and ``HeuristicAgent`` (their ``Agent``).
 
 A heuristic bot's decisions are the compiled kernels of ``mamma_mia_agents.compiled``
 (``decisions.turn_action``, ``decisions.reveal_action``, the oven in ``oven``); this

@@ -34,7 +34,7 @@ from mamma_mia_agents.tournament.scorecard import (
     evaluate,
     format_scorecard,
 )
-from mamma_mia_env.plumbing.files import FileDoorError, write_json
+from mamma_mia_env.plumbing.files import FileError, write_json
 
 
 def counts(name: str) -> Callable[[str], tuple[int, ...]]:
@@ -148,7 +148,7 @@ def run(args: argparse.Namespace, argv: Sequence[str] | None = None) -> int:
         return 0
     try:
         write_json(args.out, card, "scorecard")
-    except (OSError, FileDoorError) as exc:
+    except (OSError, FileError) as exc:
         return run_error("evaluate", f"could not write the scorecard to --out: {exc}")
     print(f"wrote {args.out}", file=sys.stderr if args.json else sys.stdout)
     return 0

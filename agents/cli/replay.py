@@ -20,7 +20,7 @@ from mamma_mia_agents.cli.screen import table_lines, wrap
 from mamma_mia_agents.cli.terminal import Terminal
 from mamma_mia_env.game.config import Config
 from mamma_mia_env.game.log import LogError, load_log
-from mamma_mia_env.plumbing.files import FileDoorError, write_file
+from mamma_mia_env.plumbing.files import FileError, write_file
 from mamma_mia_env.render.html import replay_html, reveal_starts, step_caption
 from mamma_mia_env.render.html import seat_names as log_seat_names
 from mamma_mia_env.render.text import seat_label
@@ -73,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
         page = replay_html(log, source=Path(args.log).name, seat=args.seat)
         try:
             write_file(args.html, page, "replay page")  # says so if it replaces one
-        except FileDoorError as exc:
+        except FileError as exc:
             return run_error("replay", f"--html: {exc}")
         print(f"wrote {args.html}")
         return 0

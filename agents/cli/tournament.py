@@ -33,7 +33,7 @@ from mamma_mia_agents.tournament.runner import DEFAULT_BATCH, run_tournament
 from mamma_mia_agents.tournament.schedule import MAX_GAMES, SEATINGS, TournamentSizeError
 from mamma_mia_env.game.config import ConfigError
 from mamma_mia_env.game.log import write_log
-from mamma_mia_env.plumbing.files import FileDoorError
+from mamma_mia_env.plumbing.files import FileError
 
 
 def add_parser(sub: Any) -> None:
@@ -196,7 +196,7 @@ def _write(args: argparse.Namespace, res: TournamentResult) -> int:
         for k, log in enumerate(res.logs):  # --save-logs
             paths.append(os.path.join(args.out, f"{args.name}.game-{k}.json"))
             write_log(paths[-1], log)
-    except (OSError, OutputError, FileDoorError) as exc:  # e.g. the disk filled up
+    except (OSError, OutputError, FileError) as exc:  # e.g. the disk filled up
         return run_error("tournament", f"could not write the results to --out {args.out!r}: {exc}")
     print("wrote " + ", ".join(paths), file=sys.stderr if args.json else sys.stdout)
     return 0

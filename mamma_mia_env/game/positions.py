@@ -50,7 +50,7 @@ from mamma_mia_env.game.engine import Engine
 from mamma_mia_env.game.record import PLAY
 from mamma_mia_env.game.state import GameState, StateError, check_state
 from mamma_mia_env.plumbing.arguments import ArgumentTypeError, is_int
-from mamma_mia_env.plumbing.files import FileDoorError, read_json
+from mamma_mia_env.plumbing.files import FileError, read_json
 
 _KEYS = {
     "config",
@@ -222,7 +222,7 @@ def load_position(path: str | os.PathLike[str], config: Config | None = None) ->
     ``StateError`` whose message starts with the file's name."""
     try:
         description = read_json(path, "position")
-    except FileDoorError as exc:
+    except FileError as exc:
         raise StateError(str(exc)) from None
     try:
         return build_position(description, config)

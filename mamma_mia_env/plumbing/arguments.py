@@ -1,4 +1,4 @@
-"""Checks of the plain arguments the public doors take: seeds, integers, ``out=`` buffers.
+"""Checks of the plain arguments the public API takes: seeds, integers, ``out=`` buffers.
 
 One place for the rule "nothing is silently changed": a seed of ``1.5``, ``"5"`` or
 ``True`` is refused, not rounded or read as 1; a numpy integer is an integer. Every
@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from mamma_mia_env.plumbing.files import FileDoorError, check_output, check_output_dir
+from mamma_mia_env.plumbing.files import FileError, check_output, check_output_dir
 
 SEED_LIMIT = 2**64
 
@@ -106,7 +106,7 @@ def as_array(value: Any, name: str, error: type[Exception] | None = None) -> np.
 
     The caller still checks shape and dtype; this only makes sure that what numpy
     cannot read as an array is refused naming the argument, as ``error`` (default
-    ``ArgumentTypeError``; the action doors raise their ``IllegalActionError``).
+    ``ArgumentTypeError``; the action entry points raise their ``IllegalActionError``).
     """
     try:
         return np.asarray(value)
@@ -238,7 +238,7 @@ def out_file_flag(name: str, kind: type = str) -> Callable[[str], Any]:
     def parse(text: str) -> Any:
         try:
             path = check_output(text, f"{name} file")
-        except FileDoorError as exc:
+        except FileError as exc:
             raise argparse.ArgumentTypeError(str(exc)) from None
         return path if kind is Path else text
 
@@ -253,7 +253,7 @@ def out_dir_flag(name: str, kind: type = Path) -> Callable[[str], Any]:
     def parse(text: str) -> Any:
         try:
             path = check_output_dir(text, f"{name} directory")
-        except FileDoorError as exc:
+        except FileError as exc:
             raise argparse.ArgumentTypeError(str(exc)) from None
         return path if kind is Path else text
 

@@ -501,7 +501,7 @@ def test_ray_and_local_tournament_results_are_identical() -> None:
     assert local["results"] and local["games"] == ray["games"] >= 2000
 
 
-def test_docs_quote_the_issue12_speed_files():
+def test_docs_quote_the_bot_and_kernel_speed_files():
     """The bot speed ratio in AGENTS.md's prose and the kernel check's cost in AGENTS.md
     and PERFORMANCE.md, each against its result file."""
     results = ROOT / "experiments" / "results"
