@@ -168,18 +168,6 @@ class ChampionAgent(Agent):
     def check_config(self, config: Config) -> None:
         self.search(config.num_players).check_config(config)
 
-    def act_batch(
-        self,
-        observations: np.ndarray,
-        masks: np.ndarray,
-        rng: np.random.Generator,
-        seats: np.ndarray | None = None,
-    ) -> np.ndarray:
-        raise TypeError(
-            "the champion is a search bot and needs the game state: use act_states(state, "
-            "rng) (the tournament and the CLI do)"
-        )
-
     def act_states(self, state: GameState, rng: np.random.Generator) -> np.ndarray:
         """The action of the seat to act in every game of ``state`` (not changed)."""
         if not isinstance(state, GameState):
