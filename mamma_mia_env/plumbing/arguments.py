@@ -164,6 +164,16 @@ def check_out(
     return check_no_alias(out, name, inputs or {})
 
 
+def out_array(
+    out: Any, shape: tuple[int, ...], dtype: type, inputs: Mapping[str, Any]
+) -> np.ndarray:
+    """A new array of ``shape`` and ``dtype`` when ``out`` is None, else ``out`` checked
+    (``check_out``)."""
+    if out is None:
+        return np.empty(shape, dtype=dtype)
+    return check_out(out, shape, dtype, inputs=inputs)
+
+
 def check_no_alias(out: np.ndarray, name: str, inputs: Mapping[str, Any]) -> np.ndarray:
     """``out`` if it shares no memory with any numpy array in ``inputs`` (argument name
     to value); else ``ValueError`` naming both.
@@ -199,6 +209,20 @@ def parse_digits(text: str, name: str, lo: int | None = None, hi: int | None = N
     return value
 
 
+def check_reset_options(options: Any, known: frozenset[str] = frozenset()) -> dict[str, Any]:
+    """``options`` is None or a dict of known keys; an unknown key is refused by name."""
+    if options is None:
+        return {}
+    if not isinstance(options, dict):
+        raise ArgumentTypeError(f"options must be a dict or None, got {type(options).__name__}")
+    unknown = set(options) - known
+    if unknown:
+        raise ValueError(
+            f"unknown reset options {sorted(map(str, unknown))}; known: {sorted(known) or 'none'}"
+        )
+    return options
+
+
 def int_flag(name: str, lo: int | None = None, hi: int | None = None) -> Callable[[str], int]:
     """An argparse ``type=``: ``parse_digits``, every refusal naming the flag."""
 
@@ -209,6 +233,14 @@ def int_flag(name: str, lo: int | None = None, hi: int | None = None) -> Callabl
             raise argparse.ArgumentTypeError(str(exc)) from None
 
     return parse
+
+
+def add_int_flag(
+    parser: argparse._ActionsContainer, flag: str, lo: int | None, hi: int | None, **kw: Any
+) -> None:
+    """An integer flag ``flag`` in ``lo..hi`` (``int_flag``), its name said once;
+    ``kw`` as ``add_argument``'s."""
+    parser.add_argument(flag, type=int_flag(flag, lo, hi), **kw)
 
 
 def real_flag(
@@ -236,11 +268,7 @@ def out_file_flag(name: str, kind: type = str) -> Callable[[str], Any]:
     ``Path``)."""
 
     def parse(text: str) -> Any:
-        try:
-            path = check_output(text, f"{name} file")
-        except FileError as exc:
-            raise argparse.ArgumentTypeError(str(exc)) from None
-        return path if kind is Path else text
+        return _checked_output(check_output, text, f"{name} file", kind)
 
     return parse
 
@@ -251,10 +279,14 @@ def out_dir_flag(name: str, kind: type = Path) -> Callable[[str], Any]:
     the value as ``kind`` (``Path`` or ``str``)."""
 
     def parse(text: str) -> Any:
-        try:
-            path = check_output_dir(text, f"{name} directory")
-        except FileError as exc:
-            raise argparse.ArgumentTypeError(str(exc)) from None
-        return path if kind is Path else text
+        return _checked_output(check_output_dir, text, f"{name} directory", kind)
 
     return parse
+
+
+def _checked_output(check: Callable[[str, str], Path], text: str, what: str, kind: type) -> Any:
+    try:
+        path = check(text, what)
+    except FileError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return path if kind is Path else text
