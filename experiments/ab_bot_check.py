@@ -30,13 +30,13 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
 import mamma_mia_agents.bots.base as base  # noqa: E402
-import mamma_mia_agents.bots.heuristic as heuristic  # noqa: E402  (where the bots call decide)
+import mamma_mia_agents.bots.heuristic as heuristic  # noqa: E402  (where the bots call decide_kernel)
 from mamma_mia_agents import load_agent  # noqa: E402
 from mamma_mia_env import Config, Engine  # noqa: E402
 from mamma_mia_env.plumbing.provenance import provenance  # noqa: E402
 
 NEW_CHECK = base.check_batch
-CHECKED_DECIDE = heuristic.decide
+CHECKED_DECIDE = heuristic.decide_kernel
 
 
 def base_check(observations, masks, seats, values=True):  # type: ignore[no-untyped-def]
@@ -64,7 +64,7 @@ def rate(bot, obs, masks, seats, check, seconds: float) -> float:
     for module in (base, sys.modules[type(bot).act_batch.__module__]):
         if hasattr(module, "check_batch"):
             module.check_batch = check
-    heuristic.decide = CHECKED_DECIDE if check is NEW_CHECK else unchecked_decide
+    heuristic.decide_kernel = CHECKED_DECIDE if check is NEW_CHECK else unchecked_decide
     rng = np.random.default_rng(0)
     calls, start = 0, time.perf_counter()
     while time.perf_counter() - start < seconds:

@@ -47,7 +47,8 @@ from mamma_mia_env.plumbing.arguments import ArgumentTypeError, as_array, as_int
 
 
 class Agent:
-    """Base class of all agents; subclasses override ``act_batch`` or ``act``."""
+    """Base class of all agents; subclasses override ``act_batch``, ``act``, or
+    ``decide`` (a batch checked by ``act_batch``, as the bundled bots do)."""
 
     #: Short name used in tables and on the command line.
     name: str = "agent"
@@ -123,11 +124,8 @@ class Agent:
     @classmethod
     def _batched(cls) -> bool:
         """Whether ``act_batch`` answers without ``act`` (overridden, or by ``decide``)."""
-        return (
-            cls.act_batch is not Agent.act_batch
-            or cls.decide is not Agent.decide
-            or (cls.needs_state)
-        )
+        overridden = cls.act_batch is not Agent.act_batch or cls.decide is not Agent.decide
+        return overridden or cls.needs_state
 
     def check_config(self, config: Config) -> None:
         """Raise ``ValueError`` naming why this agent cannot play games of ``config``.
