@@ -171,8 +171,9 @@ def run_from_json(p: dict[str, Any]) -> tuple[list[str], str]:
         _edit_doc(doc, edit)
     text = _edit_text(json.dumps(doc), p["text"])
     ok, res = attempt(lambda: GameState.from_json(text))
-    if not ok:
-        return refusal_failures(res, STATE_ANCHORS), "refused"
+    if not ok:  # a top-level key an edit added is a field too ("extra": Infinity)
+        added = [e["key"] for e in p["edits"] if e["op"] == "top"]
+        return refusal_failures(res, [*STATE_ANCHORS, *added]), "refused"
     return play_forward(res, seed=p["seed"]), "accepted"
 
 
