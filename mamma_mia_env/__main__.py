@@ -12,7 +12,7 @@ import time
 
 import numpy as np
 
-from mamma_mia_env.plumbing.arguments import int_flag
+from mamma_mia_env.plumbing.arguments import add_int_flag
 
 
 def _parse(argv: list[str] | None) -> argparse.Namespace:
@@ -20,22 +20,10 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
         prog="python -m mamma_mia_env",
         description="Show what is installed and play one random game (a smoke test).",
     )
-    p.add_argument(
-        "--players",
-        type=int_flag("--players", 2, 5),
-        default=4,
-        help="number of players, 2-5 (default 4)",
-    )
-    p.add_argument(
-        "--seed", type=int_flag("--seed", 0, 2**64 - 1), default=0, help="game seed (default 0)"
-    )
+    add_int_flag(p, "--players", 2, 5, default=4, help="number of players, 2-5 (default 4)")
+    add_int_flag(p, "--seed", 0, 2**64 - 1, default=0, help="game seed (default 0)")
     p.add_argument("--quiet", action="store_true", help="print only the summary line")
-    args = p.parse_args(argv)
-    if not 2 <= args.players <= 5:
-        p.error(f"--players must be 2-5, got {args.players}")
-    if args.seed < 0:
-        p.error(f"--seed must be >= 0, got {args.seed}")
-    return args
+    return p.parse_args(argv)
 
 
 def main(argv: list[str] | None = None) -> int:

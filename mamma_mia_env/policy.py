@@ -25,10 +25,10 @@ import numpy as np
 
 from mamma_mia_env.game.config import Config
 from mamma_mia_env.game.engine import Engine
-from mamma_mia_env.game.kernels import first_masked_out
+from mamma_mia_env.game.kernels import first_masked_out, random_actions
 from mamma_mia_env.game.sampling import sample_world
 from mamma_mia_env.game.state import GameState
-from mamma_mia_env.plumbing.arguments import check_out
+from mamma_mia_env.plumbing.arguments import ArgumentTypeError, as_array, check_out
 
 __all__ = [
     "Policy",
@@ -55,7 +55,12 @@ class Policy(Protocol):
 
 
 class UniformRandomPolicy:
-    """A uniformly random legal action (row by row): the default opponent."""
+    """A uniformly random legal action: the default opponent (and ``mamma_mia_agents``'
+    ``random``).
+
+    Draws one uniform number per game, row by row, so a batch gives the same actions
+    as its games acted one at a time with the same generator.
+    """
 
     name = "uniform_random"
     observation_mode = "recall"
@@ -67,9 +72,17 @@ class UniformRandomPolicy:
         rng: np.random.Generator,
         seats: np.ndarray | None = None,
     ) -> np.ndarray:
-        counts = np.cumsum(np.asarray(masks) != 0, axis=1, dtype=np.int32)
-        pick = (rng.random(len(counts)) * counts[:, -1]).astype(np.int32)
-        return np.argmax(counts > pick[:, None], axis=1).astype(np.int64)
+        masks = as_array(masks, "masks")
+        if masks.ndim != 2:
+            raise ValueError(f"masks must be (B, n_actions), got shape {masks.shape}")
+        if masks.dtype.kind not in "biuf":  # the compiled pick reads numbers
+            raise ArgumentTypeError(f"masks must be numbers or bools, got dtype {masks.dtype}")
+        u = rng.random(len(masks))
+        out = np.empty(len(masks), dtype=np.int64)
+        bad = random_actions(np.ascontiguousarray(masks), u, out)
+        if bad >= 0:
+            raise ValueError(f"game {bad} has no legal action")
+        return out
 
 
 class PolicyFailure(Exception):

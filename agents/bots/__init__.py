@@ -3,7 +3,7 @@
 * ``base``: the ``Agent`` interface; ``loading``: an agent from a name, an import path
   or an object;
 * ``random_agent``: every legal action equally likely;
-* ``heuristic``: the heuristic bots' weights and door, played by the compiled kernels:
+* ``heuristic``: the heuristic bots' weights and their ``Agent``, played by the compiled kernels:
   ``counter``, ``builder``, ``hoarder`` and ``forgetful``; ``roster`` lists the bots
   the compiled game loop can play;
 * ``ppo_policy`` and ``ppo_agent``: a trained policy run with numpy, and its agent;

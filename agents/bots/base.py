@@ -47,12 +47,20 @@ from mamma_mia_env.plumbing.arguments import ArgumentTypeError, as_array, as_int
 
 
 class Agent:
-    """Base class of all agents; subclasses override ``act_batch`` or ``act``."""
+    """Base class of all agents; subclasses override ``act_batch``, ``act``, or
+    ``decide`` (a batch checked by ``act_batch``, as the bundled bots do)."""
 
     #: Short name used in tables and on the command line.
     name: str = "agent"
     #: The observation the agent reads: "recall" or "top_card".
     observation_mode: str = "recall"
+    #: A search bot: it reads the game state (``act_states``), never observations.
+    needs_state: bool = False
+    #: Whether ``act_batch`` checks the observations' values before ``decide`` (False
+    #: for a kernel that checks each row as it reads it).
+    check_values: bool = True
+    #: Why ``decide`` needs the acting seats (said when ``act_batch`` gets none).
+    seats_because: str = "the observation does not say which seat acts"
 
     def __init_subclass__(cls, **kwargs: object) -> None:
         super().__init_subclass__(**kwargs)
@@ -70,7 +78,7 @@ class Agent:
         seat: int | None = None,
     ) -> int:
         """One action for one game."""
-        if type(self).act_batch is Agent.act_batch:
+        if not self._batched():
             raise NotImplementedError(f"{type(self).__name__} must override act or act_batch")
         seats = None if seat is None else np.array([as_int(seat, "seat")], dtype=np.int64)
         out = self.act_batch(
@@ -85,7 +93,22 @@ class Agent:
         rng: np.random.Generator,
         seats: np.ndarray | None = None,
     ) -> np.ndarray:
-        """One action per game; the default calls ``act`` row by row."""
+        """One action per game. A bot that implements ``decide`` gets the batch checked
+        (``check_batch``, the acting seats required); the default calls ``act`` row by
+        row; a search bot (``needs_state``) is asked through ``act_states`` only."""
+        if self.needs_state:
+            raise TypeError(
+                f"{type(self).__name__} is a search bot and needs the game state: use "
+                "act_states(state, rng) (the tournament and the CLI do)"
+            )
+        if type(self).decide is not Agent.decide:
+            info, seats = check_batch(observations, masks, seats, values=self.check_values)
+            if seats is None:
+                raise ValueError(
+                    f"{type(self).__name__} needs the acting seats (act_batch(..., "
+                    f"seats=...)): {self.seats_because}"
+                )
+            return self.decide(Batch(np.asarray(observations), np.asarray(masks), seats, info), rng)
         if type(self).act is Agent.act:
             raise NotImplementedError(f"{type(self).__name__} must override act or act_batch")
         out = np.empty(len(observations), dtype=np.int64)
@@ -93,6 +116,16 @@ class Agent:
             seat = None if seats is None else int(seats[i])
             out[i] = self.act(observations[i], masks[i], rng, seat)
         return out
+
+    def decide(self, batch: Batch, rng: np.random.Generator) -> np.ndarray:
+        """The actions of a checked batch (the bundled bots; ``act_batch`` calls it)."""
+        raise NotImplementedError
+
+    @classmethod
+    def _batched(cls) -> bool:
+        """Whether ``act_batch`` answers without ``act`` (overridden, or by ``decide``)."""
+        overridden = cls.act_batch is not Agent.act_batch or cls.decide is not Agent.decide
+        return overridden or cls.needs_state
 
     def check_config(self, config: Config) -> None:
         """Raise ``ValueError`` naming why this agent cannot play games of ``config``.
@@ -114,6 +147,16 @@ class Agent:
 
 
 # -- reading observations and actions -----------------------------------------------------
+@dataclass(frozen=True, eq=False)
+class Batch:
+    """A checked ``act_batch`` call: what ``decide`` reads."""
+
+    observations: np.ndarray  # (B, obs_dim)
+    masks: np.ndarray  # (B, n_actions)
+    seats: np.ndarray  # (B,) int64: the acting seat of each game
+    info: GameInfo  # what the shapes say about the game
+
+
 @dataclass(frozen=True, eq=False)
 class GameInfo:
     """What the shapes of an observation and a mask say about the game.

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from mamma_mia_agents.bots.heuristic import HeuristicAgent, Params
+from dataclasses import replace
+
+from mamma_mia_agents.bots.heuristic import BETTING, HeuristicAgent
 
 
 class BuilderAgent(HeuristicAgent):
@@ -22,18 +24,4 @@ class BuilderAgent(HeuristicAgent):
     """
 
     name = "builder"
-    params = Params(
-        rival_cover=1.0,
-        cover_credit=0.6,
-        gamble=0.7,
-        order_floor=0.0,
-        card_cost=0.0,
-        build=0.3,
-        drain=0.4,
-        drain_take=0.2,
-        target_orders=3.0,
-        orders_weight=0.1,
-        min_cards=3.0,
-        cards_weight=0.3,
-        tempo=-0.1,
-    )
+    params = replace(BETTING, cover_credit=0.6, build=0.3, drain=0.4, drain_take=0.2, tempo=-0.1)

@@ -37,7 +37,7 @@ from mamma_mia_agents.bots.roster import COMPILED_BOTS
 from mamma_mia_agents.bots.search import SearchAgent
 from mamma_mia_env.game.config import Config
 from mamma_mia_env.game.state import GameState
-from mamma_mia_env.plumbing.files import FileDoorError, read_json
+from mamma_mia_env.plumbing.files import FileError, read_json
 
 POLICY_DIR = Path(__file__).resolve().parents[1] / "policies"  # agents/policies/
 FORMAT = "mamma-mia-champion/1"
@@ -69,7 +69,7 @@ def read_settings(path: str | os.PathLike) -> dict[str, Any]:
 
     try:
         doc = read_json(path, "champion file", MAX_FILE_BYTES)
-    except FileDoorError as exc:
+    except FileError as exc:
         raise ChampionFileError(str(exc)) from None
     if not isinstance(doc, dict):
         raise fail("the document must be a JSON object")
@@ -167,18 +167,6 @@ class ChampionAgent(Agent):
 
     def check_config(self, config: Config) -> None:
         self.search(config.num_players).check_config(config)
-
-    def act_batch(
-        self,
-        observations: np.ndarray,
-        masks: np.ndarray,
-        rng: np.random.Generator,
-        seats: np.ndarray | None = None,
-    ) -> np.ndarray:
-        raise TypeError(
-            "the champion is a search bot and needs the game state: use act_states(state, "
-            "rng) (the tournament and the CLI do)"
-        )
 
     def act_states(self, state: GameState, rng: np.random.Generator) -> np.ndarray:
         """The action of the seat to act in every game of ``state`` (not changed)."""

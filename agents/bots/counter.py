@@ -25,13 +25,4 @@ class CounterAgent(HeuristicAgent):
     """
 
     name = "counter"
-    params = Params(
-        rival_cover=1.0,
-        cover_credit=0.0,
-        order_floor=0.5,
-        card_cost=0.05,
-        target_orders=3.0,
-        orders_weight=0.1,
-        min_cards=3.0,
-        cards_weight=0.3,
-    )
+    params = Params(card_cost=0.05, target_orders=3.0)

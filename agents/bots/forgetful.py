@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from mamma_mia_agents.bots.heuristic import HeuristicAgent, Params
+from dataclasses import replace
+
+from mamma_mia_agents.bots.heuristic import BETTING, HeuristicAgent
 
 
 class ForgetfulAgent(HeuristicAgent):
@@ -21,15 +23,4 @@ class ForgetfulAgent(HeuristicAgent):
 
     name = "forgetful"
     observation_mode = "top_card"
-    params = Params(
-        forget=1.0,
-        cover_credit=0.5,
-        gamble=0.7,
-        order_floor=0.0,
-        card_cost=0.2,
-        build=0.3,
-        target_orders=3.0,
-        orders_weight=0.1,
-        min_cards=3.0,
-        cards_weight=0.3,
-    )
+    params = replace(BETTING, forget=1.0, cover_credit=0.5, card_cost=0.2, build=0.3)

@@ -1,4 +1,4 @@
-"""The heuristic bots: ``Params`` (their weights) and ``HeuristicAgent`` (their door).
+"""The heuristic bots: ``Params`` (their weights) and ``HeuristicAgent`` (their ``Agent``).
 
 A heuristic bot's decisions are the compiled kernels of ``mamma_mia_agents.compiled``
 (``decisions.turn_action``, ``decisions.reveal_action``, the oven in ``oven``); this
@@ -47,8 +47,8 @@ from dataclasses import dataclass, fields
 
 import numpy as np
 
-from mamma_mia_agents.bots.base import Agent, GameInfo, check_batch
-from mamma_mia_agents.compiled.batch import decide
+from mamma_mia_agents.bots.base import Agent, Batch, GameInfo
+from mamma_mia_agents.compiled.batch import decide as decide_kernel
 from mamma_mia_agents.compiled.tables import (
     KernelBot,
     heuristic_bot,
@@ -85,11 +85,18 @@ class Params:
     forget: float = 0.5  # (no memory) share of the guessed oven counted on
 
 
+BETTING = Params(gamble=0.7, order_floor=0.0, target_orders=3.0)
+"""What the betting bots (builder, forgetful, hoarder) share: they bet on orders their
+hand cannot cover yet, play an order whenever one is worth anything, keep three orders."""
+
+
 class HeuristicAgent(Agent):
     """A bot defined by ``Params``, deciding with the compiled kernels; subclasses set
     ``params``."""
 
     params = Params()
+    check_values = False  # the kernel checks each row of observations as it reads it
+    seats_because = "the observation does not say which personal ingredient is the bot's"
 
     def __init__(self, **overrides: float) -> None:
         if overrides:
@@ -104,29 +111,18 @@ class HeuristicAgent(Agent):
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"
 
-    def act_batch(
-        self,
-        observations: np.ndarray,
-        masks: np.ndarray,
-        rng: np.random.Generator,
-        seats: np.ndarray | None = None,
-    ) -> np.ndarray:
+    def decide(self, batch: Batch, rng: np.random.Generator) -> np.ndarray:
         """The bot's actions (``compiled.decide``); ``rng`` is unused (the bots are
         deterministic)."""
-        # the kernel checks the observations' values itself, row by row (``decide``)
-        info, seats = check_batch(observations, masks, seats, values=False)
-        if seats is None:
+        mode = batch.info.observation_mode
+        if mode != self.observation_mode:
             raise ValueError(
-                f"{type(self).__name__} needs the acting seats (act_batch(..., seats=...)): "
-                "the observation does not say which personal ingredient is the bot's"
+                f"{type(self).__name__} reads '{self.observation_mode}' observations, got '{mode}'"
             )
-        if info.observation_mode != self.observation_mode:
-            raise ValueError(
-                f"{type(self).__name__} reads '{self.observation_mode}' observations, "
-                f"got '{info.observation_mode}'"
-            )
-        lay, play, need, prm = self._kernel_tables(info)
-        return decide(observations, np.asarray(masks), seats, lay, play, need, prm, check=True)
+        lay, play, need, prm = self._kernel_tables(batch.info)
+        return decide_kernel(
+            batch.observations, batch.masks, batch.seats, lay, play, need, prm, check=True
+        )
 
     def _kernel_tables(self, info: GameInfo) -> tuple[np.ndarray, ...]:
         """The kernel's arguments for games of ``info``'s shape (kept per shape while
@@ -151,4 +147,4 @@ class HeuristicAgent(Agent):
         return heuristic_bot(self.params, self.observation_mode)
 
 
-__all__ = ["HeuristicAgent", "Params"]
+__all__ = ["BETTING", "HeuristicAgent", "Params"]

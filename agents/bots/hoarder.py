@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from mamma_mia_agents.bots.heuristic import HeuristicAgent, Params
+from dataclasses import replace
+
+from mamma_mia_agents.bots.heuristic import BETTING, HeuristicAgent
 
 
 class HoarderAgent(HeuristicAgent):
@@ -19,15 +21,4 @@ class HoarderAgent(HeuristicAgent):
     """
 
     name = "hoarder"
-    params = Params(
-        rival_cover=1.0,
-        cover_credit=1.0,
-        gamble=0.7,
-        order_floor=0.0,
-        card_cost=0.0,
-        reserve_penalty=3.0,
-        target_orders=3.0,
-        orders_weight=0.1,
-        min_cards=4.0,
-        cards_weight=0.3,
-    )
+    params = replace(BETTING, cover_credit=1.0, reserve_penalty=3.0, min_cards=4.0)

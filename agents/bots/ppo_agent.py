@@ -21,7 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
-from mamma_mia_agents.bots.base import Agent, check_batch
+from mamma_mia_agents.bots.base import Agent, Batch
 from mamma_mia_agents.bots.ppo_policy import (
     NumpyPolicy,
 )
@@ -53,6 +53,7 @@ class PPOAgent(Agent):
     """
 
     name = "ppo"
+    seats_because = "the policy relabels every seat as seat 0"
 
     def __init__(
         self,
@@ -102,19 +103,8 @@ class PPOAgent(Agent):
         pol = self.policy(config.num_players)  # raises when there is none for this count
         _check_deck(pol, config.double_ingredients)
 
-    def act_batch(
-        self,
-        observations: np.ndarray,
-        masks: np.ndarray,
-        rng: np.random.Generator,
-        seats: np.ndarray | None = None,
-    ) -> np.ndarray:
-        info, seats = check_batch(observations, masks, seats)
-        if seats is None:
-            raise ValueError(
-                "PPOAgent needs the acting seats (act_batch(..., seats=...)): the policy "
-                "relabels every seat as seat 0"
-            )
+    def decide(self, batch: Batch, rng: np.random.Generator) -> np.ndarray:
+        info = batch.info
         pol = self.policy(info.num_players)
         _check_deck(pol, info.double_ingredients)
         if info.observation_mode != pol.observation_mode:
@@ -122,7 +112,7 @@ class PPOAgent(Agent):
                 f"the policy {pol.source!r} reads '{pol.observation_mode}' observations, "
                 f"got '{info.observation_mode}'"
             )
-        return pol.act(observations, masks, seats, rng, self.deterministic)
+        return pol.act(batch.observations, batch.masks, batch.seats, rng, self.deterministic)
 
     def __repr__(self) -> str:
         return f"PPOAgent({str(self._path) if self._path is not None else ''})"

@@ -96,12 +96,6 @@ class SearchAgent(Agent):
             self.prior.check_config(config)  # a policy for this player count and deck
 
     # -- the interface ----------------------------------------------------------------------
-    def act_batch(self, observations, masks, rng, seats=None):  # type: ignore[no-untyped-def]
-        raise TypeError(
-            "the search bot needs the game state: use act_states(state, rng) (the tournament "
-            "and the CLI do), it reads the state only through sample_worlds"
-        )
-
     def act_states(self, state: GameState, rng: np.random.Generator) -> np.ndarray:
         """The action of the seat to act in every game of ``state`` (not changed)."""
         if not isinstance(state, GameState):

@@ -13,17 +13,14 @@ checkout after ``pip install -e .``, which maps the folder ``agents/`` to the pa
 from __future__ import annotations
 
 import argparse
+import shlex
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 from mamma_mia_agents import REGISTRY
-from mamma_mia_agents.cli.evaluate import add_parser as add_evaluate_parser
+from mamma_mia_agents.cli import evaluate, play, replay, serve, tournament
 from mamma_mia_agents.cli.options import PROG
-from mamma_mia_agents.cli.play import add_parser as add_play_parser
-from mamma_mia_agents.cli.replay import add_parser as add_replay_parser
-from mamma_mia_agents.cli.serve import add_parser as add_serve_parser
-from mamma_mia_agents.cli.tournament import add_parser as add_tournament_parser
-from mamma_mia_agents.cli.tournament import run as run_tournament_command
 from mamma_mia_env.plumbing.interrupts import run_command
 
 DESCRIPTION = """\
@@ -65,30 +62,48 @@ class HelpFormatter(argparse.RawDescriptionHelpFormatter):
         return f"{text} (default: %(default)s)" if text else "(default: %(default)s)"
 
 
+class AgentsCommand:
+    """``mamma-mia agents``: the bundled agents, one a line."""
+
+    SUMMARY = "list the bundled agents"
+    DESCRIPTION = "List the bundled agents: name, what it does, the observation it reads."
+
+    @staticmethod
+    def add_flags(p: argparse.ArgumentParser) -> None:
+        """It takes none."""
+
+    @staticmethod
+    def run(args: argparse.Namespace) -> int:
+        for name, cls in REGISTRY.items():
+            doc = (cls.__doc__ or "").strip().splitlines()
+            print(f"{name:10s} {doc[0] if doc else ''} [{cls.observation_mode}]")
+        return 0
+
+
+#: Each command: its ``SUMMARY`` and ``DESCRIPTION``, ``add_flags(parser)`` and ``run(args)``
+#: (the parsed flags, with ``subparser`` to report a usage error and ``command_line``).
+COMMANDS: dict[str, Any] = {
+    "tournament": tournament,
+    "agents": AgentsCommand,
+    "play": play,
+    "replay": replay,
+    "serve": serve,
+    "evaluate": evaluate,
+}
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog=PROG, description=DESCRIPTION, epilog=EPILOG, formatter_class=HelpFormatter
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
-    add_tournament_parser(sub)
-    sub.add_parser("agents", help="list the bundled agents", description="List the bundled "
-                   "agents: name, what it does, the observation it reads.")  # fmt: skip
-    add_play_parser(sub)
-    add_replay_parser(sub)
-    add_serve_parser(sub)
-    add_evaluate_parser(sub)
-    for command in sub.choices.values():  # one look for every command's --help
-        command.formatter_class = HelpFormatter
+    for name, command in COMMANDS.items():
+        p = sub.add_parser(name, help=command.SUMMARY, description=command.DESCRIPTION,
+                           formatter_class=HelpFormatter)  # fmt: skip
+        command.add_flags(p)
+        p.set_defaults(subparser=p)
     return parser
-
-
-def _cmd_agents() -> int:
-    for name, cls in REGISTRY.items():
-        doc = (cls.__doc__ or "").strip().splitlines()
-        mode = cls.observation_mode
-        print(f"{name:10s} {doc[0] if doc else ''} [{mode}]")
-    return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -101,10 +116,5 @@ def _main(argv: Sequence[str] | None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
     args = parser.parse_args(argv)
-    if args.command == "agents":
-        return _cmd_agents()
-    if args.command == "evaluate":  # its scorecard records the command line
-        return args.run(args, argv)
-    if hasattr(args, "run"):  # replay, play, serve
-        return args.run(args)
-    return run_tournament_command(args, args.subparser, argv)
+    args.command_line = shlex.join([PROG, *argv])  # results and scorecards record it
+    return COMMANDS[args.command].run(args)

@@ -13,15 +13,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import shlex
 import sys
 import textwrap
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Callable
 
 from mamma_mia_agents.bots.loading import AgentLoadError
 from mamma_mia_agents.bots.ppo_policy import PolicyFileError
-from mamma_mia_agents.cli.options import PROG, add_workers_flag, output_file, positive, run_error
+from mamma_mia_agents.cli.options import add_workers_flag, run_error
 from mamma_mia_agents.tournament.matches import AgentError, AgentMismatchError
 from mamma_mia_agents.tournament.schedule import MAX_GAMES
 from mamma_mia_agents.tournament.scorecard import (
@@ -34,12 +32,13 @@ from mamma_mia_agents.tournament.scorecard import (
     evaluate,
     format_scorecard,
 )
-from mamma_mia_env.plumbing.files import FileDoorError, write_json
+from mamma_mia_env.plumbing.arguments import add_int_flag, int_flag, out_file_flag
+from mamma_mia_env.plumbing.files import FileError, write_json
 
 
 def counts(name: str) -> Callable[[str], tuple[int, ...]]:
     """An argparse type: comma-separated player counts 2-5, each listed once."""
-    one = positive(name, 2, 5)
+    one = int_flag(name, 2, 5)
 
     def parse(text: str) -> tuple[int, ...]:
         values = tuple(one(part) for part in text.split(","))
@@ -50,21 +49,20 @@ def counts(name: str) -> Callable[[str], tuple[int, ...]]:
     return parse
 
 
-def add_parser(sub: Any) -> None:
-    """The ``evaluate`` subcommand and its flags."""
-    p = sub.add_parser(
-        "evaluate",
-        help="an agent's scorecard against the reference ladder",
-        description=textwrap.fill(
-            "Play an agent against the reference ladder (" + ", ".join(n for n, _ in LADDER)
-            + ") at 2 and 4 players on fixed evaluation deals, and print one stamped "
-            "scorecard: win rates with 95% Wilson intervals, an Elo rating on the "
-            "ladder's scale (random at 0), the package version and the seeds. At N players "
-            "the agent sits in one seat against N-1 copies of each rung, every deal "
-            "played once per seat. docs/AGENTS.md, 'Scorecard: mamma-mia evaluate'.",
-            width=80,
-        ),
-    )  # fmt: skip
+SUMMARY = "an agent's scorecard against the reference ladder"
+DESCRIPTION = textwrap.fill(
+    "Play an agent against the reference ladder (" + ", ".join(n for n, _ in LADDER)
+    + ") at 2 and 4 players on fixed evaluation deals, and print one stamped "
+    "scorecard: win rates with 95% Wilson intervals, an Elo rating on the "
+    "ladder's scale (random at 0), the package version and the seeds. At N players "
+    "the agent sits in one seat against N-1 copies of each rung, every deal "
+    "played once per seat. docs/AGENTS.md, 'Scorecard: mamma-mia evaluate'.",
+    width=80,
+)  # fmt: skip
+
+
+def add_flags(p: argparse.ArgumentParser) -> None:
+    """The ``evaluate`` command's flags."""
     p.add_argument(
         "spec",
         metavar="SPEC",
@@ -84,28 +82,31 @@ def add_parser(sub: Any) -> None:
         metavar="LIST",
         help="comma-separated player counts, 2-5 (default: 2,4)",
     )
-    p.add_argument(
+    add_int_flag(
+        p,
         "--games",
-        type=positive("--games", 1, MAX_GAMES),
+        1,
+        MAX_GAMES,
         default=DEFAULT_GAMES,
         help="games per pairing (agent vs one rung at one player count), rounded up to "
         "whole duplicate deals",
     )
-    p.add_argument(
+    add_int_flag(
+        p,
         "--seed",
-        type=positive("--seed", 0, 2**32 - 1),
+        0,
+        2**32 - 1,
         default=EVAL_SEED,
         help="tournament seed of the deals, 0 to 2**32-1; scorecards compare with each "
         f"other only at the evaluation seed (default: {EVAL_SEED})",
     )
     _add_run_flags(p)
-    p.set_defaults(run=run, subparser=p)
 
 
 def _add_run_flags(p: argparse.ArgumentParser) -> None:
     """Where the games run, and what is printed and written."""
     add_workers_flag(p, "worker processes per pairing")
-    p.add_argument("--out", metavar="FILE", type=output_file("--out"), help="write the "
+    p.add_argument("--out", metavar="FILE", type=out_file_flag("--out"), help="write the "
                    "scorecard JSON here (checked before the first game)")  # fmt: skip
     p.add_argument("--json", action="store_true", help="print the JSON instead of the table")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -120,14 +121,12 @@ def _ladder(parser: argparse.ArgumentParser, text: str | None) -> list[str] | No
     return specs
 
 
-def run(args: argparse.Namespace, argv: Sequence[str] | None = None) -> int:
+def run(args: argparse.Namespace) -> int:
     """Evaluate ``args.spec``; print (and with ``--out`` write) the scorecard."""
     parser: argparse.ArgumentParser = args.subparser
     ladder = _ladder(parser, args.ladder)
     if not args.spec.strip():
         parser.error("SPEC must name an agent: a bundled name, an import path or a policy file")
-    argv = sys.argv[1:] if argv is None else argv
-    command = " ".join([PROG, *(shlex.quote(a) for a in argv)])
     try:
         card = evaluate(
             args.spec,
@@ -137,7 +136,7 @@ def run(args: argparse.Namespace, argv: Sequence[str] | None = None) -> int:
             seed=args.seed,
             workers=args.workers,
             progress=not args.no_progress,
-            command=command,
+            command=args.command_line,
         )
     except (AgentLoadError, PolicyFileError, AgentMismatchError, ScorecardError) as exc:
         parser.error(_message(args.spec, exc))
@@ -148,7 +147,7 @@ def run(args: argparse.Namespace, argv: Sequence[str] | None = None) -> int:
         return 0
     try:
         write_json(args.out, card, "scorecard")
-    except (OSError, FileDoorError) as exc:
+    except (OSError, FileError) as exc:
         return run_error("evaluate", f"could not write the scorecard to --out: {exc}")
     print(f"wrote {args.out}", file=sys.stderr if args.json else sys.stdout)
     return 0

@@ -1,8 +1,8 @@
 """What the ``mamma-mia`` commands share: the program name, rule-variant flags, checks.
 
-``positive``, ``real``, ``output_file`` and ``stem`` are argparse ``type=`` checks that
-name the flag in their error (every flag's value goes through one of them or
-``choices``); ``VARIANT_FLAGS`` are the rule variants every command that starts a game
+Every flag's value goes through an argparse ``type=`` check that names the flag in its
+error (``stem`` here, the flag types of ``mamma_mia_env.plumbing.arguments``) or
+``choices``; ``VARIANT_FLAGS`` are the rule variants every command that starts a game
 offers, and ``add_rule_flags``/``rule_config`` make and read any kind of game parameter's
 flags, all from the declarations in ``mamma_mia_env.game.config``.
 """
@@ -12,13 +12,12 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Callable
 from typing import Any
 
 from mamma_mia_agents.tournament.output import OutputError, check_stem
 from mamma_mia_agents.tournament.schedule import max_workers
 from mamma_mia_env.game.config import OBSERVATION_MODES, PARAMETERS, Parameter
-from mamma_mia_env.plumbing.arguments import int_flag, out_file_flag, real_flag
+from mamma_mia_env.plumbing.arguments import add_int_flag, real_flag
 
 PROG = "mamma-mia"
 
@@ -50,8 +49,8 @@ def add_rule_flags(parser: Any, kinds: tuple[str, ...] = ("variant",)) -> None:
             action = "store_false" if p.default else "store_true"
             parser.add_argument(_flag(p), dest=p.name, action=action, help=_help(p))
         elif p.type is int:
-            check = positive(_flag(p), p.allowed[0], p.allowed[-1])
-            parser.add_argument(_flag(p), dest=p.name, type=check, default=p.default, help=_help(p))
+            low, high = p.allowed[0], p.allowed[-1]
+            add_int_flag(parser, _flag(p), low, high, dest=p.name, default=p.default, help=_help(p))
         else:
             raise TypeError(f"{p.name}: no flag for a {p.type.__name__} parameter")
 
@@ -61,34 +60,18 @@ def rule_config(args: argparse.Namespace, kinds: tuple[str, ...] = ("variant",))
     return {p.name: getattr(args, p.name) for p in PARAMETERS if p.kind in kinds}
 
 
-def positive(name: str, low: int = 1, high: int | None = None) -> Callable[[str], int]:
-    """An argparse type: an integer in ``low..high`` (``high=None``: no upper bound),
-    written as plain ASCII digits (``plumbing.arguments.int_flag``)."""
-    return int_flag(name, low, high)
-
-
 def add_workers_flag(parser: argparse.ArgumentParser, what: str = "worker processes") -> None:
     """``--workers``, as every command that plays a tournament offers it (``what``: what
     one worker is, in the help)."""
-    parser.add_argument(
+    add_int_flag(
+        parser,
         "--workers",
-        type=positive("--workers", 1, max_workers()),
+        1,
+        max_workers(),
         default=None,
         help=f"{what}, at most {max_workers()} (default: all {os.cpu_count()} cores; 1 below "
         "1000 games)",
     )
-
-
-def real(name: str, low: float | None = None, high: float | None = None) -> Callable[[str], float]:
-    """An argparse type: a finite real number in ``[low, high]`` (``type=float`` would
-    take ``nan``, ``inf`` and ``1e999``; ``plumbing.arguments.real_flag``)."""
-    return real_flag(name, low, high)
-
-
-def output_file(name: str) -> Callable[[str], str]:
-    """An argparse type: a path a file can be written to, checked when the flags are
-    read, before any game is played (``plumbing.arguments.out_file_flag``)."""
-    return out_file_flag(name)
 
 
 def stem(text: str) -> str:
@@ -109,17 +92,15 @@ def add_game_flags(p: argparse.ArgumentParser, *, seed_help: str, delay: float) 
     """The flags of a command that starts a played game (``play``, ``serve``): the
     players, the agents, the person's seat, the seed, what the person sees, the agents'
     pace and the rule variants; each command adds its own ``--save`` and ``--resume``."""
-    p.add_argument(
-        "--players", type=positive("--players", 2, 5), default=3, help="players, you included: 2-5"
-    )
+    add_int_flag(p, "--players", 2, 5, default=3, help="players, you included: 2-5")
     p.add_argument(
         "--agents",
         default=None,
         help="agents for the other seats, comma-separated, cycled (default: builder; "
         "with --resume: instead of the saved game's, which must be bundled agents)",
     )
-    p.add_argument("--seat", type=positive("--seat", 0, 4), default=0, help="your seat")
-    p.add_argument("--seed", type=positive("--seed", 0, 2**63 - 1), default=None, help=seed_help)
+    add_int_flag(p, "--seat", 0, 4, default=0, help="your seat")
+    add_int_flag(p, "--seed", 0, 2**63 - 1, default=None, help=seed_help)
     p.add_argument(
         "--observation-mode",
         choices=OBSERVATION_MODES,
@@ -128,7 +109,7 @@ def add_game_flags(p: argparse.ArgumentParser, *, seed_help: str, delay: float) 
     )
     p.add_argument(
         "--delay",
-        type=real("--delay", 0, 60),
+        type=real_flag("--delay", 0, 60),
         default=delay,
         help="seconds to show each agent move",
     )

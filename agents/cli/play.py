@@ -17,14 +17,13 @@ from __future__ import annotations
 
 import argparse
 import time
-from typing import Any
 
 import numpy as np
 from rich.console import Console
 from rich.text import Text
 
 from mamma_mia_agents.bots.loading import AgentLoadError
-from mamma_mia_agents.cli.options import add_game_flags, output_file, rule_config
+from mamma_mia_agents.cli.options import add_game_flags, rule_config
 from mamma_mia_agents.cli.screen import (
     HELP,
     events,
@@ -47,23 +46,26 @@ from mamma_mia_env.game.actions import TurnAction
 from mamma_mia_env.game.cards import HAND_LIMIT, INGREDIENTS, order_name
 from mamma_mia_env.game.config import Config, ConfigError
 from mamma_mia_env.game.record import REVEAL
+from mamma_mia_env.plumbing.arguments import out_file_flag
 from mamma_mia_env.plumbing.files import check_output
 from mamma_mia_env.render.text import reveal_choice_text
 
-__all__ = ["Quit", "add_parser", "run"]
+__all__ = ["Quit", "add_flags", "run"]
 
 
 class Quit(Exception):
     """The person asked to save and quit."""
 
 
-def add_parser(sub: Any) -> None:
-    p = sub.add_parser(
-        "play",
-        help="play a game in the terminal against agents",
-        description="Play Mamma Mia! against agents. Keys: a number and Enter chooses, u "
-        "undoes (back to your previous decision), h or ? shows the help, q saves and quits.",
-    )
+SUMMARY = "play a game in the terminal against agents"
+DESCRIPTION = (
+    "Play Mamma Mia! against agents. Keys: a number and Enter chooses, u "
+    "undoes (back to your previous decision), h or ? shows the help, q saves and quits."
+)
+
+
+def add_flags(p: argparse.ArgumentParser) -> None:
+    """The ``play`` command's flags."""
     add_game_flags(
         p,
         seed_help="the game's seed, 0 to 2**63-1 (default: a fresh one from the operating "
@@ -71,10 +73,9 @@ def add_parser(sub: Any) -> None:
         delay=1.0,
     )
     p.add_argument(
-        "--save", type=output_file("--save"), default=DEFAULT_SAVE, help="where q saves the game"
+        "--save", type=out_file_flag("--save"), default=DEFAULT_SAVE, help="where q saves the game"
     )
     p.add_argument("--resume", metavar="FILE", help="continue a game saved with q")
-    p.set_defaults(run=run, subparser=p)
 
 
 # -- the screens --------------------------------------------------------------------------

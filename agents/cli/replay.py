@@ -8,19 +8,19 @@ mamma-mia replay game.json --html out.html # one offline page that animates it
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 from typing import Any
 
 from rich.console import Console
 from rich.text import Text
 
-from mamma_mia_agents.cli.options import output_file, positive, run_error
+from mamma_mia_agents.cli.options import run_error
 from mamma_mia_agents.cli.screen import table_lines, wrap
 from mamma_mia_agents.cli.terminal import Terminal
 from mamma_mia_env.game.config import Config
 from mamma_mia_env.game.log import LogError, load_log
-from mamma_mia_env.plumbing.files import FileDoorError, write_file
+from mamma_mia_env.plumbing.arguments import add_int_flag, out_file_flag
+from mamma_mia_env.plumbing.files import FileError, write_file
 from mamma_mia_env.render.html import replay_html, reveal_starts, step_caption
 from mamma_mia_env.render.html import seat_names as log_seat_names
 from mamma_mia_env.render.text import seat_label
@@ -38,27 +38,25 @@ KEYS = {
 }
 
 
-def add_parser(sub: Any) -> None:
-    p = sub.add_parser(
-        "replay",
-        help="watch a recorded game (event log JSON) in the terminal or as an HTML page",
-        description="Watch a game recorded as an event log (mamma-mia-log JSON, written by "
-        "env.write_event_log or `mamma-mia tournament --save-logs`).",
-    )
+SUMMARY = "watch a recorded game (event log JSON) in the terminal or as an HTML page"
+DESCRIPTION = (
+    "Watch a game recorded as an event log (mamma-mia-log JSON, written by "
+    "env.write_event_log or `mamma-mia tournament --save-logs`)."
+)
+
+
+def add_flags(p: argparse.ArgumentParser) -> None:
+    """The ``replay`` command's flags."""
     p.add_argument("log", help="the event log JSON file")
     p.add_argument(
         "--html",
         metavar="OUT",
-        type=output_file("--html"),
+        type=out_file_flag("--html"),
         help="write a self-contained HTML viewer here (checked before the log is read)",
     )
-    p.add_argument(
-        "--seat",
-        type=positive("--seat", 0, 4),
-        default=None,
-        help="start in this seat's view (default: all hands)",
+    add_int_flag(
+        p, "--seat", 0, 4, default=None, help="start in this seat's view (default: all hands)"
     )
-    p.set_defaults(run=run, subparser=p)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -73,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
         page = replay_html(log, source=Path(args.log).name, seat=args.seat)
         try:
             write_file(args.html, page, "replay page")  # says so if it replaces one
-        except FileDoorError as exc:
+        except FileError as exc:
             return run_error("replay", f"--html: {exc}")
         print(f"wrote {args.html}")
         return 0
@@ -155,14 +153,3 @@ def replay_lines(
     if len(lines) >= height:
         lines = top[: max(height - 1 - len(bottom), 1)] + bottom
     return lines[: max(height - 1, 1)]
-
-
-def main(argv: list[str] | None = None) -> int:  # pragma: no cover - via mamma_mia_agents.cli
-    parser = argparse.ArgumentParser(prog="mamma-mia")
-    add_parser(parser.add_subparsers(dest="command"))
-    args = parser.parse_args(argv)
-    return args.run(args)
-
-
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())

@@ -19,13 +19,7 @@ from typing import Any
 
 from mamma_mia_agents import REGISTRY
 from mamma_mia_agents.bots.loading import AgentLoadError
-from mamma_mia_agents.cli.options import (
-    PROG,
-    VARIANT_FLAGS,
-    add_game_flags,
-    output_file,
-    positive,
-)
+from mamma_mia_agents.cli.options import PROG, VARIANT_FLAGS, add_game_flags
 from mamma_mia_agents.cli.session import DEFAULT_SAVE, Game
 from mamma_mia_agents.cli.web_server import (
     GameServer,
@@ -34,15 +28,17 @@ from mamma_mia_agents.cli.web_server import (
     resume_game,
 )
 from mamma_mia_env.game.config import Config, ConfigError
+from mamma_mia_env.plumbing.arguments import add_int_flag, out_file_flag
+
+SUMMARY = "play a game in the browser against agents (a local web page)"
+DESCRIPTION = (
+    "Start a local web page where you play Mamma Mia! against agents. "
+    "The flags set the new-game form's defaults."
+)
 
 
-def add_parser(sub: Any) -> None:
-    p = sub.add_parser(
-        "serve",
-        help="play a game in the browser against agents (a local web page)",
-        description="Start a local web page where you play Mamma Mia! against agents. "
-        "The flags set the new-game form's defaults.",
-    )
+def add_flags(p: argparse.ArgumentParser) -> None:
+    """The ``serve`` command's flags."""
     p.add_argument(
         "--host",
         default="127.0.0.1",
@@ -55,34 +51,27 @@ def add_parser(sub: Any) -> None:
         help="allow a --host that other computers can reach (0.0.0.0: every interface): "
         "anyone who reaches it can play and save",
     )
-    p.add_argument(
-        "--port",
-        type=positive("--port", 0, 65535),
-        default=8000,
-        help="port (default: %(default)s; 0 picks a free one)",
+    add_int_flag(
+        p, "--port", 0, 65535, default=8000, help="port (default: %(default)s; 0 picks a free one)"
     )
     add_game_flags(
         p, seed_help="the seed of every new game (default: a fresh one per game)", delay=0.8
     )
-    p.add_argument(
-        "--max-games",
-        type=positive("--max-games", 1, 1000),
-        default=8,
-        help="live games kept at once (default: %(default)s)",
+    add_int_flag(
+        p, "--max-games", 1, 1000, default=8, help="live games kept at once (default: %(default)s)"
     )
     p.add_argument(
         "--save",
-        type=output_file("--save"),
+        type=out_file_flag("--save"),
         default=DEFAULT_SAVE,
         help="where the page's Save writes the game",
     )
     p.add_argument(
         "--resume",
         metavar="FILE",
-        type=output_file("--resume"),  # it is saved back there: checked before the server starts
+        type=out_file_flag("--resume"),  # it is saved back there: checked before the server starts
         help="open this saved game (then saved there)",
     )
-    p.set_defaults(run=run, subparser=p)
 
 
 def settings_from(args: argparse.Namespace) -> dict[str, Any]:

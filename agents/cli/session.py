@@ -23,7 +23,7 @@ from mamma_mia_env.game.log import reveal_record
 from mamma_mia_env.game.record import OVER, REVEAL
 from mamma_mia_env.game.state import GameState, StateError
 from mamma_mia_env.plumbing.arguments import is_int
-from mamma_mia_env.plumbing.files import FileDoorError, read_json, write_atomic
+from mamma_mia_env.plumbing.files import FileError, read_json, write_atomic
 from mamma_mia_env.plumbing.seeding import agent_rng
 from mamma_mia_env.policy import PolicyFailure, observers_for, policy_actions
 from mamma_mia_env.render.view import table_view
@@ -213,7 +213,7 @@ class Game:
         """Write the game to ``path`` (atomically); whether an earlier file was replaced."""
         try:
             return write_atomic(path, json.dumps(self.to_dict()), "saved game")
-        except FileDoorError as exc:
+        except FileError as exc:
             raise SaveError(str(exc)) from None
 
     def to_dict(self) -> dict[str, Any]:
@@ -236,7 +236,7 @@ class Game:
         then chooses what code runs)."""
         try:
             obj = read_json(path, "saved game")
-        except FileDoorError as exc:
+        except FileError as exc:
             raise SaveError(str(exc)) from None
         if not isinstance(obj, dict) or obj.get("format") != SAVE_FORMAT:
             raise SaveError(f"{path}: not a {SAVE_FORMAT} file (field 'format')")

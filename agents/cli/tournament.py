@@ -10,18 +10,13 @@ from __future__ import annotations
 
 import argparse
 import os
-import shlex
 import sys
-from collections.abc import Sequence
-from typing import Any
 
 from mamma_mia_agents import REGISTRY
 from mamma_mia_agents.bots.loading import AgentLoadError
 from mamma_mia_agents.cli.options import (
-    PROG,
     add_rule_flags,
     add_workers_flag,
-    positive,
     rule_config,
     run_error,
     stem,
@@ -33,26 +28,24 @@ from mamma_mia_agents.tournament.runner import DEFAULT_BATCH, run_tournament
 from mamma_mia_agents.tournament.schedule import MAX_GAMES, SEATINGS, TournamentSizeError
 from mamma_mia_env.game.config import ConfigError
 from mamma_mia_env.game.log import write_log
-from mamma_mia_env.plumbing.files import FileDoorError
+from mamma_mia_env.plumbing.arguments import add_int_flag
+from mamma_mia_env.plumbing.files import FileError
+
+SUMMARY = "play a duplicate-deal tournament between agents"
+DESCRIPTION = (
+    "Play a tournament: every deal is replayed once per seating (seats rotated, "
+    "or permuted), on all cores. Prints a table of wins, win rate with a 95% "
+    "Wilson interval, mean delivered orders and an openskill PlackettLuce rating; "
+    "with --out also writes CSV, JSON and a PNG plot."
+)
 
 
-def add_parser(sub: Any) -> None:
-    """The ``tournament`` subcommand and its flags."""
-    t = sub.add_parser(
-        "tournament",
-        help="play a duplicate-deal tournament between agents",
-        description=(
-            "Play a tournament: every deal is replayed once per seating (seats rotated, "
-            "or permuted), on all cores. Prints a table of wins, win rate with a 95% "
-            "Wilson interval, mean delivered orders and an openskill PlackettLuce rating; "
-            "with --out also writes CSV, JSON and a PNG plot."
-        ),
-    )
+def add_flags(t: argparse.ArgumentParser) -> None:
+    """The ``tournament`` command's flags."""
     _add_game_flags(t)
     _add_run_flags(t)
     _add_output_flags(t)
     add_rule_flags(t.add_argument_group("rule variants (docs/RULES.md)"), ("variant", "limit"))
-    t.set_defaults(subparser=t)
 
 
 def _add_game_flags(t: argparse.ArgumentParser) -> None:
@@ -67,17 +60,17 @@ def _add_game_flags(t: argparse.ArgumentParser) -> None:
             + ") or import paths package.module:ClassName"
         ),
     )
-    t.add_argument(
-        "--players", type=positive("--players", 2, 5), default=4, help="players per game, 2-5"
-    )
-    t.add_argument(
+    add_int_flag(t, "--players", 2, 5, default=4, help="players per game, 2-5")
+    add_int_flag(
+        t,
         "--games",
-        type=positive("--games", 1, MAX_GAMES),
+        1,
+        MAX_GAMES,
         default=2000,
         help=f"games to play, at most {MAX_GAMES:,} (rounded up to whole duplicate deals; "
         "default 2000)",
     )
-    t.add_argument("--seed", type=positive("--seed", 0, 2**32 - 1), default=0, help="base seed")
+    add_int_flag(t, "--seed", 0, 2**32 - 1, default=0, help="base seed")
 
 
 def _add_run_flags(t: argparse.ArgumentParser) -> None:
@@ -89,9 +82,11 @@ def _add_run_flags(t: argparse.ArgumentParser) -> None:
         default="rotate",
         help="rotate: the N cyclic rotations of each table; permute: all seat orders",
     )
-    t.add_argument(
+    add_int_flag(
+        t,
         "--batch-size",
-        type=positive("--batch-size"),
+        1,
+        None,
         default=DEFAULT_BATCH,
         help=f"games stepped together per batch (default {DEFAULT_BATCH})",
     )
@@ -124,9 +119,11 @@ def _add_output_flags(t: argparse.ArgumentParser) -> None:
         default="tournament",
         help="file name stem for --out: a plain name, no path separators",
     )
-    t.add_argument(
+    add_int_flag(
+        t,
         "--save-logs",
-        type=positive("--save-logs", 0, MAX_GAMES),
+        0,
+        MAX_GAMES,
         default=0,
         metavar="N",
         help="with --out: write event logs of the first N games (NAME.game-K.json) for "
@@ -146,15 +143,15 @@ def _agent_specs(parser: argparse.ArgumentParser, text: str) -> list[str]:
     return specs  # loaded (once) by run_tournament, which names a failing agent
 
 
-def run(args: argparse.Namespace, parser: argparse.ArgumentParser, argv: Sequence[str]) -> int:
-    """Run the tournament of ``args`` (parsed from ``argv`` by ``parser``); the exit code."""
+def run(args: argparse.Namespace) -> int:
+    """Run the tournament of ``args``; the exit code."""
+    parser: argparse.ArgumentParser = args.subparser
     if args.address is not None and args.backend != "ray":
         parser.error("--address needs --backend ray")
     specs = _agent_specs(parser, args.agents)
     if args.save_logs and not args.out:
         parser.error("--save-logs needs --out DIR to write the logs to")
     config = rule_config(args, ("variant", "limit"))
-    command = " ".join([PROG, *(shlex.quote(a) for a in argv)])
     if args.out is not None:  # before playing: a run must not be lost at the end
         try:
             logs = min(args.save_logs, args.games)  # each further log is checked as written
@@ -171,7 +168,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser, argv: Sequenc
             seating=args.seating,
             batch_size=args.batch_size,
             progress=not args.no_progress,
-            command=command,
+            command=args.command_line,
             backend=args.backend,
             address=args.address,
             save_logs=args.save_logs,
@@ -196,7 +193,7 @@ def _write(args: argparse.Namespace, res: TournamentResult) -> int:
         for k, log in enumerate(res.logs):  # --save-logs
             paths.append(os.path.join(args.out, f"{args.name}.game-{k}.json"))
             write_log(paths[-1], log)
-    except (OSError, OutputError, FileDoorError) as exc:  # e.g. the disk filled up
+    except (OSError, OutputError, FileError) as exc:  # e.g. the disk filled up
         return run_error("tournament", f"could not write the results to --out {args.out!r}: {exc}")
     print("wrote " + ", ".join(paths), file=sys.stderr if args.json else sys.stdout)
     return 0

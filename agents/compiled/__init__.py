@@ -4,8 +4,7 @@
   and ``KernelBot``, one bot as the compiled game loop plays it;
 * ``jit``: compile options, scratch space and constants every kernel shares;
 * ``oven`` and ``decisions``: one heuristic decision in one game;
-* ``batch``: ``decide``, a bot's decisions over a batch (``HeuristicAgent.act_batch``);
-* ``random_picks``: the random policy's pick of a legal action;
+* ``batch``: ``decide``, a bot's decisions over a batch (``HeuristicAgent.decide``);
 * ``playout``: ``play_out``, whole games inside one compiled loop (tournaments, search).
 
 Every kernel is compiled through ``mamma_mia_env.plumbing.jit_cache.njit``: one cache

@@ -1,6 +1,6 @@
 """A heuristic bot's decisions over a batch of games: ``decide`` and its kernels.
 
-``decide`` is what ``HeuristicAgent.act_batch`` calls. The batch kernel runs
+``decide`` is what ``HeuristicAgent.decide`` calls. The batch kernel runs
 ``decisions.decide_one`` per game, serially or (from ``PARALLEL_MIN_BATCH`` games) in
 parallel, and checks each observation row inside the loop (``check_values`` is the
 numpy check it stands for, and names the bad entry).

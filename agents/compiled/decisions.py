@@ -2,7 +2,7 @@
 
 These kernels are the bots: ``bots/heuristic.py`` states their scoring in a few lines
 and hands them a bot's ``Params``; ``batch.decide`` runs ``decide_one`` over a batch
-(``HeuristicAgent.act_batch``), ``playout.play_out`` inside whole games, and the search
+(``HeuristicAgent.decide``), ``playout.play_out`` inside whole games, and the search
 bots read every legal action's score through ``turn_scores_one``. A decision costs
 about as much as an engine step.
 

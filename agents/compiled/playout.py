@@ -1,10 +1,11 @@
 """Whole games inside one compiled loop: observe, decide, step, a bot per seat.
 
 ``play_out`` plays games on with a ``CompiledBots`` table per seat: the heuristic bots'
-decisions (``decisions.decide_one``) or the uniform random
-policy (its own SplitMix64 stream, ``random_picks``). It reads plain arrays only: an
-agent enters as the ``KernelBot`` its ``kernel_bot()`` method returns (see
-``tables.KernelBot``), so no module of this package imports an agent class.
+decisions (``decisions.decide_one``) or the uniform random policy
+(``game.kernels.random_pick`` on its own SplitMix64 stream, ``splitmix_uniform``). It
+reads plain arrays only: an agent enters as the ``KernelBot`` its ``kernel_bot()``
+method returns (see ``tables.KernelBot``), so no module of this package imports an
+agent class.
 """
 
 from __future__ import annotations
@@ -14,7 +15,6 @@ import numpy as np
 
 from mamma_mia_agents.compiled.decisions import decide_one
 from mamma_mia_agents.compiled.jit import CHUNKS, workspace
-from mamma_mia_agents.compiled.random_picks import random_pick, splitmix_uniform
 from mamma_mia_agents.compiled.tables import (
     L_DOUBLES,
     L_N,
@@ -24,12 +24,23 @@ from mamma_mia_agents.compiled.tables import (
 )
 from mamma_mia_env.game.actions import n_turn_actions
 from mamma_mia_env.game.cards import N_REVEAL_ACTIONS
+from mamma_mia_env.game.kernels import random_pick
 from mamma_mia_env.game.observe import observation_size, observe_game
 from mamma_mia_env.game.record import OVER
+from mamma_mia_env.game.rng import GAMMA, splitmix_output
 from mamma_mia_env.game.rules import legal_mask_game, step_game
 from mamma_mia_env.plumbing.jit_cache import njit
 
 RANDOM_BOT = -1  # the bot id of the uniform random policy in ``play_bots``
+
+
+@njit(inline="always")
+def splitmix_uniform(states, g) -> float:
+    """The next uniform in [0, 1) of ``states[g]``: SplitMix64 (``game.rng``) on the
+    random policy's own stream, not the game's."""
+    s = states[g] + GAMMA
+    states[g] = s
+    return float(splitmix_output(s) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
 def _make_play(parallel: bool):
@@ -164,7 +175,7 @@ def play_out(
     bot_of_seat = np.zeros((g, 5), np.int64)
     bot_of_seat[:, :n] = bots.ids[seat_agents]
     if rstates is None:
-        rstates = np.uint64(seed) * np.uint64(0x9E3779B97F4A7C15) + np.arange(g, dtype=np.uint64)
+        rstates = np.uint64(seed) * GAMMA + np.arange(g, dtype=np.uint64)
     steps = np.zeros(g, np.int64)
     kernel = PLAY_PARALLEL if g >= 64 else PLAY_SERIAL
     play, need = engine.play.astype(np.int64), engine.need.astype(np.int64)

@@ -24,53 +24,30 @@ import numba
 import numpy as np
 
 from mamma_mia_agents.bots.loading import agent_name
-from mamma_mia_agents.tournament.matches import AgentError, failure, load_agents, play_games
-from mamma_mia_env.game.config import Config
+from mamma_mia_agents.tournament.matches import AgentError, Plan, failure, load_agents, sendable
 from mamma_mia_env.plumbing.interrupts import (
     children_ignore_ctrl_c,
     deferred_stop,
     end_with_parent,
 )
-from mamma_mia_env.plumbing.seeding import agent_rng
 
 
-def run_serial(
-    cfg: Config,
-    loaded: list[Any],
-    assign: np.ndarray,
-    seeds: np.ndarray,
-    chunks: list[tuple[int, int]],
-    seed: int,
-    bar: Any,
-    save_logs: int = 0,
-) -> dict[int, dict[str, np.ndarray]]:
-    """Play every batch ``chunks[i]`` in this process; results keyed by batch index.
-    ``save_logs``: keep the actions of the first ``save_logs`` games of batch 0."""
-    results: dict[int, dict[str, np.ndarray]] = {}
-    for i, (lo, hi) in enumerate(chunks):
-        rng = agent_rng("tournament", seed, i)
-        results[i] = play_games(
-            cfg,
-            loaded,
-            assign[lo:hi],
-            seeds[lo:hi],
-            rng,
-            progress=None if bar is None else bar.update,
-            record=save_logs if i == 0 else 0,
-        )
-    return results
+def run_serial(plan: Plan, loaded: list[Any], bar: Any) -> dict[int, dict[str, np.ndarray]]:
+    """Play every batch of ``plan`` in this process; results keyed by batch index."""
+    progress = None if bar is None else bar.update
+    return dict(plan.play(i, loaded, progress) for i in range(len(plan.chunks)))
 
 
 # -- worker processes ---------------------------------------------------------------------------
 _WORKER: dict[str, Any] = {}
 
 
-def _init_worker(progress_queue: Any, config: Config, specs: list[Any], parent: int) -> None:
+def _init_worker(progress_queue: Any, plan: Plan, specs: list[Any], parent: int) -> None:
     end_with_parent(parent)  # no worker outlives a killed or interrupted tournament
     with contextlib.suppress(Exception):  # numba without a threading layer
         numba.set_num_threads(1)  # one process per core already
     _WORKER["queue"] = progress_queue
-    _WORKER["config"] = config
+    _WORKER["plan"] = plan
     # a failing agent is reported by the first chunk: an exception escaping the
     # initializer would only break the pool, naming nobody
     try:
@@ -80,36 +57,19 @@ def _init_worker(progress_queue: Any, config: Config, specs: list[Any], parent: 
         _WORKER["error"] = AgentError(f"in a worker process: {exc}")
 
 
-def _run_chunk(
-    chunk: int, assign: np.ndarray, seeds: np.ndarray, seed: int, record: int = 0
-) -> tuple[int, dict[str, np.ndarray]]:
+def _run_chunk(i: int) -> tuple[int, dict[str, np.ndarray]]:
     if _WORKER["error"] is not None:
         raise _WORKER["error"]
-    q = _WORKER["queue"]
-    rng = agent_rng("tournament", seed, chunk)
-    cfg, agents = _WORKER["config"], _WORKER["agents"]
-    res = play_games(cfg, agents, assign, seeds, rng, progress=q.put, record=record)
-    return chunk, res
+    return _WORKER["plan"].play(i, _WORKER["agents"], progress=_WORKER["queue"].put)
 
 
 def run_parallel(
-    cfg: Config,
-    specs: list[Any],
-    loaded: list[Any],
-    assign: np.ndarray,
-    seeds: np.ndarray,
-    chunks: list[tuple[int, int]],
-    seed: int,
-    workers: int,
-    bar: Any,
-    save_logs: int = 0,
+    plan: Plan, specs: list[Any], loaded: list[Any], workers: int, bar: Any
 ) -> dict[int, dict[str, np.ndarray]]:
-    """Play every batch ``chunks[i]`` in a pool of ``workers`` spawned processes;
-    results keyed by batch index. ``save_logs``: as ``run_serial``'s."""
+    """Play every batch of ``plan`` in a pool of ``workers`` spawned processes; results
+    keyed by batch index."""
     ctx = mp.get_context("spawn")
     q = ctx.Queue()
-    # send import paths / names, not objects, where we can (spawned workers re-import)
-    send = [s if isinstance(s, str) else obj for s, obj in zip(specs, loaded, strict=True)]
     results: dict[int, dict[str, np.ndarray]] = {}
 
     def drain() -> None:
@@ -125,17 +85,13 @@ def run_parallel(
         max_workers=workers,
         mp_context=ctx,
         initializer=_init_worker,
-        initargs=(q, cfg, send, os.getpid()),
+        initargs=(q, plan, sendable(specs, loaded), os.getpid()),
     ) as ex:
         pending: set[Any] = set()
         try:
             with deferred_stop() as check:  # Ctrl-C, SIGTERM: raised by check(), between waits
                 with children_ignore_ctrl_c():  # the workers are started by submit
-                    pending = {
-                        ex.submit(_run_chunk, i, assign[lo:hi], seeds[lo:hi], seed,
-                                  save_logs if i == 0 else 0)
-                        for i, (lo, hi) in enumerate(chunks)
-                    }  # fmt: skip
+                    pending = {ex.submit(_run_chunk, i) for i in range(len(plan.chunks))}
                 while pending:
                     check()
                     done, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)

@@ -10,6 +10,7 @@ stops the batch with an ``AgentError`` naming it.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -23,6 +24,7 @@ from mamma_mia_env.game.engine import Engine
 from mamma_mia_env.game.outcome import delivered_and_cards
 from mamma_mia_env.game.record import OVER
 from mamma_mia_env.game.state import GameState
+from mamma_mia_env.plumbing.seeding import agent_rng
 from mamma_mia_env.policy import PolicyFailure, observers_for, policy_actions
 
 
@@ -81,6 +83,38 @@ def check_agents(agents: list[Any], config: Config) -> None:
             ) from exc
         except (Exception, SystemExit) as exc:
             raise AgentError(f"agent {agent_name(agent)!r} {failure(exc)} in check_config") from exc
+
+
+@dataclass(frozen=True, eq=False)
+class Plan:
+    """A tournament's games in batches, as every backend plays them: batch ``i`` is the
+    games ``chunks[i]``, and its agents get ``agent_rng("tournament", seed, i)`` (a
+    one-way digest: no route back to the deals), so the results do not depend on where
+    or in how many processes the batches run."""
+
+    config: Config
+    assign: np.ndarray  # (games, seats): index into the agents
+    seeds: np.ndarray  # (games,) the deals
+    chunks: list[tuple[int, int]]  # the games of each batch
+    seed: int  # the tournament's
+    record: int = 0  # keep the actions of the first ``record`` games of batch 0
+
+    def play(
+        self, i: int, agents: list[Any], progress: Any = None
+    ) -> tuple[int, dict[str, np.ndarray]]:
+        """Batch ``i`` played by ``agents`` (loaded where it runs)."""
+        lo, hi = self.chunks[i]
+        rng = agent_rng("tournament", self.seed, i)
+        record = self.record if i == 0 else 0
+        games = play_games(self.config, agents, self.assign[lo:hi], self.seeds[lo:hi], rng,
+                           progress=progress, record=record)  # fmt: skip
+        return i, games
+
+
+def sendable(specs: list[Any], loaded: list[Any]) -> list[Any]:
+    """The agents as another process loads them: the names and import paths given,
+    objects only where there is no name."""
+    return [s if isinstance(s, str) else obj for s, obj in zip(specs, loaded, strict=True)]
 
 
 def play_games(

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from mamma_mia_env.plumbing.files import (
-    FileDoorError,
+    FileError,
     check_output,
     check_output_dir,
     write_figure,
@@ -94,7 +94,7 @@ def prepare_output(
     if not os.path.isdir(out):  # created when the results are written, not before
         try:
             check_output_dir(out, "--out directory")
-        except FileDoorError as exc:
+        except FileError as exc:
             raise OutputError(f"--out {out!r} is not a writable directory: {exc}") from None
     else:
         try:  # a probe finds what os.access misses (a read-only file system, ACLs)
@@ -111,7 +111,7 @@ def prepare_output(
         for path in paths + [f"{p}.meta.json" for p in paths[:1]]:
             try:
                 check_output(path, "output file")
-            except FileDoorError as exc:
+            except FileError as exc:
                 raise OutputError(f"--out {out!r}: cannot write {exc}") from None
     return paths
 

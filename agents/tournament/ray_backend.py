@@ -22,44 +22,20 @@ import numba
 import numpy as np
 
 from mamma_mia_agents import load_agent
-from mamma_mia_agents.tournament.matches import play_games
-from mamma_mia_env.game.config import Config
-from mamma_mia_env.plumbing.seeding import agent_rng
+from mamma_mia_agents.tournament.matches import Plan, sendable
 
 
-def _play_batch(
-    batch: int,
-    config: Config,
-    specs: list[Any],
-    assign: np.ndarray,
-    seeds: np.ndarray,
-    seed: int,
-    record: int = 0,
-) -> tuple[int, dict[str, np.ndarray]]:
-    """One batch of games in a Ray worker: as ``local._run_chunk`` does locally."""
+def _play_batch(i: int, plan: Plan, specs: list[Any]) -> tuple[int, dict[str, np.ndarray]]:
+    """Batch ``i`` of ``plan`` in a Ray worker: as ``local._run_chunk`` does locally."""
     with contextlib.suppress(Exception):  # numba without a threading layer
         numba.set_num_threads(1)  # one task per CPU already
-    agents = [load_agent(s) for s in specs]
-    rng = agent_rng("tournament", seed, batch)
-    return batch, play_games(config, agents, assign, seeds, rng, record=record)
+    return plan.play(i, [load_agent(s) for s in specs])
 
 
 def run_batches(
-    config: Config,
-    specs: list[Any],
-    loaded: list[Any],
-    assign: np.ndarray,
-    seeds: np.ndarray,
-    chunks: list[tuple[int, int]],
-    seed: int,
-    bar: Any = None,
-    address: str | None = None,
-    record: int = 0,
+    plan: Plan, specs: list[Any], loaded: list[Any], bar: Any = None, address: str | None = None
 ) -> dict[int, dict[str, np.ndarray]]:
-    """Play every batch ``chunks[i]`` as one Ray task; results keyed by batch index.
-
-    ``record``: keep the actions of the first ``record`` games of batch 0 (for
-    ``--save-logs``), as the local backend does."""
+    """Play every batch of ``plan`` as one Ray task; results keyed by batch index."""
     try:
         import ray
     except ImportError as exc:  # pragma: no cover - depends on the install
@@ -72,15 +48,12 @@ def run_batches(
     elif address is not None:
         raise ValueError("address given, but Ray is already initialised in this process")
     try:
-        send = [s if isinstance(s, str) else obj for s, obj in zip(specs, loaded, strict=True)]
         play = ray.remote(num_cpus=1)(_play_batch)
-        config_ref, specs_ref = ray.put(config), ray.put(send)
+        plan_ref, specs_ref = ray.put(plan), ray.put(sendable(specs, loaded))
         sizes = {}
         pending = []
-        for i, (lo, hi) in enumerate(chunks):
-            ref = play.remote(
-                i, config_ref, specs_ref, assign[lo:hi], seeds[lo:hi], seed, record if i == 0 else 0
-            )
+        for i, (lo, hi) in enumerate(plan.chunks):
+            ref = play.remote(i, plan_ref, specs_ref)
             sizes[ref] = hi - lo
             pending.append(ref)
         results: dict[int, dict[str, np.ndarray]] = {}

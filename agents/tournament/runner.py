@@ -36,7 +36,7 @@ from tqdm.auto import tqdm
 from mamma_mia_agents.bots.base import Agent
 from mamma_mia_agents.bots.loading import agent_name
 from mamma_mia_agents.tournament.local import run_parallel, run_serial
-from mamma_mia_agents.tournament.matches import check_agents, load_agents
+from mamma_mia_agents.tournament.matches import Plan, check_agents, load_agents
 from mamma_mia_agents.tournament.ray_backend import run_batches
 from mamma_mia_agents.tournament.results import TournamentResult
 from mamma_mia_agents.tournament.schedule import (
@@ -122,8 +122,8 @@ def run_tournament(
     if backend != "ray":  # the processes started: one plays here, none idles
         workers = 1 if len(chunks) == 1 else min(workers, len(chunks))
     start = time.perf_counter()
-    plan = (cfg, agents, loaded, assign, seeds, chunks, seed)
-    results = _play(plan, backend, address, workers, save_logs, progress, num_players)
+    plan = Plan(cfg, assign, seeds, chunks, seed, record=save_logs)
+    results = _play(plan, agents, loaded, backend, address, workers, progress)
     elapsed = time.perf_counter() - start
     res = TournamentResult(
         names=unique_names(loaded),
@@ -198,30 +198,25 @@ def _check_arguments(
 
 
 def _play(
-    plan: tuple,
+    plan: Plan,
+    specs: list[Any],
+    loaded: list[Any],
     backend: str,
     address: str | None,
     workers: int,
-    save_logs: int,
     progress: bool,
-    num_players: int,
 ) -> dict[int, dict[str, np.ndarray]]:
     """Every batch of ``plan`` on the chosen backend, with a progress bar."""
-    cfg, specs, loaded, assign, seeds, chunks, seed = plan
     bar = None
     if progress:
-        bar = tqdm(total=len(seeds), unit="game", desc=f"{num_players}p tournament", smoothing=0.1)
+        desc = f"{plan.config.num_players}p tournament"
+        bar = tqdm(total=len(plan.seeds), unit="game", desc=desc, smoothing=0.1)
     try:
         if backend == "ray":
-            return run_batches(
-                cfg, specs, loaded, assign, seeds, chunks, seed, bar, address=address,
-                record=save_logs,
-            )  # fmt: skip
+            return run_batches(plan, specs, loaded, bar, address=address)
         if workers == 1:
-            return run_serial(cfg, loaded, assign, seeds, chunks, seed, bar, save_logs)
-        return run_parallel(
-            cfg, specs, loaded, assign, seeds, chunks, seed, workers, bar, save_logs
-        )
+            return run_serial(plan, loaded, bar)
+        return run_parallel(plan, specs, loaded, workers, bar)
     finally:
         if bar is not None:
             bar.close()

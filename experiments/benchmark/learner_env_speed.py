@@ -1,4 +1,4 @@
-"""Env steps/s of the learner-seat front doors, measured interleaved in one process.
+"""Env steps/s of the learner-seat entry points, measured interleaved in one process.
 
 Three ways to run B learner-seat games against the same opponent bot:
 
@@ -51,7 +51,7 @@ def _sample(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 
 class Row:
-    """One front door; ``run(seconds)`` returns learner env steps/s (stepping only)."""
+    """One entry point; ``run(seconds)`` returns learner env steps/s (stepping only)."""
 
     def __init__(self, kind: str, batch: int, opponent: Any, num_players: int, seed: int) -> None:
         self.kind = kind

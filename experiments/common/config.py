@@ -14,7 +14,7 @@ from collections.abc import Collection, Iterable
 from typing import Any
 
 from mamma_mia_env.plumbing.arguments import ArgumentTypeError, as_bool, as_float, as_int
-from mamma_mia_env.plumbing.files import FileDoorError, check_document, parse_json, read_json
+from mamma_mia_env.plumbing.files import FileError, check_document, parse_json, read_json
 
 __all__ = [
     "apply_override", "check_keys", "check_values", "deep_update", "game_config", "load_config"
@@ -84,7 +84,7 @@ def load_config(
     if path:
         try:
             doc = read_json(path, "config file")
-        except FileDoorError as exc:
+        except FileError as exc:
             raise SystemExit(f"error: {exc}") from None
         if not isinstance(doc, dict):
             raise SystemExit(f"error: {path}: the config file must be a JSON object")

@@ -1,6 +1,6 @@
 """Where the experiment scripts write, and how.
 
-Every file goes through the file doors (``mamma_mia_env.plumbing.files``): written to
+Every file goes through the file readers and writers (``mamma_mia_env.plumbing.files``): written to
 a temporary file and renamed into place, a line on stderr when an earlier run's file
 is replaced; ``--out`` is checked when the flags are read.
 

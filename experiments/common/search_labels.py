@@ -12,7 +12,7 @@ network to a softmax of those values.
 
 Each game is dealt twice, the network in each seat in turn (duplicate deals), by game
 number: game ``g`` seats the network at ``g % num_players`` on deal ``g // num_players``.
-The labeller and the opponent read the state only through their own doors
+The labeller and the opponent read the state only through their own entry points
 (``act_states``, ``candidate_values``: sampled worlds, never the hidden cards), and
 their generators are derived one way from the seed (``agent_rng``), never the deals'.
 """

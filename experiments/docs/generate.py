@@ -78,7 +78,7 @@ def leaderboard_delivered() -> str:
 
 
 def learner_env_speed() -> str:
-    """The learner-seat front doors' env steps/s (experiments/benchmark/learner_env_speed.py)."""
+    """The learner-seat entry points' env steps/s (experiments/benchmark/learner_env_speed.py)."""
     names = {
         "learner_vector": "`MammaMiaLearnerVectorEnv` (gymnasium `VectorEnv`)",
         "sb3_vecenv": "`MammaMiaSB3VecEnv` (SB3 `VecEnv`)",
@@ -94,7 +94,7 @@ def learner_env_speed() -> str:
         return f"B = {d['settings']['batch']}{extra}: steps/s (x SyncVectorEnv)"
 
     head = " | ".join(label(d) for d in docs)
-    lines = [f"| front door | {head} |", "|---|" + "---:|" * len(docs)]
+    lines = [f"| entry point | {head} |", "|---|" + "---:|" * len(docs)]
     for key, label in names.items():
         cells = []
         for d in docs:

@@ -230,7 +230,7 @@ def resume(ap: argparse.ArgumentParser, args: argparse.Namespace, record: dict) 
     try:
         old = read_json(args.resume, "--resume file")
         check_resume(old)
-    except ValueError as exc:  # FileDoorError, a field of the wrong kind (named)
+    except ValueError as exc:  # FileError, a field of the wrong kind (named)
         ap.error(f"--resume {args.resume}: not a search_strength result file ({exc})")
     if old["args"]["block"] != args.block or old["args"]["seed"] != args.seed:
         ap.error("--resume needs the --block and --seed of the run it continues")

@@ -41,11 +41,11 @@ from mamma_mia_env.game.engine import IllegalActionError
 from mamma_mia_env.game.state import StateError
 from mamma_mia_env.game.validate import load_state
 from mamma_mia_env.plumbing.arguments import (
-    ArgumentTypeError,
     as_bool,
     as_float,
     as_int,
     as_seed,
+    check_reset_options,
     is_int,
 )
 from mamma_mia_env.render.text import render_table
@@ -120,10 +120,7 @@ class MammaMiaGymEnv(gym.Env):
         **kwargs: Any,
     ) -> None:
         super().__init__()
-        options, config_kwargs = LearnerOptions.split(options, kwargs)
-        if config is not None and config_kwargs:
-            raise ValueError("give either config=Config(...) or config keywords, not both")
-        self.config = config if config is not None else Config.from_kwargs(**config_kwargs)
+        options, self.config = LearnerOptions.with_config(options, config, kwargs)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
         self.render_mode = render_mode
@@ -160,15 +157,7 @@ class MammaMiaGymEnv(gym.Env):
         # everything is checked before anything changes: a refused reset leaves the env as it was
         if seed is not None:
             seed = as_seed(seed, "seed")
-        if options is None:
-            options = {}
-        if not isinstance(options, dict):
-            raise ArgumentTypeError(f"options must be a dict or None, got {type(options).__name__}")
-        unknown = set(options) - RESET_OPTIONS
-        if unknown:
-            raise ValueError(
-                f"unknown reset options {sorted(unknown, key=str)}; known: {sorted(RESET_OPTIONS)}"
-            )
+        options = check_reset_options(options, RESET_OPTIONS)
         g = self.games
         n = self.config.num_players
         seat = options.get("learner_seat")

@@ -1,6 +1,6 @@
 """The batched learner-seat core: B games, one learner seat each, opponents inside.
 
-``LearnerGames`` is the engine under every learner-seat front door:
+``LearnerGames`` is the engine under every learner-seat entry point:
 ``MammaMiaGymEnv`` (gymnasium ``Env``, B = 1), ``MammaMiaLearnerVectorEnv``
 (gymnasium ``VectorEnv``) and ``MammaMiaSB3VecEnv`` (stable-baselines3 ``VecEnv``).
 Each of those only translates its library's conventions (action types, info layout,

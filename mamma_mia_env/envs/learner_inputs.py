@@ -1,4 +1,4 @@
-"""The checks at the learner core's two doors, ``reset`` and ``step``: what a caller
+"""The checks at the learner core's two entry points, ``reset`` and ``step``: what a caller
 hands in (seeds, seats, start positions, actions) is checked here, before the engine or
 any opponent sees it, and a bad value is refused with a message naming it."""
 

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from typing import Any
 
+from mamma_mia_env.game.config import Config
 from mamma_mia_env.plumbing.arguments import ArgumentTypeError
 
 
@@ -64,3 +65,14 @@ class LearnerOptions:
                 f"both (got {sorted(given)})"
             )
         return options, rest
+
+    @classmethod
+    def with_config(
+        cls, options: LearnerOptions | None, config: Config | None, kwargs: dict[str, Any]
+    ) -> tuple[LearnerOptions, Config]:
+        """A front's options (``split``) and its ``Config``: ``config`` or the ``Config``
+        fields among ``kwargs``, not both."""
+        options, config_kwargs = cls.split(options, kwargs)
+        if config is not None and config_kwargs:
+            raise ValueError("give either config=Config(...) or config keywords, not both")
+        return options, config if config is not None else Config.from_kwargs(**config_kwargs)

@@ -25,9 +25,8 @@ from gymnasium.vector.utils import batch_space
 
 from mamma_mia_env.envs.learner import LearnerGames
 from mamma_mia_env.envs.learner_options import LearnerOptions
-from mamma_mia_env.envs.vector import check_reset_options
 from mamma_mia_env.game.config import Config
-from mamma_mia_env.plumbing.arguments import ArgumentTypeError, as_seed, is_int
+from mamma_mia_env.plumbing.arguments import ArgumentTypeError, as_seed, check_reset_options, is_int
 
 RESET_OPTIONS = frozenset({"game_seeds", "learner_seats"})
 #: ``final_info["result"]`` keys and dtypes (the single-game env's ``info["result"]``).
@@ -99,19 +98,11 @@ class MammaMiaLearnerVectorEnv(VectorEnv):
         config: Config | None = None,
         **kwargs: Any,
     ) -> None:
-        options, config_kwargs = LearnerOptions.split(options, kwargs)
         if not is_int(num_envs) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive int, got {num_envs!r}")
-        if config is not None and config_kwargs:
-            raise ValueError("give either config=Config(...) or config keywords, not both")
-        self.config = config if config is not None else Config.from_kwargs(**config_kwargs)
+        options, self.config = LearnerOptions.with_config(options, config, kwargs)
         self.num_envs = int(num_envs)
-        self.games = LearnerGames(
-            self.num_envs,
-            self.config,
-            options=options,
-            autoreset=True,
-        )
+        self.games = LearnerGames(self.num_envs, self.config, options=options)
         self.num_players = self.config.num_players
         self.single_action_space = spaces.Discrete(self.games.n_actions)
         self.action_space = batch_space(self.single_action_space, self.num_envs)

@@ -34,15 +34,20 @@ from gymnasium.vector.utils import batch_space
 from mamma_mia_env.game import kernels
 from mamma_mia_env.game.actions import describe_illegal
 from mamma_mia_env.game.config import Config
-from mamma_mia_env.game.engine import PARALLEL_MIN_BATCH, Engine, IllegalActionError
+from mamma_mia_env.game.engine import (
+    PARALLEL_MIN_BATCH,
+    Engine,
+    IllegalActionError,
+    action_array,
+)
 from mamma_mia_env.game.observe import OBS_HIGH
 from mamma_mia_env.game.state import GameState
 from mamma_mia_env.plumbing.arguments import (
     ArgumentTypeError,
-    as_array,
     as_bool,
     as_seed,
     as_seed_array,
+    check_reset_options,
     is_int,
 )
 
@@ -90,20 +95,6 @@ def reset_seeds(seed: Any, num_envs: int) -> np.ndarray:
     if seeds.shape != (num_envs,):
         raise ValueError(f"seed must hold one seed per game ({num_envs}), got {len(seeds)}")
     return seeds
-
-
-def check_reset_options(options: Any, known: frozenset[str] = frozenset()) -> dict[str, Any]:
-    """``options`` is None or a dict of known keys; an unknown key is refused by name."""
-    if options is None:
-        return {}
-    if not isinstance(options, dict):
-        raise ArgumentTypeError(f"options must be a dict or None, got {type(options).__name__}")
-    unknown = set(options) - known
-    if unknown:
-        raise ValueError(
-            f"unknown reset options {sorted(map(str, unknown))}; known: {sorted(known) or 'none'}"
-        )
-    return options
 
 
 class MammaMiaVectorEnv(VectorEnv):
@@ -327,13 +318,7 @@ class MammaMiaVectorEnv(VectorEnv):
         """Validate every action before any game moves, against the private masks
         (one byte per game): never against a buffer a caller holds and may have
         written to (with ``copy=False`` callers get ``_shared_mask``)."""
-        b = self.num_envs
-        arr = as_array(actions, "actions", IllegalActionError)
-        if arr.shape != (b,):
-            raise IllegalActionError(f"actions must have shape ({b},), got {arr.shape}")
-        if arr.dtype.kind not in "iu":
-            raise IllegalActionError(f"actions must be integers, got dtype {arr.dtype}")
-        arr = arr.astype(np.int64, copy=False)
+        arr = action_array(actions, self.num_envs)
         if self._next_step:
             g = kernels.first_masked_out_live(self._mask, arr, self._pending)
         else:

@@ -15,6 +15,7 @@ thousands of games allocates nothing.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -39,8 +40,8 @@ from mamma_mia_env.plumbing.arguments import (
     as_int,
     as_seed,
     as_seed_array,
-    check_out,
     is_int,
+    out_array,
 )
 
 PARALLEL_MIN_BATCH = 256
@@ -48,6 +49,17 @@ PARALLEL_MIN_BATCH = 256
 
 class IllegalActionError(ValueError):
     """An action that is not legal in the position it was given for."""
+
+
+def action_array(actions: Any, batch_size: int) -> np.ndarray:
+    """One integer action per game as int64 (legality is the caller's check), or
+    ``IllegalActionError`` naming the shape or dtype."""
+    arr = as_array(actions, "actions", IllegalActionError)
+    if arr.shape != (batch_size,):
+        raise IllegalActionError(f"actions must have shape ({batch_size},), got {arr.shape}")
+    if arr.dtype.kind not in "iu":
+        raise IllegalActionError(f"actions must be integers, got dtype {arr.dtype}")
+    return arr.astype(np.int64, copy=False)
 
 
 def seeds_array(seeds: int | Sequence[int] | np.ndarray, batch_size: int | None) -> np.ndarray:
@@ -192,12 +204,7 @@ class Engine:
         """
         self._check_state(state)
         b = state.batch_size
-        arr = as_array(actions, "actions", IllegalActionError)
-        if arr.shape != (b,):
-            raise IllegalActionError(f"actions must have shape ({b},), got {arr.shape}")
-        if arr.dtype.kind not in "iu":
-            raise IllegalActionError(f"actions must be integers, got dtype {arr.dtype}")
-        arr = arr.astype(np.int64, copy=False)
+        arr = action_array(actions, b)
         if active is None:
             active = np.ones(b, dtype=bool)
         bad = self._k(b).first_illegal(state.data, arr, active, self.params, self.play, self.need)
@@ -239,10 +246,7 @@ class Engine:
         """Each game's legal actions, ``(B, n_actions)`` int8 (into ``out`` if given)."""
         self._check_state(state)
         b = state.batch_size
-        if out is None:
-            out = np.empty((b, self.n_actions), dtype=np.int8)
-        else:
-            check_out(out, (b, self.n_actions), np.int8, inputs={"state.data": state.data})
+        out = out_array(out, (b, self.n_actions), np.int8, {"state.data": state.data})
         self._k(b).masks(state.data, self.params, self.play, self.need, out)
         return out
 
@@ -263,25 +267,15 @@ class Engine:
         seats = seats.astype(np.int64)
         if (seats < 0).any() or (seats >= self.num_players).any():
             raise ValueError(f"seats must be {b} seat indices in 0-{self.num_players - 1}")
-        if out is None:
-            out = np.empty((b, self.obs_dim), dtype=np.float32)
-        else:
-            check_out(
-                out,
-                (b, self.obs_dim),
-                np.float32,
-                inputs={"state.data": state.data, "seats": seats},
-            )
+        inputs = {"state.data": state.data, "seats": seats}
+        out = out_array(out, (b, self.obs_dim), np.float32, inputs)
         self._k(b).observe(state.data, seats, self.num_players, self.obs_mode, out)
         return out
 
     def global_state(self, state: GameState, out: np.ndarray | None = None) -> np.ndarray:
         self._check_state(state)
         b = state.batch_size
-        if out is None:
-            out = np.empty((b, self.state_dim), dtype=np.float32)
-        else:
-            check_out(out, (b, self.state_dim), np.float32, inputs={"state.data": state.data})
+        out = out_array(out, (b, self.state_dim), np.float32, {"state.data": state.data})
         view = self.state_layout[0][1]
         self._k(b).global_state(state.data, self.num_players, view, out)
         return out

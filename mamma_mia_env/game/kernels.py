@@ -132,6 +132,36 @@ def first_masked_out_live(masks, actions, skip):
     return -1
 
 
+@njit()
+def random_pick(mask, u) -> int:
+    """The ``floor(u * count)``-th legal action (the uniform random policy), or -1 if none."""
+    total = 0
+    for a in range(mask.shape[0]):
+        if mask[a] != 0:
+            total += 1
+    if total == 0:
+        return -1
+    pick = np.int32(u * total)  # numpy: (u * total).astype(int32)
+    seen = 0
+    for a in range(mask.shape[0]):
+        if mask[a] != 0:
+            if seen == pick:
+                return a
+            seen += 1
+    return -1
+
+
+@njit()
+def random_actions(masks, u, out) -> int:
+    """``random_pick`` over a batch with the uniforms ``u``; returns the first game with
+    no legal action, or -1."""
+    for b in range(masks.shape[0]):
+        out[b] = random_pick(masks[b], u[b])
+        if out[b] < 0:
+            return b
+    return -1
+
+
 def _make_vector_step(parallel: bool):
     loop = nb.prange if parallel else range
 

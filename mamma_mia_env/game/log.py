@@ -46,7 +46,7 @@ from mamma_mia_env.game.trace import (
 )
 from mamma_mia_env.game.validate import validate_state
 from mamma_mia_env.plumbing.arguments import ArgumentTypeError, as_int, as_seed
-from mamma_mia_env.plumbing.files import FileDoorError, read_json, write_file
+from mamma_mia_env.plumbing.files import FileError, read_json, write_file
 
 #: The ``format`` field of the event logs written here.
 LOG_FORMAT = "mamma-mia-log/2"
@@ -289,7 +289,7 @@ def load_log(source: str | Path | dict[str, Any]) -> dict[str, Any]:
         where = str(source)
         try:
             obj = read_json(source, "event log")
-        except FileDoorError as exc:
+        except FileError as exc:
             raise LogError(str(exc)) from None
     else:
         obj = source
@@ -341,7 +341,7 @@ def _log_seed(value: Any, where: str) -> int:
 
 def write_log(path: str | Path, log: dict[str, Any]) -> bool:
     """Write an event log (``replay_events``) to ``path`` atomically (``write_file``);
-    whether an earlier file was replaced. Refused (``FileDoorError``) before anything is
+    whether an earlier file was replaced. Refused (``FileError``) before anything is
     written if the path cannot take a file."""
     doc = {k: v for k, v in log.items() if not k.startswith("_")}  # not load_log's states
     return write_file(path, json.dumps(doc, indent=1), "event log")

@@ -49,8 +49,8 @@ from mamma_mia_env.game.consistency import TURNS_LIMIT
 from mamma_mia_env.game.engine import Engine
 from mamma_mia_env.game.record import PLAY
 from mamma_mia_env.game.state import GameState, StateError, check_state
-from mamma_mia_env.plumbing.arguments import ArgumentTypeError, is_int
-from mamma_mia_env.plumbing.files import FileDoorError, read_json
+from mamma_mia_env.plumbing.arguments import ArgumentTypeError, as_int
+from mamma_mia_env.plumbing.files import FileError, read_json
 
 _KEYS = {
     "config",
@@ -132,13 +132,11 @@ def _counts(spec: Any, where: str) -> np.ndarray:
 
 
 def _int(value: Any, where: str, lo: int | None = None, hi: int | None = None) -> int:
-    """An int (or numpy int) in ``[lo, hi]``; no floats, bools or strings."""
-    if not is_int(value):
-        raise StateError(f"{where}: expected a whole number, got {value!r}")
-    v = int(value)
-    if (lo is not None and v < lo) or (hi is not None and v > hi):
-        raise StateError(f"{where}: {v} is not in {lo}-{hi}")
-    return v
+    """An int (or numpy int) in ``[lo, hi]`` (``as_int``); no floats, bools or strings."""
+    try:
+        return as_int(value, where, lo, hi)
+    except ValueError as exc:
+        raise StateError(str(exc)) from None
 
 
 def _digits(text: str, where: str) -> int:
@@ -222,7 +220,7 @@ def load_position(path: str | os.PathLike[str], config: Config | None = None) ->
     ``StateError`` whose message starts with the file's name."""
     try:
         description = read_json(path, "position")
-    except FileDoorError as exc:
+    except FileError as exc:
         raise StateError(str(exc)) from None
     try:
         return build_position(description, config)

@@ -244,9 +244,11 @@ def resolve(r, choice: int, params, need, out_delivered) -> None:
 
 
 @_jit
-def continue_reveal(r, params, need, out_delivered) -> None:
-    """Reveal oven entries until an owner must decide or the round ends."""
-    legal = np.zeros(N_REVEAL_ACTIONS, np.int8)
+def settled_choice(r, params, need, legal) -> int:
+    """Reveal oven entries up to the next order and return its reveal choice (an offset)
+    if no one must make it: its only legal one, or with ``auto_reveal`` the automatic
+    policy's (``legal`` holds the order's legal choices). -1 when its owner must decide
+    (the game waits in REVEAL) or the oven is done (the round ended)."""
     while r.reveal_pos < r.oven_len:
         i = r.reveal_pos
         what = r.oven_what[i]
@@ -257,16 +259,25 @@ def continue_reveal(r, params, need, out_delivered) -> None:
             continue
         owner = r.oven_who[i]
         t = what - N_KINDS
-        count = reveal_legal(r, owner, t, params, need, legal)
-        if count == 1:
-            resolve(r, int(np.argmax(legal)), params, need, out_delivered)
-        elif params[P.auto_reveal]:
-            resolve(r, auto_choice(r, owner, t, legal, need), params, need, out_delivered)
-        else:
-            r.phase = REVEAL
-            r.seat = owner
-            return
+        if reveal_legal(r, owner, t, params, need, legal) == 1:
+            return int(np.argmax(legal))
+        if params[P.auto_reveal]:
+            return auto_choice(r, owner, t, legal, need)
+        r.phase = REVEAL
+        r.seat = owner
+        return -1
     end_round(r, params)
+    return -1
+
+
+@_jit
+def continue_reveal(r, params, need, out_delivered) -> None:
+    """Reveal oven entries until an owner must decide or the round ends."""
+    legal = np.zeros(N_REVEAL_ACTIONS, np.int8)
+    choice = settled_choice(r, params, need, legal)
+    while choice >= 0:
+        resolve(r, choice, params, need, out_delivered)
+        choice = settled_choice(r, params, need, legal)
 
 
 @_jit

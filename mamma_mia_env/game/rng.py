@@ -10,21 +10,26 @@ import numpy as np
 
 from mamma_mia_env.plumbing.jit_cache import njit
 
-_GAMMA = np.uint64(0x9E3779B97F4A7C15)
+GAMMA = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
 _S30, _S27, _S31 = np.uint64(30), np.uint64(27), np.uint64(31)
 
 
 @njit(inline="always")
-def next_u64(r) -> np.uint64:
-    """Advance the record's ``rng`` field and return the next 64-bit output."""
-    s = r.rng + _GAMMA
-    r.rng = s
-    z = s
-    z = (z ^ (z >> _S30)) * _M1
+def splitmix_output(s: np.uint64) -> np.uint64:
+    """SplitMix64's output for the state ``s`` (already advanced by ``GAMMA``)."""
+    z = (s ^ (s >> _S30)) * _M1
     z = (z ^ (z >> _S27)) * _M2
     return z ^ (z >> _S31)
+
+
+@njit(inline="always")
+def next_u64(r) -> np.uint64:
+    """Advance the record's ``rng`` field and return the next 64-bit output."""
+    s = r.rng + GAMMA
+    r.rng = s
+    return splitmix_output(s)
 
 
 @njit(inline="always")

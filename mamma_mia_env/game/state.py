@@ -20,7 +20,7 @@ from mamma_mia_env.game.config import Config
 from mamma_mia_env.game.consistency import record_problems
 from mamma_mia_env.game.record import state_dtype
 from mamma_mia_env.plumbing.arguments import as_int
-from mamma_mia_env.plumbing.files import FileDoorError, parse_json, read_json
+from mamma_mia_env.plumbing.files import FileError, parse_json, read_json
 
 
 class StateError(ValueError):
@@ -149,12 +149,12 @@ class GameState:
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> GameState:
-        """A state saved to a file (``to_json``): read through the file door
+        """A state saved to a file (``to_json``): read through the file reader
         (``plumbing.files.read_json``: size, UTF-8, nesting) and checked by
         ``from_dict``; every refusal is a ``StateError`` starting with the file's name."""
         try:
             return cls.from_dict(read_json(path, "saved state"))
-        except FileDoorError as exc:
+        except FileError as exc:
             raise StateError(str(exc)) from None
         except ValueError as exc:  # StateError, ConfigError
             raise StateError(f"{os.fspath(path)}: {exc}") from None

@@ -4,11 +4,10 @@ The event log (``log.py``) needs, for every order turned over in a step, the car
 took from the face-up piles and from its owner's hand and how its outcome was chosen.
 The engine's own step does not keep that (it would cost every game of every batch),
 so the log writer replays the step here, on a copy of the record, with the same rule
-functions: ``take_turn``, then the reveal loop of ``reveal.continue_reveal`` with each
-``resolve`` framed by a look at the piles and the owner's hand before and after. The
-writer checks that the traced step ends in the engine's record byte for byte, so the
-loop below cannot drift from ``continue_reveal`` unnoticed. Only the log writer runs
-this kernel.
+functions: ``take_turn``, then the reveal loop of ``reveal.continue_reveal`` (its
+``settled_choice``) with each ``resolve`` framed by a look at the piles and the owner's
+hand before and after. The writer checks that the traced step ends in the engine's
+record byte for byte. Only the log writer runs this kernel.
 
 ``trace[i]`` describes oven entry ``i`` (an order resolved in this step, else zeros):
 ``T_HOW`` (``HOW_OWNER``: the owner's decision, ``HOW_AUTO``: the automatic policy,
@@ -23,9 +22,9 @@ from __future__ import annotations
 import numpy as np
 
 from mamma_mia_env.game.actions import n_turn_actions
-from mamma_mia_env.game.cards import N_CARD_TYPES, N_KINDS, N_REVEAL_ACTIONS, OVEN_CAPACITY
+from mamma_mia_env.game.cards import N_CARD_TYPES, N_REVEAL_ACTIONS, OVEN_CAPACITY
 from mamma_mia_env.game.record import PLAY, REVEAL
-from mamma_mia_env.game.reveal import auto_choice, end_round, resolve, reveal_legal
+from mamma_mia_env.game.reveal import resolve, settled_choice
 from mamma_mia_env.game.rules import take_turn
 from mamma_mia_env.game.table import P
 from mamma_mia_env.plumbing.jit_cache import njit
@@ -64,30 +63,13 @@ def _traced_resolve(r, choice: int, how: int, params, need, out_delivered, trace
 
 @_jit
 def _traced_reveal(r, params, need, out_delivered, trace) -> None:
-    """``reveal.continue_reveal``, line for line, with every resolution traced."""
+    """``reveal.continue_reveal`` with every resolution traced."""
     legal = np.zeros(N_REVEAL_ACTIONS, np.int8)
-    while r.reveal_pos < r.oven_len:
-        i = r.reveal_pos
-        what = r.oven_what[i]
-        if what < N_KINDS:
-            r.piles[what] += r.oven_s[i]
-            r.piles[N_KINDS + what] += r.oven_d[i]
-            r.reveal_pos = i + 1
-            continue
-        owner = r.oven_who[i]
-        t = what - N_KINDS
-        count = reveal_legal(r, owner, t, params, need, legal)
-        if count == 1:
-            choice = int(np.argmax(legal))
-            _traced_resolve(r, choice, HOW_FORCED, params, need, out_delivered, trace)
-        elif params[P.auto_reveal]:
-            choice = auto_choice(r, owner, t, legal, need)
-            _traced_resolve(r, choice, HOW_AUTO, params, need, out_delivered, trace)
-        else:
-            r.phase = REVEAL
-            r.seat = owner
-            return
-    end_round(r, params)
+    choice = settled_choice(r, params, need, legal)
+    while choice >= 0:
+        how = HOW_FORCED if legal.sum() == 1 else HOW_AUTO
+        _traced_resolve(r, choice, how, params, need, out_delivered, trace)
+        choice = settled_choice(r, params, need, legal)
 
 
 @_jit

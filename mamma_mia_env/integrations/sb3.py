@@ -67,19 +67,11 @@ class MammaMiaSB3VecEnv(VecEnv):
         config: Config | None = None,
         **kwargs: Any,
     ) -> None:
-        options, config_kwargs = LearnerOptions.split(options, kwargs)
         if not is_int(n_envs) or n_envs < 1:
             raise ValueError(f"n_envs must be a positive int, got {n_envs!r}")
-        if config is not None and config_kwargs:
-            raise ValueError("give either config=Config(...) or config keywords, not both")
-        self.config = config if config is not None else Config.from_kwargs(**config_kwargs)
+        options, self.config = LearnerOptions.with_config(options, config, kwargs)
         self.render_mode = None
-        self.games = LearnerGames(
-            int(n_envs),
-            self.config,
-            options=options,
-            autoreset=True,
-        )
+        self.games = LearnerGames(int(n_envs), self.config, options=options)
         self.games.sb3_infos = True
         eng = self.games.engine
         super().__init__(

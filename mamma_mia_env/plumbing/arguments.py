@@ -1,4 +1,4 @@
-"""Checks of the plain arguments the public doors take: seeds, integers, ``out=`` buffers.
+"""Checks of the plain arguments the public API takes: seeds, integers, ``out=`` buffers.
 
 One place for the rule "nothing is silently changed": a seed of ``1.5``, ``"5"`` or
 ``True`` is refused, not rounded or read as 1; a numpy integer is an integer. Every
@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from mamma_mia_env.plumbing.files import FileDoorError, check_output, check_output_dir
+from mamma_mia_env.plumbing.files import FileError, check_output, check_output_dir
 
 SEED_LIMIT = 2**64
 
@@ -106,7 +106,7 @@ def as_array(value: Any, name: str, error: type[Exception] | None = None) -> np.
 
     The caller still checks shape and dtype; this only makes sure that what numpy
     cannot read as an array is refused naming the argument, as ``error`` (default
-    ``ArgumentTypeError``; the action doors raise their ``IllegalActionError``).
+    ``ArgumentTypeError``; the action entry points raise their ``IllegalActionError``).
     """
     try:
         return np.asarray(value)
@@ -164,6 +164,16 @@ def check_out(
     return check_no_alias(out, name, inputs or {})
 
 
+def out_array(
+    out: Any, shape: tuple[int, ...], dtype: type, inputs: Mapping[str, Any]
+) -> np.ndarray:
+    """A new array of ``shape`` and ``dtype`` when ``out`` is None, else ``out`` checked
+    (``check_out``)."""
+    if out is None:
+        return np.empty(shape, dtype=dtype)
+    return check_out(out, shape, dtype, inputs=inputs)
+
+
 def check_no_alias(out: np.ndarray, name: str, inputs: Mapping[str, Any]) -> np.ndarray:
     """``out`` if it shares no memory with any numpy array in ``inputs`` (argument name
     to value); else ``ValueError`` naming both.
@@ -199,6 +209,20 @@ def parse_digits(text: str, name: str, lo: int | None = None, hi: int | None = N
     return value
 
 
+def check_reset_options(options: Any, known: frozenset[str] = frozenset()) -> dict[str, Any]:
+    """``options`` is None or a dict of known keys; an unknown key is refused by name."""
+    if options is None:
+        return {}
+    if not isinstance(options, dict):
+        raise ArgumentTypeError(f"options must be a dict or None, got {type(options).__name__}")
+    unknown = set(options) - known
+    if unknown:
+        raise ValueError(
+            f"unknown reset options {sorted(map(str, unknown))}; known: {sorted(known) or 'none'}"
+        )
+    return options
+
+
 def int_flag(name: str, lo: int | None = None, hi: int | None = None) -> Callable[[str], int]:
     """An argparse ``type=``: ``parse_digits``, every refusal naming the flag."""
 
@@ -209,6 +233,14 @@ def int_flag(name: str, lo: int | None = None, hi: int | None = None) -> Callabl
             raise argparse.ArgumentTypeError(str(exc)) from None
 
     return parse
+
+
+def add_int_flag(
+    parser: argparse._ActionsContainer, flag: str, lo: int | None, hi: int | None, **kw: Any
+) -> None:
+    """An integer flag ``flag`` in ``lo..hi`` (``int_flag``), its name said once;
+    ``kw`` as ``add_argument``'s."""
+    parser.add_argument(flag, type=int_flag(flag, lo, hi), **kw)
 
 
 def real_flag(
@@ -236,11 +268,7 @@ def out_file_flag(name: str, kind: type = str) -> Callable[[str], Any]:
     ``Path``)."""
 
     def parse(text: str) -> Any:
-        try:
-            path = check_output(text, f"{name} file")
-        except FileDoorError as exc:
-            raise argparse.ArgumentTypeError(str(exc)) from None
-        return path if kind is Path else text
+        return _checked_output(check_output, text, f"{name} file", kind)
 
     return parse
 
@@ -251,10 +279,14 @@ def out_dir_flag(name: str, kind: type = Path) -> Callable[[str], Any]:
     the value as ``kind`` (``Path`` or ``str``)."""
 
     def parse(text: str) -> Any:
-        try:
-            path = check_output_dir(text, f"{name} directory")
-        except FileDoorError as exc:
-            raise argparse.ArgumentTypeError(str(exc)) from None
-        return path if kind is Path else text
+        return _checked_output(check_output_dir, text, f"{name} directory", kind)
 
     return parse
+
+
+def _checked_output(check: Callable[[str, str], Path], text: str, what: str, kind: type) -> Any:
+    try:
+        path = check(text, what)
+    except FileError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return path if kind is Path else text

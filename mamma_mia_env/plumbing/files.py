@@ -1,4 +1,4 @@
-"""The file doors: every writer and every loader of the project goes through here.
+"""The file readers and writers: every writer and every loader of the project goes through here.
 
 Two rules, one place:
 
@@ -14,7 +14,7 @@ Two rules, one place:
   file that is missing, not a regular file (a FIFO or a device is never opened for a
   blocking read), too big, not UTF-8 or (JSON) nested past a sane depth, holding
   ``NaN``/``Infinity``, a number too long to read or one that overflows to infinity, or
-  a string no UTF-8 text holds (a lone surrogate), with a ``FileDoorError`` whose
+  a string no UTF-8 text holds (a lone surrogate), with a ``FileError`` whose
   message starts with the path; nothing else reaches the user.
 """
 
@@ -33,7 +33,7 @@ from typing import Any
 __all__ = [
     "MAX_FILE_BYTES",
     "MAX_JSON_DEPTH",
-    "FileDoorError",
+    "FileError",
     "check_output",
     "check_document",
     "check_output_dir",
@@ -54,7 +54,7 @@ MAX_JSON_DEPTH = 64
 _MAX_NAME_BYTES = 240  # 255 on common file systems, less the temporary file's affixes
 
 
-class FileDoorError(ValueError):
+class FileError(ValueError):
     """A file that cannot be read or written; the message names the file and why."""
 
 
@@ -62,27 +62,25 @@ def _as_path(path: Any, what: str) -> Path:
     try:
         text = os.fspath(path)
     except TypeError:
-        raise FileDoorError(f"the {what} must be a path, got {path!r:.80}") from None
+        raise FileError(f"the {what} must be a path, got {path!r:.80}") from None
     if isinstance(text, bytes):
         text = os.fsdecode(text)
     if not text or "\0" in text:
-        raise FileDoorError(f"{text!r}: the {what} needs a file name (no NUL characters)")
+        raise FileError(f"{text!r}: the {what} needs a file name (no NUL characters)")
     return Path(text)
 
 
 def check_output(path: str | os.PathLike[str], what: str = "output file") -> Path:
     """``_check_output``, with the file system's own refusals (a name too long, a loop
-    of links) as ``FileDoorError`` naming the path."""
+    of links) as ``FileError`` naming the path."""
     try:
         return _check_output(path, what)
     except OSError as exc:
-        raise FileDoorError(
-            f"{path}: the {what} cannot be written: {exc.strerror or exc}"
-        ) from None
+        raise FileError(f"{path}: the {what} cannot be written: {exc.strerror or exc}") from None
 
 
 def _check_output(path: str | os.PathLike[str], what: str) -> Path:
-    """``path`` as a ``Path`` if a file can be written there; ``FileDoorError`` otherwise.
+    """``path`` as a ``Path`` if a file can be written there; ``FileError`` otherwise.
 
     Called before the work that produces the file, so a bad ``--out`` costs nothing.
     The target itself may exist (it is replaced) unless it is a directory or a
@@ -91,33 +89,33 @@ def _check_output(path: str | os.PathLike[str], what: str) -> Path:
     """
     p = _as_path(path, what)
     if str(path).endswith(os.sep) or p.name in ("", ".", ".."):
-        raise FileDoorError(f"{path}: the {what} needs a file name")
+        raise FileError(f"{path}: the {what} needs a file name")
     if len(os.fsencode(p.name)) > _MAX_NAME_BYTES:
-        raise FileDoorError(f"{p}: the {what}'s name is longer than {_MAX_NAME_BYTES} bytes")
+        raise FileError(f"{p}: the {what}'s name is longer than {_MAX_NAME_BYTES} bytes")
     parent = p.parent if str(p.parent) else Path(".")
     if not parent.is_dir():
-        raise FileDoorError(f"{p}: the {what}'s directory {parent} does not exist")
+        raise FileError(f"{p}: the {what}'s directory {parent} does not exist")
     if not os.access(parent, os.W_OK | os.X_OK):
-        raise FileDoorError(f"{p}: the {what}'s directory {parent} is not writable")
+        raise FileError(f"{p}: the {what}'s directory {parent} is not writable")
     if not p.is_symlink():
         if p.is_dir():
-            raise FileDoorError(f"{p}: the {what} is a directory")
+            raise FileError(f"{p}: the {what} is a directory")
         if p.exists() and not os.access(p, os.W_OK):
-            raise FileDoorError(f"{p}: the {what} exists and is read-only")
+            raise FileError(f"{p}: the {what} exists and is read-only")
     return p
 
 
 def check_output_dir(path: str | os.PathLike[str], what: str = "output directory") -> Path:
-    """``_check_output_dir``, with the file system's own refusals as ``FileDoorError``."""
+    """``_check_output_dir``, with the file system's own refusals as ``FileError``."""
     try:
         return _check_output_dir(path, what)
     except OSError as exc:
-        raise FileDoorError(f"{path}: the {what} cannot be used: {exc.strerror or exc}") from None
+        raise FileError(f"{path}: the {what} cannot be used: {exc.strerror or exc}") from None
 
 
 def _check_output_dir(path: str | os.PathLike[str], what: str) -> Path:
     """``path`` as a ``Path`` if it is a writable directory or can be created as one
-    (its nearest existing ancestor is a writable directory); ``FileDoorError``
+    (its nearest existing ancestor is a writable directory); ``FileError``
     otherwise. Nothing is created: the caller does that when it writes."""
     p = _as_path(path, what)
     probe = p
@@ -126,11 +124,11 @@ def _check_output_dir(path: str | os.PathLike[str], what: str) -> Path:
             break
         probe = probe.parent
     if probe.exists() and not probe.is_dir():
-        raise FileDoorError(f"{p}: the {what} would be inside {probe}, which is not a directory")
+        raise FileError(f"{p}: the {what} would be inside {probe}, which is not a directory")
     if not probe.is_dir():
-        raise FileDoorError(f"{p}: the {what} does not exist and cannot be created")
+        raise FileError(f"{p}: the {what} does not exist and cannot be created")
     if not os.access(probe, os.W_OK | os.X_OK):
-        raise FileDoorError(f"{p}: the {what} is not writable ({probe} is read-only)")
+        raise FileError(f"{p}: the {what} is not writable ({probe} is read-only)")
     return p
 
 
@@ -161,7 +159,7 @@ def write_atomic(path: str | os.PathLike[str], data: str | bytes, what: str = "f
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
         if isinstance(exc, OSError):
-            raise FileDoorError(f"{p}: cannot write the {what}: {exc.strerror or exc}") from None
+            raise FileError(f"{p}: cannot write the {what}: {exc.strerror or exc}") from None
         raise
     return replaced
 
@@ -182,7 +180,7 @@ def write_json(
     try:
         text = json.dumps(obj, indent=indent, allow_nan=False)
     except ValueError as exc:
-        raise FileDoorError(f"{os.fspath(path)}: the {what} cannot be JSON: {exc}") from None
+        raise FileError(f"{os.fspath(path)}: the {what} cannot be JSON: {exc}") from None
     return write_file(path, text + "\n", what)
 
 
@@ -210,7 +208,7 @@ def write_npz(
 def read_text(
     path: str | os.PathLike[str], what: str = "file", max_bytes: int = MAX_FILE_BYTES
 ) -> str:
-    """The UTF-8 text of a regular file of at most ``max_bytes``; ``FileDoorError``
+    """The UTF-8 text of a regular file of at most ``max_bytes``; ``FileError``
     naming the file for anything else (missing, a directory, a device or a FIFO, too
     big, another encoding). The file is opened without blocking and checked on the open
     descriptor, so a FIFO swapped in after a check cannot hang the reader."""
@@ -220,21 +218,21 @@ def read_text(
         with os.fdopen(fd, "rb") as fh:
             info = os.fstat(fh.fileno())
             if not stat.S_ISREG(info.st_mode):
-                raise FileDoorError(f"{p}: the {what} is not a regular file")
+                raise FileError(f"{p}: the {what} is not a regular file")
             if info.st_size > max_bytes:
-                raise FileDoorError(
+                raise FileError(
                     f"{p}: the {what} is {info.st_size:,} bytes, more than the "
                     f"{max_bytes:,} allowed"
                 )
             raw = fh.read(max_bytes + 1)
     except OSError as exc:
-        raise FileDoorError(f"{p}: cannot read the {what}: {exc.strerror or exc}") from None
+        raise FileError(f"{p}: cannot read the {what}: {exc.strerror or exc}") from None
     if len(raw) > max_bytes:
-        raise FileDoorError(f"{p}: the {what} is more than the {max_bytes:,} bytes allowed")
+        raise FileError(f"{p}: the {what} is more than the {max_bytes:,} bytes allowed")
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise FileDoorError(f"{p}: the {what} is not UTF-8 text (at byte {exc.start})") from None
+        raise FileError(f"{p}: the {what} is not UTF-8 text (at byte {exc.start})") from None
 
 
 MAX_NUMBER_CHARS = 64
@@ -340,10 +338,10 @@ def read_json(
     path: str | os.PathLike[str], what: str = "file", max_bytes: int = MAX_FILE_BYTES
 ) -> Any:
     """The JSON document in ``path`` (``read_text``, then ``parse_json``); every
-    refusal is a ``FileDoorError`` starting with the file's name, never a
+    refusal is a ``FileError`` starting with the file's name, never a
     ``RecursionError`` or a traceback."""
     text = read_text(path, what, max_bytes)
     try:
         return parse_json(text, what)
     except ValueError as exc:
-        raise FileDoorError(f"{os.fspath(path)}: {exc}") from None
+        raise FileError(f"{os.fspath(path)}: {exc}") from None

@@ -1,7 +1,7 @@
 """The generators handed to agents: reproducible from the user's seed, yet no route
 back to it.
 
-Every door that gives an agent a ``numpy.random.Generator`` (the tournament, the
+Every entry point that gives an agent a ``numpy.random.Generator`` (the tournament, the
 gym and learner envs, ``play``, the web server) builds it with ``agent_rng``. The
 generator's seed sequence holds a BLAKE2b digest of the seed material, never the
 material itself: ``rng.bit_generator.seed_seq.entropy``, its spawn key and the bit
@@ -11,7 +11,7 @@ the same material gives the same generator.
 
 What this cannot stop is guessing: an agent that assumes the seed was ``0`` can deal
 that game itself and compare with its own hand. Seeds drawn from the operating system
-(every door's default) cannot be guessed; a leaderboard should use them
+(every entry point's default) cannot be guessed; a leaderboard should use them
 (SECURITY.md, "Agents and seeds").
 """
 

@@ -14,9 +14,9 @@ import pytest
 from mamma_mia_agents import CounterAgent, RandomAgent, load_agent
 from mamma_mia_agents.bots.heuristic import HeuristicAgent
 from mamma_mia_agents.compiled.decisions import turn_scores_one
-from mamma_mia_agents.compiled.random_picks import random_actions
 from mamma_mia_agents.compiled.tables import layout_vector, params_vector
 from mamma_mia_env import ActionCodec, Config, Engine, build_position
+from mamma_mia_env.game.kernels import random_actions
 from mamma_mia_env.game.record import OVER
 
 

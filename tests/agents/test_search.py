@@ -179,7 +179,7 @@ def test_bad_arguments_and_bare_observations() -> None:
 
 
 def test_policy_actions_hands_the_same_world_for_the_same_information_set() -> None:
-    """The door's side of the perturbation test: ``policy_actions`` hands a needs_state
+    """The entry points' side of the perturbation test: ``policy_actions`` hands a needs_state
     agent ``information_set(state)``, which is the same world for every state the seat
     cannot tell apart (here: the real game and a re-dealt twin) and never the real game;
     so the decision is the same too."""

@@ -1,13 +1,13 @@
-"""A spy agent at every door finds no route to the seeds.
+"""A spy agent at every entry point finds no route to the seeds.
 
-``door_agents.SeedSpy`` tries the known routes from what it is handed (the generator's
+``user_agents.SeedSpy`` tries the known routes from what it is handed (the generator's
 seed sequence, spawn key and state, generators rebuilt from them, the deals those
 seeds make, the arrays it gets, the state a ``needs_state`` agent gets) and raises
 ``SpyFound`` when one leads to the user's seed, a game seed or the real hidden cards.
-The controls first show that it does find them through the generators the doors
+The controls first show that it does find them through the generators the entry points
 handed out before (``default_rng([seed, batch])``, a spawned child of the env's
-sequence) and through the real state; then every door must leave it empty-handed. The
-worker-process and Ray doors run the spy in tests/agents/test_agent_doors.py
+sequence) and through the real state; then every entry point must leave it empty-handed. The
+worker-process and Ray tournaments run the spy in tests/agents/test_agent_entry_points.py
 (``PROCESS_AGENTS``): a find there fails the tournament with an ``AgentError``.
 """
 
@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from door_agents import SeedSpy, SpyFound, ints
+from user_agents import SeedSpy, SpyFound, ints
 
 import mamma_mia_env.policy as policy_module
 from mamma_mia_agents.cli.session import Game
@@ -49,7 +49,7 @@ def _found(spy: SeedSpy, seeds: np.ndarray, rng: np.random.Generator) -> str:
 
 @pytest.mark.parametrize("needs_state", MODES)
 def test_the_spy_finds_the_old_leaks(needs_state: bool) -> None:
-    """Controls: the generators the doors used to hand out, and the real state."""
+    """Controls: the generators the entry points used to hand out, and the real state."""
     tour = np.array([(5 << 32) + d for d in range(4)], np.uint64)  # tournament seed 5
     text = _found(SeedSpy(5, needs_state), tour, np.random.default_rng([5, 0]))
     assert "the user's seed 5" in text and "the tournament seed [5]" in text
@@ -57,7 +57,7 @@ def test_the_spy_finds_the_old_leaks(needs_state: bool) -> None:
     seeds = np.random.default_rng(sequence).integers(0, 2**63, 4, dtype=np.uint64)
     text = _found(SeedSpy(9, needs_state), seeds, np.random.default_rng(sequence.spawn(1)[0]))
     assert "game seeds" in text and "a derived seed deals the real game" in text
-    # the same games with the generator doors hand out now: nothing
+    # the same games with the generator the entry points hand out now: nothing
     spy = SeedSpy(9, needs_state)
     _ask(spy, seeds, agent_rng("learner opponents", 9))
     assert spy.calls == 1 and spy.routes > 100 and not spy.found
@@ -98,7 +98,7 @@ def _infos_hold_no_seed(infos: Any, real: set[int]) -> None:
 
 def _done(spy: SeedSpy) -> None:
     assert spy.calls > 0 and spy.routes > 0 and not spy.found
-    if spy.needs_state:  # every hidden part is re-dealt, not the real one (door_agents.HIDDEN):
+    if spy.needs_state:  # every hidden part is re-dealt, not the real one (user_agents.HIDDEN):
         # each compared part can lie in many ways (supply, stacks, orders: 20 or more), so a
         # coincidence is rare (+2: the positions
         # of one game are compared one after the other, and repeat a coincidence)

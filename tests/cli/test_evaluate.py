@@ -1,4 +1,4 @@
-"""``mamma-mia evaluate SPEC``: the scorecard command at its doors."""
+"""``mamma-mia evaluate SPEC``: the scorecard command and its inputs."""
 
 from __future__ import annotations
 
@@ -52,9 +52,9 @@ def test_a_policy_file_and_an_import_path(capsys: pytest.CaptureFixture[str]) ->
     assert code == 0, err
     assert "ppo:ppo_2p.npz" in text
     assert "4 players: skipped: " in text and "plays 2 players, not 4" in text
-    code, text, err = _run(capsys, "evaluate", "door_agents:UserAgent", *FAST, "--players", "2")
+    code, text, err = _run(capsys, "evaluate", "user_agents:UserAgent", *FAST, "--players", "2")
     assert code == 0, err
-    assert "scorecard of door_agents:UserAgent" in text
+    assert "scorecard of user_agents:UserAgent" in text
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,4 @@
-"""The env-side doors check what comes in, a refused call
+"""The env-side entry points check what comes in, a refused call
 changes nothing, and no agent is handed anything that determines hidden cards.
 
 Every test here is a hole found by trying the envs as a hostile or careless user would;

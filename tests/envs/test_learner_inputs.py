@@ -1,4 +1,4 @@
-"""The learner core's door checks (``envs/learner_inputs.py``), called directly: each
+"""The learner core's input checks (``envs/learner_inputs.py``), called directly: each
 bad value is refused with a message naming it, good values come back typed."""
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 
 Their flags are read from the parser each ``main`` builds (caught when it is asked to
 parse), so a new flag is fuzzed as soon as it exists; each checked flag gets the bad
-values of its kind (tests/fuzz/test_fuzz_doors.py). Only values that must be refused
+values of its kind (tests/fuzz/test_fuzz_cli_inputs.py). Only values that must be refused
 are sent: an accepted one would start an experiment. The answer must be exit code 2
 with a one-line message naming the flag, and no file changed.
 """
@@ -14,7 +14,7 @@ import argparse
 from typing import Any
 
 from fuzz_harness import run_case
-from test_fuzz_doors import (
+from test_fuzz_cli_inputs import (
     CHOICE_BAD,
     INT_BAD,
     MINIMUM,
@@ -94,12 +94,12 @@ def entry_cases() -> list[tuple[str, dict[str, Any]]]:
 
 
 def run_entry_case(p: dict[str, Any]) -> tuple[list[str], str]:
-    """One entry point run with a value it must refuse (door_cases.refusal_problems)."""
+    """One entry point run with a value it must refuse (cli_input_cases.refusal_problems)."""
     import contextlib
     import importlib
     import io
 
-    from door_cases import changed, refusal_problems, sandbox, snapshot
+    from cli_input_cases import changed, refusal_problems, sandbox, snapshot
 
     main = importlib.import_module(p["module"]).main
     with sandbox() as root:
@@ -129,6 +129,6 @@ def test_every_checked_flag_of_the_other_entry_points() -> None:
             run_case(label, "test_fuzz_entry_points:run_entry_case", payload)
         except AssertionError as exc:
             errors.append(str(exc)[:1500])
-    print(f"door fuzz: entry points: {len(cases)} cases over {len(ENTRY_POINTS)} programs")
+    print(f"input fuzz: entry points: {len(cases)} cases over {len(ENTRY_POINTS)} programs")
     assert not errors, f"{len(errors)} case(s) failed:\n" + "\n\n".join(errors[:8])
     assert len(cases) >= MINIMUM["entry points"]

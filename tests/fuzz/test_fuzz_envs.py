@@ -77,27 +77,27 @@ def _make_action(spec: Any, batch: int, legal: np.ndarray, n_actions: int) -> An
     return arr
 
 
-class _Door:
+class _Api:
     """One env behind a uniform face: masks, a legal step, a fuzzed step, its game."""
 
-    def __init__(self, door: str, cfg: dict[str, Any], seed: int) -> None:
+    def __init__(self, api: str, cfg: dict[str, Any], seed: int) -> None:
         from mamma_mia_env import env as aec_env
         from mamma_mia_env import raw_env
         from mamma_mia_env.envs.gym_env import MammaMiaGymEnv
         from mamma_mia_env.envs.vector import MammaMiaVectorEnv
 
-        self.door = door
+        self.name = api
         self.info: dict[str, Any] = {}
-        if door in ("aec_raw", "aec_env"):
-            self.env = raw_env(**cfg) if door == "aec_raw" else aec_env(**cfg)
+        if api in ("aec_raw", "aec_env"):
+            self.env = raw_env(**cfg) if api == "aec_raw" else aec_env(**cfg)
             self.env.reset(seed=seed)
-        elif door == "gym":
+        elif api == "gym":
             self.env = MammaMiaGymEnv(**cfg)
             self.env.reset(seed=seed)
-        elif door in ("vector", "vector_nocopy"):
-            self.env = MammaMiaVectorEnv(3, copy=door == "vector", **cfg)
+        elif api in ("vector", "vector_nocopy"):
+            self.env = MammaMiaVectorEnv(3, copy=api == "vector", **cfg)
             _, self.info = self.env.reset(seed=seed % 2**32)
-        elif door == "sb3":
+        elif api == "sb3":
             from mamma_mia_env.integrations.sb3 import MammaMiaSB3VecEnv
 
             self.env = MammaMiaSB3VecEnv(3, seed=seed % 2**32, **cfg)
@@ -110,46 +110,46 @@ class _Door:
 
     @property
     def batched(self) -> bool:
-        return self.door in ("vector", "vector_nocopy", "sb3", "engine")
+        return self.name in ("vector", "vector_nocopy", "sb3", "engine")
 
     def game(self) -> Any:
-        if self.door in ("aec_raw", "aec_env"):
+        if self.name in ("aec_raw", "aec_env"):
             return self.env.unwrapped.game
-        if self.door == "gym":
+        if self.name == "gym":
             return self.env.games.state
-        if self.door == "sb3":
+        if self.name == "sb3":
             return self.env.games.state
-        if self.door == "engine":
+        if self.name == "engine":
             return self.state
         return self.env.state
 
     def masks(self) -> np.ndarray:
-        if self.door in ("aec_raw", "aec_env"):
+        if self.name in ("aec_raw", "aec_env"):
             return self.env.observe(self.env.agent_selection)["action_mask"][None]
-        if self.door == "gym":
+        if self.name == "gym":
             return self.env.action_masks()[None].astype(np.int8)
-        if self.door == "sb3":
+        if self.name == "sb3":
             return self.env.action_masks().astype(np.int8)
-        if self.door == "engine":
+        if self.name == "engine":
             return self.env.legal_masks(self.state)
         return self.env.engine.legal_masks(self.env.state)
 
     def over(self) -> bool:
-        if self.door in ("aec_raw", "aec_env"):
+        if self.name in ("aec_raw", "aec_env"):
             a = self.env.agent_selection
             return bool(self.env.terminations[a] or self.env.truncations[a])
         return False  # the others deal again at once (or stay mid-game)
 
     def step(self, action: Any) -> None:
-        if self.door in ("aec_raw", "aec_env"):
+        if self.name in ("aec_raw", "aec_env"):
             self.env.step(action)
-        elif self.door == "gym":
+        elif self.name == "gym":
             _, _, term, trunc, _ = self.env.step(action)
             if term or trunc:
                 self.env.reset()
-        elif self.door in ("vector", "vector_nocopy"):
+        elif self.name in ("vector", "vector_nocopy"):
             _, _, _, _, self.info = self.env.step(action)
-        elif self.door == "sb3":
+        elif self.name == "sb3":
             self.env.step_async(action)
             self.env.step_wait()
         else:
@@ -163,50 +163,50 @@ def run_actions(p: dict[str, Any]) -> tuple[list[str], str]:
     from mamma_mia_env.game.record import OVER
     from mamma_mia_env.game.state import check_state
 
-    door = _Door(p["door"], p["config"], p["seed"])
+    api = _Api(p["api"], p["config"], p["seed"])
     rng = np.random.default_rng(p["seed"])
     statuses = []
     for i, op in enumerate(p["ops"]):
-        if door.over():
+        if api.over():
             break
-        masks = door.masks()
-        if door.door == "engine":
-            live = door.state.data["phase"] != OVER
+        masks = api.masks()
+        if api.name == "engine":
+            live = api.state.data["phase"] != OVER
             if not live.any():
                 break
         if op == "edit_mask":
-            if door.door != "vector_nocopy":
+            if api.name != "vector_nocopy":
                 continue
             # the user writes into the mask buffer it was handed, then plays an action
             # that the real rules forbid: it must still be refused
-            real = door.masks().copy()
-            door.info["action_mask"][:] = 1
+            real = api.masks().copy()
+            api.info["action_mask"][:] = 1
             op = {"illegal": int(rng.integers(10**6))}
             masks = real
         if op == "legal":
             acts = np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in masks])
-            action = acts if door.batched else int(acts[0])
+            action = acts if api.batched else int(acts[0])
         else:
             action = _make_action(op, len(masks), masks, masks.shape[1])
-            if not door.batched and isinstance(action, np.ndarray) and "illegal" in op:
+            if not api.batched and isinstance(action, np.ndarray) and "illegal" in op:
                 action = int(action[0])
-        before = door.snapshot()
-        ok, res = attempt(lambda a=action: door.step(a))
+        before = api.snapshot()
+        ok, res = attempt(lambda a=action: api.step(a))
         if not ok:
             if op == "legal":
                 return [f"op {i}: a legal action was refused: {type(res).__name__}: {res}"], "x"
             fails = refusal_failures(res, ACTION_ANCHORS)
-            if door.snapshot() != before:
+            if api.snapshot() != before:
                 fails.append(f"op {i}: the refused action {action!r} changed the game")
             if fails:
                 return [f"op {i} ({action!r:.200}): {f}" for f in fails], "refused"
             statuses.append("refused")
             continue
         statuses.append("accepted")
-        problems = check_state(door.game())
+        problems = check_state(api.game())
         if problems:
             return [f"op {i}: after accepting {action!r:.200}: {problems[:3]}"], "accepted"
-        if op != "legal" and door.door == "aec_raw":
+        if op != "legal" and api.name == "aec_raw":
             # an accepted fuzzed action must have been a legal int-like one (env() and
             # the gym env end the game on an illegal action instead, by design)
             legal = masks[0]
@@ -374,22 +374,22 @@ def run_config(p: dict[str, Any]) -> tuple[list[str], str]:
     from mamma_mia_env.envs.gym_env import MammaMiaGymEnv
     from mamma_mia_env.envs.vector import MammaMiaVectorEnv
 
-    kw, extra, door = dict(p["config"]), dict(p["extra"]), p["door"]
+    kw, extra, api = dict(p["config"]), dict(p["extra"]), p["api"]
     anchors = [*CONFIG_FIELDS, *EXTRA_ARGS_NAMES, "config", "render_mode", "keyword", "field"]
 
     def build() -> Any:
-        if door == "Config":
+        if api == "Config":
             return Config.from_kwargs(**kw)
-        if door == "Engine":
+        if api == "Engine":
             return Engine(**kw)
-        if door in ("aec_raw", "aec_env"):
-            f = raw_env if door == "aec_raw" else aec_env
-            args = {k: v for k, v in extra.items() if k == "illegal_reward" and door == "aec_env"}
+        if api in ("aec_raw", "aec_env"):
+            f = raw_env if api == "aec_raw" else aec_env
+            args = {k: v for k, v in extra.items() if k == "illegal_reward" and api == "aec_env"}
             return f(**kw, **args)
-        if door == "vector":
+        if api == "vector":
             return MammaMiaVectorEnv(extra.pop("num_envs", 2), **kw)
         gym_args = {k: v for k, v in extra.items() if k != "num_envs" and k != "illegal_reward"}
-        if door == "gym":
+        if api == "gym":
             return MammaMiaGymEnv(**gym_args, **kw)
         from mamma_mia_env.integrations.sb3 import MammaMiaSB3VecEnv
 
@@ -413,19 +413,19 @@ def run_config(p: dict[str, Any]) -> tuple[list[str], str]:
             fails.append(f"config {f} holds {v!r} ({type(v).__name__})")
     games = getattr(res, "games", None)
     for name in ("opponent_delivery_penalty", "canonical", "normalize"):
-        if games is not None and name in extra and door in ("gym", "sb3"):
+        if games is not None and name in extra and api in ("gym", "sb3"):
             v, want = getattr(games, name), extra[name]  # what was accepted is what is used
             kind = float if name == "opponent_delivery_penalty" else bool
             if type(v) is not kind or v != want:
                 fails.append(f"{name}={want!r} was accepted as {v!r}")
     try:
-        if door == "vector":
+        if api == "vector":
             res.reset(seed=1)
             state = res.state
-        elif door in ("gym",):
+        elif api in ("gym",):
             res.reset(seed=1)
             state = res.games.state
-        elif door == "sb3":
+        elif api == "sb3":
             res.reset()
             state = res.games.state
         else:
@@ -521,19 +521,19 @@ def run_agent(p: dict[str, Any]) -> tuple[list[str], str]:
 
 
 # -- the tests -----------------------------------------------------------------------------
-DOORS = ["aec_raw", "aec_env", "gym", "vector", "vector_nocopy", "sb3", "engine"]
+APIS = ["aec_raw", "aec_env", "gym", "vector", "vector_nocopy", "sb3", "engine"]
 
 
 @fuzz_settings(ci=120)
 @given(
-    door=st.sampled_from(DOORS),
+    api=st.sampled_from(APIS),
     config=CONFIGS,
     seed=st.integers(0, 2**63),
     ops=OPS,
 )
-def test_fuzz_actions(door, config, seed, ops) -> None:
-    payload = dict(door=door, config=config, seed=seed, ops=ops)
-    run_case(f"step(actions) [{door}]", "test_fuzz_envs:run_actions", payload)
+def test_fuzz_actions(api, config, seed, ops) -> None:
+    payload = dict(api=api, config=config, seed=seed, ops=ops)
+    run_case(f"step(actions) [{api}]", "test_fuzz_envs:run_actions", payload)
 
 
 @fuzz_settings(ci=100)
@@ -584,13 +584,13 @@ def test_fuzz_step_active(config, active) -> None:
 
 @fuzz_settings(ci=100)
 @given(
-    door=st.sampled_from(["Config", "Engine", "aec_raw", "aec_env", "vector", "gym", "sb3"]),
+    api=st.sampled_from(["Config", "Engine", "aec_raw", "aec_env", "vector", "gym", "sb3"]),
     config=CONFIG_VALUES,
     extra=EXTRA_ARGS,
 )
-def test_fuzz_config_values(door, config, extra) -> None:
-    payload = dict(door=door, config=config, extra=extra)
-    run_case(f"config values [{door}]", "test_fuzz_envs:run_config", payload)
+def test_fuzz_config_values(api, config, extra) -> None:
+    payload = dict(api=api, config=config, extra=extra)
+    run_case(f"config values [{api}]", "test_fuzz_envs:run_config", payload)
 
 
 @fuzz_settings(ci=60)

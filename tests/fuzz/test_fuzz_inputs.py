@@ -31,7 +31,7 @@ from mamma_mia_agents.cli.commands import build_parser
 from mamma_mia_agents.cli.serve import settings_from
 from mamma_mia_env import Config, GameState
 from mamma_mia_env.game.state import StateError
-from mamma_mia_env.plumbing.files import FileDoorError, read_json
+from mamma_mia_env.plumbing.files import FileError, read_json
 
 ROOT = Path(__file__).resolve().parents[2]
 JSON = st.recursive(
@@ -106,7 +106,7 @@ def test_fuzz_lone_surrogates_are_refused_naming_the_field(field, text, tmp_path
     raw = _set(STATE, field, _escaped(text))
     path = tmp_path_factory.mktemp("s") / "state.json"
     path.write_text(raw)
-    with pytest.raises(FileDoorError, match="not valid Unicode") as err:
+    with pytest.raises(FileError, match="not valid Unicode") as err:
         read_json(path, "saved state")
     assert field in str(err.value) and "state.json" in str(err.value)
 

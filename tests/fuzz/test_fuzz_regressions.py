@@ -61,9 +61,9 @@ BAD_REALS = [
 
 
 @pytest.mark.parametrize(("penalty", "error", "what"), BAD_REALS)
-@pytest.mark.parametrize("door", ["gym", "learner", "sb3"])
+@pytest.mark.parametrize("api", ["gym", "learner", "sb3"])
 def test_gym_opponent_delivery_penalty_of_the_wrong_type_is_named(
-    penalty, error, what, door
+    penalty, error, what, api
 ) -> None:
     """``opponent_delivery_penalty=[]`` raised ``TypeError: float() argument must be a
     string or a real number`` (naming nothing); ``"0.5"`` and ``True`` were silently
@@ -78,7 +78,7 @@ def test_gym_opponent_delivery_penalty_of_the_wrong_type_is_named(
             2, Config(num_players=2), opponent_delivery_penalty=penalty
         ),
         "sb3": lambda: MammaMiaSB3VecEnv(2, num_players=2, opponent_delivery_penalty=penalty),
-    }[door]
+    }[api]
     with pytest.raises(error, match="opponent_delivery_penalty " + what):
         make()
 
@@ -93,8 +93,8 @@ def test_opponent_delivery_penalty_keeps_the_number_given() -> None:
 
 
 @pytest.mark.parametrize(("reward", "error", "what"), BAD_REALS)
-@pytest.mark.parametrize("door", ["gym", "aec_env"])
-def test_illegal_reward_of_the_wrong_type_is_named(reward, error, what, door) -> None:
+@pytest.mark.parametrize("api", ["gym", "aec_env"])
+def test_illegal_reward_of_the_wrong_type_is_named(reward, error, what, api) -> None:
     """The sibling: ``illegal_reward`` went through ``float()`` in the gym env and
     unchecked into PettingZoo's wrapper in ``env()`` (a string reward was handed out)."""
     from mamma_mia_env.envs.gym_env import MammaMiaGymEnv
@@ -102,7 +102,7 @@ def test_illegal_reward_of_the_wrong_type_is_named(reward, error, what, door) ->
     make = {
         "gym": lambda: MammaMiaGymEnv(num_players=2, illegal_reward=reward),
         "aec_env": lambda: mamma_mia_env.env(num_players=2, illegal_reward=reward),
-    }[door]
+    }[api]
     with pytest.raises(error, match="illegal_reward " + what):
         make()
 
@@ -221,29 +221,29 @@ def test_step_names_an_active_mask_that_is_not_an_array(active) -> None:
 
 
 @pytest.mark.parametrize("actions", RAGGED)
-@pytest.mark.parametrize("door", ["engine", "check_actions", "vector", "learner", "sb3"])
-def test_actions_that_are_not_an_array_are_named(actions, door) -> None:
-    """The sibling at every batched action door: a ragged list raised numpy's
+@pytest.mark.parametrize("api", ["engine", "check_actions", "vector", "learner", "sb3"])
+def test_actions_that_are_not_an_array_are_named(actions, api) -> None:
+    """The sibling at every batched action entry point: a ragged list raised numpy's
     "inhomogeneous shape"; now an ``IllegalActionError`` (as any other bad action)
     naming ``actions``, and no game moved."""
     from mamma_mia_env.envs.learner import LearnerGames
     from mamma_mia_env.envs.vector import MammaMiaVectorEnv
     from mamma_mia_env.integrations.sb3 import MammaMiaSB3VecEnv
 
-    if door in ("engine", "check_actions"):
+    if api in ("engine", "check_actions"):
         eng = Engine(num_players=2)
         state = eng.reset(seeds=[1, 2])
         call = (
             (lambda: eng.step(state, actions))
-            if door == "engine"
+            if api == "engine"
             else (lambda: eng.check_actions(state, actions))
         )
-    elif door == "vector":
+    elif api == "vector":
         env = MammaMiaVectorEnv(2, num_players=2)
         env.reset(seed=1)
         state, call = env.state, lambda: env.step(actions)
     else:
-        if door == "learner":
+        if api == "learner":
             games = LearnerGames(2, Config(num_players=2))
             games.reset(seed=1)
             call = lambda: games.step(actions)  # noqa: E731
@@ -430,7 +430,7 @@ def test_learner_games_refuse_an_empty_list_of_game_seeds() -> None:
 def test_check_state_handles_an_empty_batch() -> None:
     """``check_state`` on a batch of 0 games raised "cannot reshape array of size 0 into
     shape (0,newaxis)" instead of returning its (empty) list of problems; the engine's
-    doors still refuse the empty batch (``check_layout``)."""
+    entry points still refuse the empty batch (``check_layout``)."""
     from mamma_mia_env.game.state import StateTypeError, check_state
     from mamma_mia_env.game.validate import check_layout
 

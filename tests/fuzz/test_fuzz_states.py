@@ -4,7 +4,7 @@ Every case runs in the crash-catching worker of ``fuzz_harness`` (docs/TESTING.m
 base state is a real game: a random config, dealt from a random seed and played a random
 number of random legal moves; the fuzz then changes any field to any value (mostly
 small steps from the true value, which is where an incomplete check hides), and the
-door must refuse it with a message naming a field, or accept it and survive being
+entry point must refuse it with a message naming a field, or accept it and survive being
 played to the end with ``check_state`` clean after every move.
 """
 
@@ -171,12 +171,13 @@ def run_from_json(p: dict[str, Any]) -> tuple[list[str], str]:
         _edit_doc(doc, edit)
     text = _edit_text(json.dumps(doc), p["text"])
     ok, res = attempt(lambda: GameState.from_json(text))
-    if not ok:
-        return refusal_failures(res, STATE_ANCHORS), "refused"
+    if not ok:  # a top-level key an edit added is a field too ("extra": Infinity)
+        added = [e["key"] for e in p["edits"] if e["op"] == "top"]
+        return refusal_failures(res, [*STATE_ANCHORS, *added]), "refused"
     return play_forward(res, seed=p["seed"]), "accepted"
 
 
-# -- GameState objects edited in numpy, through every door that takes one --------------------------
+# -- GameState objects edited in numpy, through every env API that takes one -----------------------
 def _edit_record(state: Any, edit: dict[str, Any]) -> None:
     if edit["op"] not in ("add", "set") or not edit["index"]:
         return
@@ -229,21 +230,21 @@ def _readonly(state: Any) -> Any:
     return state
 
 
-def _play_env(door: str, env: Any, seed: int, max_steps: int = 3000) -> list[str]:
+def _play_env(api: str, env: Any, seed: int, max_steps: int = 3000) -> list[str]:
     """Play an env that accepted a state to its end, checking the game after each step."""
     from mamma_mia_env.game.state import check_state
 
     rng = np.random.default_rng(seed)
     try:
         for step in range(max_steps):
-            if door in ("aec_raw", "aec_env"):
+            if api in ("aec_raw", "aec_env"):
                 agent = env.agent_selection
                 if env.terminations[agent] or env.truncations[agent]:
                     return []
                 mask = env.observe(agent)["action_mask"]
                 env.step(int(rng.choice(np.flatnonzero(mask))))
                 game = env.unwrapped.game
-            elif door == "gym":
+            elif api == "gym":
                 a = int(rng.choice(np.flatnonzero(env.action_masks())))
                 _, _, term, trunc, _ = env.step(a)
                 game = env.games.state
@@ -264,7 +265,7 @@ def _play_env(door: str, env: Any, seed: int, max_steps: int = 3000) -> list[str
         return [f"accepted, then playing on raised {type(exc).__name__}: {exc}"]
 
 
-def run_state_door(p: dict[str, Any]) -> tuple[list[str], str]:
+def run_state_object(p: dict[str, Any]) -> tuple[list[str], str]:
     from mamma_mia_env import env as aec_env
     from mamma_mia_env import raw_env
     from mamma_mia_env.envs.gym_env import MammaMiaGymEnv
@@ -274,15 +275,15 @@ def run_state_door(p: dict[str, Any]) -> tuple[list[str], str]:
     for edit in p["edits"]:
         _edit_record(state, edit)
     given = _reshape(state, p["form"])
-    door, cfg = p["door"], p["config"]
+    api, cfg = p["api"], p["config"]
     anchors = [*STATE_ANCHORS, "options", "state", "start", "GameState", "data"]
-    if door == "aec_raw":
+    if api == "aec_raw":
         env = raw_env(**cfg)
         ok, res = attempt(lambda: env.reset(options={"state": given}))
-    elif door == "aec_env":
+    elif api == "aec_env":
         env = aec_env(**cfg)
         ok, res = attempt(lambda: env.reset(options={"state": given}))
-    elif door == "gym":
+    elif api == "gym":
         env = MammaMiaGymEnv(learner_seat=p["seat"] % cfg["num_players"], **cfg)
         ok, res = attempt(lambda: env.reset(seed=1, options={"state": given}))
     else:
@@ -291,7 +292,7 @@ def run_state_door(p: dict[str, Any]) -> tuple[list[str], str]:
         ok, res = attempt(lambda: env.reset(seed=1, start=data))
     if not ok:
         return refusal_failures(res, anchors), "refused"
-    return _play_env(door, env, p["seed"]), "accepted"
+    return _play_env(api, env, p["seed"]), "accepted"
 
 
 # -- positions ------------------------------------------------------------------------------
@@ -370,28 +371,28 @@ def run_reset(p: dict[str, Any]) -> tuple[list[str], str]:
     from mamma_mia_env.envs.vector import MammaMiaVectorEnv
     from mamma_mia_env.game.state import check_state
 
-    door, cfg, seed, options = p["door"], p["config"], p["seed"], p["options"]
+    api, cfg, seed, options = p["api"], p["config"], p["seed"], p["options"]
     anchors = ["seed", "options", "state", "learner_seat", "game_seed", "batch_size", "reset"]
-    if door == "engine":
+    if api == "engine":
         eng = Engine(Config(**cfg))
         ok, res = attempt(lambda: eng.reset(seeds=seed, batch_size=p["batch"]))
         state = res
-    elif door == "vector":
+    elif api == "vector":
         venv = MammaMiaVectorEnv(3, **cfg)
         ok, res = attempt(lambda: venv.reset(seed=seed))
         state = venv.state
-    elif door == "gym":
+    elif api == "gym":
         genv = MammaMiaGymEnv(**cfg)
         ok, res = attempt(lambda: genv.reset(seed=seed, options=options))
         state = genv.games.state
-    elif door == "sb3":
+    elif api == "sb3":
         from mamma_mia_env.integrations.sb3 import MammaMiaSB3VecEnv
 
         venv = MammaMiaSB3VecEnv(2, **cfg)
         ok, res = attempt(lambda: (venv.seed(seed), venv.reset()))
         state = venv.games.state
     else:
-        e = raw_env(**cfg) if door == "aec_raw" else aec_env(**cfg)
+        e = raw_env(**cfg) if api == "aec_raw" else aec_env(**cfg)
         ok, res = attempt(lambda: e.reset(seed=seed, options=options))
         state = e.unwrapped.game
     if not ok:
@@ -420,7 +421,7 @@ def test_fuzz_game_state_from_json(config, seed, steps, edits, text) -> None:
 
 @fuzz_settings(ci=80)
 @given(
-    door=st.sampled_from(["aec_raw", "aec_env", "gym", "learner"]),
+    api=st.sampled_from(["aec_raw", "aec_env", "gym", "learner"]),
     config=CONFIGS,
     seed=st.integers(0, 2**64 - 1),
     steps=st.one_of(st.integers(0, 40), st.integers(0, 400)),
@@ -447,11 +448,11 @@ def test_fuzz_game_state_from_json(config, seed, steps, edits, text) -> None:
     ),
     seat=st.integers(0, 4),
 )
-def test_fuzz_reset_with_a_state_object(door, config, seed, steps, edits, form, seat) -> None:
+def test_fuzz_reset_with_a_state_object(api, config, seed, steps, edits, form, seat) -> None:
     payload = dict(
-        door=door, config=config, seed=seed, steps=steps, edits=edits, form=form, seat=seat
+        api=api, config=config, seed=seed, steps=steps, edits=edits, form=form, seat=seat
     )
-    run_case(f"reset(options state) [{door}]", "test_fuzz_states:run_state_door", payload)
+    run_case(f"reset(options state) [{api}]", "test_fuzz_states:run_state_object", payload)
 
 
 @fuzz_settings(ci=150)
@@ -462,12 +463,12 @@ def test_fuzz_build_position(description) -> None:
 
 @fuzz_settings(ci=100)
 @given(
-    door=st.sampled_from(["engine", "vector", "gym", "sb3", "aec_raw", "aec_env"]),
+    api=st.sampled_from(["engine", "vector", "gym", "sb3", "aec_raw", "aec_env"]),
     config=CONFIGS,
     seed=SEEDS,
     options=OPTIONS,
     batch=st.one_of(st.none(), st.integers(-1, 3), ANY),
 )
-def test_fuzz_reset_seeds_and_options(door, config, seed, options, batch) -> None:
-    payload = dict(door=door, config=config, seed=seed, options=options, batch=batch)
-    run_case(f"reset(seed, options) [{door}]", "test_fuzz_states:run_reset", payload)
+def test_fuzz_reset_seeds_and_options(api, config, seed, options, batch) -> None:
+    payload = dict(api=api, config=config, seed=seed, options=options, batch=batch)
+    run_case(f"reset(seed, options) [{api}]", "test_fuzz_states:run_reset", payload)

@@ -1,5 +1,5 @@
-"""The file doors (mamma_mia_env/plumbing/files.py): writers never damage what was there,
-loaders name the file and the problem."""
+"""The file readers and writers (mamma_mia_env/plumbing/files.py): writers never damage
+what was there, loaders name the file and the problem."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from mamma_mia_env.plumbing import files
 from mamma_mia_env.plumbing.arguments import check_out
 from mamma_mia_env.plumbing.files import (
     MAX_JSON_DEPTH,
-    FileDoorError,
+    FileError,
     check_output,
     read_json,
     read_text,
@@ -71,7 +71,7 @@ def test_a_failure_mid_write_leaves_the_earlier_file_whole(
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(files.os, "replace", broken)
-    with pytest.raises(FileDoorError, match="results.json.*No space left"):
+    with pytest.raises(FileError, match="results.json.*No space left"):
         write_atomic(target, "x" * 10_000)
     assert target.read_text() == "earlier run"
     assert _entries(tmp_path) == ["results.json"]  # no temporary file left behind
@@ -99,9 +99,9 @@ def test_a_read_only_directory_is_refused_before_any_work(tmp_path: Path) -> Non
     ro.mkdir()
     ro.chmod(0o555)
     try:
-        with pytest.raises(FileDoorError, match="ro.*not writable"):
+        with pytest.raises(FileError, match="ro.*not writable"):
             check_output(ro / "x.csv", "results")
-        with pytest.raises(FileDoorError, match="not writable"):
+        with pytest.raises(FileError, match="not writable"):
             write_atomic(ro / "x.csv", "data")
         assert _entries(ro) == []
     finally:
@@ -113,7 +113,7 @@ def test_a_read_only_file_is_kept(tmp_path: Path) -> None:
     target = tmp_path / "keep.csv"
     target.write_text("earlier")
     target.chmod(0o444)
-    with pytest.raises(FileDoorError, match="keep.csv.*read-only"):
+    with pytest.raises(FileError, match="keep.csv.*read-only"):
         write_atomic(target, "new")
     assert target.read_text() == "earlier"
 
@@ -136,14 +136,14 @@ def test_unusable_targets_are_refused_naming_the_problem(
     monkeypatch.chdir(tmp_path)
     (tmp_path / "adir").mkdir()
     (tmp_path / "afile").write_text("")
-    with pytest.raises(FileDoorError, match=problem):
+    with pytest.raises(FileError, match=problem):
         write_atomic(name, "data", "results")
     assert _entries(tmp_path) == ["adir", "afile"]
     assert _entries(tmp_path / "adir") == []
 
 
 def test_a_non_path_is_refused_naming_what() -> None:
-    with pytest.raises(FileDoorError, match="the results must be a path"):
+    with pytest.raises(FileError, match="the results must be a path"):
         check_output(3.5, "results")  # type: ignore[arg-type]
 
 
@@ -156,7 +156,7 @@ def test_write_file_says_when_it_replaces(tmp_path: Path, capsys: pytest.Capture
 
 
 def test_write_json_refuses_nan_and_writes_nothing(tmp_path: Path) -> None:
-    with pytest.raises(FileDoorError, match="cannot be JSON"):
+    with pytest.raises(FileError, match="cannot be JSON"):
         write_json(tmp_path / "r.json", {"x": float("nan")}, "results")
     assert _entries(tmp_path) == []
     write_json(tmp_path / "r.json", {"x": 1})
@@ -192,7 +192,7 @@ def test_malformed_files_are_one_line_naming_the_file(
 ) -> None:
     path = tmp_path / "bad.json"
     path.write_bytes(content)
-    with pytest.raises(FileDoorError, match=problem) as info:
+    with pytest.raises(FileError, match=problem) as info:
         read_json(path, "event log")
     text = str(info.value)
     assert text.startswith(str(path)) and "\n" not in text
@@ -202,9 +202,9 @@ def test_a_huge_file_is_refused_before_reading(tmp_path: Path) -> None:
     path = tmp_path / "huge.json"
     with open(path, "wb") as fh:  # sparse: the size is all that is checked
         fh.truncate(files.MAX_FILE_BYTES + 1)
-    with pytest.raises(FileDoorError, match="huge.json.*more than"):
+    with pytest.raises(FileError, match="huge.json.*more than"):
         read_text(path)
-    with pytest.raises(FileDoorError, match="more than the 10 allowed"):
+    with pytest.raises(FileError, match="more than the 10 allowed"):
         read_text(_small(tmp_path), max_bytes=10)
 
 
@@ -215,18 +215,18 @@ def _small(tmp_path: Path) -> Path:
 
 
 def test_missing_file_and_directory_are_named(tmp_path: Path) -> None:
-    with pytest.raises(FileDoorError, match="nope.json: cannot read the saved game"):
+    with pytest.raises(FileError, match="nope.json: cannot read the saved game"):
         read_json(tmp_path / "nope.json", "saved game")
-    with pytest.raises(FileDoorError, match="(Is a directory|not a regular file)"):
+    with pytest.raises(FileError, match="(Is a directory|not a regular file)"):
         read_text(tmp_path)
 
 
 def test_devices_and_fifos_are_refused_without_blocking(tmp_path: Path) -> None:
-    with pytest.raises(FileDoorError, match="/dev/zero: the log is not a regular file"):
+    with pytest.raises(FileError, match="/dev/zero: the log is not a regular file"):
         read_text("/dev/zero", "log")
     fifo = tmp_path / "fifo.json"
     os.mkfifo(fifo)  # no writer: a blocking open would hang the test
-    with pytest.raises(FileDoorError, match="fifo.json: the log is not a regular file"):
+    with pytest.raises(FileError, match="fifo.json: the log is not a regular file"):
         read_json(fifo, "log")
 
 
@@ -262,7 +262,7 @@ def test_check_output_dir_creates_nothing(tmp_path: Path) -> None:
     assert files.check_output_dir(target) == target
     assert _entries(tmp_path) == []
     (tmp_path / "f").write_text("")
-    with pytest.raises(FileDoorError, match="not a directory"):
+    with pytest.raises(FileError, match="not a directory"):
         files.check_output_dir(tmp_path / "f" / "sub", "--out directory")
 
 
@@ -312,6 +312,6 @@ def test_a_read_only_directory_as_the_checks_see_it(
     monkeypatch.setattr(
         files.os, "access", lambda p, m, *a, **k: False if str(p) == str(ro) else real(p, m)
     )
-    with pytest.raises(FileDoorError, match="ro is not writable"):
+    with pytest.raises(FileError, match="ro is not writable"):
         write_atomic(ro / "x.csv", "data", "results")
     assert _entries(ro) == []

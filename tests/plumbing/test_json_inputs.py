@@ -12,7 +12,7 @@ import pytest
 
 from mamma_mia_env import Config, GameState
 from mamma_mia_env.game.state import StateError
-from mamma_mia_env.plumbing.files import FileDoorError, read_json
+from mamma_mia_env.plumbing.files import FileError, read_json
 
 BAD_NUMBERS = ["1e999", "-1e999", "1" * 20000, "1" * 20000 + ".5", "0." + "0" * 20000 + "1",
                "9" * 65, "NaN", "-Infinity"]  # fmt: skip
@@ -23,7 +23,7 @@ BAD_STRINGS = ['"\\ud800"', '"a\\udfffb"', '"\\udc80\\ud800"']
 def test_numbers_json_cannot_mean_are_refused_naming_the_field(tmp_path, number):
     path = tmp_path / "doc.json"
     path.write_text('{"games": [{"turns": ' + number + "}]}")
-    with pytest.raises(FileDoorError, match=r"doc\.json.*games\[0\]\.turns.*bad number"):
+    with pytest.raises(FileError, match=r"doc\.json.*games\[0\]\.turns.*bad number"):
         read_json(path, "saved state")
 
 
@@ -31,10 +31,10 @@ def test_numbers_json_cannot_mean_are_refused_naming_the_field(tmp_path, number)
 def test_lone_surrogates_are_refused_naming_the_field(tmp_path, text):
     path = tmp_path / "log.json"
     path.write_text('{"agents": ["builder", ' + text + "]}")
-    with pytest.raises(FileDoorError, match=r"log\.json.*agents\[1\].*not valid Unicode"):
+    with pytest.raises(FileError, match=r"log\.json.*agents\[1\].*not valid Unicode"):
         read_json(path, "event log")
     path.write_text("{" + text + ": 1}")
-    with pytest.raises(FileDoorError, match=r"log\.json.*key.*not valid Unicode"):
+    with pytest.raises(FileError, match=r"log\.json.*key.*not valid Unicode"):
         read_json(path, "event log")
 
 

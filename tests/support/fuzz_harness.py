@@ -8,7 +8,7 @@ the next case gets a new worker. A case that hangs past its time limit fails the
 way.
 
 A case is a function ``run(payload) -> list[str]`` in a test module, named
-``"module:function"``; it returns the invariant failures it saw (``[]`` when the door
+``"module:function"``; it returns the invariant failures it saw (``[]`` when the entry point
 behaved). Two checks shared by every case live here:
 
 * ``refusal_failures``: a refused input must raise a ``ValueError`` or ``TypeError``

@@ -1,4 +1,4 @@
-"""The documents the door fuzz suite edits (tests/fuzz/test_fuzz_doors.py): a valid
+"""The documents the input fuzz suite edits (tests/fuzz/test_fuzz_cli_inputs.py): a valid
 save, log, state, position and policy, and the edits (``mutate``) with the rule of
 which edit a loader can only refuse (``must_refuse``).
 """

@@ -1,4 +1,4 @@
-"""The door fuzz suite's cases (tests/fuzz/test_fuzz_doors.py), run in the fuzz worker.
+"""The input fuzz suite's cases (tests/fuzz/test_fuzz_cli_inputs.py), run in the fuzz worker.
 
 A *sandbox* is a temporary directory holding what the bad values point at: a plain
 file (``blocker``), a directory (``adir``), a read-only directory (``ro``), a FIFO,
@@ -26,7 +26,7 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from door_documents import (
+from input_documents import (
     BOMB_DEPTH,
     VALID_POSITION,
     mutate,
@@ -89,7 +89,7 @@ def sandbox() -> Iterator[str]:
     """A fresh sandbox as the working directory; root's ``os.access`` sees ``ro`` as
     read-only; ``time.sleep`` returns at once (``play --delay``); stdin is at EOF; a
     server (``serve``) returns instead of serving."""
-    root = tempfile.mkdtemp(prefix="door-")
+    root = tempfile.mkdtemp(prefix="inputs-")
     _fill(root)
     old_cwd, old_access, old_sleep, old_stdin = os.getcwd(), os.access, time.sleep, sys.stdin
     ro = os.path.join(root, "ro")

@@ -1,4 +1,5 @@
-"""Fuzz the doors: every flag of every command, every field of every file format.
+"""Fuzz the command-line and file inputs: every flag of every command, every field of
+every file format.
 
 The flags are read from the ``mamma-mia`` parser itself (``build_parser``), so a new
 flag is fuzzed as soon as it exists; each gets the bad values of its kind (integers:
@@ -7,13 +8,13 @@ inf, out of range; output paths: a missing or read-only directory, a directory, 
 where a directory belongs; input files: missing, a directory, /dev/zero, a FIFO, a
 nesting bomb, latin-1, huge, truncated). Every field of a save (mamma-mia-play/1), a
 log (mamma-mia-log/2), a state (mamma-mia-state/1), a position and a policy file's
-metadata and arrays gets every edit of ``door_cases.VALUE_OPS`` (wrong type, a bool or
+metadata and arrays gets every edit of ``cli_input_cases.VALUE_OPS`` (wrong type, a bool or
 a float for an int, huge, negative, missing, extra, a nesting bomb, non-UTF-8 bytes)
 and the files are also cut short. The answer is always a one-line message naming the
-flag, field or file, an exit code (1 or 2), and no file changed (door_cases).
+flag, field or file, an exit code (1 or 2), and no file changed (cli_input_cases).
 
-Each case runs in the crash-catching worker (fuzz_harness). A summary line per door is
-printed, and a minimum count per door keeps the suite from shrinking silently.
+Each case runs in the crash-catching worker (fuzz_harness). A summary line per entry point
+is printed, and a minimum count per entry point keeps the suite from shrinking silently.
 """
 
 from __future__ import annotations
@@ -26,7 +27,8 @@ import sys
 from typing import Any
 
 import pytest
-from door_documents import (
+from fuzz_harness import STATS, run_case
+from input_documents import (
     VALID_POSITION,
     VALUE_OPS,
     leaves,
@@ -36,7 +38,6 @@ from door_documents import (
     valid_save,
     valid_state,
 )
-from fuzz_harness import STATS, run_case
 
 from mamma_mia_agents.cli.commands import build_parser
 
@@ -168,7 +169,7 @@ def _argv(command: str, action: argparse.Action, value: str | None) -> list[str]
 
 
 def cli_cases() -> list[tuple[str, dict[str, Any]]]:
-    """(door label, payload) for every flag of every command and its kind's bad values."""
+    """(entry point label, payload) for every flag of every command and its kind's bad values."""
     cases = []
     values = {"int": INT_BAD, "real": REAL_BAD, "choice": CHOICE_BAD, "out_file": OUT_FILE_BAD,
               "out_dir": OUT_DIR_BAD, "in_file": IN_FILE_BAD, "text": TEXT_ODD}  # fmt: skip
@@ -263,8 +264,8 @@ def file_cases() -> list[tuple[str, dict[str, Any]]]:
     return cases
 
 
-RUNNERS = {"cli": "door_cases:run_cli_case", "file": "door_cases:run_file_case"}
-#: The least number of cases each door must try (what it tried when the suite was
+RUNNERS = {"cli": "cli_input_cases:run_cli_case", "file": "cli_input_cases:run_file_case"}
+#: The least number of cases each entry point must try (what it tried when the suite was
 #: written): fewer means a flag, a field or a value list went missing.
 MINIMUM = {"cli tournament": 153, "cli evaluate": 78, "cli play": 90, "cli serve": 118,
            "cli replay": 32, "cli none": 5, "cli valid": 6, "file save": 339, "file log": 381,
@@ -276,30 +277,30 @@ def _run_all(cases: list[tuple[str, dict[str, Any]]]) -> dict[str, int]:
     counts: dict[str, int] = {}
     errors = []
     for label, payload in cases:
-        runner = ("door_cases:run_policy_case" if label == "file policy"
+        runner = ("cli_input_cases:run_policy_case" if label == "file policy"
                   else RUNNERS[label.split()[0]])  # fmt: skip
         try:
             run_case(label, runner, payload)
         except AssertionError as exc:
             errors.append(str(exc)[:1500])
-        door = " ".join(label.split()[:2])
-        counts[door] = counts.get(door, 0) + 1
-    for door, n in sorted(counts.items()):
+        entry = " ".join(label.split()[:2])
+        counts[entry] = counts.get(entry, 0) + 1
+    for entry, n in sorted(counts.items()):
         statuses: dict[str, int] = {}
         for label, st in STATS.items():
-            if label == door or label.startswith(door + " "):
+            if label == entry or label.startswith(entry + " "):
                 for k, v in st["statuses"].items():
                     statuses[k] = statuses.get(k, 0) + v
-        print(f"door fuzz: {door}: {n} cases this run ({statuses} so far in this session)")
-    assert not errors, f"{len(errors)} door case(s) failed:\n" + "\n\n".join(errors[:8])
+        print(f"input fuzz: {entry}: {n} cases this run ({statuses} so far in this session)")
+    assert not errors, f"{len(errors)} input case(s) failed:\n" + "\n\n".join(errors[:8])
     return counts
 
 
 def _check_minimum(counts: dict[str, int], prefix: str) -> None:
-    for door, least in MINIMUM.items():
-        if door.startswith(prefix):
-            assert counts.get(door, 0) >= least, (
-                f"{door}: {counts.get(door, 0)} cases, fewer than the {least} it must try"
+    for entry, least in MINIMUM.items():
+        if entry.startswith(prefix):
+            assert counts.get(entry, 0) >= least, (
+                f"{entry}: {counts.get(entry, 0)} cases, fewer than the {least} it must try"
             )
 
 

@@ -1,7 +1,7 @@
-"""Agents for the door tests: a user's agent loaded by import path, and a spy.
+"""Agents for the entry-point tests: a user's agent loaded by import path, and a spy.
 
 ``UserAgent`` is what a user writes: a class with ``act_batch``, loaded with
-``load_agent("door_agents:UserAgent")`` (``tests/support`` is on the path).
+``load_agent("user_agents:UserAgent")`` (``tests/support`` is on the path).
 
 ``SeedSpy`` plays legal moves while trying, at every call, the known routes from what
 it is handed to the seeds the games were dealt from:
@@ -25,7 +25,7 @@ it is handed to the seeds the games were dealt from:
 To know the truth it does what an in-process agent can always do (SECURITY.md): it
 walks the call stack to the real games in ``policy_actions``. What it finds through
 the routes above is recorded in ``found`` and raised as a ``SpyFound`` error, so a leak
-fails the door's own call (an ``OpponentError``, ``AgentError``, ...) wherever the spy
+fails the entry point's own call (an ``OpponentError``, ``AgentError``, ...) wherever the spy
 runs, in this process, a worker process or a Ray task.
 """
 
@@ -91,7 +91,7 @@ def _truth() -> tuple[GameState, np.ndarray] | None:
 class SeedSpy(UserAgent):
     """Plays like ``UserAgent``; tries every known route to the seeds (module doc).
 
-    ``secret``: the seed the user gave the door (tournament seed, env seed, game seed),
+    ``secret``: the seed the user gave the entry point (tournament seed, env seed, game seed),
     which no route may lead to either. ``needs_state``: ask for the state, as the
     search bot does."""
 
@@ -107,7 +107,7 @@ class SeedSpy(UserAgent):
         self.found: list[str] = []
         self._engines: dict[Any, Engine] = {}
 
-    # -- the doors' calls -----------------------------------------------------------------
+    # -- the entry points' calls -----------------------------------------------------------------
     def act_batch(self, observations, masks, rng, seats=None):  # type: ignore[no-untyped-def]
         truth = self._look(rng)
         for what, arr in (("observations", observations), ("masks", masks), ("seats", seats)):

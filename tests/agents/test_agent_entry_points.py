@@ -1,15 +1,15 @@
 """Every bundled agent, and a user's agent given as ``package.module:Class``, at every
-door that takes agents, for a few moves each.
+entry point that takes agents, for a few moves each.
 
-The doors: the tournament (in this process, in worker processes, on Ray), the
-scorecard (``mamma-mia evaluate``), ``play``
-(``agents/cli/session.Game``), the gym env, the learner-seat vector env and the SB3
-VecEnv as opponents (one opponent, a pool, a pool swapped in for self-play). The
-search bot plays with a small budget (``SearchAgent(worlds=2, candidates=2)``; one
-test plays the default ``load_agent("search")``). A combination that cannot work (the
-shipped ``ppo`` policies and the champion's settings are for 2 and 4 players) is
-refused before the first move, with a message that says why and what to use.
-docs/AGENTS.md, "Agents at every door", is this matrix for users.
+The entry points: the tournament (in this process, in worker processes, on Ray),
+the scorecard (``mamma-mia evaluate``), ``play`` (``agents/cli/session.Game``), the
+gym env, the learner-seat vector env and the SB3 VecEnv as opponents (one opponent, a
+pool, a pool swapped in for self-play). The search bot plays with a small budget
+(``SearchAgent(worlds=2, candidates=2)``; one test plays the default
+``load_agent("search")``). A combination that cannot work (the shipped ``ppo`` policies
+and the champion's settings are for 2 and 4 players) is refused before the first move,
+with a message that says why and what to use.
+docs/AGENTS.md, "Agents at every entry point", is this matrix for users.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from door_agents import SeedSpy
+from user_agents import SeedSpy
 
 from mamma_mia_agents import REGISTRY, load_agent
 from mamma_mia_agents.bots.search import SearchAgent
@@ -31,7 +31,7 @@ from mamma_mia_env.envs.gym_env import MammaMiaGymEnv
 from mamma_mia_env.envs.learner_vector import MammaMiaLearnerVectorEnv
 from mamma_mia_env.integrations.sb3 import MammaMiaSB3VecEnv
 
-USER = "door_agents:UserAgent"  # tests/support/door_agents.py, a user's agent class
+USER = "user_agents:UserAgent"  # a user's agent class, in tests/support/
 AGENTS = [*REGISTRY, USER]
 PPO_REFUSAL = r"no shipped PPO policy for 3 players .*play ppo in a 2 or 4-player game"
 REFUSALS = {
@@ -41,8 +41,8 @@ REFUSALS = {
 
 
 class Counted:
-    """An agent, counting the calls the door makes to it (every other attribute, such
-    as ``needs_state`` and ``check_config``, is the agent's own)."""
+    """An agent, counting the calls the entry point makes to it (every other attribute,
+    such as ``needs_state`` and ``check_config``, is the agent's own)."""
 
     def __init__(self, agent: Any) -> None:
         self.agent, self.calls = agent, 0
@@ -73,8 +73,8 @@ def _legal(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return u.argmax(axis=-1)
 
 
-# -- the doors: a few moves each; each returns the agent as the door saw it ----------------
-def gym_door(agent: Any, n: int) -> None:
+# -- the entry points: a few moves each ---------------------------------------------------
+def gym_entry(agent: Any, n: int) -> None:
     env = MammaMiaGymEnv(num_players=n, opponents=agent)
     env.reset(seed=1)
     rng = np.random.default_rng(0)
@@ -84,7 +84,7 @@ def gym_door(agent: Any, n: int) -> None:
             env.reset()
 
 
-def vector_door(agent: Any, n: int) -> None:
+def vector_entry(agent: Any, n: int) -> None:
     env = MammaMiaLearnerVectorEnv(3, num_players=n, opponents=[agent, load_agent("random")],
                                    opponent_probs=[3, 1])  # fmt: skip
     _, info = env.reset(seed=2)
@@ -93,7 +93,7 @@ def vector_door(agent: Any, n: int) -> None:
         _, _, _, _, info = env.step(_legal(info["action_mask"], rng))
 
 
-def self_play_door(agent: Any, n: int) -> None:
+def self_play_entry(agent: Any, n: int) -> None:
     """A pool swapped in mid-run (the self-play pattern): new games draw from it."""
     env = MammaMiaLearnerVectorEnv(3, num_players=n)
     _, info = env.reset(seed=3)
@@ -105,7 +105,7 @@ def self_play_door(agent: Any, n: int) -> None:
         _, _, _, _, info = env.step(_legal(info["action_mask"], rng))
 
 
-def sb3_door(agent: Any, n: int) -> None:
+def sb3_entry(agent: Any, n: int) -> None:
     venv = MammaMiaSB3VecEnv(3, num_players=n, opponents=agent, seed=4)
     venv.reset()
     rng = np.random.default_rng(0)
@@ -113,7 +113,7 @@ def sb3_door(agent: Any, n: int) -> None:
         venv.step(_legal(venv.action_masks(), rng))
 
 
-def play_door(agent: Any, n: int) -> None:
+def play_entry(agent: Any, n: int) -> None:
     """``mamma-mia play``'s game: the person at seat 0, the agent at every other seat."""
     game = Game(Config(num_players=n), 0, [agent], 5, [])
     rng = np.random.default_rng(0)
@@ -125,7 +125,7 @@ def play_door(agent: Any, n: int) -> None:
         game.apply(action)
 
 
-def tournament_door(agent: Any, n: int) -> None:
+def tournament_entry(agent: Any, n: int) -> None:
     """Against ``random``: games with a random seat go through the batched loop, which
     calls the agent (all-heuristic games run the bots' compiled twins instead)."""
     res = run_tournament([agent, "random"], num_players=n, games=n, seed=6, workers=1,
@@ -133,42 +133,42 @@ def tournament_door(agent: Any, n: int) -> None:
     assert len(res.turns) == n and (res.turns > 0).all()
 
 
-def evaluate_door(agent: Any, n: int) -> None:
+def evaluate_entry(agent: Any, n: int) -> None:
     """``mamma-mia evaluate``'s scorecard, against a one-rung ladder."""
     card = evaluate(agent, ladder=["random"], players=(n,), games=n, workers=1, progress=False)
     assert card["players"][str(n)]["pairings"][0]["games"] == n
 
 
-DOORS = {
-    "gym": gym_door,
-    "vector": vector_door,
-    "self_play": self_play_door,
-    "sb3": sb3_door,
-    "play": play_door,
-    "tournament": tournament_door,
-    "evaluate": evaluate_door,
+ENTRY_POINTS = {
+    "gym": gym_entry,
+    "vector": vector_entry,
+    "self_play": self_play_entry,
+    "sb3": sb3_entry,
+    "play": play_entry,
+    "tournament": tournament_entry,
+    "evaluate": evaluate_entry,
 }
 
 
 @pytest.mark.parametrize("num_players", [2, 3])
-@pytest.mark.parametrize("door", list(DOORS))
+@pytest.mark.parametrize("entry", list(ENTRY_POINTS))
 @pytest.mark.parametrize("spec", AGENTS)
-def test_every_agent_at_every_door(spec: str, door: str, num_players: int) -> None:
+def test_every_agent_at_every_entry_point(spec: str, entry: str, num_players: int) -> None:
     agent = Counted(make(spec))
     if refused(spec, num_players):
-        kind = AgentMismatchError if door in ("tournament", "evaluate") else ValueError
+        kind = AgentMismatchError if entry in ("tournament", "evaluate") else ValueError
         with pytest.raises(kind, match=REFUSALS[spec]):
-            DOORS[door](agent, num_players)
+            ENTRY_POINTS[entry](agent, num_players)
         assert agent.calls == 0  # refused before the first move
         return
-    DOORS[door](agent, num_players)
+    ENTRY_POINTS[entry](agent, num_players)
     assert agent.calls > 0
 
 
 def test_ppo_plays_four_players_and_refuses_the_double_deck() -> None:
-    for door in (gym_door, play_door, tournament_door):
+    for entry in (gym_entry, play_entry, tournament_entry):
         agent = Counted(load_agent("ppo"))
-        door(agent, 4)
+        entry(agent, 4)
         assert agent.calls > 0
     with pytest.raises(ValueError, match="trained without double ingredients: play it without"):
         MammaMiaGymEnv(num_players=2, double_ingredients=True, opponents=load_agent("ppo"))
@@ -177,10 +177,10 @@ def test_ppo_plays_four_players_and_refuses_the_double_deck() -> None:
 
 
 def test_the_default_search_bot_plays_in_the_gym_env_and_in_play() -> None:
-    """``load_agent("search")`` as it ships (the two doors that once failed)."""
-    for door in (gym_door, play_door):
+    """``load_agent("search")`` as it ships (the two entry points that once failed)."""
+    for entry in (gym_entry, play_entry):
         agent = Counted(load_agent("search"))
-        door(agent, 2)
+        entry(agent, 2)
         assert agent.calls > 0
 
 
@@ -205,7 +205,7 @@ def test_the_default_search_bot_finishes_whole_games_in_the_gym_env_and_in_play(
 
 
 def test_the_user_agent_loads_by_import_path() -> None:
-    from door_agents import UserAgent
+    from user_agents import UserAgent
 
     assert isinstance(load_agent(USER), UserAgent)
 
@@ -232,11 +232,11 @@ def test_agents_in_worker_processes() -> None:
 
 def test_agents_on_ray() -> None:
     ray = pytest.importorskip("ray")
-    import door_agents
+    import user_agents
 
     # Ray's tasks import the user's module as its workers find it: ship it with the job
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,
-             runtime_env={"py_modules": [door_agents]})  # fmt: skip
+             runtime_env={"py_modules": [user_agents]})  # fmt: skip
     try:
         _tournament_elsewhere(backend="ray", workers=2)
     finally:
