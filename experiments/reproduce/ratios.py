@@ -74,10 +74,3 @@ def learner_env_speed_ratios(name: str, path: Path) -> dict[str, float]:
         for k in ("learner_vector", "sb3_vecenv")
     }
 
-
-def omp_wait_ratios(name: str, path: Path) -> dict[str, float]:
-    med = json.loads(path.read_text())["median"]
-    return {
-        f"{row}: passive / libgomp default": by["passive (package default)"] / by["libgomp default"]
-        for row, by in med.items()
-    }

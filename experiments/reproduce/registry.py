@@ -10,6 +10,7 @@ exactly), ``timing`` (compared by machine-independent ratios, :mod:`.ratios`) an
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from experiments.reproduce.entries import Experiment
@@ -23,16 +24,26 @@ from experiments.reproduce.ratios import (
 )
 
 
+def _full(*args: str) -> Callable[[str], list[str] | None]:
+    """Arguments of an experiment that only ``--full`` runs."""
+    return lambda mode: None if mode == "quick" else list(args)
+
+
+def _files(*names: str) -> Callable[[str], list[str]]:
+    """The same files in both modes."""
+    return lambda mode: list(names)
+
+
 def _learner_speed(batch: int) -> Experiment:
     stem = f"2p_b{batch}"
     return Experiment(
         name=f"learner_env_speed_b{batch}",
         script="-m experiments.benchmark.learner_env_speed",
         folder="learner_env_speed",
-        args=lambda mode: None if mode == "quick" else ["--batch", str(batch)],
-        timing=lambda mode: [f"{stem}.json"],
+        args=_full("--batch", str(batch)),
+        timing=_files(f"{stem}.json"),
         ratios=learner_env_speed_ratios,
-        other=lambda mode: [f"{stem}.png"],
+        other=_files(f"{stem}.png"),
         description=f"learner-seat envs' steps/s at B={batch} vs a SyncVectorEnv of gym envs",
     )
 
@@ -53,9 +64,9 @@ def _tournament(
         name=name,
         script="-m mamma_mia_agents tournament",
         folder=folder,
-        args=lambda mode: None if mode == "quick" else [*flags, *tail],
-        deterministic=lambda mode: [f"{stem}.json", f"{stem}.csv"],
-        other=lambda mode: [f"{stem}.csv.meta.json"] + ([f"{stem}.png"] if plot else []),
+        args=_full(*flags, *tail),
+        deterministic=_files(f"{stem}.json", f"{stem}.csv"),
+        other=_files(f"{stem}.csv.meta.json", *([f"{stem}.png"] if plot else [])),
         description=description,
         **kw,
     )
@@ -108,7 +119,7 @@ def _ppo(n: int) -> Experiment:
             "1" if mode == "quick" else "2",  # the games do not depend on it
             *(["--set", "eval.final_games=40"] if mode == "quick" else []),
         ],
-        deterministic=lambda mode: [f"ppo_{n}p_final_eval.json"],
+        deterministic=_files(f"ppo_{n}p_final_eval.json"),
         description=f"the shipped ppo_{n}p policy against each heuristic bot",
     )
 
@@ -121,14 +132,14 @@ def _champion_prior_eval() -> Experiment:
         name="champion_prior_2p_eval",
         script="-m experiments.train.train_ppo",
         folder="ppo",
-        args=lambda mode: None if mode == "quick" else [
+        args=_full(
             *["--config", "experiments/configs/ppo_2p.json"],
             *["--evaluate", "agents/policies/champion_prior_2p.npz", "--workers", "2"],
             *["--set", "name=champion_prior_2p"],
-        ],
-        deterministic=lambda mode: ["champion_prior_2p_final_eval.json"],
+        ),
+        deterministic=_files("champion_prior_2p_final_eval.json"),
         description="the 2-player champion's prior (the SB3 network) against each heuristic bot",
-    )  # fmt: skip
+    )
 
 
 def _ppo_seed7(n: int) -> Experiment:
@@ -148,13 +159,9 @@ def _train(n: int) -> Experiment:
         name=f"ppo_{n}p_train",
         script="-m experiments.train.train_ppo",
         folder="ppo",
-        args=lambda mode: (
-            None
-            if mode == "quick"
-            else ["--config", f"experiments/configs/ppo_{n}p.json", "--no-progress"]
-        ),
-        deterministic=lambda mode: ["policy.npz", "final_eval.json", "eval.csv"],
-        other=lambda mode: ["bc.csv", "progress.csv", "summary.json", "learning_curve.png"],
+        args=_full("--config", f"experiments/configs/ppo_{n}p.json", "--no-progress"),
+        deterministic=_files("policy.npz", "final_eval.json", "eval.csv"),
+        other=_files("bc.csv", "progress.csv", "summary.json", "learning_curve.png"),
         train=True,
         description=f"MaskablePPO training, {n} players (hours)",
         # the 2-player network is the champion's prior since expert iteration's became ppo
@@ -181,8 +188,8 @@ def _scorecard(
         name=f"scorecard_{stem}",
         script="-m mamma_mia_agents evaluate",
         folder="scorecards",
-        args=lambda mode: None if mode == "quick" else [*evaluate, "--no-progress"],
-        deterministic=lambda mode: [f"{stem}.json"],
+        args=_full(*evaluate, "--no-progress"),
+        deterministic=_files(f"{stem}.json"),
         out_file=f"{stem}.json",
         description=description
         or f"the {agent}'s scorecard, {n} players, against {ladder} (2,000 games each)",
@@ -195,9 +202,9 @@ def _champion(n: int, grid: str, priors: str = "none,ppo") -> Experiment:
         name=f"champion_{n}p_train",
         script="-m experiments.train.tune_champion",
         folder="champion",
-        args=lambda mode: None if mode == "quick" else tune,
-        deterministic=lambda mode: ["tuning.json"],
-        other=lambda mode: ["tuning.png"],
+        args=_full(*tune),
+        deterministic=_files("tuning.json"),
+        other=_files("tuning.png"),
         train=True,
         description=f"the champion's tuning against search, {n} players (under an hour)",
     )
@@ -210,7 +217,7 @@ EXPERIMENTS: list[Experiment] = [
         script="-m experiments.benchmark.speed",
         folder="leaderboard",  # the leaderboard's page shows it
         args=lambda mode: ["--games", "300", "--workers", "1"] if mode == "quick" else [],
-        timing=lambda mode: ["speed.json"],
+        timing=_files("speed.json"),
         ratios=speed_ratios,
         description="10,000 four-player games between the heuristic bots, timed",
     ),
@@ -235,7 +242,7 @@ EXPERIMENTS: list[Experiment] = [
         script="-m experiments.benchmark.benchmark",
         folder="benchmark",
         args=lambda mode: ["--quick", "--no-plot"] if mode == "quick" else [],
-        timing=lambda mode: ["benchmark.csv"],
+        timing=_files("benchmark.csv"),
         ratios=benchmark_ratios,
         other=lambda mode: (
             ["benchmark.txt", "benchmark.csv.meta.json"]
@@ -248,7 +255,7 @@ EXPERIMENTS: list[Experiment] = [
         script="-m experiments.benchmark.profile_vector",
         folder="profile_vector",
         args=lambda mode: ["--batch", "256", "--seconds", "0.3"] if mode == "quick" else [],
-        timing=lambda mode: ["profile_vector.json"],
+        timing=_files("profile_vector.json"),
         ratios=profile_ratios,
         description="where a vector-env step spends its time",
     ),
@@ -273,7 +280,7 @@ EXPERIMENTS: list[Experiment] = [
             if mode == "quick"
             else []
         ),
-        timing=lambda mode: ["bot_speed.json"],
+        timing=_files("bot_speed.json"),
         ratios=bot_speed_ratios,
         description="compiled bots: vector env turns/s, 10,000 games in one compiled loop",
     ),
@@ -293,32 +300,28 @@ EXPERIMENTS: list[Experiment] = [
             *["--players", "2", "--workers", "1" if mode == "quick" else "2"],
             *["--name", "2p"],
         ],
-        deterministic=lambda mode: ["2p.json"],
-        other=lambda mode: ["2p.png"],
+        deterministic=_files("2p.json"),
+        other=_files("2p.png"),
         description="search bot win rates by budget, 2 players, vs builder and ppo",
     ),
     Experiment(
         name="search_strength_4p",
         script="-m experiments.evaluate.search_strength",
         folder="search_strength",
-        args=lambda mode: (
-            None
-            if mode == "quick"
-            else [
-                *["--worlds", "4,16", "--games", "100", "--positions", "20", "--players", "4"],
-                *["--workers", "2", "--name", "4p"],
-            ]
+        args=_full(
+            *["--worlds", "4,16", "--games", "100", "--positions", "20", "--players", "4"],
+            *["--workers", "2", "--name", "4p"],
         ),
-        deterministic=lambda mode: ["4p.json"],
-        other=lambda mode: ["4p.png"],
+        deterministic=_files("4p.json"),
+        other=_files("4p.png"),
         description="search bot win rates by budget, 4 players, vs 3 x builder and 3 x ppo",
     ),
     Experiment(
         name="openspiel_ismcts",
         script="-m experiments.evaluate.openspiel_ismcts",
         folder="openspiel_ismcts",
-        args=lambda mode: None if mode == "quick" else ["--deals", "6", "--simulations", "20"],
-        deterministic=lambda mode: ["openspiel_ismcts.json"],
+        args=_full("--deals", "6", "--simulations", "20"),
+        deterministic=_files("openspiel_ismcts.json"),
         requires=("open_spiel",),
         description="OpenSpiel's ISMCTS bot vs builder, 2 players (needs the openspiel extra)",
     ),
@@ -328,12 +331,8 @@ EXPERIMENTS: list[Experiment] = [
         name="rllib_2p",
         script="-m experiments.train.train_rllib",
         folder="rllib",
-        args=lambda mode: (
-            None
-            if mode == "quick"
-            else ["--players", "2", "--batch", "4000", "--iterations", "5", "--name", "2p"]
-        ),
-        other=lambda mode: ["2p.json", "2p.csv", "2p.png"],
+        args=_full("--players", "2", "--batch", "4000", "--iterations", "5", "--name", "2p"),
+        other=_files("2p.json", "2p.csv", "2p.png"),
         requires=("ray",),
         description="RLlib PPO, 2 players, 5 iterations: env steps/s (needs the rllib extra)",
     ),
@@ -341,15 +340,11 @@ EXPERIMENTS: list[Experiment] = [
         name="tianshou_2p",
         script="-m experiments.train.train_tianshou",
         folder="tianshou",
-        args=lambda mode: (
-            None
-            if mode == "quick"
-            else [
-                *["--players", "2", "--steps", "2000", "--updates", "50", "--iterations", "10"],
-                *["--name", "2p"],
-            ]
+        args=_full(
+            *["--players", "2", "--steps", "2000", "--updates", "50", "--iterations", "10"],
+            *["--name", "2p"],
         ),
-        other=lambda mode: ["2p.json", "2p.csv", "2p.png"],
+        other=_files("2p.json", "2p.csv", "2p.png"),
         requires=("tianshou",),
         description="Tianshou DQN, 2 players, 10 iterations: env steps/s (tianshou extra)",
     ),
@@ -357,8 +352,8 @@ EXPERIMENTS: list[Experiment] = [
         name="torchrl_2p",
         script="-m experiments.train.train_torchrl",
         folder="torchrl",
-        args=lambda mode: None if mode == "quick" else ["--name", "2p"],
-        other=lambda mode: ["2p.json", "2p.csv", "2p.png"],
+        args=_full("--name", "2p"),
+        other=_files("2p.json", "2p.csv", "2p.png"),
         requires=("torchrl",),
         description="TorchRL PPO, 2 players vs random: win rate, env steps/s (torchrl extra)",
     ),
@@ -372,8 +367,8 @@ EXPERIMENTS: list[Experiment] = [
         name="decision_speed",
         script="-m experiments.benchmark.decision_speed",
         folder="decision_speed",
-        args=lambda mode: None if mode == "quick" else [],
-        timing=lambda mode: ["decision_speed.json"],
+        args=_full(),
+        timing=_files("decision_speed.json"),
         ratios=decision_speed_ratios,
         description="ms per decision on one core: search and the champion, 2 and 4 players",
     ),

@@ -293,52 +293,32 @@ def export_policy(args: Args, actor: Any) -> Any:
     """The actor's MLP in the project's numpy policy format (canonical frame, scaled)."""
     import torch
 
-    from mamma_mia_agents.bots.ppo_policy import FORMAT, NumpyPolicy
-    from mamma_mia_env.game.observe import observation_layout
+    from experiments.common.policy_export import policy_from_mlp
     from mamma_mia_env.game.symmetry import obs_scale
 
-    linears = [m for m in actor.modules() if isinstance(m, torch.nn.Linear)]
-    arrays = {"scale": obs_scale(args.players, "recall").astype("float32")}
-    with torch.no_grad():
-        for i, lin in enumerate(linears[:-1]):
-            arrays[f"w{i}"] = lin.weight.numpy().T.copy()
-            arrays[f"b{i}"] = lin.bias.numpy().copy()
-        arrays["w_out"] = linears[-1].weight.numpy().T.copy()
-        arrays["b_out"] = linears[-1].bias.numpy().copy()
+    mlp = list(next(m for m in actor.modules() if isinstance(m, torch.nn.Sequential)))
     meta = {
-        "format": FORMAT,
-        "activation": "tanh",
         "num_players": args.players,
         "observation_mode": "recall",
-        "canonical": True,
-        "obs_sections": [list(x) for x in observation_layout(args.players, "recall")],
         "trained": f"experiments/train/train_torchrl.py vs {args.opponent}",
     }
-    return NumpyPolicy(arrays, meta)
+    return policy_from_mlp(mlp[:-1], mlp[-1], meta, obs_scale(args.players, "recall"))
 
 
 def evaluate(args: Args, policy: Any) -> dict[str, Any]:
     """The policy (deterministic) against the opponent on duplicate deals, seats rotated."""
-    from mamma_mia_agents import load_agent
+    from experiments.common.evaluation import evaluate as against_bots
     from mamma_mia_agents.bots.ppo_agent import PPOAgent
-    from mamma_mia_agents.tournament import run_tournament
 
     agent = PPOAgent(policy, name="torchrl_ppo")
-    lineup = [agent] + [load_agent(args.opponent)] * (args.players - 1)
-    res = run_tournament(
-        lineup, num_players=args.players, games=args.eval_games, seed=args.seed + 1_000,
-        workers=1, progress=False,
-    )  # fmt: skip
-    row = next(r for r in res.table if r["agent"] == res.names[0])
+    row = against_bots(agent, [args.opponent], args.players, args.eval_games, args.seed + 1_000)
+    ev = row[args.opponent]
     return {
-        "games": res.games,
+        "games": ev["games"],
         "opponent": args.opponent,
-        "win_rate": row["win_rate"],
-        "win_rate_low": row["win_rate_low"],
-        "win_rate_high": row["win_rate_high"],
-        "mean_delivered": row["mean_delivered"],
+        **{k: ev[k] for k in ("win_rate", "win_rate_low", "win_rate_high", "mean_delivered")},
         "seating": "duplicate deals, seats rotated",
-        "elapsed_s": round(res.elapsed, 2),
+        "elapsed_s": round(ev["elapsed"], 2),
     }
 
 
