@@ -94,7 +94,7 @@ def write_json(path: str | os.PathLike, doc: dict[str, Any], record: dict[str, A
     write_file(path, json.dumps({**doc, "provenance": record}, indent=2) + "\n", "result")
 
 
-def write_csv(path: Path, rows: list[dict]) -> None:
+def write_csv(path: Path, rows: list[dict], what: str = "result table") -> None:
     """Rows of dicts as a CSV; the columns in order of first appearance (a later row may
     add a column). Nothing is written for no rows."""
     if not rows:
@@ -106,4 +106,4 @@ def write_csv(path: Path, rows: list[dict]) -> None:
     w = csv.DictWriter(buf, fieldnames=keys)
     w.writeheader()
     w.writerows(rows)
-    write_file(path, buf.getvalue(), "result table")
+    write_file(path, buf.getvalue(), what)

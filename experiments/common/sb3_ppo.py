@@ -22,7 +22,7 @@ from experiments.common.output import write_csv
 from experiments.common.training import set_threads
 from mamma_mia_env.plumbing.files import write_figure
 
-__all__ = ["env_throughput", "make_callbacks", "plot_curves"]
+__all__ = ["env_throughput", "make_callbacks", "plot_curves", "training_env"]
 
 
 def make_callbacks(
@@ -155,22 +155,28 @@ def _eval_runner(
     return run_eval
 
 
+def training_env(cfg: dict, config: Any, learner_seat: int | None) -> Any:
+    """``MammaMiaSB3VecEnv`` of ``env.n_envs`` games against the config's opponent pool."""
+    from mamma_mia_agents import load_agent
+    from mamma_mia_env.integrations.sb3 import MammaMiaSB3VecEnv
+
+    return MammaMiaSB3VecEnv(
+        int(cfg["env"]["n_envs"]),
+        opponents=[load_agent(a) for a in cfg["opponents"]["pool"]],
+        opponent_probs=cfg["opponents"].get("probs"),
+        learner_seat=learner_seat,
+        opponent_delivery_penalty=float(cfg["env"]["opponent_delivery_penalty"]),
+        seed=int(cfg["seed"]),
+        config=config,
+    )
+
+
 def env_throughput(cfg: dict, seconds: float) -> dict[str, Any]:
     """Steps/s of ``MammaMiaSB3VecEnv`` alone: uniformly random learner actions against
     the config's opponents (the opponents' moves and the canonical views included)."""
     set_threads(int(cfg.get("threads", 1)))
-    from mamma_mia_agents import load_agent
-    from mamma_mia_env.integrations.sb3 import MammaMiaSB3VecEnv
-
     env_cfg = cfg["env"]
-    venv = MammaMiaSB3VecEnv(
-        int(env_cfg["n_envs"]),
-        opponents=[load_agent(a) for a in cfg["opponents"]["pool"]],
-        opponent_probs=cfg["opponents"].get("probs"),
-        opponent_delivery_penalty=float(env_cfg["opponent_delivery_penalty"]),
-        seed=int(cfg["seed"]),
-        config=game_config(cfg),
-    )
+    venv = training_env(cfg, game_config(cfg), learner_seat=None)
     venv.reset()
     rng = np.random.default_rng(0)
     steps = episodes = 0

@@ -15,7 +15,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from experiments.common.output import RUNS, file_stem
+from experiments.common.output import RUNS, file_stem, write_csv
 from mamma_mia_env.plumbing.files import write_figure, write_file
 from mamma_mia_env.plumbing.provenance import provenance
 
@@ -78,14 +78,7 @@ def write_training_run(
     ``summary.json`` (``summary`` with the settings, the env steps, the overall rate and
     the provenance) and ``progress.png`` (a panel per ``(row key, title)``), named by
     ``--name`` if given; returns the summary."""
-    import csv
-    import io
-
-    fh = io.StringIO(newline="")
-    w = csv.DictWriter(fh, fieldnames=list(rows[0]))
-    w.writeheader()
-    w.writerows(rows)
-    write_file(args.out / f"{args.name or 'progress'}.csv", fh.getvalue(), "progress table")
+    write_csv(args.out / f"{args.name or 'progress'}.csv", rows, "progress table")
     total = rows[-1]["env_steps"]
     summary = {
         **summary,

@@ -10,8 +10,8 @@ from experiments.common.output import RESULTS
 
 
 def _commit(prov: dict) -> str:
-    """The short revision of a provenance record (both the old and the shared format)."""
-    rev = prov.get("git_commit") or (prov.get("git") or {}).get("revision") or "unknown"
+    """The short revision of a provenance record."""
+    rev = (prov.get("git") or {}).get("revision") or "unknown"
     return str(rev)[:7]
 
 

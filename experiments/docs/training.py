@@ -14,7 +14,7 @@ from experiments.docs.ladder import pairings_table
 def cleanrl_ppo() -> str:
     """The CleanRL-style PPO run (python -m experiments.train.cleanrl_ppo --export): its throughput,
     overall / env alone (the target: 0.5) and the update's share of the wall
-    time (results written before the script timed its parts have none: "-")."""
+    time."""
     lines = [
         "| run | env steps | env steps/s: overall / rollout / env only | overall / env only | "
         "update share | win share trained (random) | orders delivered trained (random) |",
@@ -25,7 +25,6 @@ def cleanrl_ppo() -> str:
         a, t, ev = d["args"], d["throughput"], d["evaluation"]
         tr, rnd = ev["trained"], ev["random"]
         ratio = t["env_steps_per_s_overall"] / t["env_steps_per_s_env_only"]
-        share = f"{t['share_update']:.2f}" if "share_update" in t else "-"
         warm = a.get("warm_start_games", 0)
         warm_text = (
             f" after a warm start on {warm:,} `{a['warm_start_teacher']}` games" if warm else ""
@@ -38,14 +37,17 @@ def cleanrl_ppo() -> str:
             f"{a['num_steps']} steps, {a['update_epochs']} epochs of {a['num_minibatches']} "
             f"minibatches at learning rate {a['learning_rate']:g} | {t['env_steps']:,} | "
             f"{t['env_steps_per_s_overall']:,.0f} / {t['env_steps_per_s_rollout']:,.0f} / "
-            f"{t['env_steps_per_s_env_only']:,.0f} | {ratio:.2f} | {share} | "
+            f"{t['env_steps_per_s_env_only']:,.0f} | {ratio:.2f} | {t['share_update']:.2f} | "
             f"{tr['win']:.3f} ({rnd['win']:.3f}) | {tr['delivered']:.2f} ({rnd['delivered']:.2f}) |"
         )
     return "\n".join(lines) + "\n"
 
 
-def _rate(r: float, lo: float, hi: float) -> str:
-    return f"{100 * r:.1f}% ({100 * lo:.1f}-{100 * hi:.1f})"
+def _rate(d: dict) -> str:
+    """A result's win rate with its 95% interval."""
+    return (
+        f"{100 * d['win_rate']:.1f}% ({100 * d['win_rate_low']:.1f}-{100 * d['win_rate_high']:.1f})"
+    )
 
 
 def shipped_policy() -> str:
@@ -66,19 +68,16 @@ def shipped_policy() -> str:
     rates = {r["agent"]: r for r in demo["results"]}
     ppo, builder = rates["ppo"], rates["builder"]
     return (
-        f"The shipped policies (`--agents ppo`) beat `builder`: "
-        f"{_rate(b2['win_rate'], b2['win_rate_low'], b2['win_rate_high'])} of "
-        f"{b2['games']:,} two-player games, and "
-        f"{_rate(b4['win_rate'], b4['win_rate_low'], b4['win_rate_high'])} of "
+        f"The shipped policies (`--agents ppo`) beat `builder`: {_rate(b2)} of "
+        f"{b2['games']:,} two-player games, and {_rate(b4)} of "
         f"{b4['games']:,} four-player games against three `builder`s (chance 25%) "
         f"(`ppo/ppo_2p_final_eval.json`, `ppo/ppo_4p_final_eval.json`). Against the search bot "
-        f"(`--agents search`) the two-player policy wins "
-        f"{_rate(ppo_s['win_rate'], ppo_s['win_rate_low'], ppo_s['win_rate_high'])} of "
+        f"(`--agents search`) the two-player policy wins {_rate(ppo_s)} of "
         f"{ppo_s['games']:,} games (`scorecards/ppo_2p_random_builder_search.json`); the "
         f"strongest agent is the champion, the search bot guided by a network, which wins "
-        f"{_rate(champ_s['win_rate'], champ_s['win_rate_low'], champ_s['win_rate_high'])} "
-        f"(`scorecards/champion_2p_search.json`). In the mixed four-player field of the "
-        f"README's demo tournament `ppo` wins {100 * ppo['win_rate']:.1f}% and `builder` "
+        f"{_rate(champ_s)} (`scorecards/champion_2p_search.json`). In the mixed four-player "
+        f"field of the README's demo tournament `ppo` wins {100 * ppo['win_rate']:.1f}% and "
+        "`builder` "
         f"{100 * builder['win_rate']:.1f}% of their games (`demo_tournament/demo.json`).\n"
     )
 
@@ -117,19 +116,15 @@ def shipped_2p() -> str:
         total += minutes
         lines.append(
             f"| {i} | `{command}` | {f'`{Path(start).name}`' if start else 'scratch'} | "
-            f"{minutes:.1f} min | vs `{rival}`: "
-            f"{_rate(final['win_rate'], final['win_rate_low'], final['win_rate_high'])} | "
-            f"`{name}` |"
+            f"{minutes:.1f} min | vs `{rival}`: {_rate(final)} | `{name}` |"
         )
     ev = json.loads((RESULTS / "ppo" / "ppo_2p_final_eval.json").read_text())["builder"]
     seed7 = json.loads((RESULTS / "vs_builder_seed7" / "ppo_2p.json").read_text())
     s7 = next(r for r in seed7["results"] if r["agent"] == "ppo")
     return "\n".join(lines) + (
         f"\n\n{total:.0f} min of training wall time in all. Against `builder`: "
-        f"{_rate(ev['win_rate'], ev['win_rate_low'], ev['win_rate_high'])} of "
-        f"{ev['games']:,} duplicate-deal games at seed 2 (`ppo/ppo_2p_final_eval.json`), "
-        f"{_rate(s7['win_rate'], s7['win_rate_low'], s7['win_rate_high'])} at seed 7 "
-        "(`vs_builder_seed7/ppo_2p.json`).\n"
+        f"{_rate(ev)} of {ev['games']:,} duplicate-deal games at seed 2 "
+        f"(`ppo/ppo_2p_final_eval.json`), {_rate(s7)} at seed 7 (`vs_builder_seed7/ppo_2p.json`).\n"
     )
 
 
@@ -182,8 +177,7 @@ def ten_minutes() -> str:
     return (
         f"| win rate vs `{f['opponent']}` (sampled) | games (seed) | env steps | training wall "
         "time (CPU time) | overall / env alone |\n|---:|---:|---:|---:|---:|\n"
-        f"| {_rate(f['win_rate'], f['win_rate_low'], f['win_rate_high'])} "
-        f"({100 * sampled['win_rate']:.1f}%) | "
+        f"| {_rate(f)} ({100 * sampled['win_rate']:.1f}%) | "
         f"{f['games']:,} ({f['seed']:,}) | {t['env_steps']:,} | "
         f"{w['training_seconds'] / 60:.1f} min ({w['training_cpu_seconds'] / 60:.1f} min) | "
         f"{t['overall_over_env_only']:.2f} |\n\n"
@@ -207,7 +201,7 @@ def cleanrl_warm_start() -> str:
     ]
     for label, res in doc["settings"].items():
         runs, s = res["runs"], res["summary"]
-        rates = ", ".join(_rate(r["win_rate"], r["win_rate_low"], r["win_rate_high"]) for r in runs)
+        rates = ", ".join(_rate(r) for r in runs)
         bc = ", ".join(f"{r['warm_start_seconds']:.0f}" for r in runs)
         lines.append(
             f"| {label} | {rates} | {100 * s['final_win_rate_mean']:.1f}% | {bc} | {_wins(runs)} |"
@@ -247,8 +241,7 @@ def vs_search() -> str:
             f"| `--preset vs-search-{leg}` | `{Path(a['init_policy']).name}` | {rivals} | "
             f"{t['env_steps']:,} ({t['env_steps_per_s_overall']:,.0f}) | "
             f"{w['training_seconds'] / 60:.1f} min | {curve} | "
-            f"**{_rate(f['win_rate'], f['win_rate_low'], f['win_rate_high'])}** "
-            f"({100 * f['sampled']['win_rate']:.1f}%) | `{name}` |"
+            f"**{_rate(f)}** ({100 * f['sampled']['win_rate']:.1f}%) | `{name}` |"
         )
     return "\n".join(lines) + "\n"
 
@@ -275,24 +268,19 @@ def expert_iteration() -> str:
         f"while labelled | labelling + fit (min) | vs `{a['opponent']}` after the round, "
         f"{a['curve_games']} deals (seed {docs[0]['provenance']['seeds']['curve_seed']:,}) |",
         "|---|---:|---:|---:|---:|---|",
-        f"| | start (`{Path(a['init_policy']).name}`) | - | - | - | "
-        f"{_rate(s['win_rate'], s['win_rate_low'], s['win_rate_high'])} |",
+        f"| | start (`{Path(a['init_policy']).name}`) | - | - | - | {_rate(s)} |",
     ]
     finals, done = [], 0
     for (name, preset), d in zip(runs, docs, strict=True):
         for r in d["rounds"]:
-            c = r["curve"]
             lines.append(
                 f"| `--preset {preset}` | {done + r['round']} | {r['positions']:,} | "
                 f"{100 * r['win_rate_while_labelled']:.1f}% | {r['label_seconds'] / 60:.1f} + "
-                f"{r['fit_seconds'] / 60:.1f} | "
-                f"{_rate(c['win_rate'], c['win_rate_low'], c['win_rate_high'])} |"
+                f"{r['fit_seconds'] / 60:.1f} | {_rate(r['curve'])} |"
             )
         done += len(d["rounds"])
-        f = d["final"]
         finals.append(
-            f"after round {done} (`--preset {preset}`), "
-            f"**{_rate(f['win_rate'], f['win_rate_low'], f['win_rate_high'])}**, "
+            f"after round {done} (`--preset {preset}`), **{_rate(d['final'])}**, "
             f"{d['wall']['training_seconds'] / 60:.1f} min wall of training (`{name}`)"
         )
     f = docs[0]["final"]

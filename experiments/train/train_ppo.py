@@ -47,7 +47,7 @@ from experiments.common.imitation import behaviour_clone, sb3_clonable, teacher_
 from experiments.common.output import RESULTS, RUNS, write_csv
 from experiments.common.ppo_outputs import export_run, select_policy, write_summary
 from experiments.common.provenance import bot_sources, git_revision
-from experiments.common.sb3_ppo import env_throughput, make_callbacks, plot_curves
+from experiments.common.sb3_ppo import env_throughput, make_callbacks, plot_curves, training_env
 from experiments.common.training import set_threads
 from mamma_mia_env.plumbing.files import write_file
 
@@ -179,21 +179,8 @@ def make_model(cfg: dict, config: Any, out: Path, verbose: int) -> tuple[Any, An
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.logger import configure
 
-    from mamma_mia_agents import load_agent
-    from mamma_mia_env.integrations.sb3 import MammaMiaSB3VecEnv
-
     seed = int(cfg["seed"])
-    env_cfg = cfg["env"]
-    opp_cfg = cfg["opponents"]
-    venv = MammaMiaSB3VecEnv(
-        int(env_cfg["n_envs"]),
-        opponents=[load_agent(a) for a in opp_cfg["pool"]],
-        opponent_probs=opp_cfg.get("probs"),
-        learner_seat=env_cfg.get("learner_seat"),
-        opponent_delivery_penalty=float(env_cfg["opponent_delivery_penalty"]),
-        seed=seed,
-        config=config,
-    )
+    venv = training_env(cfg, config, cfg["env"].get("learner_seat"))
     ppo = dict(cfg["ppo"])
     net_arch = ppo.pop("net_arch")
     activation = ppo.pop("activation")
