@@ -1,58 +1,35 @@
 """The experiment scripts' flags go through the same checks as the ``mamma-mia`` CLI.
 
 ``checked(parser)`` rewrites a finished parser in place, so no script can forget a
-flag: a ``type=int`` becomes ``whole`` (ASCII digits, >= 0; no ``" 5"``, ``"-1"``,
-``"5_000"`` or ``"1e3"``), a ``type=float`` becomes ``finite`` (>= 0; no ``nan``,
-``inf`` or ``1e999``), and an output flag (``--out``) is checked when the flags are read, before
-any work: a directory that is writable or can be created (``out_dir_arg``), or, for the
-scripts whose ``--out`` is one JSON file, a file that can be written there.
+flag: a ``type=int`` takes ASCII digits, >= 0 (no ``" 5"``, ``"-1"``, ``"5_000"`` or
+``"1e3"``), a ``type=float`` a finite number >= 0 (no ``nan``, ``inf`` or ``1e999``),
+and an output flag (``--out``) is checked when the flags are read, before any work: a
+directory that is writable or can be created, or, for the scripts whose ``--out`` is
+one JSON file, a file that can be written there (``mamma_mia_env.plumbing.arguments``).
 """
 
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from mamma_mia_env.plumbing.arguments import int_flag, out_dir_flag, out_file_flag, real_flag
 
-__all__ = ["agent_problems", "checked", "finite", "out_file_arg", "whole"]
-
-
-def whole(flag: str, lo: int | None = 0) -> Callable[[str], int]:
-    """An argparse type: an integer written in ASCII digits, at least ``lo`` (no
-    experiment flag takes a negative count, seed or size)."""
-    return int_flag(flag, lo)
-
-
-def finite(flag: str, lo: float | None = 0.0) -> Callable[[str], float]:
-    """An argparse type: a finite real number, at least ``lo`` (no experiment flag takes
-    a negative time, rate or coefficient)."""
-    return real_flag(flag, lo)
-
-
-def out_file_arg(flag: str, kind: Any = Path) -> Callable[[str], Any]:
-    """An argparse type: a file path that can be written, as a ``Path`` (or the string,
-    for a flag without ``type=Path``): ``plumbing.arguments.out_file_flag``."""
-    return out_file_flag(flag, Path if kind is Path else str)
-
-
-def _out_dir(flag: str, kind: Any) -> Callable[[str], Any]:
-    """A checked directory, as the flag's own type gave it (a ``Path`` or a string)."""
-    return out_dir_flag(flag, Path if kind is Path else str)
+__all__ = ["agent_problems", "checked"]
 
 
 def _retype(action: argparse.Action) -> Any:
     """The checked ``type`` for one action (``None``: keep its own)."""
     flag = max(action.option_strings, key=len, default=action.dest)
-    if action.type is int:
-        return whole(flag)
-    if action.type is float:
-        return finite(flag)
+    if action.type is int:  # no experiment flag takes a negative count, seed or size
+        return int_flag(flag, 0)
+    if action.type is float:  # ... nor a negative time, rate or coefficient
+        return real_flag(flag, 0.0)
     if action.dest == "out" and action.type in (None, str, Path):
+        kind = Path if action.type is Path else str  # the flag's own type
         one_file = "(JSON)" in (action.help or "")
-        return out_file_arg(flag, action.type) if one_file else _out_dir(flag, action.type)
+        return out_file_flag(flag, kind) if one_file else out_dir_flag(flag, kind)
     return None
 
 

@@ -173,10 +173,11 @@ def _bool(text: str) -> bool:
 
 
 def _optional(kind: type, flag: str) -> Any:
-    """An argparse type: ``none``, or a checked int or finite float (``arguments``)."""
-    from experiments.common.arguments import finite, whole
+    """An argparse type: ``none``, or an int or finite float of at least 0, checked as
+    ``experiments.common.arguments`` checks every experiment flag."""
+    from mamma_mia_env.plumbing.arguments import int_flag, real_flag
 
-    inner = whole(flag) if kind is int else finite(flag)
+    inner = int_flag(flag, 0) if kind is int else real_flag(flag, 0.0)
 
     def parse(text: str) -> Any:
         return None if text.lower() == "none" else inner(text)
