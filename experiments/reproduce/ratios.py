@@ -50,7 +50,6 @@ def bot_speed_ratios(name: str, path: Path) -> dict[str, float]:
     v, g = doc["vector_env"], doc["games"]
     return {
         "vector env builder / random turns/s": v["builder_over_random"],
-        "vector env compiled / numpy builder": v["compiled_over_numpy_builder"],
         "10,000 games tournament / compiled loop s": (
             g["tournament_seconds"] / g["compiled_loop_seconds"]
         ),
