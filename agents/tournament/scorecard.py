@@ -56,6 +56,7 @@ from mamma_mia_agents.bots.ppo_agent import PPOAgent
 from mamma_mia_agents.bots.ppo_policy import PolicyFileError
 from mamma_mia_agents.tournament.ladder_rating import Result, fit_rating
 from mamma_mia_agents.tournament.matches import AgentMismatchError, check_agents, load_agents
+from mamma_mia_agents.tournament.output import aligned
 from mamma_mia_agents.tournament.runner import run_tournament
 from mamma_mia_agents.tournament.schedule import MAX_GAMES
 from mamma_mia_env._version import __version__
@@ -346,12 +347,7 @@ def format_scorecard(card: dict[str, Any]) -> str:
                          f"{100 * r['win_rate']:.1f}%",
                          f"{100 * r['win_rate_low']:.1f}-{100 * r['win_rate_high']:.1f}%",
                          f"{100 * r['chance']:.1f}%", f"{r['mean_delivered']:.2f}"])  # fmt: skip
-    widths = [max(len(x) for x in col) for col in zip(head, *body, strict=True)]
-    for cells in [head, ["-" * w for w in widths], *body]:
-        lines.append("  ".join(
-            c.ljust(w) if i == 1 else c.rjust(w)
-            for i, (c, w) in enumerate(zip(cells, widths, strict=True))
-        ))  # fmt: skip
+    lines += aligned([head, *body])
     for n, why in card["skipped"].items():
         lines.append(f"{n} players: skipped: {why}")
     for name in card.get("itself", []):
