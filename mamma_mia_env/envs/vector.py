@@ -107,8 +107,8 @@ class MammaMiaVectorEnv(VectorEnv):
     seat on another seat's move. The spaces, the info keys, ``autoreset_mode``
     (SAME_STEP, NEXT_STEP, DISABLED), the partial reset
     ``reset(options={"reset_mask": mask})`` and ``copy`` are in docs/ENV.md, "Infos
-    and episode end". With ``copy=False`` the returned arrays are buffers the next step overwrites;
-    the legality check never reads one (it reads a private copy of the masks).
+    and episode end". With ``copy=False`` the returned arrays are buffers the next step
+    overwrites; the legality check never reads one (it reads a private copy of the masks).
     """
 
     metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.SAME_STEP}
