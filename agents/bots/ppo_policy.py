@@ -51,11 +51,11 @@ from mamma_mia_env.plumbing.files import write_npz
 
 FORMAT = "mamma-mia-policy/1"
 ACTIVATIONS = ("tanh", "relu")
+#: A float32 lead below this is decided in float64 (``NumpyPolicy.best_actions``): the
+#: float32 logits of the shipped networks differ by at most about 1e-4 between CPUs.
+NEAR_TIE = 1e-2
 #: Limits of a policy file: its size on disk, its arrays unpacked, its hidden layers and
 #: its metadata. The shipped policies are about 1.2 MB (1.2 MB unpacked, two layers).
-#: a float32 lead below this is decided in float64 (``NumpyPolicy.best_actions``): the
-#: float32 logits of the shipped networks differ by at most about 1e-4 between CPUs
-NEAR_TIE = 1e-2
 MAX_POLICY_BYTES = 64 * 2**20
 MAX_ARRAY_BYTES = 256 * 2**20
 MAX_LAYERS = 32

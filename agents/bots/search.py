@@ -82,7 +82,6 @@ class SearchAgent(Agent):
         self.time_ms = time_ms
         self.margin = float(margin)
         self._cache: dict[Config, tuple] = {}
-        self.last_stats: dict[str, float] = {}
 
     def __repr__(self) -> str:
         budget = f"time_ms={self.time_ms}" if self.time_ms else f"worlds={self.worlds}"
@@ -151,7 +150,6 @@ class SearchAgent(Agent):
     def _decide(self, state: GameState, rng: np.random.Generator) -> int:
         cands = self.candidate_actions(state, rng)
         if len(cands) == 1:
-            self.last_stats = {"candidates": 1, "worlds": 0}
             return int(cands[0])
         values = self._rollout_values(state, cands, rng)
         return int(cands[int(np.argmax(values))])
@@ -213,7 +211,6 @@ class SearchAgent(Agent):
             done += self.worlds
             if self.time_ms is None or (time.perf_counter() - start) * 1e3 >= self.time_ms:
                 break
-        self.last_stats = {"candidates": k, "worlds": done}
         return total / done
 
     def _values(self, batch: GameState, me: int) -> np.ndarray:

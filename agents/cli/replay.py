@@ -22,7 +22,6 @@ from mamma_mia_env.game.log import LogError, load_log
 from mamma_mia_env.plumbing.arguments import add_int_flag, out_file_flag
 from mamma_mia_env.plumbing.files import FileError, write_file
 from mamma_mia_env.render.html import replay_html, reveal_starts, step_caption
-from mamma_mia_env.render.html import seat_names as log_seat_names
 from mamma_mia_env.render.text import seat_label
 from mamma_mia_env.render.view import table_view
 
@@ -129,7 +128,7 @@ def replay_lines(
     view = table_view(
         log["_states"][pos], cfg.num_players, viewer, cfg.observation_mode == "recall"
     )
-    raw = log_seat_names(log)
+    raw = log.get("agents")  # the agents by seat, if the log records them
     names = {s: seat_label(s, raw, you=viewer) for s in range(cfg.num_players)}
     last = len(log["_states"]) - 1
     who = "every hand" if viewer is None else f"what seat {viewer} knows"

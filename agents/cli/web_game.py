@@ -9,9 +9,9 @@ against the real state).
 
 ``new_game`` makes a game from the page's new-game form, each field checked.
 
-Undo goes back to the person's previous decision by rebuilding the game from its
-config, seat, agents, seed and the actions before that decision: exact, because the
-agents' moves depend only on the actions so far (``Game.bot_action``).
+Undo goes back to the person's previous decision by replaying the game from its seed
+with the actions before that decision (``Game.undo``): exact, because the agents'
+moves depend only on the actions so far (``Game.bot_action``).
 """
 
 from __future__ import annotations
@@ -54,17 +54,12 @@ class WebGame:
         self.lock = threading.Lock()
         self.touched = time.monotonic()
         self.game = game
-        self.actors: list[int] = []
         self.moves: list[dict[str, Any]] = []
-        self._replay_actors()
 
-    def _replay_actors(self) -> None:
-        """Who made each action so far: replayed from the actions (a resumed game)."""
-        g = self.game
-        fresh = Game(g.config, g.seat, g.specs, g.seed, [])
-        for a in g.actions:
-            self.actors.append(int(fresh.rec["seat"]))
-            fresh.apply(a)
+    @property
+    def actors(self) -> list[int]:
+        """The seat that made each action so far (``Game.steps``)."""
+        return [step.seat for step in self.game.steps]
 
     # -- moves -----------------------------------------------------------------------
     def person_to_move(self) -> bool:
@@ -92,7 +87,6 @@ class WebGame:
         g = self.game
         seat = int(g.rec["seat"])
         reveal = g.apply(action)
-        self.actors.append(seat)
         who = "You" if seat == g.seat else f"Seat {seat} ({g.names[seat]})"
         text = g.codec.to_str(action, seat)
         lines = reveal_lines(
@@ -103,20 +97,17 @@ class WebGame:
         del self.moves[:-RECENT]
 
     def can_undo(self) -> bool:
-        return self.game.seat in self.actors
+        return self.game.can_undo()
 
     def undo(self) -> None:
-        """Back to the person's previous decision: the game rebuilt from the actions
-        before it (the agents' later moves are undone with it)."""
-        if not self.can_undo():
+        """Back to the person's previous decision (``Game.undo``: the agents' later
+        moves are undone with it)."""
+        if not self.game.undo():
             raise MoveError("nothing to undo: you have not moved yet")
-        g = self.game
-        i = max(j for j, s in enumerate(self.actors) if s == g.seat)
-        self.game = Game(g.config, g.seat, g.specs, g.seed, g.actions[:i])
-        self.actors = self.actors[:i]
+        i = len(self.game.actions)
         self.moves = [m for m in self.moves if 0 <= m["n"] < i]
         note = "You undid your last decision."
-        self.moves.append({"n": -1, "seat": g.seat, "text": note, "reveal": []})
+        self.moves.append({"n": -1, "seat": self.game.seat, "text": note, "reveal": []})
 
     # -- what the page receives ------------------------------------------------------
     def page(self, game_id: str) -> dict[str, Any]:

@@ -33,7 +33,6 @@ K = N_KINDS  # ingredient kinds
 T = N_ORDER_TYPES  # order types
 F32 = np.float32
 BIG32 = np.float32(1.0e9)
-BIG64 = 1.0e9
 CHUNKS = 64  # work items of a parallel loop; each allocates its scratch once
 MAX_OVEN_ORDERS = MAX_SEATS * T  # a seat puts each of its order types in the oven once
 #: ``REMOVED_PER_KIND`` by player count, as a tuple the kernels can index

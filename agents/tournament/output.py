@@ -116,6 +116,20 @@ def prepare_output(
     return paths
 
 
+def aligned(rows: list[list[str]], left: frozenset[int] = frozenset({1})) -> list[str]:
+    """A text table of ``rows`` (the head first), each column as wide as its widest cell
+    and a rule under the head: the terminal tables of a tournament and of a scorecard."""
+    widths = [max(len(x) for x in col) for col in zip(*rows, strict=True)]
+
+    def fmt(cells: list[str]) -> str:
+        return "  ".join(
+            c.ljust(w) if i in left else c.rjust(w)
+            for i, (c, w) in enumerate(zip(cells, widths, strict=True))
+        )
+
+    return [fmt(rows[0]), "  ".join("-" * w for w in widths)] + [fmt(r) for r in rows[1:]]
+
+
 def markdown_table(rows: list[dict[str, Any]]) -> str:
     """A markdown table of ``TournamentResult.table`` rows (also as read from JSON)."""
     lines = [

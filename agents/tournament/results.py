@@ -25,7 +25,7 @@ import numpy as np
 from openskill.models import PlackettLuce
 
 from mamma_mia_agents.tournament.output import (
-    CSV_COLUMNS,
+    aligned,
     csv_text,
     markdown_table,
     plot_rows,
@@ -231,16 +231,7 @@ class TournamentResult:
                     f"{r['rating_mu']:.1f} ({r['rating_low']:.1f}-{r['rating_high']:.1f})",
                 ]
             )
-        widths = [max(len(x) for x in col) for col in zip(head, *body, strict=True)]
-        right = {0, 2, 3, 4, 5, 6, 7}
-
-        def fmt(cells: list[str]) -> str:
-            return "  ".join(
-                c.rjust(w) if i in right else c.ljust(w)
-                for i, (c, w) in enumerate(zip(cells, widths, strict=True))
-            )
-
-        lines = [fmt(head), "  ".join("-" * w for w in widths)] + [fmt(b) for b in body]
+        lines = aligned([head, *body])
         lines.append(
             f"chance level {100 / self.num_players:.1f}%; wins split on shared wins; "
             "rating: openskill PlackettLuce mu (mu -/+ 1.96 sigma)"
@@ -279,8 +270,6 @@ class TournamentResult:
         if path is not None:
             write_file(path, text + "\n", "results")
         return text
-
-    CSV_COLUMNS = CSV_COLUMNS
 
     def to_csv(self, path: str | os.PathLike | None = None) -> str:
         text = csv_text(self.table or self.compute_table())

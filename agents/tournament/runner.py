@@ -1,10 +1,5 @@
 """The tournament runner: many games between agents, duplicate deals, both cores.
 
-    >>> from mamma_mia_agents.tournament import run_tournament
-    >>> res = run_tournament(["random", "counter", "builder", "hoarder"], num_players=4,
-    ...                      games=2000, seed=0)
-    >>> print(res.format_table())
-
 **Seating and duplicate deals** (``schedule``). With k agents at N seats, every table
 of N agents is played in all N rotations (``seating="rotate"``) or all seat orders
 (``"permute"``), on every deal: deal ``d`` of a tournament with seed ``s`` uses the

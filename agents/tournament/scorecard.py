@@ -4,40 +4,16 @@
     >>> card = evaluate("builder", ladder=["random"], players=(2, 4), games=200)
     >>> print(format_scorecard(card))
 
-``mamma-mia evaluate SPEC`` is this module on the command line (docs/AGENTS.md,
-"Scorecard: mamma-mia evaluate").
+``mamma-mia evaluate SPEC`` is this module on the command line. What is played (per
+player count and ladder rung, a duplicate-deal tournament of the agent in one seat
+against copies of the rung), the ladder (``LADDER``, ``reference_ladder``), the seeds
+(``EVAL_SEED``, ``BATCH``), the rating (``ladder_rating``, ``ANCHORS``,
+``ANCHOR_SOURCES``) and which counts are skipped or refused: docs/AGENTS.md,
+"Scorecard: mamma-mia evaluate".
 
-**What is played.** For each player count N (default 2 and 4) and each rung of the
-ladder, a duplicate-deal tournament (``run_tournament``, seats rotated): the agent in one
-seat against ``N - 1`` copies of the rung, every deal played once per seat of the agent,
-so the luck of the deal cancels out. The win rate is the agent's mean win share (a win
-shared by k players counts 1/k; chance is 1/N), with its 95% Wilson interval
-(``results.wilson_interval``).
-
-**The ladder** (``LADDER``): ``random``, ``builder``, ``search`` and ``champion``, weakest
-first; a rung that is not a bundled agent of the installed version (``champion`` before
-it shipped) is left out and the scorecard says so (``reference_ladder``); so is the rung
-that is the agent itself (``evaluate champion`` plays random, builder and search).
-
-**The seeds.** Every pairing is played in batches of ``BATCH`` games (so that every
-core plays) on the deals of the tournament seed ``EVAL_SEED``
-(engine seeds ``EVAL_SEED * 2**32 + d``, ``d = 0, 1, ...``): the same deals for every
-agent and every rung. No shipped training or documented result uses it: the trainings
-(``experiments/configs``) seed 0 and evaluate on tournament seeds 1 and 2 (engine seeds
-below ``3 * 2**32``), their games are drawn by a generator seeded 0, and the leaderboard,
-the docs and the strength experiments use tournament seeds 0 to a few dozen. An agent
-tuned on these deals would be tuned on the test set: train on other seeds.
-
-**The rating** (``ladder_rating``): an Elo number fitted by maximum likelihood to the win
-shares against the rungs, whose ratings are fixed (``ANCHORS``: random = 0 at every
-player count; every other rung's anchor is the rating this command gave that rung against
-the rungs below it, ``ANCHOR_SOURCES``). A rung without an anchor still gets a row but
-does not enter the rating. One rating per player count, and one over all of them.
-
-An agent that cannot play a player count (a policy file trained for 2 players, asked
-for 4) skips that count, with the reason in the scorecard; one that can play none is
-refused before any game (``ScorecardError``). So is a ladder rung that cannot play one
-of the counts: a scorecard's rungs are the same at every count.
+``EVAL_SEED`` is one no shipped training or documented result uses (the trainings seed
+0 and evaluate on tournament seeds 1 and 2, the docs use seeds 0 to a few dozen): an
+agent tuned on these deals would be tuned on the test set.
 """
 
 from __future__ import annotations
@@ -56,6 +32,7 @@ from mamma_mia_agents.bots.ppo_agent import PPOAgent
 from mamma_mia_agents.bots.ppo_policy import PolicyFileError
 from mamma_mia_agents.tournament.ladder_rating import Result, fit_rating
 from mamma_mia_agents.tournament.matches import AgentMismatchError, check_agents, load_agents
+from mamma_mia_agents.tournament.output import aligned
 from mamma_mia_agents.tournament.runner import run_tournament
 from mamma_mia_agents.tournament.schedule import MAX_GAMES
 from mamma_mia_env._version import __version__
@@ -346,12 +323,7 @@ def format_scorecard(card: dict[str, Any]) -> str:
                          f"{100 * r['win_rate']:.1f}%",
                          f"{100 * r['win_rate_low']:.1f}-{100 * r['win_rate_high']:.1f}%",
                          f"{100 * r['chance']:.1f}%", f"{r['mean_delivered']:.2f}"])  # fmt: skip
-    widths = [max(len(x) for x in col) for col in zip(head, *body, strict=True)]
-    for cells in [head, ["-" * w for w in widths], *body]:
-        lines.append("  ".join(
-            c.ljust(w) if i == 1 else c.rjust(w)
-            for i, (c, w) in enumerate(zip(cells, widths, strict=True))
-        ))  # fmt: skip
+    lines += aligned([head, *body])
     for n, why in card["skipped"].items():
         lines.append(f"{n} players: skipped: {why}")
     for name in card.get("itself", []):

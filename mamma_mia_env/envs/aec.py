@@ -77,48 +77,19 @@ def env(render_mode: str | None = None, illegal_reward: float = -1.0, **config: 
 class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped env
     """Mamma Mia! (Uwe Rosenberg, 1999) for 2-5 players, as a PettingZoo AEC env.
 
-    ## Description
     Players bake pizzas by playing ingredient cards and order cards onto a shared
-    face-down oven, trusting their memory of what went in. When the supply runs out,
-    the holder of the Mamma Mia! card reveals the oven card by card and each order is
-    checked against the face-up ingredient piles. Three rounds; most delivered orders
-    wins. The rules, with every variant as a config flag, are in docs/RULES.md.
+    face-down oven, trusting their memory of what went in; the rules, with every variant
+    as a config flag, are in docs/RULES.md. Actions (a whole turn is one joint action,
+    read and written by ``ActionCodec``), observations (only what the observing player
+    may know), rewards, infos (``Decision``, ``Phase``, ``round`` as ints, so libraries
+    that make tensors of infos take them as they are) and episode end: docs/ENV.md.
 
-    ## Spaces
-    Action: ``Discrete(n)``: a whole turn is one joint action (ingredients to play or
-    pass, an order card or none, the pile to draw from); the reveal's owner decisions
-    (add cards from hand or decline, the Monotoni joker, a Minimale tie) are seven
-    more actions. ``ActionCodec`` reads and writes them; docs/ENV.md has the layout.
-    Observation: ``{"observation": float32 vector, "action_mask": int8 vector}``;
-    the vector holds only what the observing player may know (docs/ENV.md, slice by
-    slice); ``observation_mode="top_card"`` drops everything that takes memory.
-
-    ## Rewards
-    ``reward_mode``: ``"win_loss"`` (+1 sole winner, 0 shared win, -1 others, at the
-    end), ``"delivered"`` (+1 to the owner when an order is delivered) or
-    ``"delivered_win_loss"`` (both).
-
-    ## Infos
-    Every agent, every step, the same int keys: ``decision`` (``Decision``: ``TURN`` or
-    ``REVEAL`` for the agent to act, ``NONE`` otherwise), ``phase`` (``Phase``) and
-    ``round`` (0-2); libraries that make tensors of infos (TorchRL's
-    ``PettingZooWrapper``) take them as they are.
-
-    ## Episode end
-    Terminates after the third round's reveal. Truncates when ``max_turns`` play
-    turns have been taken (off by default; the idle-cycle guard already ends a round
-    in which nobody can move a card).
-
-    ## Arguments
-    ``render_mode`` ("ansi", "human" or "rgb_array": a ``(720, 960, 3)`` uint8 picture
-    of what "ansi" shows) and the fields of ``Config`` (``mamma_mia_env.game.config``;
-    each with its default and allowed values in docs/ENV.md, "The config").
+    Arguments: ``render_mode`` ("ansi", "human" or "rgb_array": a ``(720, 960, 3)``
+    uint8 picture of what "ansi" shows) and the fields of ``Config``.
     ``reset(options={"state": GameState | JSON text | dict})`` starts from a saved or
     built position (``mamma_mia_env.game.positions.build_position``), validated first.
-
-    ## Seeds
-    ``infos`` hold no seed (a seed determines every hidden card); the experimenter
-    reads ``seed_used``, ``event_log()`` or ``save_state()`` on the env object.
+    ``infos`` hold no seed (a seed determines every hidden card); the experimenter reads
+    ``seed_used``, ``event_log()`` or ``save_state()`` on the env object.
     """
 
     metadata: dict[str, Any] = {

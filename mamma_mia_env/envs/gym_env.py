@@ -69,40 +69,19 @@ def _action_int(action: Any) -> int:
 class MammaMiaGymEnv(gym.Env):
     """Mamma Mia! for one learner against opponent policies (gymnasium ``Env``).
 
-    ## Spaces
-    Action: ``Discrete(n_actions)`` (655, or 1,825 with ``double_ingredients``), in
-    the learner's canonical frame by default (``canonical=True``: every seat is
-    relabelled to look like seat 0, see ``mamma_mia_env.game.symmetry``; the env maps the
-    action back). Observation: the learner's observation vector (docs/ENV.md),
-    canonical and divided by ``obs_scale`` by default (``normalize=True``).
-    ``action_masks()`` gives the legal actions as a bool vector (sb3-contrib's
-    ``MaskablePPO`` reads it); ``info["action_mask"]`` holds the same as int8.
+    The reward is what the learner's seat earned from its action up to its next
+    decision, opponents' moves included (never the reward of whoever moved last).
+    Spaces (the learner's canonical frame and ``obs_scale`` by default), masks,
+    ``info["result"]``, reset options and registered ids: docs/TRAINING.md,
+    "MammaMiaGymEnv". The game's seed is not in ``info`` (it determines every hidden
+    card): the experimenter reads it with ``game_seed()``.
 
-    ## Rewards
-    What the learner's seat earned from its action up to its next decision (or the
-    end), including rewards that arrive on opponents' moves: ``reward_mode`` as in the
-    AEC env, minus ``opponent_delivery_penalty`` x the orders the opponents delivered
-    (per opponent). Never the reward of the seat that happened to move last.
-
-    ## Episode end
-    One game. ``terminated`` after the third round's reveal, ``truncated`` when
-    ``max_turns`` is reached. The final ``info["result"]`` has the learner's win share
-    (1 sole win, 1/k shared, 0 loss), its orders delivered, the opponents' mean and its
-    seat. The game's seed is not in ``info`` (it determines every hidden card); the
-    experimenter reads it with ``game_seed()``.
-
-    ## Arguments
-    The learner options (``LearnerOptions``: ``opponents``, ``opponent_probs``,
-    ``learner_seat``, ``opponent_delivery_penalty``, ``canonical``, ``normalize``) as
-    ``options=LearnerOptions(...)`` or as keywords. ``opponents``: a policy or a pool of
-    policies (objects with ``act_batch(obs, masks, rng, seats)``, e.g.
-    ``mamma_mia_agents.load_agent("builder")``); default uniform random.
-    ``opponent_probs``: weights over the pool. ``learner_seat``: an int, or ``None`` for
-    a random seat each episode. ``illegal_action``: ``"terminate"``
-    (default, as PettingZoo's ``TerminateIllegalWrapper``: the episode ends with
-    ``illegal_reward`` for the learner and ``info["illegal_action"]``) or ``"raise"``
-    (``IllegalActionError``); a masked policy never plays one. ``record_actions``: keep
-    every seat's actions (``info["actions"]`` at the end) for replays. Other keywords are fields of
+    Arguments: the learner options (``LearnerOptions``) as ``options=LearnerOptions(...)``
+    or as keywords. ``illegal_action``: ``"terminate"`` (default, as PettingZoo's
+    ``TerminateIllegalWrapper``: the episode ends with ``illegal_reward`` for the learner
+    and ``info["illegal_action"]``, so that env checkers sampling unmasked actions run)
+    or ``"raise"`` (``IllegalActionError``). ``record_actions``: keep every seat's
+    actions (``info["actions"]`` at the end) for replays. Other keywords are fields of
     ``Config`` (``num_players``, ``reward_mode``, rule flags, ...).
     """
 

@@ -42,50 +42,19 @@ RESULT_FIELDS = (
 class MammaMiaLearnerVectorEnv(VectorEnv):
     """B games of Mamma Mia!, one learner seat each, as a gymnasium ``VectorEnv``.
 
-    ## Description
-    In every game the learner holds one seat (fixed, or drawn per game); the other
-    seats are played inside ``step`` by opponent policies (any objects with
-    ``act_batch(obs, masks, rng, seats)``, e.g. the compiled heuristic bots of
-    ``mamma_mia_agents.load_agent("builder")``; default uniform random), one batched
-    call per policy and engine step, until every game is at the learner's decision
-    again. The batched counterpart of ``MammaMiaGymEnv`` for CleanRL-style training
-    loops (``experiments/train/cleanrl_ppo.py``).
+    The batched counterpart of ``MammaMiaGymEnv`` for CleanRL-style training loops
+    (``experiments/train/cleanrl_ppo.py``): the opponents move inside ``step``, one
+    batched ``act_batch`` call per policy and engine step, until every game is at the
+    learner's decision again; rewards are ``(B,)``, the learner's, opponents' moves
+    included. Spaces, infos, the SAME_STEP autoreset with ``final_info["result"]`` and
+    the reset options: docs/TRAINING.md, "MammaMiaLearnerVectorEnv". No seed is in any
+    info (it determines every hidden card): the experimenter reads them with
+    ``game_seeds()`` / ``final_game_seeds()``.
 
-    ## Spaces
-    ``single_action_space``: ``Discrete(n_actions)`` (655, or 1,825 with
-    ``double_ingredients``), in the learner's canonical frame by default (every seat
-    looks like seat 0; the env maps actions back). ``action_space``:
-    ``MultiDiscrete([n_actions] * B)``. ``single_observation_space``: the learner's
-    observation vector (docs/ENV.md), canonical and divided by ``obs_scale`` by default;
-    ``observation_space`` the batch. The legal actions are in ``info["action_mask"]``
-    ``(B, n_actions)`` int8 (and ``action_masks()``, bool); ``info["seat"]`` is the
-    learner's seat in each game.
-
-    ## Rewards
-    ``(B,)`` float32: what the learner's seat earned from its action up to its next
-    decision (or the game's end), including rewards that arrive on opponents' moves;
-    ``reward_mode`` as in the AEC env, minus ``opponent_delivery_penalty`` x the orders
-    the opponents delivered (per opponent).
-
-    ## Episode end
-    One game: ``terminated`` after the third round's reveal, ``truncated`` at
-    ``max_turns``. Autoreset is ``AutoresetMode.SAME_STEP`` (``metadata``): the
-    returned observation is the next game's; ``info["final_obs"]`` (rows valid where
-    ``info["_final_obs"]``) is the learner's last view of the finished game and
-    ``info["final_info"]["result"]`` its result: ``win`` (1 sole win, 1/k shared, 0
-    loss), ``delivered``, ``opp_delivered`` (opponents' mean), ``seat``, ``truncated``.
-    No seed is in any info (it determines every hidden card): the experimenter reads
-    them with ``game_seeds()`` / ``final_game_seeds()``.
-
-    ## Arguments
-    ``num_envs``; the learner options as ``options=LearnerOptions(...)`` or as keywords:
-    ``opponents`` (a policy or a list: each opponent seat of each new
-    game draws one, by ``opponent_probs``); ``learner_seat`` (an int, or ``None``:
-    drawn per game); ``opponent_delivery_penalty``; ``canonical``; ``normalize``;
-    ``config=Config(...)`` or its fields as keywords (``num_players``,
-    ``reward_mode``, rule flags, ...). ``reset(seed=s)`` seeds the generator that draws
-    every game seed, learner seat and opponent (``reset()`` continues it);
-    ``options``: ``game_seeds`` (B seeds for this deal), ``learner_seats`` (B seats).
+    Arguments: ``num_envs``; the learner options (``LearnerOptions``) as
+    ``options=LearnerOptions(...)`` or as keywords; ``config=Config(...)`` or its fields
+    as keywords. ``reset(seed=s)`` seeds the generator that draws every game seed,
+    learner seat and opponent (``reset()`` continues it).
     """
 
     metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.SAME_STEP}

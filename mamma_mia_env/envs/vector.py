@@ -100,60 +100,15 @@ def reset_seeds(seed: Any, num_envs: int) -> np.ndarray:
 class MammaMiaVectorEnv(VectorEnv):
     """B games of Mamma Mia! stepped together, each at its own seat to act.
 
-    ## Description
-    A ``gymnasium.vector.VectorEnv`` for self-play and evaluation: every game is at the
-    decision of whichever seat is to act, and one policy (or several, by
-    ``info["seat"]``) answers for all of them. For one learner against opponents
-    played inside, see ``mamma_mia_env.envs.learner_vector.MammaMiaLearnerVectorEnv``.
-
-    ## Spaces
-    ``single_action_space``: ``Discrete(n_actions)`` as in the AEC env;
-    ``action_space``: ``MultiDiscrete([n_actions] * B)``.
-    ``single_observation_space``: the acting seat's observation (docs/ENV.md),
-    ``Box(0, 255, (obs_dim,), float32)``; ``observation_space`` the batch of them.
-    Masks come in ``info["action_mask"]`` ``(B, n_actions)`` int8, the acting seats in
-    ``info["seat"]`` (each key with gymnasium's ``_key`` mask, all True).
-
-    ## Rewards
-    ``(B, num_players)`` float32: what each seat of each game earned in this step
-    (``reward_mode`` as in the AEC env). Not gymnasium's usual ``(B,)``: a reward may
-    reach a seat on another seat's move. For wrappers that need ``(B,)`` (e.g.
-    ``RecordEpisodeStatistics``), pick a seat with
-    ``gymnasium.wrappers.vector.TransformReward(venv, lambda r: r[:, seat])``.
-
-    ## Episode end
-    ``terminated`` after the third round's reveal, ``truncated`` at ``max_turns``.
-    ``autoreset_mode`` (``metadata["autoreset_mode"]``):
-
-    * ``AutoresetMode.SAME_STEP`` (default): the game is dealt again within the step.
-      ``info["final_obs"]`` ``(B, obs_dim)`` holds the finished game seen by the seat
-      that is to act when it ends (rows valid where ``info["_final_obs"]``),
-      ``info["final_info"]`` its final info (``{"final_delivered": ...}``, masked by
-      ``info["_final_info"]``).
-    * ``AutoresetMode.NEXT_STEP``: the step that ends a game returns that last
-      observation (and an all-zero mask); the next step deals the next game, ignores
-      the action given for it and returns reward 0, not terminated.
-
-    * ``AutoresetMode.DISABLED``: as NEXT_STEP, the step that ends a game returns its
-      last observation and an all-zero mask; the game is dealt again only by
-      ``reset(options={"reset_mask": mask})``, and a step while a finished game has not
-      been reset is refused (``RuntimeError`` naming the games, nothing changed).
-
-    In all three, ``info["final_delivered"]`` ``(B, N)`` (masked by ``_final_delivered``)
-    holds the orders each seat delivered in the game that just ended.
-
-    ``reset(seed=None, options={"reset_mask": mask})`` (any mode; ``mask`` a numpy bool
-    array, one entry per game) deals new games in the selected slots only, gymnasium's
-    partial reset: with ``seed=None`` each from the next seed of its slot (as an
-    autoreset would), with ``seed`` from that slot's entry of a full reset's seeds
-    (``seed + i``, or ``seed[i]``), which also restarts the slot's seed sequence.
-
-    ## Arguments
-    ``num_envs`` and the fields of ``Config`` (or ``config=Config(...)``).
-    ``autoreset_mode``: an ``AutoresetMode`` or its value, see above. ``copy``
-    (default True): return fresh arrays each step; with False the arrays are reused
-    buffers, overwritten by the next step (faster). Either way the legality check
-    never reads a buffer handed out: it reads a private copy of the masks.
+    For self-play and evaluation: one policy (or several, by ``info["seat"]``) answers
+    for every game. For one learner against opponents played inside, see
+    ``mamma_mia_env.envs.learner_vector.MammaMiaLearnerVectorEnv``. Rewards are
+    ``(B, num_players)``, one per seat, not gymnasium's ``(B,)``: a reward may reach a
+    seat on another seat's move. The spaces, the info keys, ``autoreset_mode``
+    (SAME_STEP, NEXT_STEP, DISABLED), the partial reset
+    ``reset(options={"reset_mask": mask})`` and ``copy`` are in docs/ENV.md, "Infos
+    and episode end". With ``copy=False`` the returned arrays are buffers the next step
+    overwrites; the legality check never reads one (it reads a private copy of the masks).
     """
 
     metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.SAME_STEP}

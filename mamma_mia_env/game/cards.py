@@ -9,7 +9,6 @@ from __future__ import annotations
 import numpy as np
 
 INGREDIENTS: tuple[str, ...] = ("salami", "mushroom", "pineapple", "pepper", "olive")
-COLOURS: tuple[str, ...] = ("reddish-brown", "brown", "yellow", "green", "purple")
 N_KINDS = 5
 #: Card types: ``k`` single card of ingredient k, ``5 + k`` double card of ingredient k.
 N_CARD_TYPES = 10

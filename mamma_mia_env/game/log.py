@@ -230,8 +230,6 @@ def replay_events(
     events = []
     for i, a in enumerate(actions):
         rec = state.data[0]
-        if rec["phase"] == OVER:
-            raise IllegalActionError(f"actions[{i}] comes after the end of the game")
         seat, phase, rnd = int(rec["seat"]), PHASE_NAMES[int(rec["phase"])], int(rec["round"])
         pending = None
         if phase == "reveal":

@@ -41,8 +41,6 @@ from mamma_mia_env.game.cards import N_CARD_TYPES, N_KINDS, N_ORDER_TYPES, other
 from mamma_mia_env.game.config import Config
 from mamma_mia_env.game.observe import ORDER_SLOT_FEATURES, SEAT_FEATURES, observation_layout
 
-N_SIMPLE_OTHER = 4  # order types 0-3: "4 x other ingredient + 1 P"
-
 
 def ingredient_map(seat: int, num_players: int) -> np.ndarray:
     """``pi[a]``: the canonical index of absolute ingredient ``a`` seen from ``seat``."""

@@ -5,27 +5,15 @@
     >>> state = game.new_initial_state()             # a chance node: the deal
 
 ``pyspiel`` is imported only here and only when ``load_game`` (or ``register``) is
-called: the package works without OpenSpiel (``pip install open_spiel``).
-
-The model:
-
-* **Chance.** The first node is a chance node over ``num_deals`` deals (a parameter,
-  default 1,024, equally likely): outcome *d* deals the game from engine seed
-  ``deal_base + d``. Every later shuffle (the supply at each round's end) is drawn
-  by the game's own generator, seeded by the deal, so OpenSpiel sees the whole game's
-  chance as that first node. This is a faithful stochastic game whose deals are a
-  finite sample of all shuffles; a node per card drawn would make the chance branching
-  explicit but is not what the engine computes.
-* **Players, actions.** Seat *s* is OpenSpiel player *s*; actions are the engine's
-  (``Discrete(n_actions)``), legal actions its mask. Rewards are terminal, as the
-  engine's ``win_loss`` rewards (+1 a sole winner, 0 shared winners, -1 the others).
-* **Information.** ``information_state_tensor`` / ``_string`` are our ``recall``
-  observation (what a player with perfect memory of this round's public play knows);
-  ``observation_tensor`` / ``_string`` the ``top_card`` observation. Both come from the
-  environment's observer (``observe.py``), never from hidden fields.
-* **Resampling.** ``resample_from_infostate(player, sampler)`` returns a state drawn by
-  ``mamma_mia_env.game.sampling.sample_world`` (the hidden cards re-dealt, the generator
-  re-seeded from ``sampler``), as OpenSpiel's ISMCTS needs.
+called: the package works without OpenSpiel (``pip install open_spiel``). The model
+(docs/AGENTS.md, "OpenSpiel"): one chance node over ``num_deals`` equally likely deals
+(engine seeds ``deal_base + d``), every later shuffle drawn by the game's own generator
+seeded by the deal. That is a faithful stochastic game whose deals are a finite sample
+of all shuffles; a node per card drawn would make the chance branching explicit but is
+not what the engine computes. Actions are the engine's, returns its ``win_loss``
+rewards; the information state is the ``recall`` observation, the observation the
+``top_card`` one, both from ``observe.py``, never from hidden fields;
+``resample_from_infostate`` is ``sampling.sample_world``, as OpenSpiel's ISMCTS needs.
 """
 
 from __future__ import annotations

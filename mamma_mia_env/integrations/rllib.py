@@ -5,23 +5,12 @@
     for _ in range(10):
         print(algo.train()["env_runners"]["episode_return_mean"])
 
-``MammaMiaMultiAgentEnv`` gives each seat (``player_0`` ...) an observation only when it
-is to act, ``{"observations": float32 vector, "action_mask": float32 0/1}``, the form
-RLlib's ``ActionMaskingTorchRLModule`` reads; at the end of a game every seat gets its
-last observation and ``terminated`` (or ``truncated``). Rewards reach every seat in the
-step they are earned (RLlib adds a reward that arrives while a seat waits to that seat's
-next step). Observations, masks and actions are in each seat's canonical frame and
-scaled (``SeatView``), so one shared policy plays every seat: ``ppo_config`` maps all
-seats to the policy ``"shared"`` (self-play: every seat's decisions train it).
-
-Environment options (``env_config``): the fields of ``Config`` plus ``canonical`` and
-``normalize`` (both default True) and ``illegal_action``: ``"terminate"`` (default, as
-PettingZoo's ``TerminateIllegalWrapper``: the game ends, ``illegal_reward`` (-1) to the
-offender; RLlib's env checker samples unmasked actions) or ``"raise"``. A masked policy
-never plays an illegal action. Infos hold no ``None``.
-
-For a Ray cluster, ``ray.init(address=...)`` before ``build_algo()`` and
-``num_env_runners`` > 0 spread the env runners over its nodes (docs/INTEGRATIONS.md).
+``MammaMiaMultiAgentEnv`` gives the seat to act ``{"observations", "action_mask"}`` (the
+form RLlib's ``ActionMaskingTorchRLModule`` reads) in its canonical frame, scaled
+(``SeatView``), so one shared policy plays every seat. ``env_config``: the fields of
+``Config`` plus ``canonical``, ``normalize`` and ``illegal_action`` (``"terminate"``,
+the default, so that RLlib's env checker, which samples unmasked actions, runs; or
+``"raise"``). The rest, and a Ray cluster: docs/INTEGRATIONS.md, "Ray RLlib".
 """
 
 from __future__ import annotations

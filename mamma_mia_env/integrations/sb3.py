@@ -1,35 +1,20 @@
 """A stable-baselines3 ``VecEnv`` over the batched engine: one learner seat per game.
 
-``MammaMiaSB3VecEnv(n_envs, opponents=...)`` runs ``n_envs`` games in one engine
-batch. In every game the learner holds one seat (fixed, or drawn per game); the other
-seats are played inside ``step_wait`` by opponent policies with one batched
-``act_batch`` call per policy and engine step, until every game is at the learner's
-decision point again. The learner's reward is accumulated over the opponents' moves,
-including rewards that arrive on them (a delivery at a reveal an opponent triggered,
-the end-of-game result). Finished games are dealt again at once (SB3's autoreset):
-``infos[i]["terminal_observation"]`` holds the last observation, ``infos[i]
-["episode"]`` the return and length (as ``Monitor`` would) and ``infos[i]["result"]``
-the win share, orders delivered and seat of the finished game. Its seed is for the
-experimenter only (``final_game_seeds()``): a seed determines every hidden card, so
-no info holds one.
-``infos[i]["TimeLimit.truncated"]`` marks a game cut by ``max_turns`` (SB3
-bootstraps its value).
-
-Masks for sb3-contrib's ``MaskablePPO``: ``action_masks()`` returns ``(n_envs,
-n_actions)`` bool, and ``env_method("action_masks")`` the same as a list of rows
-(what ``sb3_contrib.common.maskable.utils.get_action_masks`` stacks).
-
     >>> from sb3_contrib import MaskablePPO
     >>> from mamma_mia_agents import load_agent
     >>> venv = MammaMiaSB3VecEnv(64, num_players=2, opponents=load_agent("builder"))
     >>> model = MaskablePPO("MlpPolicy", venv).learn(100_000)
 
-Seeds: ``seed(s)`` (or ``reset`` after it) seeds the generator that draws every game
-seed, learner seat and opponent assignment, so a run is reproducible.
+The opponents move inside ``step_wait`` (``LearnerGames``); finished games are dealt
+again at once (SB3's autoreset) with ``terminal_observation``, ``episode``, ``result``
+and ``TimeLimit.truncated`` in their infos, the keys SB3 reads. ``action_masks()`` and
+``env_method("action_masks")`` give the masks ``MaskablePPO`` reads; ``seed(s)`` makes
+the run reproducible; ``set_opponents`` swaps the pool (self-play). No info holds a game
+seed (it determines every hidden card): ``final_game_seeds()`` is for the experimenter.
+docs/TRAINING.md, "MammaMiaSB3VecEnv", has the details.
 
 This module does not import ``agents``: opponents are passed in as objects with
-``act_batch(observations, masks, rng, seats)``; ``set_opponents`` swaps the pool
-(self-play), taking effect as games are dealt.
+``act_batch(observations, masks, rng, seats)``.
 """
 
 from __future__ import annotations

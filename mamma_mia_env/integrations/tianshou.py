@@ -4,23 +4,12 @@
     from mamma_mia_env.integrations.tianshou import tianshou_env
     envs = DummyVectorEnv([lambda: tianshou_env(num_players=2) for _ in range(8)])
 
-``tianshou_env(**config)`` wraps the PettingZoo env (``mamma_mia_env.env``, so an illegal
-action ends the game with -1 for the offender, as PettingZoo's classic games do) in
-``SeatViewWrapper`` and then in ``tianshou.env.PettingZooEnv``: Tianshou's collectors
-see ``{"agent_id", "obs", "mask"}`` and its masked policies (DQN, the random MARL
-algorithm, ...) never pick an illegal action. Observations, masks and actions are
-in each seat's canonical frame and scaled (``SeatView``), so one algorithm can play
-every seat (self-play). Infos have the same keys at every step, int codes
-(``mamma_mia_env.Decision``, ``Phase``) and no ``None`` (Tianshou stores infos in its
-buffers, where ``None`` becomes NaN and a string an object array).
-
-Tianshou's multi-agent dispatcher credits each agent with the reward of the env step
-in which it acted (the reward vector's entry for that agent); a reward that reaches a
-seat on another seat's move (the end-of-game result for all but the last mover, an
-order delivered at a reveal someone else triggered) is not credited to that seat. That
-is how Tianshou's PettingZoo support works for every turn-based game; use
-``reward_mode="delivered"`` or the single-learner gym env (``MammaMia-v0``, where
-rewards are summed up to the learner's next decision) when that matters.
+``tianshou_env(**config)`` wraps the PettingZoo env (an illegal action ends the game with
+-1 for the offender) in ``SeatViewWrapper`` (each seat's canonical, scaled view, so one
+algorithm plays every seat) and ``tianshou.env.PettingZooEnv``. Infos have the same keys
+at every step and no ``None``: Tianshou stores infos in its buffers, where ``None``
+becomes NaN. Tianshou credits an agent only with the reward of the step in which it
+acted (docs/INTEGRATIONS.md, "Tianshou": what that misses, and what to use instead).
 """
 
 from __future__ import annotations

@@ -5,32 +5,20 @@
     td = env.reset()                             # td["observation"] (64, obs_dim) float32,
                                                  # td["action_mask"] (64, n_actions) bool
 
-The multi-agent AEC env needs no adapter: ``PettingZooWrapper(env=mamma_mia_env.env(...),
-use_mask=True, categorical_actions=True)`` wraps it as it is (docs/INTEGRATIONS.md).
-
 ``LearnerEnv(num_envs, **kwargs)`` is a TorchRL ``EnvBase`` over
-``MammaMiaLearnerVectorEnv`` (``kwargs``: its arguments, e.g. ``opponents``,
-``reward_mode``, rule flags): batch size ``(num_envs,)``, ``"observation"`` and
-``"action_mask"`` (bool, the key ``MaskedCategorical`` policies and TorchRL's
-``ActionMask`` transform read) in the observation spec, a ``Categorical`` action spec whose
-mask follows the games (so ``rand_step``, ``rollout`` without a policy and
-``check_env_specs`` play legal moves), rewards ``(num_envs, 1)``. The mask goes from the
-env into the tensordict once: the vector env's bool array is wrapped, not copied
-(``torch.from_numpy``); the int8 ``info["action_mask"]`` is not read.
+``MammaMiaLearnerVectorEnv`` (``kwargs``: its arguments). Its ``Categorical`` action spec
+follows the mask, so ``rand_step``, ``rollout`` and ``check_env_specs`` play legal moves;
+the bool mask is wrapped (``torch.from_numpy``), not copied. The AEC env needs no adapter
+(``PettingZooWrapper``), the single-game gym env none either (``GymWrapper``):
+docs/INTEGRATIONS.md, "TorchRL".
 
 Why an adapter for the vector env: TorchRL's ``GymWrapper`` runs unmasked random steps
 while it builds the wrapper of a SAME_STEP vector env (to find the info specs), and the
-vector env refuses illegal actions (all of a batch's actions are checked before any game
-moves). The single-game gym env wraps with ``GymWrapper`` as it is (an illegal action ends
-its episode); its int8 ``info["action_mask"]`` needs an info reader and a cast, two copies
-per step, which this env avoids.
-
-Finished games: the vector env deals a new game in the same step (SAME_STEP autoreset);
-``_step`` returns the learner's last view of the finished game (``info["final_obs"]``,
-with an all-False mask) under ``"next"``, and the partial reset that TorchRL's collectors
-then ask for returns the new game's view without dealing again. ``"win"`` (float, 0 until a
-game ends) is the learner's win share of the game that ended in that step (1 sole win, 1/k
-shared, 0 loss).
+vector env refuses illegal actions. Finished games: ``_step`` returns the learner's last
+view of the finished game (``info["final_obs"]``, with an all-False mask) under
+``"next"``, and the partial reset that TorchRL's collectors then ask for returns the new
+game's view without dealing again. ``"win"`` (0 until a game ends) is the learner's win
+share of the game that ended in that step.
 """
 
 from __future__ import annotations

@@ -71,65 +71,56 @@ def _as_path(path: Any, what: str) -> Path:
 
 
 def check_output(path: str | os.PathLike[str], what: str = "output file") -> Path:
-    """``_check_output``, with the file system's own refusals (a name too long, a loop
-    of links) as ``FileError`` naming the path."""
-    try:
-        return _check_output(path, what)
-    except OSError as exc:
-        raise FileError(f"{path}: the {what} cannot be written: {exc.strerror or exc}") from None
-
-
-def _check_output(path: str | os.PathLike[str], what: str) -> Path:
-    """``path`` as a ``Path`` if a file can be written there; ``FileError`` otherwise.
+    """``path`` as a ``Path`` if a file can be written there; ``FileError`` otherwise,
+    the file system's own refusals (a name too long, a loop of links) included.
 
     Called before the work that produces the file, so a bad ``--out`` costs nothing.
     The target itself may exist (it is replaced) unless it is a directory or a
     read-only file (a read-only file says "keep me"; a symbolic link is replaced, never
     followed).
     """
-    p = _as_path(path, what)
-    if str(path).endswith(os.sep) or p.name in ("", ".", ".."):
-        raise FileError(f"{path}: the {what} needs a file name")
-    if len(os.fsencode(p.name)) > _MAX_NAME_BYTES:
-        raise FileError(f"{p}: the {what}'s name is longer than {_MAX_NAME_BYTES} bytes")
-    parent = p.parent if str(p.parent) else Path(".")
-    if not parent.is_dir():
-        raise FileError(f"{p}: the {what}'s directory {parent} does not exist")
-    if not os.access(parent, os.W_OK | os.X_OK):
-        raise FileError(f"{p}: the {what}'s directory {parent} is not writable")
-    if not p.is_symlink():
-        if p.is_dir():
-            raise FileError(f"{p}: the {what} is a directory")
-        if p.exists() and not os.access(p, os.W_OK):
-            raise FileError(f"{p}: the {what} exists and is read-only")
-    return p
+    try:
+        p = _as_path(path, what)
+        if str(path).endswith(os.sep) or p.name in ("", ".", ".."):
+            raise FileError(f"{path}: the {what} needs a file name")
+        if len(os.fsencode(p.name)) > _MAX_NAME_BYTES:
+            raise FileError(f"{p}: the {what}'s name is longer than {_MAX_NAME_BYTES} bytes")
+        parent = p.parent if str(p.parent) else Path(".")
+        if not parent.is_dir():
+            raise FileError(f"{p}: the {what}'s directory {parent} does not exist")
+        if not os.access(parent, os.W_OK | os.X_OK):
+            raise FileError(f"{p}: the {what}'s directory {parent} is not writable")
+        if not p.is_symlink():
+            if p.is_dir():
+                raise FileError(f"{p}: the {what} is a directory")
+            if p.exists() and not os.access(p, os.W_OK):
+                raise FileError(f"{p}: the {what} exists and is read-only")
+        return p
+    except OSError as exc:
+        raise FileError(f"{path}: the {what} cannot be written: {exc.strerror or exc}") from None
 
 
 def check_output_dir(path: str | os.PathLike[str], what: str = "output directory") -> Path:
-    """``_check_output_dir``, with the file system's own refusals as ``FileError``."""
-    try:
-        return _check_output_dir(path, what)
-    except OSError as exc:
-        raise FileError(f"{path}: the {what} cannot be used: {exc.strerror or exc}") from None
-
-
-def _check_output_dir(path: str | os.PathLike[str], what: str) -> Path:
     """``path`` as a ``Path`` if it is a writable directory or can be created as one
     (its nearest existing ancestor is a writable directory); ``FileError``
-    otherwise. Nothing is created: the caller does that when it writes."""
-    p = _as_path(path, what)
-    probe = p
-    while not probe.exists() and not probe.is_symlink():
-        if probe.parent == probe:
-            break
-        probe = probe.parent
-    if probe.exists() and not probe.is_dir():
-        raise FileError(f"{p}: the {what} would be inside {probe}, which is not a directory")
-    if not probe.is_dir():
-        raise FileError(f"{p}: the {what} does not exist and cannot be created")
-    if not os.access(probe, os.W_OK | os.X_OK):
-        raise FileError(f"{p}: the {what} is not writable ({probe} is read-only)")
-    return p
+    otherwise, the file system's own refusals included. Nothing is created: the caller
+    does that when it writes."""
+    try:
+        p = _as_path(path, what)
+        probe = p
+        while not probe.exists() and not probe.is_symlink():
+            if probe.parent == probe:
+                break
+            probe = probe.parent
+        if probe.exists() and not probe.is_dir():
+            raise FileError(f"{p}: the {what} would be inside {probe}, which is not a directory")
+        if not probe.is_dir():
+            raise FileError(f"{p}: the {what} does not exist and cannot be created")
+        if not os.access(probe, os.W_OK | os.X_OK):
+            raise FileError(f"{p}: the {what} is not writable ({probe} is read-only)")
+        return p
+    except OSError as exc:
+        raise FileError(f"{path}: the {what} cannot be used: {exc.strerror or exc}") from None
 
 
 def write_atomic(path: str | os.PathLike[str], data: str | bytes, what: str = "file") -> bool:

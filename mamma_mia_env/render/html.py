@@ -34,14 +34,9 @@ from mamma_mia_env.render.text import reveal_lines, seat_label
 from mamma_mia_env.render.view import table_view
 
 
-def seat_names(log: dict[str, Any]) -> list[str] | None:
-    """The agents' names by seat, if the log records them (``"agents"``)."""
-    return log.get("agents")
-
-
 def step_caption(log: dict[str, Any], i: int) -> str:
     """Words for position ``i``: the action that led to it and what the reveal did."""
-    names = seat_names(log)
+    names = log.get("agents")
     if i == 0:
         n = Config.from_kwargs(**log["config"]).num_players
         seats = ", ".join(f"{seat_label(s, names)}: {INGREDIENTS[s]}" for s in range(n))
@@ -127,7 +122,7 @@ def page_data(log: dict[str, Any], seat: int | None = None) -> dict[str, Any]:
     steps = [
         [_encode(table_view(rec, n, v, recall), pieces) for v in viewers] for rec in log["_states"]
     ]
-    names = seat_names(log)
+    names = log.get("agents")
     return {
         "n": n,
         "names": names or [f"seat {s}" for s in range(n)],
@@ -161,7 +156,7 @@ def _asset(name: str) -> str:
 
 def page_title(log: dict[str, Any]) -> str:
     """ "Mamma Mia!: builder vs counter" when the log names its agents."""
-    names = seat_names(log)
+    names = log.get("agents")
     return "Mamma Mia! replay" + (": " + " vs ".join(names) if names else "")
 
 
