@@ -62,7 +62,7 @@ ANCHORS: dict[str, dict[int, float]] = {
     "random": {2: 0.0, 3: 0.0, 4: 0.0, 5: 0.0},
     "builder": {2: 651.3, 3: 725.9, 4: 742.6, 5: 808.2},
     "search": {2: 1094.5, 4: 910.5},
-    "champion": {2: 1226.4, 4: 1017.5},
+    "champion": {2: 1220.7, 4: 1017.5},
 }
 #: Where each anchor came from: the command that measured it, and its revision.
 ANCHOR_SOURCES: dict[str, str] = {
@@ -74,9 +74,9 @@ ANCHOR_SOURCES: dict[str, str] = {
     "47% against builder at 2 and 4 players; 95% intervals 1044-1150 and 883-938)",
     "champion": "mamma-mia evaluate champion --ladder builder and --ladder search, at 2 and 4 "
     "players, 2,000 games each (experiments/results/scorecards/champion_{2,4}p_{builder,search}"
-    ".json, revisions 4f0f094, d2fe5aa and 568b5ca), fitted together per count: the champion "
-    "won 97.0% and 67.7% against builder and search at 2 players, 61.7% and 38.4% against "
-    "three of them at 4; 95% intervals 1211-1242 and 1006-1029",
+    ".json, revisions 8b3b65a at 2 players, d2fe5aa and 568b5ca at 4), fitted together per "
+    "count: the champion won 98.1% and 65.7% against builder and search at 2 players, 61.7% "
+    "and 38.4% against three of them at 4; 95% intervals 1206-1236 and 1006-1029",
 }
 
 

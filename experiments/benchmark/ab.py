@@ -16,7 +16,7 @@ Comparisons (four players):
 * ``aec``: the PettingZoo AEC env through the standard ``agent_iter`` loop (turns/s);
 * ``learner``: the learner-seat vector env, B = 256, random opponents (learner steps/s);
 * ``bot_env``: the vector env, B = 4,096, ``builder`` deciding at every seat (turns/s);
-X
+* ``bots``: ``act_batch`` alone on 4,096 fixed positions, the counter, builder and hoarder
   bots in turn (decisions/s).
 
 Two checkouts, or one checkout under two environment settings (``--base-env``,
