@@ -107,18 +107,14 @@ def final_evaluation(policy_file: Path, rival: str, num_players: int, games: int
     }
 
 
-def evaluate_policy_file(
-    cfg: dict, policy: str, workers: int, out: Path | None = None
-) -> dict[str, Any]:
-    """A policy file's final evaluation as a run's config sets it (``final_bots``,
-    ``final_games``, ``final_seed``); with ``out``, also written there as
-    ``<name>_final_eval.json`` (the training's ``final_eval.json`` table). Returns the
-    report ``train_ppo.py --evaluate`` prints."""
+def final_results(cfg: dict, policy: Any, workers: int) -> dict[str, dict[str, Any]]:
+    """A policy (file or network) against a run's ``final_bots`` on its ``final_games``
+    duplicate deals at ``final_seed``: the one final evaluation of training and of
+    ``train_ppo.py --evaluate``."""
     from mamma_mia_agents.bots.ppo_agent import PPOAgent
 
     ev = cfg["eval"]
-    t0 = time.perf_counter()
-    res = evaluate(
+    return evaluate(
         PPOAgent(policy),
         ev["final_bots"],
         cfg["env"]["num_players"],
@@ -127,6 +123,18 @@ def evaluate_policy_file(
         cfg["env"].get("rules", {}),
         workers=workers,
     )
+
+
+def evaluate_policy_file(
+    cfg: dict, policy: str, workers: int, out: Path | None = None
+) -> dict[str, Any]:
+    """A policy file's final evaluation as a run's config sets it (``final_bots``,
+    ``final_games``, ``final_seed``); with ``out``, also written there as
+    ``<name>_final_eval.json`` (the training's ``final_eval.json`` table). Returns the
+    report ``train_ppo.py --evaluate`` prints."""
+    ev = cfg["eval"]
+    t0 = time.perf_counter()
+    res = final_results(cfg, policy, workers)
     if out is not None:
         out.mkdir(parents=True, exist_ok=True)
         record = provenance(seeds=int(ev["final_seed"]), wall_time=time.perf_counter() - t0)

@@ -42,7 +42,7 @@ from typing import Any
 
 from experiments.common.config import game_config
 from experiments.common.config import load_config as load_with_defaults
-from experiments.common.evaluation import evaluate, evaluate_policy_file
+from experiments.common.evaluation import evaluate_policy_file, final_results
 from experiments.common.imitation import behaviour_clone, sb3_clonable, teacher_games
 from experiments.common.output import RESULTS, RUNS, write_csv
 from experiments.common.ppo_outputs import export_run, select_policy, write_summary
@@ -268,21 +268,11 @@ def run_ppo(
 
 def final_evaluation(policy: Any, cfg: dict, out: Path, timings: dict) -> dict[str, Any]:
     """Phase 4: the kept policy on ``eval.final_games`` other deals (``final_eval.json``)."""
-    from mamma_mia_agents.bots.ppo_agent import PPOAgent
-
     ev = cfg["eval"]
     if int(ev.get("final_games", 0)) <= 0:
         return {}
     t0 = time.perf_counter()
-    final = evaluate(
-        PPOAgent(policy),
-        ev["final_bots"],
-        cfg["env"]["num_players"],
-        int(ev["final_games"]),
-        int(ev["final_seed"]),
-        cfg["env"].get("rules", {}),
-        workers=int(ev.get("workers", 1)),
-    )
+    final = final_results(cfg, policy, int(ev.get("workers", 1)))
     timings["final_eval_seconds"] = time.perf_counter() - t0
     write_file(out / "final_eval.json", json.dumps(final, indent=2) + "\n", "result")
     for bot, r in final.items():
