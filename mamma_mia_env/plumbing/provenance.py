@@ -55,10 +55,12 @@ def git_state(root: str | os.PathLike = ROOT) -> dict[str, Any]:
         return out.stdout.strip() if out.returncode == 0 else None
 
     rev = run("rev-parse", "HEAD")
-    # the code, not the result files a run is rewriting (an export writes several)
+    # the whole checkout's code (``:(top)``: not only the folder ``root`` names), not the
+    # result files a run is rewriting (an export writes several)
     status = run(
-        "status", "--porcelain", "--untracked-files=no", "--", ".", ":!experiments/results"
-    )
+        "status", "--porcelain", "--untracked-files=no", "--",
+        ":(top)", ":(top,exclude)experiments/results",
+    )  # fmt: skip
     return {"revision": rev, "dirty": None if status is None else bool(status)}
 
 
