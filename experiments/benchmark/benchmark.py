@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import importlib.util
 import io
 import statistics
 import sys
@@ -90,6 +91,9 @@ def main(argv: list[str] | None = None) -> int:
     from experiments.common.arguments import checked  # every flag checked
 
     args = checked(parser).parse_args(argv)
+    if importlib.util.find_spec("pygame") is None:  # PettingZoo's classic envs import it
+        parser.error("the PettingZoo classic envs it compares against need pygame: "
+                     "pip install pygame-ce (it is in the [test] extra)")  # fmt: skip
     t0 = time.perf_counter()
     if args.quick:
         args.seconds, args.repeats, args.batches = 0.3, 1, "1,64"

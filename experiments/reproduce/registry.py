@@ -248,6 +248,7 @@ EXPERIMENTS: list[Experiment] = [
             ["benchmark.txt", "benchmark.csv.meta.json"]
             + ([] if mode == "quick" else ["benchmark.png"])
         ),
+        requires=("pygame",),  # PettingZoo's classic envs import it
         description="turns/s of the AEC and vector envs vs PettingZoo classics",
     ),
     Experiment(
