@@ -1,6 +1,8 @@
 """How every command ends when it is stopped: Ctrl-C or ``kill`` (SIGTERM) is one line
 on stderr and exit status 130 (128 + SIGINT) or 143 (128 + SIGTERM), never a traceback;
-and worker processes end with the process that started them.
+a reader that closes the pipe early (``| head``) ends the command quietly with 141 (128 +
+SIGPIPE), as it would end a C program; and worker processes end with the process that
+started them.
 
 ``run_command(main, prog)`` wraps a command's ``main``: SIGTERM is raised in the main
 thread as ``Terminated`` (a ``KeyboardInterrupt``, so the ``finally`` blocks and the
@@ -28,6 +30,7 @@ __all__ = [
 ]  # fmt: skip
 
 _PR_SET_PDEATHSIG = 1  # prctl(2), Linux
+_STATUS_SIGPIPE = 128 + signal.SIGPIPE  # what a shell reports for a writer whose reader left
 
 
 class Terminated(KeyboardInterrupt):
@@ -46,7 +49,12 @@ def run_command(main: Callable[..., int], prog: str, *args: Any) -> int:
     if threading.current_thread() is threading.main_thread():
         previous = signal.signal(signal.SIGTERM, _terminate)
     try:
-        return main(*args)
+        code = main(*args)
+        sys.stdout.flush()  # a reader that left shows here, not in the exit's flush
+        return code
+    except BrokenPipeError:  # `mamma-mia tournament | head`: the reader has what it wanted
+        _silence_stdout()
+        return _STATUS_SIGPIPE
     except KeyboardInterrupt as exc:
         stopped = "terminated (SIGTERM)" if isinstance(exc, Terminated) else "interrupted (Ctrl-C)"
         with contextlib.suppress(OSError, ValueError):  # stderr closed: the status says it
@@ -55,6 +63,15 @@ def run_command(main: Callable[..., int], prog: str, *args: Any) -> int:
     finally:
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null, so that the interpreter's flush at exit does not meet
+    the closed pipe again and print "Exception ignored ... BrokenPipeError"."""
+    with contextlib.suppress(OSError, ValueError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
 
 
 def end_with_parent(parent: int) -> None:

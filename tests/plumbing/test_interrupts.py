@@ -82,3 +82,23 @@ def test_a_subprocess_dies_with_its_killed_parent(tmp_path):
             return
         time.sleep(0.05)
     pytest.fail(f"the child {child} outlived its killed parent")
+
+
+def test_a_reader_that_leaves_early_ends_the_command_quietly_with_141():
+    # `mamma-mia tournament | head -1`: no BrokenPipeError traceback, no "Exception
+    # ignored" at the interpreter's exit, the status a shell gives a writer killed by SIGPIPE
+    writer = (
+        "import sys\n"
+        "from mamma_mia_env.plumbing.interrupts import run_command\n"
+        "def main():\n"
+        "    for i in range(200000):\n"
+        "        print('line', i)\n"
+        "    return 0\n"
+        "sys.exit(run_command(main, 'prog'))\n"
+    )
+    script = f'"{sys.executable}" -c "$WRITER" | head -n 1; echo "status ${{PIPESTATUS[0]}}" >&2'
+    env = {**os.environ, "WRITER": writer, "PYTHONPATH": str(ROOT)}
+    out = subprocess.run(["bash", "-c", script], capture_output=True, text=True, env=env,
+                         timeout=120)  # fmt: skip
+    assert out.stdout == "line 0\n"
+    assert out.stderr.strip() == "status 141"
