@@ -161,8 +161,6 @@ def _problems(args: Args) -> list[str]:
     """What else is wrong with ``args``: values out of range, a policy file or an
     opponent that cannot play this game."""
     problems = []
-    if args.extra_top < 0 or args.final_games < 0:
-        problems.append("--extra-top and --final-games must not be negative")
     if args.games % args.num_players:
         problems.append(f"--games must be a multiple of --num-players ({args.num_players})")
     if not args.temperature > 0 or not 0 < args.learning_rate < 1 or not 0 < args.holdout < 1:

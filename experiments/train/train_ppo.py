@@ -51,7 +51,7 @@ from experiments.common.config import load_config as load_with_defaults
 from experiments.common.evaluation import evaluate
 from experiments.common.imitation import behaviour_clone, sb3_clonable, teacher_games
 from experiments.common.output import RESULTS, ROOT, RUNS, write_csv
-from experiments.common.policy_export import policy_from_sb3
+from experiments.common.policy_export import policy_from_mlp
 from experiments.common.provenance import bot_sources, git_revision
 from experiments.common.training import set_threads
 from mamma_mia_env.plumbing.files import write_figure, write_file
@@ -355,8 +355,11 @@ def make_callback(
                 self.bar.close()
 
         def policy(self, model: Any) -> Any:
-            """The model's actor as a policy file (``NumpyPolicy``) of the run's meta."""
-            return policy_from_sb3(model.policy, meta, scale)
+            """The model's actor as a policy file (``NumpyPolicy``) of the run's meta: the
+            MLP extractor's policy net and the logits layer, reading the observation
+            directly (``FlattenExtractor``), divided by ``scale`` (the env's ``normalize``)."""
+            actor = model.policy
+            return policy_from_mlp(actor.mlp_extractor.policy_net, actor.action_net, meta, scale)
 
         def snapshot(self) -> None:
             """The policy joins the opponents (the last ``self_play.pool_size``
