@@ -53,8 +53,8 @@ from experiments.common.imitation import behaviour_clone, sb3_clonable, teacher_
 from experiments.common.output import RESULTS, ROOT, RUNS, write_csv
 from experiments.common.policy_export import policy_from_mlp
 from experiments.common.provenance import bot_sources, git_revision
-from experiments.common.training import set_threads
-from mamma_mia_env.plumbing.files import write_figure, write_file
+from experiments.common.training import save_figure, set_threads, subplots
+from mamma_mia_env.plumbing.files import write_file
 from mamma_mia_env.plumbing.provenance import provenance
 
 __all__ = ["DEFAULTS", "load_config", "main", "train"]
@@ -517,13 +517,8 @@ def export_run(cfg: dict, out: Path) -> None:
 def plot_curves(cfg: dict, out: Path, eval_rows: list[dict]) -> None:
     """``learning_curve.png``: the periodic evaluations (the target bot's with its 95%
     interval) and the training episodes' win rate and return (SB3's ``progress.csv``)."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
     n, target = cfg["env"]["num_players"], cfg["eval"]["target"]
-    fig, axes = plt.subplots(1, 2, figsize=(12, 4.2))
+    fig, axes = subplots(1, 2, figsize=(12, 4.2))
     ax = axes[0]
     if eval_rows:
         t = np.array([r["timesteps"] for r in eval_rows])
@@ -547,9 +542,7 @@ def plot_curves(cfg: dict, out: Path, eval_rows: list[dict]) -> None:
     ax.legend(fontsize=8)
     _plot_training_episodes(axes[1], out / "logs" / "progress.csv")
     fig.suptitle(f"MaskablePPO, {n} players ({cfg['name']}, seed {int(cfg['seed'])})")
-    fig.tight_layout()
-    write_figure(fig, out / "learning_curve.png", "plot", dpi=110)
-    plt.close(fig)
+    save_figure(fig, out / "learning_curve.png", dpi=110)
 
 
 def _plot_training_episodes(ax: Any, progress_csv: Path) -> None:
