@@ -302,12 +302,9 @@ def export_policy(args: Args, actor: Any) -> Any:
 
 def evaluate(args: Args, policy: Any) -> dict[str, Any]:
     """The policy (deterministic) against the opponent on duplicate deals, seats rotated."""
-    from experiments.common.evaluation import evaluate as against_bots
-    from mamma_mia_agents.bots.ppo_agent import PPOAgent
+    from experiments.common.evaluation import policy_against
 
-    agent = PPOAgent(policy, name="torchrl_ppo")
-    row = against_bots(agent, [args.opponent], args.players, args.eval_games, args.seed + 1_000)
-    ev = row[args.opponent]
+    ev = policy_against(policy, args.opponent, args.players, args.eval_games, args.seed + 1_000)
     return {
         "games": ev["games"],
         "opponent": args.opponent,
