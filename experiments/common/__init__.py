@@ -10,10 +10,8 @@
 * :mod:`~experiments.common.training`: threads, the library training scripts' flags
   and files, cleanrl_ppo.py's flags and curves (its algorithm is in that one file);
 * :mod:`~experiments.common.config`, :mod:`~experiments.common.imitation`,
-  :mod:`~experiments.common.evaluation`, :mod:`~experiments.common.sb3_ppo`,
-  :mod:`~experiments.common.ppo_outputs`: the MaskablePPO run's plumbing (config files,
-  the imitation warm start, duplicate-deal evaluations and the training runs' curve
-  and final seeds, SB3 callbacks and plots, what a run keeps);
+  :mod:`~experiments.common.evaluation`: config files (``train_ppo.py``), the imitation
+  warm start, duplicate-deal evaluations and the training runs' curve and final seeds;
 * :mod:`~experiments.common.policy_export`: a trained network as the numpy policy file,
   and a policy file as the starting actor of a fine-tuning run;
 * :mod:`~experiments.common.search_labels`, :mod:`~experiments.common.distill`: expert

@@ -17,7 +17,7 @@ from mamma_mia_env.plumbing.arguments import ArgumentTypeError, as_bool, as_floa
 from mamma_mia_env.plumbing.files import FileError, check_document, parse_json, read_json
 
 __all__ = [
-    "apply_override", "check_keys", "check_values", "deep_update", "game_config", "load_config"
+    "apply_override", "check_values", "deep_update", "load_config"
 ]  # fmt: skip
 
 
@@ -55,23 +55,6 @@ def apply_override(cfg: dict, text: str) -> None:
     node[parts[-1]] = value
 
 
-def check_keys(
-    cfg: dict, defaults: dict, open_sections: Collection[str] = (), path: str = ""
-) -> None:
-    """Refuse keys the script does not know (a typo would otherwise be ignored)."""
-    for key, value in cfg.items():
-        name = f"{path}{key}"
-        if key not in defaults:
-            close = difflib.get_close_matches(key, list(defaults), n=1)
-            hint = f" (did you mean '{path}{close[0]}'?)" if close else ""
-            raise SystemExit(f"unknown config key {name!r}{hint}")
-        known = defaults[key]
-        if isinstance(known, dict) and name not in open_sections:
-            if not isinstance(value, dict):
-                raise SystemExit(f"config key {name!r} must be a section (a JSON object)")
-            check_keys(value, known, open_sections, f"{name}.")
-
-
 def load_config(
     defaults: dict,
     path: str | None,
@@ -91,7 +74,6 @@ def load_config(
         cfg = deep_update(cfg, doc)
     for o in overrides:
         apply_override(cfg, o)
-    check_keys(cfg, defaults, open_sections)
     try:
         check_values(cfg, defaults, open_sections)
     except ValueError as exc:  # ArgumentTypeError too: one line, as a flag's refusal
@@ -102,15 +84,23 @@ def load_config(
 def check_values(
     cfg: dict, defaults: dict, open_sections: Collection[str] = (), path: str = ""
 ) -> None:
-    """Every value of the kind of its default, read by the flags' checkers
+    """Every key one the defaults know (a typo would otherwise be ignored) and every
+    value of the kind of its default, read by the flags' checkers
     (``plumbing.arguments``): an int default takes an int (no ``2.0`` or ``2.5``, which
     ``int()`` would truncate, no ``true``), a float default a finite number, a bool
     default ``true``/``false``, a string default a string, a list default a list of
     its items' kind. A ``None`` default (a number or nothing) takes ``null`` or a
     finite number or a list; an open section is checked by its reader (``Config``)."""
     for key, value in cfg.items():
-        name, known = f"{path}{key}", defaults[key]
+        name = f"{path}{key}"
+        if key not in defaults:
+            close = difflib.get_close_matches(key, list(defaults), n=1)
+            hint = f" (did you mean '{path}{close[0]}'?)" if close else ""
+            raise ValueError(f"unknown config key {name!r}{hint}")
+        known = defaults[key]
         if isinstance(known, dict):
+            if not isinstance(value, dict):
+                raise ValueError(f"config key {name!r} must be a section (a JSON object)")
             if name not in open_sections:
                 check_values(value, known, open_sections, f"{name}.")
         elif isinstance(known, list):
@@ -136,13 +126,3 @@ def _check_value(value: Any, known: Any, name: str) -> None:
             raise ArgumentTypeError(f"{what} must be a string, got {value!r:.60}")
     elif known is None and value is not None and not isinstance(value, (list, str)):
         as_float(value, what)  # a number or nothing (learning_rate_end, learner_seat, ...)
-
-
-def game_config(cfg: dict[str, Any]) -> Any:
-    """The game's ``Config`` of a run's ``env`` section (players, reward, rule flags)."""
-    from mamma_mia_env import Config
-
-    env = cfg["env"]
-    return Config.from_kwargs(
-        num_players=env["num_players"], reward_mode=env["reward_mode"], **env.get("rules", {})
-    )

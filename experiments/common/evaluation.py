@@ -8,7 +8,6 @@ shows.
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -16,12 +15,8 @@ from typing import Any
 
 import numpy as np
 
-from experiments.common.provenance import bot_sources, git_revision
-from mamma_mia_env.plumbing.files import write_file
-from mamma_mia_env.plumbing.provenance import provenance
-
-__all__ = ["CURVE_SEED", "FINAL_SEED", "evaluate", "evaluate_policy_file", "final_evaluation"]
-__all__ += ["play_learner_games", "policy_against"]
+__all__ = ["CURVE_SEED", "FINAL_SEED", "evaluate", "final_evaluation", "play_learner_games"]
+__all__ += ["policy_against"]
 
 #: The deals of a training run's learning-curve evaluations and of its final evaluation
 #: (cleanrl_ppo.py, expert_iteration.py): constants that no training run uses (the
@@ -104,51 +99,6 @@ def final_evaluation(policy_file: Path, rival: str, num_players: int, games: int
         **{k: res[k] for k in ("win_rate", "win_rate_low", "win_rate_high", "mean_delivered")},
         "sampled": {k: sampled[k] for k in ("win_rate", "win_rate_low", "win_rate_high")},
         "seconds": round(time.perf_counter() - t0, 2),
-    }
-
-
-def final_results(cfg: dict, policy: Any, workers: int) -> dict[str, dict[str, Any]]:
-    """A policy (file or network) against a run's ``final_bots`` on its ``final_games``
-    duplicate deals at ``final_seed``: the one final evaluation of training and of
-    ``train_ppo.py --evaluate``."""
-    from mamma_mia_agents.bots.ppo_agent import PPOAgent
-
-    ev = cfg["eval"]
-    return evaluate(
-        PPOAgent(policy),
-        ev["final_bots"],
-        cfg["env"]["num_players"],
-        int(ev["final_games"]),
-        int(ev["final_seed"]),
-        cfg["env"].get("rules", {}),
-        workers=workers,
-    )
-
-
-def evaluate_policy_file(
-    cfg: dict, policy: str, workers: int, out: Path | None = None
-) -> dict[str, Any]:
-    """A policy file's final evaluation as a run's config sets it (``final_bots``,
-    ``final_games``, ``final_seed``); with ``out``, also written there as
-    ``<name>_final_eval.json`` (the training's ``final_eval.json`` table). Returns the
-    report ``train_ppo.py --evaluate`` prints."""
-    ev = cfg["eval"]
-    t0 = time.perf_counter()
-    res = final_results(cfg, policy, workers)
-    if out is not None:
-        out.mkdir(parents=True, exist_ok=True)
-        record = provenance(seeds=int(ev["final_seed"]), wall_time=time.perf_counter() - t0)
-        doc = json.dumps({**res, "provenance": record}, indent=2) + "\n"
-        write_file(out / f"{cfg['name']}_final_eval.json", doc, "result")
-    return {
-        "policy": policy,
-        "num_players": cfg["env"]["num_players"],
-        "seed": int(ev["final_seed"]),
-        "results": res,
-        "seconds": round(time.perf_counter() - t0, 1),
-        "bot_sources": bot_sources(),
-        "git": git_revision(),
-        "provenance": provenance(seeds=int(ev["final_seed"]), wall_time=time.perf_counter() - t0),
     }
 
 

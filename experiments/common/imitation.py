@@ -18,6 +18,9 @@ import numpy as np
 
 __all__ = ["Clonable", "behaviour_clone", "sb3_clonable", "teacher_games"]
 
+#: the teacher data's rows ``sel`` as tensors: observations, masks, actions, returns
+Batches = Callable[[np.ndarray], tuple[Any, Any, Any, Any]]
+
 
 @dataclass
 class Clonable:
@@ -174,7 +177,7 @@ def behaviour_clone(
     import torch
     import torch.nn.functional as F  # noqa: N812
 
-    batches = _Batches(data, torch.as_tensor(scale), net.n_actions)
+    batches = _batches(data, torch.as_tensor(scale), net.n_actions)
     rng = np.random.default_rng([seed, 11])
     total = len(data["actions"])
     idx = rng.permutation(total)
@@ -186,11 +189,9 @@ def behaviour_clone(
     steps_total = epochs * ((len(train) + bs - 1) // bs)
     sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda i: 1.0 - i / max(1, steps_total))
 
-    bar = None
-    if progress:
-        from tqdm.auto import tqdm
+    from tqdm.auto import tqdm
 
-        bar = tqdm(total=steps_total, desc="imitation", unit="batch")
+    bar = tqdm(total=steps_total, desc="imitation", unit="batch", disable=not progress)
     net.set_training(True)
     for epoch in range(epochs):
         perm = rng.permutation(train)
@@ -207,8 +208,7 @@ def behaviour_clone(
             opt.step()
             sched.step()
             sums += [pi_loss.item(), vf_loss.item(), 1]
-            if bar is not None:
-                bar.update(1)
+            bar.update(1)
         row = {
             "epoch": epoch + 1,
             "train_pi_loss": sums[0] / sums[2],
@@ -216,36 +216,25 @@ def behaviour_clone(
             **_holdout(net, batches, hold),
         }
         log_rows.append(row)
-        if bar is not None:
-            bar.set_postfix(
-                acc=f"{row['holdout_accuracy']:.3f}", vf=f"{row['holdout_vf_loss']:.2f}"
-            )
+        bar.set_postfix(acc=f"{row['holdout_accuracy']:.3f}", vf=f"{row['holdout_vf_loss']:.2f}")
     net.set_training(False)
-    if bar is not None:
-        bar.close()
+    bar.close()
 
 
-class _Batches:
+def _batches(data: dict[str, np.ndarray], scale: Any, n_actions: int) -> Batches:
     """Rows of the teacher data as tensors: observations scaled, masks unpacked."""
+    import torch
 
-    def __init__(self, data: dict[str, np.ndarray], scale: Any, n_actions: int) -> None:
-        self.data, self.scale, self.n_actions = data, scale, n_actions
+    def rows(sel: np.ndarray) -> tuple[Any, Any, Any, Any]:
+        obs = torch.as_tensor(data["obs"][sel].astype(np.float32)) / scale
+        mask = np.unpackbits(data["masks"][sel], axis=1, count=n_actions).astype(bool)
+        act, ret = data["actions"][sel], data["returns"][sel]
+        return obs, torch.as_tensor(mask), torch.as_tensor(act), torch.as_tensor(ret)
 
-    def __call__(self, sel: np.ndarray) -> tuple[Any, Any, Any, Any]:
-        import torch
-
-        data = self.data
-        obs = torch.as_tensor(data["obs"][sel].astype(np.float32)) / self.scale
-        mask = np.unpackbits(data["masks"][sel], axis=1, count=self.n_actions).astype(bool)
-        return (
-            obs,
-            torch.as_tensor(mask),
-            torch.as_tensor(data["actions"][sel]),
-            torch.as_tensor(data["returns"][sel]),
-        )
+    return rows
 
 
-def _holdout(net: Clonable, batches: _Batches, hold: np.ndarray) -> dict[str, float]:
+def _holdout(net: Clonable, batches: Batches, hold: np.ndarray) -> dict[str, float]:
     """The fit on the held-out decisions (in evaluation mode, no gradients)."""
     import torch
     import torch.nn.functional as F  # noqa: N812

@@ -4,9 +4,9 @@ The policy file format belongs to the bots (``mamma_mia_agents.bots.ppo_policy``
 play it with numpy alone; reading the weights out of a torch network needs torch, so
 the export lives here with the other training code, above the agents layer. One
 exporter (:func:`policy_from_mlp`: hidden ``Linear`` layers with one activation, then
-the logits layer) and a front per trainer: stable-baselines3's ``ActorCriticPolicy``
-(``train_ppo.py``) and the ``Agent`` of ``cleanrl_ppo.py``. The way back, a policy file
-into a torch actor of two tanh hidden layers (``cleanrl_ppo.py --init-policy``):
+the logits layer), which each trainer hands its actor's layers (``train_ppo.py``,
+``train_torchrl.py``, ``cleanrl_ppo.py``'s ``Agent``). The way back, a policy file into
+a torch actor of two tanh hidden layers (``cleanrl_ppo.py --init-policy``):
 :func:`init_problem` says whether it fits, :func:`load_actor` copies it in.
 """
 
@@ -21,7 +21,6 @@ from mamma_mia_agents.bots.ppo_policy import ACTIVATIONS, FORMAT, NumpyPolicy
 from mamma_mia_env.game.observe import observation_layout
 
 __all__ = ["init_problem", "load_actor", "policy_from_cleanrl", "policy_from_mlp"]
-__all__ += ["policy_from_sb3"]
 
 
 def policy_from_mlp(
@@ -56,15 +55,6 @@ def policy_from_mlp(
         **meta,
     }
     return NumpyPolicy(arrays, full)
-
-
-def policy_from_sb3(sb3_policy: Any, meta: dict[str, Any], scale: np.ndarray) -> NumpyPolicy:
-    """Export the actor of an sb3(-contrib) ``ActorCriticPolicy`` with an MLP extractor.
-
-    The policy must read the observation directly (``FlattenExtractor``) and take
-    observations already divided by ``scale`` (the env's ``normalize=True``).
-    """
-    return policy_from_mlp(sb3_policy.mlp_extractor.policy_net, sb3_policy.action_net, meta, scale)
 
 
 def policy_from_cleanrl(agent: Any, meta: dict[str, Any], scale: np.ndarray) -> NumpyPolicy:

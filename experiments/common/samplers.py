@@ -73,16 +73,9 @@ def aec_turns_per_second(make_env: Callable[[], Any], seconds: float, seed: int 
 
 def machine() -> str:
     """One line for a timing file: CPU model, cores, Python, numpy and numba versions."""
-    cpu = platform.processor() or platform.machine()
-    try:
-        with open("/proc/cpuinfo") as fh:
-            for line in fh:
-                if line.startswith("model name"):
-                    cpu = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
+    from mamma_mia_env.plumbing.provenance import cpu_model
+
     return (
-        f"{cpu}, {os.cpu_count()} cores; Python {platform.python_version()}, "
+        f"{cpu_model()}, {os.cpu_count()} cores; Python {platform.python_version()}, "
         f"numpy {np.__version__}, numba {nb.__version__}"
     )

@@ -20,7 +20,7 @@ from mamma_mia_env.plumbing.files import write_figure, write_file
 from mamma_mia_env.plumbing.provenance import provenance
 
 __all__ = ["add_dataclass_args", "add_training_args", "check_training_args", "plot_panels"]
-__all__ += ["plot_wall_curve", "set_threads", "write_training_run"]
+__all__ += ["plot_wall_curve", "save_figure", "set_threads", "subplots", "write_training_run"]
 
 
 def set_threads(n: int) -> None:
@@ -35,6 +35,26 @@ def set_threads(n: int) -> None:
         numba.set_num_threads(n)
     except Exception:  # pragma: no cover
         pass
+
+
+def subplots(*args: Any, **kw: Any) -> Any:
+    """``matplotlib.pyplot.subplots`` on the Agg backend: the scripts draw files, and
+    need no display."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt.subplots(*args, **kw)
+
+
+def save_figure(fig: Any, path: Path, dpi: int = 100) -> None:
+    """``fig`` tightened, written to ``path`` (``write_figure``: atomically) and closed."""
+    import matplotlib.pyplot as plt
+
+    fig.tight_layout()
+    write_figure(fig, path, "plot", dpi=dpi)
+    plt.close(fig)
 
 
 def add_training_args(parser: argparse.ArgumentParser, library: str, threads_help: str) -> None:
@@ -98,21 +118,14 @@ def write_training_run(
 def _plot_progress(
     rows: list[dict[str, Any]], panels: tuple[tuple[str, str], ...], title: str, path: Path
 ) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
     it = [r["iteration"] for r in rows]
-    fig, ax = plt.subplots(1, len(panels), figsize=(4 * len(panels) + 0.5, 3.2))
+    fig, ax = subplots(1, len(panels), figsize=(4 * len(panels) + 0.5, 3.2))
     for a, (key, name) in zip(ax, panels, strict=True):
         a.plot(it, [r[key] if r[key] is not None else float("nan") for r in rows], marker=".")
         a.set_title(name)
         a.set_xlabel("iteration")
     fig.suptitle(title)
-    fig.tight_layout()
-    write_figure(fig, path, "plot", dpi=100)
-    plt.close(fig)
+    save_figure(fig, path)
 
 
 # -- a dataclass of arguments as flags (cleanrl_ppo.py, CleanRL's tyro style) -------------
@@ -189,21 +202,14 @@ def plot_panels(
     rows: list[dict[str, Any]], x: str, panels: tuple[tuple[str, str], ...], title: str, path: Path
 ) -> None:
     """One panel per ``(row key, y label)`` against the row key ``x`` (env steps)."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
     steps = [r[x] for r in rows]
-    fig, ax = plt.subplots(1, len(panels), figsize=(5 * len(panels), 3.6))
+    fig, ax = subplots(1, len(panels), figsize=(5 * len(panels), 3.6))
     for a, (key, label) in zip(ax, panels, strict=True):
         a.plot(steps, [r[key] for r in rows])
         a.set_xlabel("env steps")
         a.set_ylabel(label)
     fig.suptitle(title)
-    fig.tight_layout()
-    write_figure(fig, path, "plot", dpi=100)
-    plt.close(fig)
+    save_figure(fig, path)
 
 
 def plot_wall_curve(
@@ -221,17 +227,13 @@ def plot_wall_curve(
     ``spans`` = (warm start seconds, wall budget minutes), if any), and the same over env
     steps; the dotted line is the ten-minute preset's target against ``builder`` (60%)
     when that is the evaluations' opponent, else chance."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
     import numpy as np
 
     from experiments.common.output import short_name
 
     (rival, opponent), (bc_seconds, budget) = opponents, spans
     line = 0.6 if rival == "builder" else 1.0 / num_players
-    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 3.8))
+    fig, (left, right) = subplots(1, 2, figsize=(11, 3.8))
     for ax, key, scale, label in ((left, "wall_seconds", 60.0, "wall time (minutes)"),
                                   (right, "global_step", 1.0, "env steps")):  # fmt: skip
         if curve:
@@ -251,6 +253,4 @@ def plot_wall_curve(
         left.axvline(budget, color="r", linestyle="--", linewidth=1, label="wall budget")
     left.legend(fontsize=8)
     fig.suptitle(title)
-    fig.tight_layout()
-    write_figure(fig, path, "plot", dpi=100)
-    plt.close(fig)
+    save_figure(fig, path)

@@ -53,7 +53,7 @@ from experiments.common.distill import fit_to_values, numpy_policy, torch_actor
 from experiments.common.evaluation import CURVE_SEED, FINAL_SEED, policy_against
 from experiments.common.output import RESULTS, ROOT, RUNS
 from experiments.common.search_labels import LabelJob, label_parallel
-from experiments.common.training import dataclass_parser, set_threads
+from experiments.common.training import dataclass_parser, save_figure, set_threads, subplots
 from mamma_mia_env.plumbing.files import write_file
 from mamma_mia_env.plumbing.provenance import provenance
 
@@ -161,8 +161,6 @@ def _problems(args: Args) -> list[str]:
     """What else is wrong with ``args``: values out of range, a policy file or an
     opponent that cannot play this game."""
     problems = []
-    if args.extra_top < 0 or args.final_games < 0:
-        problems.append("--extra-top and --final-games must not be negative")
     if args.games % args.num_players:
         problems.append(f"--games must be a multiple of --num-players ({args.num_players})")
     if not args.temperature > 0 or not 0 < args.learning_rate < 1 or not 0 < args.holdout < 1:
@@ -281,26 +279,19 @@ def run(args: Args, out: Path) -> dict[str, Any]:
 
 def _plot(args: Args, start: dict, rounds: list[dict], path: Path) -> None:
     """The curve's win rates (Wilson 95% bars) over the wall time of training."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
     pts = [(0.0, start)] + [(r["wall_seconds"] / 60, r["curve"]) for r in rounds]
     x = [p[0] for p in pts]
     y = [100 * p[1]["win_rate"] for p in pts]
     err = [[100 * (p[1]["win_rate"] - p[1]["win_rate_low"]) for p in pts],
            [100 * (p[1]["win_rate_high"] - p[1]["win_rate"]) for p in pts]]  # fmt: skip
-    fig, ax = plt.subplots(figsize=(6, 4))
+    fig, ax = subplots(figsize=(6, 4))
     ax.errorbar(x, y, yerr=err, marker="o", capsize=3)
     ax.axhline(100 / args.num_players, ls=":", color="grey", label="chance")
     ax.set_xlabel("wall minutes (labelling, fit, curve games)")
     ax.set_ylabel(f"win rate vs {args.opponent} (%), {args.curve_games} deals")
     ax.set_title(f"Expert iteration, {args.num_players}p, {args.games:,} labelled games a round")
     ax.legend()
-    fig.tight_layout()
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
+    save_figure(fig, path)
 
 
 def main(argv: list[str] | None = None) -> int:

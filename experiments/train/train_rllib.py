@@ -39,8 +39,6 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
     args = checked(p).parse_args(argv)
     check_training_args(p, args, ("iterations", "batch", "minibatch", "epochs", "envs_per_runner"))
-    if args.env_runners < 0:
-        p.error("--env-runners must be >= 0")
     if args.minibatch > args.batch:
         p.error("--minibatch must not exceed --batch")
     return args
@@ -133,19 +131,8 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     summary = train(parse_args(argv))
-    print(
-        json.dumps(
-            {
-                k: summary[k]
-                for k in (
-                    "env_steps",
-                    "wall_s",
-                    "env_steps_per_s_overall",
-                    "env_steps_per_s_sampling_median",
-                )
-            }
-        )
-    )
+    keys = ("env_steps", "wall_s", "env_steps_per_s_overall", "env_steps_per_s_sampling_median")
+    print(json.dumps({k: summary[k] for k in keys}))
     return 0
 
 

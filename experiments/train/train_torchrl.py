@@ -35,6 +35,7 @@ from typing import Any
 
 from experiments.common.output import RUNS
 from experiments.common.training import (
+    add_dataclass_args,
     add_training_args,
     check_training_args,
     write_training_run,
@@ -90,16 +91,10 @@ class Args:
 def parse_args(argv: list[str] | None = None) -> Args:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     add_training_args(p, "torchrl", threads_help="torch threads (1)")
-    shared = {a.dest for a in p._actions}
-    for f in dataclasses.fields(Args):
-        if f.name in shared:
-            continue
-        flag = "--" + f.name.replace("_", "-")
-        if f.type in ("bool", bool):
-            p.add_argument(flag, action="store_true")
-        else:
-            kind = {"int": int, "float": float, "str": str}[str(f.type)]
-            p.add_argument(flag, type=kind, default=f.default)
+    switches = {"save", "smoke"}  # flags without a value
+    add_dataclass_args(p, Args, skip={a.dest for a in p._actions} | switches)
+    for name in sorted(switches):
+        p.add_argument(f"--{name}", action="store_true")
     from experiments.common.arguments import checked  # every flag checked
 
     ns = checked(p).parse_args(argv)
@@ -307,12 +302,9 @@ def export_policy(args: Args, actor: Any) -> Any:
 
 def evaluate(args: Args, policy: Any) -> dict[str, Any]:
     """The policy (deterministic) against the opponent on duplicate deals, seats rotated."""
-    from experiments.common.evaluation import evaluate as against_bots
-    from mamma_mia_agents.bots.ppo_agent import PPOAgent
+    from experiments.common.evaluation import policy_against
 
-    agent = PPOAgent(policy, name="torchrl_ppo")
-    row = against_bots(agent, [args.opponent], args.players, args.eval_games, args.seed + 1_000)
-    ev = row[args.opponent]
+    ev = policy_against(policy, args.opponent, args.players, args.eval_games, args.seed + 1_000)
     return {
         "games": ev["games"],
         "opponent": args.opponent,

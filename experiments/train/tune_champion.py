@@ -184,14 +184,14 @@ def play(args: Args, s: dict[str, Any]) -> dict[str, Any]:
 
 
 def plot(rows: list[dict[str, Any]], args: Args, path: Path) -> None:
-    played = rows
+    """``tuning.png``: every setting's win rate (95% interval) against its CPU time."""
     fig, ax = plt.subplots(figsize=(7, 4))
-    xs = [r["cpu_mean_ms"] for r in played]
-    ys = [r["win_rate"] for r in played]
-    low = [y - r["ci_low"] for y, r in zip(ys, played, strict=True)]
-    high = [r["ci_high"] - y for y, r in zip(ys, played, strict=True)]
+    xs = [r["cpu_mean_ms"] for r in rows]
+    ys = [r["win_rate"] for r in rows]
+    low = [y - r["ci_low"] for y, r in zip(ys, rows, strict=True)]
+    high = [r["ci_high"] - y for y, r in zip(ys, rows, strict=True)]
     ax.errorbar(xs, ys, yerr=[low, high], fmt="o", capsize=3)
-    for x, y, r in zip(xs, ys, played, strict=True):
+    for x, y, r in zip(xs, ys, rows, strict=True):
         ax.annotate(r["label"], (x, y), textcoords="offset points", xytext=(4, 4), fontsize=8)
     ax.axhline(1 / args.players, color="grey", ls=":", label="chance")
     ax.axvline(args.max_ms, color="red", ls="--", label=f"limit {args.max_ms:g} ms")

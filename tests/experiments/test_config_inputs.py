@@ -14,7 +14,7 @@ from experiments.train.train_ppo import DEFAULTS, load_config
 BAD_SETS = ["seed=2.0", "ppo.n_steps=64.5", "threads=1e999", "bc.enabled=1", "seed.x=1",
             "ppo.net_arch=[256, 2.5]", "env.learner_seat=true", "ppo.gamma=NaN",
             "ppo.gamma=\"0.9\"", "eval.games=-1e3", "name=3", "eval.bots=\"builder\"",
-            "ppo.learning_rate=1e999", "name=\udcff"]  # fmt: skip
+            "ppo.learning_rate=1e999", "name=\udcff", "env.rules=5"]  # fmt: skip
 
 
 @pytest.mark.parametrize("override", BAD_SETS)
