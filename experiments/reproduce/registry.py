@@ -177,13 +177,19 @@ def _train(n: int) -> Experiment:
 
 
 def _scorecard(
-    agent: str, n: int, ladder: str, stem: str | None = None, description: str | None = None
+    agent: str,
+    n: int | str,
+    ladder: str,
+    stem: str | None = None,
+    description: str | None = None,
+    games: int = 2000,
 ) -> Experiment:
     """A ``mamma-mia evaluate`` scorecard (full mode only) of ``agent`` (a bundled name or
-    a committed policy file) at ``n`` players against the rungs ``ladder``: 2,000 games
-    per pairing on the evaluation seed, written to ``scorecards/<stem>.json``."""
+    a committed policy file) at ``n`` players (a count, or counts as ``"2,4"``) against
+    the rungs ``ladder``: ``games`` games per pairing on the evaluation seed, written to
+    ``scorecards/<stem>.json``."""
     stem = stem or f"{agent}_{n}p_{ladder.replace(',', '_')}"
-    evaluate = [agent, "--players", str(n), "--ladder", ladder, "--games", "2000"]
+    evaluate = [agent, "--players", str(n), "--ladder", ladder, "--games", str(games)]
     return Experiment(
         name=f"scorecard_{stem}",
         script="-m mamma_mia_agents evaluate",
@@ -192,7 +198,7 @@ def _scorecard(
         deterministic=_files(f"{stem}.json"),
         out_file=f"{stem}.json",
         description=description
-        or f"the {agent}'s scorecard, {n} players, against {ladder} (2,000 games each)",
+        or f"the {agent}'s scorecard, {n} players, against {ladder} ({games:,} games each)",
     )
 
 
@@ -372,6 +378,15 @@ EXPERIMENTS: list[Experiment] = [
         timing=_files("decision_speed.json"),
         ratios=decision_speed_ratios,
         description="ms per decision on one core: search and the champion, 2 and 4 players",
+    ),
+    _scorecard(
+        "search",
+        "2,4",
+        "random,builder",
+        "search_2p_4p_random_builder",
+        "the search rung's anchors (ANCHORS): search against random and builder, 2 and 4 "
+        "players (600 games each)",
+        games=600,
     ),
     _scorecard("champion", 2, "search"),
     _scorecard("champion", 2, "builder"),
