@@ -23,6 +23,7 @@ import numpy as np
 
 from mamma_mia_agents import load_agent
 from mamma_mia_agents.tournament.matches import Plan, sendable
+from mamma_mia_env.integrations.ray_cluster import init_ray
 
 
 def _play_batch(i: int, plan: Plan, specs: list[Any]) -> tuple[int, dict[str, np.ndarray]]:
@@ -44,7 +45,7 @@ def run_batches(
         ) from exc
     started = not ray.is_initialized()
     if started:
-        ray.init(address=address, include_dashboard=False, log_to_driver=False)
+        init_ray(address)  # a new local instance stays on loopback
     elif address is not None:
         raise ValueError("address given, but Ray is already initialised in this process")
     try:

@@ -79,15 +79,11 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
     import torch
     from tqdm import tqdm
 
+    from mamma_mia_env.integrations.ray_cluster import init_ray
     from mamma_mia_env.integrations.rllib import POLICY_ID, ppo_config
 
     torch.set_num_threads(args.threads)
-    ray.init(
-        address=args.address,
-        include_dashboard=False,
-        log_to_driver=False,
-        runtime_env={"env_vars": {"OMP_NUM_THREADS": str(args.threads)}},
-    )
+    init_ray(args.address, runtime_env={"env_vars": {"OMP_NUM_THREADS": str(args.threads)}})
     config = ppo_config(
         num_players=args.players,
         env_config={"reward_mode": args.reward_mode},

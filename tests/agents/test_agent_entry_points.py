@@ -235,8 +235,9 @@ def test_agents_on_ray() -> None:
     import user_agents
 
     # Ray's tasks import the user's module as its workers find it: ship it with the job
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,
-             runtime_env={"py_modules": [user_agents]})  # fmt: skip
+    from mamma_mia_env.integrations.ray_cluster import init_ray
+
+    init_ray(num_cpus=2, runtime_env={"py_modules": [user_agents]})
     try:
         _tournament_elsewhere(backend="ray", workers=2)
     finally:

@@ -117,7 +117,9 @@ def test_ppo_trains_a_few_iterations():
 
     threads = torch.get_num_threads()
     torch.set_num_threads(1)  # the driver samples: more threads oversubscribe shared cores
-    ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False)
+    from mamma_mia_env.integrations.ray_cluster import init_ray
+
+    init_ray(num_cpus=1)
     try:
         config = ppo_config(
             num_players=2,

@@ -12,15 +12,22 @@ ray = pytest.importorskip("ray")
 
 from mamma_mia_agents.cli.commands import main as cli_main  # noqa: E402
 from mamma_mia_agents.tournament import run_tournament  # noqa: E402
+from mamma_mia_env.integrations.ray_cluster import LOOPBACK, init_ray, node_addresses  # noqa: E402
 
 AGENTS = ["random", "counter", "builder"]  # random draws from the batch generators
 
 
 @pytest.fixture(scope="module")
 def local_ray():
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    init_ray(num_cpus=2)
     yield
     ray.shutdown()
+
+
+def test_a_local_ray_instance_stays_on_loopback(local_ray):
+    # Ray's default on Linux is the network interface's address, for every node
+    assert node_addresses() == [LOOPBACK]
+    assert ray.get_runtime_context().gcs_address.startswith(f"{LOOPBACK}:")
 
 
 def assert_same_games(a, b):
