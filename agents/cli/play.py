@@ -23,9 +23,10 @@ from rich.console import Console
 from rich.text import Text
 
 from mamma_mia_agents.bots.loading import AgentLoadError
-from mamma_mia_agents.cli.options import add_game_flags, rule_config
+from mamma_mia_agents.cli.options import add_game_flags, rule_config, spec_list
 from mamma_mia_agents.cli.screen import (
     HELP,
+    cards_text,
     events,
     option_lines,
     result_lines,
@@ -40,6 +41,7 @@ from mamma_mia_agents.cli.session import (
     AgentFailure,
     Game,
     SaveError,
+    fresh_seed,
 )
 from mamma_mia_agents.cli.terminal import Terminal
 from mamma_mia_env.game.actions import TurnAction
@@ -148,8 +150,7 @@ def ask(
 def _play_label(t: TurnAction) -> str:
     if t.kind is None:
         return "pass (you hold no ingredient card)"
-    parts = [f"{t.singles} {t.kind}"] if t.singles else []
-    return "play " + " + ".join(parts + ([f"{t.doubles} double {t.kind}"] if t.doubles else []))
+    return "play " + cards_text(t.kind, t.singles, t.doubles)
 
 
 def _key(t: TurnAction) -> tuple[int, int, int]:
@@ -277,9 +278,7 @@ def _save(game: Game, term: Terminal, save: str, code: int = 0) -> int:
 def run(args: argparse.Namespace) -> int:
     parser = args.subparser
     try:
-        specs = None if args.agents is None else [s.strip() for s in args.agents.split(",")]
-        if specs is not None and not all(specs):
-            parser.error(f"--agents needs a comma-separated list, got {args.agents!r}")
+        specs = None if args.agents is None else spec_list(parser, "--agents", args.agents)
         if args.resume:
             check_output(args.resume, "--resume file (q saves the game back to it)")
             game = Game.load(args.resume, specs)
@@ -289,14 +288,10 @@ def run(args: argparse.Namespace) -> int:
                 observation_mode=args.observation_mode,
                 **rule_config(args),
             )
-            seed = args.seed
-            if seed is None:
-                seed = int(np.random.SeedSequence().generate_state(1, np.uint64)[0] >> 1)
+            seed = fresh_seed() if args.seed is None else args.seed
             game = Game(config, args.seat, specs or ["builder"], seed, [])
     except (SaveError, ConfigError, AgentLoadError, ValueError) as exc:
         parser.error(str(exc))
-    if args.delay < 0:
-        parser.error("--delay must be >= 0")
     console = Console(highlight=False)
     start = (
         f"Mamma Mia! {game.config.num_players} players, you are seat {game.seat} "

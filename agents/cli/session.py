@@ -28,7 +28,9 @@ from mamma_mia_env.plumbing.seeding import agent_rng
 from mamma_mia_env.policy import PolicyFailure, observers_for, policy_actions
 from mamma_mia_env.render.view import table_view
 
-__all__ = ["DEFAULT_SAVE", "SAVE_FORMAT", "AgentFailure", "Game", "SaveError", "Step"]
+__all__ = [
+    "DEFAULT_SAVE", "SAVE_FORMAT", "AgentFailure", "Game", "SaveError", "Step", "fresh_seed",
+]  # fmt: skip
 
 SAVE_FORMAT = "mamma-mia-play/1"
 DEFAULT_SAVE = "mamma-mia-save.json"
@@ -83,9 +85,7 @@ class Game:
         for i, a in enumerate(actions):
             if self.over():
                 raise ValueError(f"actions[{i}] comes after the end of the game")
-            legal = self.legal()
-            ok = isinstance(a, int) and not isinstance(a, bool) and 0 <= a < len(legal)
-            if not (ok and legal[a]):
+            if not self.is_legal(a):
                 raise ValueError(f"actions[{i}] ({a!r}) is not legal in its position")
             self.apply(a)
 
@@ -98,6 +98,12 @@ class Game:
 
     def legal(self) -> np.ndarray:
         return self.engine.legal_masks(self.state)[0].astype(bool)
+
+    def is_legal(self, action: Any) -> bool:
+        """Whether ``action`` (from a save file or a request: anything) is a legal move now."""
+        legal = self.legal()
+        ok = isinstance(action, int) and not isinstance(action, bool)
+        return ok and 0 <= action < len(legal) and bool(legal[action])
 
     def apply(self, action: int) -> dict[str, Any]:
         before = self.state.copy()
@@ -261,6 +267,11 @@ class Game:
         if not saved.equals(game.state):
             raise SaveError(f"{path}: field 'state' does not match the replayed actions")
         return game
+
+
+def fresh_seed() -> int:
+    """A new game's seed from the operating system's entropy, 0 to 2**63-1."""
+    return int(np.random.SeedSequence().generate_state(1, np.uint64)[0] >> 1)
 
 
 def _saved_seed(value: Any) -> int:
