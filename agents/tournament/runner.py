@@ -45,6 +45,7 @@ from mamma_mia_agents.tournament.schedule import (
 )
 from mamma_mia_env.game.config import Config
 from mamma_mia_env.game.log import MAX_AGENT_NAME, replay_events
+from mamma_mia_env.plumbing.arguments import as_int
 
 DEFAULT_BATCH = 2500
 SMALL_RUN = 1000  # with workers=None, fewer games than this play in this process
@@ -53,16 +54,7 @@ SMALL_RUN = 1000  # with workers=None, fewer games than this play in this proces
 def unique_names(agents: list[Any]) -> list[str]:
     """Display names, numbered where an agent appears twice (``random#1``, ``random#2``)."""
     base = [agent_name(a) for a in agents]
-    counts = {b: base.count(b) for b in base}
-    seen: dict[str, int] = {}
-    out = []
-    for b in base:
-        if counts[b] > 1:
-            seen[b] = seen.get(b, 0) + 1
-            out.append(f"{b}#{seen[b]}")
-        else:
-            out.append(b)
-    return out
+    return [f"{b}#{base[: i + 1].count(b)}" if base.count(b) > 1 else b for i, b in enumerate(base)]
 
 
 def run_tournament(
@@ -100,9 +92,9 @@ def run_tournament(
     ``save_logs``: keep event logs (``mamma_mia_env.replay_events``) of the first
     ``save_logs`` games of the first batch in ``result.logs``, for replays.
     """
-    _check_arguments(agents, games, seed, workers, batch_size, seating, backend, address)
     if isinstance(agents, str):
         agents = [a for a in agents.split(",") if a.strip()]
+    _check_arguments(agents, games, seed, workers, batch_size, seating, backend, address)
     cfg = Config.from_kwargs(num_players=num_players, **config)
     # the size checks come before any agent is created or any game played
     deals = count_deals(len(agents), num_players, seating, games)
@@ -159,7 +151,7 @@ def _gather(results: dict[int, dict[str, np.ndarray]], n_batches: int) -> dict[s
 
 
 def _check_arguments(
-    agents: Any,
+    agents: list[Any],
     games: Any,
     seed: Any,
     workers: Any,
@@ -173,21 +165,13 @@ def _check_arguments(
         raise ValueError(f"backend must be 'local' or 'ray', got {backend!r}")
     if address is not None and backend != "ray":
         raise ValueError("address is for backend='ray'")
-    if isinstance(agents, str):
-        agents = [a for a in agents.split(",") if a.strip()]
     if not agents:
         raise ValueError("a tournament needs at least one agent")
-    for name, value in (("games", games), ("batch_size", batch_size), ("seed", seed)):
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-            raise TypeError(f"{name} must be an int, got {value!r}")
-    if workers is not None and (
-        isinstance(workers, bool) or not isinstance(workers, (int, np.integer))
-    ):
-        raise TypeError(f"workers must be an int or None, got {workers!r}")
-    if games < 1:
-        raise ValueError(f"games must be >= 1, got {games}")
-    if batch_size < 1:
-        raise ValueError(f"batch_size must be >= 1, got {batch_size}")
+    as_int(games, "games", 1)
+    as_int(batch_size, "batch_size", 1)
+    as_int(seed, "seed")  # its range: deal_seeds
+    if workers is not None:
+        as_int(workers, "workers")  # its range: _workers
     if seating not in SEATINGS:
         raise ValueError(f"seating must be one of {SEATINGS}, got {seating!r}")
 
