@@ -3,12 +3,8 @@
     mamma-mia serve --players 3 --agents builder,search
     mamma-mia serve --port 0 --resume mamma-mia-save.json
 
-A small JSON server on the standard library's ``ThreadingHTTPServer``, on 127.0.0.1 by
-default. The page (``cli/web/``) receives only ``WebGame.page()``: the person's view,
-never another hand or the seed, so saving writes the save file on the server's side
-(``--save``) instead of sending it to the browser. Every request is checked and
-answered with JSON; a bad one gets a 4xx and a one-line message and leaves the game
-as it was. The number of live games (``--max-games``) and the request sizes are bounded.
+This module reads and checks the flags; the server, on 127.0.0.1 by default, is
+``web_server``'s and the game the page sees is ``web_game``'s.
 """
 
 from __future__ import annotations

@@ -1,22 +1,12 @@
-"""The tournament runner: many games between agents, duplicate deals, both cores.
+"""The tournament runner: ``run_tournament`` ties the schedule, the batches, the
+backends and the results together.
 
-**Seating and duplicate deals** (``schedule``). With k agents at N seats, every table
-of N agents is played in all N rotations (``seating="rotate"``) or all seat orders
-(``"permute"``), on every deal: deal ``d`` of a tournament with seed ``s`` uses the
-engine seed ``s * 2**32 + d`` (``Engine.reset(seeds=[...])`` replays any game alone),
-so luck of the deal cancels out. ``games`` is rounded up to whole deals.
-
-**Speed.** Games are played in batches through the batched ``Engine``: all unfinished
-games step together, and at each step every agent's ``act_batch`` is called once on
-the games where its seat is to act (``matches``). Batches are spread over worker
-processes (``local``, ``workers``, default: every core) or Ray tasks (``ray_backend``).
-
-**Limits and failures.** Every game's result is kept for the statistics, so a run holds
-at most ``MAX_GAMES`` games (after rounding up to whole deals; the schedule of one deal
-counts too) and is refused before any game is played above that. An agent that raises
-(when created, in ``check_config`` or in ``act_batch``), calls ``sys.exit`` or kills a
-worker process stops the run with an ``AgentError`` naming the agent, in a worker
-process as in this one.
+Who sits where on which deal is ``schedule``'s (duplicate deals, rounded up to whole
+deals, at most ``MAX_GAMES`` games, refused before any game is played); how a batch is
+played is ``matches``' (``Plan``); where the batches run is ``local``'s or
+``ray_backend``'s. An agent that raises (when created, in ``check_config`` or in
+``act_batch``), calls ``sys.exit`` or kills a worker process stops the run with an
+``AgentError`` naming the agent, in a worker process as in this one.
 """
 
 from __future__ import annotations
@@ -80,15 +70,10 @@ def run_tournament(
     below ``SMALL_RUN`` games); 1 plays in this process, more need the caller's
     ``if __name__ == "__main__":`` guard, as any spawned multiprocessing does.
 
-    The games are split into batches of at most ``batch_size``, a
-    ``workers``-independent split; each batch's agents draw their random numbers from
-    their own generator, ``agent_rng("tournament", seed, batch)`` (a one-way digest:
-    nothing in it leads back to the deal seeds), so a run gives the same games whatever
-    the number of workers (or machine).
-
-    ``backend="ray"`` plays the same batches as Ray tasks (``tournament/ray_backend.py``):
-    on a local Ray instance, or on the cluster at ``address``; the results are
-    bit-identical to the local backend's for the same arguments.
+    The games are split into batches of at most ``batch_size``, each with its own
+    generator (``matches.Plan``), so a run gives the same games whatever the number of
+    workers, the machine or the backend: ``backend="ray"`` plays the same batches as
+    Ray tasks, on a local Ray instance or on the cluster at ``address``.
     ``save_logs``: keep event logs (``mamma_mia_env.replay_events``) of the first
     ``save_logs`` games of the first batch in ``result.logs``, for replays.
     """
