@@ -30,6 +30,7 @@ from mamma_mia_agents.tournament.output import (
     markdown_table,
     plot_rows,
     prepare_output,
+    row_cells,
 )
 from mamma_mia_env.game.config import Config
 from mamma_mia_env.game.outcome import finishing_ranks, win_shares
@@ -217,21 +218,7 @@ class TournamentResult:
     def format_table(self) -> str:
         rows = self.table or self.compute_table()
         head = ["#", "agent", "games", "wins", "win rate", "95% CI", "delivered", "rating (95%)"]
-        body = []
-        for r in rows:
-            body.append(
-                [
-                    str(r["rank"]),
-                    r["agent"],
-                    f"{r['seat_games']:,}",
-                    f"{r['wins']:,.1f}",
-                    f"{100 * r['win_rate']:.1f}%",
-                    f"{100 * r['win_rate_low']:.1f}-{100 * r['win_rate_high']:.1f}%",
-                    f"{r['mean_delivered']:.2f}",
-                    f"{r['rating_mu']:.1f} ({r['rating_low']:.1f}-{r['rating_high']:.1f})",
-                ]
-            )
-        lines = aligned([head, *body])
+        lines = aligned([head, *map(row_cells, rows)])
         lines.append(
             f"chance level {100 / self.num_players:.1f}%; wins split on shared wins; "
             "rating: openskill PlackettLuce mu (mu -/+ 1.96 sigma)"
