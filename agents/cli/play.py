@@ -266,12 +266,10 @@ def play_game(game: Game, term: Terminal, delay: float, save: str) -> int:
 
 def _save(game: Game, term: Terminal, save: str, code: int = 0) -> int:
     try:
-        replaced = game.save(save)
+        term.message = f"{game.save(save)}; continue with: mamma-mia play --resume {save}"
     except SaveError as exc:
         term.message = f"The game was not saved: {exc}"
         return 1
-    note = " (replacing the earlier file)" if replaced else ""
-    term.message = f"Saved to {save}{note}; continue with: mamma-mia play --resume {save}"
     return code
 
 

@@ -215,12 +215,13 @@ class Game:
         n = self.config.num_players
         return table_view(self.rec, n, self.seat, self.config.observation_mode == "recall")
 
-    def save(self, path: str) -> bool:
-        """Write the game to ``path`` (atomically); whether an earlier file was replaced."""
+    def save(self, path: str) -> str:
+        """Write the game to ``path`` (atomically); the words saying so, for the person."""
         try:
-            return write_atomic(path, json.dumps(self.to_dict()), "saved game")
+            replaced = write_atomic(path, json.dumps(self.to_dict()), "saved game")
         except FileError as exc:
             raise SaveError(str(exc)) from None
+        return f"Saved to {path}" + (" (replacing the earlier file)" if replaced else "")
 
     def to_dict(self) -> dict[str, Any]:
         return {

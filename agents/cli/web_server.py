@@ -314,8 +314,6 @@ def _save(web: WebGame, s: dict[str, Any]) -> dict[str, Any]:
     the browser may not see."""
     path = s["resume"] or s["save"]
     try:
-        replaced = web.game.save(path)
+        return {"saved": path, "message": f"{web.game.save(path)}; Resume continues it."}
     except SaveError as exc:
         raise RequestError(500, str(exc)[:300]) from None
-    note = " (replacing the earlier file)" if replaced else ""
-    return {"saved": path, "message": f"Saved to {path}{note}; Resume continues it."}
