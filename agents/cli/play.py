@@ -8,9 +8,7 @@ The game (``session.Game``) is drawn as one screen that is redrawn in place and 
 person's hand stay in view; larger terminals show more of the oven and the moves). It
 shows only what the person's seat may know (``render.view.table_view``). A turn is
 chosen in steps (ingredients, then order, then draw pile) from the engine's legal
-actions, so an illegal move cannot be entered. Keys: a number and Enter chooses, ``u``
-undoes (back to the person's previous decision across the bots' moves), ``h`` / ``?``
-shows the help, ``q`` saves the game and quits.
+actions, so an illegal move cannot be entered. The keys: ``DESCRIPTION``, ``screen.HELP``.
 """
 
 from __future__ import annotations

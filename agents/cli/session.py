@@ -149,16 +149,8 @@ class Game:
             after = self.state.copy()
             self.engine.step(after, np.array([a], dtype=np.int64))
             first = reveal_record(self.engine, self.state, int(a), after)["outcomes"][0]
-            out.append(
-                {
-                    "action": int(a),
-                    "choice": choice.choice,
-                    "kind": choice.kind,
-                    "order": first["order"],
-                    "from_hand": first["from_hand"],
-                    "from_piles": first["from_piles"],
-                }
-            )
+            said = {k: first[k] for k in ("order", "from_hand", "from_piles")}
+            out.append({"action": int(a), "choice": choice.choice, "kind": choice.kind, **said})
         return out
 
     def round_summary(self, rnd: int) -> dict[str, Any]:
@@ -167,7 +159,7 @@ class Game:
         whether the round's reveal is finished."""
         n = self.config.num_players
         outcomes: list[dict[str, Any]] = []
-        totals = [0] * n
+        totals, this_round = [0] * n, [0] * n
         for step in self.steps:
             if step.round > rnd:
                 break
@@ -175,9 +167,7 @@ class Game:
                 totals[o["seat"]] += bool(o["delivered"])
                 if step.round == rnd:
                     outcomes.append(o)
-        this_round = [0] * n
-        for o in outcomes:
-            this_round[o["seat"]] += bool(o["delivered"])
+                    this_round[o["seat"]] += bool(o["delivered"])
         done = any(s.round == rnd and s.round_end for s in self.steps)
         return {
             "round": rnd,

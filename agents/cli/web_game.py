@@ -8,10 +8,6 @@ no agent's legal moves ever go into it (``tests/cli/test_serve.py`` checks the J
 against the real state).
 
 ``new_game`` makes a game from the page's new-game form, each field checked.
-
-Undo goes back to the person's previous decision by replaying the game from its seed
-with the actions before that decision (``Game.undo``): exact, because the agents'
-moves depend only on the actions so far (``Game.bot_action``).
 """
 
 from __future__ import annotations

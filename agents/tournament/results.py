@@ -1,16 +1,8 @@
 """A tournament's results: per-game outcomes, per-agent statistics and ratings.
 
 ``TournamentResult`` holds every game's outcome and computes the table (win rate with
-intervals, delivered orders, rating); ``output`` draws and writes it. The statistics:
-
-* ``wilson_interval``: the Wilson score interval of a proportion (wins with ties
-  split count as fractional successes), the tournament's win-rate interval.
-* ``mean_interval``: a normal-approximation interval of a mean.
-* ``cluster_mean_interval``: the same for a mean over clusters (the games of one
-  duplicate deal are not independent, so the deal is the unit), reported alongside.
-* ``plackett_luce_ratings``: ratings from the ``openskill`` package's PlackettLuce
-  model (a maintained Bayesian rating system in the TrueSkill family), updated game
-  by game from the finishing order of every seat.
+intervals, delivered orders, rating) from the statistics below; ``output`` draws and
+writes it.
 """
 
 from __future__ import annotations
@@ -99,7 +91,8 @@ def cluster_mean_interval(
 def plackett_luce_ratings(
     assign: np.ndarray, ranks: np.ndarray, n_agents: int
 ) -> tuple[np.ndarray, np.ndarray]:
-    """PlackettLuce ratings (mu, sigma per agent) from games in the order given.
+    """PlackettLuce ratings (mu, sigma per agent) from games in the order given, by the
+    ``openskill`` package (a maintained Bayesian rating system in the TrueSkill family).
 
     ``assign[g, s]`` is the agent in seat s of game g, ``ranks[g, s]`` its finishing
     rank (1 = best, ties equal). Each seat is its own team; an agent in several seats
