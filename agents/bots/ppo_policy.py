@@ -182,8 +182,8 @@ class NumpyPolicy:
         width = len(self.select)
         if width == 0:
             raise ValueError("the policy reads no observation section")
-        if width == o:
-            self.select = None  # the whole observation
+        if np.array_equal(self.select, np.arange(o)):
+            self.select = None  # the whole observation, in its order
         if self.scale.shape != (width,):
             raise ValueError(
                 f"scale has shape {self.scale.shape}, the policy reads {width} observation values"
