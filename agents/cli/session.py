@@ -22,7 +22,7 @@ from mamma_mia_env.game.engine import Engine
 from mamma_mia_env.game.log import reveal_record
 from mamma_mia_env.game.record import OVER, REVEAL
 from mamma_mia_env.game.state import GameState, StateError
-from mamma_mia_env.plumbing.arguments import is_int
+from mamma_mia_env.plumbing.arguments import as_int, is_int
 from mamma_mia_env.plumbing.files import FileError, read_json, write_atomic
 from mamma_mia_env.plumbing.seeding import agent_rng
 from mamma_mia_env.policy import PolicyFailure, observers_for, policy_actions
@@ -241,8 +241,7 @@ class Game:
             config = Config.from_kwargs(**obj["config"])
             seat, specs, actions = obj["seat"], obj["agents"], obj["actions"]
             seed = _saved_seed(obj["seed"])
-            if not isinstance(seat, int) or isinstance(seat, bool):
-                raise ValueError(f"field 'seat' must be an int, got {seat!r}")
+            as_int(seat, "field 'seat'")
             if not isinstance(specs, list) or not all(isinstance(x, str) for x in specs):
                 raise ValueError("field 'agents' must be a list of agent names")
             if not specs and not agents:
