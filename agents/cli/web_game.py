@@ -107,7 +107,7 @@ class WebGame:
         view = g.view()
         over = g.over()
         names = g.seat_names()
-        out: dict[str, Any] = {
+        return {
             "id": game_id,
             "seat": g.seat,
             "names": names,
@@ -122,7 +122,6 @@ class WebGame:
             "question": self._question() if self.person_to_move() else None,
             "result": _result(g, names) if over else None,
         }
-        return out
 
     def _question(self) -> dict[str, Any]:
         g = self.game
