@@ -103,14 +103,10 @@ def plackett_luce_ratings(
     sigma = np.full(n_agents, model.sigma, dtype=np.float64)
     for seats, rank in zip(np.asarray(assign), np.asarray(ranks), strict=True):
         teams = [[model.rating(mu=mu[a], sigma=sigma[a])] for a in seats]
-        new = model.rate(teams, ranks=[int(r) for r in rank])
-        new_mu = np.zeros(n_agents)
-        new_sigma = np.zeros(n_agents)
-        count = np.zeros(n_agents)
-        for a, team in zip(seats, new, strict=True):
-            new_mu[a] += team[0].mu
-            new_sigma[a] += team[0].sigma
-            count[a] += 1
+        new = [team[0] for team in model.rate(teams, ranks=[int(r) for r in rank])]
+        new_mu = np.bincount(seats, [r.mu for r in new], n_agents)
+        new_sigma = np.bincount(seats, [r.sigma for r in new], n_agents)
+        count = np.bincount(seats, minlength=n_agents)
         played = count > 0
         mu[played] = new_mu[played] / count[played]
         sigma[played] = new_sigma[played] / count[played]
