@@ -182,8 +182,8 @@ class NumpyPolicy:
         width = len(self.select)
         if width == 0:
             raise ValueError("the policy reads no observation section")
-        if width == o:
-            self.select = None  # the whole observation
+        if np.array_equal(self.select, np.arange(o)):
+            self.select = None  # the whole observation, in its order
         if self.scale.shape != (width,):
             raise ValueError(
                 f"scale has shape {self.scale.shape}, the policy reads {width} observation values"
@@ -234,12 +234,7 @@ class NumpyPolicy:
     def logits(self, canonical_obs: np.ndarray) -> np.ndarray:
         """The action logits (float32) of a batch of canonical observations."""
         x = np.asarray(canonical_obs, dtype=np.float32)
-        if self.select is not None:
-            x = x[:, self.select]
-        x = x / self.scale
-        for w, b in self.layers:
-            x = self.activation(x @ w + b)
-        return x @ self.w_out + self.b_out
+        return self._forward(x, self.scale, [*self.layers, (self.w_out, self.b_out)])
 
     def logits64(self, canonical_obs: np.ndarray) -> np.ndarray:
         """The action logits computed in float64, the same to about 1e-15 on every CPU.
@@ -249,10 +244,16 @@ class NumpyPolicy:
         about 1e-4 (measured on the shipped networks), enough to flip a near-tie between
         two actions now and then. ``act`` decides near-ties with these."""
         x = np.asarray(canonical_obs, dtype=np.float64)
+        return self._forward(x, self._scale64, self._net64)
+
+    def _forward(
+        self, x: np.ndarray, scale: np.ndarray, net: list[tuple[np.ndarray, np.ndarray]]
+    ) -> np.ndarray:
+        """The network ``net`` (hidden layers, then the logits layer) on observations ``x``."""
         if self.select is not None:
             x = x[:, self.select]
-        x = x / self._scale64
-        *hidden, (w_out, b_out) = self._net64
+        x = x / scale
+        *hidden, (w_out, b_out) = net
         for w, b in hidden:
             x = self.activation(x @ w + b)
         return x @ w_out + b_out

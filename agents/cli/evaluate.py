@@ -19,7 +19,7 @@ from collections.abc import Callable
 
 from mamma_mia_agents.bots.loading import AgentLoadError
 from mamma_mia_agents.bots.ppo_policy import PolicyFileError
-from mamma_mia_agents.cli.options import add_workers_flag, run_error
+from mamma_mia_agents.cli.options import add_workers_flag, run_error, spec_list
 from mamma_mia_agents.tournament.matches import AgentError, AgentMismatchError
 from mamma_mia_agents.tournament.schedule import MAX_GAMES
 from mamma_mia_agents.tournament.scorecard import (
@@ -112,19 +112,10 @@ def _add_run_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
 
 
-def _ladder(parser: argparse.ArgumentParser, text: str | None) -> list[str] | None:
-    if text is None:
-        return None
-    specs = [s.strip() for s in text.split(",")]
-    if not text.strip() or any(not s for s in specs):
-        parser.error(f"--ladder needs a comma-separated list of agents, got {text!r:.80}")
-    return specs
-
-
 def run(args: argparse.Namespace) -> int:
     """Evaluate ``args.spec``; print (and with ``--out`` write) the scorecard."""
     parser: argparse.ArgumentParser = args.subparser
-    ladder = _ladder(parser, args.ladder)
+    ladder = None if args.ladder is None else spec_list(parser, "--ladder", args.ladder)
     if not args.spec.strip():
         parser.error("SPEC must name an agent: a bundled name, an import path or a policy file")
     try:

@@ -2,9 +2,8 @@
 
 Every flag's value goes through an argparse ``type=`` check that names the flag in its
 error (``stem`` here, the flag types of ``mamma_mia_env.plumbing.arguments``) or
-``choices``; ``VARIANT_FLAGS`` are the rule variants every command that starts a game
-offers, and ``add_rule_flags``/``rule_config`` make and read any kind of game parameter's
-flags, all from the declarations in ``mamma_mia_env.game.config``.
+``choices``; ``add_rule_flags``/``rule_config`` make and read any kind of game
+parameter's flags, all from the declarations in ``mamma_mia_env.game.config``.
 """
 
 from __future__ import annotations
@@ -31,11 +30,6 @@ def _flag(p: Parameter) -> str:
 
 def _help(p: Parameter) -> str:
     return f"{p.rule}, on by default: {p.help}" if p.default is True else f"{p.rule}: {p.help}"
-
-
-#: Rule variants as flags: (flag, Config field, help), read from the declarations in
-#: ``mamma_mia_env.game.config`` (a new variant there is a new flag here).
-VARIANT_FLAGS = tuple((_flag(p), p.name, _help(p)) for p in PARAMETERS if p.kind == "variant")
 
 
 def add_rule_flags(parser: Any, kinds: tuple[str, ...] = ("variant",)) -> None:
@@ -82,13 +76,24 @@ def stem(text: str) -> str:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
+def spec_list(parser: argparse.ArgumentParser, flag: str, text: str) -> list[str]:
+    """The agents of a comma-separated ``flag`` (loaded later, by the call that names a
+    failing one); an empty entry is a usage error."""
+    specs = [s.strip() for s in text.split(",")]
+    if not all(specs):
+        parser.error(f"{flag} needs a comma-separated list of agents, got {text!r:.80}")
+    return specs
+
+
 def run_error(command: str, message: str) -> int:
     """A run-time failure (not a usage error): one line on stderr, exit code 1."""
     print(f"{PROG} {command}: error: {message}", file=sys.stderr)
     return 1
 
 
-def add_game_flags(p: argparse.ArgumentParser, *, seed_help: str, delay: float) -> None:
+def add_game_flags(
+    p: argparse.ArgumentParser, *, seed_help: str, delay: float, max_delay: float = 60
+) -> None:
     """The flags of a command that starts a played game (``play``, ``serve``): the
     players, the agents, the person's seat, the seed, what the person sees, the agents'
     pace and the rule variants; each command adds its own ``--save`` and ``--resume``."""
@@ -109,7 +114,7 @@ def add_game_flags(p: argparse.ArgumentParser, *, seed_help: str, delay: float) 
     )
     p.add_argument(
         "--delay",
-        type=real_flag("--delay", 0, 60),
+        type=real_flag("--delay", 0, max_delay),
         default=delay,
         help="seconds to show each agent move",
     )

@@ -8,9 +8,7 @@ The game (``session.Game``) is drawn as one screen that is redrawn in place and 
 person's hand stay in view; larger terminals show more of the oven and the moves). It
 shows only what the person's seat may know (``render.view.table_view``). A turn is
 chosen in steps (ingredients, then order, then draw pile) from the engine's legal
-actions, so an illegal move cannot be entered. Keys: a number and Enter chooses, ``u``
-undoes (back to the person's previous decision across the bots' moves), ``h`` / ``?``
-shows the help, ``q`` saves the game and quits.
+actions, so an illegal move cannot be entered. The keys: ``DESCRIPTION``, ``screen.HELP``.
 """
 
 from __future__ import annotations
@@ -23,9 +21,10 @@ from rich.console import Console
 from rich.text import Text
 
 from mamma_mia_agents.bots.loading import AgentLoadError
-from mamma_mia_agents.cli.options import add_game_flags, rule_config
+from mamma_mia_agents.cli.options import add_game_flags, rule_config, spec_list
 from mamma_mia_agents.cli.screen import (
     HELP,
+    cards_text,
     events,
     option_lines,
     result_lines,
@@ -40,6 +39,7 @@ from mamma_mia_agents.cli.session import (
     AgentFailure,
     Game,
     SaveError,
+    fresh_seed,
 )
 from mamma_mia_agents.cli.terminal import Terminal
 from mamma_mia_env.game.actions import TurnAction
@@ -148,8 +148,7 @@ def ask(
 def _play_label(t: TurnAction) -> str:
     if t.kind is None:
         return "pass (you hold no ingredient card)"
-    parts = [f"{t.singles} {t.kind}"] if t.singles else []
-    return "play " + " + ".join(parts + ([f"{t.doubles} double {t.kind}"] if t.doubles else []))
+    return "play " + cards_text(t.kind, t.singles, t.doubles)
 
 
 def _key(t: TurnAction) -> tuple[int, int, int]:
@@ -265,21 +264,17 @@ def play_game(game: Game, term: Terminal, delay: float, save: str) -> int:
 
 def _save(game: Game, term: Terminal, save: str, code: int = 0) -> int:
     try:
-        replaced = game.save(save)
+        term.message = f"{game.save(save)}; continue with: mamma-mia play --resume {save}"
     except SaveError as exc:
         term.message = f"The game was not saved: {exc}"
         return 1
-    note = " (replacing the earlier file)" if replaced else ""
-    term.message = f"Saved to {save}{note}; continue with: mamma-mia play --resume {save}"
     return code
 
 
 def run(args: argparse.Namespace) -> int:
     parser = args.subparser
     try:
-        specs = None if args.agents is None else [s.strip() for s in args.agents.split(",")]
-        if specs is not None and not all(specs):
-            parser.error(f"--agents needs a comma-separated list, got {args.agents!r}")
+        specs = None if args.agents is None else spec_list(parser, "--agents", args.agents)
         if args.resume:
             check_output(args.resume, "--resume file (q saves the game back to it)")
             game = Game.load(args.resume, specs)
@@ -289,14 +284,10 @@ def run(args: argparse.Namespace) -> int:
                 observation_mode=args.observation_mode,
                 **rule_config(args),
             )
-            seed = args.seed
-            if seed is None:
-                seed = int(np.random.SeedSequence().generate_state(1, np.uint64)[0] >> 1)
+            seed = fresh_seed() if args.seed is None else args.seed
             game = Game(config, args.seat, specs or ["builder"], seed, [])
     except (SaveError, ConfigError, AgentLoadError, ValueError) as exc:
         parser.error(str(exc))
-    if args.delay < 0:
-        parser.error("--delay must be >= 0")
     console = Console(highlight=False)
     start = (
         f"Mamma Mia! {game.config.num_players} players, you are seat {game.seat} "

@@ -104,17 +104,14 @@ def terminal_replay(log: dict[str, Any], seat: int | None, term: Terminal) -> in
 
 def _move(key: str, pos: int, last: int, reveals: list[int]) -> int:
     """The position a moving key goes to (it stays at either end)."""
-    if key == "n":
-        return min(last, pos + 1)
-    if key == "b":
-        return max(0, pos - 1)
-    if key == "s":
-        return 0
-    if key == "e":
-        return last
-    if key == "r":
-        return next((i for i in reveals if i > pos), pos)
-    return next((i for i in reversed(reveals) if i < pos), pos)  # "R"
+    return {
+        "n": min(last, pos + 1),
+        "b": max(0, pos - 1),
+        "s": 0,
+        "e": last,
+        "r": next((i for i in reveals if i > pos), pos),
+        "R": next((i for i in reversed(reveals) if i < pos), pos),
+    }[key]
 
 
 def replay_lines(

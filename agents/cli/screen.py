@@ -33,24 +33,23 @@ MARK = ">"
 def seat_names(seat: int, agents: dict[int, str]) -> dict[int, str]:
     """How the screen names each seat: "you", or the agent and its seat number, so a
     seat never reads like a card count ("builder (seat 1)", not "1 mushroom")."""
-    raw = _agent_names(seat, agents)
+    raw = [agents.get(s, "you")[:24] for s in range(max([seat, *agents]) + 1)]  # 24: the width
     return {s: seat_label(s, raw, you=seat) for s in range(len(raw))}
-
-
-def _agent_names(seat: int, agents: dict[int, str]) -> list[str]:
-    """One name per seat (cut to 24 characters for the screen; the person's is unused)."""
-    return [agents.get(s, "you")[:24] for s in range(max([seat, *agents]) + 1)]
 
 
 def short_name(seat: int, viewer: int | None) -> str:
     return "you" if seat == viewer else f"seat {seat}"
 
 
+def cards_text(kind: str, singles: int, doubles: int) -> str:
+    """Cards of one ingredient by name: "3 pepper + 1 double pepper"."""
+    parts = [f"{singles} {kind}"] if singles else []
+    return " + ".join(parts + ([f"{doubles} double {kind}"] if doubles else []))
+
+
 def chip(k: int, s: int, d: int) -> Text:
     """One ingredient's cards as a coloured chip with the full name: " 3 pepper "."""
-    parts = [f"{s} {INGREDIENTS[k]}"] if s else []
-    parts += [f"{d} double {INGREDIENTS[k]}"] if d else []
-    return Text(f" {' + '.join(parts)} ", style=STYLES[k])
+    return Text(f" {cards_text(INGREDIENTS[k], s, d)} ", style=STYLES[k])
 
 
 def pack(
@@ -259,12 +258,7 @@ HELP = [
 
 # -- what happened: one line per move, the reveal's own wording ------------------------------
 def _turn_text(t: TurnAction, mine: bool, personal: int) -> str:
-    if t.kind is None:
-        play = "passed"
-    else:
-        parts = [f"{t.singles} {t.kind}"] if t.singles else []
-        parts += [f"{t.doubles} double {t.kind}"] if t.doubles else []
-        play = "played " + " + ".join(parts)
+    play = "passed" if t.kind is None else "played " + cards_text(t.kind, t.singles, t.doubles)
     if t.order is not None:
         play += f", order [{order_name(t.order, personal)}]" if mine else ", an order card"
     return play + (", drew from the supply" if t.draw == "supply" else ", took their order stack")

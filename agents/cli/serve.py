@@ -3,12 +3,8 @@
     mamma-mia serve --players 3 --agents builder,search
     mamma-mia serve --port 0 --resume mamma-mia-save.json
 
-A small JSON server on the standard library's ``ThreadingHTTPServer``, on 127.0.0.1 by
-default. The page (``cli/web/``) receives only ``WebGame.page()``: the person's view,
-never another hand or the seed, so saving writes the save file on the server's side
-(``--save``) instead of sending it to the browser. Every request is checked and
-answered with JSON; a bad one gets a 4xx and a one-line message and leaves the game
-as it was. The number of live games (``--max-games``) and the request sizes are bounded.
+This module reads and checks the flags; the server, on 127.0.0.1 by default, is
+``web_server``'s and the game the page sees is ``web_game``'s.
 """
 
 from __future__ import annotations
@@ -19,7 +15,7 @@ from typing import Any
 
 from mamma_mia_agents import REGISTRY
 from mamma_mia_agents.bots.loading import AgentLoadError
-from mamma_mia_agents.cli.options import PROG, VARIANT_FLAGS, add_game_flags
+from mamma_mia_agents.cli.options import PROG, add_game_flags, rule_config, spec_list
 from mamma_mia_agents.cli.session import DEFAULT_SAVE, Game
 from mamma_mia_agents.cli.web_server import (
     GameServer,
@@ -55,7 +51,10 @@ def add_flags(p: argparse.ArgumentParser) -> None:
         p, "--port", 0, 65535, default=8000, help="port (default: %(default)s; 0 picks a free one)"
     )
     add_game_flags(
-        p, seed_help="the seed of every new game (default: a fresh one per game)", delay=0.8
+        p,
+        seed_help="the seed of every new game (default: a fresh one per game)",
+        delay=0.8,
+        max_delay=10,
     )
     add_int_flag(
         p, "--max-games", 1, 1000, default=8, help="live games kept at once (default: %(default)s)"
@@ -78,15 +77,9 @@ def settings_from(args: argparse.Namespace) -> dict[str, Any]:
     """The server's settings from the command line, each checked (usage errors)."""
     parser = args.subparser
     check_host(parser, args.host, args.allow_remote)
-    specs = [x.strip() for x in (args.agents or "builder").split(",")]
-    if not all(specs):
-        parser.error(f"--agents needs a comma-separated list, got {args.agents!r}")
-    if not 0 <= args.delay <= 10:
-        parser.error(f"--delay must be 0-10 seconds, got {args.delay}")
-    fields = [f for _, f, _ in VARIANT_FLAGS]
-    config = {"observation_mode": args.observation_mode, **{f: getattr(args, f) for f in fields}}
+    specs = spec_list(parser, "--agents", args.agents or "builder")
+    config = {"observation_mode": args.observation_mode, **rule_config(args)}
     try:
-        Config.from_kwargs(num_players=args.players, **config)
         Game(Config.from_kwargs(num_players=args.players, **config), args.seat, specs, 0, [])
     except (ConfigError, AgentLoadError, ValueError) as exc:
         parser.error(str(exc))

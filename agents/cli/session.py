@@ -22,13 +22,15 @@ from mamma_mia_env.game.engine import Engine
 from mamma_mia_env.game.log import reveal_record
 from mamma_mia_env.game.record import OVER, REVEAL
 from mamma_mia_env.game.state import GameState, StateError
-from mamma_mia_env.plumbing.arguments import is_int
+from mamma_mia_env.plumbing.arguments import as_int, is_int
 from mamma_mia_env.plumbing.files import FileError, read_json, write_atomic
 from mamma_mia_env.plumbing.seeding import agent_rng
 from mamma_mia_env.policy import PolicyFailure, observers_for, policy_actions
 from mamma_mia_env.render.view import table_view
 
-__all__ = ["DEFAULT_SAVE", "SAVE_FORMAT", "AgentFailure", "Game", "SaveError", "Step"]
+__all__ = [
+    "DEFAULT_SAVE", "SAVE_FORMAT", "AgentFailure", "Game", "SaveError", "Step", "fresh_seed",
+]  # fmt: skip
 
 SAVE_FORMAT = "mamma-mia-play/1"
 DEFAULT_SAVE = "mamma-mia-save.json"
@@ -83,9 +85,7 @@ class Game:
         for i, a in enumerate(actions):
             if self.over():
                 raise ValueError(f"actions[{i}] comes after the end of the game")
-            legal = self.legal()
-            ok = isinstance(a, int) and not isinstance(a, bool) and 0 <= a < len(legal)
-            if not (ok and legal[a]):
+            if not self.is_legal(a):
                 raise ValueError(f"actions[{i}] ({a!r}) is not legal in its position")
             self.apply(a)
 
@@ -98,6 +98,12 @@ class Game:
 
     def legal(self) -> np.ndarray:
         return self.engine.legal_masks(self.state)[0].astype(bool)
+
+    def is_legal(self, action: Any) -> bool:
+        """Whether ``action`` (from a save file or a request: anything) is a legal move now."""
+        legal = self.legal()
+        ok = isinstance(action, int) and not isinstance(action, bool)
+        return ok and 0 <= action < len(legal) and bool(legal[action])
 
     def apply(self, action: int) -> dict[str, Any]:
         before = self.state.copy()
@@ -143,16 +149,8 @@ class Game:
             after = self.state.copy()
             self.engine.step(after, np.array([a], dtype=np.int64))
             first = reveal_record(self.engine, self.state, int(a), after)["outcomes"][0]
-            out.append(
-                {
-                    "action": int(a),
-                    "choice": choice.choice,
-                    "kind": choice.kind,
-                    "order": first["order"],
-                    "from_hand": first["from_hand"],
-                    "from_piles": first["from_piles"],
-                }
-            )
+            said = {k: first[k] for k in ("order", "from_hand", "from_piles")}
+            out.append({"action": int(a), "choice": choice.choice, "kind": choice.kind, **said})
         return out
 
     def round_summary(self, rnd: int) -> dict[str, Any]:
@@ -161,7 +159,7 @@ class Game:
         whether the round's reveal is finished."""
         n = self.config.num_players
         outcomes: list[dict[str, Any]] = []
-        totals = [0] * n
+        totals, this_round = [0] * n, [0] * n
         for step in self.steps:
             if step.round > rnd:
                 break
@@ -169,9 +167,7 @@ class Game:
                 totals[o["seat"]] += bool(o["delivered"])
                 if step.round == rnd:
                     outcomes.append(o)
-        this_round = [0] * n
-        for o in outcomes:
-            this_round[o["seat"]] += bool(o["delivered"])
+                    this_round[o["seat"]] += bool(o["delivered"])
         done = any(s.round == rnd and s.round_end for s in self.steps)
         return {
             "round": rnd,
@@ -209,12 +205,13 @@ class Game:
         n = self.config.num_players
         return table_view(self.rec, n, self.seat, self.config.observation_mode == "recall")
 
-    def save(self, path: str) -> bool:
-        """Write the game to ``path`` (atomically); whether an earlier file was replaced."""
+    def save(self, path: str) -> str:
+        """Write the game to ``path`` (atomically); the words saying so, for the person."""
         try:
-            return write_atomic(path, json.dumps(self.to_dict()), "saved game")
+            replaced = write_atomic(path, json.dumps(self.to_dict()), "saved game")
         except FileError as exc:
             raise SaveError(str(exc)) from None
+        return f"Saved to {path}" + (" (replacing the earlier file)" if replaced else "")
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -244,8 +241,7 @@ class Game:
             config = Config.from_kwargs(**obj["config"])
             seat, specs, actions = obj["seat"], obj["agents"], obj["actions"]
             seed = _saved_seed(obj["seed"])
-            if not isinstance(seat, int) or isinstance(seat, bool):
-                raise ValueError(f"field 'seat' must be an int, got {seat!r}")
+            as_int(seat, "field 'seat'")
             if not isinstance(specs, list) or not all(isinstance(x, str) for x in specs):
                 raise ValueError("field 'agents' must be a list of agent names")
             if not specs and not agents:
@@ -261,6 +257,11 @@ class Game:
         if not saved.equals(game.state):
             raise SaveError(f"{path}: field 'state' does not match the replayed actions")
         return game
+
+
+def fresh_seed() -> int:
+    """A new game's seed from the operating system's entropy, 0 to 2**63-1."""
+    return int(np.random.SeedSequence().generate_state(1, np.uint64)[0] >> 1)
 
 
 def _saved_seed(value: Any) -> int:

@@ -84,26 +84,14 @@ class Terminal:
             tty.setcbreak(self._fd, termios.TCSANOW)
 
     def key(self, prompt: str) -> str:
-        """One key press (a line where the input is not a terminal). The rest of an
+        """One key press, inside ``with`` (a line where the input is not a terminal). The rest of an
         escape sequence (an arrow key's bytes) is read and dropped; keys typed ahead
         are kept for the next calls."""
         if not self.tty:
             return self.line(prompt)
         self.console.print(Text(prompt, style="bold"), end="")
         self.console.file.flush()
-        fd = sys.stdin.fileno()
-        if self._cooked is None:  # used outside ``with``: one key in cbreak mode
-            import termios
-            import tty
-
-            old = termios.tcgetattr(fd)
-            tty.setcbreak(fd, termios.TCSANOW)
-            try:
-                ch = _read_key(fd)
-            finally:
-                termios.tcsetattr(fd, termios.TCSADRAIN, old)
-        else:
-            ch = _read_key(fd)
+        ch = _read_key(sys.stdin.fileno())  # in cbreak mode since ``__enter__``
         if ch in (b"", b"\x04"):
             raise EOFError
         return ch.decode("latin-1")

@@ -19,6 +19,7 @@ from mamma_mia_agents.cli.options import (
     add_workers_flag,
     rule_config,
     run_error,
+    spec_list,
     stem,
 )
 from mamma_mia_agents.tournament.matches import AgentError, AgentMismatchError
@@ -136,19 +137,12 @@ def _add_output_flags(t: argparse.ArgumentParser) -> None:
     )
 
 
-def _agent_specs(parser: argparse.ArgumentParser, text: str) -> list[str]:
-    specs = [s.strip() for s in text.split(",")]
-    if not text.strip() or any(not s for s in specs):
-        parser.error(f"--agents needs a comma-separated list of agents, got {text!r}")
-    return specs  # loaded (once) by run_tournament, which names a failing agent
-
-
 def run(args: argparse.Namespace) -> int:
     """Run the tournament of ``args``; the exit code."""
     parser: argparse.ArgumentParser = args.subparser
     if args.address is not None and args.backend != "ray":
         parser.error("--address needs --backend ray")
-    specs = _agent_specs(parser, args.agents)
+    specs = spec_list(parser, "--agents", args.agents)
     if args.save_logs and not args.out:
         parser.error("--save-logs needs --out DIR to write the logs to")
     config = rule_config(args, ("variant", "limit"))

@@ -8,10 +8,6 @@ no agent's legal moves ever go into it (``tests/cli/test_serve.py`` checks the J
 against the real state).
 
 ``new_game`` makes a game from the page's new-game form, each field checked.
-
-Undo goes back to the person's previous decision by replaying the game from its seed
-with the actions before that decision (``Game.undo``): exact, because the agents'
-moves depend only on the actions so far (``Game.bot_action``).
 """
 
 from __future__ import annotations
@@ -23,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from mamma_mia_agents.bots.loading import AgentLoadError
-from mamma_mia_agents.cli.session import Game
+from mamma_mia_agents.cli.session import Game, fresh_seed
 from mamma_mia_env.game.actions import TurnAction
 from mamma_mia_env.game.cards import INGREDIENTS, N_KINDS, order_name
 from mamma_mia_env.game.config import Config, ConfigError
@@ -69,9 +65,7 @@ class WebGame:
         """The person's move ``action`` (an index of the action space), if legal now."""
         if not self.person_to_move():
             raise MoveError("it is not your turn: advance the agents' moves first")
-        ok = isinstance(action, int) and not isinstance(action, bool)
-        legal = self.game.legal()
-        if not (ok and 0 <= action < len(legal) and legal[action]):
+        if not self.game.is_legal(action):
             raise MoveError(f"action {action!r} is not one of your legal moves now")
         self._apply(int(action))
 
@@ -96,9 +90,6 @@ class WebGame:
         self.moves.append({"n": n, "seat": seat, "text": f"{who}: {text}", "reveal": lines})
         del self.moves[:-RECENT]
 
-    def can_undo(self) -> bool:
-        return self.game.can_undo()
-
     def undo(self) -> None:
         """Back to the person's previous decision (``Game.undo``: the agents' later
         moves are undone with it)."""
@@ -116,7 +107,7 @@ class WebGame:
         view = g.view()
         over = g.over()
         names = g.seat_names()
-        out: dict[str, Any] = {
+        return {
             "id": game_id,
             "seat": g.seat,
             "names": names,
@@ -126,12 +117,11 @@ class WebGame:
             "view": view,
             "svg": table_svg(view),
             "status": "over" if over else ("you" if self.person_to_move() else "agent"),
-            "can_undo": self.can_undo(),
+            "can_undo": g.can_undo(),
             "moves": self.moves,
             "question": self._question() if self.person_to_move() else None,
             "result": _result(g, names) if over else None,
         }
-        return out
 
     def _question(self) -> dict[str, Any]:
         g = self.game
@@ -194,9 +184,7 @@ def new_game(s: dict[str, Any], body: dict[str, Any]) -> Game:
                 f"field 'agents': {str(spec)[:40]!r} is not offered here "
                 f"({', '.join(s['choices'])})",
             )
-    seed = s["seed"]
-    if seed is None:
-        seed = int(np.random.SeedSequence().generate_state(1, np.uint64)[0] >> 1)
+    seed = fresh_seed() if s["seed"] is None else s["seed"]
     try:
         config = Config.from_kwargs(num_players=n, **s["config"])
         return Game(config, seat, list(specs), seed, [])

@@ -3,8 +3,8 @@ host names only), the request handler (every request checked, answered with JSON
 one a 4xx with a one-line message that leaves the game as it was) and the page's files.
 
 ``mamma-mia serve`` (``cli/serve.py``) builds one from its checked settings. The page
-receives only ``WebGame.page()``: the person's view, never another hand or the seed, so
-saving writes the save file on the server's side instead of sending it to the browser.
+receives only ``WebGame.page()`` (``web_game``), so saving writes the save file on the
+server's side instead of sending it to the browser.
 """
 
 from __future__ import annotations
@@ -314,8 +314,6 @@ def _save(web: WebGame, s: dict[str, Any]) -> dict[str, Any]:
     the browser may not see."""
     path = s["resume"] or s["save"]
     try:
-        replaced = web.game.save(path)
+        return {"saved": path, "message": f"{web.game.save(path)}; Resume continues it."}
     except SaveError as exc:
         raise RequestError(500, str(exc)[:300]) from None
-    note = " (replacing the earlier file)" if replaced else ""
-    return {"saved": path, "message": f"Saved to {path}{note}; Resume continues it."}

@@ -1,9 +1,6 @@
-"""The local backend: batches of games in this process or in a pool of worker processes.
+"""The local backend: batches of games (``matches.Plan``) in this process or in a pool of
+worker processes; the same games whatever the number of workers.
 
-Each batch ``i`` hands its agents their own generator, ``agent_rng("tournament", seed,
-i)`` (a one-way digest of the tournament seed and the batch: no route from it back to
-the deals), so a run gives the same games whatever the number of workers (the Ray
-backend plays the same batches).
 Workers are spawned and load the agents themselves (names and import paths are sent,
 objects only where there is no name); an agent that fails to load, raises, exits or
 kills its worker is an ``AgentError`` naming it.

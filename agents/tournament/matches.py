@@ -1,11 +1,6 @@
-"""The batched match loop: a batch of games played to their end, every agent per step.
-
-All unfinished games step together through the batched ``Engine``; at each step every
-agent's ``act_batch`` is called once on the games where its seat is to act (a search
-bot gets the states, ``act_states``). Games whose every seat is a compiled bot are
-played whole in the compiled loop instead (``compiled.play_out``): the same decisions,
-so the same games. An agent that raises, calls ``sys.exit`` or returns a bad action
-stops the batch with an ``AgentError`` naming it.
+"""The batched match loop: a batch of games played to their end, every agent per step
+(``play_games``), and the agents' failures: an agent that raises, calls ``sys.exit`` or
+returns a bad action stops the batch with an ``AgentError`` naming it.
 """
 
 from __future__ import annotations

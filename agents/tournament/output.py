@@ -1,8 +1,8 @@
 """A tournament's files: where they go (checked before the first game), tables, plots.
 
 ``check_stem`` and ``prepare_output`` refuse an unusable ``--out`` / ``--name`` before
-any game is played; ``markdown_table``, ``csv_text`` and ``plot_rows`` draw the rows of
-``TournamentResult.table`` (also as read back from a JSON file).
+any game is played; ``row_cells``, ``markdown_table``, ``csv_text`` and ``plot_rows``
+draw the rows of ``TournamentResult.table`` (also as read back from a JSON file).
 """
 
 from __future__ import annotations
@@ -130,6 +130,23 @@ def aligned(rows: list[list[str]], left: frozenset[int] = frozenset({1})) -> lis
     return [fmt(rows[0]), "  ".join("-" * w for w in widths)] + [fmt(r) for r in rows[1:]]
 
 
+def row_cells(r: dict[str, Any], delivered_interval: bool = False) -> list[str]:
+    """A ``TournamentResult.table`` row as the text table's (and markdown's) cells."""
+    delivered = f"{r['mean_delivered']:.2f}"
+    if delivered_interval:
+        delivered += f" ({r['delivered_low']:.2f}-{r['delivered_high']:.2f})"
+    return [
+        str(r["rank"]),
+        r["agent"],
+        f"{r['seat_games']:,}",
+        f"{r['wins']:,.1f}",
+        f"{100 * r['win_rate']:.1f}%",
+        f"{100 * r['win_rate_low']:.1f}-{100 * r['win_rate_high']:.1f}%",
+        delivered,
+        f"{r['rating_mu']:.1f} ({r['rating_low']:.1f}-{r['rating_high']:.1f})",
+    ]
+
+
 def markdown_table(rows: list[dict[str, Any]]) -> str:
     """A markdown table of ``TournamentResult.table`` rows (also as read from JSON)."""
     lines = [
@@ -137,14 +154,7 @@ def markdown_table(rows: list[dict[str, Any]]) -> str:
         "(95%) |",
         "|---:|---|---:|---:|---:|---:|---:|---:|",
     ]
-    for r in rows:
-        lines.append(
-            f"| {r['rank']} | {r['agent']} | {r['seat_games']:,} | {r['wins']:,.1f} | "
-            f"{100 * r['win_rate']:.1f}% | {100 * r['win_rate_low']:.1f}-"
-            f"{100 * r['win_rate_high']:.1f}% | {r['mean_delivered']:.2f} "
-            f"({r['delivered_low']:.2f}-{r['delivered_high']:.2f}) | "
-            f"{r['rating_mu']:.1f} ({r['rating_low']:.1f}-{r['rating_high']:.1f}) |"
-        )
+    lines += ["| " + " | ".join(row_cells(r, delivered_interval=True)) + " |" for r in rows]
     return "\n".join(lines)
 
 

@@ -1,13 +1,10 @@
 """The tournament's Ray backend: the same batches of games, played as Ray tasks.
 
-``run_tournament(..., backend="ray")`` (``mamma-mia tournament --backend ray``) splits
-the games exactly as the local backend does (the split depends on ``workers`` only) and
-hands each batch's agents the generator ``agent_rng("tournament", seed, batch)``, so the
-results are bit-identical to the local backend's for the same arguments; only where the
-batches run differs. ``address=None`` starts a local Ray instance (and stops it at the end);
+``run_tournament(..., backend="ray")`` (``mamma-mia tournament --backend ray``) plays
+the local backend's batches (``matches.Plan``), so the results are bit-identical to
+its. ``address=None`` starts a local Ray instance (and stops it at the end);
 ``address="auto"`` or ``"ray://host:10001"`` joins a running cluster, whose nodes need
-this package installed (the same version: ``pip install mamma-mia-env``), as every Ray
-job needs its code. A Ray instance the caller already started is used as it is.
+this package installed (the same version); a Ray instance already started is used as is.
 
 Custom agents given as objects are shipped to the tasks with Ray's serializer; agents
 given by name or ``module:Class`` are loaded in each task.

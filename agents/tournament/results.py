@@ -1,16 +1,8 @@
 """A tournament's results: per-game outcomes, per-agent statistics and ratings.
 
 ``TournamentResult`` holds every game's outcome and computes the table (win rate with
-intervals, delivered orders, rating); ``output`` draws and writes it. The statistics:
-
-* ``wilson_interval``: the Wilson score interval of a proportion (wins with ties
-  split count as fractional successes), the tournament's win-rate interval.
-* ``mean_interval``: a normal-approximation interval of a mean.
-* ``cluster_mean_interval``: the same for a mean over clusters (the games of one
-  duplicate deal are not independent, so the deal is the unit), reported alongside.
-* ``plackett_luce_ratings``: ratings from the ``openskill`` package's PlackettLuce
-  model (a maintained Bayesian rating system in the TrueSkill family), updated game
-  by game from the finishing order of every seat.
+intervals, delivered orders, rating) from the statistics below; ``output`` draws and
+writes it.
 """
 
 from __future__ import annotations
@@ -30,6 +22,7 @@ from mamma_mia_agents.tournament.output import (
     markdown_table,
     plot_rows,
     prepare_output,
+    row_cells,
 )
 from mamma_mia_env.game.config import Config
 from mamma_mia_env.game.outcome import finishing_ranks, win_shares
@@ -98,7 +91,8 @@ def cluster_mean_interval(
 def plackett_luce_ratings(
     assign: np.ndarray, ranks: np.ndarray, n_agents: int
 ) -> tuple[np.ndarray, np.ndarray]:
-    """PlackettLuce ratings (mu, sigma per agent) from games in the order given.
+    """PlackettLuce ratings (mu, sigma per agent) from games in the order given, by the
+    ``openskill`` package (a maintained Bayesian rating system in the TrueSkill family).
 
     ``assign[g, s]`` is the agent in seat s of game g, ``ranks[g, s]`` its finishing
     rank (1 = best, ties equal). Each seat is its own team; an agent in several seats
@@ -109,14 +103,10 @@ def plackett_luce_ratings(
     sigma = np.full(n_agents, model.sigma, dtype=np.float64)
     for seats, rank in zip(np.asarray(assign), np.asarray(ranks), strict=True):
         teams = [[model.rating(mu=mu[a], sigma=sigma[a])] for a in seats]
-        new = model.rate(teams, ranks=[int(r) for r in rank])
-        new_mu = np.zeros(n_agents)
-        new_sigma = np.zeros(n_agents)
-        count = np.zeros(n_agents)
-        for a, team in zip(seats, new, strict=True):
-            new_mu[a] += team[0].mu
-            new_sigma[a] += team[0].sigma
-            count[a] += 1
+        new = [team[0] for team in model.rate(teams, ranks=[int(r) for r in rank])]
+        new_mu = np.bincount(seats, [r.mu for r in new], n_agents)
+        new_sigma = np.bincount(seats, [r.sigma for r in new], n_agents)
+        count = np.bincount(seats, minlength=n_agents)
         played = count > 0
         mu[played] = new_mu[played] / count[played]
         sigma[played] = new_sigma[played] / count[played]
@@ -217,21 +207,7 @@ class TournamentResult:
     def format_table(self) -> str:
         rows = self.table or self.compute_table()
         head = ["#", "agent", "games", "wins", "win rate", "95% CI", "delivered", "rating (95%)"]
-        body = []
-        for r in rows:
-            body.append(
-                [
-                    str(r["rank"]),
-                    r["agent"],
-                    f"{r['seat_games']:,}",
-                    f"{r['wins']:,.1f}",
-                    f"{100 * r['win_rate']:.1f}%",
-                    f"{100 * r['win_rate_low']:.1f}-{100 * r['win_rate_high']:.1f}%",
-                    f"{r['mean_delivered']:.2f}",
-                    f"{r['rating_mu']:.1f} ({r['rating_low']:.1f}-{r['rating_high']:.1f})",
-                ]
-            )
-        lines = aligned([head, *body])
+        lines = aligned([head, *map(row_cells, rows)])
         lines.append(
             f"chance level {100 / self.num_players:.1f}%; wins split on shared wins; "
             "rating: openskill PlackettLuce mu (mu -/+ 1.96 sigma)"

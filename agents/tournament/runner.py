@@ -1,22 +1,12 @@
-"""The tournament runner: many games between agents, duplicate deals, both cores.
+"""The tournament runner: ``run_tournament`` ties the schedule, the batches, the
+backends and the results together.
 
-**Seating and duplicate deals** (``schedule``). With k agents at N seats, every table
-of N agents is played in all N rotations (``seating="rotate"``) or all seat orders
-(``"permute"``), on every deal: deal ``d`` of a tournament with seed ``s`` uses the
-engine seed ``s * 2**32 + d`` (``Engine.reset(seeds=[...])`` replays any game alone),
-so luck of the deal cancels out. ``games`` is rounded up to whole deals.
-
-**Speed.** Games are played in batches through the batched ``Engine``: all unfinished
-games step together, and at each step every agent's ``act_batch`` is called once on
-the games where its seat is to act (``matches``). Batches are spread over worker
-processes (``local``, ``workers``, default: every core) or Ray tasks (``ray_backend``).
-
-**Limits and failures.** Every game's result is kept for the statistics, so a run holds
-at most ``MAX_GAMES`` games (after rounding up to whole deals; the schedule of one deal
-counts too) and is refused before any game is played above that. An agent that raises
-(when created, in ``check_config`` or in ``act_batch``), calls ``sys.exit`` or kills a
-worker process stops the run with an ``AgentError`` naming the agent, in a worker
-process as in this one.
+Who sits where on which deal is ``schedule``'s (duplicate deals, rounded up to whole
+deals, at most ``MAX_GAMES`` games, refused before any game is played); how a batch is
+played is ``matches``' (``Plan``); where the batches run is ``local``'s or
+``ray_backend``'s. An agent that raises (when created, in ``check_config`` or in
+``act_batch``), calls ``sys.exit`` or kills a worker process stops the run with an
+``AgentError`` naming the agent, in a worker process as in this one.
 """
 
 from __future__ import annotations
@@ -45,6 +35,7 @@ from mamma_mia_agents.tournament.schedule import (
 )
 from mamma_mia_env.game.config import Config
 from mamma_mia_env.game.log import MAX_AGENT_NAME, replay_events
+from mamma_mia_env.plumbing.arguments import as_int
 
 DEFAULT_BATCH = 2500
 SMALL_RUN = 1000  # with workers=None, fewer games than this play in this process
@@ -53,16 +44,7 @@ SMALL_RUN = 1000  # with workers=None, fewer games than this play in this proces
 def unique_names(agents: list[Any]) -> list[str]:
     """Display names, numbered where an agent appears twice (``random#1``, ``random#2``)."""
     base = [agent_name(a) for a in agents]
-    counts = {b: base.count(b) for b in base}
-    seen: dict[str, int] = {}
-    out = []
-    for b in base:
-        if counts[b] > 1:
-            seen[b] = seen.get(b, 0) + 1
-            out.append(f"{b}#{seen[b]}")
-        else:
-            out.append(b)
-    return out
+    return [f"{b}#{base[: i + 1].count(b)}" if base.count(b) > 1 else b for i, b in enumerate(base)]
 
 
 def run_tournament(
@@ -88,21 +70,16 @@ def run_tournament(
     below ``SMALL_RUN`` games); 1 plays in this process, more need the caller's
     ``if __name__ == "__main__":`` guard, as any spawned multiprocessing does.
 
-    The games are split into batches of at most ``batch_size``, a
-    ``workers``-independent split; each batch's agents draw their random numbers from
-    their own generator, ``agent_rng("tournament", seed, batch)`` (a one-way digest:
-    nothing in it leads back to the deal seeds), so a run gives the same games whatever
-    the number of workers (or machine).
-
-    ``backend="ray"`` plays the same batches as Ray tasks (``tournament/ray_backend.py``):
-    on a local Ray instance, or on the cluster at ``address``; the results are
-    bit-identical to the local backend's for the same arguments.
+    The games are split into batches of at most ``batch_size``, each with its own
+    generator (``matches.Plan``), so a run gives the same games whatever the number of
+    workers, the machine or the backend: ``backend="ray"`` plays the same batches as
+    Ray tasks, on a local Ray instance or on the cluster at ``address``.
     ``save_logs``: keep event logs (``mamma_mia_env.replay_events``) of the first
     ``save_logs`` games of the first batch in ``result.logs``, for replays.
     """
-    _check_arguments(agents, games, seed, workers, batch_size, seating, backend, address)
     if isinstance(agents, str):
         agents = [a for a in agents.split(",") if a.strip()]
+    _check_arguments(agents, games, seed, workers, batch_size, seating, backend, address)
     cfg = Config.from_kwargs(num_players=num_players, **config)
     # the size checks come before any agent is created or any game played
     deals = count_deals(len(agents), num_players, seating, games)
@@ -159,7 +136,7 @@ def _gather(results: dict[int, dict[str, np.ndarray]], n_batches: int) -> dict[s
 
 
 def _check_arguments(
-    agents: Any,
+    agents: list[Any],
     games: Any,
     seed: Any,
     workers: Any,
@@ -173,21 +150,13 @@ def _check_arguments(
         raise ValueError(f"backend must be 'local' or 'ray', got {backend!r}")
     if address is not None and backend != "ray":
         raise ValueError("address is for backend='ray'")
-    if isinstance(agents, str):
-        agents = [a for a in agents.split(",") if a.strip()]
     if not agents:
         raise ValueError("a tournament needs at least one agent")
-    for name, value in (("games", games), ("batch_size", batch_size), ("seed", seed)):
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-            raise TypeError(f"{name} must be an int, got {value!r}")
-    if workers is not None and (
-        isinstance(workers, bool) or not isinstance(workers, (int, np.integer))
-    ):
-        raise TypeError(f"workers must be an int or None, got {workers!r}")
-    if games < 1:
-        raise ValueError(f"games must be >= 1, got {games}")
-    if batch_size < 1:
-        raise ValueError(f"batch_size must be >= 1, got {batch_size}")
+    as_int(games, "games", 1)
+    as_int(batch_size, "batch_size", 1)
+    as_int(seed, "seed")  # its range: deal_seeds
+    if workers is not None:
+        as_int(workers, "workers")  # its range: _workers
     if seating not in SEATINGS:
         raise ValueError(f"seating must be one of {SEATINGS}, got {seating!r}")
 

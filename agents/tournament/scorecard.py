@@ -138,15 +138,12 @@ def _load_ladder(ladder: Sequence[tuple[str, Any]], counts: Sequence[int]) -> li
             rung = load_spec(spec)
         except (AgentLoadError, PolicyFileError) as exc:
             raise LadderError(f"ladder rung {name!r}: {exc}") from None
-        for n in counts:
-            try:
-                check_agents([rung], Config(num_players=n))
-            except AgentMismatchError as exc:
-                others = ",".join(other for other, _ in ladder if other != name) or "another"
-                raise LadderError(
-                    f"ladder rung {name!r} cannot play {n} players: {exc}; leave it out of "
-                    f"the ladder (--ladder {others})"
-                ) from None
+        for n, why in playable_counts(rung, counts)[1].items():
+            others = ",".join(other for other, _ in ladder if other != name) or "another"
+            raise LadderError(
+                f"ladder rung {name!r} cannot play {n} players: {why}; leave it out of "
+                f"the ladder (--ladder {others})"
+            )
         out.append(entrant(spec, rung))
     return out
 
@@ -159,13 +156,11 @@ def play_pairing(
     res = run_tournament(lineup, players, games=games, seed=seed, workers=workers,
                          batch_size=BATCH, progress=False)  # fmt: skip
     row = next(r for r in res.table if r["agent"] == res.names[0])
+    rates = {k: row[k] for k in ("wins", "win_rate", "win_rate_low", "win_rate_high")}
     return {
         "games": res.games,
         "deals": res.deals,
-        "wins": row["wins"],
-        "win_rate": row["win_rate"],
-        "win_rate_low": row["win_rate_low"],
-        "win_rate_high": row["win_rate_high"],
+        **rates,
         "chance": 1 / players,
         "mean_delivered": row["mean_delivered"],
         "truncated": int(res.truncated.sum()),

@@ -254,3 +254,22 @@ def test_a_refused_file_plays_nothing_and_a_good_one_plays_legally(tmp_path) -> 
     masks = eng.legal_masks(state)
     acts = agent.act_batch(eng.observe(state), masks, np.random.default_rng(0), state.data["seat"])
     assert masks[np.arange(8), acts].all()
+
+
+def test_a_policy_reads_its_sections_in_the_order_it_lists_them(tmp_path) -> None:
+    """A policy that lists every observation section, in another order, reads them in its
+    order (the whole observation in a new order is not the observation as it is)."""
+    from mamma_mia_env.game.observe import observation_layout
+
+    arrays, meta = _shipped()
+    layout = [list(x) for x in observation_layout(2, meta.get("observation_mode", "recall"))]
+    meta["obs_sections"] = layout[::-1]
+    reordered = NumpyPolicy.load(_write(tmp_path / "reordered.npz", arrays, meta))
+    starts = np.cumsum([0] + [size for _, size in layout])
+    order = np.concatenate(
+        [np.arange(starts[i], starts[i + 1]) for i in reversed(range(len(layout)))]
+    )
+    assert reordered.select is not None and np.array_equal(reordered.select, order)
+    x = np.random.default_rng(0).random((3, int(starts[-1])), dtype=np.float32)
+    shipped = NumpyPolicy(*_shipped())
+    assert np.allclose(reordered.logits(x), shipped.logits(x[:, order]))
