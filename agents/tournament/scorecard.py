@@ -61,7 +61,7 @@ LADDER: tuple[tuple[str, str], ...] = (
 ANCHORS: dict[str, dict[int, float]] = {
     "random": {2: 0.0, 3: 0.0, 4: 0.0, 5: 0.0},
     "builder": {2: 651.3, 3: 725.9, 4: 742.6, 5: 808.2},
-    "search": {2: 1094.5, 4: 910.5},
+    "search": {2: 1144.4, 4: 920.5},
     "champion": {2: 1220.7, 4: 1017.5},
 }
 #: Where each anchor came from: the command that measured it, and its revision.
@@ -70,8 +70,9 @@ ANCHOR_SOURCES: dict[str, str] = {
     "builder": "mamma-mia evaluate builder --ladder random --players 2,3,4,5 --games 2000 "
     "(revision fb60571 with this command added; 2,000 games per count, builder won 96-98%)",
     "search": "mamma-mia evaluate search --ladder random,builder --players 2,4 --games 600 "
-    "(revision ada01b3; 600 games per pairing, 15 minutes on one core: search won 93% and "
-    "47% against builder at 2 and 4 players; 95% intervals 1044-1150 and 883-938)",
+    "(revision 9fd0702; 600 games per pairing, 8 minutes on two cores: search won "
+    "94% and 48% against builder at 2 and 4 players; 95% "
+    "intervals 1087-1208 and 894-948)",
     "champion": "mamma-mia evaluate champion --ladder builder and --ladder search, at 2 and 4 "
     "players, 2,000 games each (experiments/results/scorecards/champion_{2,4}p_{builder,search}"
     ".json, revisions 8b3b65a at 2 players, d2fe5aa and 568b5ca at 4), fitted together per "
