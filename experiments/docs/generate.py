@@ -18,7 +18,7 @@ from collections.abc import Callable
 from experiments.common.output import RESULTS, ROOT
 from experiments.docs.bots import bot_kernels, bot_speed_table, search_strength_table
 from experiments.docs.champion import champion_speed, champion_strength, champion_tuning
-from experiments.docs.ladder import ladder_ratings
+from experiments.docs.ladder import anchors_table, ladder_ratings
 from experiments.docs.training import (
     cleanrl_defaults,
     cleanrl_ppo,
@@ -243,6 +243,7 @@ BLOCKS: dict[str, Callable[[], str]] = {
     "champion_strength": champion_strength,
     "champion_speed": champion_speed,
     "ladder_ratings": ladder_ratings,
+    "ladder_anchors": anchors_table,
     "ppo_strength": ppo_strength,
     "ten_minutes": ten_minutes,
     "cleanrl_warm_start": cleanrl_warm_start,

@@ -18,11 +18,11 @@ from typing import Any
 
 from experiments.common.output import RESULTS
 from mamma_mia_agents.tournament.ladder_rating import Result, fit_rating
-from mamma_mia_agents.tournament.scorecard import ANCHORS, anchored_results
+from mamma_mia_agents.tournament.scorecard import ANCHOR_SOURCES, ANCHORS, anchored_results
 
 COUNTS = (2, 4)
 
-__all__ = ["ladder_ratings", "pairings_table", "scorecard_fits"]
+__all__ = ["anchors_table", "ladder_ratings", "pairings_table", "scorecard_fits"]
 
 
 def scorecard_fits(results: Path = RESULTS) -> dict[str, dict[int, dict[str, Any]]]:
@@ -75,12 +75,27 @@ def ladder_ratings() -> str:
             sources.append("the stored anchor (`ANCHORS`)")
         two = fits.get(agent, {}).get(2)
         key = two["fit"].value or 0.0 if two else ANCHORS.get(agent, {}).get(2, 0.0)
+        sources = list(dict.fromkeys(sources))  # a file that holds both counts, once
         rows.append((key, f"| {agent} | {' | '.join(cells)} | {', '.join(sources)} |"))
     head = [
         "| agent | 2 players | 4 players | from |",
         "|---|---:|---:|---|",
     ]
     return "\n".join(head + [line for _, line in sorted(rows, key=lambda r: -r[0])]) + "\n"
+
+
+def anchors_table() -> str:
+    """The rungs' stored anchors by player count, with where each came from
+    (``ANCHORS``, ``ANCHOR_SOURCES``)."""
+    counts = sorted({n for by_count in ANCHORS.values() for n in by_count})
+    lines = [
+        "| rung | " + " | ".join(f"{n} players" for n in counts) + " | measured by |",
+        "|---|" + "---:|" * len(counts) + "---|",
+    ]
+    for rung, by_count in ANCHORS.items():
+        cells = [f"{by_count[n]:g}" if n in by_count else "" for n in counts]
+        lines.append(f"| `{rung}` | {' | '.join(cells)} | {ANCHOR_SOURCES[rung]} |")
+    return "\n".join(lines) + "\n"
 
 
 def pairings_table(agent: str, targets: dict[tuple[int, str], float]) -> str:

@@ -50,3 +50,15 @@ def test_the_table_lists_every_rung_best_first() -> None:
     lines = ladder_ratings().splitlines()[2:]
     names = [line.split("|")[1].strip() for line in lines]
     assert set(ANCHORS) <= set(names) and names[0] == "champion" and names[-1] == "random"
+
+
+def test_the_anchors_table_is_the_stored_anchors_with_their_sources() -> None:
+    from experiments.docs.ladder import anchors_table
+    from mamma_mia_agents.tournament.scorecard import ANCHOR_SOURCES
+
+    rows = {line.split("|")[1].strip(" `"): line for line in anchors_table().splitlines()[2:]}
+    assert set(rows) == set(ANCHORS)
+    for rung, by_count in ANCHORS.items():
+        cells = [c.strip() for c in rows[rung].split("|")[2:-2]]
+        assert cells == [f"{by_count[n]:g}" if n in by_count else "" for n in (2, 3, 4, 5)]
+        assert rows[rung].rstrip(" |").endswith(ANCHOR_SOURCES[rung])
