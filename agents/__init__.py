@@ -16,8 +16,6 @@ See docs/AGENTS.md.
 
 from __future__ import annotations
 
-from typing import Any
-
 from mamma_mia_agents.bots.base import Agent, GameInfo, game_info
 from mamma_mia_agents.bots.builder import BuilderAgent
 from mamma_mia_agents.bots.champion import ChampionAgent
@@ -37,7 +35,7 @@ REGISTRY: dict[str, type[Agent]] = {
 }
 
 
-def load_agent(spec: str | Agent | Any) -> Agent:
+def load_agent(spec: object) -> Agent:
     """An agent from a bundled name (``"counter"``) or an import path (``"pkg.mod:Name"``).
 
     ``Name`` may be an ``Agent`` subclass (instantiated without arguments), an agent

@@ -1,4 +1,5 @@
-"""The heuristic bots: ``Params`` (their weights) and ``HeuristicAgent`` (their ``Agent``).
+"""The heuristic bots: ``Params`` (their weights, ``compiled.tables.Params``) and
+``HeuristicAgent`` (their ``Agent``).
 
 A heuristic bot's decisions are the compiled kernels of ``mamma_mia_agents.compiled``
 (``decisions.turn_action``, ``decisions.reveal_action``, the oven in ``oven``); this
@@ -43,7 +44,7 @@ its ``Params``: a subclass sets other weights, it cannot override the scoring.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import fields
 
 import numpy as np
 
@@ -51,39 +52,11 @@ from mamma_mia_agents.bots.base import Agent, Batch, GameInfo
 from mamma_mia_agents.compiled.batch import decide as decide_kernel
 from mamma_mia_agents.compiled.tables import (
     KernelBot,
+    Params,
     heuristic_bot,
     layout_vector,
     params_vector,
 )
-from mamma_mia_env.game.cards import N_ORDER_TYPES
-
-
-@dataclass(frozen=True)
-class Params:
-    """The weights of a heuristic bot (docs/AGENTS.md, "How the heuristic bots score")."""
-
-    proven: bool = False  # count only on what the oven holds whatever anyone decides
-    rival_cover: float = 1.0  # rivals' orders short by this much are assumed delivered
-    cover_credit: float = 0.0  # worth of an order that needs cards from hand (vs 1 if met)
-    cover_cost: float = 0.0  # per unit of value the hand must add
-    gamble: float = 0.0  # an order the hand cannot cover yet: cover_credit * gamble**gap
-    gamble_max: float = 3.0  # ... only if the gap is at most this
-    order_floor: float = 0.5  # worth of playing no order (an order must beat it)
-    type_bonus: tuple[float, ...] = (0.0,) * N_ORDER_TYPES  # per type, added when playable
-    card_cost: float = 0.0  # per ingredient card played
-    build: float = 0.0  # per unit played of an ingredient our orders still need
-    drain: float = 0.0  # per unit played of an ingredient rivals need (as a penalty)
-    drain_take: float = 0.0  # per unit our order takes of what rivals need (a bonus)
-    reserve_penalty: float = 2.0  # per unit of reserved hand value played away
-    keep: float = 0.0  # per unit played of what our orders in hand need
-    target_orders: float = 2.0  # orders wanted in hand after drawing
-    orders_weight: float = 0.1  # squared distance from target_orders
-    min_cards: float = 3.0  # ingredient cards wanted in hand after drawing
-    cards_weight: float = 0.3  # per card below min_cards
-    tempo: float = 0.0  # per supply card drawn (> 0: hurry the round's end)
-    stack_w: float = 0.5  # weight of orders in the stack in our demand
-    forget: float = 0.5  # (no memory) share of the guessed oven counted on
-
 
 BETTING = Params(gamble=0.7, order_floor=0.0, target_orders=3.0)
 """What the betting bots (builder, forgetful, hoarder) share: they bet on orders their

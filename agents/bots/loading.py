@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import difflib
 import importlib
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import TypeGuard, TypeVar
 
 from mamma_mia_agents.bots.base import Agent
 
@@ -20,15 +20,18 @@ class AgentLoadError(ValueError):
     """An agent spec names no bundled agent and no importable Agent."""
 
 
-def agent_factory(func: Any) -> Any:
+Factory = TypeVar("Factory", bound=Callable[[], object])
+
+
+def agent_factory(func: Factory) -> Factory:
     """Mark a function as an agent factory, so that an import path ``"pkg.mod:func"`` may
     name it: ``load_agent`` calls a function only when it carries this mark (any other
     function, ``os:abort`` say, is refused before it is called)."""
-    func.__mamma_mia_agent_factory__ = True
+    setattr(func, "__mamma_mia_agent_factory__", True)  # noqa: B010 (no such attribute in the type)
     return func
 
 
-def resolve_agent(spec: str | Agent | Any, registry: Mapping[str, type[Agent]]) -> Agent:
+def resolve_agent(spec: object, registry: Mapping[str, type[Agent]]) -> Agent:
     """An agent from a name in ``registry`` or an import path (``"pkg.mod:Name"``).
 
     ``Name`` may be an agent class (an ``Agent`` subclass, or any class with an
@@ -37,7 +40,7 @@ def resolve_agent(spec: str | Agent | Any, registry: Mapping[str, type[Agent]]) 
     names is refused before it is called. Any object with ``act_batch(observations,
     masks, rng, seats=None)`` is accepted as it is.
     """
-    if isinstance(spec, Agent) or callable(getattr(spec, "act_batch", None)):
+    if acts_as_agent(spec):
         return spec
     if not isinstance(spec, str) or not spec.strip():
         raise AgentLoadError(f"an agent spec must be a name or 'module:Class', got {spec!r}")
@@ -55,7 +58,7 @@ def resolve_agent(spec: str | Agent | Any, registry: Mapping[str, type[Agent]]) 
         raise AgentLoadError(
             f"cannot import module {module_name!r} for agent {spec!r}: {exc}"
         ) from exc
-    obj = module
+    obj: object = module
     for part in attr.split("."):
         if not hasattr(obj, part):
             raise AgentLoadError(f"module {module_name!r} has no attribute {attr!r}")
@@ -71,7 +74,7 @@ def resolve_agent(spec: str | Agent | Any, registry: Mapping[str, type[Agent]]) 
             "classes, agent objects and functions decorated with "
             "@mamma_mia_agents.agent_factory are called"
         )
-    if isinstance(obj, type) or not callable(getattr(obj, "act_batch", None)):
+    if isinstance(obj, type) or not acts_as_agent(obj):
         raise AgentLoadError(
             f"{spec!r} is not an agent: it needs an act_batch(observations, masks, rng, "
             "seats=None) method (subclass mamma_mia_agents.Agent)"
@@ -79,7 +82,13 @@ def resolve_agent(spec: str | Agent | Any, registry: Mapping[str, type[Agent]]) 
     return obj
 
 
-def _makes_agent(obj: Any) -> bool:
+def acts_as_agent(obj: object) -> TypeGuard[Agent]:
+    """An ``Agent``, or any object with a callable ``act_batch``: played as an ``Agent``
+    (a game asks nothing else of it; the optional methods are looked up with getattr)."""
+    return isinstance(obj, Agent) or callable(getattr(obj, "act_batch", None))
+
+
+def _makes_agent(obj: object) -> TypeGuard[Callable[[], object]]:
     """A class whose instances are agents, or a marked factory: safe to call."""
     if isinstance(obj, type):
         return callable(getattr(obj, "act_batch", None))

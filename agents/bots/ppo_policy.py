@@ -178,12 +178,12 @@ class NumpyPolicy:
                     "which this version of the observation does not have"
                 )
             idx.append(np.arange(offsets[name][0], offsets[name][0] + size))
-        self.select = np.concatenate(idx) if idx else np.arange(0)
-        width = len(self.select)
+        select = np.concatenate(idx) if idx else np.arange(0)
+        width = len(select)
         if width == 0:
             raise ValueError("the policy reads no observation section")
-        if np.array_equal(self.select, np.arange(o)):
-            self.select = None  # the whole observation, in its order
+        # None: the whole observation, in its order
+        self.select: np.ndarray | None = None if np.array_equal(select, np.arange(o)) else select
         if self.scale.shape != (width,):
             raise ValueError(
                 f"scale has shape {self.scale.shape}, the policy reads {width} observation values"

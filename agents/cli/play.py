@@ -159,9 +159,16 @@ def choose_turn(term: Terminal, game: Game, names: dict[int, str], legal: list[i
     """Ingredients, then order, then draw pile; only legal combinations are offered.
     ``u`` steps back a question; at the first one it undoes back to the person's
     previous decision (``Game.undo``) and ``None`` is returned."""
-    decoded = {a: game.codec.decode(a) for a in legal}
+    decoded: dict[int, TurnAction] = {}
+    for a in legal:
+        t = game.codec.decode(a)
+        if not isinstance(t, TurnAction):
+            raise ValueError(f"choose_turn: action {a} is a reveal choice, not a turn")
+        decoded[a] = t
     hand = game.view()["seats"][game.seat]["hand_size"]
-    step, picks = 0, [None, None]
+    step = 0
+    play: tuple[int, int, int] | None = None  # the cards chosen (``_key``)
+    order: int | None = None  # the order chosen, -1 for none
     while True:
         if step == 0:
             plays = sorted({_key(t) for t in decoded.values()})
@@ -171,16 +178,16 @@ def choose_turn(term: Terminal, game: Game, names: dict[int, str], legal: list[i
             if i is None:
                 game.undo()
                 return None
-            picks[0], step = plays[i], 1
+            play, step = plays[i], 1
             continue
-        rest = {a: t for a, t in decoded.items() if _key(t) == picks[0]}
+        rest = {a: t for a, t in decoded.items() if _key(t) == play}
         if step == 1:
             orders = sorted({-1 if t.order is None else t.order for t in rest.values()})
             labels = ["no order card" if o < 0 else order_name(o, game.seat) for o in orders]
             i = ask(term, game, names, "Play an order card too?", labels, True)
-            step, picks[1] = (0, None) if i is None else (2, orders[i])
+            step, order = (0, None) if i is None else (2, orders[i])
             continue
-        rest = {a: t for a, t in rest.items() if (-1 if t.order is None else t.order) == picks[1]}
+        rest = {a: t for a, t in rest.items() if (-1 if t.order is None else t.order) == order}
         draws = sorted(rest, key=lambda a: rest[a].draw != "supply")
         t = rest[draws[0]]
         short = HAND_LIMIT - (hand - t.singles - t.doubles - (t.order is not None))

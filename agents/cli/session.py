@@ -16,7 +16,7 @@ import numpy as np
 
 from mamma_mia_agents import REGISTRY, load_agent
 from mamma_mia_agents.bots.loading import AgentLoadError
-from mamma_mia_env.game.actions import ActionCodec
+from mamma_mia_env.game.actions import ActionCodec, RevealAction
 from mamma_mia_env.game.config import Config, ConfigError
 from mamma_mia_env.game.engine import Engine
 from mamma_mia_env.game.log import reveal_record
@@ -146,6 +146,8 @@ class Game:
         out = []
         for a in np.flatnonzero(self.legal()):
             choice = self.codec.decode(int(a))
+            if not isinstance(choice, RevealAction):  # at a reveal, every legal action is one
+                raise ValueError(f"reveal_choices: action {a} is a turn, not a reveal choice")
             after = self.state.copy()
             self.engine.step(after, np.array([a], dtype=np.int64))
             first = reveal_record(self.engine, self.state, int(a), after)["outcomes"][0]

@@ -131,7 +131,7 @@ REVEAL_STACK_W = F32(0.5)  # weight of the stack's orders in what a reveal keeps
 
 
 @per_game
-def hope(gamble: float, gap: float) -> float:
+def hope(gamble: float, gap: float) -> F32:
     """``gamble ** gap`` as a float32, the same bits on every CPU (see the module doc):
     the float64 power of the float32 ``gamble`` (the weight as the bot states it),
     rounded once to float32."""

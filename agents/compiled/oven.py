@@ -120,7 +120,7 @@ def order_need(pool, owner, t, need, out) -> bool:
     amount = float(MONOTONI_JOKER if t == MONOTONI else MINIMALE_FEWEST)
     for k in range(K):
         out[k] = (float(PERSONAL_NEED) if k == owner else 0.0) + (amount if k == special else 0.0)
-    return t != MINIMALE or cv < BIG32
+    return t != MINIMALE or bool(cv < BIG32)
 
 
 @per_game

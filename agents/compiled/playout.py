@@ -24,11 +24,13 @@ from mamma_mia_agents.compiled.tables import (
 )
 from mamma_mia_env.game.actions import n_turn_actions
 from mamma_mia_env.game.cards import N_REVEAL_ACTIONS
+from mamma_mia_env.game.engine import Engine
 from mamma_mia_env.game.kernels import random_pick
 from mamma_mia_env.game.observe import observation_size, observe_game
 from mamma_mia_env.game.record import OVER
 from mamma_mia_env.game.rng import GAMMA, splitmix_output
 from mamma_mia_env.game.rules import legal_mask_game, step_game
+from mamma_mia_env.game.state import GameState
 from mamma_mia_env.plumbing.jit_cache import njit
 
 RANDOM_BOT = -1  # the bot id of the uniform random policy in ``play_bots``
@@ -122,7 +124,8 @@ class CompiledBots:
     def __init__(self, agents: list[object], num_players: int, doubles: bool) -> None:
         self.agents = list(agents)
         self.ids = np.empty(len(self.agents), np.int64)
-        prms, modes = [], []
+        prms: list[np.ndarray] = []
+        modes: list[int] = []
         for i, agent in enumerate(self.agents):
             bot = kernel_bot(agent)
             if bot is None:
@@ -130,7 +133,7 @@ class CompiledBots:
                     f"agent {agent!r} has no compiled kernel (only the bundled heuristic "
                     "bots, HeuristicAgent and RandomAgent do)"
                 )
-            if bot.is_random:
+            if bot.prm is None:  # the random policy
                 self.ids[i] = RANDOM_BOT
                 continue
             self.ids[i] = len(prms)
@@ -149,8 +152,8 @@ class CompiledBots:
 
 
 def play_out(
-    engine: object,
-    state: object,
+    engine: Engine,
+    state: GameState,
     bots: CompiledBots,
     seat_agents: np.ndarray,
     seed: int = 0,

@@ -1,9 +1,9 @@
 """The plain arrays the bot kernels read: weight vector and observation layout.
 
-A heuristic bot reaches the kernels as numbers only: its ``Params`` as a float64
-vector (``I_*`` indices) and the offsets of the observation sections it reads (``L_*``
-indices). ``KernelBot`` bundles what the compiled game loop needs of one bot; agents
-build theirs (``Agent.kernel_bot``).
+A heuristic bot reaches the kernels as numbers only: its ``Params`` (its weights, defined
+here beside the vector they become) as a float64 vector (``I_*`` indices) and the offsets
+of the observation sections it reads (``L_*`` indices). ``KernelBot`` bundles what the
+compiled game loop needs of one bot; agents build theirs (``Agent.kernel_bot``).
 """
 
 from __future__ import annotations
@@ -17,7 +17,36 @@ from mamma_mia_env.game.actions import n_turn_actions
 from mamma_mia_env.game.cards import play_table
 from mamma_mia_env.game.observe import ORDER_SLOT_FEATURES, SEAT_FEATURES, observation_slices
 
-# -- the parameter vector (heuristic.Params as float64) -------------------------------------
+
+@dataclass(frozen=True)
+class Params:
+    """The weights of a heuristic bot (docs/AGENTS.md, "How the heuristic bots score");
+    ``mamma_mia_agents.bots.heuristic`` exports it with the bots that use it."""
+
+    proven: bool = False  # count only on what the oven holds whatever anyone decides
+    rival_cover: float = 1.0  # rivals' orders short by this much are assumed delivered
+    cover_credit: float = 0.0  # worth of an order that needs cards from hand (vs 1 if met)
+    cover_cost: float = 0.0  # per unit of value the hand must add
+    gamble: float = 0.0  # an order the hand cannot cover yet: cover_credit * gamble**gap
+    gamble_max: float = 3.0  # ... only if the gap is at most this
+    order_floor: float = 0.5  # worth of playing no order (an order must beat it)
+    type_bonus: tuple[float, ...] = (0.0,) * T  # per type, added when playable
+    card_cost: float = 0.0  # per ingredient card played
+    build: float = 0.0  # per unit played of an ingredient our orders still need
+    drain: float = 0.0  # per unit played of an ingredient rivals need (as a penalty)
+    drain_take: float = 0.0  # per unit our order takes of what rivals need (a bonus)
+    reserve_penalty: float = 2.0  # per unit of reserved hand value played away
+    keep: float = 0.0  # per unit played of what our orders in hand need
+    target_orders: float = 2.0  # orders wanted in hand after drawing
+    orders_weight: float = 0.1  # squared distance from target_orders
+    min_cards: float = 3.0  # ingredient cards wanted in hand after drawing
+    cards_weight: float = 0.3  # per card below min_cards
+    tempo: float = 0.0  # per supply card drawn (> 0: hurry the round's end)
+    stack_w: float = 0.5  # weight of orders in the stack in our demand
+    forget: float = 0.5  # (no memory) share of the guessed oven counted on
+
+
+# -- the parameter vector (Params as float64) ---------------------------------------------------
 (
     I_PROVEN, I_RIVAL_COVER, I_COVER_CREDIT, I_COVER_COST, I_GAMBLE, I_GAMBLE_MAX,
     I_ORDER_FLOOR,
@@ -46,8 +75,8 @@ OO_WIDTH = ORDER_SLOT_FEATURES
 OO_PRESENT, OO_INDEX, OO_BEFORE = 0, 1, 2  # in the oven; its oven index; the value before it
 
 
-def params_vector(params: object) -> np.ndarray:
-    """A ``heuristic.Params`` as the float64 vector the kernels read (``I_*`` indices)."""
+def params_vector(params: Params) -> np.ndarray:
+    """A ``Params`` as the float64 vector the kernels read (``I_*`` indices)."""
     prm = np.zeros(N_PRM, np.float64)
     prm[I_PROVEN] = float(params.proven)
     prm[I_RIVAL_COVER] = params.rival_cover
@@ -122,6 +151,6 @@ class KernelBot:
 RANDOM_POLICY = KernelBot()
 
 
-def heuristic_bot(params: object, observation_mode: str) -> KernelBot:
-    """The ``KernelBot`` of a heuristic bot with ``params`` (a ``heuristic.Params``)."""
+def heuristic_bot(params: Params, observation_mode: str) -> KernelBot:
+    """The ``KernelBot`` of a heuristic bot with ``params``."""
     return KernelBot(params_vector(params), observation_mode == "recall")

@@ -13,15 +13,22 @@ import multiprocessing as mp
 import os
 import queue as queue_mod
 import time
+from collections.abc import Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 import numba
-import numpy as np
 
 from mamma_mia_agents.bots.loading import agent_name
-from mamma_mia_agents.tournament.matches import AgentError, Plan, failure, load_agents, sendable
+from mamma_mia_agents.tournament.matches import (
+    AgentError,
+    BatchOutcomes,
+    Plan,
+    failure,
+    load_agents,
+    sendable,
+)
 from mamma_mia_env.plumbing.interrupts import (
     children_ignore_ctrl_c,
     deferred_stop,
@@ -29,7 +36,7 @@ from mamma_mia_env.plumbing.interrupts import (
 )
 
 
-def run_serial(plan: Plan, loaded: list[Any], bar: Any) -> dict[int, dict[str, np.ndarray]]:
+def run_serial(plan: Plan, loaded: list[Any], bar: Any) -> dict[int, BatchOutcomes]:
     """Play every batch of ``plan`` in this process; results keyed by batch index."""
     progress = None if bar is None else bar.update
     return dict(plan.play(i, loaded, progress) for i in range(len(plan.chunks)))
@@ -39,7 +46,7 @@ def run_serial(plan: Plan, loaded: list[Any], bar: Any) -> dict[int, dict[str, n
 _WORKER: dict[str, Any] = {}
 
 
-def _init_worker(progress_queue: Any, plan: Plan, specs: list[Any], parent: int) -> None:
+def _init_worker(progress_queue: Any, plan: Plan, specs: Sequence[object], parent: int) -> None:
     end_with_parent(parent)  # no worker outlives a killed or interrupted tournament
     with contextlib.suppress(Exception):  # numba without a threading layer
         numba.set_num_threads(1)  # one process per core already
@@ -54,20 +61,20 @@ def _init_worker(progress_queue: Any, plan: Plan, specs: list[Any], parent: int)
         _WORKER["error"] = AgentError(f"in a worker process: {exc}")
 
 
-def _run_chunk(i: int) -> tuple[int, dict[str, np.ndarray]]:
+def _run_chunk(i: int) -> tuple[int, BatchOutcomes]:
     if _WORKER["error"] is not None:
         raise _WORKER["error"]
     return _WORKER["plan"].play(i, _WORKER["agents"], progress=_WORKER["queue"].put)
 
 
 def run_parallel(
-    plan: Plan, specs: list[Any], loaded: list[Any], workers: int, bar: Any
-) -> dict[int, dict[str, np.ndarray]]:
+    plan: Plan, specs: Sequence[object], loaded: list[Any], workers: int, bar: Any
+) -> dict[int, BatchOutcomes]:
     """Play every batch of ``plan`` in a pool of ``workers`` spawned processes; results
     keyed by batch index."""
     ctx = mp.get_context("spawn")
     q = ctx.Queue()
-    results: dict[int, dict[str, np.ndarray]] = {}
+    results: dict[int, BatchOutcomes] = {}
 
     def drain() -> None:
         while True:

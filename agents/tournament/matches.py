@@ -5,8 +5,9 @@ returns a bad action stops the batch with an ``AgentError`` naming it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 import numpy as np
 
@@ -34,6 +35,21 @@ class AgentMismatchError(ValueError):
     """An agent cannot play the tournament's game (its ``check_config`` said why)."""
 
 
+class Outcomes(TypedDict):
+    """Per-game results (``play_games``), one row per game."""
+
+    delivered: np.ndarray  # (G, N) orders delivered per seat
+    cards: np.ndarray  # (G, N) ingredient cards in hand at the end per seat
+    turns: np.ndarray  # (G,)
+    truncated: np.ndarray  # (G,)
+
+
+class BatchOutcomes(Outcomes, total=False):
+    """A batch's ``Outcomes``, with the actions of its recorded games (``record``)."""
+
+    actions: list[list[int]]
+
+
 def failure(exc: BaseException) -> str:
     """What an agent did, for an ``AgentError`` message."""
     if isinstance(exc, SystemExit):
@@ -42,7 +58,7 @@ def failure(exc: BaseException) -> str:
     return f"raised {type(exc).__name__}" + (f": {text}" if text else "")
 
 
-def load_agents(specs: list[Any]) -> list[Any]:
+def load_agents(specs: Sequence[object]) -> list[Any]:
     """``load_agent`` for each spec; an agent whose module or constructor fails (an
     exception or ``sys.exit``) is an ``AgentError`` naming the spec, not a traceback."""
     loaded = []
@@ -94,9 +110,7 @@ class Plan:
     seed: int  # the tournament's
     record: int = 0  # keep the actions of the first ``record`` games of batch 0
 
-    def play(
-        self, i: int, agents: list[Any], progress: Any = None
-    ) -> tuple[int, dict[str, np.ndarray]]:
+    def play(self, i: int, agents: list[Any], progress: Any = None) -> tuple[int, BatchOutcomes]:
         """Batch ``i`` played by ``agents`` (loaded where it runs)."""
         lo, hi = self.chunks[i]
         rng = agent_rng("tournament", self.seed, i)
@@ -106,7 +120,7 @@ class Plan:
         return i, games
 
 
-def sendable(specs: list[Any], loaded: list[Any]) -> list[Any]:
+def sendable(specs: Sequence[object], loaded: list[Any]) -> list[Any]:
     """The agents as another process loads them: the names and import paths given,
     objects only where there is no name."""
     return [s if isinstance(s, str) else obj for s, obj in zip(specs, loaded, strict=True)]
@@ -121,7 +135,7 @@ def play_games(
     progress: Any = None,
     record: int = 0,
     compiled: bool = True,
-) -> dict[str, np.ndarray]:
+) -> BatchOutcomes:
     """Play games ``seeds`` with ``assign[g, s]`` = index into ``agents`` of seat s.
 
     Returns per-game arrays: ``delivered`` and ``cards`` (ingredient cards in hand)
@@ -139,12 +153,12 @@ def play_games(
     observers = observers_for(config, agents)
     g_total = len(seeds)
     n = config.num_players
-    out = {
-        "delivered": np.zeros((g_total, n), np.int64),
-        "cards": np.zeros((g_total, n), np.int64),
-        "turns": np.zeros(g_total, np.int64),
-        "truncated": np.zeros(g_total, bool),
-    }
+    out = BatchOutcomes(
+        delivered=np.zeros((g_total, n), np.int64),
+        cards=np.zeros((g_total, n), np.int64),
+        turns=np.zeros(g_total, np.int64),
+        truncated=np.zeros(g_total, bool),
+    )
     state = engine.reset(seeds=np.asarray(seeds, dtype=np.uint64))
     ids = np.arange(g_total)
     table = np.asarray(assign, dtype=np.int64)
@@ -155,7 +169,7 @@ def play_games(
             ids, table = ids[~fast], table[~fast]
     logs: list[list[int]] = [[] for _ in range(min(record, g_total))]
     if logs:
-        out["actions"] = logs  # type: ignore[assignment]
+        out["actions"] = logs
     while len(ids):
         over = state.data["phase"] == OVER
         if over.any():
@@ -211,7 +225,7 @@ def _agent_error(
     )
 
 
-def _store(out: dict[str, np.ndarray], rows: np.ndarray, fin: np.ndarray, n: int) -> None:
+def _store(out: Outcomes, rows: np.ndarray, fin: np.ndarray, n: int) -> None:
     """The results of the finished games ``fin`` (state records) into ``out[rows]``."""
     out["delivered"][rows], out["cards"][rows] = delivered_and_cards(fin, n)
     out["turns"][rows] = fin["turns"]
@@ -227,7 +241,7 @@ def _play_compiled(
     state: GameState,
     table: np.ndarray,
     record: int,
-    out: dict[str, np.ndarray],
+    out: Outcomes,
     progress: Any,
 ) -> np.ndarray:
     """Play the games whose seats are all compiled bots to their end in ``play_out``;

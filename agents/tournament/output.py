@@ -58,7 +58,7 @@ def check_stem(stem: Any) -> str:
     """
     if not isinstance(stem, str) or not stem.strip():
         raise OutputError(f"--name must be a non-empty file name, got {stem!r}")
-    seps = {"/", "\\", os.sep, os.altsep} - {None}
+    seps = [s for s in ("/", "\\", os.sep, os.altsep) if s]
     if any(c in stem for c in seps) or stem in (".", "..") or os.path.isabs(stem):
         raise OutputError(
             f"--name must be a plain file name (no path separators, '.' or '..'), got "

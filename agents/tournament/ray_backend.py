@@ -13,17 +13,17 @@ given by name or ``module:Class`` are loaded in each task.
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Sequence
 from typing import Any
 
 import numba
-import numpy as np
 
 from mamma_mia_agents import load_agent
-from mamma_mia_agents.tournament.matches import Plan, sendable
+from mamma_mia_agents.tournament.matches import BatchOutcomes, Plan, sendable
 from mamma_mia_env.integrations.ray_cluster import init_ray
 
 
-def _play_batch(i: int, plan: Plan, specs: list[Any]) -> tuple[int, dict[str, np.ndarray]]:
+def _play_batch(i: int, plan: Plan, specs: Sequence[object]) -> tuple[int, BatchOutcomes]:
     """Batch ``i`` of ``plan`` in a Ray worker: as ``local._run_chunk`` does locally."""
     with contextlib.suppress(Exception):  # numba without a threading layer
         numba.set_num_threads(1)  # one task per CPU already
@@ -31,8 +31,12 @@ def _play_batch(i: int, plan: Plan, specs: list[Any]) -> tuple[int, dict[str, np
 
 
 def run_batches(
-    plan: Plan, specs: list[Any], loaded: list[Any], bar: Any = None, address: str | None = None
-) -> dict[int, dict[str, np.ndarray]]:
+    plan: Plan,
+    specs: Sequence[object],
+    loaded: list[Any],
+    bar: Any = None,
+    address: str | None = None,
+) -> dict[int, BatchOutcomes]:
     """Play every batch of ``plan`` as one Ray task; results keyed by batch index."""
     try:
         import ray
@@ -54,7 +58,7 @@ def run_batches(
             ref = play.remote(i, plan_ref, specs_ref)
             sizes[ref] = hi - lo
             pending.append(ref)
-        results: dict[int, dict[str, np.ndarray]] = {}
+        results: dict[int, BatchOutcomes] = {}
         while pending:
             done, pending = ray.wait(pending, num_returns=1, timeout=0.5)
             for ref in done:

@@ -149,7 +149,7 @@ class TournamentResult:
         shares = win_shares(self.delivered, self.cards)
         ranks = finishing_ranks(self.delivered, self.cards)
         mu, sigma = plackett_luce_ratings(self.assign, ranks, len(self.names))
-        rows = []
+        rows: list[dict[str, Any]] = []
         n = self.num_players
         for a, name in enumerate(self.names):
             sel = self.assign == a

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -21,7 +22,13 @@ from tqdm.auto import tqdm
 from mamma_mia_agents.bots.base import Agent
 from mamma_mia_agents.bots.loading import agent_name
 from mamma_mia_agents.tournament.local import run_parallel, run_serial
-from mamma_mia_agents.tournament.matches import Plan, check_agents, load_agents
+from mamma_mia_agents.tournament.matches import (
+    BatchOutcomes,
+    Outcomes,
+    Plan,
+    check_agents,
+    load_agents,
+)
 from mamma_mia_agents.tournament.ray_backend import run_batches
 from mamma_mia_agents.tournament.results import TournamentResult
 from mamma_mia_agents.tournament.schedule import (
@@ -48,7 +55,7 @@ def unique_names(agents: list[Any]) -> list[str]:
 
 
 def run_tournament(
-    agents: list[str | Agent],
+    agents: str | Sequence[str | Agent],
     num_players: int = 4,
     games: int = 2000,
     seed: int = 0,
@@ -129,14 +136,19 @@ def _workers(workers: int | None, games: int) -> int:
     return workers
 
 
-def _gather(results: dict[int, dict[str, np.ndarray]], n_batches: int) -> dict[str, np.ndarray]:
+def _gather(results: dict[int, BatchOutcomes], n_batches: int) -> Outcomes:
     """The per-game arrays of every batch, in batch order."""
-    keys = ("delivered", "cards", "turns", "truncated")
-    return {k: np.concatenate([results[i][k] for i in range(n_batches)]) for k in keys}
+    batch = [results[i] for i in range(n_batches)]
+    return Outcomes(
+        delivered=np.concatenate([b["delivered"] for b in batch]),
+        cards=np.concatenate([b["cards"] for b in batch]),
+        turns=np.concatenate([b["turns"] for b in batch]),
+        truncated=np.concatenate([b["truncated"] for b in batch]),
+    )
 
 
 def _check_arguments(
-    agents: list[Any],
+    agents: Sequence[object],
     games: Any,
     seed: Any,
     workers: Any,
@@ -163,13 +175,13 @@ def _check_arguments(
 
 def _play(
     plan: Plan,
-    specs: list[Any],
+    specs: Sequence[object],
     loaded: list[Any],
     backend: str,
     address: str | None,
     workers: int,
     progress: bool,
-) -> dict[int, dict[str, np.ndarray]]:
+) -> dict[int, BatchOutcomes]:
     """Every batch of ``plan`` on the chosen backend, with a progress bar."""
     bar = None
     if progress:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from mamma_mia_agents.cli.play import choose_turn
 from mamma_mia_agents.cli.session import Game
 from mamma_mia_env import Config
 from mamma_mia_env.game.cards import (
@@ -125,6 +126,15 @@ def test_reveal_choices_need_a_reveal_decision() -> None:
     game = Game(Config(num_players=2), 0, ["builder"], 3, [])
     with pytest.raises(ValueError, match="no reveal decision"):
         game.reveal_choices()
+
+
+def test_the_turn_questions_refuse_a_reveal_choice() -> None:
+    """``choose_turn`` asks about ingredients, order and draw pile: handed a reveal
+    choice, it says so before asking anything (the terminal is never touched)."""
+    game = Game(Config(num_players=2), 0, ["builder"], 3, [])
+    legal = [*np.flatnonzero(game.legal()), game.engine.n_turn_actions]  # + "decline"
+    with pytest.raises(ValueError, match="is a reveal choice, not a turn"):
+        choose_turn(None, game, {}, legal)
 
 
 def test_round_summaries_account_for_every_delivered_order() -> None:
