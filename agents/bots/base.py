@@ -189,6 +189,11 @@ def game_info(obs_dim: int, n_actions: int) -> GameInfo:
         for mode in OBSERVATION_MODES
         if observation_size(n, mode) == obs_dim
     ]
+    if found and all(mode == "fixed" for _, mode in found):
+        raise ValueError(
+            f"observations of size {obs_dim} are 'fixed' ones, which do not say the player "
+            "count: these agents read 'recall' or 'top_card' observations"
+        )
     if len(found) != 1:
         raise ValueError(
             f"observations: no Mamma Mia! observation has size {obs_dim} (one row per game)"

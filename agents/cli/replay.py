@@ -19,6 +19,7 @@ from mamma_mia_agents.cli.screen import table_lines, wrap
 from mamma_mia_agents.cli.terminal import Terminal
 from mamma_mia_env.game.config import Config
 from mamma_mia_env.game.log import LogError, load_log
+from mamma_mia_env.game.observe import remembers
 from mamma_mia_env.plumbing.arguments import add_int_flag, out_file_flag
 from mamma_mia_env.plumbing.files import FileError, write_file
 from mamma_mia_env.render.html import replay_html, reveal_starts, step_caption
@@ -122,9 +123,7 @@ def replay_lines(
     the keys; at most ``height - 1`` lines of at most ``width`` cells, the last row left
     for the prompt."""
     cfg = Config.from_kwargs(**log["config"])
-    view = table_view(
-        log["_states"][pos], cfg.num_players, viewer, cfg.observation_mode == "recall"
-    )
+    view = table_view(log["_states"][pos], cfg.num_players, viewer, remembers(cfg.observation_mode))
     raw = log.get("agents")  # the agents by seat, if the log records them
     names = {s: seat_label(s, raw, you=viewer) for s in range(cfg.num_players)}
     last = len(log["_states"]) - 1

@@ -20,6 +20,7 @@ from mamma_mia_env.game.actions import ActionCodec, RevealAction
 from mamma_mia_env.game.config import Config, ConfigError
 from mamma_mia_env.game.engine import Engine
 from mamma_mia_env.game.log import reveal_record
+from mamma_mia_env.game.observe import remembers
 from mamma_mia_env.game.record import OVER, REVEAL
 from mamma_mia_env.game.state import GameState, StateError
 from mamma_mia_env.plumbing.arguments import as_int, is_int
@@ -205,7 +206,7 @@ class Game:
 
     def view(self) -> dict[str, Any]:
         n = self.config.num_players
-        return table_view(self.rec, n, self.seat, self.config.observation_mode == "recall")
+        return table_view(self.rec, n, self.seat, remembers(self.config.observation_mode))
 
     def save(self, path: str) -> str:
         """Write the game to ``path`` (atomically); the words saying so, for the person."""

@@ -1,4 +1,5 @@
-"""Fill the docs' result tables from the result files, so that they cannot drift.
+"""Fill the docs' result tables from the result files (and the ``fixed`` observation's
+table from ``observation_fields()``), so that they cannot drift.
 
     python -m experiments docs           # rewrite the marked blocks
     python -m experiments docs --check   # exit 1 if a block is stale
@@ -32,6 +33,8 @@ from experiments.docs.training import (
     vs_search,
     vs_search_strength,
 )
+from mamma_mia_env.game.fields import observation_fields
+from mamma_mia_env.game.observe import observation_slices
 from mamma_mia_env.plumbing.files import write_atomic
 
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -225,6 +228,20 @@ def ray_tournament() -> str:
     )
 
 
+def fixed_observation_fields() -> str:
+    """docs/ENV.md's table of the ``fixed`` observation, from ``observation_fields()``."""
+    slices = observation_slices(5, "fixed")
+    lines = ["| field | shape | values | entries (section) | meaning |", "|---|---|---|---|---|"]
+    for f in observation_fields():
+        sl = slices[f.section]
+        where = f"{sl.start}" if sl.stop - sl.start == 1 else f"{sl.start}-{sl.stop - 1}"
+        shape = "(" + ", ".join(map(str, f.shape)) + ("," if len(f.shape) == 1 else "") + ")"
+        lines.append(
+            f"| `{f.name}` | {shape} | 0-{f.high} | {where} (`{f.section}`) | {f.meaning} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
 BLOCKS: dict[str, Callable[[], str]] = {
     "leaderboard": leaderboard_table,
     "leaderboard_delivered": leaderboard_delivered,
@@ -252,6 +269,7 @@ BLOCKS: dict[str, Callable[[], str]] = {
     "expert_iteration": expert_iteration,
     "expert_iteration_strength": expert_iteration_strength,
     "shipped_2p": shipped_2p,
+    "fixed_observation_fields": fixed_observation_fields,
 }
 
 

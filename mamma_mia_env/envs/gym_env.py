@@ -38,6 +38,7 @@ from mamma_mia_env.envs.learner_options import LearnerOptions
 from mamma_mia_env.game.actions import describe_illegal
 from mamma_mia_env.game.config import Config
 from mamma_mia_env.game.engine import IllegalActionError
+from mamma_mia_env.game.observe import remembers
 from mamma_mia_env.game.state import StateError
 from mamma_mia_env.game.validate import load_state
 from mamma_mia_env.plumbing.arguments import (
@@ -227,7 +228,7 @@ class MammaMiaGymEnv(gym.Env):
         if self.render_mode == "rgb_array":  # the learner's view, as "ansi"
             from mamma_mia_env.render.image import table_image
 
-            recall = self.config.observation_mode == "recall"
+            recall = remembers(self.config.observation_mode)
             rec = self.games.state.data[0]
             n = self.config.num_players
             return table_image(table_view(rec, n, self.learner_seat, recall))
@@ -235,5 +236,5 @@ class MammaMiaGymEnv(gym.Env):
             self.games.state.data[0],
             self.learner_seat,
             self.config.num_players,
-            recall=self.config.observation_mode == "recall",
+            recall=remembers(self.config.observation_mode),
         )

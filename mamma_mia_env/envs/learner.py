@@ -379,8 +379,8 @@ class LearnerGames:
         if self.canonical:
             obs = self.canon.obs(obs, seats)
         if self.normalize:
-            obs = obs / self.scale
-        return obs.astype(np.float32, copy=False)
+            return (obs / self.scale).astype(np.float32, copy=False)
+        return obs  # the engine's dtype: float32, or uint8 in fixed mode
 
     def action_masks(self) -> np.ndarray:
         """``(B, n_actions)`` bool: the learner's legal actions (all False when over)."""
@@ -393,9 +393,19 @@ class LearnerGames:
         return out
 
     def observation_space(self) -> spaces.Box:
-        """One learner observation: raw counts up to ``OBS_HIGH``, or scaled."""
-        high = OBS_HIGH / self.scale if self.normalize else np.full(self.obs_dim, OBS_HIGH)
-        return spaces.Box(0.0, high.astype(np.float32), dtype=np.float32)
+        """One learner observation: scaled (float32), or the raw counts up to
+        ``OBS_HIGH`` in the engine's dtype (uint8 in fixed mode)."""
+        return observation_box(self.obs_dim, self.engine.obs_dtype, self.scale, self.normalize)
+
+
+def observation_box(
+    obs_dim: int, dtype: np.dtype, scale: np.ndarray, normalize: bool
+) -> spaces.Box:
+    """A learner's observation space: divided by ``scale`` (float32) when ``normalize``,
+    else the raw counts up to ``OBS_HIGH`` in the engine's ``dtype``."""
+    if normalize:
+        return spaces.Box(0.0, (OBS_HIGH / scale).astype(np.float32), dtype=np.float32)
+    return spaces.Box(0.0, OBS_HIGH, (obs_dim,), dtype)
 
 
 def _generators(seed: int | None) -> tuple[np.random.Generator, np.random.Generator]:

@@ -11,7 +11,7 @@ read (and compiled) on their own. The env shells are in ``envs``. By job:
 * the rules, compiled: ``rng`` (the per-game generator), ``table`` (cards on the move),
   ``rules`` (deal, turns, a step), ``reveal`` (the reveal, the end of a round),
   ``outcome`` (who won), ``kernels`` (the rules over a batch), ``observe`` (what a seat
-  may know);
+  may know), ``fields`` (the named parts of the ``fixed`` observation);
 * ``engine``: reset, step, masks and observations over B games at once;
 * around a game: ``log`` (replays and event logs) with ``trace`` (one step traced),
   ``sampling`` (information-set sampling), ``symmetry`` (every seat seen as seat 0).

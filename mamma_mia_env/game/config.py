@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-OBSERVATION_MODES = ("recall", "top_card")
+OBSERVATION_MODES = ("recall", "top_card", "fixed")
 REWARD_MODES = ("win_loss", "delivered", "delivered_win_loss")
 MAX_TURNS_LIMIT = 2**31 - 2  # the turn counter is 32-bit
 KINDS = ("size", "variant", "limit", "option")
@@ -123,7 +123,8 @@ class Config:
         kind="option",
         allowed=OBSERVATION_MODES,
         rule="I3",
-        help="what an observation shows of the oven: every card (recall) or the top one",
+        help="what an observation shows of the oven: every card (recall), the top one "
+        "(top_card), or every card as uint8 in one size for 2-5 players (fixed)",
     )
     reward_mode: str = parameter(
         "win_loss",

@@ -10,6 +10,7 @@ thousands of games allocates nothing.
     >>> state = eng.reset(seeds=[1, 2, 3])
     >>> masks = eng.legal_masks(state)            # (3, n_actions) int8
     >>> obs = eng.observe(state)                  # (3, obs_dim) float32, acting seats
+    >>> # (uint8, one size for 2-5 players, with Config(observation_mode="fixed"))
 """
 
 from __future__ import annotations
@@ -24,9 +25,9 @@ from mamma_mia_env.game.actions import describe_illegal, n_turn_actions
 from mamma_mia_env.game.cards import N_REVEAL_ACTIONS, deck_counts, order_need_table, play_table
 from mamma_mia_env.game.config import PARAMETERS, Config
 from mamma_mia_env.game.observe import (
-    RECALL,
-    TOP_CARD,
+    MODE_CODES,
     global_state_layout,
+    obs_dtype,
     observation_layout,
     observation_slices,
 )
@@ -109,7 +110,8 @@ class Engine:
         self.n_turn_actions = int(n_turn_actions(self.n_play))
         self.n_actions = self.n_turn_actions + N_REVEAL_ACTIONS
         self.params = parameter_vector(cfg, self.n_play)
-        self.obs_mode = RECALL if cfg.observation_mode == "recall" else TOP_CARD
+        self.obs_mode = MODE_CODES[cfg.observation_mode]
+        self.obs_dtype = obs_dtype(cfg.observation_mode)  # uint8 in fixed mode, else float32
         self.obs_layout = observation_layout(cfg.num_players, cfg.observation_mode)
         self.obs_dim = sum(size for _, size in self.obs_layout)
         self.obs_slices = observation_slices(cfg.num_players, cfg.observation_mode)
@@ -256,7 +258,8 @@ class Engine:
         seats: np.ndarray | None = None,
         out: np.ndarray | None = None,
     ) -> np.ndarray:
-        """Each game seen by ``seats`` (default: the seat to act), ``(B, obs_dim)``."""
+        """Each game seen by ``seats`` (default: the seat to act), ``(B, obs_dim)`` of
+        ``obs_dtype`` (an ``out`` buffer must have that dtype)."""
         self._check_state(state)
         b = state.batch_size
         if seats is None:
@@ -268,7 +271,7 @@ class Engine:
         if (seats < 0).any() or (seats >= self.num_players).any():
             raise ValueError(f"seats must be {b} seat indices in 0-{self.num_players - 1}")
         inputs = {"state.data": state.data, "seats": seats}
-        out = out_array(out, (b, self.obs_dim), np.float32, inputs)
+        out = out_array(out, (b, self.obs_dim), self.obs_dtype, inputs)
         self._k(b).observe(state.data, seats, self.num_players, self.obs_mode, out)
         return out
 

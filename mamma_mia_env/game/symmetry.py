@@ -39,7 +39,13 @@ from mamma_mia_env.game.actions import (
 )
 from mamma_mia_env.game.cards import N_CARD_TYPES, N_KINDS, N_ORDER_TYPES, others, play_table
 from mamma_mia_env.game.config import Config
-from mamma_mia_env.game.observe import ORDER_SLOT_FEATURES, SEAT_FEATURES, observation_layout
+from mamma_mia_env.game.observe import (
+    ORDER_SLOT_FEATURES,
+    SEAT_FEATURES,
+    observation_layout,
+    remembers,
+    seat_slots,
+)
 
 
 def ingredient_map(seat: int, num_players: int) -> np.ndarray:
@@ -125,16 +131,17 @@ class SeatCanonicalizer:
         own = order_type_map(p, 0, n)
         put("hand", cards)
         put("orders_in_hand", own)
-        if self.mode == "recall":
+        recall = remembers(self.mode)
+        if recall:
             put("orders_in_stack", own)
         for j in range(n):
             put("delivered", order_type_map(p, j, n), base=j * N_ORDER_TYPES)
         put("piles", cards)
-        if self.mode == "recall":
+        if recall:
             put("used", cards)
         # the pending order is always the acting seat's own (slot 0)
-        put("pending_order", own, base=n)
-        if self.mode == "recall":
+        put("pending_order", own, base=seat_slots(n, self.mode))
+        if recall:
             put("oven_totals", cards)
             pi = ingredient_map(p, n)
             for j in range(n):
@@ -154,8 +161,8 @@ class SeatCanonicalizer:
         if "personal" in self.offsets:  # the observer's own ingredient: always 0 here
             put("personal", ingredient_map(p, n))
         known = {
-            "hand", "orders_in_hand", "orders_in_stack", "seats", "delivered", "piles",
-            "used", "supply_size", "round", "phase", "pending_order", "oven_totals",
+            "seat_present", "hand", "orders_in_hand", "orders_in_stack", "seats", "delivered",
+            "piles", "used", "supply_size", "round", "phase", "pending_order", "oven_totals",
             "oven_by_seat", "oven_orders", "oven_progress", "top_card", "personal",
         }  # fmt: skip
         unknown = set(self.offsets) - known
@@ -238,26 +245,27 @@ class SeatCanonicalizer:
 def obs_scale(num_players: int, observation_mode: str = "recall") -> np.ndarray:
     """A fixed per-feature divisor that brings raw observations to about [0, 1]."""
     parts = []
+    slots = seat_slots(num_players, observation_mode)
     for name, size in observation_layout(num_players, observation_mode):
         if name in ("hand",):
             s = np.full(size, 4.0)
         elif name in ("piles", "used", "oven_totals"):
             s = np.full(size, 8.0)
         elif name == "seats":
-            s = np.tile(np.array([7.0, 7.0, 8.0, 8.0, 1.0, 1.0]), num_players)
+            s = np.tile(np.array([7.0, 7.0, 8.0, 8.0, 1.0, 1.0]), slots)
             assert len(SEAT_FEATURES) == 6
         elif name == "supply_size":
             s = np.full(size, 50.0)
         elif name == "oven_by_seat":
             s = np.full(size, 8.0)
         elif name == "oven_orders":
-            s = np.tile(np.array([1.0, 40.0] + [8.0] * N_KINDS), N_ORDER_TYPES * num_players)
+            s = np.tile(np.array([1.0, 40.0] + [8.0] * N_KINDS), N_ORDER_TYPES * slots)
         elif name == "oven_progress":
             s = np.full(size, 40.0)
         elif name == "top_card":
             s = np.ones(size)
             s[-2:] = 4.0
-        else:  # one-hots and flags (round, phase, pending order, personal)
+        else:  # one-hots and flags (round, phase, pending order, personal, seat_present)
             s = np.ones(size)
         parts.append(s)
     out = np.concatenate(parts).astype(np.float32)

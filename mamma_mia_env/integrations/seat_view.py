@@ -11,8 +11,9 @@ from __future__ import annotations
 import numpy as np
 from gymnasium import spaces
 
+from mamma_mia_env.envs.learner import observation_box
 from mamma_mia_env.game.config import Config
-from mamma_mia_env.game.observe import OBS_HIGH
+from mamma_mia_env.game.observe import obs_dtype
 from mamma_mia_env.game.symmetry import SeatCanonicalizer, obs_scale
 
 
@@ -30,22 +31,20 @@ class SeatView:
         self.canon = SeatCanonicalizer(config)
         self.scale = obs_scale(config.num_players, config.observation_mode).astype(np.float32)
         self.obs_dim = self.canon.obs_dim
+        self.dtype = obs_dtype(config.observation_mode)
         self.n_actions = self.canon.n_actions
 
     def observation_box(self) -> spaces.Box:
-        high = np.full(self.obs_dim, OBS_HIGH, dtype=np.float32)
-        if self.normalize:
-            high = high / self.scale
-        return spaces.Box(0.0, high, dtype=np.float32)
+        return observation_box(self.obs_dim, self.dtype, self.scale, self.normalize)
 
     def obs(self, observation: np.ndarray, seat: int) -> np.ndarray:
         """The seat's own observation vector (from ``raw_env.observe``), as learned on."""
-        obs = np.asarray(observation, dtype=np.float32)
+        obs = np.asarray(observation, dtype=self.dtype)
         if self.canonical:
             obs = self.canon.obs(obs[None], np.array([seat]))[0]
         if self.normalize:
-            obs = obs / self.scale
-        return obs.astype(np.float32, copy=False)
+            return (obs / self.scale).astype(np.float32, copy=False)
+        return obs
 
     def mask(self, mask: np.ndarray, seat: int) -> np.ndarray:
         """The seat's legal actions (int8 0/1) in the learner's frame."""

@@ -141,7 +141,7 @@ def as_seed_array(values: Any, name: str = "seeds") -> np.ndarray:
 def check_out(
     out: Any,
     shape: tuple[int, ...],
-    dtype: type,
+    dtype: type | np.dtype,
     name: str = "out",
     inputs: Mapping[str, Any] | None = None,
 ) -> np.ndarray:
@@ -165,7 +165,7 @@ def check_out(
 
 
 def out_array(
-    out: Any, shape: tuple[int, ...], dtype: type, inputs: Mapping[str, Any]
+    out: Any, shape: tuple[int, ...], dtype: type | np.dtype, inputs: Mapping[str, Any]
 ) -> np.ndarray:
     """A new array of ``shape`` and ``dtype`` when ``out`` is None, else ``out`` checked
     (``check_out``)."""

@@ -27,6 +27,7 @@ from typing import Any
 
 from mamma_mia_env.game.cards import INGREDIENTS
 from mamma_mia_env.game.config import Config
+from mamma_mia_env.game.observe import remembers
 from mamma_mia_env.game.outcome import delivered_and_cards, finishing_ranks
 from mamma_mia_env.game.record import REVEAL
 from mamma_mia_env.render.svg import KIND_COLOURS, ORDER_COLOUR, SHORT
@@ -116,7 +117,7 @@ def page_data(log: dict[str, Any], seat: int | None = None) -> dict[str, Any]:
     (compactly, ``decode_view``), the captions, the reveals, names and the result;
     ``seat``: the view the page opens in (``None``: all hands)."""
     cfg = Config.from_kwargs(**log["config"])
-    n, recall = cfg.num_players, cfg.observation_mode == "recall"
+    n, recall = cfg.num_players, remembers(cfg.observation_mode)
     pieces = _Pieces()
     viewers: list[int | None] = [None, *range(n)]
     steps = [

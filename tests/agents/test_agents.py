@@ -198,6 +198,8 @@ def test_game_info_reads_the_shapes() -> None:
                 assert info.slices == eng.obs_slices
     with pytest.raises(ValueError, match="observation"):
         game_info(observation_size(4, "recall") + 1, 655)
+    with pytest.raises(ValueError, match="'fixed' ones, which do not say the player count"):
+        game_info(observation_size(4, "fixed"), 655)
 
 
 @pytest.mark.parametrize("name", HEURISTICS)

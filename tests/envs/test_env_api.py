@@ -33,6 +33,8 @@ VARIANTS = [
     dict(num_players=5),
     dict(num_players=3, double_ingredients=True),
     dict(num_players=4, observation_mode="top_card"),
+    dict(num_players=2, observation_mode="fixed"),
+    dict(num_players=5, observation_mode="fixed", double_ingredients=True),
     dict(num_players=2, reward_mode="delivered"),
     dict(num_players=5, reward_mode="delivered_win_loss", double_ingredients=True),
     dict(num_players=4, mamma_mia_in_deal=True, pass_may_play_order=True, auto_reveal=True),
@@ -515,7 +517,7 @@ def _stack_contents(rec, n: int) -> np.ndarray:
 
 
 @pytest.mark.parametrize("num_players", [2, 3, 4, 5])
-@pytest.mark.parametrize("mode", ["recall", "top_card"])
+@pytest.mark.parametrize("mode", ["recall", "top_card", "fixed"])
 def test_spaces_and_global_state(num_players: int, mode: str) -> None:
     e = mm.raw_env(num_players=num_players, observation_mode=mode)
     e.reset(seed=num_players)
@@ -523,6 +525,7 @@ def test_spaces_and_global_state(num_players: int, mode: str) -> None:
     for agent in e.possible_agents:
         space = e.observation_space(agent)
         assert space["observation"].shape == (observation_size(num_players, mode),)
+        assert space["observation"].dtype == (np.uint8 if mode == "fixed" else np.float32)
         assert space["action_mask"].shape == (n_actions,)
         assert e.action_space(agent).n == n_actions
     view = observation_size(num_players, "recall")

@@ -59,12 +59,28 @@ def test_gymnasium_check_env(num_players):
         gym_check_env(MammaMiaGymEnv(num_players=num_players), skip_render_check=True)
 
 
+@pytest.mark.parametrize("num_players", [2, 3, 4, 5])
+@pytest.mark.parametrize("normalize", [False, True])
+def test_gymnasium_check_env_fixed(num_players, normalize):
+    """The fixed observation: one uint8 space for every table, or its scaled float view."""
+    env = MammaMiaGymEnv(num_players=num_players, observation_mode="fixed", normalize=normalize)
+    box = env.observation_space
+    if normalize:
+        assert box.dtype == np.float32 and box.shape == (462,)
+    else:
+        assert (box.dtype, box.shape, box.low.min(), box.high.max()) == (np.uint8, (462,), 0, 255)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        gym_check_env(env, skip_render_check=True)
+
+
 @pytest.mark.parametrize(
     "kwargs",
     [
         {"num_players": 2},
         {"num_players": 4, "canonical": False, "normalize": False},
         {"num_players": 3, "double_ingredients": True, "observation_mode": "top_card"},
+        {"num_players": 5, "observation_mode": "fixed", "normalize": False},
     ],
 )
 def test_sb3_check_env(kwargs):
@@ -443,7 +459,7 @@ def relabel(rec: np.ndarray, p: int, n: int) -> np.ndarray:
 
 
 @pytest.mark.parametrize("num_players", [2, 3, 4, 5])
-@pytest.mark.parametrize("mode", ["recall", "top_card"])
+@pytest.mark.parametrize("mode", ["recall", "top_card", "fixed"])
 @pytest.mark.parametrize("doubles", [False, True])
 def test_canonical_view_is_seat_zero_of_relabelled_game(num_players, mode, doubles):
     """Seat p's canonical observation and mask equal seat 0's in the game relabelled so
@@ -480,7 +496,7 @@ def test_symmetry_maps_are_permutations_and_scale_is_positive():
             assert ingredient_map(p, n)[p] == 0  # own ingredient first
             for j in range(n):
                 assert sorted(order_type_map(p, j, n)) == list(range(8))
-        for mode in ("recall", "top_card"):
+        for mode in ("recall", "top_card", "fixed"):
             s = obs_scale(n, mode)
             can = SeatCanonicalizer(Config(num_players=n, observation_mode=mode))
             assert (s > 0).all() and len(s) == can.obs_dim

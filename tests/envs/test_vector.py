@@ -9,7 +9,7 @@ from helpers import random_legal
 from mamma_mia_env import IllegalActionError, raw_env
 from mamma_mia_env.envs.vector import MammaMiaVectorEnv
 
-# 8 configurations x 250 games = 2,000 games through both envs, compared every step.
+# 10 configurations x 250 games = 2,500 games through both envs, compared every step.
 CONFIGS = [
     dict(num_players=2),
     dict(num_players=3, reward_mode="delivered"),
@@ -19,6 +19,8 @@ CONFIGS = [
     dict(num_players=4, mamma_mia_in_deal=True, pass_may_play_order=True, auto_reveal=True),
     dict(num_players=2, double_ingredients=True, idle_cycle_guard=False, max_turns=120),
     dict(num_players=5, random_start_player=True, observation_mode="top_card"),
+    dict(num_players=2, observation_mode="fixed"),
+    dict(num_players=5, double_ingredients=True, observation_mode="fixed"),
 ]
 GAMES = 250
 

@@ -1,5 +1,5 @@
-"""Observations: no hidden information, the documented layout, relative seats, and the
-memory-free ``top_card`` mode.
+"""Observations: no hidden information, the documented layout, relative seats, the
+memory-free ``top_card`` mode and the uint8 ``fixed`` mode (one size for 2-5 players).
 
 Hidden information (docs/ENV.md, RULES.md I2): another seat's hand, the order of the
 supply, the order of every order stack (the owner knows its contents, not their order),
@@ -14,8 +14,13 @@ from helpers import random_legal
 
 from mamma_mia_env import Config, Engine, GameState, build_position
 from mamma_mia_env.game.cards import MAMMA_MIA, N_CARD_TYPES, N_KINDS, N_ORDER_TYPES
-from mamma_mia_env.game.observe import observation_layout, observation_size, observation_slices
-from mamma_mia_env.game.record import OVER, PLAY, REVEAL
+from mamma_mia_env.game.observe import (
+    obs_dtype,
+    observation_layout,
+    observation_size,
+    observation_slices,
+)
+from mamma_mia_env.game.record import MAX_SEATS, OVER, PLAY, REVEAL
 from mamma_mia_env.game.state import check_state
 
 CONFIGS = [
@@ -26,10 +31,11 @@ CONFIGS = [
     dict(num_players=3, double_ingredients=True),
     dict(num_players=4, double_ingredients=True, mamma_mia_in_deal=True),
 ]
-MODES = ["recall", "top_card"]
+MODES = ["recall", "top_card", "fixed"]
 DOC_SIZES = {
     "recall": {2: 229, 3: 305, 4: 381, 5: 457},
     "top_card": {2: 94, 3: 110, 4: 126, 5: 142},
+    "fixed": {2: 462, 3: 462, 4: 462, 5: 462},
 }
 
 
@@ -203,7 +209,8 @@ def test_sizes_and_layout(num_players: int, mode: str) -> None:
     assert o == size
     state = eng.reset(seeds=[1, 2])
     assert eng.observe(state).shape == (2, size)
-    assert eng.observe(state).dtype == np.float32
+    assert eng.observe(state).dtype == obs_dtype(mode) == eng.obs_dtype
+    assert eng.obs_dtype == (np.uint8 if mode == "fixed" else np.float32)
     with pytest.raises(ValueError, match="seats"):
         eng.observe(state, seats=[0, num_players])
 
@@ -233,19 +240,23 @@ def test_documented_example_offsets() -> None:
 
 
 def reference_sections(rec, seat: int, n: int, mode: str) -> dict[str, np.ndarray]:
-    """The observation of ``seat`` written again from docs/ENV.md, section by section."""
+    """The observation of ``seat`` written again from docs/ENV.md, section by section
+    (``fixed``: the recall sections with ``MAX_SEATS`` seat slots, the last empty)."""
     rel = lambda t: (t - seat) % n  # noqa: E731
+    slots = MAX_SEATS if mode == "fixed" else n
     out: dict[str, np.ndarray] = {}
+    if mode == "fixed":
+        out["seat_present"] = (np.arange(slots) < n).astype(np.float32)
     out["hand"] = rec["hand"][seat].astype(np.float32)
     out["orders_in_hand"] = rec["orders_hand"][seat].astype(np.float32)
-    if mode == "recall":
+    if mode != "top_card":
         stack = np.zeros(N_ORDER_TYPES, np.float32)
         head = int(rec["stack_head"][seat])
         for j in range(int(rec["stack_len"][seat])):
             stack[rec["stack"][seat, (head + j) % N_ORDER_TYPES]] = 1
         out["orders_in_stack"] = stack
-    seats = np.zeros((n, 6), np.float32)
-    delivered = np.zeros((n, N_ORDER_TYPES), np.float32)
+    seats = np.zeros((slots, 6), np.float32)
+    delivered = np.zeros((slots, N_ORDER_TYPES), np.float32)
     for t in range(n):
         j = rel(t)
         seats[j] = [
@@ -260,26 +271,26 @@ def reference_sections(rec, seat: int, n: int, mode: str) -> dict[str, np.ndarra
     out["seats"] = seats.ravel()
     out["delivered"] = delivered.ravel()
     out["piles"] = rec["piles"].astype(np.float32)
-    if mode == "recall":
+    if mode != "top_card":
         out["used"] = rec["used"].astype(np.float32)
     out["supply_size"] = np.array([rec["supply_len"] - rec["supply_pos"]], np.float32)
     out["round"] = np.eye(3, dtype=np.float32)[int(rec["round"])]
     in_reveal = int(rec["phase"]) == REVEAL
     out["phase"] = np.eye(2, dtype=np.float32)[int(in_reveal)]
-    pending = np.zeros(n + N_ORDER_TYPES, np.float32)
+    pending = np.zeros(slots + N_ORDER_TYPES, np.float32)
     if in_reveal:
         i = int(rec["reveal_pos"])
         pending[rel(int(rec["oven_who"][i]))] = 1
-        pending[n + int(rec["oven_what"][i]) - N_KINDS] = 1
+        pending[slots + int(rec["oven_what"][i]) - N_KINDS] = 1
     out["pending_order"] = pending
     oven_len = int(rec["oven_len"])
     who, what = rec["oven_who"][:oven_len], rec["oven_what"][:oven_len]
     s_, d_ = rec["oven_s"][:oven_len].tolist(), rec["oven_d"][:oven_len].tolist()
     entries = list(zip(who.tolist(), what.tolist(), s_, d_, strict=True))
-    if mode == "recall":
+    if mode != "top_card":
         totals = np.zeros(N_CARD_TYPES, np.float32)
-        by_seat = np.zeros((n, N_KINDS), np.float32)
-        orders = np.zeros((n, N_ORDER_TYPES, 7), np.float32)
+        by_seat = np.zeros((slots, N_KINDS), np.float32)
+        orders = np.zeros((slots, N_ORDER_TYPES, 7), np.float32)
         for i, (who, what, s, d) in enumerate(entries):
             if what < N_KINDS:
                 totals[what] += s

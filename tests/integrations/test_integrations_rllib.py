@@ -59,6 +59,19 @@ def test_rewards_match_the_aec_env(num_players):
     assert env.raw.save_state() == aec.save_state()
 
 
+@pytest.mark.parametrize("num_players", [2, 5])
+def test_fixed_observation_is_one_uint8_space(num_players):
+    """The fixed observation: one ``Box(0, 255, (462,), uint8)`` at every table, every
+    observation of a whole game in it."""
+    env = MammaMiaMultiAgentEnv(
+        {"num_players": num_players, "observation_mode": "fixed", "normalize": False}
+    )
+    box = env.observation_spaces["player_0"]["observations"]
+    assert (box.dtype, box.shape, int(box.high.max())) == (np.uint8, (462,), 255)
+    _totals, steps = random_game(env, 1, np.random.default_rng(1))  # checks `contains`
+    assert len(steps) > 20
+
+
 def test_canonical_view_and_action_map():
     env = MammaMiaMultiAgentEnv({"num_players": 3})
     raw = mm.raw_env(num_players=3)
