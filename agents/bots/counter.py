@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from mamma_mia_agents.bots.heuristic import HeuristicAgent, Params
+from mamma_mia_agents.bots.heuristic import HeuristicAgent
+from mamma_mia_agents.compiled.tables import Params
 
 
 class CounterAgent(HeuristicAgent):

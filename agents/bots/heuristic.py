@@ -120,4 +120,4 @@ class HeuristicAgent(Agent):
         return heuristic_bot(self.params, self.observation_mode)
 
 
-__all__ = ["BETTING", "HeuristicAgent", "Params"]
+__all__ = ["BETTING", "HeuristicAgent"]
