@@ -77,8 +77,11 @@ def test_layout_speed_measures_both_layouts_in_one_run(tmp_path: Path) -> None:
         for side in (rc, fx):
             assert side["turns_per_s"] > 0
             if r["env"] == "vector":  # the write bound is timed beside the vector env only
-                assert side["write_bound_turns_per_s"] > side["turns_per_s"]
-                assert 0 < side["fraction_of_write_bound"]["median"] < 1
+                # (no order of the two speeds is asserted: a loaded machine can stall a slice)
+                assert side["write_bound_turns_per_s"] > 0
+                fraction = side["fraction_of_write_bound"]
+                assert len(fraction["each"]) == doc["settings"]["rounds"]
+                assert fraction["quartiles"][0] <= fraction["median"] <= fraction["quartiles"][1]
             else:
                 assert "write_bound_turns_per_s" not in side
     text = layout_speed_block(doc)
