@@ -48,7 +48,7 @@ def _make_writer(parallel: bool) -> Any:
     loop = nb.prange if parallel else range
 
     @nb.njit(cache=True, parallel=parallel)
-    def write(obs, mask, value):  # type: ignore[no-untyped-def]
+    def write(obs, mask, value):
         """Every byte of a step's observations and masks, row by row (a game per row)."""
         for b in loop(obs.shape[0]):
             obs[b, :] = value
@@ -216,7 +216,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--players", type=_ints, default=[2, 3, 4, 5], help="counts (2,3,4,5)")
     ap.add_argument("--batches", type=_ints, default=[256, 4096], help="B (256,4096)")
     ap.add_argument("--envs", default=",".join(KINDS), help=f"some of {','.join(KINDS)}")
-    ap.add_argument("--rounds", type=int, default=9, help="interleaved rounds (default 9)")
+    ap.add_argument("--rounds", type=int, default=15, help="interleaved rounds (default 15)")
     ap.add_argument("--seconds", type=float, default=0.5, help="one slice, s (default 0.5)")
     ap.add_argument("--quick", action="store_true", help="a tiny run (smoke test)")
     add_output_args(ap, STEM)
