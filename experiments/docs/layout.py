@@ -32,7 +32,7 @@ def _summary(rows: list[dict]) -> str:
     return (
         "Fixed / recall over the rows: bytes per observation "
         f"{_range([r['obs_bytes_fixed_over_recall'] for r in rows])}, per step "
-        f"{_range([r['step_bytes_fixed_over_recall'] for r in rows])}; turns/s of the vector env "
+        f"{_range([r['step_bytes_fixed_over_recall'] for r in rows])}; steps/s of the vector env "
         f"{_range([r['fixed_over_recall']['median'] for r in vec])}"
         + (f", of the learner env {_range(learner)}" if learner else "")
         + f". The vector env runs at {bound('fixed')} of the write bound with `fixed` "
