@@ -85,6 +85,17 @@ def spec_list(parser: argparse.ArgumentParser, flag: str, text: str) -> list[str
     return specs
 
 
+def counts_text(counts: list[int], conjunction: str = "and") -> str:
+    """Player counts as words: "2-5", "2 and 4" (or "2 or 4"), "no"."""
+    if not counts:
+        return "no"
+    if len(counts) > 2 and counts == list(range(counts[0], counts[-1] + 1)):
+        return f"{counts[0]}-{counts[-1]}"
+    if len(counts) == 1:
+        return str(counts[0])
+    return f"{', '.join(map(str, counts[:-1]))} {conjunction} {counts[-1]}"
+
+
 def run_error(command: str, message: str) -> int:
     """A run-time failure (not a usage error): one line on stderr, exit code 1."""
     print(f"{PROG} {command}: error: {message}", file=sys.stderr)
