@@ -280,16 +280,18 @@ def test_resume_checks_the_saved_state(tmp_path):
 
 def write_screenshots(out: str) -> None:
     """The pictures in README.md and docs/PLAY.md, taken from the game in an 80x24 tmux
-    terminal: a turn of a 3-player game and seat 0's reveal decision of the whole-game
-    test (``python tests/cli/test_play_tty.py --write``)."""
+    terminal: a turn of a 5-player game late in a round (the oven on every row the
+    moves leave) and seat 0's reveal decision of the whole-game test
+    (``python tests/cli/test_play_tty.py --write``)."""
     import tempfile
 
     with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as tmp:
-        args = ["--players", "3", "--agents", "builder,counter", "--seed", "7", "--delay", "0"]
+        others = "builder,counter,random,hoarder"
+        args = ["--players", "5", "--agents", others, "--seed", "3", "--delay", "0"]
         screen = _play([*args, "--save", f"{tmp}/s.json"], tmp)
         try:
             rows = _first_question(screen)
-            for _ in range(7):
+            for _ in range(5):
                 for question in ("Play an order card too", "refill your hand"):
                     screen.send(_answer(rows), "Enter")
                     rows = screen.wait(question)

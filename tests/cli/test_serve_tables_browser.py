@@ -2,11 +2,14 @@
 Chromium): the form offers each agent only at the player counts it plays, the question
 sits beside the table without scrolling, the moves read as the terminal game words them,
 a reload mid-game comes back to the game with its move list (and still this seat's view
-only), and the game ends with every seat's score."""
+only), and the game ends with every seat's score. ``MAMMA_MIA_SCREENSHOTS=1`` writes the
+picture after the reload to docs/img/serve-5-players.png."""
 
 from __future__ import annotations
 
+import os
 import re
+from pathlib import Path
 
 import pytest
 from headless import chromium, needs_chromium
@@ -18,6 +21,7 @@ pytestmark = needs_chromium
 
 OTHERS = ["builder", "counter", "random", "hoarder"]
 PLAYING = ("ingredients", "order", "draw", "reveal", "over")
+DOCS_PICTURE = Path(__file__).resolve().parents[2] / "docs" / "img" / "serve-5-players.png"
 
 
 @pytest.fixture()
@@ -109,6 +113,12 @@ def test_a_5_player_game_at_1280x900_with_a_reload(driver, tmp_path) -> None:
                 again = [li.text for li in driver.find_elements("css selector", "#moves li")]
                 assert again == shown and len(again) > 40
                 assert call(srv, "GET", f"/api/games/{gid}")["moves"] == page["moves"]
+                assert _in_view(driver, "prompt")
+                shot = tmp_path / "reload.png"
+                driver.save_screenshot(str(shot))
+                assert shot.stat().st_size > 20_000
+                if os.environ.get("MAMMA_MIA_SCREENSHOTS"):
+                    DOCS_PICTURE.write_bytes(shot.read_bytes())
                 reloaded = True
                 continue
             q = page["question"]
