@@ -113,7 +113,8 @@ def add_game_flags(
         "--agents",
         default=None,
         help="agents for the other seats, comma-separated, cycled (default: builder; "
-        "with --resume: instead of the saved game's, which must be bundled agents)",
+        "with --resume: instead of the saved game's, which must be bundled agents); "
+        "`mamma-mia agents` lists them and the player counts each plays",
     )
     add_int_flag(p, "--seat", 0, 4, default=0, help="your seat")
     add_int_flag(p, "--seed", 0, 2**63 - 1, default=None, help=seed_help)

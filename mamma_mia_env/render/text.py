@@ -29,12 +29,7 @@ def _cards(counts: list[list[int]]) -> str:
 def _oven_entry(entry: dict[str, Any]) -> str:
     if "order" in entry:
         return f"seat {entry['seat']}: order [{entry['order']}]"
-    kind = INGREDIENTS[entry["kind"]]
-    s, d = entry["s"], entry["d"]
-    text = f"{s} {kind}" if s else ""
-    if d:
-        text += (" + " if s else "") + f"{d} double {kind}"
-    return f"seat {entry['seat']}: {text}"
+    return f"seat {entry['seat']}: {cards_text(INGREDIENTS[entry['kind']], entry['s'], entry['d'])}"
 
 
 def _oven_lines(view: dict[str, Any]) -> list[str]:

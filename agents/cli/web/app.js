@@ -133,7 +133,7 @@ function show(p) {
   }
   const v = p.view;
   const who = p.status === "you" ? "your move" : p.status === "agent"
-    ? `seat ${v.to_act} (${p.names[v.to_act]}) is moving…` : "game over";
+    ? `${p.names[v.to_act]} (seat ${v.to_act}) is moving…` : "game over";
   $("status").textContent = `You are seat ${p.seat} (${p.personal[p.seat]}) · round ${v.round}/3 · ${who}`;
   $("undo").disabled = !p.can_undo || p.status === "agent";
   showHand(p);
@@ -234,7 +234,7 @@ function showResult(p) {
     }
     body.appendChild(tr);
   });
-  const names = p.result.winners.map((s) => (s === p.seat ? "you" : `seat ${s} (${p.names[s]})`));
+  const names = p.result.winners.map((s) => (s === p.seat ? "you" : `${p.names[s]} (seat ${s})`));
   $("winners").textContent = names.length ? `Winner${names.length > 1 ? "s" : ""}: ${names.join(", ")}` : "No winner";
 }
 
