@@ -86,6 +86,12 @@ def test_the_form_offers_each_agent_at_its_counts(driver) -> None:
             left = [a for a in plays if n not in plays[a]]
             note = driver.find_element("id", "not-offered").text
             assert all(f"{a} (plays " in note for a in left) and (note == "") == (not left)
+        # an address naming a game the server does not have: the form, and why
+        driver.get(f"http://127.0.0.1:{srv.server_address[1]}/#game=no-such-game-1")
+        driver.refresh()  # a new hash alone does not load the page again
+        _state(driver, "setup")
+        assert "no such game" in driver.find_element("id", "message").text
+        assert driver.current_url.endswith("/")  # the stale id is dropped from the address
 
 
 def test_a_5_player_game_at_1280x900_with_a_reload(driver, tmp_path) -> None:

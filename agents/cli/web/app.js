@@ -313,16 +313,17 @@ window.addEventListener("DOMContentLoaded", async () => {
     guarded(async () => say((await call("POST", `/api/games/${page.id}/save`, {})).message, true));
   });
   $("again").addEventListener("click", showSetup);
-  const open = remembered() || setup.open;
-  if (open) {
+  // the game in the address (a reload), else the one --resume opened
+  let failed = null;
+  for (const id of [remembered(), setup.open].filter(Boolean)) {
     try {
-      show(await call("GET", `/api/games/${open}`));
+      show(await call("GET", `/api/games/${id}`));
       advance();
+      return;
     } catch (e) {
-      showSetup();
-      say(`${e.message}. Start a new game, or resume the last saved one.`);
+      failed = failed || e;
     }
-  } else {
-    showSetup();
   }
+  showSetup();
+  if (failed) say(`${failed.message}. Start a new game, or resume the last saved one.`);
 });
