@@ -21,15 +21,13 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 
-from mamma_mia_env.envs.learner_counts import CountGroups
+from mamma_mia_env.envs.learner_counts import CountGroups, learner_seats
 from mamma_mia_env.envs.learner_inputs import checked_actions, checked_reset
 from mamma_mia_env.envs.learner_options import LearnerOptions
 from mamma_mia_env.envs.player_counts import PlayerCounts
-from mamma_mia_env.game.actions import describe_illegal
 from mamma_mia_env.game.config import Config
 from mamma_mia_env.game.engine import Engine, IllegalActionError
 from mamma_mia_env.game.observe import OBS_HIGH
-from mamma_mia_env.game.outcome import game_outcome
 from mamma_mia_env.game.record import OVER
 from mamma_mia_env.game.state import GameState
 from mamma_mia_env.game.symmetry import obs_scale
@@ -92,6 +90,7 @@ class LearnerGames:
         self.normalize = as_bool(opts.normalize, "normalize")
         self.autoreset = as_bool(autoreset, "autoreset")
         self.groups = CountGroups(config, self.engine, possible)
+        self.canon = self.groups.canons[config.num_players]  # the frame of that count's games
         self.scale = obs_scale(config.num_players, config.observation_mode)
         self.obs_dim = self.engine.obs_dim
         self.n_actions = self.engine.n_actions
@@ -178,20 +177,11 @@ class LearnerGames:
             seeds = self._draw_game_seeds(k)
         seeds = np.asarray(seeds, dtype=np.uint64)
         counts = self._deal_counts(index, seeds)
-        if seats is None:
-            if self.learner_seat is None and counts is None:
-                seats = self.rng.integers(0, self.num_players, size=k)
-            elif self.learner_seat is None:
-                seats = self.rng.integers(0, counts)  # a seat of each game's own count
-            else:
-                seats = np.full(k, self.learner_seat)
-        elif counts is not None and (np.asarray(seats) >= counts).any():
-            g = int(index[np.flatnonzero(np.asarray(seats) >= counts)[0]])
-            raise ValueError(
-                f"learner seat {int(np.asarray(seats)[g])} of game {g}: its game has "
-                f"{int(self.counts[g])} players (seats 0-{int(self.counts[g]) - 1})"
-            )
-        self.seat[index] = seats
+        if seats is None and self.learner_seat is not None:
+            seats = np.full(k, self.learner_seat)
+        elif seats is None and counts is None:
+            seats = self.rng.integers(0, self.num_players, size=k)
+        self.seat[index] = learner_seats(self.rng, index, counts, seats)
         opp = self.opponents.draw(self.rng, k, self.num_players)
         opp[np.arange(k), self.seat[index]] = -1
         self.opp[index] = opp
@@ -272,18 +262,13 @@ class LearnerGames:
         if (data["seat"] != self.seat).any():  # pragma: no cover - internal invariant
             raise RuntimeError("a game is not at the learner's decision")
         groups = self.groups
-        env_acts = (
-            groups.apply(self.counts, lambda n, a, s: groups.canons[n].to_env_actions(a, s),
-                         acts, self.seat)
-            if self.canonical else acts
-        )  # fmt: skip
+        env_acts = groups.to_env_actions(self.counts, acts, self.seat) if self.canonical else acts
         legal = self.action_masks()[np.arange(b), acts]
         if not legal.all():  # named in the caller's frame; no game has moved
             g = int(np.flatnonzero(~legal)[0])
-            eng = groups.engines[int(self.counts[g])]
             raise IllegalActionError(
                 f"game {g}: action {int(acts[g])} is illegal: "
-                + describe_illegal(eng, GameState(eng.config, self.state.data), g, int(env_acts[g]))
+                + groups.describe_illegal(int(self.counts[g]), self.state, g, int(env_acts[g]))
             )
         snap = self._snapshot()
         try:  # all or nothing: an opponent that raises leaves no half-done step
@@ -330,12 +315,7 @@ class LearnerGames:
         final_obs = self.observe(rows)
         self.final_seeds[rows] = data["seed"][rows]  # for the experimenter, not in infos
         self.final_counts[rows] = self.counts[rows]
-        outcome = {}
-        for n, part in self.groups.rows(self.counts[rows]):
-            delivered, share = game_outcome(data[rows[part]], n)
-            outcome.update(
-                zip(rows[part].tolist(), zip(delivered, share, strict=True), strict=True)
-            )
+        outcome = self.groups.outcomes(data, rows, self.counts[rows])
         for k, i in enumerate(rows):
             s = int(self.seat[i])
             delivered_i, share_i = outcome[int(i)]
@@ -413,7 +393,9 @@ class LearnerGames:
             counts = self._counts_arg()
             masks = self.engine.legal_masks(self.state, out=self._env_mask, counts=counts)
             who = np.where(need, self.opp[np.arange(b), data["seat"]], -1)
-            env_acts = self.groups.apply(self.counts, self._opponent_actions, who, data, masks)
+            env_acts = self.groups.opponent_actions(
+                self.counts, who, self.state, masks, self.act_rng
+            )
             step_rewards = np.zeros(b)
             delivered = self.engine.step(self.state, env_acts, active=need, counts=counts)
             self._collect(step_rewards, delivered, need)
@@ -422,16 +404,6 @@ class LearnerGames:
                     self.history[i].append(int(env_acts[i]))
             rewards[~new] += step_rewards[~new]
             self.carry[new] += step_rewards[new]
-
-    def _opponent_actions(
-        self, n: int, who: np.ndarray, data: np.ndarray, masks: np.ndarray
-    ) -> np.ndarray:
-        """The opponents' actions in games of ``n`` players, by that count's pool."""
-        if data is self.state.data:  # one count: the whole batch
-            state = self.state
-        else:  # that count's games, labelled with its rules (search bots read them)
-            state = GameState(self.groups.engines[n].config, data)
-        return self.groups.pools[n].actions(who, state, masks, self.act_rng)
 
     # -- views ----------------------------------------------------------------------
     def observe(self, rows: np.ndarray | None = None) -> np.ndarray:
@@ -444,10 +416,7 @@ class LearnerGames:
         sub = GameState(self.config, self.state.data[rows])
         obs = self.engine.observe(sub, seats=seats, counts=counts)
         if self.canonical:
-            canons = self.groups.canons
-            obs = self.groups.apply(
-                self.counts[rows], lambda n, o, s: canons[n].obs(o, s), obs, seats
-            )
+            obs = self.groups.canonical_obs(self.counts[rows], obs, seats)
         if self.normalize:
             return (obs / self.scale).astype(np.float32, copy=False)
         return obs  # the engine's dtype: float32, or uint8 in fixed mode
@@ -457,10 +426,7 @@ class LearnerGames:
         require_reset(self.state is not None, "action_masks")
         masks = self.engine.legal_masks(self.state, out=self._env_mask, counts=self._counts_arg())
         if self.canonical:
-            canons = self.groups.canons
-            masks = self.groups.apply(
-                self.counts, lambda n, m, s: canons[n].masks(m, s), masks, self.seat
-            )
+            masks = self.groups.canonical_masks(self.counts, masks, self.seat)
         out = masks != 0
         out[self.state.data["seat"] != self.seat] = False
         return out

@@ -15,8 +15,11 @@ from typing import Any
 import numpy as np
 
 from mamma_mia_env.envs.opponents import OpponentPool
+from mamma_mia_env.game.actions import describe_illegal
 from mamma_mia_env.game.config import Config
 from mamma_mia_env.game.engine import Engine
+from mamma_mia_env.game.outcome import game_outcome
+from mamma_mia_env.game.state import GameState
 from mamma_mia_env.game.symmetry import SeatCanonicalizer
 
 
@@ -56,14 +59,80 @@ class CountGroups:
             out[rows] = part
         return out
 
+    def canonical_obs(self, counts: np.ndarray, obs: np.ndarray, seats: np.ndarray) -> Any:
+        """``SeatCanonicalizer.obs`` of each game's count."""
+        return self.apply(counts, lambda n, o, s: self.canons[n].obs(o, s), obs, seats)
+
+    def canonical_masks(self, counts: np.ndarray, masks: np.ndarray, seats: np.ndarray) -> Any:
+        """``SeatCanonicalizer.masks`` of each game's count."""
+        return self.apply(counts, lambda n, m, s: self.canons[n].masks(m, s), masks, seats)
+
+    def to_env_actions(self, counts: np.ndarray, acts: np.ndarray, seats: np.ndarray) -> Any:
+        """``SeatCanonicalizer.to_env_actions`` of each game's count."""
+        return self.apply(counts, lambda n, a, s: self.canons[n].to_env_actions(a, s), acts, seats)
+
+    def describe_illegal(self, n: int, state: GameState, g: int, action: int) -> str:
+        """Why ``action`` is illegal in game ``g`` of ``state``, a game of ``n`` players."""
+        eng = self.engines[n]
+        return describe_illegal(eng, GameState(eng.config, state.data), g, action)
+
+    def outcomes(
+        self, data: np.ndarray, rows: np.ndarray, counts: np.ndarray
+    ) -> dict[int, tuple[np.ndarray, np.ndarray]]:
+        """``game_outcome`` (orders delivered, share of the win: one entry per seat of
+        the game's own count) of each finished game ``rows``, by row."""
+        out = {}
+        for n, part in self.rows(counts):
+            games = rows[part]
+            delivered, share = game_outcome(data[games], n)
+            for i, d, won in zip(games.tolist(), delivered, share, strict=True):
+                out[i] = (d, won)
+        return out
+
+    def opponent_actions(
+        self,
+        counts: np.ndarray,
+        who: np.ndarray,
+        state: GameState,
+        masks: np.ndarray,
+        rng: np.random.Generator,
+    ) -> Any:
+        """The opponents' moves (``OpponentPool.actions``), each count's games by that
+        count's pool; with one count, the one call on the whole batch."""
+
+        def act(n: int, who_n: np.ndarray, data: np.ndarray, masks_n: np.ndarray) -> Any:
+            # a count's games are labelled with its rules (search bots read them)
+            games = state if data is state.data else GameState(self.engines[n].config, data)
+            return self.pools[n].actions(who_n, games, masks_n, rng)
+
+        return self.apply(counts, act, who, state.data, masks)
+
     def set_opponents(self, opponents: Any, probs: Sequence[float] | None) -> None:
         """Give every count's pool the opponents: all or none (a count an opponent
         cannot play refuses the call and leaves every pool as it was)."""
         kept = [(p, p.pool, p.probs, p.observers, p.ids) for p in self.pools.values()]
         try:
-            for pool in self.pools.values():
-                pool.set(opponents, probs)
+            for p in self.pools.values():
+                p.set(opponents, probs)
         except BaseException:
-            for p, pool, pool_p, observers, ids in kept:
-                p.pool, p.probs, p.observers, p.ids = pool, pool_p, observers, ids
+            for p, listed, weights, observers, ids in kept:
+                p.pool, p.probs, p.observers, p.ids = listed, weights, observers, ids
             raise
+
+
+def learner_seats(
+    rng: np.random.Generator, index: np.ndarray, counts: np.ndarray | None, seats: Any
+) -> np.ndarray:
+    """The learner's seats in the games dealt into slots ``index``: ``seats`` (checked
+    against each game's count), or with None drawn, each a seat of its game's count."""
+    if seats is None:
+        assert counts is not None  # one count: the caller draws as it always did
+        return rng.integers(0, counts)
+    seats = np.asarray(seats)
+    if counts is not None and (seats >= counts).any():
+        j = int(np.flatnonzero(seats >= counts)[0])
+        raise ValueError(
+            f"learner seat {int(seats[j])} of game {int(index[j])}: its game has "
+            f"{int(counts[j])} players (seats 0-{int(counts[j]) - 1})"
+        )
+    return seats
