@@ -98,14 +98,21 @@ class CountGroups:
         rng: np.random.Generator,
     ) -> Any:
         """The opponents' moves (``OpponentPool.actions``), each count's games by that
-        count's pool; with one count, the one call on the whole batch."""
+        count's pool; with one count, the one call on the whole batch.
 
-        def act(n: int, who_n: np.ndarray, data: np.ndarray, masks_n: np.ndarray) -> Any:
-            # a count's games are labelled with its rules (search bots read them)
-            games = state if data is state.data else GameState(self.engines[n].config, data)
-            return self.pools[n].actions(who_n, games, masks_n, rng)
-
-        return self.apply(counts, act, who, state.data, masks)
+        Each count's pool is handed the whole batch, labelled with its rules, and asked
+        only for its own games (``who`` -1 elsewhere): its policies observe those rows
+        alone, and no game record is copied."""
+        if self.single:
+            return self.pools[self.possible[0]].actions(who, state, masks, rng)
+        actions = np.zeros(len(who), dtype=np.int64)
+        for n in self.possible:
+            mine = (counts == n) & (who >= 0)
+            if mine.any():
+                games = GameState(self.engines[n].config, state.data)
+                chosen = self.pools[n].actions(np.where(mine, who, -1), games, masks, rng)
+                actions[mine] = chosen[mine]
+        return actions
 
     def set_opponents(self, opponents: Any, probs: Sequence[float] | None) -> None:
         """Give every count's pool the opponents: all or none (a count an opponent
