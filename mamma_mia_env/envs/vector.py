@@ -105,7 +105,10 @@ class MammaMiaVectorEnv(VectorEnv):
     for every game. For one learner against opponents played inside, see
     ``mamma_mia_env.envs.learner_vector.MammaMiaLearnerVectorEnv``. Rewards are
     ``(B, num_players)``, one per seat, not gymnasium's ``(B,)``: a reward may reach a
-    seat on another seat's move. The spaces, the info keys, ``autoreset_mode``
+    seat on another seat's move. ``num_players`` may also be one count per game, or
+    ``player_count_probs={count: p}`` draws each game's count at every deal (mixed
+    counts need ``observation_mode="fixed"``; per-seat arrays then have five columns,
+    zero for absent seats, and ``info["num_players"]`` says each game's count). The spaces, the info keys, ``autoreset_mode``
     (SAME_STEP, NEXT_STEP, DISABLED), the partial reset
     ``reset(options={"reset_mask": mask})`` and ``copy`` are in docs/ENV.md, "Infos
     and episode end". With ``copy=False`` the returned arrays are buffers the next step
@@ -344,6 +347,15 @@ class MammaMiaVectorEnv(VectorEnv):
         """The seed of the game that finished in each slot in the last step (valid
         where that step's ``terminated | truncated``)."""
         return self._final_seed.copy()
+
+    def game_counts(self) -> np.ndarray:
+        """The player count of the game in progress in each slot."""
+        return self._counts.copy()
+
+    def final_game_counts(self) -> np.ndarray:
+        """The player count of the game that finished in each slot in the last step
+        (valid where that step's ``terminated | truncated``; with one count, it)."""
+        return self._final_counts.copy()
 
     def close_extras(self, **kwargs: Any) -> None:
         self.state = None  # type: ignore[assignment]
