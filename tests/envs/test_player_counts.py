@@ -74,8 +74,10 @@ def test_mixed_vector_env_plays_the_single_count_games(mode) -> None:
         steps = {
             n: env.step(pick(outs[n][0], outs[n][1]["action_mask"])) for n, env in single.items()
         }
-        obs, rew, term, trunc, info = mixed.step(pick(obs, info["action_mask"]))
-        assert rew.shape == (b, 5)
+        acts = pick(obs, info["action_mask"])
+        assert mixed.action_space.contains(acts)
+        obs, rew, term, trunc, info = mixed.step(acts)
+        assert rew.shape == (b, 5) and mixed.observation_space.contains(obs)
         _info_convention(info, b)
         for n, (o, r, te, tr, inf) in steps.items():
             g = rows[n]
@@ -156,6 +158,7 @@ def test_mixed_learner_env_plays_the_single_count_games() -> None:
             assert np.array_equal(o[i], obs[i])
             assert np.array_equal(inf["action_mask"][i], info["action_mask"][i])
         obs, rew, term, trunc, info = mixed.step(pick(obs, info["action_mask"]))
+        assert rew.shape == (b,) and mixed.observation_space.contains(obs)
         _info_convention(info, b)
         for i in np.flatnonzero(live):
             n = COUNTS[i]
