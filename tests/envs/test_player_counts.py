@@ -12,7 +12,7 @@ import pytest
 from gymnasium.vector import AutoresetMode
 from helpers import random_legal
 
-from mamma_mia_env import Config, Engine
+from mamma_mia_env import Config, Engine, replay
 from mamma_mia_env.envs.learner_vector import MammaMiaLearnerVectorEnv
 from mamma_mia_env.envs.vector import MammaMiaVectorEnv
 from mamma_mia_env.game import kernels
@@ -103,10 +103,20 @@ def test_vector_env_draws_counts_per_deal_reproducibly() -> None:
     (obs_a, info_a), (obs_b, info_b) = a.reset(seed=9), b.reset(seed=9)
     drawn = [info_a["num_players"]]
     rng = np.random.default_rng(0)
+    played: list[int] = []  # slot 0's actions since its game was dealt
+    replayed = 0
     for _ in range(200):
         acts = random_legal(info_a["action_mask"], rng)
+        played.append(int(acts[0]))
         obs_a, rew_a, term, trunc, info_a = a.step(acts)
         obs_b, rew_b, _, _, info_b = b.step(acts)
+        if term[0] or trunc[0]:  # replayed alone from its seed and count
+            n = int(a.final_game_counts()[0])
+            assert n == info_a["final_info"]["num_players"][0]
+            game = replay(Config(num_players=n, **FIXED), int(a.final_game_seeds()[0]), played)
+            delivered = game.data["delivered"][0, :n].sum(axis=1)
+            assert np.array_equal(delivered, info_a["final_delivered"][0, :n])
+            played, replayed = [], replayed + 1
         assert np.array_equal(obs_a, obs_b) and np.array_equal(rew_a, rew_b)
         assert np.array_equal(info_a["num_players"], info_b["num_players"])
         done = term | trunc
@@ -118,13 +128,14 @@ def test_vector_env_draws_counts_per_deal_reproducibly() -> None:
     assert len(counts) > 400 and set(counts.tolist()) <= {2, 3, 5}
     freq = np.bincount(counts, minlength=6)[[2, 3, 5]] / len(counts)
     assert np.allclose(freq, [0.1, 0.2, 0.7], atol=0.06), freq
-    # replaying a game: its seed and count deal it again, alone
-    g = 17
-    alone = Engine(Config(num_players=int(info_a["num_players"][g]), **FIXED))
-    state = alone.reset(seeds=[int(a.game_seeds()[g])])
-    fresh = a.state.data[[g]]
-    if fresh["turns"][0] == 0:  # only a game at its start equals the fresh deal
-        assert state.data.tobytes() == fresh.tobytes()
+    assert replayed >= 2
+    # a game dealt is the game its seed and count deal alone, bit for bit (the records
+    # of games of fewer players keep no trace of the five-player games before them)
+    a.reset(options={"reset_mask": np.ones(128, dtype=bool)})  # into the used records
+    for n in (2, 3, 5):
+        rows = np.flatnonzero(a.game_counts() == n)
+        alone = Engine(Config(num_players=n, **FIXED)).reset(seeds=a.game_seeds()[rows])
+        assert alone.data.tobytes() == a.state.data[rows].tobytes()
 
 
 def test_seed_count_follows_the_probabilities() -> None:
