@@ -45,6 +45,8 @@ class LearnerGames:
     minus ``opponent_delivery_penalty`` x (orders the opponents delivered in the step) /
     (N - 1). With ``reward_mode="delivered_win_loss"`` and penalty 1 the return of a
     game is (own orders - mean opponent orders) + the win/loss result.
+    ``player_counts`` (``envs.player_counts``) gives each game its own player count
+    (N above is then the game's); the per-count parts are in ``learner_counts``.
     """
 
     def __init__(
