@@ -56,8 +56,9 @@ class MammaMiaLearnerVectorEnv(VectorEnv):
     ``options=LearnerOptions(...)`` or as keywords; ``config=Config(...)`` or its fields
     as keywords; ``num_players`` one count or one per game, or ``player_count_probs``
     (``{count: probability}``: each game's count drawn at every deal), mixed counts in
-    the fixed observation layout (docs/TRAINING.md). ``reset(seed=s)`` seeds the generator that draws every game seed,
-    learner seat and opponent (``reset()`` continues it).
+    the fixed observation layout (docs/TRAINING.md). ``reset(seed=s)`` seeds the
+    generator that draws every game seed, learner seat and opponent (``reset()``
+    continues it).
     """
 
     metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.SAME_STEP}

@@ -108,11 +108,12 @@ class MammaMiaVectorEnv(VectorEnv):
     seat on another seat's move. ``num_players`` may also be one count per game, or
     ``player_count_probs={count: p}`` draws each game's count at every deal (mixed
     counts need ``observation_mode="fixed"``; per-seat arrays then have five columns,
-    zero for absent seats, and ``info["num_players"]`` says each game's count). The spaces, the info keys, ``autoreset_mode``
-    (SAME_STEP, NEXT_STEP, DISABLED), the partial reset
-    ``reset(options={"reset_mask": mask})`` and ``copy`` are in docs/ENV.md, "Infos
-    and episode end". With ``copy=False`` the returned arrays are buffers the next step
-    overwrites; the legality check never reads one (it reads a private copy of the masks).
+    zero for absent seats, and ``info["num_players"]`` says each game's count). The
+    spaces, the info keys, ``autoreset_mode`` (SAME_STEP, NEXT_STEP, DISABLED), the
+    partial reset ``reset(options={"reset_mask": mask})`` and ``copy`` are in
+    docs/ENV.md, "Infos and episode end". With ``copy=False`` the returned arrays are
+    buffers the next step overwrites; the legality check never reads one (it reads a
+    private copy of the masks).
     """
 
     metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.SAME_STEP}
