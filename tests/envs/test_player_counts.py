@@ -276,3 +276,14 @@ def test_opponents_are_built_for_each_count() -> None:
     rng = np.random.default_rng(1)
     for _ in range(30):
         obs, *_rest, info = env.step(random_legal(info["action_mask"], rng))
+
+
+@pytest.mark.parametrize("env", [MammaMiaVectorEnv, MammaMiaLearnerVectorEnv])
+def test_counts_per_game_with_a_config(env) -> None:
+    """The config gives every other field; the games' counts replace its num_players."""
+    config = Config(num_players=3, observation_mode="fixed", max_turns=20)
+    venv = env(2, config=config, num_players=[2, 5])
+    assert venv.config.max_turns == 20
+    assert venv.reset(seed=0)[1]["num_players"].tolist() == [2, 5]
+    with pytest.raises(ValueError, match="not both"):
+        env(2, config=config, num_players=4)
