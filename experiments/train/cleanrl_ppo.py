@@ -29,6 +29,7 @@ from __future__ import annotations
 import argparse
 import csv
 import dataclasses
+import functools
 import io
 import json
 import os
@@ -46,6 +47,7 @@ from gymnasium.wrappers.vector import RecordEpisodeStatistics
 from tqdm import tqdm
 
 from experiments.common.arguments import agent_problems, checked
+from experiments.common.env_workers import EnvWorkers, Step
 from experiments.common.evaluation import (
     CURVE_SEED,
     FINAL_SEED,
@@ -74,6 +76,13 @@ class Args:
     torch_deterministic: bool = True
     threads: int = 1
     """torch's and numba's threads (on a loaded 2-core machine 2 made the update slower)"""
+    env_workers: int = 0
+    """0: the games step in this process, between the policy's passes; 2 or more: split
+    over that many worker processes, each group stepping while the policy computes
+    another's actions (both cores busy; other deals than 0's for the same seed)"""
+    env_alone_seconds: float = 5.0
+    """after training, step the same env alone (random legal actions, in this process, at
+    num_envs) for this long: the honest reference of the throughput (0: skip)"""
 
     # the game
     num_players: int = 2
@@ -200,6 +209,8 @@ def parse_args(argv: list[str] | None = None) -> tuple[Args, argparse.Namespace]
         + ("warm_start_epochs",)
         if getattr(args, name) < 1
     ]
+    if args.env_workers < 0 or args.env_workers == 1 or args.env_workers > args.num_envs:
+        problems.append("--env-workers must be 0 (no workers) or 2 to --num-envs")
     problems += check_agents(args) + check_init_policy(args)
     if not 0 < args.learning_rate < 1:
         problems.append("--learning-rate must be in (0, 1)")
@@ -454,7 +465,7 @@ class Run:
     update), so that a run says where its time went."""
 
     started: float = field(default_factory=time.perf_counter)
-    cpu_started: float = field(default_factory=time.process_time)
+    cpu_started: float = field(default_factory=lambda: cpu_seconds())
     bc_rows: list[dict[str, Any]] = field(default_factory=list)
     bc: dict[str, float] = field(default_factory=dict)
     bc_seconds: float = 0.0
@@ -463,7 +474,8 @@ class Run:
     curve_seconds: float = 0.0
     stopped: str = "total_timesteps"
     seconds: dict[str, float] = field(default_factory=lambda: dict.fromkeys(
-        ("env", "inference", "rollout", "gae", "update", "train"), 0.0))  # fmt: skip
+        ("env", "inference", "rollout", "gae", "update", "train", "cpu", "worker_cpu"), 0.0
+    ))  # fmt: skip
 
     def wall(self) -> float:
         return time.perf_counter() - self.started
@@ -483,7 +495,11 @@ def train(args: Args, out: Path) -> dict[str, Any]:
     # on a busy machine every torch operation then waited for a descheduled thread
     set_threads(args.threads)
 
-    envs = RecordEpisodeStatistics(make_env(args, args.num_envs))
+    envs: Any = (
+        EnvWorkers(functools.partial(make_env, args), worker_sizes(args))
+        if args.env_workers
+        else RecordEpisodeStatistics(make_env(args, args.num_envs))
+    )
     obs_dim = envs.single_observation_space.shape[0]
     agent = Agent(obs_dim, int(envs.single_action_space.n), args.hidden)
     if args.init_policy:
@@ -495,7 +511,11 @@ def train(args: Args, out: Path) -> dict[str, Any]:
     optimizer = optim.Adam(agent.parameters(), lr=args.learning_rate, eps=1e-5, fused=True)
 
     shape = (args.num_steps, args.num_envs)
-    next_obs, info = envs.reset(seed=args.seed)  # the first call loads the kernels
+    if args.env_workers:  # group g is reset with seed + g (EnvWorkers)
+        obs_parts, mask_parts = zip(*envs.reset(args.seed), strict=True)
+        next_obs, info = np.concatenate(obs_parts), {"action_mask": np.concatenate(mask_parts)}
+    else:
+        next_obs, info = envs.reset(seed=args.seed)  # the first call loads the kernels
     s = Storage(
         obs=torch.zeros((*shape, obs_dim)), actions=torch.zeros(shape, dtype=torch.long),
         logprobs=torch.zeros(shape), rewards=torch.zeros(shape), dones=torch.zeros(shape),
@@ -507,11 +527,52 @@ def train(args: Args, out: Path) -> dict[str, Any]:
     # streamed as the run goes (to follow it live) into a file of its own, renamed over
     # progress.csv at the end: a run that stops half-way never truncates an earlier one
     partial = out / "progress.csv.partial"
-    with open(partial, "w", newline="") as fh:
-        iterate(args, envs, agent, optimizer, s, rng, run, fh)
+    try:
+        with open(partial, "w", newline="") as fh:
+            iterate(args, envs, agent, optimizer, s, rng, run, fh)
+    finally:
+        envs.close()
+    run.seconds["worker_cpu"] = getattr(envs, "worker_cpu_seconds", 0.0)
     os.replace(partial, out / "progress.csv")
     run.seconds["train"] = time.perf_counter() - loop_started - run.curve_seconds
     return finish(args, agent, out, run, s.global_step)
+
+
+def worker_sizes(args: Args) -> list[int]:
+    """The games of each env worker: ``num_envs`` split as evenly as it goes."""
+    q, r = divmod(args.num_envs, args.env_workers)
+    return [q + (g < r) for g in range(args.env_workers)]
+
+
+def cpu_seconds() -> float:
+    """CPU time of this process and of its ended children (the env workers)."""
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
+
+
+def env_alone(args: Args) -> float:
+    """Env steps/s of the training env alone, outside training: ``num_envs`` games in
+    this process (the same opponents and options), random legal actions drawn outside
+    the timing, for ``env_alone_seconds``; the reference of the honest throughput ratio
+    (0.0 if skipped)."""
+    if not args.env_alone_seconds:
+        return 0.0
+    envs = RecordEpisodeStatistics(make_env(args, args.num_envs))
+    _, info = envs.reset(seed=args.seed + 20_000)
+    rng, steps, spent = np.random.default_rng(args.seed), 0, 0.0
+    _, _, _, _, info = envs.step(_random_actions(info["action_mask"], rng))  # untimed: warm
+    while spent < args.env_alone_seconds:
+        actions = _random_actions(info["action_mask"], rng)
+        t0 = time.perf_counter()
+        _, _, _, _, info = envs.step(actions)
+        spent += time.perf_counter() - t0
+        steps += args.num_envs
+    envs.close()
+    return steps / spent
+
+
+def _random_actions(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    return (rng.random(mask.shape) * (mask != 0)).argmax(axis=1)
 
 
 def iterate(
@@ -533,16 +594,22 @@ def iterate(
         if budget and run.wall() + last > budget:
             run.stopped = "wall_minutes"
             break
-        t0 = time.perf_counter()
+        t0, cpu0 = time.perf_counter(), time.process_time()
         if args.anneal_lr:
             frac = 1.0 - (iteration - 1.0) / args.num_iterations
             optimizer.param_groups[0]["lr"] = frac * args.learning_rate
-        ep_returns, ep_wins = rollout(args, envs, agent, s, run.seconds)
+        if args.env_workers:  # the other core steps the env: one thread for the policy
+            torch.set_num_threads(1)
+            ep_returns, ep_wins = rollout_workers(args, envs, agent, s, run.seconds)
+            torch.set_num_threads(args.threads)
+        else:
+            ep_returns, ep_wins = rollout(args, envs, agent, s, run.seconds)
         t1 = time.perf_counter()
         advantages, returns = gae(args, agent, s)
         t2 = time.perf_counter()
         losses = update(args, agent, optimizer, s, advantages, returns, rng)
         t3 = time.perf_counter()
+        run.seconds["cpu"] += time.process_time() - cpu0
         run.seconds["rollout"] += t1 - t0
         run.seconds["gae"] += t2 - t1
         run.seconds["update"] += t3 - t2
@@ -599,6 +666,56 @@ def rollout(
             ep_returns.extend(info["episode"]["r"][next_done].tolist())
             ep_wins.extend(info["final_info"]["result"]["win"][next_done].tolist())
     return ep_returns, ep_wins
+
+
+def rollout_workers(
+    args: Args, envs: EnvWorkers, agent: Agent, s: Storage, seconds: dict[str, float]
+) -> tuple[list[float], list[float]]:
+    """:func:`rollout` over ``EnvWorkers``: each group's actions are sent as soon as they
+    are drawn, so a group steps in its worker while the policy computes the next group's;
+    a group's step is collected just before its next actions (``seconds["env"]``: the
+    time spent waiting for it). The storage is the same as :func:`rollout`'s."""
+    ep_returns: list[float] = []
+    ep_wins: list[float] = []
+    bounds = np.cumsum([0, *envs.sizes])
+    groups = [slice(int(a), int(b)) for a, b in zip(bounds[:-1], bounds[1:], strict=True)]
+    s.legal.clear()
+    for step in range(args.num_steps + 1):
+        parts = []
+        for g, rows in enumerate(groups):
+            t0 = time.perf_counter()
+            if step:  # the group's previous step, sent in the last pass
+                collect(s, step - 1, rows, envs.step_wait(g), ep_returns, ep_wins)
+            t1 = time.perf_counter()
+            seconds["env"] += t1 - t0
+            if step == args.num_steps:
+                continue
+            s.obs[step, rows] = s.next_obs[rows]
+            s.dones[step, rows] = s.next_done[rows]
+            legal = Legal.from_mask(s.next_mask[rows])
+            parts.append(legal)
+            with torch.inference_mode():
+                action, logprob, value = agent.act(s.obs[step, rows], legal)
+            s.values[step, rows], s.actions[step, rows] = value.flatten(), action
+            s.logprobs[step, rows] = logprob
+            envs.step_async(g, action.numpy())
+            seconds["inference"] += time.perf_counter() - t1
+        if parts:
+            s.legal.append(Legal.cat(parts))
+            s.global_step += args.num_envs
+    return ep_returns, ep_wins
+
+
+def collect(
+    s: Storage, step: int, rows: slice, res: Step, ep_returns: list[float], ep_wins: list[float]
+) -> None:
+    """A group's step into the storage: the step's rewards, the next observations."""
+    s.rewards[step, rows] = torch.from_numpy(res.reward)
+    s.next_obs[rows] = torch.from_numpy(res.obs)
+    s.next_mask[rows] = torch.from_numpy(res.mask).view(torch.bool)
+    s.next_done[rows] = torch.from_numpy(res.done).float()
+    ep_returns.extend(res.episode_returns.tolist())
+    ep_wins.extend(res.wins.tolist())
 
 
 def gae(args: Args, agent: Agent, s: Storage) -> tuple[torch.Tensor, torch.Tensor]:
@@ -745,7 +862,8 @@ def finish(args: Args, agent: Agent, out: Path, run: Run, steps: int) -> dict[st
     """Save the model and the policy file, evaluate both (the sampled policy and random
     play on the script's own deals; the policy file on duplicate deals, ``--final-games``),
     plot the curves and write ``result.json`` (returned)."""
-    training_wall, training_cpu = run.wall(), time.process_time() - run.cpu_started
+    training_wall, training_cpu = run.wall(), cpu_seconds() - run.cpu_started
+    alone = env_alone(args)  # after the training's clock: not part of it
     model = io.BytesIO()
     torch.save(agent.state_dict(), model)
     write_file(out / "model.pt", model.getvalue(), "model")
@@ -793,6 +911,10 @@ def finish(args: Args, agent: Agent, out: Path, run: Run, steps: int) -> dict[st
             "env_steps_per_s_rollout": steps / sec["rollout"],
             "env_steps_per_s_env_only": steps / sec["env"],
             "overall_over_env_only": sec["env"] / sec["train"],
+            "env_steps_per_s_env_alone": alone,
+            "overall_over_env_alone": steps / sec["train"] / alone if alone else None,
+            # CPU seconds per wall second of the loop (curve points apart): 2 = both cores
+            "cores_busy": (sec["cpu"] + sec["worker_cpu"]) / sec["train"],
             **{f"share_{k}": sec[k] / sec["train"] for k in ("inference", "gae", "update")},
         },  # fmt: skip
         "provenance": provenance(seeds=seeds, wall_time=run.wall()),
