@@ -85,7 +85,12 @@ class Args:
     num_envs) for this long: the honest reference of the throughput (0: skip)"""
 
     # the game
-    num_players: int = 2
+    num_players: str = "2"
+    """the player count, or several comma-separated ("2,3,4,5"): one network for them all,
+    every batch holding games of each count in turn (needs --observation-mode fixed)"""
+    observation_mode: str = "recall"
+    """the learner's observation: 'recall' (its size depends on the count) or 'fixed' (462
+    uint8 values at every count)"""
     opponent: str = "builder"
     """the opponents: a bundled bot's name, 'random' or an import path ('package.module:
     factory'); several, comma-separated: a pool each training game draws from uniformly"""
@@ -149,6 +154,11 @@ class Args:
     num_iterations: int = 0
 
     @property
+    def counts(self) -> tuple[int, ...]:
+        """The player counts trained (``--num-players``; checked by ``parse_args``)."""
+        return tuple(int(n) for n in self.num_players.split(","))
+
+    @property
     def pool(self) -> list[str]:
         """The training opponents: one spec, or several comma-separated."""
         return [name.strip() for name in self.opponent.split(",")]
@@ -167,13 +177,13 @@ class Args:
 #: policy to start), against a pool of that and the full search bot.
 PRESETS: dict[str, dict[str, Any]] = {
     "ten-minutes": {
-        "name": "2p_ten_minutes", "num_players": 2, "opponent": "builder",
+        "name": "2p_ten_minutes", "num_players": "2", "opponent": "builder",
         "total_timesteps": 6_000_000, "num_envs": 128, "warm_start_games": 10_000,
         "warm_start_epochs": 2, "wall_minutes": 10.0, "curve_every": 500_000,
         "final_games": 2000,
     },
     "vs-search-1": {
-        "name": "2p_vs_search_1", "num_players": 2,
+        "name": "2p_vs_search_1", "num_players": "2",
         "opponent": "experiments.common.opponents:search_4x3", "eval_opponent": "search",
         "init_policy": "experiments/results/cleanrl_ppo/cleanrl_ppo_2p_ten_minutes.npz",
         "total_timesteps": 6_000_000, "learning_rate": 3e-4, "update_epochs": 4,
@@ -181,7 +191,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "final_games": 2000,
     },
     "vs-search-2": {
-        "name": "2p_vs_search_2", "num_players": 2,
+        "name": "2p_vs_search_2", "num_players": "2",
         "opponent": "experiments.common.opponents:search_4x3,search", "eval_opponent": "search",
         "init_policy": "experiments/results/cleanrl_ppo/cleanrl_ppo_2p_vs_search_1.npz",
         "hidden": 256,
@@ -211,7 +221,9 @@ def parse_args(argv: list[str] | None = None) -> tuple[Args, argparse.Namespace]
     ]
     if args.env_workers < 0 or args.env_workers == 1 or args.env_workers > args.num_envs:
         problems.append("--env-workers must be 0 (no workers) or 2 to --num-envs")
-    problems += check_agents(args) + check_init_policy(args)
+    count_problems = check_counts(args)
+    problems += count_problems + check_agents(args)
+    problems += [] if count_problems else check_init_policy(args)
     if not 0 < args.learning_rate < 1:
         problems.append("--learning-rate must be in (0, 1)")
     if not (0 <= args.gamma <= 1 and 0 <= args.gae_lambda <= 1):
@@ -229,6 +241,20 @@ def parse_args(argv: list[str] | None = None) -> tuple[Args, argparse.Namespace]
     if problems:
         parser.error("; ".join(problems))
     return args, ns
+
+
+def check_counts(args: Args) -> list[str]:
+    """``--num-players``: counts 2-5, each once, in order; several only with the fixed
+    observation (the other layouts' sizes differ between counts)."""
+    parts = args.num_players.split(",")
+    if not all(p.strip() in ("2", "3", "4", "5") for p in parts) or len(set(parts)) < len(parts):
+        return [f"--num-players {args.num_players!r}: a count 2-5, or several comma-separated "
+                "(each once)"]  # fmt: skip
+    if args.observation_mode not in ("recall", "fixed"):
+        return [f"--observation-mode {args.observation_mode!r}: 'recall' or 'fixed'"]
+    if len(parts) > 1 and args.observation_mode != "fixed":
+        return ["several --num-players need --observation-mode fixed (one size for every count)"]
+    return []
 
 
 def check_agents(args: Args) -> list[str]:
@@ -255,7 +281,8 @@ def check_init_policy(args: Args) -> list[str]:
     if args.warm_start_games:
         return ["--init-policy and --warm-start-games both set the starting actor: give one"]
     try:
-        problem = init_problem(NumpyPolicy.load(args.init_policy), args.num_players, args.hidden)
+        policy = NumpyPolicy.load(args.init_policy)
+        problem = init_problem(policy, args.counts, args.observation_mode, args.hidden)
     except (OSError, PolicyFileError) as exc:
         return [f"--init-policy: {str(exc).splitlines()[0]}"]
     return [f"--init-policy {args.init_policy}: {problem}"] if problem else []
@@ -402,10 +429,12 @@ def make_env(args: Args, num_envs: int) -> MammaMiaLearnerVectorEnv:
     opponents: Any = [load_agent(name) for name in args.pool]
     if len(opponents) == 1:
         opponents = None if args.pool[0] == "random" else opponents[0]
+    counts = args.counts  # several: game i of the batch has count i mod len(counts)
+    players = counts[0] if len(counts) == 1 else [counts[i % len(counts)] for i in range(num_envs)]
     return MammaMiaLearnerVectorEnv(
         num_envs, opponents=opponents, learner_seat=args.learner_seat,
-        opponent_delivery_penalty=args.opponent_delivery_penalty,
-        num_players=args.num_players, reward_mode=args.reward_mode,
+        opponent_delivery_penalty=args.opponent_delivery_penalty, num_players=players,
+        reward_mode=args.reward_mode, observation_mode=args.observation_mode,
     )  # fmt: skip
 
 
@@ -418,10 +447,15 @@ def warm_start(args: Args, agent: Agent) -> tuple[list[dict], dict[str, float]]:
     from mamma_mia_agents import load_agent
     from mamma_mia_env.game.config import Config
 
-    config = Config(num_players=args.num_players, reward_mode=args.reward_mode)
-    t0 = time.perf_counter()
-    data = teacher_games(config, load_agent(args.warm_start_teacher), args.warm_start_games,
-                         args.seed, args.gamma, args.opponent_delivery_penalty)  # fmt: skip
+    t0, teacher, parts = time.perf_counter(), load_agent(args.warm_start_teacher), []
+    for i, n in enumerate(args.counts):  # the games shared out between the counts
+        config = Config(num_players=n, reward_mode=args.reward_mode,
+                        observation_mode=args.observation_mode)  # fmt: skip
+        games = args.warm_start_games // len(args.counts)
+        games += i < args.warm_start_games % len(args.counts)
+        parts.append(teacher_games(config, teacher, games, args.seed + i, args.gamma,
+                                   args.opponent_delivery_penalty))  # fmt: skip
+    data = {key: np.concatenate([p[key] for p in parts]) for key in parts[0]}
     t1 = time.perf_counter()
 
     def forward(obs: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
@@ -431,7 +465,7 @@ def warm_start(args: Args, agent: Agent) -> tuple[list[dict], dict[str, float]]:
     bc = {"batch_size": 1024, "learning_rate": 1e-3, "vf_coef": 0.5, "holdout": 0.05,
           "epochs": args.warm_start_epochs}  # fmt: skip
     rows: list[dict] = []
-    behaviour_clone(net, data, obs_scale(args.num_players, "recall"), bc, args.seed, rows)
+    behaviour_clone(net, data, scale(args), bc, args.seed, rows)
     seconds = time.perf_counter() - t1
     return rows, {"bc_data_seconds": t1 - t0, "bc_fit_seconds": seconds,
                   "bc_decisions": int(len(data["actions"]))}  # fmt: skip
@@ -818,14 +852,21 @@ def value_loss(
 # -- evaluations and outputs ----------------------------------------------------------
 def export_policy(args: Args, agent: Agent, trained_steps: int) -> Any:
     """The agent's actor as a ``NumpyPolicy`` (the ``.npz`` file ``PPOAgent`` plays)."""
+    counts = args.counts
     meta = {
-        "num_players": args.num_players,
-        "observation_mode": "recall",
+        "num_players": list(counts) if len(counts) > 1 else counts[0],
+        "observation_mode": args.observation_mode,
         "double_ingredients": False,
         "trained_with": {"script": "cleanrl_ppo.py", "name": args.name, "seed": args.seed,
                          "env_steps": trained_steps},
     }  # fmt: skip
-    return policy_from_cleanrl(agent, meta, obs_scale(args.num_players, "recall"))
+    return policy_from_cleanrl(agent, meta, scale(args))
+
+
+def scale(args: Args) -> np.ndarray:
+    """What the env's ``normalize`` divides the observations by (one for every count of
+    the fixed layout)."""
+    return obs_scale(args.counts[0], args.observation_mode)
 
 
 def curve_point(args: Args, agent: Agent, run: Run, step: int) -> None:
@@ -834,14 +875,17 @@ def curve_point(args: Args, agent: Agent, run: Run, step: int) -> None:
     opponent, always the same deals (``CURVE_SEED``)."""
     t0, wall = time.perf_counter(), run.wall()
     policy = export_policy(args, agent, step)
-    res = policy_against(policy, args.rival, args.num_players, args.curve_games, CURVE_SEED)
-    run.curve.append({"global_step": step, "wall_seconds": round(wall, 2),
-                      **{k: res[k] for k in ("win_rate", "win_rate_low", "win_rate_high")},
-                      "delivered": res["mean_delivered"],
-                      "eval_seconds": round(time.perf_counter() - t0, 3)})  # fmt: skip
+    rates = []
+    for n in args.counts:  # one entry per count
+        t1 = time.perf_counter()
+        res = policy_against(policy.for_count(n), args.rival, n, args.curve_games, CURVE_SEED)
+        run.curve.append({"global_step": step, "wall_seconds": round(wall, 2), "num_players": n,
+                          **{k: res[k] for k in ("win_rate", "win_rate_low", "win_rate_high")},
+                          "delivered": res["mean_delivered"],
+                          "eval_seconds": round(time.perf_counter() - t1, 3)})  # fmt: skip
+        rates.append(f"{n}p {100 * res['win_rate']:.1f}%")
     run.curve_seconds += time.perf_counter() - t0
-    tqdm.write(f"[{wall:.0f} s, {step:,} steps] win rate vs {args.rival} "
-               f"{100 * res['win_rate']:.1f}%")  # fmt: skip
+    tqdm.write(f"[{wall:.0f} s, {step:,} steps] win rate vs {args.rival}: {', '.join(rates)}")
 
 
 def play(args: Args, agent: Agent | None, games: int, seed: int) -> dict[str, float]:
@@ -871,9 +915,13 @@ def finish(args: Args, agent: Agent, out: Path, run: Run, steps: int) -> dict[st
     eval_seed, t0 = args.seed + 10_000, time.perf_counter()
     trained, random_play = (play(args, a, args.eval_games, eval_seed) for a in (agent, None))
     evaluation: dict[str, Any] = {"seed": eval_seed, "trained": trained, "random": random_play}
-    if args.final_games:
-        evaluation["final"] = final_evaluation(out / "policy.npz", args.rival, args.num_players,
-                                               args.final_games)  # fmt: skip
+    if args.final_games:  # one count: "final"; several: "final_by_count", keyed by count
+        finals = {n: final_evaluation(out / "policy.npz", args.rival, n, args.final_games)
+                  for n in args.counts}  # fmt: skip
+        if len(finals) == 1:
+            evaluation["final"] = finals[args.counts[0]]
+        else:
+            evaluation["final_by_count"] = {str(n): f for n, f in finals.items()}
     seeds = {"seed": args.seed, "eval_seed": eval_seed}  # the deals of every evaluation
     seeds |= {"curve_seed": CURVE_SEED} if args.curve_every else {}
     seeds |= {"final_seed": FINAL_SEED} if args.final_games else {}
@@ -881,7 +929,7 @@ def finish(args: Args, agent: Agent, out: Path, run: Run, steps: int) -> dict[st
     panels = (("episodic_return", "mean episodic return"),
               ("win", "mean win share (finished games)"))  # fmt: skip
     plot_panels(run.rows, "global_step", panels, title, out / "learning_curve.png")
-    plot_wall_curve(run.rows, run.curve, (args.rival, args.opponent), args.num_players,
+    plot_wall_curve(run.rows, run.curve, (args.rival, args.opponent),
                     (run.bc_seconds, args.wall_minutes), f"{title}, over wall time",
                     out / "wall_curve.png")  # fmt: skip
     sec = run.seconds
