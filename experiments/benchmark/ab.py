@@ -19,6 +19,20 @@ Comparisons (four players):
 * ``bots``: ``act_batch`` alone on 4,096 fixed positions, the counter, builder and hoarder
   bots in turn (decisions/s).
 
+Player counts (the fixed observation layout, each side's counts from its environment
+variable ``MAMMA_MIA_AB_PLAYERS``: ``2``-``5`` for one count, ``mixed`` for a count drawn
+per game at every deal, uniformly from 2-5):
+
+* ``counts_learner_256``, ``counts_learner_4096``: the learner-seat vector env against
+  ``builder`` opponents, B = 256 / 4,096 (learner turns/s);
+* ``counts_engine_256``, ``counts_engine_4096``: the all-seat vector env, random legal
+  actions, B = 256 / 4,096 (turns/s).
+
+A mixed batch against one count, both sides this checkout::
+
+    python -m experiments.benchmark.ab --base . --base-env MAMMA_MIA_AB_PLAYERS=5 \
+        --new-env MAMMA_MIA_AB_PLAYERS=mixed --comparison counts_learner_256,...
+
 Two checkouts, or one checkout under two environment settings (``--base-env``,
 ``--new-env``: e.g. OpenMP's waiting policy, which libgomp reads once per process)::
 
@@ -42,7 +56,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-COMPARISONS = ("engine", "aec", "learner", "bot_env", "bots")
+COUNTS = ("counts_learner_256", "counts_learner_4096", "counts_engine_256", "counts_engine_4096")
+COMPARISONS = ("engine", "aec", "learner", "bot_env", "bots", *COUNTS)
 BOTS = ("counter", "builder", "hoarder")  # forgetful reads another observation
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -157,7 +172,42 @@ class _BotsRow:
         return len(self.obs)
 
 
+class _CountsRow:
+    """A ``counts_*`` comparison: one player count, or counts drawn per deal (``mixed``),
+    as the side's ``MAMMA_MIA_AB_PLAYERS`` says."""
+
+    def __init__(self, name: str) -> None:
+        _, kind, batch = name.split("_")
+        self.batch = int(batch)
+        players = os.environ.get("MAMMA_MIA_AB_PLAYERS", "mixed")
+        if players == "mixed":
+            counts: dict[str, Any] = {"player_count_probs": {n: 0.25 for n in (2, 3, 4, 5)}}
+        elif players in ("2", "3", "4", "5"):
+            counts = {"num_players": int(players)}
+        else:
+            raise SystemExit(f"MAMMA_MIA_AB_PLAYERS must be 2-5 or mixed, got {players!r}")
+        self.sample = _sampler(4)
+        if kind == "learner":
+            from mamma_mia_agents import load_agent
+            from mamma_mia_env.envs.learner_vector import MammaMiaLearnerVectorEnv
+
+            self.env: Any = MammaMiaLearnerVectorEnv(
+                self.batch, opponents=load_agent("builder"), observation_mode="fixed", **counts
+            )
+        else:
+            from mamma_mia_env.envs.vector import MammaMiaVectorEnv
+
+            self.env = MammaMiaVectorEnv(self.batch, copy=False, observation_mode="fixed", **counts)
+        self.mask = self.env.reset(seed=0)[1]["action_mask"]
+
+    def step(self) -> int:
+        self.mask = self.env.step(self.sample(self.mask))[4]["action_mask"]
+        return self.batch
+
+
 def _make(name: str) -> Any:
+    if name in COUNTS:
+        return _CountsRow(name)
     if name in ("engine", "bot_env"):
         from mamma_mia_agents import load_agent
 

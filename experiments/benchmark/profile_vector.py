@@ -77,13 +77,15 @@ def profile(batch: int, seconds: float, num_players: int = 4, seed: int = 0) -> 
     delivered = np.zeros_like(venv._delivered)
     active = np.ones(batch, dtype=np.bool_)
     S = kernels.SERIAL
-    t_obs = per_call(lambda: S.observe(data, seats, num_players, eng.obs_mode, obs), seconds)
-    t_mask = per_call(lambda: S.masks(data, eng.params, eng.play, eng.need, mask), seconds)
+    n = np.full(batch, num_players, dtype=np.int64)
+    table = eng.params_by_count
+    t_obs = per_call(lambda: S.observe(data, seats, n, eng.obs_mode, obs), seconds)
+    t_mask = per_call(lambda: S.masks(data, n, table, eng.play, eng.need, mask), seconds)
     t_copy = per_call(lambda: scratch.__setitem__(slice(None), data), seconds)
 
     def copy_and_step() -> None:
         scratch[:] = data
-        S.step(scratch, actions, active, eng.params, eng.play, eng.need, delivered)
+        S.step(scratch, actions, active, n, table, eng.play, eng.need, delivered)
 
     # the copy is timed apart and taken off (in a very short run noise can exceed it)
     t_rules = max(per_call(copy_and_step, seconds) - t_copy, 0.0)

@@ -21,17 +21,16 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 
+from mamma_mia_env.envs.learner_counts import CountGroups, learner_seats
 from mamma_mia_env.envs.learner_inputs import checked_actions, checked_reset
 from mamma_mia_env.envs.learner_options import LearnerOptions
-from mamma_mia_env.envs.opponents import OpponentPool
-from mamma_mia_env.game.actions import describe_illegal
+from mamma_mia_env.envs.player_counts import PlayerCounts
 from mamma_mia_env.game.config import Config
 from mamma_mia_env.game.engine import Engine, IllegalActionError
 from mamma_mia_env.game.observe import OBS_HIGH
-from mamma_mia_env.game.outcome import game_outcome
 from mamma_mia_env.game.record import OVER
 from mamma_mia_env.game.state import GameState
-from mamma_mia_env.game.symmetry import SeatCanonicalizer, obs_scale
+from mamma_mia_env.game.symmetry import obs_scale
 from mamma_mia_env.plumbing.arguments import as_bool, as_float, as_int, is_int, require_reset
 from mamma_mia_env.plumbing.seeding import agent_rng
 
@@ -55,6 +54,7 @@ class LearnerGames:
         *,
         options: LearnerOptions | None = None,
         autoreset: bool = True,
+        player_counts: PlayerCounts | None = None,
         **option_kwargs: Any,
     ) -> None:
         opts, unknown = LearnerOptions.split(options, option_kwargs)
@@ -65,9 +65,23 @@ class LearnerGames:
         self.batch_size = batch_size = as_int(batch_size, "batch_size", 1)
         self.config = config
         self.engine = Engine(config)
-        self.num_players = n = config.num_players
-        if learner_seat is not None and not (is_int(learner_seat) and 0 <= learner_seat < n):
-            raise ValueError(f"learner_seat must be None or a seat in 0-{n - 1}")
+        #: the player counts (None: every game has ``config.num_players``); the
+        #: per-seat arrays have ``num_players`` columns: five in a mixed batch
+        self.player_counts = player_counts
+        if player_counts is not None:
+            player_counts.check(config)
+        possible = (config.num_players,) if player_counts is None else player_counts.possible
+        self.num_players = n = config.num_players if player_counts is None else player_counts.seats
+        self.counts = np.full(batch_size, config.num_players, dtype=np.int64)
+        if player_counts is not None:
+            self.counts[:] = player_counts.counts
+        self.final_counts = self.counts.copy()  # of each slot's last finished game
+        low = min(possible)
+        if learner_seat is not None and not (is_int(learner_seat) and 0 <= learner_seat < low):
+            raise ValueError(
+                f"learner_seat must be None or a seat in 0-{low - 1}"
+                + (f" (the {low}-player games have no seat {learner_seat})" if low < n else "")
+            )
         self.learner_seat = learner_seat
         self.opponent_delivery_penalty = as_float(
             opts.opponent_delivery_penalty, "opponent_delivery_penalty"
@@ -75,11 +89,12 @@ class LearnerGames:
         self.canonical = as_bool(opts.canonical, "canonical")
         self.normalize = as_bool(opts.normalize, "normalize")
         self.autoreset = as_bool(autoreset, "autoreset")
-        self.canon = SeatCanonicalizer(config)
-        self.scale = obs_scale(n, config.observation_mode)
+        self.groups = CountGroups(config, self.engine, possible)
+        self.canon = self.groups.canons[config.num_players]  # the frame of that count's games
+        self.scale = obs_scale(config.num_players, config.observation_mode)
         self.obs_dim = self.engine.obs_dim
         self.n_actions = self.engine.n_actions
-        self.opponents = OpponentPool(config, self.engine)
+        self.opponents = self.groups.pools[possible[0]]  # draws the opponents of new games
         self.set_opponents(opts.opponents, opts.opponent_probs)
         self.state: GameState = None  # type: ignore[assignment]  # set by reset()
         # Two generators: ``rng`` draws game seeds, learner seats and opponents (it
@@ -110,13 +125,15 @@ class LearnerGames:
             None if self.state is None else self.state.data.copy(),
             self.seat.copy(), self.opp.copy(), self.carry.copy(), self.ep_return.copy(),
             self.ep_length.copy(), self.final_seeds.copy(), list(self.history),
+            self.counts.copy(), self.final_counts.copy(),
             [len(h) for h in self.history], self.rng, self.rng.bit_generator.state,
             self.act_rng, self.act_rng.bit_generator.state,
         )  # fmt: skip
 
     def _restore(self, snap: tuple) -> None:
-        (data, seat, opp, carry, ep_return, ep_length, final_seeds, history, lengths,
-         rng, rng_state, act_rng, act_state) = snap  # fmt: skip
+        (data, seat, opp, carry, ep_return, ep_length, final_seeds, history, counts,
+         final_counts, lengths, rng, rng_state, act_rng, act_state) = snap  # fmt: skip
+        self.counts[:], self.final_counts[:] = counts, final_counts
         self.state = None if data is None else GameState(self.config, data)  # type: ignore[assignment]
         self.seat[:], self.opp[:], self.carry[:] = seat, opp, carry
         self.ep_return[:], self.ep_length[:] = ep_return, ep_length
@@ -134,7 +151,7 @@ class LearnerGames:
 
         Everything is checked before anything changes: a refused call keeps the pool.
         """
-        self.opponents.set(opponents, probs)
+        self.groups.set_opponents(opponents, probs)
 
     @property
     def pool(self) -> list[Any]:
@@ -158,24 +175,36 @@ class LearnerGames:
         k = len(index)
         if seeds is None:
             seeds = self._draw_game_seeds(k)
-        if seats is None:
-            if self.learner_seat is None:
-                seats = self.rng.integers(0, self.num_players, size=k)
-            else:
-                seats = np.full(k, self.learner_seat)
-        self.seat[index] = seats
+        seeds = np.asarray(seeds, dtype=np.uint64)
+        counts = self._deal_counts(index, seeds)
+        if seats is None and self.learner_seat is not None:
+            seats = np.full(k, self.learner_seat)
+        elif seats is None and counts is None:
+            seats = self.rng.integers(0, self.num_players, size=k)
+        self.seat[index] = learner_seats(self.rng, index, counts, seats)
         opp = self.opponents.draw(self.rng, k, self.num_players)
         opp[np.arange(k), self.seat[index]] = -1
         self.opp[index] = opp
         if self.state is None:
-            self.state = self.engine.reset(seeds=np.asarray(seeds, dtype=np.uint64))
+            self.state = self.engine.reset(seeds=seeds, counts=counts)
         else:
-            self.engine.reset_games(self.state, index, np.asarray(seeds, dtype=np.uint64))
+            self.engine.reset_games(self.state, index, seeds, counts)
         self.carry[index] = 0.0
         self.ep_return[index] = 0.0
         self.ep_length[index] = 0
         for i in index:
             self.history[i] = []
+
+    def _deal_counts(self, index: np.ndarray, seeds: np.ndarray) -> np.ndarray | None:
+        """The player counts of the games dealt into ``index`` (None: one count)."""
+        if self.player_counts is None:
+            return None
+        self.counts[index] = self.player_counts.deal(seeds, index)
+        return self.counts[index]
+
+    def _counts_arg(self) -> np.ndarray | None:
+        """Each game's count for the engine's calls (None: the config's, one count)."""
+        return None if self.player_counts is None else self.counts
 
     def reset(
         self,
@@ -191,6 +220,8 @@ class LearnerGames:
         (game records) replaces the dealt games with given positions.
         """
         b = self.batch_size
+        if start is not None and self.player_counts is not None:
+            raise ValueError("start positions are given to games of one player count only")
         seed, game_seeds, seats, start_state = checked_reset(
             self.config, b, seed, game_seeds, seats, start
         )
@@ -230,19 +261,20 @@ class LearnerGames:
             raise RuntimeError("step() on a finished game: reset it first")
         if (data["seat"] != self.seat).any():  # pragma: no cover - internal invariant
             raise RuntimeError("a game is not at the learner's decision")
-        env_acts = self.canon.to_env_actions(acts, self.seat) if self.canonical else acts
+        groups = self.groups
+        env_acts = groups.to_env_actions(self.counts, acts, self.seat) if self.canonical else acts
         legal = self.action_masks()[np.arange(b), acts]
         if not legal.all():  # named in the caller's frame; no game has moved
             g = int(np.flatnonzero(~legal)[0])
             raise IllegalActionError(
                 f"game {g}: action {int(acts[g])} is illegal: "
-                + describe_illegal(self.engine, self.state, g, int(env_acts[g]))
+                + groups.describe_illegal(int(self.counts[g]), self.state, g, int(env_acts[g]))
             )
         snap = self._snapshot()
         try:  # all or nothing: an opponent that raises leaves no half-done step
             rewards = self.carry.copy()
             self.carry[:] = 0.0
-            delivered = self.engine.step(self.state, env_acts)
+            delivered = self.engine.step(self.state, env_acts, counts=self._counts_arg())
             self._collect(rewards, delivered, active)
             if self.record_history:
                 for i in range(b):
@@ -265,10 +297,10 @@ class LearnerGames:
         rows = np.flatnonzero(active)
         seat = self.seat[rows]
         r = self.state.data["rewards"][rows, seat].astype(np.float64)
-        if self.opponent_delivery_penalty and self.num_players > 1:
+        if self.opponent_delivery_penalty:
             d = delivered[rows]
             opp = d.sum(axis=1) - d[np.arange(len(rows)), seat]
-            r -= self.opponent_delivery_penalty * opp / (self.num_players - 1)
+            r -= self.opponent_delivery_penalty * opp / (self.counts[rows] - 1)
         rewards[rows] += r
 
     def _finish(
@@ -280,23 +312,25 @@ class LearnerGames:
         truncated: np.ndarray | None,
     ) -> None:
         data = self.state.data
-        delivered, share = game_outcome(data[rows], self.num_players)
         final_obs = self.observe(rows)
         self.final_seeds[rows] = data["seed"][rows]  # for the experimenter, not in infos
+        self.final_counts[rows] = self.counts[rows]
+        outcome = self.groups.outcomes(data, rows, self.counts[rows])
         for k, i in enumerate(rows):
             s = int(self.seat[i])
-            opp = np.delete(delivered[k], s)
+            delivered_i, share_i = outcome[int(i)]
+            opp = np.delete(delivered_i, s)
             self.ep_return[i] += rewards[i]
-            infos[i].update(
-                terminal_observation=final_obs[k],
-                result={
-                    "win": float(share[k, s]),
-                    "delivered": int(delivered[k, s]),
-                    "opp_delivered": float(opp.mean()),
-                    "seat": s,
-                    "truncated": bool(data["truncated"][i]),
-                },
-            )
+            result = {
+                "win": float(share_i[s]),
+                "delivered": int(delivered_i[s]),
+                "opp_delivered": float(opp.mean()),
+                "seat": s,
+                "truncated": bool(data["truncated"][i]),
+            }
+            if self.player_counts is not None:
+                result["num_players"] = int(self.counts[i])
+            infos[i].update(terminal_observation=final_obs[k], result=result)
             if self.sb3_infos:  # SB3's conventions; gymnasium leaves these to its wrappers
                 infos[i]["episode"] = {"r": float(self.ep_return[i]), "l": int(self.ep_length[i])}
                 if data["truncated"][i]:
@@ -356,11 +390,14 @@ class LearnerGames:
             need = live & (data["seat"] != self.seat)
             if not need.any():
                 break
-            masks = self.engine.legal_masks(self.state, out=self._env_mask)
+            counts = self._counts_arg()
+            masks = self.engine.legal_masks(self.state, out=self._env_mask, counts=counts)
             who = np.where(need, self.opp[np.arange(b), data["seat"]], -1)
-            env_acts = self.opponents.actions(who, self.state, masks, self.act_rng)
+            env_acts = self.groups.opponent_actions(
+                self.counts, who, self.state, masks, self.act_rng
+            )
             step_rewards = np.zeros(b)
-            delivered = self.engine.step(self.state, env_acts, active=need)
+            delivered = self.engine.step(self.state, env_acts, active=need, counts=counts)
             self._collect(step_rewards, delivered, need)
             if self.record_history:
                 for i in np.flatnonzero(need):
@@ -375,9 +412,11 @@ class LearnerGames:
         if rows is None:
             rows = np.arange(self.batch_size)
         seats = self.seat[rows]
-        obs = self.engine.observe(GameState(self.config, self.state.data[rows]), seats=seats)
+        counts = None if self.player_counts is None else self.counts[rows]
+        sub = GameState(self.config, self.state.data[rows])
+        obs = self.engine.observe(sub, seats=seats, counts=counts)
         if self.canonical:
-            obs = self.canon.obs(obs, seats)
+            obs = self.groups.canonical_obs(self.counts[rows], obs, seats)
         if self.normalize:
             return (obs / self.scale).astype(np.float32, copy=False)
         return obs  # the engine's dtype: float32, or uint8 in fixed mode
@@ -385,9 +424,9 @@ class LearnerGames:
     def action_masks(self) -> np.ndarray:
         """``(B, n_actions)`` bool: the learner's legal actions (all False when over)."""
         require_reset(self.state is not None, "action_masks")
-        masks = self.engine.legal_masks(self.state, out=self._env_mask)
+        masks = self.engine.legal_masks(self.state, out=self._env_mask, counts=self._counts_arg())
         if self.canonical:
-            masks = self.canon.masks(masks, self.seat)
+            masks = self.groups.canonical_masks(self.counts, masks, self.seat)
         out = masks != 0
         out[self.state.data["seat"] != self.seat] = False
         return out

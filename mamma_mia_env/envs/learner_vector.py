@@ -25,6 +25,7 @@ from gymnasium.vector.utils import batch_space
 
 from mamma_mia_env.envs.learner import LearnerGames
 from mamma_mia_env.envs.learner_options import LearnerOptions
+from mamma_mia_env.envs.player_counts import PlayerCounts
 from mamma_mia_env.game.config import Config
 from mamma_mia_env.plumbing.arguments import ArgumentTypeError, as_seed, check_reset_options, is_int
 
@@ -53,7 +54,9 @@ class MammaMiaLearnerVectorEnv(VectorEnv):
 
     Arguments: ``num_envs``; the learner options (``LearnerOptions``) as
     ``options=LearnerOptions(...)`` or as keywords; ``config=Config(...)`` or its fields
-    as keywords. ``reset(seed=s)`` seeds the generator that draws every game seed,
+    as keywords; ``num_players`` one count or one per game, or ``player_count_probs``
+    (``{count: probability}``: each game's count drawn at every deal), mixed counts in
+    the fixed observation layout (docs/TRAINING.md). ``reset(seed=s)`` seeds the generator that draws every game seed,
     learner seat and opponent (``reset()`` continues it).
     """
 
@@ -69,10 +72,14 @@ class MammaMiaLearnerVectorEnv(VectorEnv):
     ) -> None:
         if not is_int(num_envs) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive int, got {num_envs!r}")
+        counts, kwargs, config = PlayerCounts.take(dict(kwargs), config, int(num_envs))
         options, self.config = LearnerOptions.with_config(options, config, kwargs)
         self.num_envs = int(num_envs)
-        self.games = LearnerGames(self.num_envs, self.config, options=options)
-        self.num_players = self.config.num_players
+        self.games = LearnerGames(self.num_envs, self.config, options=options, player_counts=counts)
+        #: the player counts (None: every game has ``config.num_players``)
+        self.player_counts = counts
+        self.num_players = self.games.num_players
+        self._result_fields = RESULT_FIELDS + ((("num_players", np.int64),) if counts else ())
         self.single_action_space = spaces.Discrete(self.games.n_actions)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         self.single_observation_space = self.games.observation_space()
@@ -109,7 +116,7 @@ class MammaMiaLearnerVectorEnv(VectorEnv):
             rows = np.flatnonzero(done)
             final_obs = np.zeros_like(obs)
             result: dict[str, Any] = {}
-            for key, dtype in RESULT_FIELDS:
+            for key, dtype in self._result_fields:
                 col = np.zeros(self.num_envs, dtype=dtype)
                 col[rows] = [infos[i]["result"][key] for i in rows]
                 result[key], result[f"_{key}"] = col, done
@@ -133,12 +140,15 @@ class MammaMiaLearnerVectorEnv(VectorEnv):
 
     def _info(self) -> dict[str, Any]:
         every = np.ones(self.num_envs, dtype=np.bool_)
-        return {
+        info = {
             "action_mask": self.action_masks().astype(np.int8),
             "_action_mask": every,
             "seat": self.games.seat.copy(),
             "_seat": every,
         }
+        if self.player_counts is not None:
+            info.update(num_players=self.games.counts.copy(), _num_players=every)
+        return info
 
     def set_opponents(self, opponents: Any, probs: Sequence[float] | None = None) -> None:
         """Replace the opponent pool (games dealt from now on draw from it): self-play."""
@@ -152,6 +162,15 @@ class MammaMiaLearnerVectorEnv(VectorEnv):
     def final_game_seeds(self) -> np.ndarray:
         """The engine seed of the last game that finished in each slot (0: none yet)."""
         return self.games.final_seeds.copy()
+
+    def game_counts(self) -> np.ndarray:
+        """The player count of the game in progress in each slot (also in
+        ``info["num_players"]`` when the counts are per game)."""
+        return self.games.counts.copy()
+
+    def final_game_counts(self) -> np.ndarray:
+        """The player count of the last game that finished in each slot."""
+        return self.games.final_counts.copy()
 
     def close_extras(self, **kwargs: Any) -> None:
         self.games.state = None  # type: ignore[assignment]

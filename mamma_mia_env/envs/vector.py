@@ -31,6 +31,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
+from mamma_mia_env.envs.player_counts import PlayerCounts
 from mamma_mia_env.game import kernels
 from mamma_mia_env.game.actions import describe_illegal
 from mamma_mia_env.game.config import Config
@@ -104,7 +105,10 @@ class MammaMiaVectorEnv(VectorEnv):
     for every game. For one learner against opponents played inside, see
     ``mamma_mia_env.envs.learner_vector.MammaMiaLearnerVectorEnv``. Rewards are
     ``(B, num_players)``, one per seat, not gymnasium's ``(B,)``: a reward may reach a
-    seat on another seat's move. The spaces, the info keys, ``autoreset_mode``
+    seat on another seat's move. ``num_players`` may also be one count per game, or
+    ``player_count_probs={count: p}`` draws each game's count at every deal (mixed
+    counts need ``observation_mode="fixed"``; per-seat arrays then have five columns,
+    zero for absent seats, and ``info["num_players"]`` says each game's count). The spaces, the info keys, ``autoreset_mode``
     (SAME_STEP, NEXT_STEP, DISABLED), the partial reset
     ``reset(options={"reset_mask": mask})`` and ``copy`` are in docs/ENV.md, "Infos
     and episode end". With ``copy=False`` the returned arrays are buffers the next step
@@ -125,10 +129,22 @@ class MammaMiaVectorEnv(VectorEnv):
             raise ValueError(f"num_envs must be a positive int, got {num_envs!r}")
         self.autoreset_mode = as_autoreset_mode(autoreset_mode)
         self.metadata = {**type(self).metadata, "autoreset_mode": self.autoreset_mode}
+        counts, kwargs, config = PlayerCounts.take(dict(kwargs), config, int(num_envs))
         self.engine = Engine(config, **kwargs) if config is not None else Engine(**kwargs)
         self.config = self.engine.config
         self.num_envs = num_envs = int(num_envs)
-        self.num_players = self.config.num_players
+        #: the player counts (None: every game has ``config.num_players``)
+        self.player_counts = counts
+        if counts is not None:
+            counts.check(self.config)
+        self.num_players = counts.seats if counts is not None else self.config.num_players
+        self._counts = (
+            counts.counts.copy()
+            if counts is not None
+            else np.full(num_envs, self.num_players, dtype=np.int64)
+        )
+        self._cdf = counts.cdf if counts is not None else np.zeros(0)
+        self._final_counts = self._counts.copy()
         self.copy = as_bool(copy, "copy")
         self.single_action_space = spaces.Discrete(self.engine.n_actions)
         self.action_space = batch_space(self.single_action_space, num_envs)
@@ -180,12 +196,14 @@ class MammaMiaVectorEnv(VectorEnv):
             self._reset_some(mask, seeds)
             return self._out(self._obs), self._info()
         seeds = reset_seeds(seed, self.num_envs)
-        self.state = self.engine.reset(seeds=seeds)
+        if self.player_counts is not None:
+            self._counts[:] = self.player_counts.deal(seeds)
+        self.state = self.engine.reset(seeds=seeds, counts=self._counts)
         self._slot_seeds[:] = seeds
         self._episode[:] = 0
         self._pending[:] = False
-        self.engine.observe(self.state, out=self._obs)
-        self.engine.legal_masks(self.state, out=self._mask)
+        self.engine.observe(self.state, out=self._obs, counts=self._counts)
+        self.engine.legal_masks(self.state, out=self._mask, counts=self._counts)
         if not self.copy:
             self._shared_mask[:] = self._mask
         self._seats[:] = self.state.data["seat"]
@@ -202,7 +220,10 @@ class MammaMiaVectorEnv(VectorEnv):
         else:
             episode = np.zeros(len(index), np.uint64)
             dealt = seeds[index]
-        self.engine.reset_games(self.state, index, dealt)
+        if self.player_counts is not None:
+            self._counts[index] = self.player_counts.deal(dealt, index)
+        counts = self._counts[index]
+        self.engine.reset_games(self.state, index, dealt, counts)
         self._episode[index] = episode
         if seeds is not None:
             self._slot_seeds[index] = dealt
@@ -211,8 +232,8 @@ class MammaMiaVectorEnv(VectorEnv):
             flags[index] = False
         self._rewards[index] = 0.0
         sub = GameState(self.config, self.state.data[index])
-        self._obs[index] = self.engine.observe(sub)
-        self._mask[index] = self.engine.legal_masks(sub)
+        self._obs[index] = self.engine.observe(sub, counts=counts)
+        self._mask[index] = self.engine.legal_masks(sub, counts=counts)
         if not self.copy:
             self._shared_mask[index] = self._mask[index]
         self._seats[index] = sub.data["seat"]
@@ -238,11 +259,14 @@ class MammaMiaVectorEnv(VectorEnv):
             done = self._done.copy()
             delivered = self._out(self._final_delivered)
             info.update(final_delivered=delivered, _final_delivered=done)
+            final = {"final_delivered": delivered, "_final_delivered": done}
+            if self.player_counts is not None:
+                final.update(num_players=self._final_counts.copy(), _num_players=done)
             if not self._next_step:
                 info.update(
                     final_obs=self._out(self._final_obs),
                     _final_obs=done,
-                    final_info={"final_delivered": delivered, "_final_delivered": done},
+                    final_info=final,
                     _final_info=done,
                 )
         return (
@@ -262,11 +286,12 @@ class MammaMiaVectorEnv(VectorEnv):
             else kernels.VECTOR_STEP_SERIAL
         )
         kernel(
-            self.state.data, acts, eng.params, eng.play, eng.need, eng.deck_counts,
-            self.num_players, eng.obs_mode, self._obs, self._mask, self._rewards, self._done,
+            self.state.data, acts, self._counts, eng.params_by_count, eng.play, eng.need,
+            eng.decks_by_count, eng.obs_mode, self._obs, self._mask, self._rewards, self._done,
             self._terminated, self._truncated, self._final_obs, self._final_delivered,
             self._final_seed, self._episode, self._slot_seeds, self._delivered,
             self._seats, self._game_seeds, self._shared_mask, self._next_step, self._pending,
+            self._cdf, self._final_counts,
         )  # fmt: skip
 
     def _check(self, actions: np.ndarray) -> np.ndarray:
@@ -279,9 +304,15 @@ class MammaMiaVectorEnv(VectorEnv):
         else:
             g = kernels.first_masked_out(self._mask, arr)
         if g >= 0:
+            n = int(self._counts[g])
+            eng = (
+                self.engine
+                if n == self.config.num_players
+                else Engine(self.config.replace(num_players=n))
+            )
             raise IllegalActionError(
                 f"game {g}: action {int(arr[g])} is illegal: "
-                + describe_illegal(self.engine, self.state, g, int(arr[g]))
+                + describe_illegal(eng, GameState(eng.config, self.state.data), g, int(arr[g]))
             )
         return arr
 
@@ -295,12 +326,15 @@ class MammaMiaVectorEnv(VectorEnv):
         else:
             every = self._all
             mask = self._shared_mask
-        return {
+        info = {
             "action_mask": mask,
             "_action_mask": every,
             "seat": self._seats.copy(),
             "_seat": every,
         }
+        if self.player_counts is not None:
+            info.update(num_players=self._counts.copy(), _num_players=every)
+        return info
 
     # -- for the experimenter (never in info) -----------------------------------------
     def game_seeds(self) -> np.ndarray:
@@ -313,6 +347,15 @@ class MammaMiaVectorEnv(VectorEnv):
         """The seed of the game that finished in each slot in the last step (valid
         where that step's ``terminated | truncated``)."""
         return self._final_seed.copy()
+
+    def game_counts(self) -> np.ndarray:
+        """The player count of the game in progress in each slot."""
+        return self._counts.copy()
+
+    def final_game_counts(self) -> np.ndarray:
+        """The player count of the game that finished in each slot in the last step
+        (valid where that step's ``terminated | truncated``; with one count, it)."""
+        return self._final_counts.copy()
 
     def close_extras(self, **kwargs: Any) -> None:
         self.state = None  # type: ignore[assignment]

@@ -31,7 +31,7 @@ from mamma_mia_env.game.observe import (
     observation_layout,
     observation_slices,
 )
-from mamma_mia_env.game.record import OVER
+from mamma_mia_env.game.record import MAX_SEATS, OVER
 from mamma_mia_env.game.state import GameState, StateError
 from mamma_mia_env.game.table import parameter_vector
 from mamma_mia_env.game.validate import check_layout
@@ -46,6 +46,8 @@ from mamma_mia_env.plumbing.arguments import (
 )
 
 PARALLEL_MIN_BATCH = 256
+#: the player counts the game is played with
+PLAYER_COUNTS = tuple(range(2, MAX_SEATS + 1))
 
 
 class IllegalActionError(ValueError):
@@ -110,6 +112,13 @@ class Engine:
         self.n_turn_actions = int(n_turn_actions(self.n_play))
         self.n_actions = self.n_turn_actions + N_REVEAL_ACTIONS
         self.params = parameter_vector(cfg, self.n_play)
+        # the rules' parameters and deck of every count, row n for n players (rows 0-1
+        # repeat this config's): the kernels read row ``counts[b]`` for game b
+        rows = [cfg.num_players] * 2 + list(PLAYER_COUNTS)
+        self.params_by_count = np.stack(
+            [parameter_vector(cfg.replace(num_players=n), self.n_play) for n in rows]
+        )
+        self.decks_by_count = np.stack([deck_counts(n, cfg.double_ingredients) for n in rows])
         self.obs_mode = MODE_CODES[cfg.observation_mode]
         self.obs_dtype = obs_dtype(cfg.observation_mode)  # uint8 in fixed mode, else float32
         self.obs_layout = observation_layout(cfg.num_players, cfg.observation_mode)
@@ -122,14 +131,27 @@ class Engine:
     def _k(batch: int) -> kernels.BatchKernels:
         return kernels.PARALLEL if batch >= PARALLEL_MIN_BATCH else kernels.SERIAL
 
+    def _counts(self, counts: np.ndarray | None, batch: int) -> np.ndarray:
+        """Each game's player count as int64: ``counts`` (checked), or this config's."""
+        if counts is None:
+            return np.full(batch, self.num_players, dtype=np.int64)
+        arr = as_array(counts, "counts")
+        if arr.shape != (batch,) or arr.dtype.kind not in "iu":
+            raise ValueError(f"counts must be {batch} integer player counts, got {arr!r:.80}")
+        if ((arr < PLAYER_COUNTS[0]) | (arr > PLAYER_COUNTS[-1])).any():
+            raise ValueError(f"player counts must be in 2-5, got {np.unique(arr).tolist()}")
+        return arr.astype(np.int64, copy=False)
+
     # -- state ----------------------------------------------------------------------
     def reset(
         self,
         seeds: int | Sequence[int] | np.ndarray = 0,
         batch_size: int | None = None,
         state: GameState | None = None,
+        counts: np.ndarray | None = None,
     ) -> GameState:
-        """Deal new games. With ``state`` given, deal into it (all of its games)."""
+        """Deal new games. With ``state`` given, deal into it (all of its games);
+        ``counts``: each game's player count (default: the config's)."""
         if state is not None:
             self._check_state(state)
             batch_size = state.batch_size
@@ -142,14 +164,22 @@ class Engine:
         s = seeds_array(seeds, batch_size)
         if state is None:
             state = GameState.empty(self.config, batch_size)
-        self._k(batch_size).reset(state.data, s, self.params, self.deck_counts)
+        n = self._counts(counts, batch_size)
+        self._k(batch_size).reset(state.data, s, n, self.params_by_count, self.decks_by_count)
         return state
 
-    def reset_games(self, state: GameState, index: np.ndarray, seeds: np.ndarray) -> None:
+    def reset_games(
+        self,
+        state: GameState,
+        index: np.ndarray,
+        seeds: np.ndarray,
+        counts: np.ndarray | None = None,
+    ) -> None:
         """Deal new games into the games ``index`` of ``state`` (used by autoreset).
 
         ``index``: game indices (distinct, in range) or a bool mask over the batch;
-        ``seeds``: one per game dealt (or an int: s, s+1, ...)."""
+        ``seeds``: one per game dealt (or an int: s, s+1, ...); ``counts``: the player
+        count of each game dealt (default: the config's)."""
         self._check_state(state)
         index = self._game_index(index, state.batch_size)
         if len(index) == 0:  # nothing to deal (an empty seed list is no error here)
@@ -157,7 +187,10 @@ class Engine:
                 raise ValueError("seeds: got seeds for no games (index selects none)")
             return
         sub = state.data[index]
-        self._k(len(sub)).reset(sub, seeds_array(seeds, len(sub)), self.params, self.deck_counts)
+        n = self._counts(counts, len(sub))
+        self._k(len(sub)).reset(
+            sub, seeds_array(seeds, len(sub)), n, self.params_by_count, self.decks_by_count
+        )
         state.data[index] = sub
 
     @staticmethod
@@ -198,33 +231,50 @@ class Engine:
 
     # -- stepping -------------------------------------------------------------------
     def check_actions(
-        self, state: GameState, actions: np.ndarray, active: np.ndarray | None = None
+        self,
+        state: GameState,
+        actions: np.ndarray,
+        active: np.ndarray | None = None,
+        counts: np.ndarray | None = None,
     ) -> np.ndarray:
         """Validate an action array (shape, dtype, legality); returns it as int64.
 
         Raises ``IllegalActionError`` naming the first bad game, its action and why.
+        ``counts``: each game's player count (default: the config's), as in ``step``.
         """
         self._check_state(state)
         b = state.batch_size
         arr = action_array(actions, b)
         if active is None:
             active = np.ones(b, dtype=bool)
-        bad = self._k(b).first_illegal(state.data, arr, active, self.params, self.play, self.need)
+        n = self._counts(counts, b)
+        bad = self._k(b).first_illegal(
+            state.data, arr, active, n, self.params_by_count, self.play, self.need
+        )
         if bad >= 0:
+            eng, game = self, state
+            if counts is not None:  # described by the rules of that game's count
+                eng = Engine(self.config.replace(num_players=int(n[bad])))
+                game = GameState(eng.config, state.data)
             raise IllegalActionError(
                 f"game {bad}: action {int(arr[bad])} is illegal: "
-                + describe_illegal(self, state, bad, int(arr[bad]))
+                + describe_illegal(eng, game, bad, int(arr[bad]))
             )
         return arr
 
     def step(
-        self, state: GameState, actions: np.ndarray, active: np.ndarray | None = None
+        self,
+        state: GameState,
+        actions: np.ndarray,
+        active: np.ndarray | None = None,
+        counts: np.ndarray | None = None,
     ) -> np.ndarray:
         """Apply one action per game; every action is validated before any game moves.
 
         ``active`` (bool per game, default: the games not over) selects the games to
-        step; the actions of the others are ignored. Returns the orders delivered to
-        each seat during this step, ``(B, N)``; the step's rewards are in
+        step; the actions of the others are ignored; ``counts``: each game's player
+        count (default: the config's). Returns the orders delivered to each seat during
+        this step, ``(B, N)`` (N: the largest count); the step's rewards are in
         ``state.data["rewards"]``.
         """
         self._check_state(state)
@@ -238,18 +288,26 @@ class Engine:
                     f"active must be a bool array of shape ({b},), got {active.dtype} "
                     f"of shape {active.shape}"
                 )
-        arr = self.check_actions(state, actions, active)
-        delivered = np.zeros((b, self.num_players), dtype=np.int32)
-        self._k(b).step(state.data, arr, active, self.params, self.play, self.need, delivered)
+        arr = self.check_actions(state, actions, active, counts)
+        n = self._counts(counts, b)
+        width = self.num_players if counts is None else int(n.max())
+        delivered = np.zeros((b, width), dtype=np.int32)
+        self._k(b).step(
+            state.data, arr, active, n, self.params_by_count, self.play, self.need, delivered
+        )
         return delivered
 
     # -- views ----------------------------------------------------------------------
-    def legal_masks(self, state: GameState, out: np.ndarray | None = None) -> np.ndarray:
-        """Each game's legal actions, ``(B, n_actions)`` int8 (into ``out`` if given)."""
+    def legal_masks(
+        self, state: GameState, out: np.ndarray | None = None, counts: np.ndarray | None = None
+    ) -> np.ndarray:
+        """Each game's legal actions, ``(B, n_actions)`` int8 (into ``out`` if given);
+        ``counts``: each game's player count (default: the config's)."""
         self._check_state(state)
         b = state.batch_size
+        n = self._counts(counts, b)
         out = out_array(out, (b, self.n_actions), np.int8, {"state.data": state.data})
-        self._k(b).masks(state.data, self.params, self.play, self.need, out)
+        self._k(b).masks(state.data, n, self.params_by_count, self.play, self.need, out)
         return out
 
     def observe(
@@ -257,9 +315,12 @@ class Engine:
         state: GameState,
         seats: np.ndarray | None = None,
         out: np.ndarray | None = None,
+        counts: np.ndarray | None = None,
     ) -> np.ndarray:
         """Each game seen by ``seats`` (default: the seat to act), ``(B, obs_dim)`` of
-        ``obs_dtype`` (an ``out`` buffer must have that dtype)."""
+        ``obs_dtype`` (an ``out`` buffer must have that dtype); ``counts``: each game's
+        player count (default: the config's; other counts only in the fixed layout,
+        the one size for every count)."""
         self._check_state(state)
         b = state.batch_size
         if seats is None:
@@ -268,11 +329,20 @@ class Engine:
         if seats.shape != (b,) or seats.dtype.kind not in "iu":
             raise ValueError(f"seats must be {b} integer seat indices, got {seats!r}")
         seats = seats.astype(np.int64)
-        if (seats < 0).any() or (seats >= self.num_players).any():
-            raise ValueError(f"seats must be {b} seat indices in 0-{self.num_players - 1}")
+        n = self._counts(counts, b)
+        mode = self.config.observation_mode
+        if counts is not None and mode != "fixed" and (n != self.num_players).any():
+            raise ValueError(
+                f"{mode!r} observations have one size per player count: observe games "
+                "of other counts with observation_mode='fixed'"
+            )
+        if (seats < 0).any() or (seats >= n).any():
+            if counts is None:
+                raise ValueError(f"seats must be {b} seat indices in 0-{self.num_players - 1}")
+            raise ValueError(f"seats must be {b} seat indices, each below its game's count")
         inputs = {"state.data": state.data, "seats": seats}
         out = out_array(out, (b, self.obs_dim), self.obs_dtype, inputs)
-        self._k(b).observe(state.data, seats, self.num_players, self.obs_mode, out)
+        self._k(b).observe(state.data, seats, n, self.obs_mode, out)
         return out
 
     def global_state(self, state: GameState, out: np.ndarray | None = None) -> np.ndarray:

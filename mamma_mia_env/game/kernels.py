@@ -2,6 +2,11 @@
 
 Each kernel exists in a serial form (cheap to call for a batch of one, as the AEC env
 does) and a parallel form (``prange`` over games, for large batches).
+
+The rules' parameters come as a table with one row per player count
+(``Engine.params_by_count``, ``(6, N_PARAMS)``; likewise the decks) and each game's
+player count, ``counts``: game b plays by row ``counts[b]``, so one call steps a batch
+that mixes 2-, 3-, 4- and 5-player games.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ import numpy as np
 from mamma_mia_env.game.observe import global_state_game, observe_game
 from mamma_mia_env.game.record import OVER as OVER_PHASE
 from mamma_mia_env.game.reveal import continue_reveal
+from mamma_mia_env.game.rng import splitmix_output
 from mamma_mia_env.game.rules import is_legal, legal_mask_game, reset_game, step_game
 from mamma_mia_env.plumbing.jit_cache import njit
 
@@ -33,16 +39,17 @@ def _make(parallel: bool) -> BatchKernels:
     jit = njit(parallel=parallel)
 
     @jit
-    def reset(data, seeds, params, deck_counts):
+    def reset(data, seeds, counts, params, deck_counts):
         for b in loop(data.shape[0]):
-            reset_game(data[b], seeds[b], params, deck_counts)
+            n = counts[b]
+            reset_game(data[b], seeds[b], params[n], deck_counts[n])
 
     @jit
-    def first_illegal(data, actions, active, params, play, need):
+    def first_illegal(data, actions, active, counts, params, play, need):
         """Index of the first active game whose action is illegal, or -1."""
         bad = np.full(data.shape[0], -1, np.int64)
         for b in loop(data.shape[0]):
-            if active[b] and not is_legal(data[b], actions[b], params, play, need):
+            if active[b] and not is_legal(data[b], actions[b], params[counts[b]], play, need):
                 bad[b] = b
         for b in range(data.shape[0]):
             if bad[b] >= 0:
@@ -50,20 +57,20 @@ def _make(parallel: bool) -> BatchKernels:
         return -1
 
     @jit
-    def step(data, actions, active, params, play, need, delivered):
+    def step(data, actions, active, counts, params, play, need, delivered):
         for b in loop(data.shape[0]):
             if active[b]:
-                step_game(data[b], actions[b], params, play, need, delivered[b])
+                step_game(data[b], actions[b], params[counts[b]], play, need, delivered[b])
 
     @jit
-    def masks(data, params, play, need, out):
+    def masks(data, counts, params, play, need, out):
         for b in loop(data.shape[0]):
-            legal_mask_game(data[b], params, play, need, out[b])
+            legal_mask_game(data[b], params[counts[b]], play, need, out[b])
 
     @jit
-    def observe(data, seats, n, mode, out):
+    def observe(data, seats, counts, mode, out):
         for b in loop(data.shape[0]):
-            observe_game(data[b], seats[b], n, mode, out[b])
+            observe_game(data[b], seats[b], counts[b], mode, out[b])
 
     @jit
     def global_state(data, n, view_size, out):
@@ -162,15 +169,46 @@ def random_actions(masks, u, out) -> int:
     return -1
 
 
+#: mixed into a game's seed before it draws the game's player count, so the count's
+#: draw is not the deal's first draw
+COUNT_SALT = np.uint64(0x6D616D6D612D6D69)
+
+
+def count_cdf(probs: np.ndarray) -> np.ndarray:
+    """The cumulative table ``seed_count`` draws from: ``probs`` (6 weights indexed by
+    player count, summing to 1) summed up, exactly 1.0 from the last count with weight."""
+    cdf = np.cumsum(np.asarray(probs, dtype=np.float64))
+    cdf[int(np.flatnonzero(probs)[-1]) :] = 1.0
+    return cdf
+
+
+@njit(inline="always")
+def seed_count(seed, cdf) -> np.int64:
+    """The player count of the game dealt from ``seed`` when counts are drawn per
+    episode: the first count n with u < ``cdf[n]``, u uniform in [0, 1) from the seed."""
+    u = (splitmix_output(seed ^ COUNT_SALT) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+    for n in range(cdf.shape[0]):
+        if u < cdf[n]:
+            return np.int64(n)
+    return np.int64(cdf.shape[0] - 1)
+
+
+@njit()
+def seed_counts(seeds, cdf, out) -> None:
+    """``seed_count`` of every seed, into ``out``."""
+    for b in range(seeds.shape[0]):
+        out[b] = seed_count(seeds[b], cdf)
+
+
 def _make_vector_step(parallel: bool):
     loop = nb.prange if parallel else range
 
     @njit(parallel=parallel)
     def vector_step(
-        data, actions, params, play, need, deck_counts, n, mode,
+        data, actions, counts, params, play, need, deck_counts, mode,
         obs, masks, rewards, done, terminated, truncated,
         final_obs, final_delivered, final_seed, episode, slot_seeds, delivered, seats, seeds,
-        shared_masks, next_step, pending,
+        shared_masks, next_step, pending, cdf, final_counts,
     ):  # fmt: skip
         """Step every game, deal finished ones again, and write observations and masks.
 
@@ -179,7 +217,10 @@ def _make_vector_step(parallel: bool):
         next step's legality check reads it); ``shared_masks``, unless empty, gets the
         same rows for the caller (the vector env's ``copy=False`` buffer), copied while
         the row is in cache. The k-th game of slot b is dealt from
-        ``slot_seeds[b] + k * B``.
+        ``slot_seeds[b] + k * B``. Game b has ``counts[b]`` players (parameter rows as
+        in the batch kernels); ``rewards`` has a column per seat of the largest count.
+        With a ``cdf`` (``count_cdf``; empty: fixed counts) a game dealt here draws its
+        count from its seed (``seed_count``); ``final_counts`` gets each finished game's.
 
         Autoreset: SAME_STEP (``next_step`` False) deals a finished game again at once
         and writes its last observation to ``final_obs``; NEXT_STEP leaves it over (its
@@ -188,38 +229,50 @@ def _make_vector_step(parallel: bool):
         """
         b_total = data.shape[0]
         share = shared_masks.shape[0] == b_total
+        width = rewards.shape[1]  # the largest count's seats: absent seats get 0
         for b in loop(b_total):
             r = data[b]
+            n = counts[b]
+            p = params[n]
             if pending[b]:
                 pending[b] = False
                 episode[b] += np.uint64(1)
                 seed = slot_seeds[b] + episode[b] * np.uint64(b_total)
-                reset_game(r, seed, params, deck_counts)
-                for s in range(n):
+                if cdf.shape[0]:
+                    n = seed_count(seed, cdf)
+                    counts[b] = n
+                    p = params[n]
+                reset_game(r, seed, p, deck_counts[n])
+                for s in range(width):
                     rewards[b, s] = 0.0
                 done[b] = False
                 terminated[b] = False
                 truncated[b] = False
             else:
-                step_game(r, actions[b], params, play, need, delivered[b])
-                for s in range(n):
+                step_game(r, actions[b], p, play, need, delivered[b])
+                for s in range(width):
                     rewards[b, s] = r.rewards[s]
                 done[b] = r.phase == OVER_PHASE
                 terminated[b] = r.terminated
                 truncated[b] = r.truncated
                 if done[b]:
-                    for s in range(n):
+                    for s in range(width):
                         final_delivered[b, s] = r.delivered[s].sum()
                     final_seed[b] = r.seed
+                    final_counts[b] = n
                     if next_step:
                         pending[b] = True
                     else:
                         observe_game(r, r.seat, n, mode, final_obs[b])
                         episode[b] += np.uint64(1)
                         seed = slot_seeds[b] + episode[b] * np.uint64(b_total)
-                        reset_game(r, seed, params, deck_counts)
+                        if cdf.shape[0]:
+                            n = seed_count(seed, cdf)
+                            counts[b] = n
+                            p = params[n]
+                        reset_game(r, seed, p, deck_counts[n])
             observe_game(r, r.seat, n, mode, obs[b])
-            legal_mask_game(r, params, play, need, masks[b])
+            legal_mask_game(r, p, play, need, masks[b])
             if share:
                 shared_masks[b, :] = masks[b, :]
             seats[b] = r.seat

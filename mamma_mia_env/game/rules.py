@@ -66,6 +66,9 @@ def reset_game(r, seed: np.uint64, params, deck_counts) -> None:
     r.rng = seed
     r.hand[:] = 0
     r.orders_hand[:] = 0
+    r.stack[:] = 0  # every seat's: the record may have held a game of more players
+    r.stack_head[:] = 0
+    r.stack_len[:] = 0
     r.orders_shown[:] = 0
     r.stack_known[:] = 0
     r.delivered[:] = 0
