@@ -175,6 +175,8 @@ class Args:
 #: against the search bot, in two legs of fine-tuning from the ten-minute policy: first
 #: against a cheap search it can learn to beat, then, widened to 256 units (the same
 #: policy to start), against a pool of that and the full search bot.
+#: ``all-counts``: one network (the fixed observation) for 2, 3, 4 and 5 players against
+#: builder, every batch holding a quarter of each count, the env in two worker processes.
 PRESETS: dict[str, dict[str, Any]] = {
     "ten-minutes": {
         "name": "2p_ten_minutes", "num_players": "2", "opponent": "builder",
@@ -198,6 +200,13 @@ PRESETS: dict[str, dict[str, Any]] = {
         "seed": 2, "total_timesteps": 3_000_000, "learning_rate": 3e-4, "update_epochs": 4,
         "num_envs": 128, "threads": 2, "wall_minutes": 25.0, "curve_every": 250_000,
         "final_games": 2000,
+    },
+    "all-counts": {
+        "name": "all_counts", "num_players": "2,3,4,5", "observation_mode": "fixed",
+        "opponent": "builder", "hidden": 256, "total_timesteps": 100_000_000,
+        "num_envs": 256, "warm_start_games": 20_000, "warm_start_epochs": 2,
+        "env_workers": 2, "wall_minutes": 45.0, "curve_every": 4_000_000,
+        "curve_games": 200, "final_games": 2000,
     },
 }  # fmt: skip
 
