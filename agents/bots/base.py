@@ -32,8 +32,10 @@ tournament observes each game in the mode its acting agent asks for.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 
@@ -41,7 +43,7 @@ from mamma_mia_agents.compiled.batch import check_values
 from mamma_mia_agents.compiled.tables import KernelBot
 from mamma_mia_env.game.actions import n_turn_actions
 from mamma_mia_env.game.cards import N_REVEAL_ACTIONS, order_need_table, play_table
-from mamma_mia_env.game.config import OBSERVATION_MODES, Config
+from mamma_mia_env.game.config import OBSERVATION_MODES, PARAMETERS, Config
 from mamma_mia_env.game.observe import observation_size, observation_slices
 from mamma_mia_env.game.record import MAX_SEATS
 from mamma_mia_env.plumbing.arguments import ArgumentTypeError, as_array, as_int
@@ -149,6 +151,32 @@ class Agent:
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"
+
+
+#: Every player count the game has (2-5), from the rules' declaration.
+PLAYER_COUNTS: tuple[int, ...] = tuple(
+    next(p.allowed for p in PARAMETERS if p.name == "num_players") or ()
+)
+
+
+def player_counts(agent: object, rules: Mapping[str, Any] | None = None) -> dict[int, str | None]:
+    """Each player count -> ``None`` if ``agent`` plays it under ``rules`` (Config
+    fields other than ``num_players``), else the agent's own reason why not.
+
+    The agent answers through its ``check_config`` (a trained agent from the policy
+    files it finds, a bot without one plays every count), so the commands that list or
+    offer agents never keep a list of their own."""
+    check = getattr(agent, "check_config", None)
+    out: dict[int, str | None] = {}
+    for n in PLAYER_COUNTS:
+        try:
+            config = Config.from_kwargs(**{**(rules or {}), "num_players": n})
+            if check is not None:
+                check(config)
+            out[n] = None
+        except ValueError as exc:  # a ConfigError too
+            out[n] = str(exc) or type(exc).__name__
+    return out
 
 
 # -- reading observations and actions -----------------------------------------------------

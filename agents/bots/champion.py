@@ -124,7 +124,9 @@ def prior_agent(prior: str | None) -> Agent | str | None:
 
 
 class ChampionAgent(Agent):
-    """The tuned search bot of ``agents/policies/champion_<N>p.json`` for the game's
+    """The search bot tuned for each player count, with the ppo network's choice.
+
+    It plays the settings of ``agents/policies/champion_<N>p.json`` for the game's
     player count (or of the one file ``path``)."""
 
     name = "champion"
@@ -156,9 +158,11 @@ class ChampionAgent(Agent):
             path = default_settings_path(num_players)
             if not path.exists():
                 shipped = sorted(p.name for p in POLICY_DIR.glob("champion_*p.json"))
+                counts = " or ".join(p.split("_")[1].removesuffix("p.json") for p in shipped)
                 raise ValueError(
-                    f"no shipped champion for {num_players} players (have: {shipped}): play "
-                    f"the champion in a game of those player counts, tune one for "
+                    f"no shipped champion for {num_players} players (it is tuned for "
+                    f"{counts or 'no'} players): play the champion in a {counts}-player "
+                    f"game, tune one for "
                     f"{num_players} players (experiments/train/tune_champion.py), or choose "
                     "another agent (search plays every player count)"
                 )

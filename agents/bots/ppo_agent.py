@@ -86,7 +86,8 @@ class PPOAgent(Agent):
                 shipped = sorted(p.name for p in POLICY_DIR.glob("ppo_*p.npz"))
                 counts = " or ".join(p.removeprefix("ppo_").removesuffix("p.npz") for p in shipped)
                 raise ValueError(
-                    f"no shipped PPO policy for {num_players} players (have: {shipped}): "
+                    f"no shipped PPO policy for {num_players} players (agents/policies/ "
+                    f"holds {' and '.join(shipped) or 'none'}): "
                     f"play ppo in a {counts}-player game, give it a policy trained for "
                     f"{num_players} players (PPOAgent(path); experiments/train/train_ppo.py "
                     "trains one), or choose another agent"

@@ -15,12 +15,14 @@ from __future__ import annotations
 import argparse
 import shlex
 import sys
+import textwrap
 from collections.abc import Sequence
 from typing import Any
 
-from mamma_mia_agents import REGISTRY
+from mamma_mia_agents import REGISTRY, load_agent
+from mamma_mia_agents.bots.base import player_counts
 from mamma_mia_agents.cli import evaluate, play, replay, serve, tournament
-from mamma_mia_agents.cli.options import PROG
+from mamma_mia_agents.cli.options import PROG, counts_text
 from mamma_mia_env.plumbing.interrupts import run_command
 
 DESCRIPTION = """\
@@ -65,8 +67,12 @@ class HelpFormatter(argparse.RawDescriptionHelpFormatter):
 class AgentsCommand:
     """``mamma-mia agents``: the bundled agents, one a line."""
 
-    SUMMARY = "list the bundled agents"
-    DESCRIPTION = "List the bundled agents: name, what it does, the observation it reads."
+    SUMMARY = "list the bundled agents and the player counts each plays"
+    DESCRIPTION = (
+        "List the bundled agents: name, what it does, the observation it reads and the "
+        "player counts it plays (each agent says so itself: a trained agent from the "
+        "policy files it finds), with the reason for any count it does not play."
+    )
 
     @staticmethod
     def add_flags(p: argparse.ArgumentParser) -> None:
@@ -77,6 +83,13 @@ class AgentsCommand:
         for name, cls in REGISTRY.items():
             doc = (cls.__doc__ or "").strip().splitlines()
             print(f"{name:10s} {doc[0] if doc else ''} [{cls.observation_mode}]")
+            counts = player_counts(load_agent(name))
+            plays = [n for n, why in counts.items() if why is None]
+            print(f"{'':10s} plays {counts_text(plays)} players")
+            refused = [n for n, why in counts.items() if why is not None]
+            if refused:
+                why = f"not {counts_text(refused, 'or')}; at {refused[0]}: {counts[refused[0]]}"
+                print(textwrap.fill(why, 88, initial_indent=" " * 11, subsequent_indent=" " * 13))
         return 0
 
 

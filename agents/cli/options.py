@@ -85,6 +85,17 @@ def spec_list(parser: argparse.ArgumentParser, flag: str, text: str) -> list[str
     return specs
 
 
+def counts_text(counts: list[int], conjunction: str = "and") -> str:
+    """Player counts as words: "2-5", "2 and 4" (or "2 or 4"), "no"."""
+    if not counts:
+        return "no"
+    if len(counts) > 2 and counts == list(range(counts[0], counts[-1] + 1)):
+        return f"{counts[0]}-{counts[-1]}"
+    if len(counts) == 1:
+        return str(counts[0])
+    return f"{', '.join(map(str, counts[:-1]))} {conjunction} {counts[-1]}"
+
+
 def run_error(command: str, message: str) -> int:
     """A run-time failure (not a usage error): one line on stderr, exit code 1."""
     print(f"{PROG} {command}: error: {message}", file=sys.stderr)
@@ -102,7 +113,8 @@ def add_game_flags(
         "--agents",
         default=None,
         help="agents for the other seats, comma-separated, cycled (default: builder; "
-        "with --resume: instead of the saved game's, which must be bundled agents)",
+        "with --resume: instead of the saved game's, which must be bundled agents); "
+        "`mamma-mia agents` lists them and the player counts each plays",
     )
     add_int_flag(p, "--seat", 0, 4, default=0, help="your seat")
     add_int_flag(p, "--seed", 0, 2**63 - 1, default=None, help=seed_help)

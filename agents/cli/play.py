@@ -24,14 +24,13 @@ from mamma_mia_agents.bots.loading import AgentLoadError
 from mamma_mia_agents.cli.options import add_game_flags, rule_config, spec_list
 from mamma_mia_agents.cli.screen import (
     HELP,
-    cards_text,
     events,
+    fitted_table,
     option_lines,
     result_lines,
     seat_names,
     status_line,
     summary_lines,
-    table_lines,
     wrap,
 )
 from mamma_mia_agents.cli.session import (
@@ -48,7 +47,7 @@ from mamma_mia_env.game.config import Config, ConfigError
 from mamma_mia_env.game.record import REVEAL
 from mamma_mia_env.plumbing.arguments import out_file_flag
 from mamma_mia_env.plumbing.files import check_output
-from mamma_mia_env.render.text import reveal_choice_text
+from mamma_mia_env.render.text import cards_text, reveal_choice_text
 
 __all__ = ["Quit", "add_flags", "run"]
 
@@ -83,17 +82,15 @@ def screen_lines(
     game: Game, names: dict[int, str], width: int, height: int, bottom: list[Text]
 ) -> tuple[list[Text], int]:
     """The table on top, ``bottom`` (the question) below, the latest moves between
-    (those since the person's last decision in full colour): ``height - 1`` lines at
-    most, so the prompt row never scrolls the screen; and how many lines of moves fit."""
-    view = game.view()
-    for oven_max in (2 + max(0, (height - 24) // 3), 1):
-        top = table_lines(view, names, width, oven_max)
-        room = height - 1 - len(top) - len(bottom)
-        if room >= 3:
-            break
+    (those since the person's last decision in full colour; at least four when there
+    are, the oven gets the other rows, ``fitted_table``): ``height - 1`` lines at most,
+    so the prompt row never scrolls the screen; and how many lines of moves fit."""
     old, new = events(game, names)
     body = [line for x in old for line in wrap(x, width, style="dim")]
     fresh = [line for x in new for line in wrap(x, width)]
+    rows = height - 1 - len(bottom)  # the table and the moves: the oven gets what they leave
+    top = fitted_table(game.view(), names, width, rows, 1 + max(min(len(body + fresh), 4), 1))
+    room = rows - len(top)
     box: list[Text] = []
     if room >= 2:
         shown = (body + fresh)[-(room - 1) :] or [Text("(none yet)", style="dim")]
@@ -257,8 +254,7 @@ def play_game(game: Game, term: Terminal, delay: float, save: str) -> int:
                     time.sleep(delay)
             _after(term, game, names)
         width, height = term.size
-        end = [Text(x, style="bold") for x in result_lines(game, names)]
-        term.draw(screen_lines(game, names, width, height, end)[0])
+        term.draw(screen_lines(game, names, width, height, end_lines(game, names, width))[0])
         term.key("The game is over: press any key to leave. ")
     except AgentFailure as exc:
         code = _save(game, term, save, code=1)
@@ -267,6 +263,11 @@ def play_game(game: Game, term: Terminal, delay: float, save: str) -> int:
     except (Quit, EOFError, KeyboardInterrupt):
         return 0 if game.over() else _save(game, term, save)
     return 0
+
+
+def end_lines(game: Game, names: dict[int, str], width: int) -> list[Text]:
+    """The result under the table, wrapped: five seats' names and scores never cut."""
+    return [line for x in result_lines(game, names) for line in wrap(x, width, 2, "bold")]
 
 
 def _save(game: Game, term: Terminal, save: str, code: int = 0) -> int:

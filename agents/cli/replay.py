@@ -15,7 +15,7 @@ from rich.console import Console
 from rich.text import Text
 
 from mamma_mia_agents.cli.options import run_error
-from mamma_mia_agents.cli.screen import table_lines, wrap
+from mamma_mia_agents.cli.screen import fitted_table, wrap
 from mamma_mia_agents.cli.terminal import Terminal
 from mamma_mia_env.game.config import Config
 from mamma_mia_env.game.log import LogError, load_log
@@ -132,16 +132,14 @@ def replay_lines(
     if pos == last:
         r = log["result"]
         won = ", ".join(seat_label(s, raw) for s in r["winners"]) or "-"
-        bottom.append(Text(f"Game over: delivered {r['delivered']}, won by {won}"[:width]))
+        scores = ", ".join(f"{seat_label(s, raw)} {d}" for s, d in enumerate(r["delivered"]))
+        bottom += wrap(f"Game over. Delivered orders: {scores}. Won by {won}.", width, 2)
     bottom += wrap(" · ".join(f"{k} {v}" for k, v in KEYS.items()), width, 2, "dim")
     if message:
         bottom.append(Text(message[:width], style="bold red"))
-    for oven_max in (2 + max(0, (height - 24) // 3), 1):
-        top = table_lines(view, names, width, oven_max)
-        room = height - 1 - len(top) - len(bottom)
-        if room >= 2:
-            break
     said = [x for line in step_caption(log, pos).split("\n") for x in wrap(line, width)]
+    top = fitted_table(view, names, width, height - 1 - len(bottom), max(len(said), 1))
+    room = height - 1 - len(top) - len(bottom)
     if len(said) > max(room, 0):  # a long reveal: its first lines, and where the rest is
         said = said[: max(room - 1, 0)] + [Text("(more: mamma-mia replay --html)", style="dim")]
     lines = top + said[: max(room, 0)] + bottom

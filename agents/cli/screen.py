@@ -15,11 +15,10 @@ from typing import Any
 
 from rich.text import Text
 
-from mamma_mia_agents.cli.session import Game, Step
-from mamma_mia_env.game.actions import RevealAction, TurnAction
-from mamma_mia_env.game.cards import INGREDIENTS, order_name
+from mamma_mia_agents.cli.session import Game
+from mamma_mia_env.game.cards import INGREDIENTS
 from mamma_mia_env.game.log import final_result
-from mamma_mia_env.render.text import reveal_lines, seat_label
+from mamma_mia_env.render.text import cards_text, reveal_lines, seat_label
 
 STYLES = ("bold white on dark_red", "bold white on orange4", "bold black on gold1",
           "bold white on green4", "bold white on purple4")  # fmt: skip
@@ -39,12 +38,6 @@ def seat_names(seat: int, agents: dict[int, str]) -> dict[int, str]:
 
 def short_name(seat: int, viewer: int | None) -> str:
     return "you" if seat == viewer else f"seat {seat}"
-
-
-def cards_text(kind: str, singles: int, doubles: int) -> str:
-    """Cards of one ingredient by name: "3 pepper + 1 double pepper"."""
-    parts = [f"{singles} {kind}"] if singles else []
-    return " + ".join(parts + ([f"{doubles} double {kind}"] if doubles else []))
 
 
 def chip(k: int, s: int, d: int) -> Text:
@@ -185,6 +178,17 @@ def table_lines(
     ]
 
 
+def fitted_table(
+    view: dict[str, Any], names: dict[int, str], width: int, rows: int, keep: int
+) -> list[Text]:
+    """``table_lines`` in at most ``rows`` lines where it can, the oven given every row
+    that the rest of the table and ``keep`` rows (the text below it: moves, a caption)
+    leave: the oven is the game's memory, and rows left blank help nobody."""
+    top = table_lines(view, names, width, 1)
+    spare = rows - len(top) - keep
+    return table_lines(view, names, width, 1 + spare) if spare > 0 else top
+
+
 #: A card count stays with its card's name ("3 double pepper,") when text is wrapped.
 _WORD = re.compile(r"\d+ (?:double )?[a-z]+[,.;:)\]]*|\S+")
 
@@ -256,36 +260,13 @@ HELP = [
 ]
 
 
-# -- what happened: one line per move, the reveal's own wording ------------------------------
-def _turn_text(t: TurnAction, mine: bool, personal: int) -> str:
-    play = "passed" if t.kind is None else "played " + cards_text(t.kind, t.singles, t.doubles)
-    if t.order is not None:
-        play += f", order [{order_name(t.order, personal)}]" if mine else ", an order card"
-    return play + (", drew from the supply" if t.draw == "supply" else ", took their order stack")
-
-
-def step_lines(game: Game, names: dict[int, str], step: Step) -> list[str]:
-    """A step as the person reads it: who did what, every order it turned over
-    (``render.text.reveal_lines``) and the end of the round."""
-    act = game.codec.decode(step.action)
-    who = names[step.seat]
-    if isinstance(act, RevealAction):
-        choice = act.choice if act.kind is None else f"deliver as {act.kind}"
-        head = f"{who} decided: {choice}"
-    else:
-        head = f"{who}: " + _turn_text(act, step.seat == game.seat, step.seat)
-    rev = step.reveal
-    raw = [name[:24] for name in game.seat_names()]
-    lines = [head, *reveal_lines(rev.get("outcomes", []), rev.get("cards_taken"), raw, game.seat)]
-    return lines + ([f"Round {step.round} is over."] if step.round_end else [])
-
-
+# -- what happened: one line per move, the game's own wording (``Game.step_lines``) --------
 def events(game: Game, names: dict[int, str], seen: int = 0) -> tuple[list[str], list[str]]:
     """The moves before the person's last decision and those since (and since step
     ``seen``: a round summary already showed the ones before), as lines."""
     mine = [i for i, s in enumerate(game.steps) if s.seat == game.seat]
     cut = max(mine[-1] + 1 if mine else 0, min(seen, len(game.steps)))
-    lines = [step_lines(game, names, s) for s in game.steps]
+    lines = [game.step_lines(s) for s in game.steps]
     return [x for ls in lines[:cut] for x in ls], [x for ls in lines[cut:] for x in ls]
 
 

@@ -13,7 +13,8 @@ import argparse
 import sys
 from typing import Any
 
-from mamma_mia_agents import REGISTRY
+from mamma_mia_agents import REGISTRY, load_agent
+from mamma_mia_agents.bots.base import player_counts
 from mamma_mia_agents.bots.loading import AgentLoadError
 from mamma_mia_agents.cli.options import PROG, add_game_flags, rule_config, spec_list
 from mamma_mia_agents.cli.session import DEFAULT_SAVE, Game
@@ -83,12 +84,16 @@ def settings_from(args: argparse.Namespace) -> dict[str, Any]:
         Game(Config.from_kwargs(num_players=args.players, **config), args.seat, specs, 0, [])
     except (ConfigError, AgentLoadError, ValueError) as exc:
         parser.error(str(exc))
+    choices = list(dict.fromkeys([*REGISTRY, *specs]))
+    counts = {c: player_counts(load_agent(c), config) for c in choices}
     return {
         "host": args.host,
         "players": args.players,
         "seat": args.seat,
         "agents": specs,
-        "choices": list(dict.fromkeys([*REGISTRY, *specs])),
+        "choices": choices,
+        # the player counts each offered agent plays: the form offers only those
+        "plays": {c: [n for n, why in counts[c].items() if why is None] for c in choices},
         "seed": args.seed,
         "config": config,
         "delay": args.delay,

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from mamma_mia_agents import REGISTRY, load_agent
+from mamma_mia_agents.bots.base import player_counts
 from mamma_mia_agents.bots.loading import AgentLoadError
 from mamma_mia_env.game.actions import ActionCodec, RevealAction
 from mamma_mia_env.game.config import Config, ConfigError
@@ -27,10 +28,12 @@ from mamma_mia_env.plumbing.arguments import as_int, is_int
 from mamma_mia_env.plumbing.files import FileError, read_json, write_atomic
 from mamma_mia_env.plumbing.seeding import agent_rng
 from mamma_mia_env.policy import PolicyFailure, observers_for, policy_actions
+from mamma_mia_env.render.text import move_text, reveal_lines, seat_label
 from mamma_mia_env.render.view import table_view
 
 __all__ = [
-    "DEFAULT_SAVE", "SAVE_FORMAT", "AgentFailure", "Game", "SaveError", "Step", "fresh_seed",
+    "DEFAULT_SAVE", "SAVE_FORMAT", "AgentFailure", "Game", "SaveError", "Step", "bundled_counts",
+    "fresh_seed",
 ]  # fmt: skip
 
 SAVE_FORMAT = "mamma-mia-play/1"
@@ -72,9 +75,17 @@ class Game:
         others = [s for s in range(n) if s != seat]
         self.agents = {s: load_agent(specs[i % len(specs)]) for i, s in enumerate(others)}
         self.names = {s: specs[i % len(specs)] for i, s in enumerate(others)}
-        for agent in self.agents.values():
+        for s, agent in self.agents.items():
             if hasattr(agent, "check_config"):
-                agent.check_config(config)
+                try:
+                    agent.check_config(config)
+                except ValueError as exc:
+                    rules = {k: v for k, v in config.to_dict().items() if k != "num_players"}
+                    able = [a for a, counts in bundled_counts(rules).items() if counts[n] is None]
+                    raise ValueError(
+                        f"agent {self.names[s]!r} does not play {n}-player games: {exc}. "
+                        f"The bundled agents that play {n} players: {', '.join(able)}"
+                    ) from exc
         self.observers = observers_for(config, self.agents.values())
         self._replay(actions)
 
@@ -180,6 +191,20 @@ class Game:
             "finished": done,
         }
 
+    def step_lines(self, step: Step) -> list[str]:
+        """A step as the person reads it, on every screen (the terminal and the
+        browser): who did what (``render.text.move_text``: the person's own order
+        cards by name, the others' as "an order card"), every order it turned over
+        (``render.text.reveal_lines``) and the end of the round."""
+        raw = [name[:24] for name in self.seat_names()]
+        who = seat_label(step.seat, raw, you=self.seat)
+        act = self.codec.decode(step.action)
+        head = move_text(act, who, step.seat if step.seat == self.seat else None)
+        rev = step.reveal
+        said = reveal_lines(rev.get("outcomes", []), rev.get("cards_taken"), raw, self.seat)
+        lines = [head, *said]
+        return lines + ([f"Round {step.round} is over."] if step.round_end else [])
+
     def bot_action(self) -> int:
         """The action of the agent to move, asked through the one seat-policy loop
         (``mamma_mia_env.policy.policy_actions``), so every agent the tournament takes,
@@ -260,6 +285,13 @@ class Game:
         if not saved.equals(game.state):
             raise SaveError(f"{path}: field 'state' does not match the replayed actions")
         return game
+
+
+def bundled_counts(rules: dict[str, Any] | None = None) -> dict[str, dict[int, str | None]]:
+    """Each bundled agent's player counts under ``rules`` (``bots.base.player_counts``:
+    count -> ``None`` if it plays it, else its reason), for the commands that list or
+    offer agents."""
+    return {name: player_counts(load_agent(name), rules) for name in REGISTRY}
 
 
 def fresh_seed() -> int:

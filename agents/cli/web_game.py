@@ -3,9 +3,9 @@
 The page gets ``WebGame.page()`` and nothing else: the person's view of the table
 (``Game.view``, the one owner of what a seat may see), its SVG drawn from that view,
 the person's legal moves (decoded with the ``ActionCodec``) only when it is the
-person's turn, and the words of the moves played since. No other hand, no seed and
-no agent's legal moves ever go into it (``tests/cli/test_serve.py`` checks the JSON
-against the real state).
+person's turn, and every move so far in the terminal game's words
+(``Game.step_lines``). No other hand, no seed and no agent's legal moves ever go into
+it (``tests/cli/test_serve.py`` checks the JSON against the real state).
 
 ``new_game`` makes a game from the page's new-game form, each field checked.
 """
@@ -26,12 +26,9 @@ from mamma_mia_env.game.config import Config, ConfigError
 from mamma_mia_env.game.log import final_result
 from mamma_mia_env.game.record import REVEAL
 from mamma_mia_env.render.svg import KIND_COLOURS, table_svg
-from mamma_mia_env.render.text import reveal_choice_text, reveal_lines
+from mamma_mia_env.render.text import cards_text, reveal_choice_text
 
 __all__ = ["FormError", "MoveError", "WebGame", "new_game"]
-
-#: Moves kept for the page's list of recent moves (a round has well under this).
-RECENT = 60
 
 
 class FormError(ValueError):
@@ -43,14 +40,13 @@ class MoveError(ValueError):
 
 
 class WebGame:
-    """A ``Game`` with the seat that made each action, the recent moves' words and a
+    """A ``Game`` with the seat that made each action, its moves' words and a
     lock: the server handles requests in threads, one request per game at a time."""
 
     def __init__(self, game: Game) -> None:
         self.lock = threading.Lock()
         self.touched = time.monotonic()
         self.game = game
-        self.moves: list[dict[str, Any]] = []
 
     @property
     def actors(self) -> list[int]:
@@ -67,7 +63,7 @@ class WebGame:
             raise MoveError("it is not your turn: advance the agents' moves first")
         if not self.game.is_legal(action):
             raise MoveError(f"action {action!r} is not one of your legal moves now")
-        self._apply(int(action))
+        self.game.apply(int(action))
 
     def step(self) -> None:
         """One agent's move (the page shows them one by one)."""
@@ -75,30 +71,23 @@ class WebGame:
             raise MoveError("the game is over")
         if self.person_to_move():
             raise MoveError("it is your turn, not an agent's")
-        self._apply(self.game.bot_action())
-
-    def _apply(self, action: int) -> None:
-        g = self.game
-        seat = int(g.rec["seat"])
-        reveal = g.apply(action)
-        who = "You" if seat == g.seat else f"Seat {seat} ({g.names[seat]})"
-        text = g.codec.to_str(action, seat)
-        lines = reveal_lines(
-            reveal.get("outcomes", []), reveal.get("cards_taken"), g.seat_names(), g.seat
-        )
-        n = len(g.actions) - 1
-        self.moves.append({"n": n, "seat": seat, "text": f"{who}: {text}", "reveal": lines})
-        del self.moves[:-RECENT]
+        self.game.apply(self.game.bot_action())
 
     def undo(self) -> None:
         """Back to the person's previous decision (``Game.undo``: the agents' later
         moves are undone with it)."""
         if not self.game.undo():
             raise MoveError("nothing to undo: you have not moved yet")
-        i = len(self.game.actions)
-        self.moves = [m for m in self.moves if 0 <= m["n"] < i]
-        note = "You undid your last decision."
-        self.moves.append({"n": -1, "seat": self.game.seat, "text": note, "reveal": []})
+
+    def moves(self) -> list[dict[str, Any]]:
+        """Every move of the game so far in the terminal game's words
+        (``Game.step_lines``), derived from the game itself, so that a reloaded page
+        or a resumed game shows its whole move list."""
+        out = []
+        for i, step in enumerate(self.game.steps):
+            head, *rest = self.game.step_lines(step)
+            out.append({"n": i, "seat": step.seat, "text": head, "reveal": rest})
+        return out
 
     # -- what the page receives ------------------------------------------------------
     def page(self, game_id: str) -> dict[str, Any]:
@@ -118,7 +107,7 @@ class WebGame:
             "svg": table_svg(view),
             "status": "over" if over else ("you" if self.person_to_move() else "agent"),
             "can_undo": g.can_undo(),
-            "moves": self.moves,
+            "moves": self.moves(),
             "question": self._question() if self.person_to_move() else None,
             "result": _result(g, names) if over else None,
         }
@@ -138,9 +127,7 @@ class WebGame:
         if t.kind is None:
             play = "pass (play no ingredients)"
         else:
-            play = f"play {t.singles} {t.kind}" if t.singles else f"play {t.kind}"
-            if t.doubles:
-                play += f" + {t.doubles} double" if t.singles else f" {t.doubles} double"
+            play = "play " + cards_text(t.kind, t.singles, t.doubles)
         order = "no order" if t.order is None else order_name(t.order, self.game.seat)
         draw = "draw from the supply" if t.draw == "supply" else "take your order stack"
         return {"action": action, "play": play, "order": order, "draw": draw}

@@ -220,6 +220,7 @@ class Handler(BaseHTTPRequestHandler):
         s = self.server.settings
         return {
             "agents": s["choices"],
+            "plays": s["plays"],
             "players": s["players"],
             "seat": s["seat"],
             "others": s["agents"],

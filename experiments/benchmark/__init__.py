@@ -3,6 +3,8 @@
 * ``benchmark``: the envs under random play next to PettingZoo's classics;
 * ``profile_vector``: where a vector-env step's time goes;
 * ``learner_env_speed``: the learner-seat fronts against a SyncVectorEnv;
+* ``layout_speed``: the ``fixed`` observation layout against ``recall``: bytes,
+  steps/s, the fraction of the write bound;
 * ``speed``: a 10,000-game tournament of the heuristic bots, timed;
 * ``bot_speed``: the compiled bots in the vector env and in one compiled loop;
 * ``decision_speed``: the state-reading bots' time per decision;

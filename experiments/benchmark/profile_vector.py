@@ -1,6 +1,7 @@
 """Where a vector-env step spends its time: a per-part split at one batch size.
 
     python -m experiments.benchmark.profile_vector --batch 4096 --seconds 3
+    python -m experiments.benchmark.profile_vector --observation-mode fixed --players 5
 
 Plays random masked games in ``MammaMiaVectorEnv`` until the batch is mid-play, then
 times, per game and turn: the harness's action sampling, the env's action check, the
@@ -23,6 +24,7 @@ from experiments.common.output import add_output_args, output_dir, write_json
 from experiments.common.samplers import machine, sample_parallel, sample_serial
 from mamma_mia_env.envs.vector import MammaMiaVectorEnv
 from mamma_mia_env.game import kernels
+from mamma_mia_env.game.config import OBSERVATION_MODES
 from mamma_mia_env.game.engine import PARALLEL_MIN_BATCH
 from mamma_mia_env.plumbing.provenance import provenance
 
@@ -38,8 +40,10 @@ def per_call(fn: Callable[[], object], seconds: float) -> float:
     return (time.perf_counter() - start) / calls
 
 
-def profile(batch: int, seconds: float, num_players: int = 4, seed: int = 0) -> dict:
-    venv = MammaMiaVectorEnv(batch, num_players=num_players, copy=False)
+def profile(
+    batch: int, seconds: float, num_players: int = 4, seed: int = 0, mode: str = "recall"
+) -> dict:
+    venv = MammaMiaVectorEnv(batch, num_players=num_players, copy=False, observation_mode=mode)
     _obs, info = venv.reset(seed=seed)
     parallel = batch >= PARALLEL_MIN_BATCH
     sample = sample_parallel if parallel else sample_serial
@@ -93,6 +97,7 @@ def profile(batch: int, seconds: float, num_players: int = 4, seed: int = 0) -> 
     return {
         "batch": batch,
         "num_players": num_players,
+        "observation_mode": mode,
         "parallel": parallel,
         "mean_oven_len": float(data["oven_len"].mean()),
         "check_and_kernel_turns_per_s": turns / (t_check + t_kernel),
@@ -110,12 +115,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--batch", type=int, default=4096)
     ap.add_argument("--seconds", type=float, default=3.0)
     ap.add_argument("--players", type=int, default=4)
+    ap.add_argument("--observation-mode", default="recall", choices=OBSERVATION_MODES)
     add_output_args(ap, "profile_vector")
     from experiments.common.arguments import checked  # every flag checked
 
     args = checked(ap).parse_args(argv)
     t0 = time.perf_counter()
-    res = profile(args.batch, args.seconds, args.players)
+    res = profile(args.batch, args.seconds, args.players, mode=args.observation_mode)
     res["machine"] = machine()
     for key, value in res.items():
         if isinstance(value, float):

@@ -20,6 +20,7 @@ from experiments.common.output import RESULTS, ROOT
 from experiments.docs.bots import bot_kernels, bot_speed_table, search_strength_table
 from experiments.docs.champion import champion_speed, champion_strength, champion_tuning
 from experiments.docs.ladder import anchors_table, ladder_ratings
+from experiments.docs.layout import layout_speed
 from experiments.docs.training import (
     cleanrl_defaults,
     cleanrl_ppo,
@@ -270,6 +271,7 @@ BLOCKS: dict[str, Callable[[], str]] = {
     "expert_iteration_strength": expert_iteration_strength,
     "shipped_2p": shipped_2p,
     "fixed_observation_fields": fixed_observation_fields,
+    "layout_speed": layout_speed,
 }
 
 

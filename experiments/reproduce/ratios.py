@@ -72,3 +72,14 @@ def learner_env_speed_ratios(name: str, path: Path) -> dict[str, float]:
         f"{k} / SyncVectorEnv": rep[k]["median_ratio_to_sync_vector_gym"]
         for k in ("learner_vector", "sb3_vecenv")
     }
+
+
+def layout_speed_ratios(name: str, path: Path) -> dict[str, float]:
+    """The fixed layout's speed against recall's, per env, player count and batch."""
+    rows = json.loads(path.read_text())["rows"]
+    return {
+        f"{r['env']} {r['players']}p B={r['batch']} fixed / recall": r["fixed_over_recall"][
+            "median"
+        ]
+        for r in rows
+    }

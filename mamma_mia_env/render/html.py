@@ -6,7 +6,9 @@ viewer (all hands, and each seat's own view) in a compact form (each distinct pi
 stored once, ``page_data``), and its script draws the view picked in the menu. So the
 page holds no game logic, and a seat's view is drawn from exactly what ``table_view``
 lets that seat see. The captions are written here, in Python, with the one wording of
-reveals (``render.text.reveal_lines``); the final ranks are ``game.outcome``'s.
+moves and reveals (``render.text.move_text``, ``reveal_lines``, as the games say
+them; a replay names every order played, as the oven shows them); the final ranks
+are ``game.outcome``'s.
 
 Everything that comes from a log (agent names above all: they are user input) is put
 into the page escaped: the title through ``html.escape``, the data as JSON with ``<``,
@@ -21,17 +23,20 @@ here, their old home).
 from __future__ import annotations
 
 import json
+from functools import lru_cache
 from html import escape
 from importlib import resources
 from typing import Any
 
+from mamma_mia_env.game.actions import ActionCodec
 from mamma_mia_env.game.cards import INGREDIENTS
 from mamma_mia_env.game.config import Config
+from mamma_mia_env.game.engine import Engine
 from mamma_mia_env.game.observe import remembers
 from mamma_mia_env.game.outcome import delivered_and_cards, finishing_ranks
 from mamma_mia_env.game.record import REVEAL
 from mamma_mia_env.render.svg import KIND_COLOURS, ORDER_COLOUR, SHORT
-from mamma_mia_env.render.text import reveal_lines, seat_label
+from mamma_mia_env.render.text import move_text, reveal_lines, seat_label
 from mamma_mia_env.render.view import table_view
 
 
@@ -43,9 +48,15 @@ def step_caption(log: dict[str, Any], i: int) -> str:
         seats = ", ".join(f"{seat_label(s, names)}: {INGREDIENTS[s]}" for s in range(n))
         return f"Deal. Personal ingredients: {seats}"
     ev = log["events"][i - 1]
-    text = f"Round {ev['round']}: {seat_label(ev['seat'], names)} {ev['text']}"
+    act = _codec(Config.from_kwargs(**log["config"])).decode(ev["action"])
+    text = f"Round {ev['round']}: " + move_text(act, seat_label(ev["seat"], names), ev["seat"])
     reveal = reveal_lines(ev.get("reveal", []), ev.get("cards_taken"), names)
     return "\n".join([text, *reveal])
+
+
+@lru_cache(maxsize=8)
+def _codec(config: Config) -> ActionCodec:
+    return ActionCodec(Engine(config))
 
 
 def reveal_starts(log: dict[str, Any]) -> list[int]:

@@ -10,7 +10,8 @@ from typing import Any
 
 import numpy as np
 
-from mamma_mia_env.game.cards import INGREDIENTS
+from mamma_mia_env.game.actions import RevealAction, TurnAction
+from mamma_mia_env.game.cards import INGREDIENTS, order_name
 from mamma_mia_env.render.view import table_view
 
 
@@ -28,12 +29,7 @@ def _cards(counts: list[list[int]]) -> str:
 def _oven_entry(entry: dict[str, Any]) -> str:
     if "order" in entry:
         return f"seat {entry['seat']}: order [{entry['order']}]"
-    kind = INGREDIENTS[entry["kind"]]
-    s, d = entry["s"], entry["d"]
-    text = f"{s} {kind}" if s else ""
-    if d:
-        text += (" + " if s else "") + f"{d} double {kind}"
-    return f"seat {entry['seat']}: {text}"
+    return f"seat {entry['seat']}: {cards_text(INGREDIENTS[entry['kind']], entry['s'], entry['d'])}"
 
 
 def _oven_lines(view: dict[str, Any]) -> list[str]:
@@ -124,6 +120,31 @@ def reveal_lines(
     if cards_taken and sum(o["delivered"] for o in outcomes) > 1:
         lines.append(f"  cards taken by this step's deliveries: {_card_counts(cards_taken)}")
     return lines
+
+
+def cards_text(kind: str, singles: int, doubles: int) -> str:
+    """Cards of one ingredient by name: "3 pepper + 1 double pepper"."""
+    parts = [f"{singles} {kind}"] if singles else []
+    return " + ".join(parts + ([f"{doubles} double {kind}"] if doubles else []))
+
+
+def move_text(act: TurnAction | RevealAction, who: str, personal: int | None = None) -> str:
+    """One move in words, the one wording of moves for the terminal game, the browser
+    game and the replays: "builder (seat 1): played 1 pepper, an order card, drew from
+    the supply"; "you decided: deliver as pepper". ``who``: the actor as
+    ``seat_label`` calls it. ``personal``: the actor's personal ingredient (its seat),
+    to name the order card it played; ``None`` says "an order card" (the games name
+    only the person's own, as the table beside them shows the oven)."""
+    if isinstance(act, RevealAction):
+        return f"{who} decided: " + (act.choice if act.kind is None else f"deliver as {act.kind}")
+    play = "passed"
+    if act.kind is not None:
+        play = "played " + cards_text(act.kind, act.singles, act.doubles)
+    if act.order is not None:
+        name = None if personal is None else order_name(act.order, personal)
+        play += ", an order card" if name is None else f", order [{name}]"
+    draw = ", drew from the supply" if act.draw == "supply" else ", took their order stack"
+    return f"{who}: {play}{draw}"
 
 
 def reveal_choice_text(choice: dict[str, Any]) -> str:

@@ -122,6 +122,45 @@ def test_a_whole_game_at_80x24(tmp_path):
     assert seen["Play an order card too?"] >= 3 and seen["Game over."] == 1
 
 
+@needs_tmux
+def test_a_whole_5_player_game_at_80x24(tmp_path):
+    """The largest table in the smallest terminal: every screen fits, the oven shows
+    many plays once it holds them (the rows the moves leave are its), and the game-over
+    lines name every seat with its score, wrapped, never cut."""
+    others = "builder,counter,random,hoarder"
+    screen = _play(["--players", "5", "--agents", others, "--seed", "3", "--delay", "0",
+                    "--save", str(tmp_path / "s.json")], tmp_path)  # fmt: skip
+    seats = ["you", *[f"{a} (seat {i})" for i, a in enumerate(others.split(","), 1)]]
+    last, most_shown, turns = "", 0, 0
+    try:
+        for _ in range(600):
+            rows = _next(screen, last)
+            last = text = "\n".join(rows)
+            if re.search(EXIT, text):
+                break
+            _check_rows(rows)
+            if "which ingredient cards" in text:
+                turns += 1
+                oven = rows[rows.index(next(r for r in rows if r.startswith("Oven"))) :]
+                oven = oven[: next(i for i, r in enumerate(oven) if "· hand" in r)]
+                plays = int(re.search(r"Oven \((\d+) plays", oven[0]).group(1))
+                shown = sum(len(re.findall(r"(?:you|seat \d): ", r)) for r in oven)
+                assert shown == plays or shown >= 9, text  # 80x24 holds a dozen plays
+                most_shown = max(most_shown, shown)
+                assert "Moves (newest last):" in text
+            if "Game over." in text:
+                said = " ".join(" ".join(text[text.index("Game over.") :].split("\n")).split())
+                for name in seats:
+                    assert re.search(rf"{re.escape(name)} \d+[,.]", said), (name, said)
+                assert re.search(r"Winner: .+\.", said), said
+            screen.send(*([_answer(rows), "Enter"] if re.search(ASKS, text) else [" "]))
+        else:
+            pytest.fail("the game did not end")
+    finally:
+        screen.close()
+    assert "[exit 0]" in text and turns > 15 and most_shown >= 9
+
+
 def _first_question(screen: terminal.Screen, last: str = "") -> list[str]:
     """Answer until the next turn's first question (summaries: a key)."""
     while True:
@@ -241,16 +280,18 @@ def test_resume_checks_the_saved_state(tmp_path):
 
 def write_screenshots(out: str) -> None:
     """The pictures in README.md and docs/PLAY.md, taken from the game in an 80x24 tmux
-    terminal: a turn of a 3-player game and seat 0's reveal decision of the whole-game
-    test (``python tests/cli/test_play_tty.py --write``)."""
+    terminal: a turn of a 5-player game late in a round (the oven on every row the
+    moves leave) and seat 0's reveal decision of the whole-game test
+    (``python tests/cli/test_play_tty.py --write``)."""
     import tempfile
 
     with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as tmp:
-        args = ["--players", "3", "--agents", "builder,counter", "--seed", "7", "--delay", "0"]
+        others = "builder,counter,random,hoarder"
+        args = ["--players", "5", "--agents", others, "--seed", "3", "--delay", "0"]
         screen = _play([*args, "--save", f"{tmp}/s.json"], tmp)
         try:
             rows = _first_question(screen)
-            for _ in range(7):
+            for _ in range(5):
                 for question in ("Play an order card too", "refill your hand"):
                     screen.send(_answer(rows), "Enter")
                     rows = screen.wait(question)

@@ -75,7 +75,7 @@ def test_stepping_through_a_game_at_80x24(tmp_path, log_file, log) -> None:
         rows = _after(screen, "x", "unknown key 'x'")  # said, on a whole screen
         assert rows[0].lstrip().startswith("Round ")
         rows = _after(screen, "e", rf"step {last}/{last}")
-        assert any("Game over: delivered" in r for r in rows)
+        assert any("Game over. Delivered orders:" in r for r in rows)
         rows = _after(screen, "n", rf"step {last}/{last}")  # stays at the end
         rows = _after(screen, "s", rf"step 0/{last}")
         rows = _after(screen, "q", r"\[exit 0\]")

@@ -79,7 +79,7 @@ def test_a_whole_game_in_chromium(driver, tmp_path):
                 undone = True
                 assert len(web.game.actions) < len(before)
                 assert web.game.actions == before[: len(web.game.actions)]
-                assert "You undid" in driver.find_element("id", "moves").text
+                assert "Undone" in driver.find_element("id", "message").text
                 continue
             if moves == 8 and not probed:
                 probed = True

@@ -51,3 +51,60 @@ def test_vector_profile_splits_a_step_into_its_parts(tmp_path: Path) -> None:
         assert all(res[k] > 0 for k in res if k.startswith(parts))
         assert res["serial_rules_us_per_game"] >= 0  # a difference of two timings
         assert res["mean_oven_len"] > 0
+
+
+def test_layout_speed_measures_both_layouts_in_one_run(tmp_path: Path) -> None:
+    import json
+
+    from experiments.benchmark import layout_speed
+    from experiments.docs.layout import layout_speed_block
+    from mamma_mia_env.game.observe import observation_size
+
+    assert layout_speed.main(["--quick", "--out", str(tmp_path)]) == 0
+    doc = json.loads((tmp_path / "layout_speed.json").read_text())
+    rows = doc["rows"]
+    assert {(r["env"], r["batch"]) for r in rows} == {
+        (kind, b) for kind in ("vector", "learner") for b in (8, 256)
+    }
+    for r in rows:
+        n, rc, fx = r["players"], r["recall"], r["fixed"]
+        assert (rc["obs_dtype"], rc["obs_bytes"]) == ("float32", 4 * observation_size(n, "recall"))
+        assert (fx["obs_dtype"], fx["obs_bytes"]) == ("uint8", observation_size(n, "fixed"))
+        assert fx["step_bytes"] - fx["obs_bytes"] == rc["step_bytes"] - rc["obs_bytes"] > 0
+        assert r["obs_bytes_fixed_over_recall"] == round(fx["obs_bytes"] / rc["obs_bytes"], 4)
+        ratios = r["fixed_over_recall"]
+        assert len(ratios["each"]) == doc["settings"]["rounds"] and ratios["median"] > 0
+        for side in (rc, fx):
+            assert side["turns_per_s"] > 0
+            if r["env"] == "vector":  # the write bound is timed beside the vector env only
+                # (no order of the two speeds is asserted: a loaded machine can stall a slice)
+                assert side["write_bound_turns_per_s"] > 0
+                fraction = side["fraction_of_write_bound"]
+                assert len(fraction["each"]) == doc["settings"]["rounds"]
+                assert fraction["quartiles"][0] <= fraction["median"] <= fraction["quartiles"][1]
+            else:
+                assert "write_bound_turns_per_s" not in side
+    text = layout_speed_block(doc)
+    assert "462 B (uint8)" in text and "of the write bound" in text
+
+
+@pytest.mark.parametrize("flag", [["--players", "6"], ["--envs", "aec"], ["--seconds", "0"]])
+def test_layout_speed_refuses_bad_flags(flag: list[str], tmp_path: Path) -> None:
+    from experiments.benchmark import layout_speed
+
+    with pytest.raises(SystemExit) as stop:
+        layout_speed.main([*flag, "--out", str(tmp_path)])
+    assert stop.value.code == 2
+    assert not any(tmp_path.iterdir())  # refused before measuring or writing
+
+
+def test_vector_profile_takes_the_observation_mode(tmp_path: Path) -> None:
+    import json
+
+    from experiments.benchmark import profile_vector
+
+    argv = ["--batch", "8", "--seconds", "0.05", "--observation-mode", "fixed", "--players", "5"]
+    assert profile_vector.main([*argv, "--out", str(tmp_path)]) == 0
+    res = json.loads((tmp_path / "profile_vector.json").read_text())
+    assert (res["observation_mode"], res["num_players"]) == ("fixed", 5)
+    assert res["serial_observe_us_per_game"] > 0

@@ -68,6 +68,8 @@ function fillSeats() {
   seat.replaceChildren();
   for (let s = 0; s < n; s++) option(seat, s, `seat ${s}`);
   seat.value = keep;
+  // only the agents that play n players (each agent says which counts it plays)
+  const able = setup.agents.filter((a) => setup.plays[a].includes(n));
   const box = $("opponents");
   box.replaceChildren();
   for (let i = 0; i < n - 1; i++) {
@@ -75,15 +77,21 @@ function fillSeats() {
     label.textContent = `Opponent ${i + 1} `;
     const sel = document.createElement("select");
     sel.className = "agent";
-    for (const a of setup.agents) option(sel, a, a);
-    sel.value = setup.others[i % setup.others.length];
+    for (const a of able) option(sel, a, a);
+    const wanted = setup.others[i % setup.others.length];
+    sel.value = able.includes(wanted) ? wanted : able[0];
     label.appendChild(sel);
     box.appendChild(label);
   }
+  const left = setup.agents.filter((a) => !able.includes(a));
+  $("not-offered").textContent = left.length
+    ? `Not offered for ${n} players: ${left.map((a) => `${a} (plays ${setup.plays[a].join(", ") || "none"})`).join(", ")}.`
+    : "";
 }
 
 function showSetup() {
   page = null;
+  remember(null);
   $("game").hidden = true;
   $("setup").hidden = false;
   $("status").textContent = "Choose the players";
@@ -91,8 +99,21 @@ function showSetup() {
 }
 
 // -- the game ---------------------------------------------------------------------------
+// The game's id stays in the address (#game=ID), so a reload comes back to the game in
+// progress: the game lives on the server, which sends this seat's view only.
+function remember(id) {
+  const want = id ? `#game=${id}` : "";
+  if (location.hash !== want) history.replaceState(null, "", want || location.pathname);
+}
+
+function remembered() {
+  const m = /^#game=([A-Za-z0-9_-]{8,64})$/.exec(location.hash);
+  return m ? m[1] : null;
+}
+
 function show(p) {
   page = p;
+  remember(p.id);
   $("setup").hidden = true;
   $("game").hidden = false;
   $("table").innerHTML = p.svg;  // the server's SVG of the person's view (text escaped)
@@ -112,7 +133,7 @@ function show(p) {
   }
   const v = p.view;
   const who = p.status === "you" ? "your move" : p.status === "agent"
-    ? `seat ${v.to_act} (${p.names[v.to_act]}) is moving…` : "game over";
+    ? `${p.names[v.to_act]} (seat ${v.to_act}) is moving…` : "game over";
   $("status").textContent = `You are seat ${p.seat} (${p.personal[p.seat]}) · round ${v.round}/3 · ${who}`;
   $("undo").disabled = !p.can_undo || p.status === "agent";
   showHand(p);
@@ -213,7 +234,7 @@ function showResult(p) {
     }
     body.appendChild(tr);
   });
-  const names = p.result.winners.map((s) => (s === p.seat ? "you" : `seat ${s} (${p.names[s]})`));
+  const names = p.result.winners.map((s) => (s === p.seat ? "you" : `${p.names[s]} (seat ${s})`));
   $("winners").textContent = names.length ? `Winner${names.length > 1 ? "s" : ""}: ${names.join(", ")}` : "No winner";
 }
 
@@ -292,15 +313,17 @@ window.addEventListener("DOMContentLoaded", async () => {
     guarded(async () => say((await call("POST", `/api/games/${page.id}/save`, {})).message, true));
   });
   $("again").addEventListener("click", showSetup);
-  if (setup.open) {
+  // the game in the address (a reload), else the one --resume opened
+  let failed = null;
+  for (const id of [remembered(), setup.open].filter(Boolean)) {
     try {
-      show(await call("GET", `/api/games/${setup.open}`));
+      show(await call("GET", `/api/games/${id}`));
       advance();
+      return;
     } catch (e) {
-      say(e.message);
-      showSetup();
+      failed = failed || e;
     }
-  } else {
-    showSetup();
   }
+  showSetup();
+  if (failed) say(`${failed.message}. Start a new game, or resume the last saved one.`);
 });
