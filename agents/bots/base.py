@@ -45,7 +45,12 @@ from mamma_mia_env.game.actions import n_turn_actions
 from mamma_mia_env.game.cards import N_REVEAL_ACTIONS, order_need_table, play_table
 from mamma_mia_env.game.config import OBSERVATION_MODES, PARAMETERS, Config
 from mamma_mia_env.game.observe import observation_size, observation_slices
+from mamma_mia_env.game.record import MAX_SEATS
 from mamma_mia_env.plumbing.arguments import ArgumentTypeError, as_array, as_int
+
+#: the 'fixed' observation: one size for every player count, seats flagged present
+FIXED_SIZE = observation_size(MAX_SEATS, "fixed")
+FIXED_SEATS_PRESENT = observation_slices(MAX_SEATS, "fixed")["seat_present"]
 
 
 class Agent:
@@ -209,8 +214,10 @@ class GameInfo:
 
 
 @lru_cache(maxsize=64)
-def game_info(obs_dim: int, n_actions: int) -> GameInfo:
-    """The ``GameInfo`` of observations of size ``obs_dim`` and masks of ``n_actions``."""
+def game_info(obs_dim: int, n_actions: int, seats_present: int = 0) -> GameInfo:
+    """The ``GameInfo`` of observations of size ``obs_dim`` and masks of ``n_actions``;
+    the 'fixed' layout has one size for every count, so its count is ``seats_present``
+    (the rows' ``seat_present`` flags, counted by ``check_batch``)."""
     found = [
         (n, mode)
         for n in range(2, 6)
@@ -218,10 +225,7 @@ def game_info(obs_dim: int, n_actions: int) -> GameInfo:
         if observation_size(n, mode) == obs_dim
     ]
     if found and all(mode == "fixed" for _, mode in found):
-        raise ValueError(
-            f"observations of size {obs_dim} are 'fixed' ones, which do not say the player "
-            "count: these agents read 'recall' or 'top_card' observations"
-        )
+        found = [(n, mode) for n, mode in found if n == seats_present]
     if len(found) != 1:
         raise ValueError(
             f"observations: no Mamma Mia! observation has size {obs_dim} (one row per game)"
@@ -245,6 +249,23 @@ def game_info(obs_dim: int, n_actions: int) -> GameInfo:
     raise ValueError(
         f"masks: no Mamma Mia! action space has {n_actions} actions (one row per game)"
     )
+
+
+def _seats_present(observations: np.ndarray) -> int:
+    """The player count of a batch of 'fixed' observations (0 for other sizes): the seat
+    slots flagged present, the same in every row."""
+    if observations.shape[1] != FIXED_SIZE or not len(observations):
+        return 0
+    flags = observations[:, FIXED_SEATS_PRESENT]
+    if not np.isin(flags, (0, 1)).all():
+        raise ValueError("observations: the 'fixed' layout's seat_present flags must be 0 or 1")
+    counts = np.unique(flags.sum(axis=1))
+    if len(counts) != 1 or not 2 <= counts[0] <= MAX_SEATS:
+        raise ValueError(
+            f"observations: one act_batch call takes games of one player count, got seats "
+            f"present {sorted(counts.tolist())} (call it once per count)"
+        )
+    return int(counts[0])
 
 
 def check_batch(
@@ -278,7 +299,7 @@ def check_batch(
         )
     if values:
         check_values(observations)
-    info = game_info(observations.shape[1], masks.shape[1])
+    info = game_info(observations.shape[1], masks.shape[1], _seats_present(observations))
     if seats is not None:
         seats = as_array(seats, "seats").reshape(-1)
         if seats.dtype.kind not in "iu":  # 1.7 is no seat (astype would read it as 1)

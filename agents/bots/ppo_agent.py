@@ -64,15 +64,13 @@ class PPOAgent(Agent):
         self.deterministic = deterministic
         self._policies: dict[int, NumpyPolicy] = {}
         self._path = path
-        if isinstance(path, NumpyPolicy):
-            self._policies[path.num_players] = path
-        elif path is not None:
-            if not isinstance(path, (str, os.PathLike)):
+        if path is not None:
+            if not isinstance(path, (str, os.PathLike, NumpyPolicy)):
                 raise TypeError(
                     f"PPOAgent path must be a policy file path or a NumpyPolicy, got {path!r}"
                 )
-            pol = NumpyPolicy.load(path)
-            self._policies[pol.num_players] = pol
+            pol = path if isinstance(path, NumpyPolicy) else NumpyPolicy.load(path)
+            self._policies = {n: pol.for_count(n) for n in pol.counts}
         if self._policies:
             pol = next(iter(self._policies.values()))
             self.observation_mode = pol.observation_mode
@@ -82,10 +80,7 @@ class PPOAgent(Agent):
     def policy(self, num_players: int) -> NumpyPolicy:
         if num_players not in self._policies:
             if self._path is not None:
-                pol = next(iter(self._policies.values()))
-                raise ValueError(
-                    f"the policy {pol.source!r} plays {pol.num_players} players, not {num_players}"
-                )
+                next(iter(self._policies.values())).for_count(num_players)  # raises: not one
             path = default_policy_path(num_players)
             if not path.exists():
                 shipped = sorted(p.name for p in POLICY_DIR.glob("ppo_*p.npz"))

@@ -33,6 +33,8 @@ metadata of the right types. Anything else is a ``PolicyFileError`` naming the f
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import io
 import json
 import os
@@ -75,12 +77,16 @@ def _check_meta(meta: Any) -> None:
     if meta.get("activation") not in ACTIVATIONS:
         act = meta.get("activation")
         raise ValueError(f"meta activation must be one of {ACTIVATIONS}, got {act!r}")
-    n = meta.get("num_players")
-    if isinstance(n, bool) or not isinstance(n, int) or not 2 <= n <= 5:
-        raise ValueError(f"meta num_players must be an int 2-5, got {n!r}")
     mode = meta.get("observation_mode", "recall")
     if mode not in OBSERVATION_MODES:
         raise ValueError(f"meta observation_mode must be one of {OBSERVATION_MODES}, got {mode!r}")
+    n = meta.get("num_players")
+    counts = n if isinstance(n, list) and mode == "fixed" else [n]
+    if not counts or not all(type(c) is int and 2 <= c <= 5 for c in counts):
+        several = " (a list of them with observation_mode 'fixed')"
+        raise ValueError(f"meta num_players must be an int 2-5{several}, got {n!r}")
+    if counts != sorted(set(counts)):
+        raise ValueError(f"meta num_players must list each count once, in order, got {n!r}")
     for key in ("double_ingredients", "canonical"):
         if key in meta and not isinstance(meta[key], bool):
             raise ValueError(f"meta {key} must be true or false, got {meta[key]!r}")
@@ -152,7 +158,11 @@ class NumpyPolicy:
         _check_meta(meta)
         arrays = _check_arrays(arrays)
         self.meta = meta
-        self.num_players = meta["num_players"]
+        n = meta["num_players"]
+        #: the player counts it plays: one, or several for a network of the fixed layout
+        #: (one size for every count), each played through ``for_count``
+        self.counts: tuple[int, ...] = tuple(n) if isinstance(n, list) else (n,)
+        self.num_players = self.counts[0]
         self.observation_mode = meta.get("observation_mode", "recall")
         self.config = Config(
             num_players=self.num_players,
@@ -216,6 +226,22 @@ class NumpyPolicy:
             for w, b in [*self.layers, (self.w_out, self.b_out)]
         ]
         self._scale64 = self.scale.astype(np.float64)
+
+    def for_count(self, num_players: int) -> NumpyPolicy:
+        """This network at a ``num_players`` table (one of ``counts``): the same weights,
+        with that count's seat relabelling (``SeatCanonicalizer``)."""
+        if num_players not in self.counts:
+            raise ValueError(
+                f"the policy {self.source!r} plays {' or '.join(map(str, self.counts))} "
+                f"players, not {num_players}"
+            )
+        if num_players == self.num_players:
+            return self
+        other = copy.copy(self)
+        other.num_players = num_players
+        other.config = dataclasses.replace(self.config, num_players=num_players)
+        other.canon = SeatCanonicalizer(other.config)
+        return other
 
     @classmethod
     def load(cls, path: str | os.PathLike) -> NumpyPolicy:

@@ -46,7 +46,10 @@ def policy_from_mlp(
             arrays[f"b{i}"] = lin.bias.detach().cpu().numpy().copy()
         arrays["w_out"] = out.weight.detach().cpu().numpy().T.copy()
         arrays["b_out"] = out.bias.detach().cpu().numpy().copy()
-    layout = observation_layout(int(meta["num_players"]), meta.get("observation_mode", "recall"))
+    n = meta["num_players"]  # several: the fixed layout, the same at every count
+    layout = observation_layout(
+        n[0] if isinstance(n, list) else n, meta.get("observation_mode", "recall")
+    )
     full = {
         "format": FORMAT,
         "activation": activation,
@@ -66,24 +69,27 @@ def policy_from_cleanrl(agent: Any, meta: dict[str, Any], scale: np.ndarray) -> 
     return policy_from_mlp(modules[:-1], modules[-1], meta, scale)
 
 
-def init_problem(policy: NumpyPolicy, num_players: int, hidden: int) -> str | None:
-    """Why ``policy`` cannot be the starting actor of a ``num_players`` learner with two
-    tanh hidden layers of ``hidden`` units (None: it can). It must read the learner's
-    whole canonical recall observation, scaled as the learner env scales it; its two
-    hidden layers may be narrower, of equal widths (:func:`load_actor` widens them)."""
+def init_problem(
+    policy: NumpyPolicy, counts: tuple[int, ...], mode: str, hidden: int
+) -> str | None:
+    """Why ``policy`` cannot be the starting actor of a learner of the player ``counts``
+    and observation ``mode`` with two tanh hidden layers of ``hidden`` units (None: it
+    can). It must read the learner's whole canonical observation, scaled as the learner
+    env scales it; its two hidden layers may be narrower, of equal widths
+    (:func:`load_actor` widens them)."""
     from mamma_mia_env.game.symmetry import obs_scale
 
     widths, activation = [w.shape[1] for w, _ in policy.layers], policy.meta["activation"]
-    if policy.num_players != num_players:
-        return f"it plays {policy.num_players} players, the run {num_players}"
-    if policy.observation_mode != "recall" or not policy.canonical or policy.select is not None:
-        return "it does not read the learner's whole canonical recall observation"
+    if policy.observation_mode != mode or not policy.canonical or policy.select is not None:
+        return f"it does not read the learner's whole canonical {mode} observation"
+    if mode != "fixed" and policy.counts != counts:  # a fixed layout's network fits any count
+        return f"it plays {policy.num_players} players, the run {counts[0]}"
     if policy.meta.get("double_ingredients", False):
         return "it was trained with the double-ingredients variant"
     if activation != "tanh" or len(widths) != 2 or not widths[0] == widths[1] <= hidden:
         return (f"its hidden layers are {widths} ({activation}), the agent's two of "
                 f"--hidden {hidden} (tanh; a file's may be narrower, of equal widths)")  # fmt: skip
-    if not np.allclose(policy.scale, obs_scale(num_players, "recall")):
+    if not np.allclose(policy.scale, obs_scale(counts[0], mode)):
         return "its observation scale is not the learner env's"
     return None
 

@@ -216,7 +216,6 @@ def plot_wall_curve(
     rows: list[dict[str, Any]],
     curve: list[dict[str, Any]],
     opponents: tuple[str, str],
-    num_players: int,
     spans: tuple[float, float],
     title: str,
     path: Path,
@@ -225,26 +224,31 @@ def plot_wall_curve(
     evaluations' opponent with their 95% intervals, the share of training games won
     against the training opponents, ``opponents`` = (evaluations', training's), and the
     ``spans`` = (warm start seconds, wall budget minutes), if any), and the same over env
-    steps; the dotted line is the ten-minute preset's target against ``builder`` (60%)
-    when that is the evaluations' opponent, else chance."""
+    steps, one series per player count (``curve`` entries carry ``num_players``); the
+    dotted line, for one count, is the ten-minute preset's target against ``builder``
+    (60%) when that is the evaluations' opponent, else chance."""
     import numpy as np
 
     from experiments.common.output import short_name
 
     (rival, opponent), (bc_seconds, budget) = opponents, spans
-    line = 0.6 if rival == "builder" else 1.0 / num_players
+    counts = sorted({c["num_players"] for c in curve})
     fig, (left, right) = subplots(1, 2, figsize=(11, 3.8))
     for ax, key, scale, label in ((left, "wall_seconds", 60.0, "wall time (minutes)"),
                                   (right, "global_step", 1.0, "env steps")):  # fmt: skip
-        if curve:
-            x = np.array([c[key] for c in curve]) / scale
-            y = np.array([c["win_rate"] for c in curve])
-            err = [y - [c["win_rate_low"] for c in curve], [c["win_rate_high"] for c in curve] - y]
+        for n in counts:
+            points = [c for c in curve if c["num_players"] == n]
+            x = np.array([c[key] for c in points]) / scale
+            y = np.array([c["win_rate"] for c in points])
+            err = [y - [c["win_rate_low"] for c in points],
+                   [c["win_rate_high"] for c in points] - y]  # fmt: skip
             ax.errorbar(x, y, yerr=err, marker="o", capsize=3,
-                        label=f"evaluation vs {short_name(rival)} (argmax)")  # fmt: skip
+                        label=f"evaluation vs {short_name(rival)}, {n}p (argmax)")  # fmt: skip
         ax.plot([r[key] / scale for r in rows], [r["win"] for r in rows], alpha=0.5,
                 label=f"training games vs {short_name(opponent)} (sampled)")  # fmt: skip
-        ax.axhline(line, color="k", linestyle=":", linewidth=1)
+        if len(counts) == 1:
+            line = 0.6 if rival == "builder" else 1.0 / counts[0]
+            ax.axhline(line, color="k", linestyle=":", linewidth=1)
         ax.set_xlabel(label)
         ax.set_ylabel("win rate")
     if bc_seconds > 0:

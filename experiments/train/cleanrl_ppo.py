@@ -29,6 +29,7 @@ from __future__ import annotations
 import argparse
 import csv
 import dataclasses
+import functools
 import io
 import json
 import os
@@ -46,6 +47,7 @@ from gymnasium.wrappers.vector import RecordEpisodeStatistics
 from tqdm import tqdm
 
 from experiments.common.arguments import agent_problems, checked
+from experiments.common.env_workers import EnvWorkers, Step
 from experiments.common.evaluation import (
     CURVE_SEED,
     FINAL_SEED,
@@ -74,9 +76,21 @@ class Args:
     torch_deterministic: bool = True
     threads: int = 1
     """torch's and numba's threads (on a loaded 2-core machine 2 made the update slower)"""
+    env_workers: int = 0
+    """0: the games step in this process, between the policy's passes; 2 or more: split
+    over that many worker processes, each group stepping while the policy computes
+    another's actions (both cores busy; other deals than 0's for the same seed)"""
+    env_alone_seconds: float = 5.0
+    """after training, step the same env alone (random legal actions, in this process, at
+    num_envs) for this long: the honest reference of the throughput (0: skip)"""
 
     # the game
-    num_players: int = 2
+    num_players: str = "2"
+    """the player count, or several comma-separated ("2,3,4,5"): one network for them all,
+    every batch holding games of each count in turn (needs --observation-mode fixed)"""
+    observation_mode: str = "recall"
+    """the learner's observation: 'recall' (its size depends on the count) or 'fixed' (462
+    uint8 values at every count)"""
     opponent: str = "builder"
     """the opponents: a bundled bot's name, 'random' or an import path ('package.module:
     factory'); several, comma-separated: a pool each training game draws from uniformly"""
@@ -140,6 +154,11 @@ class Args:
     num_iterations: int = 0
 
     @property
+    def counts(self) -> tuple[int, ...]:
+        """The player counts trained (``--num-players``; checked by ``parse_args``)."""
+        return tuple(int(n) for n in self.num_players.split(","))
+
+    @property
     def pool(self) -> list[str]:
         """The training opponents: one spec, or several comma-separated."""
         return [name.strip() for name in self.opponent.split(",")]
@@ -156,15 +175,17 @@ class Args:
 #: against the search bot, in two legs of fine-tuning from the ten-minute policy: first
 #: against a cheap search it can learn to beat, then, widened to 256 units (the same
 #: policy to start), against a pool of that and the full search bot.
+#: ``all-counts``: one network (the fixed observation) for 2, 3, 4 and 5 players against
+#: builder, every batch holding a quarter of each count, the env in two worker processes.
 PRESETS: dict[str, dict[str, Any]] = {
     "ten-minutes": {
-        "name": "2p_ten_minutes", "num_players": 2, "opponent": "builder",
+        "name": "2p_ten_minutes", "num_players": "2", "opponent": "builder",
         "total_timesteps": 6_000_000, "num_envs": 128, "warm_start_games": 10_000,
         "warm_start_epochs": 2, "wall_minutes": 10.0, "curve_every": 500_000,
         "final_games": 2000,
     },
     "vs-search-1": {
-        "name": "2p_vs_search_1", "num_players": 2,
+        "name": "2p_vs_search_1", "num_players": "2",
         "opponent": "experiments.common.opponents:search_4x3", "eval_opponent": "search",
         "init_policy": "experiments/results/cleanrl_ppo/cleanrl_ppo_2p_ten_minutes.npz",
         "total_timesteps": 6_000_000, "learning_rate": 3e-4, "update_epochs": 4,
@@ -172,13 +193,20 @@ PRESETS: dict[str, dict[str, Any]] = {
         "final_games": 2000,
     },
     "vs-search-2": {
-        "name": "2p_vs_search_2", "num_players": 2,
+        "name": "2p_vs_search_2", "num_players": "2",
         "opponent": "experiments.common.opponents:search_4x3,search", "eval_opponent": "search",
         "init_policy": "experiments/results/cleanrl_ppo/cleanrl_ppo_2p_vs_search_1.npz",
         "hidden": 256,
         "seed": 2, "total_timesteps": 3_000_000, "learning_rate": 3e-4, "update_epochs": 4,
         "num_envs": 128, "threads": 2, "wall_minutes": 25.0, "curve_every": 250_000,
         "final_games": 2000,
+    },
+    "all-counts": {
+        "name": "all_counts", "num_players": "2,3,4,5", "observation_mode": "fixed",
+        "opponent": "builder", "hidden": 256, "total_timesteps": 100_000_000,
+        "num_envs": 256, "warm_start_games": 20_000, "warm_start_epochs": 2,
+        "env_workers": 2, "wall_minutes": 45.0, "curve_every": 4_000_000,
+        "curve_games": 200, "final_games": 2000,
     },
 }  # fmt: skip
 
@@ -200,7 +228,11 @@ def parse_args(argv: list[str] | None = None) -> tuple[Args, argparse.Namespace]
         + ("warm_start_epochs",)
         if getattr(args, name) < 1
     ]
-    problems += check_agents(args) + check_init_policy(args)
+    if args.env_workers < 0 or args.env_workers == 1 or args.env_workers > args.num_envs:
+        problems.append("--env-workers must be 0 (no workers) or 2 to --num-envs")
+    count_problems = check_counts(args)
+    problems += count_problems + check_agents(args)
+    problems += [] if count_problems else check_init_policy(args)
     if not 0 < args.learning_rate < 1:
         problems.append("--learning-rate must be in (0, 1)")
     if not (0 <= args.gamma <= 1 and 0 <= args.gae_lambda <= 1):
@@ -218,6 +250,20 @@ def parse_args(argv: list[str] | None = None) -> tuple[Args, argparse.Namespace]
     if problems:
         parser.error("; ".join(problems))
     return args, ns
+
+
+def check_counts(args: Args) -> list[str]:
+    """``--num-players``: counts 2-5, each once, in order; several only with the fixed
+    observation (the other layouts' sizes differ between counts)."""
+    parts = args.num_players.split(",")
+    if not all(p.strip() in ("2", "3", "4", "5") for p in parts) or len(set(parts)) < len(parts):
+        return [f"--num-players {args.num_players!r}: a count 2-5, or several comma-separated "
+                "(each once)"]  # fmt: skip
+    if args.observation_mode not in ("recall", "fixed"):
+        return [f"--observation-mode {args.observation_mode!r}: 'recall' or 'fixed'"]
+    if len(parts) > 1 and args.observation_mode != "fixed":
+        return ["several --num-players need --observation-mode fixed (one size for every count)"]
+    return []
 
 
 def check_agents(args: Args) -> list[str]:
@@ -244,7 +290,8 @@ def check_init_policy(args: Args) -> list[str]:
     if args.warm_start_games:
         return ["--init-policy and --warm-start-games both set the starting actor: give one"]
     try:
-        problem = init_problem(NumpyPolicy.load(args.init_policy), args.num_players, args.hidden)
+        policy = NumpyPolicy.load(args.init_policy)
+        problem = init_problem(policy, args.counts, args.observation_mode, args.hidden)
     except (OSError, PolicyFileError) as exc:
         return [f"--init-policy: {str(exc).splitlines()[0]}"]
     return [f"--init-policy {args.init_policy}: {problem}"] if problem else []
@@ -391,10 +438,12 @@ def make_env(args: Args, num_envs: int) -> MammaMiaLearnerVectorEnv:
     opponents: Any = [load_agent(name) for name in args.pool]
     if len(opponents) == 1:
         opponents = None if args.pool[0] == "random" else opponents[0]
+    counts = args.counts  # several: game i of the batch has count i mod len(counts)
+    players = counts[0] if len(counts) == 1 else [counts[i % len(counts)] for i in range(num_envs)]
     return MammaMiaLearnerVectorEnv(
         num_envs, opponents=opponents, learner_seat=args.learner_seat,
-        opponent_delivery_penalty=args.opponent_delivery_penalty,
-        num_players=args.num_players, reward_mode=args.reward_mode,
+        opponent_delivery_penalty=args.opponent_delivery_penalty, num_players=players,
+        reward_mode=args.reward_mode, observation_mode=args.observation_mode,
     )  # fmt: skip
 
 
@@ -407,10 +456,15 @@ def warm_start(args: Args, agent: Agent) -> tuple[list[dict], dict[str, float]]:
     from mamma_mia_agents import load_agent
     from mamma_mia_env.game.config import Config
 
-    config = Config(num_players=args.num_players, reward_mode=args.reward_mode)
-    t0 = time.perf_counter()
-    data = teacher_games(config, load_agent(args.warm_start_teacher), args.warm_start_games,
-                         args.seed, args.gamma, args.opponent_delivery_penalty)  # fmt: skip
+    t0, teacher, parts = time.perf_counter(), load_agent(args.warm_start_teacher), []
+    for i, n in enumerate(args.counts):  # the games shared out between the counts
+        config = Config(num_players=n, reward_mode=args.reward_mode,
+                        observation_mode=args.observation_mode)  # fmt: skip
+        games = args.warm_start_games // len(args.counts)
+        games += i < args.warm_start_games % len(args.counts)
+        parts.append(teacher_games(config, teacher, games, args.seed + i, args.gamma,
+                                   args.opponent_delivery_penalty))  # fmt: skip
+    data = {key: np.concatenate([p[key] for p in parts]) for key in parts[0]}
     t1 = time.perf_counter()
 
     def forward(obs: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
@@ -420,7 +474,7 @@ def warm_start(args: Args, agent: Agent) -> tuple[list[dict], dict[str, float]]:
     bc = {"batch_size": 1024, "learning_rate": 1e-3, "vf_coef": 0.5, "holdout": 0.05,
           "epochs": args.warm_start_epochs}  # fmt: skip
     rows: list[dict] = []
-    behaviour_clone(net, data, obs_scale(args.num_players, "recall"), bc, args.seed, rows)
+    behaviour_clone(net, data, scale(args), bc, args.seed, rows)
     seconds = time.perf_counter() - t1
     return rows, {"bc_data_seconds": t1 - t0, "bc_fit_seconds": seconds,
                   "bc_decisions": int(len(data["actions"]))}  # fmt: skip
@@ -454,7 +508,7 @@ class Run:
     update), so that a run says where its time went."""
 
     started: float = field(default_factory=time.perf_counter)
-    cpu_started: float = field(default_factory=time.process_time)
+    cpu_started: float = field(default_factory=lambda: cpu_seconds())
     bc_rows: list[dict[str, Any]] = field(default_factory=list)
     bc: dict[str, float] = field(default_factory=dict)
     bc_seconds: float = 0.0
@@ -463,7 +517,8 @@ class Run:
     curve_seconds: float = 0.0
     stopped: str = "total_timesteps"
     seconds: dict[str, float] = field(default_factory=lambda: dict.fromkeys(
-        ("env", "inference", "rollout", "gae", "update", "train"), 0.0))  # fmt: skip
+        ("env", "inference", "rollout", "gae", "update", "train", "cpu", "worker_cpu"), 0.0
+    ))  # fmt: skip
 
     def wall(self) -> float:
         return time.perf_counter() - self.started
@@ -483,7 +538,11 @@ def train(args: Args, out: Path) -> dict[str, Any]:
     # on a busy machine every torch operation then waited for a descheduled thread
     set_threads(args.threads)
 
-    envs = RecordEpisodeStatistics(make_env(args, args.num_envs))
+    envs: Any = (
+        EnvWorkers(functools.partial(make_env, args), worker_sizes(args))
+        if args.env_workers
+        else RecordEpisodeStatistics(make_env(args, args.num_envs))
+    )
     obs_dim = envs.single_observation_space.shape[0]
     agent = Agent(obs_dim, int(envs.single_action_space.n), args.hidden)
     if args.init_policy:
@@ -495,7 +554,11 @@ def train(args: Args, out: Path) -> dict[str, Any]:
     optimizer = optim.Adam(agent.parameters(), lr=args.learning_rate, eps=1e-5, fused=True)
 
     shape = (args.num_steps, args.num_envs)
-    next_obs, info = envs.reset(seed=args.seed)  # the first call loads the kernels
+    if args.env_workers:  # group g is reset with seed + g (EnvWorkers)
+        obs_parts, mask_parts = zip(*envs.reset(args.seed), strict=True)
+        next_obs, info = np.concatenate(obs_parts), {"action_mask": np.concatenate(mask_parts)}
+    else:
+        next_obs, info = envs.reset(seed=args.seed)  # the first call loads the kernels
     s = Storage(
         obs=torch.zeros((*shape, obs_dim)), actions=torch.zeros(shape, dtype=torch.long),
         logprobs=torch.zeros(shape), rewards=torch.zeros(shape), dones=torch.zeros(shape),
@@ -507,11 +570,52 @@ def train(args: Args, out: Path) -> dict[str, Any]:
     # streamed as the run goes (to follow it live) into a file of its own, renamed over
     # progress.csv at the end: a run that stops half-way never truncates an earlier one
     partial = out / "progress.csv.partial"
-    with open(partial, "w", newline="") as fh:
-        iterate(args, envs, agent, optimizer, s, rng, run, fh)
+    try:
+        with open(partial, "w", newline="") as fh:
+            iterate(args, envs, agent, optimizer, s, rng, run, fh)
+    finally:
+        envs.close()
+    run.seconds["worker_cpu"] = getattr(envs, "worker_cpu_seconds", 0.0)
     os.replace(partial, out / "progress.csv")
     run.seconds["train"] = time.perf_counter() - loop_started - run.curve_seconds
     return finish(args, agent, out, run, s.global_step)
+
+
+def worker_sizes(args: Args) -> list[int]:
+    """The games of each env worker: ``num_envs`` split as evenly as it goes."""
+    q, r = divmod(args.num_envs, args.env_workers)
+    return [q + (g < r) for g in range(args.env_workers)]
+
+
+def cpu_seconds() -> float:
+    """CPU time of this process and of its ended children (the env workers)."""
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
+
+
+def env_alone(args: Args) -> float:
+    """Env steps/s of the training env alone, outside training: ``num_envs`` games in
+    this process (the same opponents and options), random legal actions drawn outside
+    the timing, for ``env_alone_seconds``; the reference of the honest throughput ratio
+    (0.0 if skipped)."""
+    if not args.env_alone_seconds:
+        return 0.0
+    envs = RecordEpisodeStatistics(make_env(args, args.num_envs))
+    _, info = envs.reset(seed=args.seed + 20_000)
+    rng, steps, spent = np.random.default_rng(args.seed), 0, 0.0
+    _, _, _, _, info = envs.step(_random_actions(info["action_mask"], rng))  # untimed: warm
+    while spent < args.env_alone_seconds:
+        actions = _random_actions(info["action_mask"], rng)
+        t0 = time.perf_counter()
+        _, _, _, _, info = envs.step(actions)
+        spent += time.perf_counter() - t0
+        steps += args.num_envs
+    envs.close()
+    return steps / spent
+
+
+def _random_actions(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    return (rng.random(mask.shape) * (mask != 0)).argmax(axis=1)
 
 
 def iterate(
@@ -533,16 +637,22 @@ def iterate(
         if budget and run.wall() + last > budget:
             run.stopped = "wall_minutes"
             break
-        t0 = time.perf_counter()
+        t0, cpu0 = time.perf_counter(), time.process_time()
         if args.anneal_lr:
             frac = 1.0 - (iteration - 1.0) / args.num_iterations
             optimizer.param_groups[0]["lr"] = frac * args.learning_rate
-        ep_returns, ep_wins = rollout(args, envs, agent, s, run.seconds)
+        if args.env_workers:  # the other core steps the env: one thread for the policy
+            torch.set_num_threads(1)
+            ep_returns, ep_wins = rollout_workers(args, envs, agent, s, run.seconds)
+            torch.set_num_threads(args.threads)
+        else:
+            ep_returns, ep_wins = rollout(args, envs, agent, s, run.seconds)
         t1 = time.perf_counter()
         advantages, returns = gae(args, agent, s)
         t2 = time.perf_counter()
         losses = update(args, agent, optimizer, s, advantages, returns, rng)
         t3 = time.perf_counter()
+        run.seconds["cpu"] += time.process_time() - cpu0
         run.seconds["rollout"] += t1 - t0
         run.seconds["gae"] += t2 - t1
         run.seconds["update"] += t3 - t2
@@ -599,6 +709,56 @@ def rollout(
             ep_returns.extend(info["episode"]["r"][next_done].tolist())
             ep_wins.extend(info["final_info"]["result"]["win"][next_done].tolist())
     return ep_returns, ep_wins
+
+
+def rollout_workers(
+    args: Args, envs: EnvWorkers, agent: Agent, s: Storage, seconds: dict[str, float]
+) -> tuple[list[float], list[float]]:
+    """:func:`rollout` over ``EnvWorkers``: each group's actions are sent as soon as they
+    are drawn, so a group steps in its worker while the policy computes the next group's;
+    a group's step is collected just before its next actions (``seconds["env"]``: the
+    time spent waiting for it). The storage is the same as :func:`rollout`'s."""
+    ep_returns: list[float] = []
+    ep_wins: list[float] = []
+    bounds = np.cumsum([0, *envs.sizes])
+    groups = [slice(int(a), int(b)) for a, b in zip(bounds[:-1], bounds[1:], strict=True)]
+    s.legal.clear()
+    for step in range(args.num_steps + 1):
+        parts = []
+        for g, rows in enumerate(groups):
+            t0 = time.perf_counter()
+            if step:  # the group's previous step, sent in the last pass
+                collect(s, step - 1, rows, envs.step_wait(g), ep_returns, ep_wins)
+            t1 = time.perf_counter()
+            seconds["env"] += t1 - t0
+            if step == args.num_steps:
+                continue
+            s.obs[step, rows] = s.next_obs[rows]
+            s.dones[step, rows] = s.next_done[rows]
+            legal = Legal.from_mask(s.next_mask[rows])
+            parts.append(legal)
+            with torch.inference_mode():
+                action, logprob, value = agent.act(s.obs[step, rows], legal)
+            s.values[step, rows], s.actions[step, rows] = value.flatten(), action
+            s.logprobs[step, rows] = logprob
+            envs.step_async(g, action.numpy())
+            seconds["inference"] += time.perf_counter() - t1
+        if parts:
+            s.legal.append(Legal.cat(parts))
+            s.global_step += args.num_envs
+    return ep_returns, ep_wins
+
+
+def collect(
+    s: Storage, step: int, rows: slice, res: Step, ep_returns: list[float], ep_wins: list[float]
+) -> None:
+    """A group's step into the storage: the step's rewards, the next observations."""
+    s.rewards[step, rows] = torch.from_numpy(res.reward)
+    s.next_obs[rows] = torch.from_numpy(res.obs)
+    s.next_mask[rows] = torch.from_numpy(res.mask).view(torch.bool)
+    s.next_done[rows] = torch.from_numpy(res.done).float()
+    ep_returns.extend(res.episode_returns.tolist())
+    ep_wins.extend(res.wins.tolist())
 
 
 def gae(args: Args, agent: Agent, s: Storage) -> tuple[torch.Tensor, torch.Tensor]:
@@ -701,14 +861,21 @@ def value_loss(
 # -- evaluations and outputs ----------------------------------------------------------
 def export_policy(args: Args, agent: Agent, trained_steps: int) -> Any:
     """The agent's actor as a ``NumpyPolicy`` (the ``.npz`` file ``PPOAgent`` plays)."""
+    counts = args.counts
     meta = {
-        "num_players": args.num_players,
-        "observation_mode": "recall",
+        "num_players": list(counts) if len(counts) > 1 else counts[0],
+        "observation_mode": args.observation_mode,
         "double_ingredients": False,
         "trained_with": {"script": "cleanrl_ppo.py", "name": args.name, "seed": args.seed,
                          "env_steps": trained_steps},
     }  # fmt: skip
-    return policy_from_cleanrl(agent, meta, obs_scale(args.num_players, "recall"))
+    return policy_from_cleanrl(agent, meta, scale(args))
+
+
+def scale(args: Args) -> np.ndarray:
+    """What the env's ``normalize`` divides the observations by (one for every count of
+    the fixed layout)."""
+    return obs_scale(args.counts[0], args.observation_mode)
 
 
 def curve_point(args: Args, agent: Agent, run: Run, step: int) -> None:
@@ -717,14 +884,17 @@ def curve_point(args: Args, agent: Agent, run: Run, step: int) -> None:
     opponent, always the same deals (``CURVE_SEED``)."""
     t0, wall = time.perf_counter(), run.wall()
     policy = export_policy(args, agent, step)
-    res = policy_against(policy, args.rival, args.num_players, args.curve_games, CURVE_SEED)
-    run.curve.append({"global_step": step, "wall_seconds": round(wall, 2),
-                      **{k: res[k] for k in ("win_rate", "win_rate_low", "win_rate_high")},
-                      "delivered": res["mean_delivered"],
-                      "eval_seconds": round(time.perf_counter() - t0, 3)})  # fmt: skip
+    rates = []
+    for n in args.counts:  # one entry per count
+        t1 = time.perf_counter()
+        res = policy_against(policy.for_count(n), args.rival, n, args.curve_games, CURVE_SEED)
+        run.curve.append({"global_step": step, "wall_seconds": round(wall, 2), "num_players": n,
+                          **{k: res[k] for k in ("win_rate", "win_rate_low", "win_rate_high")},
+                          "delivered": res["mean_delivered"],
+                          "eval_seconds": round(time.perf_counter() - t1, 3)})  # fmt: skip
+        rates.append(f"{n}p {100 * res['win_rate']:.1f}%")
     run.curve_seconds += time.perf_counter() - t0
-    tqdm.write(f"[{wall:.0f} s, {step:,} steps] win rate vs {args.rival} "
-               f"{100 * res['win_rate']:.1f}%")  # fmt: skip
+    tqdm.write(f"[{wall:.0f} s, {step:,} steps] win rate vs {args.rival}: {', '.join(rates)}")
 
 
 def play(args: Args, agent: Agent | None, games: int, seed: int) -> dict[str, float]:
@@ -745,7 +915,8 @@ def finish(args: Args, agent: Agent, out: Path, run: Run, steps: int) -> dict[st
     """Save the model and the policy file, evaluate both (the sampled policy and random
     play on the script's own deals; the policy file on duplicate deals, ``--final-games``),
     plot the curves and write ``result.json`` (returned)."""
-    training_wall, training_cpu = run.wall(), time.process_time() - run.cpu_started
+    training_wall, training_cpu = run.wall(), cpu_seconds() - run.cpu_started
+    alone = env_alone(args)  # after the training's clock: not part of it
     model = io.BytesIO()
     torch.save(agent.state_dict(), model)
     write_file(out / "model.pt", model.getvalue(), "model")
@@ -753,9 +924,13 @@ def finish(args: Args, agent: Agent, out: Path, run: Run, steps: int) -> dict[st
     eval_seed, t0 = args.seed + 10_000, time.perf_counter()
     trained, random_play = (play(args, a, args.eval_games, eval_seed) for a in (agent, None))
     evaluation: dict[str, Any] = {"seed": eval_seed, "trained": trained, "random": random_play}
-    if args.final_games:
-        evaluation["final"] = final_evaluation(out / "policy.npz", args.rival, args.num_players,
-                                               args.final_games)  # fmt: skip
+    if args.final_games:  # one count: "final"; several: "final_by_count", keyed by count
+        finals = {n: final_evaluation(out / "policy.npz", args.rival, n, args.final_games)
+                  for n in args.counts}  # fmt: skip
+        if len(finals) == 1:
+            evaluation["final"] = finals[args.counts[0]]
+        else:
+            evaluation["final_by_count"] = {str(n): f for n, f in finals.items()}
     seeds = {"seed": args.seed, "eval_seed": eval_seed}  # the deals of every evaluation
     seeds |= {"curve_seed": CURVE_SEED} if args.curve_every else {}
     seeds |= {"final_seed": FINAL_SEED} if args.final_games else {}
@@ -763,7 +938,7 @@ def finish(args: Args, agent: Agent, out: Path, run: Run, steps: int) -> dict[st
     panels = (("episodic_return", "mean episodic return"),
               ("win", "mean win share (finished games)"))  # fmt: skip
     plot_panels(run.rows, "global_step", panels, title, out / "learning_curve.png")
-    plot_wall_curve(run.rows, run.curve, (args.rival, args.opponent), args.num_players,
+    plot_wall_curve(run.rows, run.curve, (args.rival, args.opponent),
                     (run.bc_seconds, args.wall_minutes), f"{title}, over wall time",
                     out / "wall_curve.png")  # fmt: skip
     sec = run.seconds
@@ -793,6 +968,10 @@ def finish(args: Args, agent: Agent, out: Path, run: Run, steps: int) -> dict[st
             "env_steps_per_s_rollout": steps / sec["rollout"],
             "env_steps_per_s_env_only": steps / sec["env"],
             "overall_over_env_only": sec["env"] / sec["train"],
+            "env_steps_per_s_env_alone": alone,
+            "overall_over_env_alone": steps / sec["train"] / alone if alone else None,
+            # CPU seconds per wall second of the loop (curve points apart): 2 = both cores
+            "cores_busy": (sec["cpu"] + sec["worker_cpu"]) / sec["train"],
             **{f"share_{k}": sec[k] / sec["train"] for k in ("inference", "gae", "update")},
         },  # fmt: skip
         "provenance": provenance(seeds=seeds, wall_time=run.wall()),

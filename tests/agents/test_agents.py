@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from mamma_mia_agents import REGISTRY, Agent, game_info, load_agent
+from mamma_mia_agents.bots.base import check_batch
 from mamma_mia_agents.bots.loading import AgentLoadError
 from mamma_mia_agents.bots.roster import HEURISTICS
 from mamma_mia_agents.compiled.jit import workspace
@@ -198,8 +199,25 @@ def test_game_info_reads_the_shapes() -> None:
                 assert info.slices == eng.obs_slices
     with pytest.raises(ValueError, match="observation"):
         game_info(observation_size(4, "recall") + 1, 655)
-    with pytest.raises(ValueError, match="'fixed' ones, which do not say the player count"):
-        game_info(observation_size(4, "fixed"), 655)
+    for n in range(2, 6):  # the fixed layout's size is every count's: the flags say which
+        info = game_info(observation_size(4, "fixed"), 655, seats_present=n)
+        assert (info.num_players, info.observation_mode) == (n, "fixed")
+
+
+def test_a_fixed_batch_takes_its_count_from_the_seat_present_flags() -> None:
+    obs = {n: Engine(Config(num_players=n, observation_mode="fixed")) for n in (2, 4)}
+    states = {n: eng.reset(seeds=[1, 2]) for n, eng in obs.items()}
+    views = {n: obs[n].observe(states[n]) for n in obs}
+    masks = {n: obs[n].legal_masks(states[n]) for n in obs}
+    info, _ = check_batch(views[4], masks[4], None)
+    assert info.num_players == 4
+    mixed = np.concatenate([views[2][:1], views[4][:1]])
+    with pytest.raises(ValueError, match=r"one player count, got seats present \[2, 4\]"):
+        check_batch(mixed, masks[4], None)
+    bad = views[4].copy()
+    bad[:, 0] = 3
+    with pytest.raises(ValueError, match="seat_present flags must be 0 or 1"):
+        check_batch(bad, masks[4], None)
 
 
 @pytest.mark.parametrize("name", HEURISTICS)

@@ -273,3 +273,52 @@ def test_a_policy_reads_its_sections_in_the_order_it_lists_them(tmp_path) -> Non
     x = np.random.default_rng(0).random((3, int(starts[-1])), dtype=np.float32)
     shipped = NumpyPolicy(*_shipped())
     assert np.allclose(reordered.logits(x), shipped.logits(x[:, order]))
+
+
+# -- one network for several player counts --------------------------------------------------------
+def _fixed_policy(counts: list[int] | int, mode: str = "fixed") -> tuple[dict, dict]:
+    """A small random network over the fixed layout (462 values for every count)."""
+    eng = Engine(Config(num_players=2, observation_mode="fixed"))
+    rng = np.random.default_rng(5)
+    arrays = {
+        "scale": np.ones(eng.obs_dim, np.float32),
+        "w0": rng.normal(size=(eng.obs_dim, 16)).astype(np.float32),
+        "b0": np.zeros(16, np.float32),
+        "w_out": rng.normal(size=(16, eng.n_actions)).astype(np.float32),
+        "b_out": np.zeros(eng.n_actions, np.float32),
+    }
+    meta = {"format": ppo.FORMAT, "activation": "tanh", "num_players": counts,
+            "observation_mode": mode}  # fmt: skip
+    return arrays, meta
+
+
+def test_a_fixed_layout_policy_plays_every_count_it_lists(tmp_path) -> None:
+    agent = PPOAgent(_write(tmp_path / "all.npz", *_fixed_policy([2, 3, 4, 5])))
+    for n in (2, 3, 4, 5):
+        eng = Engine(Config(num_players=n, observation_mode="fixed"))
+        agent.check_config(eng.config)
+        state = eng.reset(seeds=list(range(6)))
+        for _ in range(40):  # past the first turns: every seat acts, in its own frame
+            masks = eng.legal_masks(state)
+            seats = state.data["seat"]
+            acts = agent.act_batch(eng.observe(state), masks, np.random.default_rng(0), seats)
+            assert masks[np.arange(6), acts].all()
+            eng.step(state, acts)
+    three = PPOAgent(_write(tmp_path / "three.npz", *_fixed_policy([3])))
+    with pytest.raises(ValueError, match=r"three\.npz' plays 3 players, not 4"):
+        three.check_config(Config(num_players=4, observation_mode="fixed"))
+
+
+@pytest.mark.parametrize(
+    ("counts", "mode", "fragment"),
+    [
+        ([2, 3], "recall", "meta num_players must be an int 2-5 (a list of them with"),
+        ([3, 2], "fixed", "each count once, in order"),
+        ([2, 2], "fixed", "each count once, in order"),
+        ([], "fixed", "meta num_players must be an int 2-5"),
+        ([2, 6], "fixed", "meta num_players must be an int 2-5"),
+        ([2, True], "fixed", "meta num_players must be an int 2-5"),
+    ],
+)
+def test_bad_count_lists_are_refused(tmp_path, counts, mode, fragment) -> None:
+    _refused(_write(tmp_path / "counts.npz", *_fixed_policy(counts, mode)), fragment)

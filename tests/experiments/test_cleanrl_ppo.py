@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[2]
 EASY = [
     "--num-players", "2", "--opponent", "random", "--reward-mode", "delivered",
     "--opponent-delivery-penalty", "0", "--total-timesteps", "8192", "--num-envs", "32",
-    "--num-steps", "32", "--eval-games", "64", "--seed", "1",
+    "--num-steps", "32", "--eval-games", "64", "--seed", "1", "--env-alone-seconds", "0.5",
 ]  # fmt: skip
 
 
@@ -58,12 +58,20 @@ def test_a_few_iterations_train_and_beat_random(tmp_path) -> None:
     ratio = t["env_steps_per_s_overall"] / t["env_steps_per_s_env_only"]
     assert t["overall_over_env_only"] == pytest.approx(ratio)
     assert 0 < ratio < 1 and t["env_steps_per_s_rollout"] < t["env_steps_per_s_env_only"]
+    # the honest ratio: against the same env stepped alone after training, outside it
+    alone = t["env_steps_per_s_env_alone"]
+    assert alone > 0
+    assert t["overall_over_env_alone"] == pytest.approx(t["env_steps_per_s_overall"] / alone)
+    assert 0 < t["cores_busy"] <= 2.5  # CPU seconds per wall second on this 2-core machine
 
 
-def test_a_seed_gives_the_same_run(tmp_path) -> None:
+@pytest.mark.parametrize("workers", ["0", "2"])
+def test_a_seed_gives_the_same_run(tmp_path, workers) -> None:
+    """Also with the env in worker processes: their timing never changes a game."""
     small = [
         "--num-players", "2", "--opponent", "builder", "--total-timesteps", "1024",
         "--num-envs", "16", "--num-steps", "32", "--eval-games", "16", "--seed", "3",
+        "--env-workers", workers, "--env-alone-seconds", "0",
     ]  # fmt: skip
     docs, weights = [], []
     for run in ("a", "b"):
@@ -91,6 +99,9 @@ def test_bad_arguments_are_refused(capsys) -> None:
     for argv, message in [
         (["--total-timesteps", "100"], "less than one batch"),
         (["--num-envs", "0"], "--num-envs must be positive"),
+        (["--env-workers", "1"], "--env-workers must be 0 (no workers) or 2 to --num-envs"),
+        (["--env-workers", "65"], "--env-workers must be 0 (no workers) or 2 to --num-envs"),
+        (["--env-alone-seconds", "-1"], "--env-alone-seconds must be at least 0.0"),
         (["--learning-rate", "2"], "--learning-rate"),
         (["--name", "../x"], "--name"),
         (["--norm-adv", "maybe"], "true/false"),
