@@ -399,3 +399,40 @@ def test_a_narrower_init_policy_is_widened_to_the_same_policy(tmp_path) -> None:
     assert (first.weight[32:] != 0).any() and (second.weight[32:, :32] != 0).any()
     with pytest.raises(SystemExit):  # wider than the agent: refused
         cleanrl_ppo.parse_args(["--hidden", "16", "--init-policy", str(tmp_path / "p.npz")])
+
+
+def test_one_network_for_every_count(tmp_path) -> None:
+    """Several --num-players: one network over the fixed observation, every batch holding
+    games of each count (here in two env workers); the curve and the final evaluation
+    give each count its own figure, and the policy file plays them all."""
+    from mamma_mia_agents.bots.ppo_policy import NumpyPolicy
+
+    out = tmp_path / "all"
+    argv = [
+        "--num-players", "2,3,4,5", "--observation-mode", "fixed", "--opponent", "random",
+        "--total-timesteps", "2048", "--num-envs", "16", "--num-steps", "32",
+        "--warm-start-games", "8", "--warm-start-epochs", "1", "--env-workers", "2",
+        "--curve-every", "1024", "--curve-games", "4", "--final-games", "4",
+        "--eval-games", "8", "--env-alone-seconds", "0.2", "--out", str(out),
+    ]  # fmt: skip
+    assert cleanrl_ppo.main(argv) == 0
+    doc = json.loads((out / "result.json").read_text())
+    assert [(c["global_step"], c["num_players"]) for c in doc["curve"]] == [
+        (step, n) for step in (0, 1024, 2048) for n in (2, 3, 4, 5)
+    ]
+    finals = doc["evaluation"]["final_by_count"]
+    assert sorted(finals) == ["2", "3", "4", "5"] and "final" not in doc["evaluation"]
+    assert all(f["games"] >= 4 for f in finals.values())
+    policy = NumpyPolicy.load(out / "policy.npz")
+    assert policy.counts == (2, 3, 4, 5) and policy.observation_mode == "fixed"
+    assert doc["warm_start"]["bc_decisions"] > 0
+
+
+def test_several_counts_need_the_fixed_observation(capsys) -> None:
+    with pytest.raises(SystemExit):
+        cleanrl_ppo.parse_args(["--num-players", "2,4"])
+    assert "several --num-players need --observation-mode fixed" in capsys.readouterr().err
+    for bad in ("2,2", "6", "two", "2,,3"):
+        with pytest.raises(SystemExit):
+            cleanrl_ppo.parse_args(["--num-players", bad, "--observation-mode", "fixed"])
+        assert "a count 2-5, or several comma-separated" in capsys.readouterr().err

@@ -17,7 +17,7 @@ from experiments.train import cleanrl_ppo  # noqa: E402
 
 
 def _args(opponent: str = "builder") -> cleanrl_ppo.Args:
-    return cleanrl_ppo.Args(num_players=3, opponent=opponent)
+    return cleanrl_ppo.Args(num_players="3", opponent=opponent)
 
 
 def test_each_group_plays_the_games_of_the_same_env_in_process() -> None:
