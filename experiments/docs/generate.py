@@ -22,6 +22,7 @@ from experiments.docs.champion import champion_speed, champion_strength, champio
 from experiments.docs.ladder import anchors_table, ladder_ratings
 from experiments.docs.layout import layout_speed
 from experiments.docs.training import (
+    all_counts,
     cleanrl_defaults,
     cleanrl_ppo,
     cleanrl_warm_start,
@@ -264,6 +265,7 @@ BLOCKS: dict[str, Callable[[], str]] = {
     "ladder_anchors": anchors_table,
     "ppo_strength": ppo_strength,
     "ten_minutes": ten_minutes,
+    "all_counts": all_counts,
     "cleanrl_warm_start": cleanrl_warm_start,
     "vs_search": vs_search,
     "vs_search_strength": vs_search_strength,

@@ -17,14 +17,16 @@ def cleanrl_ppo() -> str:
     time."""
     lines = [
         "| run | env steps | env steps/s: overall / rollout / env only | overall / env only | "
-        "update share | win share trained (random) | orders delivered trained (random) |",
-        "|---|---:|---:|---:|---:|---:|---:|",
+        "overall / env alone | update share | win share trained (random) | orders delivered "
+        "trained (random) |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for p in sorted((RESULTS / "cleanrl_ppo").glob("cleanrl_ppo_*.json")):
         d = json.loads(p.read_text())
         a, t, ev = d["args"], d["throughput"], d["evaluation"]
         tr, rnd = ev["trained"], ev["random"]
         ratio = t["env_steps_per_s_overall"] / t["env_steps_per_s_env_only"]
+        honest = t.get("overall_over_env_alone")  # measured since the runs had env workers
         warm = a.get("warm_start_games", 0)
         warm_text = (
             f" after a warm start on {warm:,} `{a['warm_start_teacher']}` games" if warm else ""
@@ -37,7 +39,8 @@ def cleanrl_ppo() -> str:
             f"{a['num_steps']} steps, {a['update_epochs']} epochs of {a['num_minibatches']} "
             f"minibatches at learning rate {a['learning_rate']:g} | {t['env_steps']:,} | "
             f"{t['env_steps_per_s_overall']:,.0f} / {t['env_steps_per_s_rollout']:,.0f} / "
-            f"{t['env_steps_per_s_env_only']:,.0f} | {ratio:.2f} | {t['share_update']:.2f} | "
+            f"{t['env_steps_per_s_env_only']:,.0f} | {ratio:.2f} | "
+            f"{'-' if honest is None else f'{honest:.2f}'} | {t['share_update']:.2f} | "
             f"{tr['win']:.3f} ({rnd['win']:.3f}) | {tr['delivered']:.2f} ({rnd['delivered']:.2f}) |"
         )
     return "\n".join(lines) + "\n"
@@ -295,3 +298,41 @@ def expert_iteration_strength() -> str:
     """The expert-iteration policy file on the evaluation ladder (``mamma-mia evaluate``,
     2,000 games a pairing), against the target for the plain network."""
     return pairings_table("expert_iteration", {(2, "search"): 0.5})
+
+
+#: 1.6x chance against ``builder`` in every other seat: the one network's goal per count
+ONE_NETWORK_TARGET = 1.6
+
+
+def all_counts() -> str:
+    """The one network for 2-5 players (``--preset all-counts``): its final evaluation
+    against ``builder`` at each count beside the goal and the per-count shipped network,
+    and where its wall time went (the throughput against the env alone)."""
+    d = json.loads((RESULTS / "cleanrl_ppo" / "cleanrl_ppo_all_counts.json").read_text())
+    w, t, finals = d["wall"], d["throughput"], d["evaluation"]["final_by_count"]
+    shipped = {}
+    for n in (2, 4):
+        path = RESULTS / "ppo" / f"ppo_{n}p_final_eval.json"
+        shipped[n] = _rate(json.loads(path.read_text())["builder"])
+    lines = [
+        "| players | win rate vs `builder` (Wilson 95%) | sampled | goal (1.6 x chance) | "
+        "the per-count network (`ppo` today) |",
+        "|---:|---|---:|---:|---|",
+    ]
+    for key, f in sorted(finals.items()):
+        n = int(key)
+        lines.append(
+            f"| {n} | **{_rate(f)}** | {100 * f['sampled']['win_rate']:.1f}% | "
+            f"{100 * ONE_NETWORK_TARGET / n:.0f}% | {shipped.get(n, '-')} |"
+        )
+    f = next(iter(finals.values()))
+    load = ", ".join(f"{x:.1f}" for x in w["load_average"])
+    return "\n".join(lines) + (
+        f"\n\n{f['games']:,} duplicate-deal games per count at seed {f['seed']:,}; "
+        f"{t['env_steps']:,} env steps in {w['training_seconds'] / 60:.1f} min of wall time "
+        f"(the warm start {w['warm_start_seconds'] / 60:.1f} min, stopped by "
+        f"`{w['stopped_by']}`); {t['env_steps_per_s_overall']:,.0f} env steps/s overall, "
+        f"{t['env_steps_per_s_env_alone']:,.0f} for the env alone (overall / env alone "
+        f"{t['overall_over_env_alone']:.2f}), {t['cores_busy']:.2f} cores busy; load "
+        f"average {load} when it ended (`cleanrl_ppo/cleanrl_ppo_all_counts.json`).\n"
+    )

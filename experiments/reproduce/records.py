@@ -161,6 +161,55 @@ RECORDS: list[Record] = [
         ),
     ),
     Record(
+        name="cleanrl_all_counts",
+        commands={
+            **{
+                f"cleanrl_ppo/cleanrl_ppo_all_counts.{ext}": (
+                    "python -m experiments.train.cleanrl_ppo --preset all-counts --export (run "
+                    "with --out runs/all_counts; its files copied as --export copies them)"
+                    if ext == "json"
+                    else "the same command"
+                )
+                for ext in ("json", "png", "wall_curve.png", "npz")
+            },
+            **{
+                f"cleanrl_ppo/cleanrl_ppo_all_counts_throughput_w{w}.{ext}": (
+                    "python -m experiments.train.cleanrl_ppo --preset all-counts "
+                    f"--env-workers {w} --wall-minutes 0 --total-timesteps 1500000 "
+                    "--warm-start-games 0 "
+                    f"--curve-every 0 --final-games 0 --name all_counts_throughput_w{w} --export"
+                    if ext == "json"
+                    else "the same command"
+                )
+                for w in (0, 2)
+                for ext in ("json", "png")
+            },
+        },
+        reason=(
+            "training runs against a wall-clock budget and timings of the training loop: "
+            "their win rates are repeatable from their seeds at equal env steps on the same "
+            "library versions, their throughputs are timings of that machine"
+        ),
+    ),
+    Record(
+        name="observation_ab",
+        commands={
+            f"observation_ab/2p_{mode}.json": (
+                "python -m experiments.train.cleanrl_ppo --preset ten-minutes --wall-minutes 0 "
+                f"--total-timesteps 2000000 --observation-mode {mode} --final-games 1000 "
+                "--curve-every 1000000 --curve-games 200 --env-alone-seconds 0 "
+                f"--name ab_{mode} (its result.json; made at 0335a06, stamped 816a5dc, "
+                "which changed only a docstring and docs)"
+            )
+            for mode in ("recall", "fixed")
+        },
+        reason=(
+            "a trial of the fixed observation against recall at two players (one seed, the two "
+            "runs side by side on the shared machine): training runs, repeatable from their "
+            "seed on the same library versions, not re-run by reproduce"
+        ),
+    ),
+    Record(
         name="champion_prior_2p_seed7",
         commands={
             f"vs_builder_seed7/champion_prior_2p.{ext}": (
