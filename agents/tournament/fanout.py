@@ -256,6 +256,13 @@ def ray_session(address: str | None = None) -> Iterator[Any]:
             ray.shutdown()
 
 
+def session(backend: str, address: str | None = None) -> contextlib.AbstractContextManager[Any]:
+    """One Ray connection for a job of many fan-outs (``ray_session``), or nothing for
+    the local backend: the fan-outs inside pass no address and use it."""
+    check_backend(backend, address)
+    return ray_session(address) if backend == "ray" else contextlib.nullcontext()
+
+
 def _on_ray(job: Job, items: Sequence[Any], address: str | None, bar: Any) -> list[Any]:
     """Every item as one Ray task (one CPU each); lost tasks are run again by Ray."""
     with ray_session(address) as ray:
