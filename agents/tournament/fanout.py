@@ -264,9 +264,11 @@ def session(backend: str, address: str | None = None) -> contextlib.AbstractCont
 
 
 def _on_ray(job: Job, items: Sequence[Any], address: str | None, bar: Any) -> list[Any]:
-    """Every item as one Ray task (one CPU each); lost tasks are run again by Ray."""
+    """Every item as one Ray task (one CPU each, spread over the nodes); lost tasks are
+    run again by Ray."""
     with ray_session(address) as ray:
-        task = ray.remote(num_cpus=1, max_retries=RETRIES, retry_exceptions=False)(_ray_item)
+        options = {"num_cpus": 1, "max_retries": RETRIES, "retry_exceptions": False}
+        task = ray.remote(scheduling_strategy="SPREAD", **options)(_ray_item)
         job_ref = ray.put(job)
         index = {task.remote(job_ref, item): i for i, item in enumerate(items)}
         results: dict[int, Any] = {}

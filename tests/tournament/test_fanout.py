@@ -1,0 +1,80 @@
+"""tournament/fanout.py, the one way every heavy job fans out: results in item order on
+every backend, a progress bar that counts the units the items report (games,
+positions), a setup error raised as its own type, a dead worker process a clear
+``FanOutError``, and the backend and address checked before anything runs."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from mamma_mia_agents.tournament.fanout import FanOutError, Job, check_backend, fan_out, placements
+
+
+class Bar:
+    """A stand-in for tqdm: the units counted."""
+
+    def __init__(self) -> None:
+        self.n = 0
+
+    def update(self, k: int) -> None:
+        self.n += k
+
+
+def square(offset: int, item: int, report) -> int:
+    report(item)  # "item" units of work
+    return item * item + offset
+
+
+def add_offset(shared: int) -> int:
+    return shared
+
+
+def refuse(shared: object) -> object:
+    raise KeyError("no such agent")
+
+
+def die(context: object, item: int, report) -> None:
+    os._exit(3)
+
+
+ITEMS = [3, 1, 4, 1, 5, 9, 2, 6]
+
+
+@pytest.mark.parametrize("workers", [1, 3])
+def test_results_come_in_item_order_and_the_bar_counts_units(workers: int) -> None:
+    bar = Bar()
+    with placements() as where:
+        got = fan_out(Job(add_offset, square, 10), ITEMS, workers=workers, bar=bar)
+    assert got == [i * i + 10 for i in ITEMS]
+    assert bar.n == sum(ITEMS)  # units, not items or stages
+    assert sorted(i for i, _ in where) == list(range(len(ITEMS)))
+    assert {node for _, node in where} == {"local"}
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_setup_error_is_raised_as_its_own_type(workers: int) -> None:
+    with pytest.raises(KeyError, match="no such agent"):
+        fan_out(Job(refuse, square), ITEMS, workers=workers)
+
+
+def test_a_dead_worker_process_is_a_clear_error() -> None:
+    with pytest.raises(FanOutError, match=r"a worker process died with 0 of 4 items done.*rerun"):
+        fan_out(Job(add_offset, die, 0), [1, 2, 3, 4], workers=2)
+
+
+@pytest.mark.parametrize(
+    ("backend", "address", "message"),
+    [
+        ("dask", None, "backend must be 'local' or 'ray'"),
+        ("local", "auto", "address is for backend='ray'"),
+        ("ray", " ", "address must name a Ray cluster"),
+        ("ray", 6379, "address must name a Ray cluster"),
+    ],
+)
+def test_backend_and_address_are_checked(backend: object, address: object, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        check_backend(backend, address)
+    with pytest.raises(ValueError, match=message):
+        fan_out(Job(add_offset, square, 0), ITEMS, backend=backend, address=address)  # type: ignore[arg-type]
