@@ -19,8 +19,9 @@ local backend (``tournament/fanout.py``) with ``--workers`` processes:
 
 Every job is played once before it is timed (the workers import the package and load
 the compiled kernels from numba's cache), and each Ray result is checked identical to
-the local one. Writes ``--out`` (default experiments/results/cluster_scaling/
-cluster_scaling.json) with provenance. On one machine the "nodes" share its cores: the
+the local one. Every item runs on one core (numba's threads: 1), in this process too.
+Writes ``--out`` (default experiments/results/cluster_scaling/cluster_scaling.json) with
+provenance. On one machine the "nodes" share its cores: the
 table shows the fan-out's overhead and that it adds nothing wrong, not a cluster's
 speed-up (docs/PERFORMANCE.md, "Past one machine").
 """
@@ -34,6 +35,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import numba
 import numpy as np
 
 from experiments.common.arguments import checked
@@ -143,6 +145,7 @@ def on_cluster(ns: argparse.Namespace, nodes: int) -> tuple[dict[str, Any], dict
 
 def main(argv: list[str] | None = None) -> int:
     ns = parse_args(argv)
+    numba.set_num_threads(1)  # one core per item, here as in every worker
     started = time.perf_counter()
     loads = list(os.getloadavg())
     serial, expected = measure(ns, "local")
