@@ -26,6 +26,7 @@ from mamma_mia_agents.cli.options import (
     run_error,
     spec_list,
 )
+from mamma_mia_agents.tournament.fanout import FanOutError
 from mamma_mia_agents.tournament.matches import AgentError, AgentMismatchError
 from mamma_mia_agents.tournament.schedule import MAX_GAMES
 from mamma_mia_agents.tournament.scorecard import (
@@ -141,7 +142,7 @@ def run(args: argparse.Namespace) -> int:
         )
     except (AgentLoadError, PolicyFileError, AgentMismatchError, ScorecardError) as exc:
         parser.error(_message(args.spec, exc))
-    except AgentError as exc:
+    except (AgentError, FanOutError) as exc:
         return run_error("evaluate", str(exc))
     print(json.dumps(card, indent=2) if args.json else format_scorecard(card))
     if args.out is None:

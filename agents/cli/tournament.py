@@ -24,6 +24,7 @@ from mamma_mia_agents.cli.options import (
     spec_list,
     stem,
 )
+from mamma_mia_agents.tournament.fanout import FanOutError
 from mamma_mia_agents.tournament.matches import AgentError, AgentMismatchError
 from mamma_mia_agents.tournament.output import OutputError, prepare_output
 from mamma_mia_agents.tournament.results import TournamentResult
@@ -159,7 +160,7 @@ def run(args: argparse.Namespace) -> int:
         )
     except (ConfigError, AgentLoadError, AgentMismatchError, TournamentSizeError) as exc:
         parser.error(str(exc))
-    except AgentError as exc:
+    except (AgentError, FanOutError) as exc:
         return run_error("tournament", str(exc))
     if args.json:
         print(res.to_json())

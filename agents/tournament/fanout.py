@@ -26,6 +26,7 @@ import importlib.util
 import multiprocessing as mp
 import os
 import queue as queue_mod
+import socket
 import time
 import uuid
 from collections.abc import Callable, Iterator, Sequence
@@ -45,6 +46,8 @@ from mamma_mia_env.plumbing.interrupts import (
 BACKENDS = ("local", "ray")
 #: Times Ray runs a task again whose node or worker process died (not its own errors).
 RETRIES = 3
+#: Seconds to wait for a cluster's address to answer before Ray is asked to join it.
+CONNECT_TIMEOUT = 10
 #: The node of every item of the current ``placements()`` block, as the items finish.
 _PLACEMENTS: list[list[tuple[int, str]]] = []
 
@@ -246,6 +249,8 @@ def ray_session(address: str | None = None) -> Iterator[Any]:
 
     started = not ray.is_initialized()
     if started:
+        if address is not None:
+            _check_reachable(address)
         init_ray(address)  # a new local instance stays on loopback
     elif address is not None:
         raise ValueError("address given, but Ray is already initialised in this process")
@@ -254,6 +259,17 @@ def ray_session(address: str | None = None) -> Iterator[Any]:
     finally:
         if started:
             ray.shutdown()
+
+
+def _check_reachable(address: str) -> None:
+    """A ``HOST:PORT`` address answers (Ray itself would retry a wrong one for ever)."""
+    if "://" in address or ":" not in address:  # "auto", Ray Client: Ray's own checks
+        return
+    host, _, port = address.rpartition(":")
+    try:
+        socket.create_connection((host, int(port)), timeout=CONNECT_TIMEOUT).close()
+    except (OSError, ValueError) as exc:
+        raise FanOutError(f"no Ray cluster answers at {address!r}: {exc}") from None
 
 
 def session(backend: str, address: str | None = None) -> contextlib.AbstractContextManager[Any]:

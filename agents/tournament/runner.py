@@ -169,6 +169,8 @@ def play_all(
     try:
         outcomes = fan_out(job, items, backend, workers, address, bar)
     except FanOutError as exc:
+        if backend == "ray":  # a node or the cluster, not an agent
+            raise
         names = ", ".join(repr(agent_name(a)) for t in tournaments for a in t.loaded)
         raise AgentError(
             f"{exc}. Agents {names} were playing: if one of them crashed the interpreter "

@@ -78,3 +78,23 @@ def test_backend_and_address_are_checked(backend: object, address: object, messa
         check_backend(backend, address)
     with pytest.raises(ValueError, match=message):
         fan_out(Job(add_offset, square, 0), ITEMS, backend=backend, address=address)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("command", ["tournament", "evaluate"])
+def test_an_address_where_no_cluster_answers_is_a_one_line_error(command: str, capsys) -> None:
+    pytest.importorskip("ray")
+    from mamma_mia_agents.cli.commands import main
+
+    lineup = ["--agents", "random,builder"] if command == "tournament" else ["builder"]
+    argv = [command, *lineup, "--players", "2", "--games", "4", "--no-progress",
+            "--backend", "ray", "--address", "127.0.0.1:1"]  # fmt: skip
+    assert main(argv) == 1
+    err = capsys.readouterr().err
+    assert "no Ray cluster answers at '127.0.0.1:1'" in err and "Traceback" not in err, err
+
+
+def test_a_cluster_on_loopback_is_joined_on_loopback() -> None:
+    from mamma_mia_env.integrations.ray_cluster import on_loopback
+
+    assert on_loopback("127.0.0.1:6379") and on_loopback("ray://localhost:10001")
+    assert not on_loopback("auto") and not on_loopback("10.0.0.5:6379")
