@@ -152,6 +152,38 @@ def test_champion_tuning_spreads_over_every_node(whole) -> None:
     assert strip == [{k: v for k, v in row.items() if k != "seconds"} for row in local]
 
 
+def test_the_scripts_backend_flag_runs_them_on_the_cluster(whole, tmp_path: Path) -> None:
+    """``--backend ray`` of champion tuning and expert iteration: the connected cluster
+    plays (every node), the files hold the local run's games, labels and fit."""
+    from experiments.train import expert_iteration
+    from mamma_mia_agents.bots.ppo_policy import NumpyPolicy
+
+    tune = ["--grid", "4x2,6x2,8x2", "--priors", "none", "--games", "4", "--positions", "2",
+            "--workers", "1", "--max-ms", "1000"]  # fmt: skip
+    expert = ["--games", "6", "--iterations", "1", "--curve-games", "2", "--final-games",
+              "0", "--opponent", "builder", "--init-policy", str(default_policy_path(2)),
+              "--workers", "1", "--threads", "1", "--labeller-worlds", "2",
+              "--labeller-candidates", "2"]  # fmt: skip
+    docs = {}
+    for backend in ("ray", "local"):
+        out = tmp_path / backend
+        with fanout.placements() as where:
+            assert tune_champion.main([*tune, "--backend", backend, "--out", str(out)]) == 0
+            run = [*expert, "--backend", backend, "--out", str(out / "expert")]
+            assert expert_iteration.main(run) == 0
+        if backend == "ray":  # the curve's games stay here ("local"), the rest spreads
+            assert live_nodes() <= {node for _, node in where}
+        tuning = json.loads((out / "tuning.json").read_text())
+        result = json.loads((out / "expert" / "result.json").read_text())
+        docs[backend] = (
+            [{k: r[k] for k in ("label", "games", "wins", "win_rate")} for r in tuning["rows"]],
+            [{k: r[k] for k in ("positions", "win_rate_while_labelled", "curve")}
+             for r in result["rounds"]],
+            NumpyPolicy.load(out / "expert" / "policy.npz").w_out.tolist(),
+        )  # fmt: skip
+    assert docs["ray"] == docs["local"]
+
+
 def test_evaluate_joins_a_cluster_by_its_address(whole, capsys) -> None:
     argv = ["evaluate", "builder", "--ladder", "random", "--players", "2", "--games", "8",
             "--json", "--no-progress"]  # fmt: skip
