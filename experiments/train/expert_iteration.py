@@ -43,6 +43,7 @@ import argparse
 import dataclasses
 import json
 import os
+import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -56,7 +57,7 @@ from experiments.common.output import RESULTS, ROOT, RUNS
 from experiments.common.search_labels import LabelJob, label_parallel
 from experiments.common.training import dataclass_parser, save_figure, set_threads, subplots
 from mamma_mia_agents.cli.options import add_backend_flags, check_backend_flags
-from mamma_mia_agents.tournament.fanout import session
+from mamma_mia_agents.tournament.fanout import FanOutError, session
 from mamma_mia_env.plumbing.files import write_file
 from mamma_mia_env.plumbing.provenance import provenance
 
@@ -305,8 +306,12 @@ def _plot(args: Args, start: dict, rounds: list[dict], path: Path) -> None:
 def main(argv: list[str] | None = None) -> int:
     args, ns = parse_args(argv)
     out = ns.out if ns.out is not None else RUNS / args.name
-    with session(ns.backend, ns.address):
-        doc = run(args, out, ns.backend)
+    try:
+        with session(ns.backend, ns.address):
+            doc = run(args, out, ns.backend)
+    except FanOutError as exc:  # no result.json: docs/CLUSTER.md
+        print(f"expert_iteration: {exc}", file=sys.stderr)
+        return 1
     if doc["final"] is not None:
         f = doc["final"]
         print(f"final: win rate vs {args.opponent} {100 * f['win_rate']:.1f}% "

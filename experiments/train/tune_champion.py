@@ -63,7 +63,7 @@ from mamma_mia_agents.bots.champion import (
 from mamma_mia_agents.bots.search import SearchAgent
 from mamma_mia_agents.cli.options import add_backend_flags, check_backend_flags
 from mamma_mia_agents.tournament import run_tournament
-from mamma_mia_agents.tournament.fanout import Job, fan_out, session
+from mamma_mia_agents.tournament.fanout import FanOutError, Job, fan_out, session
 from mamma_mia_agents.tournament.schedule import count_deals
 from mamma_mia_env.plumbing.files import write_figure, write_file
 
@@ -237,12 +237,16 @@ def main(argv: list[str] | None = None) -> int:
     out.mkdir(parents=True, exist_ok=True)
     loads = list(os.getloadavg())
     grid = settings(args)
-    # timed first, here, one after another: the tournaments fanned out below would
-    # share the cores the timing needs alone
-    times = [decision_times(n, search_bot(s), args.positions, args.seed)
-             for s in tqdm(grid, desc=f"timing settings ({n}p)")]  # fmt: skip
-    with session(ns.backend, ns.address):
-        played = play_all(args, grid, ns.backend)
+    try:
+        with session(ns.backend, ns.address):  # a cluster that does not answer: now
+            # timed first, here, one after another: the tournaments fanned out below
+            # would share the cores the timing needs alone
+            times = [decision_times(n, search_bot(s), args.positions, args.seed)
+                     for s in tqdm(grid, desc=f"timing settings ({n}p)")]  # fmt: skip
+            played = play_all(args, grid, ns.backend)
+    except FanOutError as exc:  # nothing written: docs/CLUSTER.md
+        print(f"tune_champion: {exc}", file=sys.stderr)
+        return 1
     rows: list[dict[str, Any]] = []
     for s, timed, result in zip(grid, times, played, strict=True):
         rows.append({"label": label(s), "settings": s, **timed, **result})

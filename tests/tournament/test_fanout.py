@@ -98,3 +98,15 @@ def test_a_cluster_on_loopback_is_joined_on_loopback() -> None:
 
     assert on_loopback("127.0.0.1:6379") and on_loopback("ray://localhost:10001")
     assert not on_loopback("auto") and not on_loopback("10.0.0.5:6379")
+
+
+@pytest.mark.parametrize("script", ["tune_champion", "expert_iteration"])
+def test_a_script_names_a_cluster_that_does_not_answer(script: str, tmp_path, capsys) -> None:
+    pytest.importorskip("ray")
+    import importlib
+
+    main = importlib.import_module(f"experiments.train.{script}").main
+    argv = ["--backend", "ray", "--address", "127.0.0.1:1", "--out", str(tmp_path / "run")]
+    assert main(argv) == 1
+    assert "no Ray cluster answers at '127.0.0.1:1'" in capsys.readouterr().err
+    assert not list(tmp_path.rglob("*.json")), "a result written as if complete"
