@@ -19,7 +19,14 @@ from collections.abc import Callable
 
 from mamma_mia_agents.bots.loading import AgentLoadError
 from mamma_mia_agents.bots.ppo_policy import PolicyFileError
-from mamma_mia_agents.cli.options import add_workers_flag, run_error, spec_list
+from mamma_mia_agents.cli.options import (
+    add_backend_flags,
+    add_workers_flag,
+    check_backend_flags,
+    run_error,
+    spec_list,
+)
+from mamma_mia_agents.tournament.fanout import FanOutError
 from mamma_mia_agents.tournament.matches import AgentError, AgentMismatchError
 from mamma_mia_agents.tournament.schedule import MAX_GAMES
 from mamma_mia_agents.tournament.scorecard import (
@@ -105,7 +112,8 @@ def add_flags(p: argparse.ArgumentParser) -> None:
 
 def _add_run_flags(p: argparse.ArgumentParser) -> None:
     """Where the games run, and what is printed and written."""
-    add_workers_flag(p, "worker processes per pairing")
+    add_workers_flag(p, "worker processes (every pairing's batches share them)")
+    add_backend_flags(p, "the batches of games of every pairing")
     p.add_argument("--out", metavar="FILE", type=out_file_flag("--out"), help="write the "
                    "scorecard JSON here (checked before the first game)")  # fmt: skip
     p.add_argument("--json", action="store_true", help="print the JSON instead of the table")
@@ -116,6 +124,7 @@ def run(args: argparse.Namespace) -> int:
     """Evaluate ``args.spec``; print (and with ``--out`` write) the scorecard."""
     parser: argparse.ArgumentParser = args.subparser
     ladder = None if args.ladder is None else spec_list(parser, "--ladder", args.ladder)
+    check_backend_flags(parser, args)
     if not args.spec.strip():
         parser.error("SPEC must name an agent: a bundled name, an import path or a policy file")
     try:
@@ -128,10 +137,12 @@ def run(args: argparse.Namespace) -> int:
             workers=args.workers,
             progress=not args.no_progress,
             command=args.command_line,
+            backend=args.backend,
+            address=args.address,
         )
     except (AgentLoadError, PolicyFileError, AgentMismatchError, ScorecardError) as exc:
         parser.error(_message(args.spec, exc))
-    except AgentError as exc:
+    except (AgentError, FanOutError) as exc:
         return run_error("evaluate", str(exc))
     print(json.dumps(card, indent=2) if args.json else format_scorecard(card))
     if args.out is None:

@@ -13,6 +13,7 @@ import os
 import sys
 from typing import Any
 
+from mamma_mia_agents.tournament.fanout import BACKENDS, check_backend
 from mamma_mia_agents.tournament.output import OutputError, check_stem
 from mamma_mia_agents.tournament.schedule import max_workers
 from mamma_mia_env.game.config import OBSERVATION_MODES, PARAMETERS, Parameter
@@ -66,6 +67,32 @@ def add_workers_flag(parser: argparse.ArgumentParser, what: str = "worker proces
         help=f"{what}, at most {max_workers()} (default: all {os.cpu_count()} cores; 1 below "
         "1000 games)",
     )
+
+
+def add_backend_flags(parser: argparse.ArgumentParser, what: str) -> None:
+    """``--backend`` and ``--address``: where ``what`` run (``tournament.fanout``)."""
+    parser.add_argument(
+        "--backend",
+        choices=BACKENDS,
+        default="local",
+        help=f"where {what} run: local processes (default) or Ray tasks; the results are identical",
+    )
+    parser.add_argument(
+        "--address",
+        metavar="ADDR",
+        help="with --backend ray: a running Ray cluster ('auto', 'HOST:6379', "
+        "'ray://HOST:10001'); default: start a local Ray instance (docs/CLUSTER.md)",
+    )
+
+
+def check_backend_flags(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """``--address`` only with ``--backend ray``, naming something; Ray installed."""
+    if args.address is not None and args.backend != "ray":
+        parser.error("--address needs --backend ray")
+    try:
+        check_backend(args.backend, args.address)
+    except ValueError as exc:
+        parser.error(f"--backend {args.backend}: {exc}")
 
 
 def stem(text: str) -> str:

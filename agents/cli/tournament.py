@@ -15,13 +15,16 @@ import sys
 from mamma_mia_agents import REGISTRY
 from mamma_mia_agents.bots.loading import AgentLoadError
 from mamma_mia_agents.cli.options import (
+    add_backend_flags,
     add_rule_flags,
     add_workers_flag,
+    check_backend_flags,
     rule_config,
     run_error,
     spec_list,
     stem,
 )
+from mamma_mia_agents.tournament.fanout import FanOutError
 from mamma_mia_agents.tournament.matches import AgentError, AgentMismatchError
 from mamma_mia_agents.tournament.output import OutputError, prepare_output
 from mamma_mia_agents.tournament.results import TournamentResult
@@ -91,19 +94,7 @@ def _add_run_flags(t: argparse.ArgumentParser) -> None:
         default=DEFAULT_BATCH,
         help=f"games stepped together per batch (default {DEFAULT_BATCH})",
     )
-    t.add_argument(
-        "--backend",
-        choices=("local", "ray"),
-        default="local",
-        help="where the batches of games run: local processes (default) or Ray tasks;"
-        " the results are identical",
-    )
-    t.add_argument(
-        "--address",
-        metavar="ADDR",
-        help="with --backend ray: a running Ray cluster ('auto', 'ray://HOST:10001');"
-        " default: start a local Ray instance",
-    )
+    add_backend_flags(t, "the batches of games")
 
 
 def _add_output_flags(t: argparse.ArgumentParser) -> None:
@@ -140,8 +131,7 @@ def _add_output_flags(t: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run the tournament of ``args``; the exit code."""
     parser: argparse.ArgumentParser = args.subparser
-    if args.address is not None and args.backend != "ray":
-        parser.error("--address needs --backend ray")
+    check_backend_flags(parser, args)
     specs = spec_list(parser, "--agents", args.agents)
     if args.save_logs and not args.out:
         parser.error("--save-logs needs --out DIR to write the logs to")
@@ -170,7 +160,7 @@ def run(args: argparse.Namespace) -> int:
         )
     except (ConfigError, AgentLoadError, AgentMismatchError, TournamentSizeError) as exc:
         parser.error(str(exc))
-    except AgentError as exc:
+    except (AgentError, FanOutError) as exc:
         return run_error("tournament", str(exc))
     if args.json:
         print(res.to_json())

@@ -7,7 +7,8 @@
 
 * ``schedule``: the seatings of one deal, the deal seeds, the size limits;
 * ``matches``: the batched match loop (``play_games``) and the agents' failures;
-* ``local`` and ``ray_backend``: where the batches run;
+* ``fanout``: where the batches run (this process, worker processes or Ray tasks), as
+  every heavy job's work items;
 * ``results``: ``TournamentResult`` and its statistics; ``output``: files and plots;
 * ``runner``: ``run_tournament``, which ties them together;
 * ``scorecard`` and ``ladder_rating``: an agent's scorecard against the reference ladder

@@ -3,10 +3,12 @@ backends and the results together.
 
 Who sits where on which deal is ``schedule``'s (duplicate deals, rounded up to whole
 deals, at most ``MAX_GAMES`` games, refused before any game is played); how a batch is
-played is ``matches``' (``Plan``); where the batches run is ``local``'s or
-``ray_backend``'s. An agent that raises (when created, in ``check_config`` or in
-``act_batch``), calls ``sys.exit`` or kills a worker process stops the run with an
-``AgentError`` naming the agent, in a worker process as in this one.
+played is ``matches``' (``Plan``); where the batches run is ``fanout``'s (this process,
+worker processes or Ray tasks). ``prepare``, ``play_all`` and ``finish`` are the three
+steps, for a job of several tournaments at once (a scorecard's pairings). An agent that
+raises (when created, in ``check_config`` or in ``act_batch``), calls ``sys.exit`` or
+kills a worker process stops the run with an ``AgentError`` naming the agent, in a
+worker process as in this one.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -21,15 +24,16 @@ from tqdm.auto import tqdm
 
 from mamma_mia_agents.bots.base import Agent
 from mamma_mia_agents.bots.loading import agent_name
-from mamma_mia_agents.tournament.local import run_parallel, run_serial
+from mamma_mia_agents.tournament.fanout import FanOutError, Job, check_backend, fan_out
 from mamma_mia_agents.tournament.matches import (
+    AgentError,
     BatchOutcomes,
     Outcomes,
     Plan,
     check_agents,
     load_agents,
+    sendable,
 )
-from mamma_mia_agents.tournament.ray_backend import run_batches
 from mamma_mia_agents.tournament.results import TournamentResult
 from mamma_mia_agents.tournament.schedule import (
     SEATINGS,
@@ -84,6 +88,49 @@ def run_tournament(
     ``save_logs``: keep event logs (``mamma_mia_env.replay_events``) of the first
     ``save_logs`` games of the first batch in ``result.logs``, for replays.
     """
+    setup = prepare(agents, num_players, games, seed, workers, seating, batch_size, backend,
+                    address, save_logs, **config)  # fmt: skip
+    start = time.perf_counter()
+    bar = None
+    if progress:
+        desc = f"{num_players}p tournament"
+        bar = tqdm(total=len(setup.plan.seeds), unit="game", desc=desc, smoothing=0.1)
+    try:
+        (results,) = play_all([setup], backend, setup.workers, address, bar)
+    finally:
+        if bar is not None:
+            bar.close()
+    return finish(setup, results, time.perf_counter() - start, command)
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """A tournament checked and planned, its agents loaded: what is left is playing it."""
+
+    plan: Plan
+    specs: list[Any]  # as a worker process loads the agents (``sendable``)
+    loaded: list[Any]
+    seating: str
+    schedule: np.ndarray
+    deals: int
+    workers: int
+    games_requested: int
+
+
+def prepare(
+    agents: str | Sequence[str | Agent],
+    num_players: int = 4,
+    games: int = 2000,
+    seed: int = 0,
+    workers: int | None = None,
+    seating: str = "rotate",
+    batch_size: int = DEFAULT_BATCH,
+    backend: str = "local",
+    address: str | None = None,
+    save_logs: int = 0,
+    **config: Any,
+) -> Prepared:
+    """``run_tournament``'s checks, agents and plan, before any game is played."""
     if isinstance(agents, str):
         agents = [a for a in agents.split(",") if a.strip()]
     _check_arguments(agents, games, seed, workers, batch_size, seating, backend, address)
@@ -100,28 +147,88 @@ def run_tournament(
     chunks = batches(len(seeds), batch_size)
     if backend != "ray":  # the processes started: one plays here, none idles
         workers = 1 if len(chunks) == 1 else min(workers, len(chunks))
-    start = time.perf_counter()
     plan = Plan(cfg, assign, seeds, chunks, seed, record=save_logs)
-    results = _play(plan, agents, loaded, backend, address, workers, progress)
-    elapsed = time.perf_counter() - start
+    return Prepared(plan, sendable(agents, loaded), loaded, seating, schedule, deals,
+                    workers, games)  # fmt: skip
+
+
+def play_all(
+    tournaments: Sequence[Prepared],
+    backend: str = "local",
+    workers: int = 1,
+    address: str | None = None,
+    bar: Any = None,
+) -> list[dict[int, BatchOutcomes]]:
+    """Every batch of every tournament, fanned out together (``fanout``): per
+    tournament, its batches' outcomes by batch index."""
+    if backend == "local" and workers == 1:  # in this process: the agents already loaded
+        job = Job(_loaded, _play_batch, [(t.plan, t.loaded) for t in tournaments])
+    else:
+        job = Job(_load, _play_batch, [(t.plan, t.specs) for t in tournaments])
+    items = [(t, i) for t, tour in enumerate(tournaments) for i in range(len(tour.plan.chunks))]
+    try:
+        outcomes = fan_out(job, items, backend, workers, address, bar)
+    except FanOutError as exc:
+        if backend == "ray":  # a node or the cluster, not an agent
+            raise
+        names = ", ".join(repr(agent_name(a)) for t in tournaments for a in t.loaded)
+        raise AgentError(
+            f"{exc}. Agents {names} were playing: if one of them crashed the interpreter "
+            "or called os._exit, rerun with --workers 1 to see which"
+        ) from exc
+    results: list[dict[int, BatchOutcomes]] = [{} for _ in tournaments]
+    for (t, _), (i, res) in zip(items, outcomes, strict=True):
+        results[t][i] = res
+    return results
+
+
+def _loaded(shared: list[tuple[Plan, list[Any]]]) -> list[tuple[Plan, list[Any]]]:
+    return shared
+
+
+def _load(shared: list[tuple[Plan, list[Any]]]) -> list[tuple[Plan, list[Any]]]:
+    """Every tournament's agents loaded in a worker process: a failing agent is an
+    ``AgentError`` naming it, raised by each of its batches."""
+    try:
+        return [(plan, load_agents(specs)) for plan, specs in shared]
+    except (Exception, SystemExit) as exc:
+        raise AgentError(f"in a worker process: {exc}") from exc
+
+
+def _play_batch(
+    tournaments: list[tuple[Plan, list[Any]]], item: tuple[int, int], report: Any
+) -> tuple[int, BatchOutcomes]:
+    t, i = item
+    plan, agents = tournaments[t]
+    return plan.play(i, agents, progress=report)
+
+
+def finish(
+    setup: Prepared,
+    results: dict[int, BatchOutcomes],
+    elapsed: float,
+    command: str | None = None,
+) -> TournamentResult:
+    """The tournament's result from its batches' outcomes."""
+    plan = setup.plan
     res = TournamentResult(
-        names=unique_names(loaded),
-        config=cfg,
-        seating=seating,
-        schedule=schedule,
-        seed=seed,
-        deals=deals,
-        assign=assign,
-        deal=deal,
-        **_gather(results, len(chunks)),
+        names=unique_names(setup.loaded),
+        config=plan.config,
+        seating=setup.seating,
+        schedule=setup.schedule,
+        seed=plan.seed,
+        deals=setup.deals,
+        assign=plan.assign,
+        deal=np.repeat(np.arange(setup.deals), len(setup.schedule)),
+        **_gather(results, len(plan.chunks)),
         elapsed=elapsed,
-        workers=workers,
+        workers=setup.workers,
         command=command,
-        games_requested=games,
+        games_requested=setup.games_requested,
     )
     res.compute_table()
-    if save_logs:
-        res.logs = _event_logs(res, results[0].get("actions", []), seeds, chunks[0][0])
+    if plan.record:
+        res.logs = _event_logs(res, results[0].get("actions", []), plan.seeds, plan.chunks[0][0])
     return res
 
 
@@ -158,10 +265,7 @@ def _check_arguments(
     address: Any,
 ) -> None:
     """``run_tournament``'s argument checks, before anything is created or played."""
-    if backend not in ("local", "ray"):
-        raise ValueError(f"backend must be 'local' or 'ray', got {backend!r}")
-    if address is not None and backend != "ray":
-        raise ValueError("address is for backend='ray'")
+    check_backend(backend, address)
     if not agents:
         raise ValueError("a tournament needs at least one agent")
     as_int(games, "games", 1)
@@ -171,31 +275,6 @@ def _check_arguments(
         as_int(workers, "workers")  # its range: _workers
     if seating not in SEATINGS:
         raise ValueError(f"seating must be one of {SEATINGS}, got {seating!r}")
-
-
-def _play(
-    plan: Plan,
-    specs: Sequence[object],
-    loaded: list[Any],
-    backend: str,
-    address: str | None,
-    workers: int,
-    progress: bool,
-) -> dict[int, BatchOutcomes]:
-    """Every batch of ``plan`` on the chosen backend, with a progress bar."""
-    bar = None
-    if progress:
-        desc = f"{plan.config.num_players}p tournament"
-        bar = tqdm(total=len(plan.seeds), unit="game", desc=desc, smoothing=0.1)
-    try:
-        if backend == "ray":
-            return run_batches(plan, specs, loaded, bar, address=address)
-        if workers == 1:
-            return run_serial(plan, loaded, bar)
-        return run_parallel(plan, specs, loaded, workers, bar)
-    finally:
-        if bar is not None:
-            bar.close()
 
 
 def _event_logs(

@@ -30,10 +30,12 @@ from mamma_mia_agents.bots.base import Agent
 from mamma_mia_agents.bots.loading import AgentLoadError, agent_name
 from mamma_mia_agents.bots.ppo_agent import PPOAgent
 from mamma_mia_agents.bots.ppo_policy import PolicyFileError
+from mamma_mia_agents.tournament.fanout import check_backend
 from mamma_mia_agents.tournament.ladder_rating import Result, fit_rating
 from mamma_mia_agents.tournament.matches import AgentMismatchError, check_agents, load_agents
 from mamma_mia_agents.tournament.output import aligned
-from mamma_mia_agents.tournament.runner import run_tournament
+from mamma_mia_agents.tournament.results import TournamentResult
+from mamma_mia_agents.tournament.runner import SMALL_RUN, Prepared, finish, play_all, prepare
 from mamma_mia_agents.tournament.schedule import MAX_GAMES
 from mamma_mia_env._version import __version__
 from mamma_mia_env.game.config import Config
@@ -150,23 +152,43 @@ def _load_ladder(ladder: Sequence[tuple[str, Any]], counts: Sequence[int]) -> li
     return out
 
 
-def play_pairing(
-    agent: str | Agent, rung: str | Agent, players: int, games: int, seed: int, workers: int | None
-) -> dict[str, Any]:
-    """The agent against ``players - 1`` copies of ``rung`` (module doc): its row."""
+def pairing(agent: str | Agent, rung: str | Agent, players: int, games: int, seed: int,
+            workers: int | None, backend: str) -> Prepared:  # fmt: skip
+    """The agent against ``players - 1`` copies of ``rung`` (module doc), planned."""
     lineup = [agent] + [rung] * (players - 1)
-    res = run_tournament(lineup, players, games=games, seed=seed, workers=workers,
-                         batch_size=BATCH, progress=False)  # fmt: skip
+    return prepare(lineup, players, games=games, seed=seed, workers=workers, batch_size=BATCH,
+                   backend=backend)  # fmt: skip
+
+
+def pairing_row(res: TournamentResult) -> dict[str, Any]:
+    """A played pairing's row of the scorecard: the agent's (first entrant's) results."""
     row = next(r for r in res.table if r["agent"] == res.names[0])
     rates = {k: row[k] for k in ("wins", "win_rate", "win_rate_low", "win_rate_high")}
     return {
         "games": res.games,
         "deals": res.deals,
         **rates,
-        "chance": 1 / players,
+        "chance": 1 / res.config.num_players,
         "mean_delivered": row["mean_delivered"],
         "truncated": int(res.truncated.sum()),
     }
+
+
+def play_pairings(
+    pairings: Sequence[Prepared], workers: int | None, backend: str, address: str | None,
+    progress: bool,
+) -> list[dict[str, Any]]:  # fmt: skip
+    """Every batch of every pairing fanned out at once (one progress bar of games);
+    each pairing's row."""
+    games = sum(len(p.plan.seeds) for p in pairings)
+    if workers is None:
+        workers = 1 if games < SMALL_RUN else os.cpu_count() or 1
+    workers = min(workers, sum(len(p.plan.chunks) for p in pairings))
+    start = time.perf_counter()
+    with tqdm(total=games, desc="evaluate", unit="game", disable=not progress) as bar:
+        results = play_all(pairings, backend, workers, address, bar)
+    elapsed = time.perf_counter() - start
+    return [pairing_row(finish(p, r, elapsed)) for p, r in zip(pairings, results, strict=True)]
 
 
 def anchored_results(
@@ -238,8 +260,13 @@ def evaluate(
     workers: int | None = None,
     progress: bool = True,
     command: str | None = None,
+    backend: str = "local",
+    address: str | None = None,
 ) -> dict[str, Any]:
     """The scorecard of ``spec`` (module doc) as a JSON-ready dict.
+
+    The batches of every pairing are played together: in ``workers`` processes, or as
+    Ray tasks (``backend="ray"``, on the cluster at ``address``), the same games either way.
 
     ``ladder``: rung specs (or (name, spec) pairs), default ``reference_ladder()``.
     ``games``: per pairing, rounded up to whole duplicate deals. Raises
@@ -247,6 +274,7 @@ def evaluate(
     ``ScorecardError`` when nothing can be played, ``AgentError`` when an agent fails.
     """
     rungs = _check_arguments(ladder, players, games, seed)
+    check_backend(backend, address)
     itself = [name for name, rung in rungs if isinstance(spec, str) and rung == spec.strip()]
     rungs = [(name, rung) for name, rung in rungs if name not in itself]  # no mirror matches
     if not rungs:
@@ -262,8 +290,10 @@ def evaluate(
     start = time.perf_counter()
     blocks: dict[int, dict[str, Any]] = {n: {"pairings": []} for n in counts}
     pairs = [(n, name, rung) for n in counts for name, rung in rungs]
-    for n, name, rung in tqdm(pairs, desc="evaluate", unit="pairing", disable=not progress):
-        row = play_pairing(entrant(spec, agent), opponents[name], n, games, seed, workers)
+    plans = [pairing(entrant(spec, agent), opponents[name], n, games, seed, workers, backend)
+             for n, name, _ in pairs]  # fmt: skip
+    rows = play_pairings(plans, workers, backend, address, progress)
+    for (n, name, rung), row in zip(pairs, rows, strict=True):
         blocks[n]["pairings"].append({"opponent": name, "spec": _text(rung), **row})
     elapsed = time.perf_counter() - start
     return {

@@ -19,8 +19,7 @@ their generators are derived one way from the seed (``agent_rng``), never the de
 
 from __future__ import annotations
 
-import multiprocessing as mp
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -65,19 +64,26 @@ def _top_actions(logits: np.ndarray, cmask: np.ndarray, k: int) -> np.ndarray:
     return np.where(legal, order, -1)
 
 
+def read_policy(job: LabelJob) -> Any:
+    """The network of ``job`` (read where the job starts: a cluster's nodes get the
+    network, not a path on the driver's disk)."""
+    from mamma_mia_agents.bots.ppo_policy import NumpyPolicy
+
+    return NumpyPolicy.load(job.policy_path)
+
+
 class _Games:
     """One worker's players: the network, the opponent (through the one seat-policy
     loop) and the labeller, over one engine."""
 
-    def __init__(self, job: LabelJob) -> None:
+    def __init__(self, job: LabelJob, policy: Any) -> None:
         from mamma_mia_agents import load_agent
-        from mamma_mia_agents.bots.ppo_policy import NumpyPolicy
         from mamma_mia_agents.bots.search import SearchAgent
         from mamma_mia_env import Config, Engine
         from mamma_mia_env.policy import observers_for
 
         config = Config(num_players=job.num_players)
-        self.pol = NumpyPolicy.load(job.policy_path)
+        self.pol = policy
         if self.pol.num_players != job.num_players or not self.pol.canonical:
             raise ValueError(
                 f"{job.policy_path}: a canonical {job.num_players}-player policy needed"
@@ -134,23 +140,23 @@ class _Games:
         self.out["values"].append(row_v)
 
 
-def label_games(job: LabelJob, progress: bool = False) -> dict[str, np.ndarray]:
-    """Play ``job.games`` games (numbered from ``job.first_game``) and label the network's
-    decisions. Returns ``obs`` (uint8 canonical observations), ``masks`` (bit-packed
+def label_games(
+    job: LabelJob, policy: Any = None, report: Callable[[int], None] | None = None
+) -> dict[str, np.ndarray]:
+    """Play ``job.games`` games (numbered from ``job.first_game``) with ``policy`` (default:
+    ``job.policy_path`` read) and label the network's decisions; ``report(k)``: ``k`` more
+    games done. Returns ``obs`` (uint8 canonical observations), ``masks`` (bit-packed
     canonical masks), ``cands`` (canonical candidate actions, -1 padded), ``values``
     (their mean rollout values, NaN padded), and ``wins`` (the network's win share of
     each game: how it played while being labelled)."""
-    from tqdm.auto import tqdm
-
     from mamma_mia_env.game.outcome import delivered_and_cards, win_shares
     from mamma_mia_env.game.record import OVER
     from mamma_mia_env.plumbing.seeding import agent_rng
 
-    games = _Games(job)
+    games = _Games(job, read_policy(job) if policy is None else policy)
     n = job.num_players
     wins: list[np.ndarray] = []
     end = job.first_game + job.games
-    bar = tqdm(total=job.games, desc="labelled games", unit="game", disable=not progress)
     for lo in range(job.first_game, end, job.batch):
         ids = np.arange(lo, min(lo + job.batch, end))
         me = ids % n
@@ -169,35 +175,42 @@ def label_games(job: LabelJob, progress: bool = False) -> dict[str, np.ndarray]:
             games.eng.step(state, acts, active=live)
         delivered, cards = delivered_and_cards(state.data, n)
         wins.append(win_shares(delivered, cards)[np.arange(len(ids)), me])
-        bar.update(len(ids))
-    bar.close()
+        if report is not None:
+            report(len(ids))
     res = {k: np.stack(v) if v else np.zeros((0,)) for k, v in games.out.items()}
     res["wins"] = np.concatenate(wins)
     return res
 
 
-def label_parallel(job: LabelJob, workers: int, progress: bool = True) -> dict[str, np.ndarray]:
-    """:func:`label_games` split over ``workers`` processes by game number (the same
-    games and labels as one process, since every batch's generators are keyed by its
-    first game number: the split must keep ``job.batch``-sized blocks whole)."""
-    if workers <= 1:
-        return label_games(job, progress)
+def _label_block(policy: Any, job: LabelJob, report: Callable[[int], None]) -> dict[str, Any]:
+    return label_games(job, policy, report)
+
+
+def _shared(policy: Any) -> Any:
+    return policy
+
+
+def label_parallel(
+    job: LabelJob,
+    workers: int,
+    progress: bool = True,
+    backend: str = "local",
+    address: str | None = None,
+) -> dict[str, np.ndarray]:
+    """:func:`label_games` fanned out by blocks of ``job.batch`` games (``fanout``: in
+    ``workers`` processes, or as Ray tasks on the cluster at ``address``): the same games
+    and labels as one process, since every block's generators are keyed by its first
+    game number. The progress bar counts labelled games."""
+    from tqdm.auto import tqdm
+
+    from mamma_mia_agents.tournament.fanout import Job, fan_out
+
     blocks = [
         (lo, min(job.batch, job.first_game + job.games - lo))
         for lo in range(job.first_game, job.first_game + job.games, job.batch)
     ]
     jobs = [LabelJob(**{**job.__dict__, "first_game": lo, "games": b}) for lo, b in blocks]
-    parts: list[Any] = [None] * len(jobs)
-    from tqdm.auto import tqdm
-
-    bar = tqdm(total=job.games, desc="labelled games", unit="game", disable=not progress)
-    # spawned, not forked: the parent may already run OpenMP threads (the engine's
-    # parallel kernels), and a fork of such a process is refused by GNU OpenMP
-    with ProcessPoolExecutor(workers, mp_context=mp.get_context("spawn")) as pool:
-        futures = {pool.submit(label_games, j): i for i, j in enumerate(jobs)}
-        for fut in as_completed(futures):
-            i = futures[fut]
-            parts[i] = fut.result()
-            bar.update(jobs[i].games)
-    bar.close()
+    work = Job(_shared, _label_block, read_policy(job))
+    with tqdm(total=job.games, desc="labelled games", unit="game", disable=not progress) as bar:
+        parts = fan_out(work, jobs, backend, workers, address, bar)
     return {k: np.concatenate([p[k] for p in parts if len(p[k])]) for k in parts[0]}

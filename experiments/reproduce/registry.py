@@ -381,6 +381,17 @@ EXPERIMENTS: list[Experiment] = [
     _champion(2, "48x6,64x4,96x3", "none,champion_prior_2p.npz"),
     _champion(4, "32x6,48x4"),
     Experiment(
+        name="cluster_scaling",
+        script="-m experiments.benchmark.cluster_scaling",
+        folder="cluster_scaling",
+        args=_full(),
+        out_file="cluster_scaling.json",
+        other=_files("cluster_scaling.json"),
+        requires=("ray",),
+        description="the fan-out on Ray's multi-node test cluster (1-3 nodes of one CPU) "
+        "against the local pool: games/s, labelled positions/s, overhead per item",
+    ),
+    Experiment(
         name="decision_speed",
         script="-m experiments.benchmark.decision_speed",
         folder="decision_speed",

@@ -14,7 +14,8 @@ in rounds (``--iterations``):
    labeller, a search bot of ``--labeller-worlds`` sampled worlds, values its candidates:
    the builder's ``--labeller-candidates`` best moves plus the network's own
    ``--extra-top`` most likely ones (``experiments/common/search_labels.py``, over
-   ``--workers`` processes);
+   ``--workers`` processes, or as Ray tasks with ``--backend ray [--address ADDR]``:
+   the same labels, docs/CLUSTER.md);
 2. the network is fitted to its own preference among those candidates times
    exp(value / ``--temperature``), on every round's positions so far
    (``experiments/common/distill.py``);
@@ -42,6 +43,7 @@ import argparse
 import dataclasses
 import json
 import os
+import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -54,6 +56,8 @@ from experiments.common.evaluation import CURVE_SEED, FINAL_SEED, policy_against
 from experiments.common.output import RESULTS, ROOT, RUNS
 from experiments.common.search_labels import LabelJob, label_parallel
 from experiments.common.training import dataclass_parser, save_figure, set_threads, subplots
+from mamma_mia_agents.cli.options import add_backend_flags, check_backend_flags
+from mamma_mia_agents.tournament.fanout import FanOutError, session
 from mamma_mia_env.plumbing.files import write_file
 from mamma_mia_env.plumbing.provenance import provenance
 
@@ -139,9 +143,11 @@ def parse_args(argv: list[str] | None = None) -> tuple[Args, argparse.Namespace]
         help="with --export: also copy the policy to agents/policies/ppo_<N>p.npz, the "
         "policy the bundled ppo plays",
     )  # fmt: skip
+    add_backend_flags(parser, "the labelled games")
     from experiments.common.arguments import checked  # every flag checked
 
     ns = checked(parser).parse_args(argv)
+    check_backend_flags(parser, ns)
     args = Args(**{f.name: getattr(ns, f.name) for f in dataclasses.fields(Args)})
     problems = [
         f"--{name.replace('_', '-')} must be positive"
@@ -193,8 +199,9 @@ def _against(args: Args, pol: Any, games: int, seed: int) -> dict[str, float]:
 
 
 def _round(
-    args: Args, it: int, actor: Any, pol: Any, policy_file: Path, data: list, started: float
-) -> dict[str, Any]:
+    args: Args, it: int, actor: Any, pol: Any, policy_file: Path, data: list, started: float,
+    backend: str,
+) -> dict[str, Any]:  # fmt: skip
     """Round ``it``: label the games of the policy in ``policy_file``, fit ``actor`` to
     every round's labels so far, write the fitted policy over ``policy_file`` and play
     the curve's deals. Returns the round's record (``data`` gains its labels)."""
@@ -202,7 +209,7 @@ def _round(
     job = LabelJob(str(policy_file), args.opponent, args.labeller_worlds,
                    args.labeller_candidates, args.extra_top, args.num_players,
                    first_game=0, games=args.games, seed=args.seed * 1000 + it)  # fmt: skip
-    data.append(label_parallel(job, args.workers))
+    data.append(label_parallel(job, args.workers, backend=backend))
     label_seconds = time.perf_counter() - t0
     merged = {k: np.concatenate([d[k] for d in data]) for k in LABELS}
     fit_rows: list[dict[str, Any]] = []
@@ -229,8 +236,10 @@ def _round(
     }  # fmt: skip
 
 
-def run(args: Args, out: Path) -> dict[str, Any]:
-    """The rounds, the final evaluation, the curve and ``result.json`` (returned)."""
+def run(args: Args, out: Path, backend: str = "local") -> dict[str, Any]:
+    """The rounds, the final evaluation, the curve and ``result.json`` (returned).
+    ``backend="ray"``: the labelling on the Ray instance this process is connected to
+    (``fanout.session``); the fit and the evaluations stay here."""
     import torch
 
     from mamma_mia_agents.bots.ppo_policy import NumpyPolicy
@@ -246,7 +255,7 @@ def run(args: Args, out: Path) -> dict[str, Any]:
     data: list[dict[str, np.ndarray]] = []
     rounds: list[dict[str, Any]] = []
     for it in range(args.iterations):
-        rounds.append(_round(args, it, actor, pol, policy_file, data, started))
+        rounds.append(_round(args, it, actor, pol, policy_file, data, started, backend))
         r = rounds[-1]
         print(f"round {it + 1}: {r['positions']:,} positions, win while labelled "
               f"{r['win_rate_while_labelled']:.3f}, curve {r['curve']['win_rate']:.3f}",
@@ -297,7 +306,12 @@ def _plot(args: Args, start: dict, rounds: list[dict], path: Path) -> None:
 def main(argv: list[str] | None = None) -> int:
     args, ns = parse_args(argv)
     out = ns.out if ns.out is not None else RUNS / args.name
-    doc = run(args, out)
+    try:
+        with session(ns.backend, ns.address):
+            doc = run(args, out, ns.backend)
+    except FanOutError as exc:  # no result.json: docs/CLUSTER.md
+        print(f"expert_iteration: {exc}", file=sys.stderr)
+        return 1
     if doc["final"] is not None:
         f = doc["final"]
         print(f"final: win rate vs {args.opponent} {100 * f['win_rate']:.1f}% "

@@ -15,6 +15,8 @@ search over settings, read top to bottom:
 2. each setting plays ``--games`` duplicate-deal games (rotated seats) against
    the default ``search`` bot: one of it against one search bot at 2 players, against
    three at 4, on the tournament seed ``--seed`` (the same deals for every setting);
+   the settings' tournaments are fanned out, one per worker process (``--workers``) or
+   as Ray tasks (``--backend ray [--address ADDR]``, docs/CLUSTER.md): the same games;
 3. of the settings within the time limit, the one with the highest win rate (ties: the
    faster) is the champion.
 
@@ -37,6 +39,7 @@ import json
 import os
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -58,7 +61,10 @@ from mamma_mia_agents.bots.champion import (
     read_settings,
 )
 from mamma_mia_agents.bots.search import SearchAgent
+from mamma_mia_agents.cli.options import add_backend_flags, check_backend_flags
 from mamma_mia_agents.tournament import run_tournament
+from mamma_mia_agents.tournament.fanout import FanOutError, Job, fan_out, session
+from mamma_mia_agents.tournament.schedule import count_deals
 from mamma_mia_env.plumbing.files import write_figure, write_file
 
 matplotlib.use("Agg")
@@ -87,7 +93,7 @@ class Args:
     margin: float = 0.02
     """the search bot's tie-breaker weight of the delivered-orders lead"""
     workers: int = 2
-    """worker processes of the tournaments"""
+    """worker processes, each playing one setting's tournament at a time"""
 
 
 def parse_args(argv: list[str] | None = None) -> tuple[Args, argparse.Namespace]:
@@ -105,7 +111,9 @@ def parse_args(argv: list[str] | None = None) -> tuple[Args, argparse.Namespace]
         help="also copy the results to experiments/results/champion/, the settings to "
         "agents/policies/",
     )
+    add_backend_flags(parser, "the settings' tournaments")
     ns = checked(parser).parse_args(argv)
+    check_backend_flags(parser, ns)
     args = Args(**{k: getattr(ns, k) for k in asdict(Args())})
     try:
         settings(args)
@@ -158,8 +166,9 @@ def search_bot(s: dict[str, Any]) -> SearchAgent:
     return SearchAgent(**{**s, "prior": prior_agent(s["prior"])})
 
 
-def play(args: Args, s: dict[str, Any]) -> dict[str, Any]:
-    """The setting's results against the search bot (its row of the tournament)."""
+def play(args: Args, s: dict[str, Any], report: Callable[[int], None]) -> dict[str, Any]:
+    """The setting's results against the search bot (its row of the tournament), played
+    in one process: a work item of ``play_all``. ``report(k)``: ``k`` games played."""
     bot = search_bot(s)
     bot.name = label(s)
     started = time.perf_counter()
@@ -168,9 +177,10 @@ def play(args: Args, s: dict[str, Any]) -> dict[str, Any]:
         num_players=args.players,
         games=args.games,
         seed=args.seed,
-        workers=args.workers,
+        workers=1,
         progress=False,
     )
+    report(res.games)
     row = next(r for r in res.compute_table() if r["agent"] == bot.name)
     return {
         "games": row["seat_games"],
@@ -181,6 +191,21 @@ def play(args: Args, s: dict[str, Any]) -> dict[str, Any]:
         "mean_delivered": row["mean_delivered"],
         "seconds": round(time.perf_counter() - started, 1),
     }
+
+
+def _args(args: Args) -> Args:
+    return args
+
+
+def play_all(
+    args: Args, grid: list[dict[str, Any]], backend: str = "local", address: str | None = None
+) -> list[dict[str, Any]]:
+    """Every setting's tournament, one work item each (``fanout``: ``args.workers``
+    processes, or Ray tasks), in grid order; a progress bar of games."""
+    deals = count_deals(args.players, args.players, "rotate", args.games)
+    total = deals * args.players * len(grid)
+    with tqdm(total=total, desc=f"tuning games ({args.players}p)", unit="game") as bar:
+        return fan_out(Job(_args, play, args), grid, backend, args.workers, address, bar)
 
 
 def plot(rows: list[dict[str, Any]], args: Args, path: Path) -> None:
@@ -211,13 +236,21 @@ def main(argv: list[str] | None = None) -> int:
     out = Path(ns.out) if ns.out is not None else RUNS / f"tune_champion_{n}p"
     out.mkdir(parents=True, exist_ok=True)
     loads = list(os.getloadavg())
+    grid = settings(args)
+    try:
+        with session(ns.backend, ns.address):  # a cluster that does not answer: now
+            # timed first, here, one after another: the tournaments fanned out below
+            # would share the cores the timing needs alone
+            times = [decision_times(n, search_bot(s), args.positions, args.seed)
+                     for s in tqdm(grid, desc=f"timing settings ({n}p)")]  # fmt: skip
+            played = play_all(args, grid, ns.backend)
+    except FanOutError as exc:  # nothing written: docs/CLUSTER.md
+        print(f"tune_champion: {exc}", file=sys.stderr)
+        return 1
     rows: list[dict[str, Any]] = []
-    for s in tqdm(settings(args), desc=f"settings ({n}p)"):
-        row: dict[str, Any] = {"label": label(s), "settings": s}
-        row.update(decision_times(n, search_bot(s), args.positions, args.seed))
-        row.update(play(args, s))
-        rows.append(row)
-        tqdm.write(json.dumps({k: v for k, v in row.items() if k != "settings"}))
+    for s, timed, result in zip(grid, times, played, strict=True):
+        rows.append({"label": label(s), "settings": s, **timed, **result})
+        tqdm.write(json.dumps({k: v for k, v in rows[-1].items() if k != "settings"}))
     within = [r for r in rows if r["cpu_mean_ms"] <= args.max_ms]
     if not within:
         print(f"no setting within {args.max_ms} ms per decision", file=sys.stderr)

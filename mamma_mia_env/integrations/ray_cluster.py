@@ -33,12 +33,21 @@ def keep_ray_on_loopback() -> None:
 def init_ray(address: str | None = None, **options: Any) -> Any:
     """``ray.init`` without the dashboard and the workers' log lines: a new instance on
     loopback when no cluster address is given (none here nor in ``RAY_ADDRESS``),
-    otherwise the cluster at ``address``. ``options`` go to ``ray.init``."""
-    if address is None and not os.environ.get("RAY_ADDRESS"):
+    otherwise the cluster at ``address`` (one at 127.0.0.1 joined on loopback too).
+    ``options`` go to ``ray.init``."""
+    named = address or os.environ.get("RAY_ADDRESS")
+    if not named or on_loopback(named):  # else Ray dials the interface's address for it
         keep_ray_on_loopback()
     import ray
 
     return ray.init(address=address, include_dashboard=False, log_to_driver=False, **options)
+
+
+def on_loopback(address: str) -> bool:
+    """Whether a cluster address (``HOST:PORT``, ``ray://HOST:PORT``) names this machine's
+    loopback interface."""
+    host = address.split("://")[-1].rpartition(":")[0] or address
+    return host in (LOOPBACK, "localhost")
 
 
 def node_addresses() -> list[str]:

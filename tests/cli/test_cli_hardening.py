@@ -41,9 +41,7 @@ def _no_games(monkeypatch) -> None:
     def refuse(*args, **kwargs):
         raise AssertionError("a game was played before the arguments were checked")
 
-    monkeypatch.setattr(runner, "run_serial", refuse)
-    monkeypatch.setattr(runner, "run_parallel", refuse)
-    monkeypatch.setattr(runner, "run_batches", refuse)
+    monkeypatch.setattr(runner, "fan_out", refuse)
 
 
 BASE = ["tournament", "--agents", "random,counter", "--players", "2", "--games", "4"]
@@ -261,7 +259,7 @@ def test_a_failing_agent_is_named(capsys, bots, spec: str, code: int, message: s
         ("hard_bots:InitRaisesInWorker", "in a worker process: agent "),
         ("hard_bots:ActRaises", "agent 'act-raises' raised ZeroDivisionError"),
         ("hard_bots:ActExits", "agent 'act-exits' called sys.exit(0) in act_batch"),
-        ("hard_bots:ActKillsProcess", "a worker process died while agents 'random', 'act-kills'"),
+        ("hard_bots:ActKillsProcess", "Agents 'random', 'act-kills' were playing"),
     ],
 )
 def test_a_failing_agent_is_named_from_worker_processes(
