@@ -165,8 +165,9 @@ RECORDS: list[Record] = [
         commands={
             **{
                 f"cleanrl_ppo/cleanrl_ppo_all_counts.{ext}": (
-                    "python -m experiments.train.cleanrl_ppo --preset all-counts --export (run "
-                    "with --out runs/all_counts; its files copied as --export copies them)"
+                    "python -m experiments.train.cleanrl_ppo --preset all-counts --threads 1 "
+                    "--export (made at 10ab810, whose preset had one thread; run with --out "
+                    "runs/all_counts, its files copied as --export copies them)"
                     if ext == "json"
                     else "the same command"
                 )

@@ -176,7 +176,8 @@ class Args:
 #: against a cheap search it can learn to beat, then, widened to 256 units (the same
 #: policy to start), against a pool of that and the full search bot.
 #: ``all-counts``: one network (the fixed observation) for 2, 3, 4 and 5 players against
-#: builder, every batch holding a quarter of each count, the env in two worker processes.
+#: builder, every batch holding a quarter of each count, the env in two worker processes
+#: (and the update, while they wait, on two threads).
 PRESETS: dict[str, dict[str, Any]] = {
     "ten-minutes": {
         "name": "2p_ten_minutes", "num_players": "2", "opponent": "builder",
@@ -205,7 +206,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "name": "all_counts", "num_players": "2,3,4,5", "observation_mode": "fixed",
         "opponent": "builder", "hidden": 256, "total_timesteps": 100_000_000,
         "num_envs": 256, "warm_start_games": 20_000, "warm_start_epochs": 2,
-        "env_workers": 2, "wall_minutes": 45.0, "curve_every": 4_000_000,
+        "env_workers": 2, "threads": 2, "wall_minutes": 45.0, "curve_every": 4_000_000,
         "curve_games": 200, "final_games": 2000,
     },
 }  # fmt: skip
@@ -990,10 +991,10 @@ def main(argv: list[str] | None = None) -> int:
         f"random: win {ev['random']['win']:.3f} delivered {ev['random']['delivered']:.2f} | "
         f"{tp['env_steps_per_s_overall']:,.0f} env steps/s overall; {out}"
     )
-    if "final" in ev:
-        f = ev["final"]
+    for key, f in ev.get("final_by_count", {"": ev["final"]} if "final" in ev else {}).items():
         print(
-            f"final: win rate vs {f['opponent']} {100 * f['win_rate']:.1f}% "
+            f"final{f' ({key} players)' if key else ''}: "
+            f"win rate vs {f['opponent']} {100 * f['win_rate']:.1f}% "
             f"[{100 * f['win_rate_low']:.1f}, {100 * f['win_rate_high']:.1f}] on {f['games']:,} "
             f"duplicate deals; trained in {wall['training_seconds'] / 60:.1f} min wall "
             f"({tp['env_steps']:,} env steps, stopped by {wall['stopped_by']})"
