@@ -193,6 +193,18 @@ RECORDS: list[Record] = [
         ),
     ),
     Record(
+        name="counts_mixed_vs_5p",
+        commands={
+            "ab/counts_mixed_vs_5p.json": (
+                "python -m experiments.benchmark.ab --base . --base-env MAMMA_MIA_AB_PLAYERS=5 "
+                "--new-env MAMMA_MIA_AB_PLAYERS=mixed --comparison counts_learner_256,"
+                "counts_learner_4096,counts_engine_256,counts_engine_4096 "
+                "--name counts_mixed_vs_5p --export"
+            ),
+        },
+        reason="timings of one machine's state (a mixed batch against five players): a record",
+    ),
+    Record(
         name="observation_ab",
         commands={
             f"observation_ab/2p_{mode}.json": (
