@@ -83,8 +83,10 @@ def _check_meta(meta: Any) -> None:
     n = meta.get("num_players")
     counts = n if isinstance(n, list) and mode == "fixed" else [n]
     if not counts or not all(type(c) is int and 2 <= c <= 5 for c in counts):
-        several = " (a list of them with observation_mode 'fixed')"
-        raise ValueError(f"meta num_players must be an int 2-5{several}, got {n!r}")
+        raise ValueError(
+            f"meta num_players must be an int 2-5 (a list of them with observation_mode "
+            f"'fixed'), got {n!r}"
+        )
     if counts != sorted(set(counts)):
         raise ValueError(f"meta num_players must list each count once, in order, got {n!r}")
     for key in ("double_ingredients", "canonical"):

@@ -256,8 +256,8 @@ def parse_args(argv: list[str] | None = None) -> tuple[Args, argparse.Namespace]
 def check_counts(args: Args) -> list[str]:
     """``--num-players``: counts 2-5, each once, in order; several only with the fixed
     observation (the other layouts' sizes differ between counts)."""
-    parts = args.num_players.split(",")
-    if not all(p.strip() in ("2", "3", "4", "5") for p in parts) or len(set(parts)) < len(parts):
+    parts = [p.strip() for p in args.num_players.split(",")]
+    if not all(p in ("2", "3", "4", "5") for p in parts) or len(set(parts)) < len(parts):
         return [f"--num-players {args.num_players!r}: a count 2-5, or several comma-separated "
                 "(each once)"]  # fmt: skip
     if args.observation_mode not in ("recall", "fixed"):

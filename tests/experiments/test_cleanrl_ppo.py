@@ -432,7 +432,7 @@ def test_several_counts_need_the_fixed_observation(capsys) -> None:
     with pytest.raises(SystemExit):
         cleanrl_ppo.parse_args(["--num-players", "2,4"])
     assert "several --num-players need --observation-mode fixed" in capsys.readouterr().err
-    for bad in ("2,2", "6", "two", "2,,3"):
+    for bad in ("2,2", "2, 2", "6", "two", "2,,3"):
         with pytest.raises(SystemExit):
             cleanrl_ppo.parse_args(["--num-players", bad, "--observation-mode", "fixed"])
         assert "a count 2-5, or several comma-separated" in capsys.readouterr().err
