@@ -1,17 +1,17 @@
-"""Trained policies as agents: ``PPOAgent`` plays a MaskablePPO policy with numpy.
+"""Trained policies as agents: ``PPOAgent`` plays a policy network with numpy.
 
-``experiments/train/train_ppo.py`` trains a policy with sb3-contrib's MaskablePPO and
-exports its actor network to a small ``.npz`` file (``ppo_policy``: the network, the
-file format and its checks); ``PPOAgent`` plays it. Playing needs numpy only, not torch
-or stable-baselines3.
+The trainers (``experiments/train/cleanrl_ppo.py``, ``expert_iteration.py``) export a
+policy's actor network to a small ``.npz`` file (``ppo_policy``: the network, the file
+format and its checks); ``PPOAgent`` plays it. Playing needs numpy only, not torch.
 
     >>> from mamma_mia_agents.bots.ppo_agent import PPOAgent
-    >>> agent = PPOAgent()                      # the shipped policies, by player count
+    >>> agent = PPOAgent()                      # the shipped network, 2-5 players
     >>> agent = PPOAgent("runs/ppo_2p/policy.npz")
 
 On the command line and in tournaments: ``ppo``, or
-``mamma_mia_agents.bots.ppo_agent:PPOAgent`` (the shipped 2- and 4-player policies,
-picked by the game's player count).
+``mamma_mia_agents.bots.ppo_agent:PPOAgent``: the shipped ``agents/policies/ppo.npz``, one
+network over the fixed observation that plays every player count (docs/TRAINING.md, "One
+network for every table").
 """
 
 from __future__ import annotations
@@ -39,17 +39,17 @@ def _check_deck(pol: NumpyPolicy, double_ingredients: bool) -> None:
         )
 
 
-def default_policy_path(num_players: int) -> Path:
-    return POLICY_DIR / f"ppo_{num_players}p.npz"
+SHIPPED = POLICY_DIR / "ppo.npz"
 
 
 class PPOAgent(Agent):
-    """A policy trained with MaskablePPO (``experiments/train/train_ppo.py``), run with numpy.
+    """A trained policy network, one for 2-5 players, run with numpy.
 
-    ``path``: a ``.npz`` policy file, or ``None`` for the shipped policies in
-    ``agents/policies/`` (``ppo_2p.npz``, ``ppo_4p.npz``), picked by the player count of
-    the game being played. ``deterministic`` (default True): the most likely legal
-    action; False samples from the policy with the given generator.
+    ``path``: a ``.npz`` policy file (or a loaded ``NumpyPolicy``); ``None`` plays the
+    shipped ``agents/policies/ppo.npz``. A file lists the player counts it plays (a
+    fixed-observation network may list several); every other count is refused by
+    ``check_config`` with the reason. ``deterministic`` (default True): the most likely
+    legal action; False samples from the policy with the given generator.
     """
 
     name = "ppo"
@@ -61,38 +61,23 @@ class PPOAgent(Agent):
         deterministic: bool = True,
         name: str | None = None,
     ) -> None:
+        if not isinstance(path, (str, os.PathLike, NumpyPolicy, type(None))):
+            raise TypeError(
+                f"PPOAgent path must be a policy file path or a NumpyPolicy, got {path!r}"
+            )
         self.deterministic = deterministic
-        self._policies: dict[int, NumpyPolicy] = {}
         self._path = path
-        if path is not None:
-            if not isinstance(path, (str, os.PathLike, NumpyPolicy)):
-                raise TypeError(
-                    f"PPOAgent path must be a policy file path or a NumpyPolicy, got {path!r}"
-                )
-            pol = path if isinstance(path, NumpyPolicy) else NumpyPolicy.load(path)
-            self._policies = {n: pol.for_count(n) for n in pol.counts}
-        if self._policies:
-            pol = next(iter(self._policies.values()))
-            self.observation_mode = pol.observation_mode
+        pol = path if isinstance(path, NumpyPolicy) else NumpyPolicy.load(path or SHIPPED)
+        self._policy = pol
+        self._policies = {n: pol.for_count(n) for n in pol.counts}
+        self.observation_mode = pol.observation_mode
         if name is not None:
             self.name = name
 
     def policy(self, num_players: int) -> NumpyPolicy:
+        """The network at a ``num_players`` table; a count it does not play is refused."""
         if num_players not in self._policies:
-            if self._path is not None:
-                next(iter(self._policies.values())).for_count(num_players)  # raises: not one
-            path = default_policy_path(num_players)
-            if not path.exists():
-                shipped = sorted(p.name for p in POLICY_DIR.glob("ppo_*p.npz"))
-                counts = " or ".join(p.removeprefix("ppo_").removesuffix("p.npz") for p in shipped)
-                raise ValueError(
-                    f"no shipped PPO policy for {num_players} players (agents/policies/ "
-                    f"holds {' and '.join(shipped) or 'none'}): "
-                    f"play ppo in a {counts}-player game, give it a policy trained for "
-                    f"{num_players} players (PPOAgent(path); experiments/train/train_ppo.py "
-                    "trains one), or choose another agent"
-                )
-            self._policies[num_players] = NumpyPolicy.load(path)
+            self._policy.for_count(num_players)  # raises, naming the counts it plays
         return self._policies[num_players]
 
     def check_config(self, config: Config) -> None:

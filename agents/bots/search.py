@@ -115,11 +115,14 @@ class SearchAgent(Agent):
             rollout = kernel_bot(self.rollout_agent)
             bots = CompiledBots([rollout], config.num_players, config.double_ingredients)
             builder = BuilderAgent.params
+            # the prior reads its own observation (the shipped ppo: the fixed layout)
+            mode = self.prior.observation_mode if self.prior is not None else "recall"
             self._cache[config] = (
                 eng,
                 bots,
                 layout_vector(config.num_players, "recall", config.double_ingredients),
                 params_vector(builder),
+                eng if mode == "recall" else Engine(config.replace(observation_mode=mode)),
             )
         return self._cache[config]
 
@@ -128,7 +131,7 @@ class SearchAgent(Agent):
     ) -> np.ndarray:
         """The actions searched in game 0 of ``state``: best builder scores first, then
         the ``prior`` policy's choice when the builder's list lacks it."""
-        eng, _, lay, prm = self._tables(state.config)
+        eng, _, lay, prm, prior_eng = self._tables(state.config)
         mask = eng.legal_masks(state)[0]
         legal = np.flatnonzero(mask)
         if state.data["phase"][0] == REVEAL or len(legal) <= 1:
@@ -142,7 +145,8 @@ class SearchAgent(Agent):
         cands = legal[order[: self.candidates]]
         if self.prior is not None:
             gen = rng if rng is not None else np.random.default_rng(0)
-            pick = self.prior.act_batch(ob[None], mask[None], gen, seats=np.array([seat]))
+            seen = ob if prior_eng is eng else prior_eng.observe(state)[0]
+            pick = self.prior.act_batch(seen[None], mask[None], gen, seats=np.array([seat]))
             if int(pick[0]) not in cands:
                 cands = np.append(cands, int(pick[0]))
         return cands
@@ -223,18 +227,18 @@ class SearchAgent(Agent):
 
 
 def _prior_agent(prior: object) -> Agent | None:
-    """The candidate prior: None, or a policy that reads the recall observation and
-    the acting seat (``ppo``, a ``PPOAgent``, an import path to one)."""
+    """The candidate prior: None, or a policy that reads an observation (not the full
+    state) and the acting seat (``ppo``, a ``PPOAgent``, an import path to one)."""
     if prior is None:
         return None
-    wrong = f"prior must be a policy that reads the recall observation (e.g. ppo), got {prior!r}"
+    wrong = f"prior must be a policy that reads an observation (e.g. ppo), got {prior!r}"
     try:
         agent = resolve_agent(prior, {"ppo": PPOAgent})
     except AgentLoadError:
         if isinstance(prior, str) and ":" not in prior:
             raise ValueError(wrong) from None
         raise
-    if getattr(agent, "needs_state", False) or getattr(agent, "observation_mode", "") != "recall":
+    if getattr(agent, "needs_state", False) or not hasattr(agent, "observation_mode"):
         raise ValueError(wrong)
     return agent
 

@@ -82,8 +82,9 @@ class AgentsCommand:
     def run(args: argparse.Namespace) -> int:
         for name, cls in REGISTRY.items():
             doc = (cls.__doc__ or "").strip().splitlines()
-            print(f"{name:10s} {doc[0] if doc else ''} [{cls.observation_mode}]")
-            counts = player_counts(load_agent(name))
+            agent = load_agent(name)  # a trained agent's mode is its policy file's
+            print(f"{name:10s} {doc[0] if doc else ''} [{agent.observation_mode}]")
+            counts = player_counts(agent)
             plays = [n for n, why in counts.items() if why is None]
             print(f"{'':10s} plays {counts_text(plays)} players")
             refused = [n for n, why in counts.items() if why is not None]
