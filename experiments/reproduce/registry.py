@@ -105,6 +105,14 @@ def _lb_files(mode: str) -> list[str]:
     return [f"{n}p.{ext}" for n in _lb_counts(mode) for ext in ("json", "csv")]
 
 
+#: The per-count networks ``ppo`` played before the one network (same bytes): the
+#: expert-iteration 2-player policy and the SB3 4-player one, the 4-player champion's prior.
+PER_COUNT_POLICY = {
+    2: "experiments/results/expert_iteration/expert_iteration_2p_vs_search_2.npz",
+    4: "agents/policies/champion_prior_4p.npz",
+}
+
+
 def _ppo(n: int) -> Experiment:
     cfg = f"experiments/configs/ppo_{n}p.json"
     return Experiment(
@@ -115,13 +123,14 @@ def _ppo(n: int) -> Experiment:
             "--config",
             cfg,
             "--evaluate",
-            f"agents/policies/ppo_{n}p.npz",
+            PER_COUNT_POLICY[n],
             "--workers",
             "1" if mode == "quick" else "2",  # the games do not depend on it
             *(["--set", "eval.final_games=40"] if mode == "quick" else []),
         ],
         deterministic=_files(f"ppo_{n}p_final_eval.json"),
-        description=f"the shipped ppo_{n}p policy against each heuristic bot",
+        description=f"the {n}-player network ppo played before the one network, against "
+        "each heuristic bot",
     )
 
 
@@ -151,7 +160,7 @@ def _ppo_seed7(n: int) -> Experiment:
         "vs_builder_seed7",
         f"ppo_{n}p",
         flags,
-        f"the shipped ppo_{n}p policy against builder on 2,000 other deals (seed 7)",
+        f"the shipped ppo against builder at {n} players on 2,000 other deals (seed 7)",
     )
 
 
@@ -165,15 +174,15 @@ def _train(n: int) -> Experiment:
         other=_files("bc.csv", "progress.csv", "summary.json", "learning_curve.png"),
         train=True,
         description=f"MaskablePPO training, {n} players (hours)",
-        # the 2-player network is the champion's prior since expert iteration's became ppo
-        references=(
-            {
-                "policy.npz": "agents/policies/champion_prior_2p.npz",
-                "final_eval.json": "experiments/results/ppo/champion_prior_2p_final_eval.json",
-            }
-            if n == 2
-            else {}
-        ),
+        # the SB3 networks are the champions' priors since the one network became ppo
+        references={
+            "policy.npz": f"agents/policies/champion_prior_{n}p.npz",
+            **(
+                {"final_eval.json": "experiments/results/ppo/champion_prior_2p_final_eval.json"}
+                if n == 2
+                else {}
+            ),
+        },
     )
 
 
@@ -279,7 +288,7 @@ EXPERIMENTS: list[Experiment] = [
     _ppo(2),
     _ppo(4),
     _champion_prior_eval(),
-    *(_ppo_seed7(n) for n in (2, 4)),
+    *(_ppo_seed7(n) for n in (2, 3, 4, 5)),
     _tournament(
         "demo",
         "demo_tournament",
@@ -380,6 +389,8 @@ EXPERIMENTS: list[Experiment] = [
     # tuned with the SB3 network that was ppo then, bundled since as its prior file
     _champion(2, "48x6,64x4,96x3", "none,champion_prior_2p.npz"),
     _champion(4, "32x6,48x4"),
+    _champion(3, "32x6,48x4", "ppo"),  # the one network as the prior
+    _champion(5, "24x6,32x4", "ppo"),
     Experiment(
         name="cluster_scaling",
         script="-m experiments.benchmark.cluster_scaling",
@@ -413,8 +424,7 @@ EXPERIMENTS: list[Experiment] = [
     _scorecard("champion", 2, "builder"),
     _scorecard("champion", 4, "search"),
     _scorecard("champion", 4, "builder"),
-    _scorecard("ppo", 2, "random,builder,search"),
-    _scorecard("ppo", 4, "random,builder,search"),
+    *(_scorecard("ppo", n, "random,builder,search", games=1000) for n in (2, 3, 4, 5)),
     _scorecard(
         "experiments/results/cleanrl_ppo/cleanrl_ppo_2p_ten_minutes.npz",
         2,
