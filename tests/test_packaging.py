@@ -95,7 +95,7 @@ def opened_package_data() -> dict[str, set[str]]:
         return "mamma_mia_agents/" + path.resolve().relative_to(agents_dir).as_posix()
 
     counts = range(2, 6)
-    ppo = {ppo_agent.default_policy_path(n) for n in counts}
+    ppo = {ppo_agent.SHIPPED}
     settings = {champion.default_settings_path(n) for n in counts}
     priors = {champion.POLICY_DIR / name for name in champion.bundled_priors()}
     html = (ROOT / "mamma_mia_env/render/html.py").read_text()

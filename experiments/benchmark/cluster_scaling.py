@@ -42,11 +42,12 @@ from experiments.common.arguments import checked
 from experiments.common.output import RESULTS, write_json
 from experiments.common.provenance import provenance_with_threads
 from experiments.common.search_labels import LabelJob, label_parallel
-from mamma_mia_agents.bots.ppo_agent import default_policy_path
 from mamma_mia_agents.tournament import fanout, run_tournament
 
 AGENTS = ["random", "counter", "builder", "hoarder"]
 SEED = 5
+#: the labelling runs' policy: the expert-iteration 2-player network (a 2-player file)
+LABEL_POLICY = RESULTS / "expert_iteration" / "expert_iteration_2p_vs_search_2.npz"
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -96,7 +97,7 @@ def measure(
     tour, t_tour = timed(lambda: run_tournament(AGENTS, 4, games=ns.games, seed=SEED,
                                                 workers=workers, batch_size=ns.batch,
                                                 progress=False, backend=backend))  # fmt: skip
-    job = LabelJob(str(default_policy_path(2)), "builder", 32, 6, 2, 2, first_game=0,
+    job = LabelJob(str(LABEL_POLICY), "builder", 32, 6, 2, 2, first_game=0,
                    games=ns.label_games, seed=SEED, batch=ns.label_batch)  # fmt: skip
     labels, t_label = timed(lambda: label_parallel(job, workers, False, backend))
     items = list(range(ns.empty))

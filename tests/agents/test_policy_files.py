@@ -16,15 +16,16 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from helpers import POLICY_FILE
 
 import mamma_mia_agents.bots.ppo_policy as ppo
-from mamma_mia_agents.bots.ppo_agent import PPOAgent, default_policy_path
+from mamma_mia_agents.bots.ppo_agent import SHIPPED, PPOAgent
 from mamma_mia_agents.bots.ppo_policy import NumpyPolicy, PolicyFileError
 from mamma_mia_env import Config, Engine
 
 
 def _shipped() -> tuple[dict[str, np.ndarray], dict]:
-    with np.load(default_policy_path(2), allow_pickle=False) as f:
+    with np.load(POLICY_FILE[2], allow_pickle=False) as f:
         arrays = {k: f[k] for k in f.files}
     meta = json.loads(str(arrays.pop("meta")))
     return arrays, meta
@@ -53,8 +54,8 @@ def _refused(path: Path, *fragments: str) -> str:
 
 
 def test_the_shipped_policies_load_and_round_trip(tmp_path) -> None:
-    for n in (2, 4):
-        pol = NumpyPolicy.load(default_policy_path(n))
+    for n, path in {**POLICY_FILE, 5: SHIPPED}.items():
+        pol = NumpyPolicy.load(path)
         pol.save(tmp_path / f"p{n}.npz")
         again = NumpyPolicy.load(tmp_path / f"p{n}.npz")
         assert again.meta == pol.meta and len(again.layers) == len(pol.layers) == 2

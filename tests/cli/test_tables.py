@@ -58,15 +58,16 @@ def test_every_bundled_agent_plays_each_count_or_says_why() -> None:
         assert all(why is None for why in table[bot].values()), bot
 
 
-def test_the_counts_of_ppo_follow_from_the_policy_files_it_finds(tmp_path) -> None:
-    shipped = sorted(int(p.name[4]) for p in POLICY_DIR.glob("ppo_*p.npz"))
-    counts = player_counts(load_agent("ppo"))
-    assert [n for n, why in counts.items() if why is None] == shipped
-    one = PPOAgent(POLICY_DIR / f"ppo_{shipped[0]}p.npz")  # one file: its count only
-    assert [n for n, why in player_counts(one).items() if why is None] == shipped[:1]
-    # the champion plays where it has settings and its prior network
+def test_the_counts_of_ppo_follow_from_the_policy_file_it_plays(tmp_path) -> None:
+    counts = player_counts(load_agent("ppo"))  # the shipped network: every count
+    assert [n for n, why in counts.items() if why is None] == [2, 3, 4, 5]
+    one = PPOAgent(POLICY_DIR / "champion_prior_4p.npz")  # a per-count file: its count only
+    assert [n for n, why in player_counts(one).items() if why is None] == [4]
+    assert "plays 4 players, not 2" in str(player_counts(one)[2])
+    # the champion plays where it has settings
     champion = player_counts(load_agent("champion"))
-    assert {n for n, why in champion.items() if why is None} <= {2, 4} | set(shipped)
+    shipped = {int(p.name[9]) for p in POLICY_DIR.glob("champion_[2-5]p.json")}
+    assert {n for n, why in champion.items() if why is None} == shipped
     # the rules matter: a ppo network trained without doubles refuses a deck with them
     assert all(
         why for why in player_counts(load_agent("ppo"), {"double_ingredients": True}).values()

@@ -352,7 +352,7 @@ def test_an_init_policy_that_does_not_fit_is_refused(tmp_path, capsys) -> None:
     or malformed file, another player count, another width or activation (the SB3
     network bundled as the champion's prior), and a warm start given with it."""
     (tmp_path / "junk.npz").write_bytes(b"not a zip")
-    policy_4p = str(ROOT / "agents" / "policies" / "ppo_4p.npz")
+    policy_4p = str(ROOT / "agents" / "policies" / "champion_prior_4p.npz")
     shipped = str(ROOT / "agents" / "policies" / "champion_prior_2p.npz")
     ten = str(ROOT / "experiments" / "results" / "cleanrl_ppo" / "cleanrl_ppo_2p_ten_minutes.npz")
     for argv, message in [

@@ -11,14 +11,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 import torch
+from helpers import POLICY_FILE
 
 from experiments.common.distill import fit_to_values, numpy_policy, soft_targets, torch_actor
 from experiments.common.search_labels import LabelJob, label_games, label_parallel
 from experiments.train import expert_iteration
-from mamma_mia_agents.bots.ppo_agent import PPOAgent, default_policy_path
+from mamma_mia_agents.bots.ppo_agent import SHIPPED, PPOAgent
 from mamma_mia_agents.bots.ppo_policy import NumpyPolicy
 
-POLICY = str(default_policy_path(2))
+POLICY = str(POLICY_FILE[2])
 
 
 def _job(games: int = 4, **kw: object) -> LabelJob:
@@ -104,7 +105,7 @@ def test_the_script_refuses_bad_flags(capsys, tmp_path) -> None:
     cases = [
         (["--games", "3"], "--games must be a multiple of --num-players"),
         (["--init-policy", str(bad)], "--init-policy"),
-        (["--init-policy", str(default_policy_path(4))], "is not a canonical 2-player"),
+        (["--init-policy", str(POLICY_FILE[4])], "is not a canonical 2-player"),
         (["--opponent", "nobody"], "--opponent 'nobody'"),
         (["--temperature", "0"], "--temperature must be positive"),
         (["--workers", "0"], "--workers must be positive"),
@@ -134,19 +135,15 @@ def test_the_script_writes_a_policy_that_plays(tmp_path) -> None:
     assert agent.policy(2).meta["trained_with"]["script"] == "expert_iteration.py"
 
 
-def test_the_shipped_2p_policy_is_the_continued_runs_export() -> None:
-    """``ppo`` at 2 players plays what ``--preset vs-search-2 --export --ship`` made, and
-    the champion keeps the network it was tuned with (its own bundled prior file)."""
+def test_the_shipped_policy_is_the_one_network_run_export() -> None:
+    """``ppo`` plays what ``cleanrl_ppo --preset all-counts --export`` made (copied to
+    agents/policies/ppo.npz), at every count; the champions keep the networks they were
+    tuned with (their own bundled prior files)."""
     root = Path(expert_iteration.ROOT)
-    shipped = (root / "agents" / "policies" / "ppo_2p.npz").read_bytes()
-    made = (
-        root
-        / "experiments"
-        / "results"
-        / "expert_iteration"
-        / "expert_iteration_2p_vs_search_2.npz"
-    ).read_bytes()
-    assert shipped == made
-    assert NumpyPolicy.load(default_policy_path(2)).meta["trained_with"]["name"] == "2p_vs_search_2"
-    prior = (root / "agents" / "policies" / "champion_prior_2p.npz").read_bytes()
-    assert prior != shipped
+    shipped = (root / "agents" / "policies" / "ppo.npz").read_bytes()
+    made = root / "experiments" / "results" / "cleanrl_ppo" / "cleanrl_ppo_all_counts.npz"
+    assert shipped == made.read_bytes()
+    meta = NumpyPolicy.load(SHIPPED).meta
+    assert meta["trained_with"]["name"] == "all_counts" and meta["num_players"] == [2, 3, 4, 5]
+    for n in (2, 4):
+        assert (root / "agents" / "policies" / f"champion_prior_{n}p.npz").read_bytes() != shipped

@@ -15,7 +15,7 @@ pytest.importorskip("torch")
 from experiments.common.evaluation import evaluate  # noqa: E402
 from experiments.train.train_ppo import load_config, train
 from mamma_mia_agents import load_agent  # noqa: E402
-from mamma_mia_agents.bots.ppo_agent import PPOAgent, default_policy_path
+from mamma_mia_agents.bots.ppo_agent import SHIPPED, PPOAgent
 from mamma_mia_agents.bots.ppo_policy import NumpyPolicy  # noqa: E402
 from mamma_mia_env import Config, Engine  # noqa: E402
 from mamma_mia_env.game.record import OVER  # noqa: E402
@@ -148,7 +148,7 @@ def test_training_is_reproducible_bit_for_bit(smoke_run, tmp_path):
 
 @pytest.mark.parametrize("num_players", [2, 4])
 def test_shipped_policy_plays_legal_games(num_players):
-    assert default_policy_path(num_players).exists()
+    assert SHIPPED.exists()
     from mamma_mia_agents.tournament import run_tournament
 
     res = run_tournament(

@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 from fuzz_harness import attempt, fuzz_settings, refusal_failures, run_case
+from helpers import POLICY_FILE
 from hypothesis import given
 from hypothesis import strategies as st
 from test_fuzz_states import ANY, INTS
@@ -139,10 +140,10 @@ def _apply_array_edit(arrays: dict[str, Any], meta: dict[str, Any], e: dict, mar
 
 
 def run_policy_file(p: dict[str, Any]) -> tuple[list[str], str]:
-    from mamma_mia_agents.bots.ppo_agent import PPOAgent, default_policy_path
+    from mamma_mia_agents.bots.ppo_agent import PPOAgent
     from mamma_mia_env import Config, Engine
 
-    with np.load(default_policy_path(p["players"]), allow_pickle=False) as f:
+    with np.load(POLICY_FILE[p["players"]], allow_pickle=False) as f:
         arrays = {k: f[k] for k in f.files}
     meta = json.loads(str(arrays.pop("meta")))
     with tempfile.TemporaryDirectory() as tmp:

@@ -38,6 +38,17 @@ def play_random(
 
 
 ROOT = Path(__file__).resolve().parents[2]
+#: A policy file for one player count each: the networks ``ppo`` played at 2 and 4 players
+#: before the one network (the expert-iteration policy; the SB3 network, now the 4-player
+#: champion's prior). The shipped ``agents/policies/ppo.npz`` plays every count.
+POLICY_FILE = {
+    2: ROOT
+    / "experiments"
+    / "results"
+    / "expert_iteration"
+    / "expert_iteration_2p_vs_search_2.npz",
+    4: ROOT / "agents" / "policies" / "champion_prior_4p.npz",
+}
 
 
 def run_script(module: str, *args: str, timeout: float = 900) -> subprocess.CompletedProcess:

@@ -93,10 +93,9 @@ def valid_policy() -> tuple[dict[str, Any], dict[str, Any]]:
     """The shipped 2-player policy's arrays and metadata."""
     if "policy" not in _CACHE:
         import numpy as np
+        from helpers import POLICY_FILE
 
-        from mamma_mia_agents.bots.ppo_agent import default_policy_path
-
-        with np.load(default_policy_path(2), allow_pickle=False) as f:
+        with np.load(POLICY_FILE[2], allow_pickle=False) as f:
             arrays = {k: f[k] for k in f.files}
         meta = json.loads(str(arrays.pop("meta")))
         _CACHE["policy"] = (arrays, meta)

@@ -17,9 +17,10 @@ import pytest
 ray = pytest.importorskip("ray")
 cluster_utils = pytest.importorskip("ray.cluster_utils")
 
+from helpers import POLICY_FILE  # noqa: E402
+
 from experiments.common.search_labels import LabelJob, label_games, label_parallel  # noqa: E402
 from experiments.train import tune_champion  # noqa: E402
-from mamma_mia_agents.bots.ppo_agent import default_policy_path  # noqa: E402
 from mamma_mia_agents.cli.commands import main as cli_main  # noqa: E402
 from mamma_mia_agents.tournament import fanout, run_tournament  # noqa: E402
 from mamma_mia_agents.tournament.runner import finish, play_all, prepare  # noqa: E402
@@ -130,7 +131,7 @@ def test_a_scorecard_spreads_over_every_node(whole) -> None:
 
 
 def test_labelling_spreads_over_every_node(whole) -> None:
-    job = LabelJob(str(default_policy_path(2)), "builder", 3, 3, 2, 2, first_game=0, games=6,
+    job = LabelJob(str(POLICY_FILE[2]), "builder", 3, 3, 2, 2, first_game=0, games=6,
                    seed=5, batch=2)  # fmt: skip
     with fanout.placements() as where:
         on_ray = label_parallel(job, workers=1, progress=False, backend="ray")
@@ -161,7 +162,7 @@ def test_the_scripts_backend_flag_runs_them_on_the_cluster(whole, tmp_path: Path
     tune = ["--grid", "4x2,6x2,8x2", "--priors", "none", "--games", "4", "--positions", "2",
             "--workers", "1", "--max-ms", "1000"]  # fmt: skip
     expert = ["--games", "6", "--iterations", "1", "--curve-games", "2", "--final-games",
-              "0", "--opponent", "builder", "--init-policy", str(default_policy_path(2)),
+              "0", "--opponent", "builder", "--init-policy", str(POLICY_FILE[2]),
               "--workers", "1", "--threads", "1", "--labeller-worlds", "2",
               "--labeller-candidates", "2"]  # fmt: skip
     docs = {}

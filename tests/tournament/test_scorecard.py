@@ -95,13 +95,13 @@ def test_the_rating_uses_the_anchored_rungs_only() -> None:
 
 
 def test_a_policy_file_for_two_players_skips_four() -> None:
-    card = evaluate("agents/policies/ppo_2p.npz", ladder=["random"], **SMALL)
-    assert card["agent"]["name"] == "ppo:ppo_2p.npz"
+    card = evaluate("agents/policies/champion_prior_2p.npz", ladder=["random"], **SMALL)
+    assert card["agent"]["name"] == "ppo:champion_prior_2p.npz"
     assert list(card["players"]) == ["2"]
     assert "plays 2 players, not 4" in card["skipped"]["4"]
     assert "4 players: skipped" in format_scorecard(card)
     with pytest.raises(AgentMismatchError, match="can play none of the player counts"):
-        evaluate("agents/policies/ppo_2p.npz", ladder=["random"], players=(4,), games=4,
+        evaluate("agents/policies/champion_prior_2p.npz", ladder=["random"], players=(4,), games=4,
                  workers=1, progress=False)  # fmt: skip
 
 
