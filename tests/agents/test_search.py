@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from helpers import random_legal
+from helpers import POLICY_FILE, random_legal
 
 from mamma_mia_agents import load_agent
+from mamma_mia_agents.bots.ppo_agent import PPOAgent
 from mamma_mia_agents.bots.search import SearchAgent
 from mamma_mia_agents.tournament import run_tournament
 from mamma_mia_env import Config, Engine, GameState
@@ -86,8 +87,8 @@ def test_the_prior_adds_its_choice_to_the_candidates() -> None:
     """With ``prior="ppo"`` the candidates are the builder's, plus the network's choice
     when the builder's list lacks it (the network reads the seat's own observation)."""
     cfg = Config(num_players=2)
-    eng = Engine(cfg)
     ppo = load_agent("ppo")
+    eng = Engine(cfg.replace(observation_mode=ppo.observation_mode))  # its own observation
     plain, guided = SearchAgent(candidates=2), SearchAgent(candidates=2, prior="ppo")
     added = 0
     for pos in _positions(cfg, 4, 21)[:40]:
@@ -140,11 +141,15 @@ def test_candidate_values_are_what_the_decision_compares() -> None:
         bot.candidate_values(eng.reset(seeds=np.arange(2)), np.random.default_rng(0))
 
 
-def test_the_prior_is_a_recall_policy_for_the_game() -> None:
-    with pytest.raises(ValueError, match="prior must be a policy that reads the recall"):
+def test_the_prior_is_an_observation_policy_for_the_game() -> None:
+    with pytest.raises(ValueError, match="prior must be a policy that reads an observation"):
         SearchAgent(prior="search")
-    with pytest.raises(ValueError, match="no shipped PPO policy for 3 players"):
-        SearchAgent(prior="ppo").check_config(Config(num_players=3))
+    for n in (2, 3, 4, 5):  # the shipped network plays every count
+        SearchAgent(prior="ppo").check_config(Config(num_players=n))
+    with pytest.raises(ValueError, match="plays 4 players, not 3"):
+        SearchAgent(prior=PPOAgent(POLICY_FILE[4])).check_config(Config(num_players=3))
+    with pytest.raises(ValueError, match="trained without double ingredients"):
+        SearchAgent(prior="ppo").check_config(Config(num_players=2, double_ingredients=True))
     assert "prior='ppo'" in repr(SearchAgent(prior="ppo"))
 
 
