@@ -424,6 +424,7 @@ EXPERIMENTS: list[Experiment] = [
     _scorecard("champion", 2, "builder"),
     _scorecard("champion", 4, "search"),
     _scorecard("champion", 4, "builder"),
+    *(_scorecard("champion", n, "search", games=500) for n in (3, 5)),
     *(_scorecard("ppo", n, "random,builder,search", games=1000) for n in (2, 3, 4, 5)),
     _scorecard(
         "experiments/results/cleanrl_ppo/cleanrl_ppo_2p_ten_minutes.npz",
