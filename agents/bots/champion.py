@@ -13,14 +13,15 @@ limit, and writes the winner's settings to ``agents/policies/champion_<N>p.json`
     >>> agent = ChampionAgent("runs/tune_champion/champion_2p.json")
 
 A settings file is data: it names the budget and bundled bots only (the rollout bot by
-a bundled name; the prior none, ``"ppo"`` (the shipped ``ppo`` policy of the player
-count) or a policy file bundled in ``agents/policies/`` by its bare name, read by the
-same pickle-free reader as ``ppo``); nothing in it is imported or run, and anything
-else is refused with a message naming the file and the field.
+a bundled name; the prior none, ``"ppo"`` (the shipped network, ``agents/policies/ppo.npz``)
+or a policy file bundled in ``agents/policies/`` by its bare name, read by the same
+pickle-free reader as ``ppo``); nothing in it is imported or run, and anything else is
+refused with a message naming the file and the field.
 
 A prior by file name keeps a champion what it was tuned as when the shipped ``ppo``
-policy is retrained: the 2-player champion was tuned with the SB3 network that was
-``ppo`` then, bundled since as ``champion_prior_2p.npz`` (docs/AGENTS.md).
+network changes: the 2- and 4-player champions were tuned with the per-count networks
+that were ``ppo`` then, bundled since as ``champion_prior_2p.npz`` and
+``champion_prior_4p.npz``; the 3- and 5-player ones with the one network (docs/AGENTS.md).
 """
 
 from __future__ import annotations
@@ -124,7 +125,7 @@ def prior_agent(prior: str | None) -> Agent | str | None:
 
 
 class ChampionAgent(Agent):
-    """The search bot tuned for each player count, with the ppo network's choice.
+    """The search bot tuned for each player count, with a policy network's choice.
 
     It plays the settings of ``agents/policies/champion_<N>p.json`` for the game's
     player count (or of the one file ``path``)."""
