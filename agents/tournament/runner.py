@@ -90,17 +90,33 @@ def run_tournament(
     """
     setup = prepare(agents, num_players, games, seed, workers, seating, batch_size, backend,
                     address, save_logs, **config)  # fmt: skip
+    desc = f"{num_players}p tournament"
+    (result,) = run_all([setup], setup.workers, backend, address, progress, desc, command)
+    return result
+
+
+def run_all(
+    tournaments: Sequence[Prepared],
+    workers: int | None = None,
+    backend: str = "local",
+    address: str | None = None,
+    progress: bool = True,
+    desc: str = "tournaments",
+    command: str | None = None,
+) -> list[TournamentResult]:
+    """Prepared tournaments played at once, each one's result: every batch of every one
+    fanned out together (``play_all``), so that a job of many small tournaments (a
+    scorecard's pairings, a leaderboard's player counts, a strength curve's blocks) keeps
+    every worker or node busy. One progress bar counts the games; ``workers``: as
+    ``run_tournament``'s, for the games of all of them (at most one per batch). Each
+    result's ``elapsed`` is the wall time of the whole job."""
+    games = sum(len(t.plan.seeds) for t in tournaments)
+    workers = min(_workers(workers, games), sum(len(t.plan.chunks) for t in tournaments))
     start = time.perf_counter()
-    bar = None
-    if progress:
-        desc = f"{num_players}p tournament"
-        bar = tqdm(total=len(setup.plan.seeds), unit="game", desc=desc, smoothing=0.1)
-    try:
-        (results,) = play_all([setup], backend, setup.workers, address, bar)
-    finally:
-        if bar is not None:
-            bar.close()
-    return finish(setup, results, time.perf_counter() - start, command)
+    with tqdm(total=games, desc=desc, unit="game", smoothing=0.1, disable=not progress) as bar:
+        results = play_all(tournaments, backend, workers, address, bar)
+    elapsed = time.perf_counter() - start
+    return [finish(t, r, elapsed, command) for t, r in zip(tournaments, results, strict=True)]
 
 
 @dataclass(frozen=True)

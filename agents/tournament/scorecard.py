@@ -23,8 +23,6 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from tqdm.auto import tqdm
-
 from mamma_mia_agents import REGISTRY
 from mamma_mia_agents.bots.base import Agent
 from mamma_mia_agents.bots.loading import AgentLoadError, agent_name
@@ -35,7 +33,7 @@ from mamma_mia_agents.tournament.ladder_rating import Result, fit_rating
 from mamma_mia_agents.tournament.matches import AgentMismatchError, check_agents, load_agents
 from mamma_mia_agents.tournament.output import aligned
 from mamma_mia_agents.tournament.results import TournamentResult
-from mamma_mia_agents.tournament.runner import SMALL_RUN, Prepared, finish, play_all, prepare
+from mamma_mia_agents.tournament.runner import Prepared, prepare, run_all
 from mamma_mia_agents.tournament.schedule import MAX_GAMES
 from mamma_mia_env._version import __version__
 from mamma_mia_env.game.config import Config
@@ -178,17 +176,10 @@ def play_pairings(
     pairings: Sequence[Prepared], workers: int | None, backend: str, address: str | None,
     progress: bool,
 ) -> list[dict[str, Any]]:  # fmt: skip
-    """Every batch of every pairing fanned out at once (one progress bar of games);
-    each pairing's row."""
-    games = sum(len(p.plan.seeds) for p in pairings)
-    if workers is None:
-        workers = 1 if games < SMALL_RUN else os.cpu_count() or 1
-    workers = min(workers, sum(len(p.plan.chunks) for p in pairings))
-    start = time.perf_counter()
-    with tqdm(total=games, desc="evaluate", unit="game", disable=not progress) as bar:
-        results = play_all(pairings, backend, workers, address, bar)
-    elapsed = time.perf_counter() - start
-    return [pairing_row(finish(p, r, elapsed)) for p, r in zip(pairings, results, strict=True)]
+    """Every batch of every pairing fanned out at once (``run_all``: one progress bar of
+    games); each pairing's row."""
+    played = run_all(pairings, workers, backend, address, progress, "evaluate")
+    return [pairing_row(res) for res in played]
 
 
 def anchored_results(

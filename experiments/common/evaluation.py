@@ -35,11 +35,14 @@ def evaluate(
     seed: int,
     rules: dict | None = None,
     workers: int = 1,
+    backend: str = "local",
 ) -> dict[str, dict]:
     """Win rate of ``agent`` against each bot on duplicate deals (seats rotated).
 
     Two players: ``agent`` vs the bot. More: the agent against ``num_players - 1``
     copies of the bot. Returns per bot the tournament row of the agent.
+    ``backend="ray"``: the batches as Ray tasks, on the Ray instance this process is
+    connected to (``fanout.session``): the same games.
     """
     from mamma_mia_agents import load_agent
     from mamma_mia_agents.tournament import run_tournament
@@ -55,6 +58,7 @@ def evaluate(
             seed=seed,
             workers=workers,
             progress=False,
+            backend=backend,
             **(rules or {}),
         )
         row = next(r for r in res.table if r["agent"] == res.names[0])
@@ -70,13 +74,21 @@ def evaluate(
 
 
 def policy_against(
-    policy: Any, rival: str, num_players: int, games: int, seed: int, workers: int = 1
+    policy: Any,
+    rival: str,
+    num_players: int,
+    games: int,
+    seed: int,
+    workers: int = 1,
+    backend: str = "local",
 ) -> dict[str, Any]:
     """A policy (a file path or a ``NumpyPolicy``, played by ``PPOAgent``: its most
     likely legal action) against ``rival`` on duplicate deals: the :func:`evaluate` row."""
     from mamma_mia_agents.bots.ppo_agent import PPOAgent
 
-    return evaluate(PPOAgent(policy), [rival], num_players, games, seed, workers=workers)[rival]
+    agent = PPOAgent(policy)
+    rows = evaluate(agent, [rival], num_players, games, seed, workers=workers, backend=backend)
+    return rows[rival]
 
 
 def final_evaluation(policy_file: Path, rival: str, num_players: int, games: int) -> dict[str, Any]:

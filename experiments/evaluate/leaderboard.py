@@ -2,6 +2,7 @@
 
     python -m experiments.evaluate.leaderboard --export    # 10,000 games per count
     python -m experiments.evaluate.leaderboard --games 2000 --players 4
+    python -m experiments.evaluate.leaderboard --backend ray --address auto   # on a cluster
 
 For each player count, plays a duplicate-deal tournament of all bundled agents
 (``mamma_mia_agents.tournament.run_tournament``; with five agents and fewer seats every table of
@@ -16,6 +17,9 @@ N agents is played in all N seat rotations) and writes, into ``runs/leaderboard/
 With ``--speed`` it also times 10,000 four-player games between the four heuristic
 bots (``experiments/benchmark/speed.py``); a ``speed.json`` in ``--out`` is added to the page.
 ``--render-only`` rebuilds LEADERBOARD.md from the JSON files without playing.
+Each count's batches run in ``--workers`` processes, or as Ray tasks with ``--backend
+ray [--address ADDR]`` (docs/CLUSTER.md): the same games; ``--speed`` is a timing and
+always runs here, on this machine's cores.
 """
 
 from __future__ import annotations
@@ -34,7 +38,9 @@ from experiments.common.output import add_output_args, output_dir
 from experiments.common.speed import run_speed, speed_markdown
 from mamma_mia_agents import REGISTRY
 from mamma_mia_agents.bots.roster import HEURISTICS
+from mamma_mia_agents.cli.options import add_backend_flags, check_backend_flags
 from mamma_mia_agents.tournament import run_tournament
+from mamma_mia_agents.tournament.fanout import FanOutError, session
 from mamma_mia_agents.tournament.output import markdown_table
 from mamma_mia_env.plumbing.files import write_file
 
@@ -175,6 +181,25 @@ def render(out: str, counts: list[int]) -> bool:
     return all_ok
 
 
+def play(args: argparse.Namespace, counts: list[int], command: str) -> None:
+    """One tournament per player count, its batches fanned out (``--backend``: worker
+    processes or Ray tasks, the same games), its files written when it ends. The
+    counts are played one after another, so each file's time is its own tournament's."""
+    for n in counts:
+        res = run_tournament(
+            AGENTS,
+            num_players=n,
+            games=args.games,
+            seed=args.seed,
+            workers=args.workers,
+            command=command,
+            backend=args.backend,
+        )
+        res.write(args.out, f"{n}p")
+        print(res.summary())
+        print(res.format_table())
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=10000, help="games per player count")
@@ -187,28 +212,24 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--render-only", action="store_true", help="rebuild LEADERBOARD.md from the JSON files"
     )
+    add_backend_flags(parser, "the tournaments' batches")
     add_output_args(parser, "leaderboard")
     from experiments.common.arguments import checked  # every flag checked
 
     args = checked(parser).parse_args(argv)
+    check_backend_flags(parser, args)
     counts = [int(x) for x in args.players.split(",")]
     args.out = str(output_dir(args, "leaderboard"))
     if not args.render_only:
         command = "python -m experiments.evaluate.leaderboard " + " ".join(
             shlex.quote(a) for a in (sys.argv[1:] if argv is None else argv)
         )
-        for n in counts:
-            res = run_tournament(
-                AGENTS,
-                num_players=n,
-                games=args.games,
-                seed=args.seed,
-                workers=args.workers,
-                command=command.strip(),
-            )
-            res.write(args.out, f"{n}p")
-            print(res.summary())
-            print(res.format_table())
+        try:
+            with session(args.backend, args.address):  # a cluster that does not answer: now
+                play(args, counts, command.strip())
+        except FanOutError as exc:  # nothing written for the count it stopped in
+            print(f"leaderboard: {exc}", file=sys.stderr)
+            return 1
     if args.speed:
         run_speed(args.out)
     ok = render(args.out, counts)

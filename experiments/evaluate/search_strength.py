@@ -16,102 +16,99 @@ arguments (``python -m experiments reproduce --check`` compares them); the times
 
 The headline rows (the bot's default budget, ``--headline-worlds``, against
 ``--headline-opponents``) are played first with ``--headline-games`` games; then the
-curve's other rows, cheapest budget first, so that a run cut short keeps the
-headline and the cheap end of every curve. Every row is played in tournaments of
-``--block`` games (tournament seeds ``--seed``, ``--seed + 1``, ...: new deals each,
-the same deals at every budget); the file is rewritten after every block, the
-intervals computed over all the row's games (deal-clustered: a deal's seat rotations
-count as one draw). ``--resume FILE`` continues a file's rows (same ``--block`` and
-``--seed``) up to the games now asked, and adds rows; the earlier runs' arguments and
-provenance stay in its ``history``.
+curve's other rows, one budget at a time, cheapest first, so that a run cut short
+keeps the headline and the cheap end of every curve. Every row is played in
+tournaments of ``--block`` games (tournament seeds ``--seed``, ``--seed + 1``, ...: new
+deals each, the same deals at every budget); every block of every row of a stage (the
+headline, then each budget) is played at once, in ``--workers`` processes or as Ray
+tasks (``--backend ray [--address ADDR]``, docs/CLUSTER.md: the same games), and the
+file is rewritten after every stage, the intervals computed over all the row's games
+(deal-clustered: a deal's seat rotations count as one draw). The time per decision is
+always measured here, before the stage's games start. ``--resume FILE`` continues a
+file's rows (same ``--block`` and ``--seed``) up to the games now asked, and adds rows;
+the earlier runs' arguments and provenance stay in its ``history``.
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
+import sys
 import tempfile
 import time
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-from tqdm import tqdm
 
 from experiments.common.decision_time import decision_times
 from experiments.common.output import RESULTS, file_stem
 from experiments.common.provenance import provenance_with_threads as provenance
 from mamma_mia_agents import load_agent
 from mamma_mia_agents.bots.search import SearchAgent
-from mamma_mia_agents.tournament import run_tournament
-from mamma_mia_agents.tournament.results import Z95, wilson_interval
+from mamma_mia_agents.cli.options import add_backend_flags, check_backend_flags
+from mamma_mia_agents.tournament.fanout import FanOutError, session
+from mamma_mia_agents.tournament.results import Z95, TournamentResult, wilson_interval
+from mamma_mia_agents.tournament.runner import Prepared, prepare, run_all
 from mamma_mia_env.game.outcome import win_shares
 from mamma_mia_env.plumbing.arguments import as_float, as_int
 from mamma_mia_env.plumbing.files import read_json, write_figure, write_file
 
 
-def strength(
-    num_players: int,
-    opponent: str,
-    bot: SearchAgent,
-    games: int,
-    seed: int,
-    workers: int,
-    block: int,
-    row: dict,
-    on_block: Callable[[], None],
-) -> dict:
-    """The search bot's results against ``opponent`` over ``games`` games, played in
-    tournaments of ``block`` games (seeds ``seed``, ``seed + 1``, ...: new deals each,
-    the same deals for every budget); ``row`` is updated and ``on_block`` called after
-    every block, so that a run cut short keeps the games it played."""
-    agents = [bot] + [opponent] * (num_players - 1)
-    # per deal: the search bot's win shares and games (the clusters of the interval);
-    # kept in the row, so that ``--resume`` can go on where a run stopped
+def blocks(row: dict, agents: list[Any], num_players: int, games: int,
+           args: argparse.Namespace) -> list[Prepared]:  # fmt: skip
+    """The row's tournaments still to play, planned: blocks of ``--block`` games (seeds
+    ``--seed``, ``--seed + 1``, ...: new deals each, the same deals for every budget),
+    from where the row stands (``--resume``) up to ``games``."""
+    b, done = int(row.get("blocks", 0)), sum(row.get("deal_games", []))
+    planned: list[Prepared] = []
+    while done < games:
+        size = min(args.block, games - done)
+        planned.append(prepare(agents, num_players, games=size, seed=args.seed + b + len(planned),
+                               workers=args.workers, backend=args.backend))  # fmt: skip
+        done += len(planned[-1].plan.seeds)  # whole deals: a block may round up
+    return planned
+
+
+def add_blocks(row: dict, opponent: str, played: list[TournamentResult]) -> dict:
+    """The search bot's results against ``opponent`` in ``played`` (the row's blocks, in
+    block order) added to ``row``: its per-deal wins and games (kept, so that
+    ``--resume`` goes on where a run stopped) and the rates over all of them."""
+    # per deal: the search bot's win shares and games (the clusters of the interval)
     deal_wins: list[float] = row.setdefault("deal_wins", [])
     deal_games: list[int] = row.setdefault("deal_games", [])
-    b = int(row.get("blocks", 0))
-    elapsed = float(row.get("tournament_seconds", 0.0))
     delivered = float(row.get("delivered_total", 0))
-    while sum(deal_games) < games:
-        res = run_tournament(
-            agents,
-            num_players=num_players,
-            games=min(block, games - sum(deal_games)),
-            seed=seed + b,
-            workers=workers,
-            progress=True,
-        )
+    for res in played:
         sel = res.assign == 0  # the search bot's seat in every game
         x = win_shares(res.delivered, res.cards)[sel]
         deal = np.broadcast_to(res.deal[:, None], sel.shape)[sel]
         deal_wins += np.bincount(deal, weights=x).round(6).tolist()
         deal_games += np.bincount(deal).tolist()
         delivered += float(res.delivered[sel].sum())
-        elapsed += float(res.elapsed)
-        b += 1
-        w = np.array(deal_wins)
-        c = np.array(deal_games)
-        n_games = int(c.sum())
-        wins = float(w.sum())
-        lo, hi = wilson_interval(wins, n_games)
-        clo, chi = _clustered_interval(w, c)
-        row.update(
-            num_players=num_players,
-            opponent=opponent,
-            games=n_games,
-            blocks=b,
-            wins=round(wins, 4),
-            win_rate=round(wins / n_games, 4),
-            wilson95=[round(lo, 4), round(hi, 4)],
-            deal_clustered95=[round(max(clo, 0.0), 4), round(min(chi, 1.0), 4)],
-            chance=round(1 / num_players, 4),
-            mean_delivered=round(delivered / n_games, 3),
-            delivered_total=delivered,
-            tournament_seconds=round(elapsed, 1),
-        )
-        on_block()
+    # the wall time of the fan-outs the row's blocks were in (shared with their other rows)
+    elapsed = float(row.get("tournament_seconds", 0.0)) + played[0].elapsed
+    w = np.array(deal_wins)
+    c = np.array(deal_games)
+    n_games = int(c.sum())
+    wins = float(w.sum())
+    lo, hi = wilson_interval(wins, n_games)
+    clo, chi = _clustered_interval(w, c)
+    num_players = played[0].config.num_players
+    row.update(
+        num_players=num_players,
+        opponent=opponent,
+        games=n_games,
+        blocks=int(row.get("blocks", 0)) + len(played),
+        wins=round(wins, 4),
+        win_rate=round(wins / n_games, 4),
+        wilson95=[round(lo, 4), round(hi, 4)],
+        deal_clustered95=[round(max(clo, 0.0), 4), round(min(chi, 1.0), 4)],
+        chance=round(1 / num_players, 4),
+        mean_delivered=round(delivered / n_games, 3),
+        delivered_total=delivered,
+        tournament_seconds=round(elapsed, 1),
+    )
     return row
 
 
@@ -186,7 +183,8 @@ def build_parser() -> argparse.ArgumentParser:
         help="a search_strength.json to continue: its rows go on to the games asked",
     )
     ap.add_argument("--positions", type=int, default=60, help="positions timed per budget")
-    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--workers", type=int, default=2, help="processes playing the games")
+    add_backend_flags(ap, "the games")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", default=None)
     ap.add_argument(
@@ -321,6 +319,7 @@ def main(argv: list[str] | None = None) -> int:
     from experiments.common.arguments import checked  # every flag checked
 
     args = checked(ap).parse_args(argv)
+    check_backend_flags(ap, args)
     t0 = time.perf_counter()
     budgets, players, opponents, headline_opps = check_args(ap, args)
     out_dir = (
@@ -338,31 +337,70 @@ def main(argv: list[str] | None = None) -> int:
     if args.resume:
         resume(ap, args, record)
 
-    def save() -> None:  # after every block: a cut-short run keeps what it measured
+    def save() -> None:  # after every stage: a cut-short run keeps what it measured
         _write(out_dir, args.name, record, args.seed, t0)
         plot(record, os.path.join(out_dir, f"{args.name}.png"))
 
     jobs = plan(ap, args, budgets, players, opponents, headline_opps)
-    for n, w, opp, games in tqdm(jobs, desc="rows"):
-        bot = SearchAgent(worlds=w, candidates=args.candidates)
-        key = f"{n}p_worlds{w}"
-        if key not in record["timing"]:
-            record["timing"][key] = decision_times(n, bot, args.positions, args.seed)
-        timing = record["timing"][key]
-        row = _row(record, f"{n}p vs {opp}", w, args.candidates)
-        if row.get("games", 0) >= games:  # --resume: this row is done
-            continue
-        row.update(
-            ms_per_decision=timing["median_ms"],
-            headline=w == args.headline_worlds and opp in headline_opps,
-        )
-        strength(n, opp, bot, games, args.seed, args.workers, args.block, row, save)
-        print(f"{n}p worlds={w} vs {opp}: {row['win_rate']:.1%} {row['wilson95']} "
-              f"({row['games']} games), {timing['median_ms']} ms/decision")  # fmt: skip
+    try:
+        with session(args.backend, args.address):  # a cluster that does not answer: now
+            for stage in stages(jobs, args.headline_worlds, headline_opps):
+                play_stage(args, record, stage, headline_opps)
+                save()
+    except FanOutError as exc:  # the stages played so far are in the file
+        print(f"search_strength: {exc}", file=sys.stderr)
+        return 1
     record["load_average_after"] = os.getloadavg()
     save()
     print(f"wrote {out_dir}/{args.name}.json and .png")
     return 0
+
+
+def stages(
+    jobs: list[tuple[int, int, str, int]], headline_worlds: int, headline_opps: list[str]
+) -> list[list[tuple[int, int, str, int]]]:
+    """The rows in the order ``plan`` gives them, grouped: the headline rows, then the
+    rows of each budget. A stage's games are fanned out together, and the file is
+    written after each one."""
+    def key(job: tuple[int, int, str, int]) -> int:
+        _, w, opp, _ = job
+        return 0 if w == headline_worlds and opp in headline_opps else w
+
+    return [list(group) for _, group in itertools.groupby(jobs, key)]
+
+
+def play_stage(
+    args: argparse.Namespace, record: dict, stage: list[tuple[int, int, str, int]],
+    headline_opps: list[str],
+) -> None:  # fmt: skip
+    """The stage's rows: each budget's time per decision measured (here, on one core,
+    before any game of the stage runs beside it), then every block of every row not yet
+    complete played at once (``run_all``: worker processes or Ray tasks, one progress
+    bar of games) and added to its row in block order."""
+    todo = []
+    for n, w, opp, games in stage:
+        bot = SearchAgent(worlds=w, candidates=args.candidates)
+        key = f"{n}p_worlds{w}"
+        if key not in record["timing"]:
+            record["timing"][key] = decision_times(n, bot, args.positions, args.seed)
+        row = _row(record, f"{n}p vs {opp}", w, args.candidates)
+        if row.get("games", 0) >= games:  # --resume: this row is done
+            continue
+        row.update(
+            ms_per_decision=record["timing"][key]["median_ms"],
+            headline=w == args.headline_worlds and opp in headline_opps,
+        )
+        todo.append((row, opp, blocks(row, [bot] + [opp] * (n - 1), n, games, args)))
+    planned = [t for _, _, row_blocks in todo for t in row_blocks]
+    if not planned:
+        return
+    desc = f"worlds {stage[0][1]}" + (" (headline)" if todo[0][0]["headline"] else "")
+    played = iter(run_all(planned, args.workers, args.backend, desc=desc))
+    for row, opp, row_blocks in todo:
+        add_blocks(row, opp, [next(played) for _ in row_blocks])
+        print(f"{row['num_players']}p worlds={row['worlds']} vs {opp}: {row['win_rate']:.1%} "
+              f"{row['wilson95']} ({row['games']} games), "
+              f"{row['ms_per_decision']} ms/decision")  # fmt: skip
 
 
 def _row(record: dict, curve: str, worlds: int, candidates: int) -> dict:

@@ -29,6 +29,8 @@ IGNORED_KEYS = frozenset(
         "games_per_second",
         "load_average_before",
         "workers",
+        "backend",  # local processes or Ray tasks: the same games (docs/CLUSTER.md)
+        "address",
         "command",
         "summary",
         "machine",

@@ -20,7 +20,8 @@ in rounds (``--iterations``):
    exp(value / ``--temperature``), on every round's positions so far
    (``experiments/common/distill.py``);
 3. the fitted network plays ``--curve-games`` duplicate deals against the evaluation
-   opponent (the learning curve), and the next round labels its own positions.
+   opponent (the learning curve; a tournament whose batches run where the labelling
+   does, ``--backend``), and the next round labels its own positions.
 
 The positions are the network's own (not the search bot's games), so the labels cover
 what the network will meet; the targets are values (not the search's single choice), and
@@ -143,7 +144,7 @@ def parse_args(argv: list[str] | None = None) -> tuple[Args, argparse.Namespace]
         help="with --export: also copy the policy to agents/policies/ppo_<N>p.npz, the "
         "policy the bundled ppo plays",
     )  # fmt: skip
-    add_backend_flags(parser, "the labelled games")
+    add_backend_flags(parser, "the labelled games and the evaluations' games")
     from experiments.common.arguments import checked  # every flag checked
 
     ns = checked(parser).parse_args(argv)
@@ -193,8 +194,11 @@ def _problems(args: Args) -> list[str]:
     return problems
 
 
-def _against(args: Args, pol: Any, games: int, seed: int) -> dict[str, float]:
-    res = policy_against(pol, args.opponent, args.num_players, games, seed, args.workers)
+def _against(args: Args, pol: Any, games: int, seed: int, backend: str) -> dict[str, float]:
+    """``pol`` against the opponent: in ``--workers`` processes or as Ray tasks (the
+    same games)."""
+    res = policy_against(pol, args.opponent, args.num_players, games, seed, args.workers,
+                         backend)  # fmt: skip
     return {k: res[k] for k in ("games", "win_rate", "win_rate_low", "win_rate_high")}
 
 
@@ -226,7 +230,7 @@ def _round(
     }  # fmt: skip
     new.save(policy_file)
     t2 = time.perf_counter()
-    point = _against(args, new, args.curve_games, CURVE_SEED)
+    point = _against(args, new, args.curve_games, CURVE_SEED, backend)
     return {
         "round": it + 1, "labelled_games": args.games, "positions": len(data[-1]["obs"]),
         "win_rate_while_labelled": float(data[-1]["wins"].mean()),
@@ -238,8 +242,8 @@ def _round(
 
 def run(args: Args, out: Path, backend: str = "local") -> dict[str, Any]:
     """The rounds, the final evaluation, the curve and ``result.json`` (returned).
-    ``backend="ray"``: the labelling on the Ray instance this process is connected to
-    (``fanout.session``); the fit and the evaluations stay here."""
+    ``backend="ray"``: the labelling and the evaluations' games on the Ray instance this
+    process is connected to (``fanout.session``); the fit stays here."""
     import torch
 
     from mamma_mia_agents.bots.ppo_policy import NumpyPolicy
@@ -264,8 +268,10 @@ def run(args: Args, out: Path, backend: str = "local") -> dict[str, Any]:
     final = None
     if args.final_games:
         trained = NumpyPolicy.load(policy_file)
-        final = {"seed": FINAL_SEED, **_against(args, trained, args.final_games, FINAL_SEED)}
-    start = _against(args, NumpyPolicy.load(args.init_policy), args.curve_games, CURVE_SEED)
+        final = {"seed": FINAL_SEED,
+                 **_against(args, trained, args.final_games, FINAL_SEED, backend)}  # fmt: skip
+    start = _against(args, NumpyPolicy.load(args.init_policy), args.curve_games, CURVE_SEED,
+                     backend)  # fmt: skip
     _plot(args, start, rounds, out / "curve.png")
     doc = {
         "args": dataclasses.asdict(args),

@@ -100,12 +100,16 @@ def test_a_cluster_on_loopback_is_joined_on_loopback() -> None:
     assert not on_loopback("auto") and not on_loopback("10.0.0.5:6379")
 
 
-@pytest.mark.parametrize("script", ["tune_champion", "expert_iteration"])
+@pytest.mark.parametrize(
+    "script",
+    ["train.tune_champion", "train.expert_iteration", "evaluate.search_strength",
+     "evaluate.leaderboard"],
+)  # fmt: skip
 def test_a_script_names_a_cluster_that_does_not_answer(script: str, tmp_path, capsys) -> None:
     pytest.importorskip("ray")
     import importlib
 
-    main = importlib.import_module(f"experiments.train.{script}").main
+    main = importlib.import_module(f"experiments.{script}").main
     argv = ["--backend", "ray", "--address", "127.0.0.1:1", "--out", str(tmp_path / "run")]
     assert main(argv) == 1
     assert "no Ray cluster answers at '127.0.0.1:1'" in capsys.readouterr().err

@@ -1,7 +1,8 @@
 """Every heavy job on a multi-node Ray cluster: Ray's own test cluster (``Cluster``: a
 head and two worker nodes of one CPU each, every address on 127.0.0.1) runs a
-tournament, a scorecard, expert iteration's labelling and champion tuning spread over
-all its nodes, with the local run's exact results; and a worker node removed in the
+tournament, a scorecard, expert iteration's labelling and evaluations, champion tuning,
+the search bot's strength curve and the leaderboard spread over all its nodes, with the
+local run's exact results; and a worker node removed in the
 middle of a run either changes nothing (Ray runs its lost tasks again) or, with no
 retry left, stops the run with a clear message and no result file written."""
 
@@ -20,6 +21,7 @@ cluster_utils = pytest.importorskip("ray.cluster_utils")
 from helpers import POLICY_FILE  # noqa: E402
 
 from experiments.common.search_labels import LabelJob, label_games, label_parallel  # noqa: E402
+from experiments.reproduce.comparison import strip  # noqa: E402
 from experiments.train import tune_champion  # noqa: E402
 from mamma_mia_agents.cli.commands import main as cli_main  # noqa: E402
 from mamma_mia_agents.tournament import fanout, run_tournament  # noqa: E402
@@ -149,8 +151,8 @@ def test_champion_tuning_spreads_over_every_node(whole) -> None:
         on_ray = tune_champion.play_all(args, grid, "ray")
     spread(where, 3)
     local = tune_champion.play_all(args, grid)
-    strip = [{k: v for k, v in row.items() if k != "seconds"} for row in on_ray]
-    assert strip == [{k: v for k, v in row.items() if k != "seconds"} for row in local]
+    rows = [{k: v for k, v in row.items() if k != "seconds"} for row in on_ray]
+    assert rows == [{k: v for k, v in row.items() if k != "seconds"} for row in local]
 
 
 def test_the_scripts_backend_flag_runs_them_on_the_cluster(whole, tmp_path: Path) -> None:
@@ -162,7 +164,7 @@ def test_the_scripts_backend_flag_runs_them_on_the_cluster(whole, tmp_path: Path
     tune = ["--grid", "4x2,6x2,8x2", "--priors", "none", "--games", "4", "--positions", "2",
             "--workers", "1", "--max-ms", "1000"]  # fmt: skip
     expert = ["--games", "6", "--iterations", "1", "--curve-games", "2", "--final-games",
-              "0", "--opponent", "builder", "--init-policy", str(POLICY_FILE[2]),
+              "4", "--opponent", "builder", "--init-policy", str(POLICY_FILE[2]),
               "--workers", "1", "--threads", "1", "--labeller-worlds", "2",
               "--labeller-candidates", "2"]  # fmt: skip
     docs = {}
@@ -172,17 +174,58 @@ def test_the_scripts_backend_flag_runs_them_on_the_cluster(whole, tmp_path: Path
             assert tune_champion.main([*tune, "--backend", backend, "--out", str(out)]) == 0
             run = [*expert, "--backend", backend, "--out", str(out / "expert")]
             assert expert_iteration.main(run) == 0
-        if backend == "ray":  # the curve's games stay here ("local"), the rest spreads
+        if backend == "ray":  # every item on the cluster: the evaluations' games too
             assert live_nodes() <= {node for _, node in where}
+            assert "local" not in {node for _, node in where}
         tuning = json.loads((out / "tuning.json").read_text())
         result = json.loads((out / "expert" / "result.json").read_text())
         docs[backend] = (
             [{k: r[k] for k in ("label", "games", "wins", "win_rate")} for r in tuning["rows"]],
             [{k: r[k] for k in ("positions", "win_rate_while_labelled", "curve")}
              for r in result["rounds"]],
+            (result["start_curve"], result["final"]),
             NumpyPolicy.load(out / "expert" / "policy.npz").w_out.tolist(),
         )  # fmt: skip
     assert docs["ray"] == docs["local"]
+
+
+def test_search_strength_on_the_cluster(whole, tmp_path: Path) -> None:
+    """Each stage's blocks (the headline, then each budget: three blocks of two games)
+    spread over every node; the file holds the local run's rows."""
+    from experiments.evaluate import search_strength
+
+    argv = ["--worlds", "2,3", "--headline-worlds", "2", "--games", "6", "--block", "2",
+            "--opponents", "builder", "--players", "2", "--positions", "1", "--seed", "3",
+            "--workers", "1", "--name", "s"]  # fmt: skip
+    docs = {}
+    for backend in ("ray", "local"):
+        with fanout.placements() as where:
+            out = tmp_path / backend
+            assert search_strength.main([*argv, "--backend", backend, "--out", str(out)]) == 0
+        if backend == "ray":
+            assert [i for i, _ in where].count(0) == 2  # two stages of three items
+            assert live_nodes() == {node for _, node in where}
+        docs[backend] = strip(json.loads((out / "s.json").read_text()))
+    assert [r["blocks"] for r in docs["local"]["curves"]["2p vs builder"]] == [3, 3]
+    assert docs["ray"] == docs["local"]
+
+
+def test_the_leaderboard_on_the_cluster(whole, tmp_path: Path) -> None:
+    """Each count's tournament as Ray tasks: the files hold the local run's tables."""
+    from experiments.evaluate import leaderboard
+
+    argv = ["--games", "40", "--players", "2,3", "--workers", "1"]
+    files, codes = {}, {}
+    for backend in ("ray", "local"):
+        out = tmp_path / backend
+        with fanout.placements() as where:
+            codes[backend] = leaderboard.main([*argv, "--backend", backend, "--out", str(out)])
+        if backend == "ray":
+            assert len(where) == 2 and "local" not in {node for _, node in where}
+        files[backend] = [strip(json.loads((out / f"{n}p.json").read_text())) for n in (2, 3)]
+        files[backend] += [(out / f"{n}p.csv").read_text() for n in (2, 3)]
+    assert codes["ray"] == codes["local"]
+    assert files["ray"] == files["local"]
 
 
 def test_evaluate_joins_a_cluster_by_its_address(whole, capsys) -> None:
