@@ -291,8 +291,8 @@ def _run_cli(capsys, *argv: str) -> tuple[int, str, str]:
         (["tournament"], "the following arguments are required: --agents"),
         (["tourney"], "invalid choice: 'tourney'"),
         (
-            ["tournament", "--agents", "ppo,builder", "--players", "3"],
-            "agent 'ppo' cannot play this game: no shipped PPO policy for 3 players",
+            ["tournament", "--agents", "ppo,builder", "--players", "3", "--double-ingredients"],
+            "agent 'ppo' cannot play this game: the policy ",
         ),
         ([], "required: COMMAND"),
     ],
