@@ -65,13 +65,11 @@ def test_a_few_iterations_train_and_beat_random(tmp_path) -> None:
     assert 0 < t["cores_busy"] <= 2.5  # CPU seconds per wall second on this 2-core machine
 
 
-@pytest.mark.parametrize("workers", ["0", "2"])
-def test_a_seed_gives_the_same_run(tmp_path, workers) -> None:
-    """Also with the env in worker processes: their timing never changes a game."""
+def test_a_seed_gives_the_same_run(tmp_path) -> None:
     small = [
         "--num-players", "2", "--opponent", "builder", "--total-timesteps", "1024",
         "--num-envs", "16", "--num-steps", "32", "--eval-games", "16", "--seed", "3",
-        "--env-workers", workers, "--env-alone-seconds", "0",
+        "--env-alone-seconds", "0",
     ]  # fmt: skip
     docs, weights = [], []
     for run in ("a", "b"):
@@ -99,8 +97,6 @@ def test_bad_arguments_are_refused(capsys) -> None:
     for argv, message in [
         (["--total-timesteps", "100"], "less than one batch"),
         (["--num-envs", "0"], "--num-envs must be positive"),
-        (["--env-workers", "1"], "--env-workers must be 0 (no workers) or 2 to --num-envs"),
-        (["--env-workers", "65"], "--env-workers must be 0 (no workers) or 2 to --num-envs"),
         (["--env-alone-seconds", "-1"], "--env-alone-seconds must be at least 0.0"),
         (["--learning-rate", "2"], "--learning-rate"),
         (["--name", "../x"], "--name"),
@@ -403,15 +399,15 @@ def test_a_narrower_init_policy_is_widened_to_the_same_policy(tmp_path) -> None:
 
 def test_one_network_for_every_count(tmp_path) -> None:
     """Several --num-players: one network over the fixed observation, every batch holding
-    games of each count (here in two env workers); the curve and the final evaluation
-    give each count its own figure, and the policy file plays them all."""
+    games of each count; the curve and the final evaluation give each count its own
+    figure, and the policy file plays them all."""
     from mamma_mia_agents.bots.ppo_policy import NumpyPolicy
 
     out = tmp_path / "all"
     argv = [
         "--num-players", "2,3,4,5", "--observation-mode", "fixed", "--opponent", "random",
         "--total-timesteps", "2048", "--num-envs", "16", "--num-steps", "32",
-        "--warm-start-games", "8", "--warm-start-epochs", "1", "--env-workers", "2",
+        "--warm-start-games", "8", "--warm-start-epochs", "1",
         "--curve-every", "1024", "--curve-games", "4", "--final-games", "4",
         "--eval-games", "8", "--env-alone-seconds", "0.2", "--out", str(out),
     ]  # fmt: skip
