@@ -4,23 +4,15 @@
         --total-timesteps 500000
     python -m experiments.train.cleanrl_ppo --preset ten-minutes --export  # a good policy, fast
 
-Top to bottom as CleanRL's: the ``Args`` dataclass (every flag; ``--preset`` names sets
-of them), the ``Agent`` (separate actor and critic MLPs; its policy over each row's list
-of legal actions), then the run: setup and the start (a policy file, ``--init-policy``,
-or an imitation warm start, ``--warm-start-games``), the loop (rollout, GAE, the clipped
-surrogate and value losses with an entropy bonus in minibatch epochs, logging; stopped
-by ``--total-timesteps`` or the wall budget ``--wall-minutes``, the warm start
-included; learning-curve evaluations every ``--curve-every`` env steps), then the
-evaluations and the files. ``--opponent`` plays the other seats inside
-``MammaMiaLearnerVectorEnv`` (a comma-separated pool: each game draws from it);
+Top to bottom as CleanRL's: the ``Args`` dataclass (``--preset`` names sets of flags),
+the ``Agent`` (its policy over each row's list of legal actions), then the run: the
+start (``--init-policy`` or the imitation warm start), the loop (rollout, GAE, update,
+logging, learning-curve points; ``--wall-minutes`` stops it), the evaluations and the
+files in ``runs/<name>/`` (or ``--out``): ``progress.csv``, ``model.pt``, ``policy.npz``
+(the numpy policy file ``PPOAgent`` plays), ``learning_curve.png``, ``wall_curve.png``
+and ``result.json``. ``--export`` copies ``result.json``, the curves and (with
+``--final-games``) the policy file to ``experiments/results/cleanrl_ppo/``;
 docs/TRAINING.md.
-
-Outputs, all in ``runs/<name>/`` (or ``--out``): ``progress.csv`` (one row per
-iteration), ``model.pt`` (the state dict), ``policy.npz`` (the actor as the numpy policy
-file ``PPOAgent`` plays), ``learning_curve.png``, ``wall_curve.png`` and ``result.json``
-(arguments, metrics, evaluations, wall time by phase, throughput, provenance).
-``--export`` also copies ``result.json``, the curves and (with ``--final-games``) the
-policy file to ``experiments/results/cleanrl_ppo/cleanrl_ppo_<name>.*``.
 """
 
 from __future__ import annotations
@@ -460,11 +452,9 @@ class Storage:
 
 @dataclass
 class Run:
-    """What a run records besides the network: its start (wall and CPU time), the warm
-    start's rows and timings, one row per iteration, the learning curve's points and their
-    seconds (apart: the throughput is the loop's own), why the loop stopped, and the loop's
-    seconds by part (``envs.step``, the policy's forward passes, the rollouts, GAE, the
-    update), so that a run says where its time went."""
+    """What a run records besides the network, so that it says where its time went: the
+    warm start, one row per iteration, the learning curve (its seconds apart: the
+    throughput is the loop's own), why the loop stopped, the loop's seconds by part."""
 
     started: float = field(default_factory=time.perf_counter)
     cpu_started: float = field(default_factory=time.process_time)
@@ -569,7 +559,8 @@ def iterate(
     """CleanRL's loop: anneal the learning rate, collect a rollout, compute GAE, update;
     one row per iteration into ``run.rows`` and the CSV ``fh``. The learning curve's
     evaluations come every ``curve_every`` env steps; the wall budget stops the loop
-    before an iteration that would end past it (the last one's time the estimate)."""
+    before an iteration that would end past it (the last one's time the estimate), after
+    the first (a budget spent by the setup still trains one)."""
     writer: csv.DictWriter | None = None
     budget, last = args.wall_minutes * 60.0, 0.0
     next_curve = 0 if args.curve_every else None
@@ -578,7 +569,7 @@ def iterate(
         if next_curve is not None and s.global_step >= next_curve:
             curve_point(args, agent, run, s.global_step)
             next_curve += args.curve_every
-        if budget and run.wall() + last > budget:
+        if budget and iteration > 1 and run.wall() + last > budget:  # one at least
             run.stopped = "wall_minutes"
             break
         t0, cpu0 = time.perf_counter(), time.process_time()
