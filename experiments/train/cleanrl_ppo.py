@@ -689,14 +689,12 @@ def update(
             with torch.no_grad():
                 approx_kl = ((ratio - 1) - logratio).mean()
                 clipfracs += [((ratio - 1.0).abs() > args.clip_coef).float().mean().item()]
-            mb_advantages = b_advantages[mb_inds]
+            mb_adv = b_advantages[mb_inds]
             if args.norm_adv:
-                mb_advantages = (mb_advantages - mb_advantages.mean()) / (
-                    mb_advantages.std() + 1e-8
-                )
+                mb_adv = (mb_adv - mb_adv.mean()) / (mb_adv.std() + 1e-8)
             # the clipped surrogate objective, as a loss
-            pg_loss1 = -mb_advantages * ratio
-            pg_loss2 = -mb_advantages * torch.clamp(ratio, 1 - args.clip_coef, 1 + args.clip_coef)
+            pg_loss1 = -mb_adv * ratio
+            pg_loss2 = -mb_adv * torch.clamp(ratio, 1 - args.clip_coef, 1 + args.clip_coef)
             pg_loss = torch.max(pg_loss1, pg_loss2).mean()
             # half the squared error to the returns, clipped around the rollout's values
             newvalue = newvalue.view(-1)
