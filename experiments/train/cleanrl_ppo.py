@@ -41,7 +41,6 @@ from experiments.common.evaluation import (
     CURVE_SEED,
     FINAL_SEED,
     final_evaluation,
-    play_learner_games,
     policy_against,
 )
 from experiments.common.output import RESULTS, RUNS, short_name, thinned
@@ -763,18 +762,42 @@ def curve_point(args: Args, agent: Agent, run: Run, step: int) -> None:
     tqdm.write(f"[{wall:.0f} s, {step:,} steps] win rate vs {args.rival}: {', '.join(rates)}")
 
 
+def random_legal(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A uniformly random legal action per row of ``mask``: the baseline's play."""
+    return (rng.random(mask.shape) * (mask != 0)).argmax(axis=1)
+
+
 def play(args: Args, agent: Agent | None, games: int, seed: int) -> dict[str, float]:
     """``agent`` (sampled, as trained; None: uniformly random legal actions) on the first
-    game of ``games`` slots of the training env (:func:`play_learner_games`)."""
-
-    def act(obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
-        assert agent is not None
-        with torch.inference_mode():
-            legal = Legal.from_mask(torch.from_numpy(mask))
-            action = agent.act(torch.from_numpy(obs), legal)[0]
-        return action.numpy().astype(np.int64)
-
-    return play_learner_games(make_env(args, games), None if agent is None else act, games, seed)
+    game of each of ``games`` slots of the training env reset with ``seed``: two policies
+    evaluated with one seed play the same deals, seats and opponents. Returns the mean
+    win share, delivered orders and return."""
+    envs = make_env(args, games)
+    obs, info = envs.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    done_once = np.zeros(games, dtype=bool)
+    ret, win, delivered = np.zeros(games), np.zeros(games), np.zeros(games)
+    while not done_once.all():
+        if agent is None:
+            action = random_legal(info["action_mask"], rng)
+        else:
+            with torch.inference_mode():
+                legal = Legal.from_mask(torch.from_numpy(info["action_mask"] != 0))
+                action = agent.act(torch.from_numpy(obs), legal)[0].numpy().astype(np.int64)
+        obs, reward, term, trunc, info = envs.step(action)
+        ret[~done_once] += reward[~done_once]
+        ended = (term | trunc) & ~done_once
+        if ended.any():
+            win[ended] = info["final_info"]["result"]["win"][ended]
+            delivered[ended] = info["final_info"]["result"]["delivered"][ended]
+            done_once |= ended
+    envs.close()
+    return {
+        "games": games,
+        "win": float(win.mean()),
+        "delivered": float(delivered.mean()),
+        "return": float(ret.mean()),
+    }
 
 
 def env_alone(args: Args) -> float:
@@ -787,13 +810,9 @@ def env_alone(args: Args) -> float:
     envs = RecordEpisodeStatistics(make_env(args, args.num_envs))
     _, info = envs.reset(seed=args.seed + 20_000)
     rng, steps, spent = np.random.default_rng(args.seed), 0, 0.0
-
-    def random_actions(mask: np.ndarray) -> np.ndarray:
-        return (rng.random(mask.shape) * (mask != 0)).argmax(axis=1)
-
-    _, _, _, _, info = envs.step(random_actions(info["action_mask"]))  # untimed: warm
+    _, _, _, _, info = envs.step(random_legal(info["action_mask"], rng))  # untimed: warm
     while spent < args.env_alone_seconds:
-        actions = random_actions(info["action_mask"])
+        actions = random_legal(info["action_mask"], rng)
         t0 = time.perf_counter()
         _, _, _, _, info = envs.step(actions)
         spent += time.perf_counter() - t0
