@@ -37,12 +37,7 @@ from gymnasium.wrappers.vector import RecordEpisodeStatistics
 from tqdm import tqdm
 
 from experiments.common.arguments import agent_problems, checked
-from experiments.common.evaluation import (
-    CURVE_SEED,
-    FINAL_SEED,
-    final_evaluation,
-    policy_against,
-)
+from experiments.common.evaluation import CURVE_SEED, FINAL_SEED, final_evaluation, policy_against
 from experiments.common.output import RESULTS, RUNS, short_name, thinned
 from experiments.common.policy_export import init_problem, load_actor, policy_from_mlp
 from experiments.common.training import dataclass_parser, plot_panels, plot_wall_curve, set_threads
@@ -673,7 +668,6 @@ def update(
     b_advantages = advantages.reshape(-1)
     b_returns = returns.reshape(-1)
     b_values = s.values.reshape(-1)
-
     b_inds = np.arange(args.batch_size)
     clipfracs = []
     for _epoch in range(args.update_epochs):
