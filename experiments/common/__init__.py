@@ -9,8 +9,6 @@
   (``benchmark.speed``, ``evaluate.leaderboard``);
 * :mod:`~experiments.common.training`: threads, the library training scripts' flags
   and files, cleanrl_ppo.py's flags and curves (its algorithm is in that one file);
-* :mod:`~experiments.common.env_workers`: learner-seat games stepped in worker
-  processes while the policy computes (cleanrl_ppo.py's ``--env-workers``);
 * :mod:`~experiments.common.config`, :mod:`~experiments.common.imitation`,
   :mod:`~experiments.common.evaluation`: config files (``train_ppo.py``), the imitation
   warm start, duplicate-deal evaluations and the training runs' curve and final seeds;

@@ -9,14 +9,10 @@ shows.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
-__all__ = ["CURVE_SEED", "FINAL_SEED", "evaluate", "final_evaluation", "play_learner_games"]
-__all__ += ["policy_against"]
+__all__ = ["CURVE_SEED", "FINAL_SEED", "evaluate", "final_evaluation", "policy_against"]
 
 #: The deals of a training run's learning-curve evaluations and of its final evaluation
 #: (cleanrl_ppo.py, expert_iteration.py): constants that no training run uses (the
@@ -111,44 +107,4 @@ def final_evaluation(policy_file: Path, rival: str, num_players: int, games: int
         **{k: res[k] for k in ("win_rate", "win_rate_low", "win_rate_high", "mean_delivered")},
         "sampled": {k: sampled[k] for k in ("win_rate", "win_rate_low", "win_rate_high")},
         "seconds": round(time.perf_counter() - t0, 2),
-    }
-
-
-def play_learner_games(
-    envs: Any,
-    act: Callable[[np.ndarray, np.ndarray], np.ndarray] | None,
-    games: int,
-    seed: int,
-) -> dict[str, float]:
-    """The first game of each of the ``games`` slots of a learner-seat vector env
-    (``MammaMiaLearnerVectorEnv``), reset with ``seed``: two policies evaluated with the
-    same seed play the same deals, seats and opponents. ``act(obs, mask)`` gives the
-    learner's actions; None plays uniformly random legal actions. Returns the mean win
-    share, delivered orders and return."""
-    obs, info = envs.reset(seed=seed)
-    rng = np.random.default_rng(seed)
-    done_once = np.zeros(games, dtype=bool)
-    ret = np.zeros(games)
-    win = np.zeros(games)
-    delivered = np.zeros(games)
-    while not done_once.all():
-        mask = info["action_mask"] != 0
-        if act is None:
-            u = rng.random(mask.shape) * mask
-            action = u.argmax(axis=1)
-        else:
-            action = act(obs, mask)
-        obs, reward, term, trunc, info = envs.step(action)
-        ret[~done_once] += reward[~done_once]
-        ended = (term | trunc) & ~done_once
-        if ended.any():
-            result = info["final_info"]["result"]
-            win[ended] = result["win"][ended]
-            delivered[ended] = result["delivered"][ended]
-            done_once |= ended
-    return {
-        "games": games,
-        "win": float(win.mean()),
-        "delivered": float(delivered.mean()),
-        "return": float(ret.mean()),
     }

@@ -29,7 +29,7 @@ class Clonable:
     ``(rows,)`` of a batch of scaled canonical observations; its ``parameters``; its
     action count; ``set_training(flag)`` (SB3's ``set_training_mode``, a torch module's
     ``train``). ``sb3_clonable`` makes one of an SB3 model; ``cleanrl_ppo.py``'s
-    ``Agent`` gives its own (``Agent.clonable``)."""
+    warm start makes one of its ``Agent``."""
 
     forward: Callable[[Any, Any], tuple[Any, Any]]
     parameters: Callable[[], Iterable[Any]]

@@ -20,7 +20,7 @@ import numpy as np
 from mamma_mia_agents.bots.ppo_policy import ACTIVATIONS, FORMAT, NumpyPolicy
 from mamma_mia_env.game.observe import observation_layout
 
-__all__ = ["init_problem", "load_actor", "policy_from_cleanrl", "policy_from_mlp"]
+__all__ = ["init_problem", "load_actor", "policy_from_mlp"]
 
 
 def policy_from_mlp(
@@ -58,15 +58,6 @@ def policy_from_mlp(
         **meta,
     }
     return NumpyPolicy(arrays, full)
-
-
-def policy_from_cleanrl(agent: Any, meta: dict[str, Any], scale: np.ndarray) -> NumpyPolicy:
-    """Export the actor of ``cleanrl_ppo.py``'s ``Agent`` (``agent.actor``: a
-    ``Sequential`` of ``Linear`` layers and activations, the last ``Linear`` the logits)
-    trained on ``MammaMiaLearnerVectorEnv``'s canonical observations divided by
-    ``scale`` (its default ``canonical=True, normalize=True``)."""
-    modules = list(agent.actor)
-    return policy_from_mlp(modules[:-1], modules[-1], meta, scale)
 
 
 def init_problem(

@@ -26,7 +26,7 @@ def cleanrl_ppo() -> str:
         a, t, ev = d["args"], d["throughput"], d["evaluation"]
         tr, rnd = ev["trained"], ev["random"]
         ratio = t["env_steps_per_s_overall"] / t["env_steps_per_s_env_only"]
-        honest = t.get("overall_over_env_alone")  # measured since the runs had env workers
+        honest = t.get("overall_over_env_alone")  # none in files before the env-alone step
         warm = a.get("warm_start_games", 0)
         warm_text = (
             f" after a warm start on {warm:,} `{a['warm_start_teacher']}` games" if warm else ""

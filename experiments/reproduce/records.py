@@ -166,7 +166,8 @@ RECORDS: list[Record] = [
             **{
                 f"cleanrl_ppo/cleanrl_ppo_all_counts.{ext}": (
                     "python -m experiments.train.cleanrl_ppo --preset all-counts --threads 1 "
-                    "--export (made at 10ab810, whose preset had one thread; run with --out "
+                    "--export (made at 10ab810, whose preset had one thread and the env in two "
+                    "worker processes, an option since removed; run with --out "
                     "runs/all_counts, its files copied as --export copies them)"
                     if ext == "json"
                     else "the same command"
@@ -175,10 +176,15 @@ RECORDS: list[Record] = [
             },
             **{
                 f"cleanrl_ppo/cleanrl_ppo_all_counts_throughput_w{w}.{ext}": (
-                    "python -m experiments.train.cleanrl_ppo --preset all-counts "
-                    f"--env-workers {w} --wall-minutes 0 --total-timesteps 1500000 "
-                    "--warm-start-games 0 "
-                    f"--curve-every 0 --final-games 0 --name all_counts_throughput_w{w} --export"
+                    "python -m experiments.train.cleanrl_ppo --preset all-counts --wall-minutes 0 "
+                    "--total-timesteps 1500000 --warm-start-games 0 --curve-every 0 "
+                    f"--final-games 0 --name all_counts_throughput_w{w} --export"
+                    + (
+                        " (made at 6b641f1 with --env-workers 2: the env in two worker "
+                        "processes, an option since removed)"
+                        if w
+                        else ""
+                    )
                     if ext == "json"
                     else "the same command"
                 )

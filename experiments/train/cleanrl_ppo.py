@@ -4,24 +4,15 @@
         --total-timesteps 500000
     python -m experiments.train.cleanrl_ppo --preset ten-minutes --export  # a good policy, fast
 
-Top to bottom as CleanRL's: the ``Args`` dataclass (every flag; ``--preset`` names sets
-of them), ``layer_init`` and the ``Agent`` (separate actor and critic MLPs; illegal
-actions masked out of the logits over each row's list of legal actions), then the run:
-setup, storage, rollout, GAE, the clipped surrogate and value losses with an entropy
-bonus in minibatch epochs (annealed learning rate, early stop on ``target_kl``),
-logging. ``--opponent`` plays the other seats inside ``MammaMiaLearnerVectorEnv`` (a
-comma-separated pool: each game draws from it). The phases around the loop: a start
-from a policy file (``--init-policy``) or an imitation warm start
-(``--warm-start-games``), a wall budget (``--wall-minutes``, the warm start included),
-learning-curve evaluations (``--curve-every``) and a final evaluation of the exported
-policy file on duplicate deals (``--final-games``); docs/TRAINING.md.
-
-Outputs, all in ``runs/<name>/`` (or ``--out``): ``progress.csv`` (one row per
-iteration), ``model.pt`` (the state dict), ``policy.npz`` (the actor as the numpy policy
-file ``PPOAgent`` plays), ``learning_curve.png``, ``wall_curve.png`` and ``result.json``
-(arguments, metrics, evaluations, wall time by phase, throughput, provenance).
-``--export`` also copies ``result.json``, the curves and (with ``--final-games``) the
-policy file to ``experiments/results/cleanrl_ppo/cleanrl_ppo_<name>.*``.
+Top to bottom as CleanRL's: the ``Args`` dataclass (``--preset`` names sets of flags),
+the ``Agent`` (its policy over each row's list of legal actions), then the run: the
+start (``--init-policy`` or the imitation warm start), the loop (rollout, GAE, update,
+logging, learning-curve points; ``--wall-minutes`` stops it), the evaluations and the
+files in ``runs/<name>/`` (or ``--out``): ``progress.csv``, ``model.pt``, ``policy.npz``
+(the numpy policy file ``PPOAgent`` plays), ``learning_curve.png``, ``wall_curve.png``
+and ``result.json``. ``--export`` copies ``result.json``, the curves and (with
+``--final-games``) the policy file to ``experiments/results/cleanrl_ppo/``;
+docs/TRAINING.md.
 """
 
 from __future__ import annotations
@@ -29,7 +20,6 @@ from __future__ import annotations
 import argparse
 import csv
 import dataclasses
-import functools
 import io
 import json
 import os
@@ -47,16 +37,9 @@ from gymnasium.wrappers.vector import RecordEpisodeStatistics
 from tqdm import tqdm
 
 from experiments.common.arguments import agent_problems, checked
-from experiments.common.env_workers import EnvWorkers, Step
-from experiments.common.evaluation import (
-    CURVE_SEED,
-    FINAL_SEED,
-    final_evaluation,
-    play_learner_games,
-    policy_against,
-)
+from experiments.common.evaluation import CURVE_SEED, FINAL_SEED, final_evaluation, policy_against
 from experiments.common.output import RESULTS, RUNS, short_name, thinned
-from experiments.common.policy_export import init_problem, load_actor, policy_from_cleanrl
+from experiments.common.policy_export import init_problem, load_actor, policy_from_mlp
 from experiments.common.training import dataclass_parser, plot_panels, plot_wall_curve, set_threads
 from mamma_mia_env.envs.learner_vector import MammaMiaLearnerVectorEnv
 from mamma_mia_env.game.symmetry import obs_scale
@@ -73,13 +56,9 @@ class Args:
     """the run's name: outputs go to runs/<name>/"""
     seed: int = 1
     """seed of torch, of the env's deal generator and of the evaluation"""
-    torch_deterministic: bool = True
     threads: int = 1
-    """torch's and numba's threads (on a loaded 2-core machine 2 made the update slower)"""
-    env_workers: int = 0
-    """0: the games step in this process, between the policy's passes; 2 or more: split
-    over that many worker processes, each group stepping while the policy computes
-    another's actions (both cores busy; other deals than 0's for the same seed)"""
+    """torch's and numba's threads: 2 puts the env's parallel kernels and the update on
+    both cores (on a loaded 2-core machine 2 made the update slower)"""
     env_alone_seconds: float = 5.0
     """after training, step the same env alone (random legal actions, in this process, at
     num_envs) for this long: the honest reference of the throughput (0: skip)"""
@@ -176,8 +155,7 @@ class Args:
 #: against a cheap search it can learn to beat, then, widened to 256 units (the same
 #: policy to start), against a pool of that and the full search bot.
 #: ``all-counts``: one network (the fixed observation) for 2, 3, 4 and 5 players against
-#: builder, every batch holding a quarter of each count, the env in two worker processes
-#: (and the update, while they wait, on two threads).
+#: builder, every batch holding a quarter of each count, on both cores (two threads).
 PRESETS: dict[str, dict[str, Any]] = {
     "ten-minutes": {
         "name": "2p_ten_minutes", "num_players": "2", "opponent": "builder",
@@ -206,7 +184,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "name": "all_counts", "num_players": "2,3,4,5", "observation_mode": "fixed",
         "opponent": "builder", "hidden": 256, "total_timesteps": 100_000_000,
         "num_envs": 256, "warm_start_games": 20_000, "warm_start_epochs": 2,
-        "env_workers": 2, "threads": 2, "wall_minutes": 45.0, "curve_every": 4_000_000,
+        "threads": 2, "wall_minutes": 45.0, "curve_every": 4_000_000,
         "curve_games": 200, "final_games": 2000,
     },
 }  # fmt: skip
@@ -229,8 +207,6 @@ def parse_args(argv: list[str] | None = None) -> tuple[Args, argparse.Namespace]
         + ("warm_start_epochs",)
         if getattr(args, name) < 1
     ]
-    if args.env_workers < 0 or args.env_workers == 1 or args.env_workers > args.num_envs:
-        problems.append("--env-workers must be 0 (no workers) or 2 to --num-envs")
     count_problems = check_counts(args)
     problems += count_problems + check_agents(args)
     problems += [] if count_problems else check_init_policy(args)
@@ -298,7 +274,7 @@ def check_init_policy(args: Args) -> list[str]:
     return [f"--init-policy {args.init_policy}: {problem}"] if problem else []
 
 
-# -- the network: CleanRL's Agent, its policy over each row's legal actions ------------
+# -- the agent: CleanRL's, its policy over each row's legal actions ---------------------
 class Legal(NamedTuple):
     """Each row's legal actions as a list rather than a ``(rows, n_actions)`` mask:
     ``index`` ``(rows, K)`` the legal actions in increasing order, padded with 0, and
@@ -319,7 +295,8 @@ class Legal(NamedTuple):
 
     @classmethod
     def cat(cls, parts: list[Legal]) -> Legal:
-        """The rows of ``parts`` one after the other, padded to the widest."""
+        """The rows of ``parts`` (a rollout's steps) one after the other, padded to the
+        widest."""
         k = max(p.index.shape[1] for p in parts)
         pad = [(p, k - p.index.shape[1]) for p in parts]
         return cls(
@@ -448,11 +425,99 @@ def make_env(args: Args, num_envs: int) -> MammaMiaLearnerVectorEnv:
     )  # fmt: skip
 
 
+# -- the run: the start, then CleanRL's loop -------------------------------------------
+@dataclass
+class Storage:
+    """CleanRL's storage, ``num_steps x num_envs`` of each quantity (the legal actions as
+    one :class:`Legal` per step), and what carries over from one rollout to the next."""
+
+    obs: torch.Tensor
+    actions: torch.Tensor
+    logprobs: torch.Tensor
+    rewards: torch.Tensor
+    dones: torch.Tensor
+    values: torch.Tensor
+    legal: list[Legal]
+    next_obs: torch.Tensor
+    next_mask: torch.Tensor
+    next_done: torch.Tensor
+    global_step: int = 0
+
+
+@dataclass
+class Run:
+    """What a run records besides the network, so that it says where its time went: the
+    warm start, one row per iteration, the learning curve (its seconds apart: the
+    throughput is the loop's own), why the loop stopped, the loop's seconds by part."""
+
+    started: float = field(default_factory=time.perf_counter)
+    cpu_started: float = field(default_factory=time.process_time)
+    bc_rows: list[dict[str, Any]] = field(default_factory=list)
+    bc: dict[str, float] = field(default_factory=dict)
+    bc_seconds: float = 0.0
+    rows: list[dict[str, Any]] = field(default_factory=list)
+    curve: list[dict[str, float]] = field(default_factory=list)
+    curve_seconds: float = 0.0
+    stopped: str = "total_timesteps"
+    seconds: dict[str, float] = field(default_factory=lambda: dict.fromkeys(
+        ("env", "inference", "rollout", "gae", "update", "train", "cpu"), 0.0
+    ))  # fmt: skip
+
+    def wall(self) -> float:
+        return time.perf_counter() - self.started
+
+
+def train(args: Args, out: Path) -> dict[str, Any]:
+    """The run: the start (a policy file or the warm start, if any), the PPO loop (until
+    ``total_timesteps`` or the wall budget), then :func:`finish`; returns the result
+    document (also written to ``out``)."""
+    run = Run()  # the wall budget's start
+    out.mkdir(parents=True, exist_ok=True)
+    rng = np.random.default_rng(args.seed)  # minibatch shuffling
+    torch.manual_seed(args.seed)
+    # torch's and numba's threads both: the teacher's games and the evaluations run the
+    # engine's parallel kernels, whose OpenMP threads otherwise also became torch's, and
+    # on a busy machine every torch operation then waited for a descheduled thread
+    set_threads(args.threads)
+
+    envs = RecordEpisodeStatistics(make_env(args, args.num_envs))
+    obs_dim = envs.single_observation_space.shape[0]
+    agent = Agent(obs_dim, int(envs.single_action_space.n), args.hidden)
+    if args.init_policy:
+        load_actor(agent.actor, args.init_policy)
+    if args.warm_start_games:
+        run.bc_rows, run.bc = warm_start(args, agent)
+    run.bc_seconds = run.wall()
+    # fused: one kernel for every parameter's step instead of a dozen list operations
+    optimizer = optim.Adam(agent.parameters(), lr=args.learning_rate, eps=1e-5, fused=True)
+
+    shape = (args.num_steps, args.num_envs)
+    next_obs, info = envs.reset(seed=args.seed)  # the first call loads the kernels
+    s = Storage(
+        obs=torch.zeros((*shape, obs_dim)), actions=torch.zeros(shape, dtype=torch.long),
+        logprobs=torch.zeros(shape), rewards=torch.zeros(shape), dones=torch.zeros(shape),
+        values=torch.zeros(shape), legal=[], next_obs=torch.as_tensor(next_obs),
+        next_mask=torch.as_tensor(info["action_mask"] != 0), next_done=torch.zeros(args.num_envs),
+    )  # fmt: skip
+    Legal.from_mask(s.next_mask)  # compiles the legal lists' function: setup, not the loop
+    loop_started = time.perf_counter()  # throughput from here: imports and setup excluded
+    # streamed as the run goes (to follow it live) into a file of its own, renamed over
+    # progress.csv at the end: a run that stops half-way never truncates an earlier one
+    partial = out / "progress.csv.partial"
+    try:
+        with open(partial, "w", newline="") as fh:
+            iterate(args, envs, agent, optimizer, s, rng, run, fh)
+    finally:
+        envs.close()
+    os.replace(partial, out / "progress.csv")
+    run.seconds["train"] = time.perf_counter() - loop_started - run.curve_seconds
+    return finish(args, agent, out, run, s.global_step)
+
+
 def warm_start(args: Args, agent: Agent) -> tuple[list[dict], dict[str, float]]:
     """``warm_start_games`` games of the teacher playing itself; the actor (masked over
-    all actions) fitted to its choices and the critic to the returns with
-    ``train_ppo.py``'s behaviour cloning settings (``imitation.behaviour_clone``).
-    Returns the per-epoch rows and the timings."""
+    all actions) fitted to its choices and the critic to the returns
+    (``imitation.behaviour_clone``). Returns the per-epoch rows and the timings."""
     from experiments.common.imitation import Clonable, behaviour_clone, teacher_games
     from mamma_mia_agents import load_agent
     from mamma_mia_env.game.config import Config
@@ -475,148 +540,10 @@ def warm_start(args: Args, agent: Agent) -> tuple[list[dict], dict[str, float]]:
     bc = {"batch_size": 1024, "learning_rate": 1e-3, "vf_coef": 0.5, "holdout": 0.05,
           "epochs": args.warm_start_epochs}  # fmt: skip
     rows: list[dict] = []
-    behaviour_clone(net, data, scale(args), bc, args.seed, rows)
-    seconds = time.perf_counter() - t1
-    return rows, {"bc_data_seconds": t1 - t0, "bc_fit_seconds": seconds,
+    behaviour_clone(net, data, obs_scale(args.counts[0], args.observation_mode), bc, args.seed,
+                    rows)  # fmt: skip
+    return rows, {"bc_data_seconds": t1 - t0, "bc_fit_seconds": time.perf_counter() - t1,
                   "bc_decisions": int(len(data["actions"]))}  # fmt: skip
-
-
-# -- the run ---------------------------------------------------------------------------
-@dataclass
-class Storage:
-    """CleanRL's storage, ``num_steps x num_envs`` of each quantity (the legal actions as
-    one :class:`Legal` per step), and what carries over from one rollout to the next."""
-
-    obs: torch.Tensor
-    actions: torch.Tensor
-    logprobs: torch.Tensor
-    rewards: torch.Tensor
-    dones: torch.Tensor
-    values: torch.Tensor
-    legal: list[Legal]
-    next_obs: torch.Tensor
-    next_mask: torch.Tensor
-    next_done: torch.Tensor
-    global_step: int = 0
-
-
-@dataclass
-class Run:
-    """What a run records besides the network: its start (wall and CPU time), the warm
-    start's rows and timings, one row per iteration, the learning curve's points and their
-    seconds (apart: the throughput is the loop's own), why the loop stopped, and the loop's
-    seconds by part (``envs.step``, the policy's forward passes, the rollouts, GAE, the
-    update), so that a run says where its time went."""
-
-    started: float = field(default_factory=time.perf_counter)
-    cpu_started: float = field(default_factory=lambda: cpu_seconds())
-    bc_rows: list[dict[str, Any]] = field(default_factory=list)
-    bc: dict[str, float] = field(default_factory=dict)
-    bc_seconds: float = 0.0
-    rows: list[dict[str, Any]] = field(default_factory=list)
-    curve: list[dict[str, float]] = field(default_factory=list)
-    curve_seconds: float = 0.0
-    stopped: str = "total_timesteps"
-    seconds: dict[str, float] = field(default_factory=lambda: dict.fromkeys(
-        ("env", "inference", "rollout", "gae", "update", "train", "cpu", "worker_cpu"), 0.0
-    ))  # fmt: skip
-
-    def wall(self) -> float:
-        return time.perf_counter() - self.started
-
-
-def train(args: Args, out: Path) -> dict[str, Any]:
-    """The run: the start (a policy file or the warm start, if any), the PPO loop (until
-    ``total_timesteps`` or the wall budget), then :func:`finish`; returns the result
-    document (also written to ``out``)."""
-    run = Run()  # the wall budget's start
-    out.mkdir(parents=True, exist_ok=True)
-    rng = np.random.default_rng(args.seed)  # minibatch shuffling
-    torch.manual_seed(args.seed)
-    torch.backends.cudnn.deterministic = args.torch_deterministic
-    # torch's and numba's threads both: the teacher's games and the evaluations run the
-    # engine's parallel kernels, whose OpenMP threads otherwise also became torch's, and
-    # on a busy machine every torch operation then waited for a descheduled thread
-    set_threads(args.threads)
-
-    envs: Any = (
-        EnvWorkers(functools.partial(make_env, args), worker_sizes(args))
-        if args.env_workers
-        else RecordEpisodeStatistics(make_env(args, args.num_envs))
-    )
-    obs_dim = envs.single_observation_space.shape[0]
-    agent = Agent(obs_dim, int(envs.single_action_space.n), args.hidden)
-    if args.init_policy:
-        load_actor(agent.actor, args.init_policy)
-    if args.warm_start_games:
-        run.bc_rows, run.bc = warm_start(args, agent)
-    run.bc_seconds = run.wall()
-    # fused: one kernel for every parameter's step instead of a dozen list operations
-    optimizer = optim.Adam(agent.parameters(), lr=args.learning_rate, eps=1e-5, fused=True)
-
-    shape = (args.num_steps, args.num_envs)
-    if args.env_workers:  # group g is reset with seed + g (EnvWorkers)
-        obs_parts, mask_parts = zip(*envs.reset(args.seed), strict=True)
-        next_obs, info = np.concatenate(obs_parts), {"action_mask": np.concatenate(mask_parts)}
-    else:
-        next_obs, info = envs.reset(seed=args.seed)  # the first call loads the kernels
-    s = Storage(
-        obs=torch.zeros((*shape, obs_dim)), actions=torch.zeros(shape, dtype=torch.long),
-        logprobs=torch.zeros(shape), rewards=torch.zeros(shape), dones=torch.zeros(shape),
-        values=torch.zeros(shape), legal=[], next_obs=torch.as_tensor(next_obs),
-        next_mask=torch.as_tensor(info["action_mask"] != 0), next_done=torch.zeros(args.num_envs),
-    )  # fmt: skip
-    Legal.from_mask(s.next_mask)  # compiles the legal lists' function: setup, not the loop
-    loop_started = time.perf_counter()  # throughput from here: imports and setup excluded
-    # streamed as the run goes (to follow it live) into a file of its own, renamed over
-    # progress.csv at the end: a run that stops half-way never truncates an earlier one
-    partial = out / "progress.csv.partial"
-    try:
-        with open(partial, "w", newline="") as fh:
-            iterate(args, envs, agent, optimizer, s, rng, run, fh)
-    finally:
-        envs.close()
-    run.seconds["worker_cpu"] = getattr(envs, "worker_cpu_seconds", 0.0)
-    os.replace(partial, out / "progress.csv")
-    run.seconds["train"] = time.perf_counter() - loop_started - run.curve_seconds
-    return finish(args, agent, out, run, s.global_step)
-
-
-def worker_sizes(args: Args) -> list[int]:
-    """The games of each env worker: ``num_envs`` split as evenly as it goes."""
-    q, r = divmod(args.num_envs, args.env_workers)
-    return [q + (g < r) for g in range(args.env_workers)]
-
-
-def cpu_seconds() -> float:
-    """CPU time of this process and of its ended children (the env workers)."""
-    t = os.times()
-    return t.user + t.system + t.children_user + t.children_system
-
-
-def env_alone(args: Args) -> float:
-    """Env steps/s of the training env alone, outside training: ``num_envs`` games in
-    this process (the same opponents and options), random legal actions drawn outside
-    the timing, for ``env_alone_seconds``; the reference of the honest throughput ratio
-    (0.0 if skipped)."""
-    if not args.env_alone_seconds:
-        return 0.0
-    envs = RecordEpisodeStatistics(make_env(args, args.num_envs))
-    _, info = envs.reset(seed=args.seed + 20_000)
-    rng, steps, spent = np.random.default_rng(args.seed), 0, 0.0
-    _, _, _, _, info = envs.step(_random_actions(info["action_mask"], rng))  # untimed: warm
-    while spent < args.env_alone_seconds:
-        actions = _random_actions(info["action_mask"], rng)
-        t0 = time.perf_counter()
-        _, _, _, _, info = envs.step(actions)
-        spent += time.perf_counter() - t0
-        steps += args.num_envs
-    envs.close()
-    return steps / spent
-
-
-def _random_actions(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    return (rng.random(mask.shape) * (mask != 0)).argmax(axis=1)
 
 
 def iterate(
@@ -626,7 +553,8 @@ def iterate(
     """CleanRL's loop: anneal the learning rate, collect a rollout, compute GAE, update;
     one row per iteration into ``run.rows`` and the CSV ``fh``. The learning curve's
     evaluations come every ``curve_every`` env steps; the wall budget stops the loop
-    before an iteration that would end past it (the last one's time the estimate)."""
+    before an iteration that would end past it (the last one's time the estimate), after
+    the first (a budget spent by the setup still trains one)."""
     writer: csv.DictWriter | None = None
     budget, last = args.wall_minutes * 60.0, 0.0
     next_curve = 0 if args.curve_every else None
@@ -635,19 +563,14 @@ def iterate(
         if next_curve is not None and s.global_step >= next_curve:
             curve_point(args, agent, run, s.global_step)
             next_curve += args.curve_every
-        if budget and run.wall() + last > budget:
+        if budget and iteration > 1 and run.wall() + last > budget:  # one at least
             run.stopped = "wall_minutes"
             break
         t0, cpu0 = time.perf_counter(), time.process_time()
         if args.anneal_lr:
             frac = 1.0 - (iteration - 1.0) / args.num_iterations
             optimizer.param_groups[0]["lr"] = frac * args.learning_rate
-        if args.env_workers:  # the other core steps the env: one thread for the policy
-            torch.set_num_threads(1)
-            ep_returns, ep_wins = rollout_workers(args, envs, agent, s, run.seconds)
-            torch.set_num_threads(args.threads)
-        else:
-            ep_returns, ep_wins = rollout(args, envs, agent, s, run.seconds)
+        ep_returns, ep_wins = rollout(args, envs, agent, s, run.seconds)
         t1 = time.perf_counter()
         advantages, returns = gae(args, agent, s)
         t2 = time.perf_counter()
@@ -712,56 +635,6 @@ def rollout(
     return ep_returns, ep_wins
 
 
-def rollout_workers(
-    args: Args, envs: EnvWorkers, agent: Agent, s: Storage, seconds: dict[str, float]
-) -> tuple[list[float], list[float]]:
-    """:func:`rollout` over ``EnvWorkers``: each group's actions are sent as soon as they
-    are drawn, so a group steps in its worker while the policy computes the next group's;
-    a group's step is collected just before its next actions (``seconds["env"]``: the
-    time spent waiting for it). The storage is the same as :func:`rollout`'s."""
-    ep_returns: list[float] = []
-    ep_wins: list[float] = []
-    bounds = np.cumsum([0, *envs.sizes])
-    groups = [slice(int(a), int(b)) for a, b in zip(bounds[:-1], bounds[1:], strict=True)]
-    s.legal.clear()
-    for step in range(args.num_steps + 1):
-        parts = []
-        for g, rows in enumerate(groups):
-            t0 = time.perf_counter()
-            if step:  # the group's previous step, sent in the last pass
-                collect(s, step - 1, rows, envs.step_wait(g), ep_returns, ep_wins)
-            t1 = time.perf_counter()
-            seconds["env"] += t1 - t0
-            if step == args.num_steps:
-                continue
-            s.obs[step, rows] = s.next_obs[rows]
-            s.dones[step, rows] = s.next_done[rows]
-            legal = Legal.from_mask(s.next_mask[rows])
-            parts.append(legal)
-            with torch.inference_mode():
-                action, logprob, value = agent.act(s.obs[step, rows], legal)
-            s.values[step, rows], s.actions[step, rows] = value.flatten(), action
-            s.logprobs[step, rows] = logprob
-            envs.step_async(g, action.numpy())
-            seconds["inference"] += time.perf_counter() - t1
-        if parts:
-            s.legal.append(Legal.cat(parts))
-            s.global_step += args.num_envs
-    return ep_returns, ep_wins
-
-
-def collect(
-    s: Storage, step: int, rows: slice, res: Step, ep_returns: list[float], ep_wins: list[float]
-) -> None:
-    """A group's step into the storage: the step's rewards, the next observations."""
-    s.rewards[step, rows] = torch.from_numpy(res.reward)
-    s.next_obs[rows] = torch.from_numpy(res.obs)
-    s.next_mask[rows] = torch.from_numpy(res.mask).view(torch.bool)
-    s.next_done[rows] = torch.from_numpy(res.done).float()
-    ep_returns.extend(res.episode_returns.tolist())
-    ep_wins.extend(res.wins.tolist())
-
-
 def gae(args: Args, agent: Agent, s: Storage) -> tuple[torch.Tensor, torch.Tensor]:
     """Advantages (GAE) and returns, bootstrapping the value where a game goes on."""
     with torch.no_grad():
@@ -795,7 +668,6 @@ def update(
     b_advantages = advantages.reshape(-1)
     b_returns = returns.reshape(-1)
     b_values = s.values.reshape(-1)
-
     b_inds = np.arange(args.batch_size)
     clipfracs = []
     for _epoch in range(args.update_epochs):
@@ -810,13 +682,22 @@ def update(
             with torch.no_grad():
                 approx_kl = ((ratio - 1) - logratio).mean()
                 clipfracs += [((ratio - 1.0).abs() > args.clip_coef).float().mean().item()]
-            mb_advantages = b_advantages[mb_inds]
+            mb_adv = b_advantages[mb_inds]
             if args.norm_adv:
-                mb_advantages = (mb_advantages - mb_advantages.mean()) / (
-                    mb_advantages.std() + 1e-8
+                mb_adv = (mb_adv - mb_adv.mean()) / (mb_adv.std() + 1e-8)
+            # the clipped surrogate objective, as a loss
+            pg_loss1 = -mb_adv * ratio
+            pg_loss2 = -mb_adv * torch.clamp(ratio, 1 - args.clip_coef, 1 + args.clip_coef)
+            pg_loss = torch.max(pg_loss1, pg_loss2).mean()
+            # half the squared error to the returns, clipped around the rollout's values
+            newvalue = newvalue.view(-1)
+            v_loss = (newvalue - b_returns[mb_inds]) ** 2
+            if args.clip_vloss:
+                v_clipped = b_values[mb_inds] + torch.clamp(
+                    newvalue - b_values[mb_inds], -args.clip_coef, args.clip_coef
                 )
-            pg_loss = policy_loss(args, mb_advantages, ratio)
-            v_loss = value_loss(args, newvalue.view(-1), b_values[mb_inds], b_returns[mb_inds])
+                v_loss = torch.max(v_loss, (v_clipped - b_returns[mb_inds]) ** 2)
+            v_loss = 0.5 * v_loss.mean()
             entropy_loss = entropy.mean()
             loss = pg_loss - args.ent_coef * entropy_loss + v_loss * args.vf_coef
             optimizer.zero_grad()
@@ -840,28 +721,10 @@ def update(
     }
 
 
-def policy_loss(args: Args, advantages: torch.Tensor, ratio: torch.Tensor) -> torch.Tensor:
-    """The clipped surrogate objective, as a loss."""
-    pg_loss1 = -advantages * ratio
-    pg_loss2 = -advantages * torch.clamp(ratio, 1 - args.clip_coef, 1 + args.clip_coef)
-    return torch.max(pg_loss1, pg_loss2).mean()
-
-
-def value_loss(
-    args: Args, newvalue: torch.Tensor, values: torch.Tensor, returns: torch.Tensor
-) -> torch.Tensor:
-    """Half the squared error to the returns, clipped around the rollout's values."""
-    if args.clip_vloss:
-        v_loss_unclipped = (newvalue - returns) ** 2
-        v_clipped = values + torch.clamp(newvalue - values, -args.clip_coef, args.clip_coef)
-        v_loss_clipped = (v_clipped - returns) ** 2
-        return 0.5 * torch.max(v_loss_unclipped, v_loss_clipped).mean()
-    return 0.5 * ((newvalue - returns) ** 2).mean()
-
-
 # -- evaluations and outputs ----------------------------------------------------------
 def export_policy(args: Args, agent: Agent, trained_steps: int) -> Any:
-    """The agent's actor as a ``NumpyPolicy`` (the ``.npz`` file ``PPOAgent`` plays)."""
+    """The agent's actor as a ``NumpyPolicy`` (the ``.npz`` file ``PPOAgent`` plays),
+    reading the env's canonical observations divided by its scale."""
     counts = args.counts
     meta = {
         "num_players": list(counts) if len(counts) > 1 else counts[0],
@@ -870,13 +733,8 @@ def export_policy(args: Args, agent: Agent, trained_steps: int) -> Any:
         "trained_with": {"script": "cleanrl_ppo.py", "name": args.name, "seed": args.seed,
                          "env_steps": trained_steps},
     }  # fmt: skip
-    return policy_from_cleanrl(agent, meta, scale(args))
-
-
-def scale(args: Args) -> np.ndarray:
-    """What the env's ``normalize`` divides the observations by (one for every count of
-    the fixed layout)."""
-    return obs_scale(args.counts[0], args.observation_mode)
+    *hidden, logits = agent.actor
+    return policy_from_mlp(hidden, logits, meta, obs_scale(counts[0], args.observation_mode))
 
 
 def curve_point(args: Args, agent: Agent, run: Run, step: int) -> None:
@@ -898,25 +756,70 @@ def curve_point(args: Args, agent: Agent, run: Run, step: int) -> None:
     tqdm.write(f"[{wall:.0f} s, {step:,} steps] win rate vs {args.rival}: {', '.join(rates)}")
 
 
+def random_legal(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A uniformly random legal action per row of ``mask``: the baseline's play."""
+    return (rng.random(mask.shape) * (mask != 0)).argmax(axis=1)
+
+
 def play(args: Args, agent: Agent | None, games: int, seed: int) -> dict[str, float]:
     """``agent`` (sampled, as trained; None: uniformly random legal actions) on the first
-    game of ``games`` slots of the training env (:func:`play_learner_games`)."""
+    game of each of ``games`` slots of the training env reset with ``seed``: two policies
+    evaluated with one seed play the same deals, seats and opponents. Returns the mean
+    win share, delivered orders and return."""
+    envs = make_env(args, games)
+    obs, info = envs.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    done_once = np.zeros(games, dtype=bool)
+    ret, win, delivered = np.zeros(games), np.zeros(games), np.zeros(games)
+    while not done_once.all():
+        if agent is None:
+            action = random_legal(info["action_mask"], rng)
+        else:
+            with torch.inference_mode():
+                legal = Legal.from_mask(torch.from_numpy(info["action_mask"] != 0))
+                action = agent.act(torch.from_numpy(obs), legal)[0].numpy().astype(np.int64)
+        obs, reward, term, trunc, info = envs.step(action)
+        ret[~done_once] += reward[~done_once]
+        ended = (term | trunc) & ~done_once
+        if ended.any():
+            win[ended] = info["final_info"]["result"]["win"][ended]
+            delivered[ended] = info["final_info"]["result"]["delivered"][ended]
+            done_once |= ended
+    envs.close()
+    return {
+        "games": games,
+        "win": float(win.mean()),
+        "delivered": float(delivered.mean()),
+        "return": float(ret.mean()),
+    }
 
-    def act(obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
-        assert agent is not None
-        with torch.inference_mode():
-            legal = Legal.from_mask(torch.from_numpy(mask))
-            action = agent.act(torch.from_numpy(obs), legal)[0]
-        return action.numpy().astype(np.int64)
 
-    return play_learner_games(make_env(args, games), None if agent is None else act, games, seed)
+def env_alone(args: Args) -> float:
+    """Env steps/s of the training env alone, outside training: ``num_envs`` games in
+    this process (the same opponents and options), random legal actions drawn outside
+    the timing, for ``env_alone_seconds``; the reference of the honest throughput ratio
+    (0.0 if skipped)."""
+    if not args.env_alone_seconds:
+        return 0.0
+    envs = RecordEpisodeStatistics(make_env(args, args.num_envs))
+    _, info = envs.reset(seed=args.seed + 20_000)
+    rng, steps, spent = np.random.default_rng(args.seed), 0, 0.0
+    _, _, _, _, info = envs.step(random_legal(info["action_mask"], rng))  # untimed: warm
+    while spent < args.env_alone_seconds:
+        actions = random_legal(info["action_mask"], rng)
+        t0 = time.perf_counter()
+        _, _, _, _, info = envs.step(actions)
+        spent += time.perf_counter() - t0
+        steps += args.num_envs
+    envs.close()
+    return steps / spent
 
 
 def finish(args: Args, agent: Agent, out: Path, run: Run, steps: int) -> dict[str, Any]:
     """Save the model and the policy file, evaluate both (the sampled policy and random
     play on the script's own deals; the policy file on duplicate deals, ``--final-games``),
     plot the curves and write ``result.json`` (returned)."""
-    training_wall, training_cpu = run.wall(), cpu_seconds() - run.cpu_started
+    training_wall, training_cpu = run.wall(), time.process_time() - run.cpu_started
     alone = env_alone(args)  # after the training's clock: not part of it
     model = io.BytesIO()
     torch.save(agent.state_dict(), model)
@@ -932,9 +835,6 @@ def finish(args: Args, agent: Agent, out: Path, run: Run, steps: int) -> dict[st
             evaluation["final"] = finals[args.counts[0]]
         else:
             evaluation["final_by_count"] = {str(n): f for n, f in finals.items()}
-    seeds = {"seed": args.seed, "eval_seed": eval_seed}  # the deals of every evaluation
-    seeds |= {"curve_seed": CURVE_SEED} if args.curve_every else {}
-    seeds |= {"final_seed": FINAL_SEED} if args.final_games else {}
     title = f"CleanRL-style PPO, {args.num_players}p vs {short_name(args.opponent)}"
     panels = (("episodic_return", "mean episodic return"),
               ("win", "mean win share (finished games)"))  # fmt: skip
@@ -942,43 +842,47 @@ def finish(args: Args, agent: Agent, out: Path, run: Run, steps: int) -> dict[st
     plot_wall_curve(run.rows, run.curve, (args.rival, args.opponent),
                     (run.bc_seconds, args.wall_minutes), f"{title}, over wall time",
                     out / "wall_curve.png")  # fmt: skip
-    sec = run.seconds
-    doc = {
-        "args": dataclasses.asdict(args),
-        "iterations": thinned(run.rows),  # progress.csv has every row
-        "warm_start": {"epochs": run.bc_rows, **run.bc, "seconds": run.bc_seconds},
-        "curve": run.curve,
-        "evaluation": evaluation,
-        "wall": {
-            "training_seconds": training_wall,  # warm start, PPO and curve: the budget's
-            # on a machine shared with other jobs the wall time also counts their turns
-            "training_cpu_seconds": training_cpu,
-            "warm_start_seconds": run.bc_seconds,
-            "ppo_seconds": sec["train"],
-            "curve_eval_seconds": run.curve_seconds,
-            "evaluation_seconds": time.perf_counter() - t0,
-            "stopped_by": run.stopped,
-            "load_average": list(os.getloadavg()),
-        },
-        # env steps/s of the loop overall, in the rollouts and in ``envs.step`` alone; the
-        # ratio overall / env alone (the target is 0.5) and the shares of the loop's time
-        "throughput": {
-            "env_steps": steps,
-            "train_seconds": round(sec["train"], 3),
-            "env_steps_per_s_overall": steps / sec["train"],
-            "env_steps_per_s_rollout": steps / sec["rollout"],
-            "env_steps_per_s_env_only": steps / sec["env"],
-            "overall_over_env_only": sec["env"] / sec["train"],
-            "env_steps_per_s_env_alone": alone,
-            "overall_over_env_alone": steps / sec["train"] / alone if alone else None,
-            # CPU seconds per wall second of the loop (curve points apart): 2 = both cores
-            "cores_busy": (sec["cpu"] + sec["worker_cpu"]) / sec["train"],
-            **{f"share_{k}": sec[k] / sec["train"] for k in ("inference", "gae", "update")},
-        },  # fmt: skip
-        "provenance": provenance(seeds=seeds, wall_time=run.wall()),
+    wall = {
+        "training_seconds": training_wall,  # warm start, PPO and curve: the budget's
+        # on a machine shared with other jobs the wall time also counts their turns
+        "training_cpu_seconds": training_cpu,
+        "warm_start_seconds": run.bc_seconds,
+        "ppo_seconds": run.seconds["train"],
+        "curve_eval_seconds": run.curve_seconds,
+        "evaluation_seconds": time.perf_counter() - t0,
+        "stopped_by": run.stopped,
+        "load_average": list(os.getloadavg()),
     }
+    seeds = {"seed": args.seed, "eval_seed": eval_seed}  # the deals of every evaluation
+    seeds |= {"curve_seed": CURVE_SEED} if args.curve_every else {}
+    seeds |= {"final_seed": FINAL_SEED} if args.final_games else {}
+    doc = {
+        "args": dataclasses.asdict(args), "iterations": thinned(run.rows),  # all: progress.csv
+        "warm_start": {"epochs": run.bc_rows, **run.bc, "seconds": run.bc_seconds},
+        "curve": run.curve, "evaluation": evaluation, "wall": wall,
+        "throughput": throughput(run.seconds, steps, alone),
+        "provenance": provenance(seeds=seeds, wall_time=run.wall()),
+    }  # fmt: skip
     write_file(out / "result.json", json.dumps(doc, indent=1) + "\n", "result")
     return doc
+
+
+def throughput(sec: dict[str, float], steps: int, alone: float) -> dict[str, Any]:
+    """Env steps/s of the loop overall, in the rollouts and in ``envs.step`` alone; the
+    ratio overall / env alone (the target is 0.5) and the shares of the loop's time."""
+    return {
+        "env_steps": steps,
+        "train_seconds": round(sec["train"], 3),
+        "env_steps_per_s_overall": steps / sec["train"],
+        "env_steps_per_s_rollout": steps / sec["rollout"],
+        "env_steps_per_s_env_only": steps / sec["env"],
+        "overall_over_env_only": sec["env"] / sec["train"],
+        "env_steps_per_s_env_alone": alone,
+        "overall_over_env_alone": steps / sec["train"] / alone if alone else None,
+        # CPU seconds per wall second of the loop (curve points apart): 2 = both cores
+        "cores_busy": sec["cpu"] / sec["train"],
+        **{f"share_{k}": sec[k] / sec["train"] for k in ("inference", "gae", "update")},
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
