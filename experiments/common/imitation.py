@@ -155,8 +155,8 @@ def behaviour_clone(
 ) -> None:
     """Fit the policy's actor to the teacher's actions and its critic to the returns.
 
-    ``net``: the policy (:class:`Clonable`, e.g. ``sb3_clonable(model)``); ``scale``
-    the divisor of the raw observations (``obs_scale``: what the env's ``normalize``
+    ``net``: the policy (:class:`Clonable`, e.g. ``cleanrl_ppo.py``'s ``Agent.clonable``);
+    ``scale`` the divisor of the raw observations (``obs_scale``: what the env's ``normalize``
     divides by). ``bc.holdout`` of the decisions are held out; after each epoch a row of the train
     losses and the holdout's losses and accuracy is appended to ``log_rows``."""
     import torch
