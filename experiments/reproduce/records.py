@@ -227,27 +227,27 @@ RECORDS: list[Record] = [
         commands={
             **{
                 f"champion_prior/{n}p_summary.json": (
-                    f"python experiments/train_ppo.py --config experiments/configs/ppo_{n}p.json "
-                    "--no-progress (commit b4f26c7; its summary.json)"
+                    f"the SB3 training script of commit b4f26c7 (train_ppo.py) with --config "
+                    f"experiments/configs/ppo_{n}p.json --no-progress (its summary.json)"
                 )
                 for n in (2, 4)
             },
             "champion_prior/2p_final_eval.json": (
-                "python experiments/train_ppo.py --config experiments/configs/ppo_2p.json "
-                "--evaluate agents/policies/champion_prior_2p.npz --workers 2 "
-                "--set name=champion_prior_2p (commit 7b22390)"
+                "the SB3 training script of commit 7b22390 with --config "
+                "experiments/configs/ppo_2p.json --evaluate agents/policies/champion_prior_2p.npz "
+                "--workers 2 --set name=champion_prior_2p"
             ),
             "champion_prior/4p_final_eval.json": (
-                "python experiments/train_ppo.py --config experiments/configs/ppo_4p.json "
-                "--evaluate agents/policies/ppo_4p.npz --workers 2 (commit 7b22390; that file "
-                "is agents/policies/champion_prior_4p.npz since)"
+                "the SB3 training script of commit 7b22390 with --config "
+                "experiments/configs/ppo_4p.json --evaluate agents/policies/ppo_4p.npz --workers 2 "
+                "(that network is agents/policies/champion_prior_4p.npz since)"
             ),
         },
         reason=(
             "the SB3 MaskablePPO networks the champions were tuned with (bundled as "
             "agents/policies/champion_prior_2p.npz and champion_prior_4p.npz): their training "
             "summaries and their final evaluations against each heuristic bot. The script "
-            "that made them (experiments/train/train_ppo.py) is retired, so they are records"
+            "that made them is retired, so they are records"
         ),
     ),
     Record(
