@@ -158,8 +158,9 @@ def champion_priors() -> str:
     evals = {n: json.loads((folder / f"{n}p_final_eval.json").read_text()) for n in (2, 4)}
     runs = {n: json.loads((folder / f"{n}p_summary.json").read_text())["timings"] for n in (2, 4)}
     rows = {
-        "**win rate vs `builder`**, 2,000 duplicate-deal games, seed 2": lambda n: (
-            f"**{_rate(evals[n]['builder'])}**" + (" vs three `builder`s" if n == 4 else "")
+        "**win rate vs `builder`**, duplicate-deal games at seed 2": lambda n: (
+            f"**{_rate(evals[n]['builder'])}** of {evals[n]['builder']['games']:,}"
+            + (" vs three `builder`s" if n == 4 else "")
         ),
         "vs `counter` / `hoarder` / `forgetful` (seed 2)": lambda n: " / ".join(
             f"{100 * evals[n][b]['win_rate']:.1f}%" for b in ("counter", "hoarder", "forgetful")

@@ -162,7 +162,7 @@ def result_files(mode: str = "full") -> dict[str, tuple[str, str, str]]:
                 if r in tim
                 else "made"
             )
-            out.setdefault(f, (e.name, kind, shown))  # the evaluation, not the training
+            out[f] = (e.name, kind, shown)
     if mode == "full":
         for rec in RECORDS:
             for f, c in rec.commands.items():
