@@ -4,15 +4,14 @@
 ``python -m experiments docs`` fills the docs' tables from them (``docs/``). The
 scripts, by job, each run as ``python -m experiments.<job>.<name>``:
 
-* ``train/``: the policies and the champion's settings (``train_ppo``,
+* ``train/``: the policies and the champion's settings (``cleanrl_ppo``,
   ``expert_iteration``, ``tune_champion``, ``cleanrl_defaults``) and the library
   integrations' runs (``train_rllib``, ``train_tianshou``, ``train_torchrl``);
 * ``evaluate/``: strength (``leaderboard``, ``search_strength``, ``openspiel_ismcts``);
 * ``benchmark/``: speed (``benchmark``, ``profile_vector``, ``learner_env_speed``,
   ``speed``, ``bot_speed``, ``decision_speed``) and ``ab``, two checkouts timed
-  interleaved;
-* ``cleanrl_ppo``: CleanRL-style PPO in one file.
+  interleaved.
 
 What scripts share is in ``common/``; no script imports another script. The results
-are in ``experiments/results/<experiment>/``, the training configs in ``configs/``.
+are in ``experiments/results/<experiment>/``.
 """

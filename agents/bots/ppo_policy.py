@@ -1,16 +1,15 @@
 """A trained policy's network run with numpy, and its file format (``ppo_agent`` plays it).
 
-``experiments/train/train_ppo.py`` trains a policy with sb3-contrib's MaskablePPO and
-exports its actor network (the layers that map an observation to action logits) to a
-small ``.npz`` file; ``PPOAgent`` plays it. Playing needs numpy only, not torch or
-stable-baselines3.
+A trainer (``experiments/train/cleanrl_ppo.py``, ``expert_iteration.py``) exports its actor
+network (the layers that map an observation to action logits) to a small ``.npz`` file;
+``PPOAgent`` plays it. Playing needs numpy only, not torch.
 
     >>> from mamma_mia_agents.bots.ppo_agent import PPOAgent
-    >>> agent = PPOAgent()                      # the shipped policies, by player count
-    >>> agent = PPOAgent("runs/ppo_2p/policy.npz")
+    >>> agent = PPOAgent()                      # the shipped policy, 2-5 players
+    >>> agent = PPOAgent("runs/2p_ten_minutes/policy.npz")
 
-On the command line and in tournaments: ``ppo`` (the shipped
-2- and 4-player policies, picked by the game's player count).
+On the command line and in tournaments: ``ppo`` (the shipped network,
+``agents/policies/ppo.npz``, at every player count its file lists).
 
 A policy sees the game in its seat's canonical frame (``mamma_mia_env.game.symmetry``:
 every seat relabelled to look like seat 0), with observations divided by a fixed

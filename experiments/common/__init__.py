@@ -9,9 +9,9 @@
   (``benchmark.speed``, ``evaluate.leaderboard``);
 * :mod:`~experiments.common.training`: threads, the library training scripts' flags
   and files, cleanrl_ppo.py's flags and curves (its algorithm is in that one file);
-* :mod:`~experiments.common.config`, :mod:`~experiments.common.imitation`,
-  :mod:`~experiments.common.evaluation`: config files (``train_ppo.py``), the imitation
-  warm start, duplicate-deal evaluations and the training runs' curve and final seeds;
+* :mod:`~experiments.common.imitation`, :mod:`~experiments.common.evaluation`: the
+  imitation warm start, duplicate-deal evaluations and the training runs' curve and
+  final seeds;
 * :mod:`~experiments.common.policy_export`: a trained network as the numpy policy file,
   and a policy file as the starting actor of a fine-tuning run;
 * :mod:`~experiments.common.search_labels`, :mod:`~experiments.common.distill`: expert

@@ -1,9 +1,8 @@
 """A policy's strength: its win rate against each heuristic bot on duplicate deals.
 
-The training's periodic and final evaluations and ``train_ppo.py --evaluate`` all go
-through the tournament runner, so every deal is played with the seats rotated (luck of
-the deal cancels out) and the numbers are the same tournament rows the leaderboard
-shows.
+The training scripts' curve and final evaluations all go through the tournament
+runner, so every deal is played with the seats rotated (luck of the deal cancels out)
+and the numbers are the same tournament rows the leaderboard shows.
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["Clonable", "behaviour_clone", "sb3_clonable", "teacher_games"]
+__all__ = ["Clonable", "behaviour_clone", "teacher_games"]
 
 #: the teacher data's rows ``sel`` as tensors: observations, masks, actions, returns
 Batches = Callable[[np.ndarray], tuple[Any, Any, Any, Any]]
@@ -27,28 +27,13 @@ class Clonable:
     """What behaviour cloning needs of a policy, whatever library built it:
     ``forward(obs, mask)`` the masked action logits ``(rows, n_actions)`` and the values
     ``(rows,)`` of a batch of scaled canonical observations; its ``parameters``; its
-    action count; ``set_training(flag)`` (SB3's ``set_training_mode``, a torch module's
-    ``train``). ``sb3_clonable`` makes one of an SB3 model; ``cleanrl_ppo.py``'s
+    action count; ``set_training(flag)`` (a torch module's ``train``). ``cleanrl_ppo.py``'s
     warm start makes one of its ``Agent``."""
 
     forward: Callable[[Any, Any], tuple[Any, Any]]
     parameters: Callable[[], Iterable[Any]]
     n_actions: int
     set_training: Callable[[bool], Any]
-
-
-def sb3_clonable(model: Any) -> Clonable:
-    """An SB3 (sb3-contrib) model's ``ActorCriticPolicy`` as a :class:`Clonable`."""
-    policy = model.policy
-
-    def forward(obs: Any, mask: Any) -> tuple[Any, Any]:
-        feats = policy.extract_features(obs)
-        pi, vf = policy.mlp_extractor(feats)
-        logits = policy.action_net(pi).masked_fill(~mask, -1e8)
-        return logits, policy.value_net(vf).squeeze(-1)
-
-    return Clonable(forward, policy.parameters, int(model.action_space.n),
-                    policy.set_training_mode)  # fmt: skip
 
 
 class _Teacher:
@@ -170,8 +155,8 @@ def behaviour_clone(
 ) -> None:
     """Fit the policy's actor to the teacher's actions and its critic to the returns.
 
-    ``net``: the policy (:class:`Clonable`, e.g. ``sb3_clonable(model)``); ``scale``
-    the divisor of the raw observations (``obs_scale``: what the env's ``normalize``
+    ``net``: the policy (:class:`Clonable`, as ``cleanrl_ppo.py``'s warm start makes one);
+    ``scale`` the divisor of the raw observations (``obs_scale``: what the env's ``normalize``
     divides by). ``bc.holdout`` of the decisions are held out; after each epoch a row of the train
     losses and the holdout's losses and accuracy is appended to ``log_rows``."""
     import torch

@@ -4,8 +4,8 @@ The policy file format belongs to the bots (``mamma_mia_agents.bots.ppo_policy``
 play it with numpy alone; reading the weights out of a torch network needs torch, so
 the export lives here with the other training code, above the agents layer. One
 exporter (:func:`policy_from_mlp`: hidden ``Linear`` layers with one activation, then
-the logits layer), which each trainer hands its actor's layers (``train_ppo.py``,
-``train_torchrl.py``, ``cleanrl_ppo.py``'s ``Agent``). The way back, a policy file into
+the logits layer), which each trainer hands its actor's layers (``train_torchrl.py``,
+expert iteration's fit, ``cleanrl_ppo.py``'s ``Agent``). The way back, a policy file into
 a torch actor of two tanh hidden layers (``cleanrl_ppo.py --init-policy``):
 :func:`init_problem` says whether it fits, :func:`load_actor` copies it in.
 """

@@ -23,13 +23,14 @@ from experiments.docs.ladder import anchors_table, ladder_ratings
 from experiments.docs.layout import layout_speed
 from experiments.docs.training import (
     all_counts,
+    champion_priors,
     cleanrl_defaults,
     cleanrl_ppo,
     cleanrl_warm_start,
+    expert_2p,
     expert_iteration,
     expert_iteration_strength,
     ppo_strength,
-    shipped_2p,
     shipped_policy,
     ten_minutes,
     vs_search,
@@ -271,7 +272,8 @@ BLOCKS: dict[str, Callable[[], str]] = {
     "vs_search_strength": vs_search_strength,
     "expert_iteration": expert_iteration,
     "expert_iteration_strength": expert_iteration_strength,
-    "shipped_2p": shipped_2p,
+    "expert_2p": expert_2p,
+    "champion_priors": champion_priors,
     "fixed_observation_fields": fixed_observation_fields,
     "layout_speed": layout_speed,
 }

@@ -1,5 +1,6 @@
 """The docs' training blocks (``experiments/docs/generate.py`` fills them): the CleanRL-style
-PPO run, the A/B of its update settings and where the shipped policies stand. Each
+PPO run, the A/B of its update settings, where the shipped policy stands and the
+champions' prior networks. Each
 renders its block from the committed result files, so the numbers cannot drift."""
 
 from __future__ import annotations
@@ -53,40 +54,67 @@ def _rate(d: dict) -> str:
     )
 
 
+#: The chance of a seat at each table size, in words, for the prose blocks.
+_TABLE = {2: "two", 3: "three", 4: "four", 5: "five"}
+
+
+def _all_counts_finals() -> dict[int, dict]:
+    """The one network's final evaluation against ``builder`` per player count."""
+    d = json.loads((RESULTS / "cleanrl_ppo" / "cleanrl_ppo_all_counts.json").read_text())
+    return {int(n): f for n, f in d["evaluation"]["final_by_count"].items()}
+
+
+def _vs_search(card: Path, n: int) -> dict | None:
+    """A scorecard's pairing against the search bot at ``n`` players, if it has one."""
+    pairings = json.loads(card.read_text())["players"].get(str(n), {}).get("pairings", [])
+    return next((r for r in pairings if r["opponent"] == "search"), None)
+
+
 def shipped_policy() -> str:
-    """What the shipped ``ppo`` policies beat and what beats them (README's claim):
-    their final evaluations against ``builder``, the 2-player scorecard against the
-    search bot, the champion's, and the demo tournament."""
-    evals = {
-        n: json.loads((RESULTS / "ppo" / f"ppo_{n}p_final_eval.json").read_text()) for n in (2, 4)
-    }
-    b2, b4 = evals[2]["builder"], evals[4]["builder"]
-
-    def vs_search(agent: str, stem: str) -> dict:
-        card = json.loads((RESULTS / "scorecards" / f"{agent}_2p_{stem}.json").read_text())
-        return next(r for r in card["players"]["2"]["pairings"] if r["opponent"] == "search")
-
-    ppo_s, champ_s = vs_search("ppo", "random_builder_search"), vs_search("champion", "search")
+    """What the shipped ``ppo`` beats and what beats it (README's claim): the one
+    network's final evaluation against ``builder`` at each count, its scorecards against
+    the search bot (whichever counts have one), the champion's, and the demo tournament."""
+    finals = _all_counts_finals()
+    vs_builder = ", ".join(
+        f"{_rate(f)} of {f['games']:,} {_TABLE[n]}-player games (chance {100 / n:.0f}%)"
+        for n, f in sorted(finals.items())
+    )
+    searched = []
+    for n in sorted(finals):
+        card = RESULTS / "scorecards" / f"ppo_{n}p_random_builder_search.json"
+        row = _vs_search(card, n) if card.exists() else None
+        if row is not None:
+            searched.append(f"{_rate(row)} at {n} players (`scorecards/{card.name}`)")
+    champ = _vs_search(RESULTS / "scorecards" / "champion_2p_search.json", 2)
     demo = json.loads((RESULTS / "demo_tournament" / "demo.json").read_text())
     rates = {r["agent"]: r for r in demo["results"]}
     ppo, builder = rates["ppo"], rates["builder"]
+    against_search = (
+        f" Against the search bot (`--agents search`) in every other seat it wins "
+        f"{'; '.join(searched)}."
+        if searched
+        else ""
+    )
+    champion = (
+        f" The strongest agent is the champion, the search bot guided by a network, which "
+        f"wins {_rate(champ)} of its two-player games against the search bot "
+        f"(`scorecards/champion_2p_search.json`)."
+        if champ
+        else ""
+    )
     return (
-        f"The shipped policies (`--agents ppo`) beat `builder`: {_rate(b2)} of "
-        f"{b2['games']:,} two-player games, and {_rate(b4)} of "
-        f"{b4['games']:,} four-player games against three `builder`s (chance 25%) "
-        f"(`ppo/ppo_2p_final_eval.json`, `ppo/ppo_4p_final_eval.json`). Against the search bot "
-        f"(`--agents search`) the two-player policy wins {_rate(ppo_s)} of "
-        f"{ppo_s['games']:,} games (`scorecards/ppo_2p_random_builder_search.json`); the "
-        f"strongest agent is the champion, the search bot guided by a network, which wins "
-        f"{_rate(champ_s)} (`scorecards/champion_2p_search.json`). In the mixed four-player "
-        f"field of the README's demo tournament `ppo` wins {100 * ppo['win_rate']:.1f}% and "
-        "`builder` "
+        f"The shipped policy (`--agents ppo`) is one network for 2-5 players "
+        f"(`agents/policies/ppo.npz`). Against `builder` in every other seat it wins "
+        f"{vs_builder} (`cleanrl_ppo/cleanrl_ppo_all_counts.json`).{against_search}"
+        f"{champion} In the mixed four-player field of the "
+        f"README's demo tournament `ppo` wins {100 * ppo['win_rate']:.1f}% and `builder` "
         f"{100 * builder['win_rate']:.1f}% of their games (`demo_tournament/demo.json`).\n"
     )
 
 
-#: The shipped 2-player ``ppo``'s recipe: each step's command and result file, in order.
-SHIPPED_2P = [
+#: The plain two-player network against the search bot: each step's command and result
+#: file, in order (the last one's policy is ``tests/support/helpers.py``'s 2-player file).
+EXPERT_2P = [
     ("train.cleanrl_ppo --preset ten-minutes --export",
      "cleanrl_ppo/cleanrl_ppo_2p_ten_minutes.json"),
     ("train.cleanrl_ppo --preset vs-search-1 --export",
@@ -95,22 +123,21 @@ SHIPPED_2P = [
      "cleanrl_ppo/cleanrl_ppo_2p_vs_search_2.json"),
     ("train.expert_iteration --preset vs-search --export",
      "expert_iteration/expert_iteration_2p_vs_search.json"),
-    ("train.expert_iteration --preset vs-search-2 --export --ship",
+    ("train.expert_iteration --preset vs-search-2 --export",
      "expert_iteration/expert_iteration_2p_vs_search_2.json"),
 ]  # fmt: skip
 
 
-def shipped_2p() -> str:
-    """The shipped 2-player ``ppo``: the five training steps that made it (each one's
-    command, wall time and final 2,000-deal evaluation), and its games against
-    ``builder`` on the seed-2 and seed-7 deals."""
+def expert_2p() -> str:
+    """The plain two-player network against the search bot: the five training steps that
+    made it (each one's command, wall time and final 2,000-deal evaluation)."""
     lines = [
         "| step | command (`python -m experiments.`) | starts from | training wall time | final "
         "evaluation, 2,000 duplicate deals (seed 230,023) | file |",
         "|---:|---|---|---:|---|---|",
     ]
     total = 0.0
-    for i, (command, name) in enumerate(SHIPPED_2P, 1):
+    for i, (command, name) in enumerate(EXPERT_2P, 1):
         d = json.loads((RESULTS / name).read_text())
         final = d["final"] if "final" in d else d["evaluation"]["final"]
         rival = final.get("opponent", d["args"]["opponent"])
@@ -121,13 +148,36 @@ def shipped_2p() -> str:
             f"| {i} | `{command}` | {f'`{Path(start).name}`' if start else 'scratch'} | "
             f"{minutes:.1f} min | vs `{rival}`: {_rate(final)} | `{name}` |"
         )
-    ev = json.loads((RESULTS / "ppo" / "ppo_2p_final_eval.json").read_text())["builder"]
-    seed7 = json.loads((RESULTS / "vs_builder_seed7" / "ppo_2p.json").read_text())
-    s7 = next(r for r in seed7["results"] if r["agent"] == "ppo")
+    return "\n".join(lines) + f"\n\n{total:.0f} min of training wall time in all.\n"
+
+
+def champion_priors() -> str:
+    """The SB3 networks the champions were tuned with (``champion_prior_{2,4}p.npz``):
+    their final evaluations against each heuristic bot and their training runs."""
+    folder = RESULTS / "champion_prior"
+    evals = {n: json.loads((folder / f"{n}p_final_eval.json").read_text()) for n in (2, 4)}
+    runs = {n: json.loads((folder / f"{n}p_summary.json").read_text())["timings"] for n in (2, 4)}
+    rows = {
+        "**win rate vs `builder`**, duplicate-deal games at seed 2": lambda n: (
+            f"**{_rate(evals[n]['builder'])}** of {evals[n]['builder']['games']:,}"
+            + (" vs three `builder`s" if n == 4 else "")
+        ),
+        "vs `counter` / `hoarder` / `forgetful` (seed 2)": lambda n: " / ".join(
+            f"{100 * evals[n][b]['win_rate']:.1f}%" for b in ("counter", "hoarder", "forgetful")
+        ),
+        "training time, wall (CPU)": lambda n: (
+            f"{runs[n]['train_seconds'] / 60:.1f} min ({runs[n]['train_cpu_seconds'] / 60:.1f} min)"
+        ),
+        "PPO steps (learner decisions)": lambda n: f"{runs[n]['ppo_timesteps']:,}",
+    }
+    lines = [
+        "| | 2 players (`champion_prior_2p.npz`) | 4 players (`champion_prior_4p.npz`) |",
+        "|---|---:|---:|",
+    ]
+    lines += [f"| {label} | {cell(2)} | {cell(4)} |" for label, cell in rows.items()]
     return "\n".join(lines) + (
-        f"\n\n{total:.0f} min of training wall time in all. Against `builder`: "
-        f"{_rate(ev)} of {ev['games']:,} duplicate-deal games at seed 2 "
-        f"(`ppo/ppo_2p_final_eval.json`), {_rate(s7)} at seed 7 (`vs_builder_seed7/ppo_2p.json`).\n"
+        "\n\n95% Wilson intervals in brackets (`champion_prior/2p_final_eval.json`, "
+        "`champion_prior/4p_final_eval.json`, `champion_prior/{2,4}p_summary.json`).\n"
     )
 
 
@@ -305,25 +355,20 @@ ONE_NETWORK_TARGET = 1.6
 
 
 def all_counts() -> str:
-    """The one network for 2-5 players (``--preset all-counts``): its final evaluation
-    against ``builder`` at each count beside the goal and the per-count shipped network,
-    and where its wall time went (the throughput against the env alone)."""
+    """The one network for 2-5 players (``--preset all-counts``, the shipped ``ppo``): its
+    final evaluation against ``builder`` at each count beside the goal, and where its wall
+    time went (the throughput against the env alone)."""
     d = json.loads((RESULTS / "cleanrl_ppo" / "cleanrl_ppo_all_counts.json").read_text())
     w, t, finals = d["wall"], d["throughput"], d["evaluation"]["final_by_count"]
-    shipped = {}
-    for n in (2, 4):
-        path = RESULTS / "ppo" / f"ppo_{n}p_final_eval.json"
-        shipped[n] = _rate(json.loads(path.read_text())["builder"])
     lines = [
-        "| players | win rate vs `builder` (Wilson 95%) | sampled | goal (1.6 x chance) | "
-        "the per-count network (`ppo` today) |",
-        "|---:|---|---:|---:|---|",
+        "| players | win rate vs `builder` (Wilson 95%) | sampled | goal (1.6 x chance) |",
+        "|---:|---|---:|---:|",
     ]
     for key, f in sorted(finals.items()):
         n = int(key)
         lines.append(
             f"| {n} | **{_rate(f)}** | {100 * f['sampled']['win_rate']:.1f}% | "
-            f"{100 * ONE_NETWORK_TARGET / n:.0f}% | {shipped.get(n, '-')} |"
+            f"{100 * ONE_NETWORK_TARGET / n:.0f}% |"
         )
     f = next(iter(finals.values()))
     load = ", ".join(f"{x:.1f}" for x in w["load_average"])

@@ -362,6 +362,7 @@ def stages(
     """The rows in the order ``plan`` gives them, grouped: the headline rows, then the
     rows of each budget. A stage's games are fanned out together, and the file is
     written after each one."""
+
     def key(job: tuple[int, int, str, int]) -> int:
         _, w, opp, _ = job
         return 0 if w == headline_worlds and opp in headline_opps else w

@@ -153,9 +153,7 @@ def result_files(mode: str = "full") -> dict[str, tuple[str, str, str]]:
         shown = "python " + " ".join(shlex.quote(c) if " " in c else c for c in cmd)
         det, tim = set(e.deterministic(mode)), set(e.timing(mode))
         names = e.results(mode)
-        raw = [f for f in e.deterministic(mode) + e.timing(mode) + e.other(mode)]
-        if e.train:
-            raw = [f for f in raw if f != "policy.npz"]
+        raw = e.deterministic(mode) + e.timing(mode) + e.other(mode)
         for f, r in zip(names, raw, strict=True):
             kind = (
                 "training"
@@ -166,7 +164,7 @@ def result_files(mode: str = "full") -> dict[str, tuple[str, str, str]]:
                 if r in tim
                 else "made"
             )
-            out.setdefault(f, (e.name, kind, shown))  # the evaluation, not the training
+            out[f] = (e.name, kind, shown)
     if mode == "full":
         for rec in RECORDS:
             for f, c in rec.commands.items():

@@ -62,10 +62,6 @@ class Experiment:
     out_file: str | None = None
     description: str = ""
     requires: tuple[str, ...] = field(default=())
-    #: a training run's made files whose committed copy is not the default
-    #: (``<name>_<file>`` in the results, ``agents/policies/<name>.npz`` for the policy):
-    #: made file -> committed path from the repository root
-    references: dict[str, str] = field(default_factory=dict)
 
     def command(self, mode: str) -> list[str] | None:
         """The command line (after ``python``) that writes this experiment's files into
@@ -79,19 +75,13 @@ class Experiment:
         return [*shlex.split(self.script), *args, "--out", str(self.out_path(dst))]
 
     def reference(self, made: str, ref_dir: Path) -> Path:
-        """The committed copy that ``--check`` compares the made file ``made`` with:
-        ``references[made]`` if given; for a training run its policy in
-        ``agents/policies/<name>.npz`` and its other files as ``<name>_<file>`` in its
-        folder (``<name>``: the experiment's name without ``_train``); otherwise the
-        same name in its folder of ``ref_dir`` (the results, or the quick results)."""
-        if made in self.references:
-            return ROOT / self.references[made]
+        """The committed copy that ``--check`` compares the made file ``made`` with: for a
+        training run ``<name>_<file>`` in its folder (``<name>``: the experiment's name
+        without ``_train``); otherwise the same name in its folder of ``ref_dir`` (the
+        results, or the quick results)."""
         if not self.train:
             return ref_dir / self.folder / made
-        prefix = self.name.removesuffix("_train")  # ppo_2p, champion_2p
-        if made == "policy.npz":
-            return ROOT / "agents" / "policies" / f"{prefix}.npz"
-        return ref_dir / self.folder / f"{prefix}_{made}"
+        return ref_dir / self.folder / f"{self.name.removesuffix('_train')}_{made}"
 
     def out_path(self, out: Path) -> Path:
         """What ``--out`` is given: the directory, or the file ``out_file`` in it."""
@@ -104,8 +94,7 @@ class Experiment:
             return []
         files = self.deterministic(mode) + self.timing(mode) + self.other(mode)
         if self.train:
-            prefix = self.name.removesuffix("_train")
-            files = [f"{prefix}_{f}" for f in files if f != "policy.npz"]
+            files = [f"{self.name.removesuffix('_train')}_{f}" for f in files]
         return [f"{self.folder}/{f}" for f in files]
 
 

@@ -229,34 +229,42 @@ RECORDS: list[Record] = [
         ),
     ),
     Record(
-        name="champion_prior_2p_seed7",
+        name="champion_priors",
         commands={
-            f"vs_builder_seed7/champion_prior_2p.{ext}": (
-                "mamma-mia tournament --players 2 --games 2000 --seed 7 --agents ppo,builder "
-                "--name ppo_2p --no-progress --no-plot (renamed after the run)"
-                if ext == "json"
-                else "the same command"
-            )
-            for ext in ("json", "csv", "csv.meta.json")
+            **{
+                f"champion_prior/{n}p_summary.json": (
+                    f"the SB3 training script of commit b4f26c7 (train_ppo.py) with --config "
+                    f"experiments/configs/ppo_{n}p.json --no-progress (its summary.json)"
+                )
+                for n in (2, 4)
+            },
+            "champion_prior/2p_final_eval.json": (
+                "the SB3 training script of commit 7b22390 with --config "
+                "experiments/configs/ppo_2p.json --evaluate agents/policies/champion_prior_2p.npz "
+                "--workers 2 --set name=champion_prior_2p"
+            ),
+            "champion_prior/4p_final_eval.json": (
+                "the SB3 training script of commit 7b22390 with --config "
+                "experiments/configs/ppo_4p.json --evaluate agents/policies/ppo_4p.npz --workers 2 "
+                "(that network is agents/policies/champion_prior_4p.npz since)"
+            ),
         },
         reason=(
-            "the SB3 network's second 2,000 deals against builder, played when it was the "
-            "shipped ppo_2p.npz (commit in the sidecar); it is the champion's prior file since, "
-            "which the tournament names only as ppo, so the file is a record, not re-run"
+            "the SB3 MaskablePPO networks the champions were tuned with (bundled as "
+            "agents/policies/champion_prior_2p.npz and champion_prior_4p.npz): their training "
+            "summaries and their final evaluations against each heuristic bot. The script "
+            "that made them is retired, so they are records"
         ),
     ),
     Record(
         name="expert_iteration",
         commands={
             f"expert_iteration/expert_iteration_2p_{stem}.{ext}": (
-                f"python -m experiments.train.expert_iteration --preset {preset} --export{ship}"
+                f"python -m experiments.train.expert_iteration --preset {preset} --export"
                 if ext == "json"
                 else "the same command"
             )
-            for stem, preset, ship in (
-                ("vs_search", "vs-search", ""),
-                ("vs_search_2", "vs-search-2", " --ship (also agents/policies/ppo_2p.npz)"),
-            )
+            for stem, preset in (("vs_search", "vs-search"), ("vs_search_2", "vs-search-2"))
             for ext in ("json", "png", "npz")
         },
         reason=(

@@ -105,53 +105,6 @@ def _lb_files(mode: str) -> list[str]:
     return [f"{n}p.{ext}" for n in _lb_counts(mode) for ext in ("json", "csv")]
 
 
-#: The per-count networks ``ppo`` played before the one network (same bytes): the
-#: expert-iteration 2-player policy and the SB3 4-player one, the 4-player champion's prior.
-PER_COUNT_POLICY = {
-    2: "experiments/results/expert_iteration/expert_iteration_2p_vs_search_2.npz",
-    4: "agents/policies/champion_prior_4p.npz",
-}
-
-
-def _ppo(n: int) -> Experiment:
-    cfg = f"experiments/configs/ppo_{n}p.json"
-    return Experiment(
-        name=f"ppo_{n}p_eval",
-        script="-m experiments.train.train_ppo",
-        folder="ppo",
-        args=lambda mode: [
-            "--config",
-            cfg,
-            "--evaluate",
-            PER_COUNT_POLICY[n],
-            "--workers",
-            "1" if mode == "quick" else "2",  # the games do not depend on it
-            *(["--set", "eval.final_games=40"] if mode == "quick" else []),
-        ],
-        deterministic=_files(f"ppo_{n}p_final_eval.json"),
-        description=f"the {n}-player network ppo played before the one network, against "
-        "each heuristic bot",
-    )
-
-
-def _champion_prior_eval() -> Experiment:
-    """The 2-player champion's prior (the SB3 network its tuning used) against each
-    heuristic bot, as ``_ppo`` evaluates the shipped policy: the committed table that
-    ``ppo_2p_train``'s final evaluation is compared with."""
-    return Experiment(
-        name="champion_prior_2p_eval",
-        script="-m experiments.train.train_ppo",
-        folder="ppo",
-        args=_full(
-            *["--config", "experiments/configs/ppo_2p.json"],
-            *["--evaluate", "agents/policies/champion_prior_2p.npz", "--workers", "2"],
-            *["--set", "name=champion_prior_2p"],
-        ),
-        deterministic=_files("champion_prior_2p_final_eval.json"),
-        description="the 2-player champion's prior (the SB3 network) against each heuristic bot",
-    )
-
-
 def _ppo_seed7(n: int) -> Experiment:
     agents = ",".join(["ppo"] + ["builder"] * (n - 1))
     flags = ["--players", str(n), "--games", "2000", "--seed", "7", "--agents", agents]
@@ -161,28 +114,6 @@ def _ppo_seed7(n: int) -> Experiment:
         f"ppo_{n}p",
         flags,
         f"the shipped ppo against builder at {n} players on 2,000 other deals (seed 7)",
-    )
-
-
-def _train(n: int) -> Experiment:
-    return Experiment(
-        name=f"ppo_{n}p_train",
-        script="-m experiments.train.train_ppo",
-        folder="ppo",
-        args=_full("--config", f"experiments/configs/ppo_{n}p.json", "--no-progress"),
-        deterministic=_files("policy.npz", "final_eval.json", "eval.csv"),
-        other=_files("bc.csv", "progress.csv", "summary.json", "learning_curve.png"),
-        train=True,
-        description=f"MaskablePPO training, {n} players (hours)",
-        # the SB3 networks are the champions' priors since the one network became ppo
-        references={
-            "policy.npz": f"agents/policies/champion_prior_{n}p.npz",
-            **(
-                {"final_eval.json": "experiments/results/ppo/champion_prior_2p_final_eval.json"}
-                if n == 2
-                else {}
-            ),
-        },
     )
 
 
@@ -285,9 +216,6 @@ EXPERIMENTS: list[Experiment] = [
         ratios=layout_speed_ratios,
         description="the fixed observation layout vs recall: bytes, turns/s, write bound",
     ),
-    _ppo(2),
-    _ppo(4),
-    _champion_prior_eval(),
     *(_ppo_seed7(n) for n in (2, 3, 4, 5)),
     _tournament(
         "demo",
@@ -384,8 +312,6 @@ EXPERIMENTS: list[Experiment] = [
         description="TorchRL PPO, 2 players vs random: win rate, env steps/s (torchrl extra)",
     ),
     *(_backend_tournament(b) for b in ("local", "ray")),
-    _train(2),
-    _train(4),
     # tuned with the SB3 network that was ppo then, bundled since as its prior file
     _champion(2, "48x6,64x4,96x3", "none,champion_prior_2p.npz"),
     _champion(4, "32x6,48x4"),

@@ -34,8 +34,7 @@ Outputs in ``runs/<name>/`` (or ``--out``): ``policy.npz`` (plays as ``PPOAgent(
 ``result.json`` (arguments, per round: positions, labelling time, the network's win
 rate while labelled, the fit's epochs, the curve point; the final evaluation; wall time;
 provenance) and ``curve.png``. ``--export`` copies them to
-``experiments/results/expert_iteration/expert_iteration_<name>.*``, and ``--ship`` (with
-``--export``) the policy to ``agents/policies/ppo_<N>p.npz``, the bundled ``ppo``'s.
+``experiments/results/expert_iteration/expert_iteration_<name>.*``.
 """
 
 from __future__ import annotations
@@ -54,7 +53,7 @@ import numpy as np
 
 from experiments.common.distill import fit_to_values, numpy_policy, torch_actor
 from experiments.common.evaluation import CURVE_SEED, FINAL_SEED, policy_against
-from experiments.common.output import RESULTS, ROOT, RUNS
+from experiments.common.output import RESULTS, RUNS
 from experiments.common.search_labels import LabelJob, label_parallel
 from experiments.common.training import dataclass_parser, save_figure, set_threads, subplots
 from mamma_mia_agents.cli.options import add_backend_flags, check_backend_flags
@@ -139,11 +138,6 @@ def parse_args(argv: list[str] | None = None) -> tuple[Args, argparse.Namespace]
         __doc__.split("\n\n")[0], Args, PRESETS, argv,
         "also copy the result, the curve and the policy to experiments/results/expert_iteration/",
     )  # fmt: skip
-    parser.add_argument(
-        "--ship", action="store_true",
-        help="with --export: also copy the policy to agents/policies/ppo_<N>p.npz, the "
-        "policy the bundled ppo plays",
-    )  # fmt: skip
     add_backend_flags(parser, "the labelled games and the evaluations' games")
     from experiments.common.arguments import checked  # every flag checked
 
@@ -157,8 +151,6 @@ def parse_args(argv: list[str] | None = None) -> tuple[Args, argparse.Namespace]
         if getattr(args, name) < 1
     ]
     problems += _problems(args)
-    if ns.ship and not ns.export:
-        problems.append("--ship needs --export (the shipped policy is the exported one)")
     if problems:
         parser.error("; ".join(problems))
     return args, ns
@@ -328,9 +320,6 @@ def main(argv: list[str] | None = None) -> int:
         for name, ext in (("result.json", "json"), ("curve.png", "png"), ("policy.npz", "npz")):
             write_file(RESULTS / "expert_iteration" / f"expert_iteration_{args.name}.{ext}",
                        (out / name).read_bytes(), "exported result")  # fmt: skip
-    if ns.ship:
-        shipped = ROOT / "agents" / "policies" / f"ppo_{args.num_players}p.npz"
-        write_file(shipped, (out / "policy.npz").read_bytes(), "shipped policy")
     return 0
 
 
