@@ -49,8 +49,12 @@ def champion_tuning() -> str:
     )
 
 
-#: The champion's targets: (players, rung) -> the win rate to reach.
-TARGETS = {(2, "search"): 0.60, (4, "search"): 0.32, (2, "builder"): 0.80, (4, "builder"): 0.50}
+#: The champion's targets: (players, rung) -> the win rate to reach (against search at 3 and
+#: 5 players: 1.3 times chance).
+TARGETS = {
+    (2, "search"): 0.60, (3, "search"): 1.3 / 3, (4, "search"): 0.32, (5, "search"): 1.3 / 5,
+    (2, "builder"): 0.80, (4, "builder"): 0.50,
+}  # fmt: skip
 
 
 def champion_strength() -> str:

@@ -53,7 +53,7 @@ RECORDS: list[Record] = [
             "cleanrl_ppo/cleanrl_ppo_2p_builder.json": (
                 "python -m experiments.train.cleanrl_ppo --export --name 2p_builder "
                 "--num-players 2 --opponent builder --total-timesteps 300000 --num-envs 128 "
-                "--num-steps 32 --eval-games 512"
+                "--num-steps 32 --eval-games 512 --observation-mode recall"
             ),
             "cleanrl_ppo/cleanrl_ppo_2p_builder.png": "the same command",
         },

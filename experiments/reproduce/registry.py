@@ -314,7 +314,7 @@ EXPERIMENTS: list[Experiment] = [
     *(_backend_tournament(b) for b in ("local", "ray")),
     # tuned with the SB3 network that was ppo then, bundled since as its prior file
     _champion(2, "48x6,64x4,96x3", "none,champion_prior_2p.npz"),
-    _champion(4, "32x6,48x4"),
+    _champion(4, "32x6,48x4", "none,champion_prior_4p.npz"),
     _champion(3, "32x6,48x4", "ppo"),  # the one network as the prior
     _champion(5, "24x6,32x4", "ppo"),
     Experiment(

@@ -67,9 +67,10 @@ class Args:
     num_players: str = "2"
     """the player count, or several comma-separated ("2,3,4,5"): one network for them all,
     every batch holding games of each count in turn (needs --observation-mode fixed)"""
-    observation_mode: str = "recall"
-    """the learner's observation: 'recall' (its size depends on the count) or 'fixed' (462
-    uint8 values at every count)"""
+    observation_mode: str = "fixed"
+    """the learner's observation: 'fixed' (462 uint8 values at every count: the shipped
+    network's; it trained as strong as recall at 2 players, docs/TRAINING.md) or 'recall'
+    (its size depends on the count; the 2-player presets' networks read it)"""
     opponent: str = "builder"
     """the opponents: a bundled bot's name, 'random' or an import path ('package.module:
     factory'); several, comma-separated: a pool each training game draws from uniformly"""
@@ -158,13 +159,14 @@ class Args:
 #: builder, every batch holding a quarter of each count, on both cores (two threads).
 PRESETS: dict[str, dict[str, Any]] = {
     "ten-minutes": {
-        "name": "2p_ten_minutes", "num_players": "2", "opponent": "builder",
+        "name": "2p_ten_minutes", "num_players": "2", "observation_mode": "recall",
+        "opponent": "builder",
         "total_timesteps": 6_000_000, "num_envs": 128, "warm_start_games": 10_000,
         "warm_start_epochs": 2, "wall_minutes": 10.0, "curve_every": 500_000,
         "final_games": 2000,
     },
     "vs-search-1": {
-        "name": "2p_vs_search_1", "num_players": "2",
+        "name": "2p_vs_search_1", "num_players": "2", "observation_mode": "recall",
         "opponent": "experiments.common.opponents:search_4x3", "eval_opponent": "search",
         "init_policy": "experiments/results/cleanrl_ppo/cleanrl_ppo_2p_ten_minutes.npz",
         "total_timesteps": 6_000_000, "learning_rate": 3e-4, "update_epochs": 4,
@@ -172,7 +174,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "final_games": 2000,
     },
     "vs-search-2": {
-        "name": "2p_vs_search_2", "num_players": "2",
+        "name": "2p_vs_search_2", "num_players": "2", "observation_mode": "recall",
         "opponent": "experiments.common.opponents:search_4x3,search", "eval_opponent": "search",
         "init_policy": "experiments/results/cleanrl_ppo/cleanrl_ppo_2p_vs_search_1.npz",
         "hidden": 256,
@@ -181,7 +183,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "final_games": 2000,
     },
     "all-counts": {
-        "name": "all_counts", "num_players": "2,3,4,5", "observation_mode": "fixed",
+        "name": "all_counts", "num_players": "2,3,4,5",
         "opponent": "builder", "hidden": 256, "total_timesteps": 100_000_000,
         "num_envs": 256, "warm_start_games": 20_000, "warm_start_epochs": 2,
         "threads": 2, "wall_minutes": 45.0, "curve_every": 4_000_000,

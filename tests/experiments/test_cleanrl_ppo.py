@@ -306,7 +306,7 @@ def test_the_exported_policy_plays_as_the_torch_actor(tmp_path) -> None:
     from mamma_mia_env.envs.learner_vector import MammaMiaLearnerVectorEnv
     from mamma_mia_env.game.symmetry import SeatCanonicalizer, obs_scale
 
-    args, _ = cleanrl_ppo.parse_args(["--hidden", "32"])
+    args, _ = cleanrl_ppo.parse_args(["--hidden", "32", "--observation-mode", "recall"])
     # raw views (not canonical, not scaled): the agent sees them as in a tournament
     envs = MammaMiaLearnerVectorEnv(64, num_players=2, canonical=False, normalize=False)
     canon, scale = SeatCanonicalizer(envs.config), obs_scale(2, "recall")
@@ -340,7 +340,7 @@ def test_init_policy_starts_the_actor_from_a_policy_file(tmp_path) -> None:
     from experiments.train.cleanrl_ppo import export_policy
     from mamma_mia_env.game.symmetry import obs_scale
 
-    args, _ = cleanrl_ppo.parse_args(["--hidden", "32"])
+    args, _ = cleanrl_ppo.parse_args(["--hidden", "32", "--observation-mode", "recall"])
     scale = obs_scale(2, "recall")
     torch.manual_seed(0)
     first = cleanrl_ppo.Agent(len(scale), 655, 32)
@@ -392,7 +392,7 @@ def test_a_narrower_init_policy_is_widened_to_the_same_policy(tmp_path) -> None:
     from experiments.train.cleanrl_ppo import export_policy
     from mamma_mia_env.game.symmetry import obs_scale
 
-    args, _ = cleanrl_ppo.parse_args(["--hidden", "32"])
+    args, _ = cleanrl_ppo.parse_args(["--hidden", "32", "--observation-mode", "recall"])
     scale = obs_scale(2, "recall")
     torch.manual_seed(0)
     narrow = cleanrl_ppo.Agent(len(scale), 655, 32)
@@ -400,7 +400,9 @@ def test_a_narrower_init_policy_is_widened_to_the_same_policy(tmp_path) -> None:
         if isinstance(layer, torch.nn.Linear):
             torch.nn.init.normal_(layer.weight, std=0.5)
     export_policy(args, narrow, 0).save(tmp_path / "p.npz")
-    assert cleanrl_ppo.parse_args(["--hidden", "48", "--init-policy", str(tmp_path / "p.npz")])
+    assert cleanrl_ppo.parse_args(
+        ["--hidden", "48", "--observation-mode", "recall", "--init-policy", str(tmp_path / "p.npz")]
+    )
     wide = cleanrl_ppo.Agent(len(scale), 655, 48)
     load_actor(wide.actor, str(tmp_path / "p.npz"))
     x = torch.rand(256, len(scale))
@@ -442,8 +444,10 @@ def test_one_network_for_every_count(tmp_path) -> None:
 
 def test_several_counts_need_the_fixed_observation(capsys) -> None:
     with pytest.raises(SystemExit):
-        cleanrl_ppo.parse_args(["--num-players", "2,4"])
+        cleanrl_ppo.parse_args(["--num-players", "2,4", "--observation-mode", "recall"])
     assert "several --num-players need --observation-mode fixed" in capsys.readouterr().err
+    args, _ = cleanrl_ppo.parse_args(["--num-players", "2,4"])  # fixed is the default
+    assert args.observation_mode == "fixed" and args.counts == (2, 4)
     for bad in ("2,2", "2, 2", "6", "two", "2,,3"):
         with pytest.raises(SystemExit):
             cleanrl_ppo.parse_args(["--num-players", bad, "--observation-mode", "fixed"])

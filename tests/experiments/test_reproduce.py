@@ -211,6 +211,15 @@ def test_training_doc_quotes_the_demo_file():
         assert f"`ppo` wins {100 * demo['ppo']['win_rate']:.1f}%" in " ".join(text.split())
 
 
+def test_training_doc_quotes_the_seed7_files():
+    """TRAINING.md's seed-7 sentence (the shipped network against builder on other deals)
+    quotes ``vs_builder_seed7/ppo_{2,3,4,5}p.json``."""
+    text = " ".join((ROOT / "docs" / "TRAINING.md").read_text().split())
+    rates = [_tournament(f"vs_builder_seed7/ppo_{n}p")["ppo"]["win_rate"] for n in (2, 3, 4, 5)]
+    quoted = " / ".join(f"{100 * r:.1f}%" for r in rates)
+    assert f"(seed 7) it wins {quoted} against `builder` at 2 / 3 / 4 / 5 players" in text
+
+
 def test_readme_python_snippets_run():
     """The README's examples run as written, in order (one namespace, as a reader would)."""
     import re
