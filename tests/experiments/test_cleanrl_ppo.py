@@ -352,7 +352,8 @@ def test_init_policy_starts_the_actor_from_a_policy_file(tmp_path) -> None:
         assert torch.equal(a, b)
     out = tmp_path / "run"
     argv = [*EASY[:-2], "--hidden", "32", "--total-timesteps", "2048", "--seed", "1"]
-    argv += ["--init-policy", str(tmp_path / "p.npz"), "--out", str(out)]
+    argv += ["--observation-mode", "recall", "--init-policy", str(tmp_path / "p.npz")]
+    argv += ["--out", str(out)]
     assert cleanrl_ppo.main(argv) == 0
     doc = json.loads((out / "result.json").read_text())
     assert doc["args"]["init_policy"] == str(tmp_path / "p.npz")
@@ -367,19 +368,21 @@ def test_an_init_policy_that_does_not_fit_is_refused(tmp_path, capsys) -> None:
     policy_4p = str(ROOT / "agents" / "policies" / "champion_prior_4p.npz")
     shipped = str(ROOT / "agents" / "policies" / "champion_prior_2p.npz")
     ten = str(ROOT / "experiments" / "results" / "cleanrl_ppo" / "cleanrl_ppo_2p_ten_minutes.npz")
+    recall = ["--observation-mode", "recall"]  # the layout these files read
     for argv, message in [
         (["--init-policy", str(tmp_path / "none.npz")], "--init-policy"),
         (["--init-policy", str(tmp_path / "junk.npz")], "--init-policy"),
-        (["--init-policy", policy_4p], "it plays 4 players, the run 2"),
-        (["--init-policy", shipped], "its hidden layers are [256, 256] (relu)"),
-        (["--init-policy", ten, "--hidden", "64"], "the agent's two of --hidden 64"),
-        (["--init-policy", ten, "--warm-start-games", "10"], "give one"),
+        (["--init-policy", ten], "does not read the learner's whole canonical fixed observation"),
+        ([*recall, "--init-policy", policy_4p], "it plays 4 players, the run 2"),
+        ([*recall, "--init-policy", shipped], "its hidden layers are [256, 256] (relu)"),
+        ([*recall, "--init-policy", ten, "--hidden", "64"], "the agent's two of --hidden 64"),
+        ([*recall, "--init-policy", ten, "--warm-start-games", "10"], "give one"),
     ]:
         with pytest.raises(SystemExit):
             cleanrl_ppo.parse_args(argv)
         err = capsys.readouterr().err
         assert message in err, (argv, err)
-    assert cleanrl_ppo.parse_args(["--init-policy", ten])[0].init_policy == ten
+    assert cleanrl_ppo.parse_args([*recall, "--init-policy", ten])[0].init_policy == ten
 
 
 def test_a_narrower_init_policy_is_widened_to_the_same_policy(tmp_path) -> None:
