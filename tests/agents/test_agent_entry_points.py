@@ -6,9 +6,10 @@ the scorecard (``mamma-mia evaluate``), ``play`` (``agents/cli/session.Game``), 
 gym env, the learner-seat vector env and the SB3 VecEnv as opponents (one opponent, a
 pool, a pool swapped in for self-play). The search bot plays with a small budget
 (``SearchAgent(worlds=2, candidates=2)``; one test plays the default
-``load_agent("search")``). A combination that cannot work (the shipped ``ppo`` policies
-and the champion's settings are for 2 and 4 players) is refused before the first move,
-with a message that says why and what to use.
+``load_agent("search")``). Every bundled agent plays 2-5 players; a combination that
+cannot work (``user_agents:two_player_policy``, a policy file of one count, at 3 players;
+the shipped ``ppo`` with the double deck) is refused before the first move, with a
+message that says why and what to use.
 docs/AGENTS.md, "Agents at every entry point", is this matrix for users.
 """
 
@@ -32,12 +33,9 @@ from mamma_mia_env.envs.learner_vector import MammaMiaLearnerVectorEnv
 from mamma_mia_env.integrations.sb3 import MammaMiaSB3VecEnv
 
 USER = "user_agents:UserAgent"  # a user's agent class, in tests/support/
-AGENTS = [*REGISTRY, USER]
-PPO_REFUSAL = r"no shipped PPO policy for 3 players .*play ppo in a 2 or 4-player game"
-REFUSALS = {
-    "ppo": PPO_REFUSAL,
-    "champion": r"no shipped champion for 3 players .*tune one for 3 players",
-}
+ONE_COUNT = "user_agents:two_player_policy"  # a policy file of 2 players
+AGENTS = [*REGISTRY, USER, ONE_COUNT]
+REFUSALS = {ONE_COUNT: r"the policy .* plays 2 players, not 3"}
 
 
 class Counted:
@@ -65,7 +63,7 @@ def make(spec: str) -> Any:
 
 
 def refused(spec: str, num_players: int) -> bool:
-    return spec in ("ppo", "champion") and num_players not in (2, 4)
+    return spec == ONE_COUNT and num_players != 2
 
 
 def _legal(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -165,11 +163,12 @@ def test_every_agent_at_every_entry_point(spec: str, entry: str, num_players: in
     assert agent.calls > 0
 
 
-def test_ppo_plays_four_players_and_refuses_the_double_deck() -> None:
+def test_ppo_plays_four_and_five_players_and_refuses_the_double_deck() -> None:
     for entry in (gym_entry, play_entry, tournament_entry):
-        agent = Counted(load_agent("ppo"))
-        entry(agent, 4)
-        assert agent.calls > 0
+        for n in (4, 5):
+            agent = Counted(load_agent("ppo"))
+            entry(agent, n)
+            assert agent.calls > 0
     with pytest.raises(ValueError, match="trained without double ingredients: play it without"):
         MammaMiaGymEnv(num_players=2, double_ingredients=True, opponents=load_agent("ppo"))
     with pytest.raises(ValueError, match="trained without double ingredients"):

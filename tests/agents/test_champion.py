@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from helpers import champion_at
 
 from mamma_mia_agents import REGISTRY, load_agent
 from mamma_mia_agents.bots.champion import (
@@ -65,8 +66,13 @@ def test_bundled_and_plays_legal_moves(tmp_path: Path) -> None:
     assert res.games == 2
 
 
-def test_player_counts_without_settings_are_refused_before_play(tmp_path: Path) -> None:
-    with pytest.raises(ValueError, match="no shipped champion for 3 players"):
+def test_player_counts_without_settings_are_refused_before_play(
+    tmp_path: Path, monkeypatch
+) -> None:
+    champion_at((2, 4), monkeypatch, tmp_path)
+    with pytest.raises(
+        ValueError, match=r"no shipped champion for 3 players \(it is tuned for 2 or 4"
+    ):
         ChampionAgent().check_config(Config(num_players=3))
     with pytest.raises(AgentMismatchError, match="no shipped champion for 5 players"):
         run_tournament(["champion", "random"], num_players=5, games=5, workers=1, progress=False)

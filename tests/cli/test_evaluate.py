@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+from helpers import champion_at
 
 from mamma_mia_agents.cli.commands import main
 from mamma_mia_agents.tournament.scorecard import EVAL_SEED, FORMAT
@@ -68,7 +69,7 @@ def test_a_policy_file_and_an_import_path(capsys: pytest.CaptureFixture[str]) ->
         ("random", ["--ladder", "random,,builder"], "--ladder needs a comma-separated list"),
         ("random", ["--players", "2,2"], "--players lists a player count twice"),
         ("random", ["--players", "2,6"], "--players must be 2-5, got 6"),
-        (  # the champion plays 2 and 4 players only
+        (  # a champion with settings for 2 and 4 players only
             "builder",
             ["--ladder", "random,champion", "--players", "3"],
             "rung 'champion' cannot play 3 players: agent 'champion' cannot play this game: no "
@@ -79,8 +80,14 @@ def test_a_policy_file_and_an_import_path(capsys: pytest.CaptureFixture[str]) ->
     ],
 )
 def test_a_bad_spec_is_one_line_and_exit_2(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path, spec: str, extra: list[str], message: str
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    spec: str,
+    extra: list[str],
+    message: str,
 ) -> None:
+    champion_at((2, 4), monkeypatch, tmp_path)  # a rung that refuses 3 players
     if spec == "BAD":
         spec = str(tmp_path / "policy.npz")
         Path(spec).write_bytes(b"not a zip file")

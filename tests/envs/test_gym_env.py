@@ -577,13 +577,15 @@ def test_given_position_that_ends_before_the_learner_moves_is_refused():
 
 
 def test_opponent_that_cannot_play_the_game_is_refused():
+    from helpers import POLICY_FILE
+
     from mamma_mia_agents.bots.ppo_agent import PPOAgent
     from mamma_mia_env.envs.learner import LearnerGames
 
     with pytest.raises(ValueError, match="cannot play this game: .*double ingredients"):
         LearnerGames(4, Config(num_players=2, double_ingredients=True), opponents=PPOAgent())
-    with pytest.raises(ValueError, match="cannot play this game: no shipped PPO policy"):
-        MammaMiaGymEnv(num_players=5, opponents=PPOAgent())
+    with pytest.raises(ValueError, match="cannot play this game: the policy .* not 5"):
+        MammaMiaGymEnv(num_players=5, opponents=PPOAgent(POLICY_FILE[2]))
 
 
 class Broken:

@@ -58,3 +58,18 @@ def run_script(module: str, *args: str, timeout: float = 900) -> subprocess.Comp
         [sys.executable, "-m", f"experiments.{module}", *args],
         capture_output=True, text=True, cwd=ROOT, timeout=timeout,
     )  # fmt: skip
+
+
+def champion_at(counts: tuple[int, ...], monkeypatch, where: Path) -> None:
+    """The bundled champion with settings for ``counts`` only (copies of the shipped files
+    in ``where``, ``monkeypatch`` pointing the champion's folder there), so that a test
+    sees the refusal at the other counts that a missing settings file gives."""
+    import shutil
+
+    from mamma_mia_agents.bots import champion
+
+    dropped = {f"champion_{n}p.json" for n in range(2, 6)} - {f"champion_{n}p.json" for n in counts}
+    for path in champion.POLICY_DIR.iterdir():
+        if path.name not in dropped:
+            shutil.copy(path, where / path.name)  # the networks, the settings kept
+    monkeypatch.setattr(champion, "POLICY_DIR", where)

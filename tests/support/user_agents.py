@@ -1,7 +1,10 @@
-"""Agents for the entry-point tests: a user's agent loaded by import path, and a spy.
+"""Agents for the entry-point tests: a user's agent loaded by import path, a policy file
+of one player count, and a spy.
 
 ``UserAgent`` is what a user writes: a class with ``act_batch``, loaded with
 ``load_agent("user_agents:UserAgent")`` (``tests/support`` is on the path).
+``two_player_policy`` is a factory of ``PPOAgent`` on a 2-player policy file: it plays 2
+players and is refused at the others, the way any one-count trained agent is.
 
 ``SeedSpy`` plays legal moves while trying, at every call, the known routes from what
 it is handed to the seeds the games were dealt from:
@@ -37,7 +40,7 @@ from typing import Any
 
 import numpy as np
 
-from mamma_mia_agents import Agent
+from mamma_mia_agents import Agent, agent_factory
 from mamma_mia_env import Engine, GameState
 from mamma_mia_env.game.sampling import sample_worlds
 
@@ -323,3 +326,13 @@ PUBLIC = {
     "mm_holder", "round", "phase", "seat", "last_seat", "idle", "turns", "terminated",
     "truncated", "rewards",
 }  # fmt: skip
+
+
+@agent_factory
+def two_player_policy() -> Agent:
+    """``PPOAgent`` on the 2-player expert-iteration policy file (``POLICY_FILE[2]``)."""
+    from helpers import POLICY_FILE
+
+    from mamma_mia_agents.bots.ppo_agent import PPOAgent
+
+    return PPOAgent(POLICY_FILE[2])
