@@ -266,11 +266,15 @@ def cleanrl_warm_start() -> str:
     )
 
 
+#: The one network's goal against builder: 1.6 times chance at every count.
+PPO_TARGETS = {(n, "builder"): 1.6 / n for n in (2, 3, 4, 5)}
+
+
 def ppo_strength() -> str:
-    """The shipped policies' scorecards (``mamma-mia evaluate ppo``, 2,000 games a
-    pairing on the evaluation seed) against the target for the plain network:
-    half the games against the search bot at 2 players."""
-    return pairings_table("ppo", {(2, "search"): 0.5})
+    """The shipped network's scorecards (``mamma-mia evaluate ppo``, the games a pairing
+    the table says, on the evaluation seed) against its goal: 1.6 times chance against
+    builder at every count."""
+    return pairings_table("ppo", PPO_TARGETS)
 
 
 def vs_search() -> str:
