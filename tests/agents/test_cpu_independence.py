@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 
 from mamma_mia_agents import load_agent
+from mamma_mia_agents.bots.ppo_agent import SHIPPED
 from mamma_mia_agents.bots.ppo_policy import NEAR_TIE, NumpyPolicy
 from mamma_mia_agents.bots.roster import HEURISTICS
 from mamma_mia_agents.compiled.decisions import hope
@@ -46,11 +47,12 @@ def test_the_bots_power_is_the_correctly_rounded_float32() -> None:
         assert np.array_equal(kernel.view(np.uint32), want.view(np.uint32)), gamble
 
 
-@pytest.mark.parametrize(("name", "players"), [("ppo_2p", 2), ("ppo_4p", 4)])
-def test_the_policy_decides_near_ties_in_float64(name: str, players: int) -> None:
-    """Its choice is the float64 argmax at every position (the float32 argmax where the
-    lead is at least NEAR_TIE), and some positions did take the float64 path."""
-    pol = NumpyPolicy.load(f"agents/policies/{name}.npz")
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_the_policy_decides_near_ties_in_float64(players: int) -> None:
+    """The shipped network's choice is the float64 argmax at every position (the float32
+    argmax where the lead is at least NEAR_TIE), and some positions did take the float64
+    path, at every player count."""
+    pol = NumpyPolicy.load(SHIPPED).for_count(players)
     venv = MammaMiaVectorEnv(256, num_players=players, observation_mode=pol.observation_mode)
     obs, info = venv.reset(seed=5)
     rng = np.random.default_rng(5)

@@ -19,6 +19,8 @@ def _run(*args: str) -> subprocess.CompletedProcess:
 
 def test_a_tiny_tuning_writes_its_files_and_a_champion(tmp_path: Path) -> None:
     grid = ["--grid", "2x2,3x2", "--priors", "none,ppo", "--games", "4", "--positions", "2"]
+    shipped = ROOT / "agents" / "policies" / "champion_2p.json"
+    before = shipped.read_bytes()
     proc = _run(
         "--players", "2", *grid, "--workers", "1", "--max-ms", "1000", "--out", str(tmp_path)
     )
@@ -34,7 +36,7 @@ def test_a_tiny_tuning_writes_its_files_and_a_champion(tmp_path: Path) -> None:
     assert settings["num_players"] == 2 and settings["worlds"] == best["settings"]["worlds"]
     assert ChampionAgent(tmp_path / "champion.json").search(2).worlds == settings["worlds"]
     assert (tmp_path / "tuning.png").stat().st_size > 0
-    assert not (ROOT / "agents" / "policies" / "champion_3p.json").exists()  # no --export
+    assert shipped.read_bytes() == before  # no --export: the shipped settings untouched
 
 
 def test_no_setting_within_the_limit_is_an_error_message(tmp_path: Path) -> None:

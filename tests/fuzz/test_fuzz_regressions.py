@@ -516,7 +516,8 @@ def test_bots_refuse_observations_no_env_gives(agent, edit, error, what) -> None
     what an env's observation can be: finite numbers in the observation space."""
     from mamma_mia_agents import load_agent
 
-    eng = Engine(num_players=2)
+    bot, rng = load_agent(agent), np.random.default_rng(0)
+    eng = Engine(num_players=2, observation_mode=bot.observation_mode)  # the one it reads
     state = eng.reset(seeds=[1, 2])
     obs, masks = eng.observe(state), eng.legal_masks(state)
     given: object
@@ -525,9 +526,8 @@ def test_bots_refuse_observations_no_env_gives(agent, edit, error, what) -> None
     elif edit == "text":
         given = obs.astype(str)
     else:
-        given = obs.copy()
+        given = obs.astype(np.float64)  # a float copy: the edit need not fit the dtype
         given[1, 3] = edit
-    bot, rng = load_agent(agent), np.random.default_rng(0)
     with pytest.raises(error, match=what):
         bot.act_batch(given, masks, rng, state.data["seat"].astype(np.int64))
     acts = bot.act_batch(obs, masks, rng, state.data["seat"].astype(np.int64))
