@@ -19,9 +19,9 @@ pickle-free reader as ``ppo``); nothing in it is imported or run, and anything e
 refused with a message naming the file and the field.
 
 A prior by file name keeps a champion what it was tuned as when the shipped ``ppo``
-network changes: the 2- and 4-player champions were tuned with the per-count networks
-that were ``ppo`` then, bundled since as ``champion_prior_2p.npz`` and
-``champion_prior_4p.npz``; the 3- and 5-player ones with the one network (docs/AGENTS.md).
+network changes (``champion_prior_2p.npz``, ``champion_prior_4p.npz``: the per-count
+networks the earlier 2- and 4-player champions were tuned with); every shipped champion
+names ``"ppo"``, the one network (docs/AGENTS.md).
 """
 
 from __future__ import annotations

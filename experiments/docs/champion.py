@@ -43,16 +43,14 @@ def champion_tuning() -> str:
             if label + tag in rates
         ]
     files = ", ".join(f"`{name}` (tournament seed {v['args']['seed']})" for name, v in docs.items())
-    prior = "; ".join(gains)
-    return "\n".join(lines) + (
-        f"\n\nThe prior's gain on the same deals, in points: {prior}. Files: {files}.\n"
-    )
+    gain = f"The prior's gain on the same deals, in points: {'; '.join(gains)}. " if gains else ""
+    return "\n".join(lines) + f"\n\n{gain}Files: {files}.\n"
 
 
-#: The champion's targets: (players, rung) -> the win rate to reach (against search at 3 and
-#: 5 players: 1.3 times chance).
+#: The champion's targets: (players, rung) -> the win rate to reach (against search at 3-5
+#: players: 1.3 times chance).
 TARGETS = {
-    (2, "search"): 0.60, (3, "search"): 1.3 / 3, (4, "search"): 0.32, (5, "search"): 1.3 / 5,
+    (2, "search"): 0.60, (3, "search"): 1.3 / 3, (4, "search"): 1.3 / 4, (5, "search"): 1.3 / 5,
     (2, "builder"): 0.80, (4, "builder"): 0.50,
 }  # fmt: skip
 

@@ -313,9 +313,11 @@ EXPERIMENTS: list[Experiment] = [
     ),
     *(_backend_tournament(b) for b in ("local", "ray")),
     # tuned with the SB3 network that was ppo then, bundled since as its prior file
-    _champion(2, "48x6,64x4,96x3", "none,champion_prior_2p.npz"),
-    _champion(4, "32x6,48x4", "none,champion_prior_4p.npz"),
-    _champion(3, "32x6,48x4", "ppo"),  # the one network as the prior
+    # the one network as the prior; at 2 and 4 players the budgets that won with the
+    # per-count networks before it
+    _champion(2, "96x3", "ppo"),
+    _champion(3, "32x6,48x4", "ppo"),
+    _champion(4, "48x4", "ppo"),
     _champion(5, "24x6,32x4", "ppo"),
     Experiment(
         name="cluster_scaling",
@@ -346,11 +348,8 @@ EXPERIMENTS: list[Experiment] = [
         "players (600 games each)",
         games=600,
     ),
-    _scorecard("champion", 2, "search"),
-    _scorecard("champion", 2, "builder"),
-    _scorecard("champion", 4, "search"),
-    _scorecard("champion", 4, "builder"),
-    *(_scorecard("champion", n, "search", games=500) for n in (3, 5)),
+    *(_scorecard("champion", n, "search", games=500) for n in (2, 3, 4, 5)),
+    *(_scorecard("champion", n, "builder", games=500) for n in (2, 4)),
     *(_scorecard("ppo", n, "random,builder,search", games=1000) for n in (2, 3, 4, 5)),
     _scorecard(
         "experiments/results/cleanrl_ppo/cleanrl_ppo_2p_ten_minutes.npz",

@@ -80,8 +80,8 @@ class Args:
     priors: str = "none,ppo"
     """candidate priors to try with every budget: none, ppo (the shipped network's
     choice added to the candidates) or a policy file bundled in agents/policies/ by its
-    bare name (the 2-player champion's: champion_prior_2p.npz, the SB3 network that was
-    ppo when it was tuned)"""
+    bare name (champion_prior_2p.npz, champion_prior_4p.npz: the per-count networks the
+    earlier champions were tuned with)"""
     games: int = 200
     """games per setting against the search bot (rounded up to whole deals)"""
     seed: int = 23
