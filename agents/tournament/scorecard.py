@@ -62,7 +62,7 @@ ANCHORS: dict[str, dict[int, float]] = {
     "random": {2: 0.0, 3: 0.0, 4: 0.0, 5: 0.0},
     "builder": {2: 651.3, 3: 725.9, 4: 742.6, 5: 808.2},
     "search": {2: 1144.4, 4: 920.5},
-    "champion": {2: 1264.5, 4: 1028.2},
+    "champion": {2: 1314.2, 4: 1036.1},
 }
 #: Where each anchor came from: the command that measured it, and its revision.
 ANCHOR_SOURCES: dict[str, str] = {
@@ -74,11 +74,11 @@ ANCHOR_SOURCES: dict[str, str] = {
     "games per pairing, 8 minutes on two cores: search won 94% and 48% against builder at 2 "
     "and 4 players; 95% intervals 1087-1208 and 894-948)",
     "champion": "mamma-mia evaluate champion --ladder builder and --ladder search, at 2 and 4 "
-    "players, 2,000 games each (experiments/results/scorecards/champion_{2,4}p_{builder,search}"
-    ".json, revisions 8b3b65a and 9a080c7 at 2 players, 9fd0702 and 5eabe72 at 4), fitted "
-    "together per count: the champion won 98.1% and 65.7% against builder and search at 2 "
-    "players, 62.0% and 39.6% against three of them at 4; 95% intervals 1249-1280 and "
-    "1017-1039",
+    "players, 500 games each (experiments/results/scorecards/champion_{2,4}p_{builder,search}"
+    ".json, made at revision 2dfb795, the champion with the one network as its prior), "
+    "fitted together per count: the champion won 99.4% and 71.1% against builder and search "
+    "at 2 players, 64.1% and 39.6% against three of them at 4; 95% intervals 1282-1347 and "
+    "1014-1058",
 }
 
 

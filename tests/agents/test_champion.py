@@ -113,12 +113,14 @@ def test_a_settings_file_is_checked_data(tmp_path: Path, doc: object, problem: s
 
 
 def test_a_prior_by_bundled_file_name_is_that_policy(tmp_path: Path) -> None:
-    """The 2-player champion names its prior by file (the network it was tuned with),
-    so retraining the shipped ``ppo`` does not change it; the prior proposes exactly
-    what that policy file plays."""
-    settings = read_settings(default_settings_path(2))
+    """A champion may name its prior by file (the network it was tuned with), so that
+    retraining the shipped ``ppo`` does not change it; the prior proposes exactly what
+    that policy file plays. The shipped champions name ``"ppo"``, the one network."""
+    assert all(read_settings(default_settings_path(n))["prior"] == "ppo" for n in (2, 3, 4, 5))
+    path = _write(tmp_path, _settings(prior="champion_prior_2p.npz"))
+    settings = read_settings(path)
     assert settings["prior"] in bundled_priors() and settings["prior"].endswith("_2p.npz")
-    prior = ChampionAgent().search(2).prior
+    prior = ChampionAgent(path).search(2).prior
     assert isinstance(prior, PPOAgent)
     own = NumpyPolicy.load(POLICY_DIR / settings["prior"])
     got = prior.policy(2)
