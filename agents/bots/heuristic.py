@@ -40,6 +40,11 @@ The scores are float32 sums in a fixed order and one power computed in float64 a
 rounded once, so a bot decides the same on every CPU (``compiled/decisions.py``).
 tests/agents/test_compiled_bots.py pins the scoring on hand-built positions. A bot is
 its ``Params``: a subclass sets other weights, it cannot override the scoring.
+
+A recall bot reads the ``fixed`` layout as well as ``recall``: both hold what a perfect
+memory knows, in the same per-seat order (``compiled.tables.layout_vector``), so the
+bot decides the same on either view of a position. The tournament gives each bot the
+layout of its ``observation_mode``.
 """
 
 from __future__ import annotations
@@ -57,6 +62,7 @@ from mamma_mia_agents.compiled.tables import (
     layout_vector,
     params_vector,
 )
+from mamma_mia_env.game.observe import remembers
 
 BETTING = Params(gamble=0.7, order_floor=0.0, target_orders=3.0)
 """What the betting bots (builder, forgetful, hoarder) share: they bet on orders their
@@ -88,10 +94,9 @@ class HeuristicAgent(Agent):
         """The bot's actions (``compiled.decide``); ``rng`` is unused (the bots are
         deterministic)."""
         mode = batch.info.observation_mode
-        if mode != self.observation_mode:
-            raise ValueError(
-                f"{type(self).__name__} reads '{self.observation_mode}' observations, got '{mode}'"
-            )
+        if remembers(mode) != remembers(self.observation_mode):
+            reads = "'recall' or 'fixed'" if remembers(self.observation_mode) else "'top_card'"
+            raise ValueError(f"{type(self).__name__} reads {reads} observations, got '{mode}'")
         lay, play, need, prm = self._kernel_tables(batch.info)
         return decide_kernel(
             batch.observations, batch.masks, batch.seats, lay, play, need, prm, check=True

@@ -96,7 +96,7 @@ from mamma_mia_agents.compiled.tables import (
     L_NPLAY,
     L_NTURN,
     L_OH,
-    L_PENDING,
+    L_PENDING_TYPE,
     L_PILES,
     L_RECALL,
     L_SEATS,
@@ -143,15 +143,14 @@ def reveal_action(ob, mk, personal, lay, need, ws) -> int:
     """The reveal decision: deliver whenever possible; among Monotoni jokers and Minimale
     candidates, the one that takes the fewest cards from the hand, then the one the bot's
     orders need least (``my_demand``), then the lowest ingredient."""
-    n = lay[L_N]
     n_turn = lay[L_NTURN]
     o_p = lay[L_PILES]
-    o_pend = lay[L_PENDING]
+    o_type = lay[L_PENDING_TYPE]
     t = 0
-    best_v = ob[o_pend + n]
+    best_v = ob[o_type]
     for j in range(1, T):
-        if ob[o_pend + n + j] > best_v:
-            best_v = ob[o_pend + n + j]
+        if ob[o_type + j] > best_v:
+            best_v = ob[o_type + j]
             t = j
     pool = part(ws, REVEAL_POOL)
     for k in range(K):

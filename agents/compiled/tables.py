@@ -15,7 +15,13 @@ import numpy as np
 from mamma_mia_agents.compiled.jit import T
 from mamma_mia_env.game.actions import n_turn_actions
 from mamma_mia_env.game.cards import play_table
-from mamma_mia_env.game.observe import ORDER_SLOT_FEATURES, SEAT_FEATURES, observation_slices
+from mamma_mia_env.game.observe import (
+    ORDER_SLOT_FEATURES,
+    SEAT_FEATURES,
+    observation_slices,
+    remembers,
+    seat_slots,
+)
 
 
 @dataclass(frozen=True)
@@ -61,7 +67,7 @@ N_PRM = 28
 # -- the observation layout vector --------------------------------------------------------------
 (
     L_N, L_RECALL, L_DOUBLES, L_NTURN, L_NPLAY, L_HAND, L_OH, L_OS, L_SEATS, L_DELIV,
-    L_PILES, L_SUPPLY, L_PENDING, L_TOT, L_OO,
+    L_PILES, L_SUPPLY, L_PENDING_TYPE, L_TOT, L_OO,
 ) = range(15)  # fmt: skip
 N_LAYOUT = 15
 
@@ -107,9 +113,13 @@ def params_vector(params: Params) -> np.ndarray:
 
 
 def layout_vector(num_players: int, mode: str, doubles: bool) -> np.ndarray:
-    """Offsets of the observation sections the kernels read (``L_*`` indices)."""
+    """Offsets of the observation sections the kernels read (``L_*`` indices).
+
+    The kernels loop over the game's ``num_players`` seats with a per-seat stride that
+    every layout shares, so ``fixed`` (five seat slots) differs from ``recall`` (N) only
+    in where its sections start: a bot reads either the same way."""
     s = observation_slices(num_players, mode)
-    recall = mode == "recall"
+    recall = remembers(mode)
     n_play = int(play_table(doubles).shape[0])
     lay = np.zeros(N_LAYOUT, np.int64)
     lay[L_N] = num_players
@@ -124,7 +134,8 @@ def layout_vector(num_players: int, mode: str, doubles: bool) -> np.ndarray:
     lay[L_DELIV] = s["delivered"].start
     lay[L_PILES] = s["piles"].start
     lay[L_SUPPLY] = s["supply_size"].start
-    lay[L_PENDING] = s["pending_order"].start
+    # the pending order's type one-hot, after its owner's (one flag per seat slot)
+    lay[L_PENDING_TYPE] = s["pending_order"].start + seat_slots(num_players, mode)
     lay[L_TOT] = s["oven_totals"].start if recall else -1
     lay[L_OO] = s["oven_orders"].start if recall else -1
     return lay

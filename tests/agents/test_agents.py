@@ -228,9 +228,29 @@ def test_heuristics_need_seats_and_their_observation_mode(name: str) -> None:
     bot = load_agent(name)
     with pytest.raises(ValueError, match="seats"):
         bot.act_batch(obs[bot.observation_mode], masks, np.random.default_rng(0))
-    other = "top_card" if bot.observation_mode == "recall" else "recall"
-    with pytest.raises(ValueError, match="observations"):
-        bot.act_batch(obs[other], masks, np.random.default_rng(0), seats)
+    others = ["top_card"] if bot.observation_mode == "recall" else ["recall", "fixed"]
+    for other in others:
+        with pytest.raises(ValueError, match=f"observations, got '{other}'"):
+            bot.act_batch(obs[other], masks, np.random.default_rng(0), seats)
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5])
+@pytest.mark.parametrize("doubles", [False, True])
+def test_recall_bots_decide_the_same_on_the_fixed_layout(n: int, doubles: bool) -> None:
+    """Both layouts hold what a perfect memory knows; a bot reads either the same way."""
+    obs, masks, seats = _positions(Config(num_players=n, double_ingredients=doubles), games=24)
+    assert obs["fixed"].dtype == np.uint8 and len(obs["fixed"]) > 300
+    for name in HEURISTICS:
+        bot = load_agent(name)
+        if bot.observation_mode != "recall":
+            continue
+        rng = np.random.default_rng(0)
+        recall = bot.act_batch(obs["recall"], masks, rng, seats)
+        assert np.array_equal(bot.act_batch(obs["fixed"], masks, rng, seats), recall), name
+        assert np.array_equal(  # the one-game path too
+            [bot.act(obs["fixed"][i], masks[i], rng, seats[i]) for i in range(0, len(masks), 37)],
+            recall[::37],
+        ), name
 
 
 # -- loading agents -----------------------------------------------------------------------------
