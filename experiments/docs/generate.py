@@ -17,7 +17,7 @@ import re
 from collections.abc import Callable
 
 from experiments.common.output import RESULTS, ROOT
-from experiments.docs import bots, champion, ladder, layout, training
+from experiments.docs import bots, ladder, layout, training
 from experiments.docs.markdown import rate, result, table
 from mamma_mia_env.game.fields import observation_fields
 from mamma_mia_env.game.observe import observation_slices
@@ -212,9 +212,9 @@ BLOCKS: dict[str, Callable[[], str]] = {
     "bot_kernels": bots.bot_kernels,
     "shipped_policy": training.shipped_policy,
     "cleanrl_defaults": training.cleanrl_defaults,
-    "champion_tuning": champion.champion_tuning,
-    "champion_strength": champion.champion_strength,
-    "champion_speed": champion.champion_speed,
+    "champion_tuning": bots.champion_tuning,
+    "champion_strength": bots.champion_strength,
+    "champion_speed": bots.champion_speed,
     "ladder_ratings": ladder.ladder_ratings,
     "ladder_anchors": ladder.anchors_table,
     "ppo_strength": training.ppo_strength,
