@@ -151,19 +151,11 @@ def result_files(mode: str = "full") -> dict[str, tuple[str, str, str]]:
         if cmd is None:
             continue
         shown = "python " + " ".join(shlex.quote(c) if " " in c else c for c in cmd)
-        det, tim = set(e.deterministic(mode)), set(e.timing(mode))
-        names = e.results(mode)
+        kinds = dict.fromkeys(e.timing(mode), "timing")  # a file in both is compared exactly
+        kinds |= dict.fromkeys(e.deterministic(mode), "deterministic")
         raw = e.deterministic(mode) + e.timing(mode) + e.other(mode)
-        for f, r in zip(names, raw, strict=True):
-            kind = (
-                "training"
-                if e.train
-                else "deterministic"
-                if r in det
-                else "timing"
-                if r in tim
-                else "made"
-            )
+        for f, r in zip(e.results(mode), raw, strict=True):
+            kind = "training" if e.train else kinds.get(r, "made")
             out[f] = (e.name, kind, shown)
     if mode == "full":
         for rec in RECORDS:
