@@ -1,11 +1,7 @@
-"""The comparator of ``--check``: regenerated files against the committed ones.
-
-Deterministic files must match exactly once the fields that record *how* a result was
-made are set aside (:data:`IGNORED_KEYS`: provenance, wall times, worker counts, command
-lines); timing files are compared by ratios (:mod:`.ratios`) within a factor
-:data:`TIMING_TOLERANCE`. :func:`result_files` lists every committed file with what
-makes it and how it is compared.
-"""
+"""The comparator of ``--check``: deterministic files must match exactly once the fields
+that record *how* a result was made are set aside (:data:`IGNORED_KEYS`), timing files
+by ratios (:mod:`.ratios`) within a factor :data:`TIMING_TOLERANCE`; :func:`result_files`
+lists every committed file with what makes it and how it is compared."""
 
 from __future__ import annotations
 

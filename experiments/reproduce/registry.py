@@ -1,12 +1,6 @@
 """The registry of the reproduction: every experiment (:data:`EXPERIMENTS`), the script
-and arguments that make its files, and which of them ``--check`` compares and how.
-
-An :class:`Experiment` names the files it makes by kind: ``deterministic`` (compared
-exactly), ``timing`` (compared by machine-independent ratios, :mod:`.ratios`) and
-``other`` (made, not compared). Committed files that are not re-run are kept as
-:class:`Record` entries (:mod:`.records`). To add an experiment, append an
-:class:`Experiment` to :data:`EXPERIMENTS`.
-"""
+and arguments that make its files, and which of them ``--check`` compares and how
+(:class:`~.entries.Experiment`); to add one, append it (docs/REPRODUCE.md)."""
 
 from __future__ import annotations
 
