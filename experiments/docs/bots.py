@@ -17,40 +17,34 @@ def bot_speed_table() -> str:
     v, g, p = doc["vector_env"], doc["games"], doc["step_profile_cpu"]
     med, cpu = v["median_turns_per_second"], v["median_turns_per_cpu_second"]
     load = doc["load_average_before"][0], doc["load_average_after"][0]
+    rows = [
+        f"| vector env, B = {v['batch']:,}, 4 players, `random` at every seat (median of "
+        f"{v['rounds']} rounds) | {med['random']:,} turns/s |",
+        f"| the same with compiled `builder` at every seat | {med['builder']:,} turns/s "
+        f"(**{100 * v['builder_over_random']:.0f}%** of random) |",
+        f"| the same per CPU second of the process (all threads) | random "
+        f"{cpu['random']:,}, builder {cpu['builder']:,} "
+        f"({100 * v['builder_over_random_cpu']:.0f}%) |",
+        # the run is from before the numpy builder was removed
+        f"| the same with the numpy `builder` (before the kernels) | "
+        f"{med['builder_numpy']:,} turns/s "
+        f"(compiled: {v['compiled_over_numpy_builder']}x) |",
+        f"| {g['games']:,} four-player games of the four heuristic bots in `play_out` "
+        f"(one compiled loop, {g['numba_threads']} threads) | "
+        f"**{g['compiled_loop_seconds']} s**"
+        f" ({g['compiled_loop_cpu_seconds']} CPU s, {g['mean_actions_per_game']} actions "
+        "per game) |",
+        f"| the same games through `run_tournament` ({g['tournament_workers']} worker "
+        f"processes, statistics included) | {g['tournament_seconds']} s |",
+        f"| CPU time per position of a compiled step, one thread ({p['positions']:,} "
+        f"positions): observation {p['observe_us']} us, legal mask {p['legal_mask_us']} us,"
+        f" `builder` decision {p['builder_decision_us']} us (of which the oven replay "
+        f"{p['of_which_oven_replay_us']} us), engine step {p['engine_step_us']} us | |",
+    ]
     return (
-        "\n".join(
-            [
-                f"One run, load average {load[0]:.1f} before and {load[1]:.1f} after "
-                f"(2 cores, shared); commit `{doc['provenance']['git']['revision'][:7]}`.",
-                "",
-                "| measured in one run | value |",
-                "|---|---:|",
-                f"| vector env, B = {v['batch']:,}, 4 players, `random` at every seat (median of "
-                f"{v['rounds']} rounds) | {med['random']:,} turns/s |",
-                f"| the same with compiled `builder` at every seat | {med['builder']:,} turns/s "
-                f"(**{100 * v['builder_over_random']:.0f}%** of random) |",
-                f"| the same per CPU second of the process (all threads) | random "
-                f"{cpu['random']:,}, builder {cpu['builder']:,} "
-                f"({100 * v['builder_over_random_cpu']:.0f}%) |",
-                # the run is from before the numpy builder was removed
-                f"| the same with the numpy `builder` (before the kernels) | "
-                f"{med['builder_numpy']:,} turns/s "
-                f"(compiled: {v['compiled_over_numpy_builder']}x) |",
-                f"| {g['games']:,} four-player games of the four heuristic bots in `play_out` "
-                f"(one compiled loop, {g['numba_threads']} threads) | "
-                f"**{g['compiled_loop_seconds']} s**"
-                f" ({g['compiled_loop_cpu_seconds']} CPU s, {g['mean_actions_per_game']} actions "
-                "per game) |",
-                f"| the same games through `run_tournament` ({g['tournament_workers']} worker "
-                f"processes, statistics included) | {g['tournament_seconds']} s |",
-                f"| CPU time per position of a compiled step, one thread ({p['positions']:,} "
-                f"positions): observation {p['observe_us']} us, legal mask {p['legal_mask_us']} us,"
-                f" `builder` decision {p['builder_decision_us']} us (of which the oven replay "
-                f"{p['of_which_oven_replay_us']} us), engine step {p['engine_step_us']} us | |",
-            ]
-        )
-        + "\n"
-    )
+        f"One run, load average {load[0]:.1f} before and {load[1]:.1f} after "
+        f"(2 cores, shared); commit `{doc['provenance']['git']['revision'][:7]}`.\n\n"
+    ) + table("| measured in one run | value |", "lr", rows)
 
 
 def bot_kernels() -> str:
