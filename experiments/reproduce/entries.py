@@ -55,7 +55,6 @@ class Experiment:
     train: bool = False
     #: a script whose ``--out`` names a file (``mamma-mia evaluate``): this name in DIR
     out_file: str | None = None
-    description: str = ""
     requires: tuple[str, ...] = field(default=())
 
     def command(self, mode: str) -> list[str] | None:

@@ -39,18 +39,11 @@ def _learner_speed(batch: int) -> Experiment:
         timing=_files(f"{stem}.json"),
         ratios=learner_env_speed_ratios,
         other=_files(f"{stem}.png"),
-        description=f"learner-seat envs' steps/s at B={batch} vs a SyncVectorEnv of gym envs",
     )
 
 
 def _tournament(
-    name: str,
-    folder: str,
-    stem: str,
-    flags: list[str],
-    description: str,
-    plot: bool = False,
-    **kw: Any,
+    name: str, folder: str, stem: str, flags: list[str], plot: bool = False, **kw: Any
 ) -> Experiment:
     """A ``mamma-mia tournament`` run (full mode only) that writes ``<folder>/<stem>``
     .json / .csv, compared exactly, and its sidecar (and, with ``plot``, its picture)."""
@@ -62,7 +55,6 @@ def _tournament(
         args=_full(*flags, *tail),
         deterministic=_files(f"{stem}.json", f"{stem}.csv"),
         other=_files(f"{stem}.csv.meta.json", *([f"{stem}.png"] if plot else [])),
-        description=description,
         **kw,
     )
 
@@ -78,7 +70,6 @@ def _backend_tournament(backend: str) -> Experiment:
         "backend_tournament",
         f"{backend}_4p",
         flags,
-        f"a 4-player tournament on the {backend} backend (the Ray comparison)",
         requires=("ray",) if backend == "ray" else (),
     )
 
@@ -102,28 +93,22 @@ def _lb_files(mode: str) -> list[str]:
 def _ppo_seed7(n: int) -> Experiment:
     agents = ",".join(["ppo"] + ["builder"] * (n - 1))
     flags = ["--players", str(n), "--games", "2000", "--seed", "7", "--agents", agents]
-    return _tournament(
-        f"ppo_{n}p_seed7",
-        "vs_builder_seed7",
-        f"ppo_{n}p",
-        flags,
-        f"the shipped ppo against builder at {n} players on 2,000 other deals (seed 7)",
-    )
+    return _tournament(f"ppo_{n}p_seed7", "vs_builder_seed7", f"ppo_{n}p", flags)
+
+
+#: the evaluation ladder's rungs below the champion
+_RUNGS = "random,builder,search"
 
 
 def _scorecard(
-    agent: str,
-    n: int | str,
-    ladder: str,
-    stem: str | None = None,
-    description: str | None = None,
-    games: int = 2000,
+    agent: str, n: int | str, ladder: str, games: int = 2000, named: str | None = None
 ) -> Experiment:
     """A ``mamma-mia evaluate`` scorecard (full mode only) of ``agent`` (a bundled name or
     a committed policy file) at ``n`` players (a count, or counts as ``"2,4"``) against
     the rungs ``ladder``: ``games`` games per pairing on the evaluation seed, written to
-    ``scorecards/<stem>.json``."""
-    stem = stem or f"{agent}_{n}p_{ladder.replace(',', '_')}"
+    ``scorecards/<named>_<n>p_<rungs>.json`` (``named``: the agent unless given; counts
+    ``2,4``: ``2p_4p``)."""
+    stem = f"{named or agent}_{str(n).replace(',', 'p_')}p_{ladder.replace(',', '_')}"
     evaluate = [agent, "--players", str(n), "--ladder", ladder, "--games", str(games)]
     return Experiment(
         name=f"scorecard_{stem}",
@@ -132,13 +117,12 @@ def _scorecard(
         args=_full(*evaluate, "--no-progress"),
         deterministic=_files(f"{stem}.json"),
         out_file=f"{stem}.json",
-        description=description
-        or f"the {agent}'s scorecard, {n} players, against {ladder} ({games:,} games each)",
     )
 
 
-def _champion(n: int, grid: str, priors: str = "none,ppo") -> Experiment:
-    tune = ["--players", str(n), "--grid", grid, "--priors", priors, "--max-ms", "30"]
+def _champion(n: int, grid: str) -> Experiment:
+    """The champion's tuning at ``n`` players over ``grid``, with ``--priors ppo``."""
+    tune = ["--players", str(n), "--grid", grid, "--priors", "ppo", "--max-ms", "30"]
     return Experiment(
         name=f"champion_{n}p_train",
         script="-m experiments.train.tune_champion",
@@ -147,7 +131,6 @@ def _champion(n: int, grid: str, priors: str = "none,ppo") -> Experiment:
         deterministic=_files("tuning.json"),
         other=_files("tuning.png"),
         train=True,
-        description=f"the champion's tuning against search, {n} players (under an hour)",
     )
 
 
@@ -160,7 +143,6 @@ EXPERIMENTS: list[Experiment] = [
         args=lambda mode: ["--games", "300", "--workers", "1"] if mode == "quick" else [],
         timing=_files("speed.json"),
         ratios=speed_ratios,
-        description="10,000 four-player games between the heuristic bots, timed",
     ),
     Experiment(
         name="leaderboard",
@@ -176,7 +158,6 @@ EXPERIMENTS: list[Experiment] = [
             ["LEADERBOARD.md"]
             + [f"{n}p.{x}" for n in _lb_counts(mode) for x in ("png", "csv.meta.json")]
         ),
-        description="duplicate-deal tournament of all bundled agents, 2-5 players",
     ),
     Experiment(
         name="benchmark",
@@ -190,7 +171,6 @@ EXPERIMENTS: list[Experiment] = [
             + ([] if mode == "quick" else ["benchmark.png"])
         ),
         requires=("pygame",),  # PettingZoo's classic envs import it
-        description="turns/s of the AEC and vector envs vs PettingZoo classics",
     ),
     Experiment(
         name="profile",
@@ -199,7 +179,6 @@ EXPERIMENTS: list[Experiment] = [
         args=lambda mode: ["--batch", "256", "--seconds", "0.3"] if mode == "quick" else [],
         timing=_files("profile_vector.json"),
         ratios=profile_ratios,
-        description="where a vector-env step spends its time",
     ),
     Experiment(
         name="layout_speed",
@@ -208,17 +187,9 @@ EXPERIMENTS: list[Experiment] = [
         args=_full(),
         timing=_files("layout_speed.json"),
         ratios=layout_speed_ratios,
-        description="the fixed observation layout vs recall: bytes, turns/s, write bound",
     ),
     *(_ppo_seed7(n) for n in (2, 3, 4, 5)),
-    _tournament(
-        "demo",
-        "demo_tournament",
-        "demo",
-        DEMO,
-        "the README's demo tournament (six agents, four seats)",
-        plot=True,
-    ),
+    _tournament("demo", "demo_tournament", "demo", DEMO, plot=True),
     Experiment(
         name="bot_speed",
         script="-m experiments.benchmark.bot_speed",
@@ -230,7 +201,6 @@ EXPERIMENTS: list[Experiment] = [
         ),
         timing=_files("bot_speed.json"),
         ratios=bot_speed_ratios,
-        description="compiled bots: vector env turns/s, 10,000 games in one compiled loop",
     ),
     Experiment(
         name="search_strength_2p",
@@ -250,7 +220,6 @@ EXPERIMENTS: list[Experiment] = [
         ],
         deterministic=_files("2p.json"),
         other=_files("2p.png"),
-        description="search bot win rates by budget, 2 players, vs builder and ppo",
     ),
     Experiment(
         name="search_strength_4p",
@@ -262,7 +231,6 @@ EXPERIMENTS: list[Experiment] = [
         ),
         deterministic=_files("4p.json"),
         other=_files("4p.png"),
-        description="search bot win rates by budget, 4 players, vs 3 x builder and 3 x ppo",
     ),
     Experiment(
         name="openspiel_ismcts",
@@ -271,7 +239,6 @@ EXPERIMENTS: list[Experiment] = [
         args=_full("--deals", "6", "--simulations", "20"),
         deterministic=_files("openspiel_ismcts.json"),
         requires=("open_spiel",),
-        description="OpenSpiel's ISMCTS bot vs builder, 2 players (needs the openspiel extra)",
     ),
     _learner_speed(64),
     _learner_speed(256),
@@ -282,7 +249,6 @@ EXPERIMENTS: list[Experiment] = [
         args=_full("--players", "2", "--batch", "4000", "--iterations", "5", "--name", "2p"),
         other=_files("2p.json", "2p.csv", "2p.png"),
         requires=("ray",),
-        description="RLlib PPO, 2 players, 5 iterations: env steps/s (needs the rllib extra)",
     ),
     Experiment(
         name="tianshou_2p",
@@ -294,7 +260,6 @@ EXPERIMENTS: list[Experiment] = [
         ),
         other=_files("2p.json", "2p.csv", "2p.png"),
         requires=("tianshou",),
-        description="Tianshou DQN, 2 players, 10 iterations: env steps/s (tianshou extra)",
     ),
     Experiment(
         name="torchrl_2p",
@@ -303,16 +268,15 @@ EXPERIMENTS: list[Experiment] = [
         args=_full("--name", "2p"),
         other=_files("2p.json", "2p.csv", "2p.png"),
         requires=("torchrl",),
-        description="TorchRL PPO, 2 players vs random: win rate, env steps/s (torchrl extra)",
     ),
     *(_backend_tournament(b) for b in ("local", "ray")),
     # tuned with the SB3 network that was ppo then, bundled since as its prior file
     # the one network as the prior; at 2 and 4 players the budgets that won with the
     # per-count networks before it
-    _champion(2, "96x3", "ppo"),
-    _champion(3, "32x6,48x4", "ppo"),
-    _champion(4, "48x4", "ppo"),
-    _champion(5, "24x6,32x4", "ppo"),
+    _champion(2, "96x3"),
+    _champion(3, "32x6,48x4"),
+    _champion(4, "48x4"),
+    _champion(5, "24x6,32x4"),
     Experiment(
         name="cluster_scaling",
         script="-m experiments.benchmark.cluster_scaling",
@@ -321,8 +285,6 @@ EXPERIMENTS: list[Experiment] = [
         out_file="cluster_scaling.json",
         other=_files("cluster_scaling.json"),
         requires=("ray",),
-        description="the fan-out on Ray's multi-node test cluster (1-3 nodes of one CPU) "
-        "against the local pool: games/s, labelled positions/s, overhead per item",
     ),
     Experiment(
         name="decision_speed",
@@ -331,39 +293,17 @@ EXPERIMENTS: list[Experiment] = [
         args=_full(),
         timing=_files("decision_speed.json"),
         ratios=decision_speed_ratios,
-        description="ms per decision on one core: search and the champion, 2 and 4 players",
     ),
-    _scorecard(
-        "search",
-        "2,4",
-        "random,builder",
-        "search_2p_4p_random_builder",
-        "the search rung's anchors (ANCHORS): search against random and builder, 2 and 4 "
-        "players (600 games each)",
-        games=600,
-    ),
+    _scorecard("search", "2,4", "random,builder", games=600),  # the search rung's ANCHORS
     *(_scorecard("champion", n, "search", games=500) for n in (2, 3, 4, 5)),
     *(_scorecard("champion", n, "builder", games=500) for n in (2, 4)),
-    *(_scorecard("ppo", n, "random,builder,search", games=1000) for n in (2, 3, 4, 5)),
-    _scorecard(
-        "experiments/results/cleanrl_ppo/cleanrl_ppo_2p_ten_minutes.npz",
-        2,
-        "search",
-        "ten_minutes_2p_search",
-        "the ten-minute policy's scorecard against search, 2 players",
-    ),
-    _scorecard(
-        "experiments/results/cleanrl_ppo/cleanrl_ppo_2p_vs_search_2.npz",
-        2,
-        "random,builder,search",
-        "vs_search_2p_random_builder_search",
-        "the vs-search fine-tuned policy's scorecard, 2 players",
-    ),
-    _scorecard(
-        "experiments/results/expert_iteration/expert_iteration_2p_vs_search.npz",
-        2,
-        "random,builder,search",
-        "expert_iteration_2p_random_builder_search",
-        "the expert-iteration policy's scorecard, 2 players",
+    *(_scorecard("ppo", n, _RUNGS, games=1000) for n in (2, 3, 4, 5)),
+    *(  # the trained policy files
+        _scorecard(f"experiments/results/{policy}.npz", 2, ladder, named=named)
+        for named, policy, ladder in (
+            ("ten_minutes", "cleanrl_ppo/cleanrl_ppo_2p_ten_minutes", "search"),
+            ("vs_search", "cleanrl_ppo/cleanrl_ppo_2p_vs_search_2", _RUNGS),
+            ("expert_iteration", "expert_iteration/expert_iteration_2p_vs_search", _RUNGS),
+        )
     ),
 ]
