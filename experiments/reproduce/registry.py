@@ -5,6 +5,7 @@ and arguments that make its files, and which of them ``--check`` compares and ho
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from experiments.reproduce.entries import Experiment
@@ -27,6 +28,39 @@ def _full(*args: str) -> Callable[[str], list[str] | None]:
 def _files(*names: str) -> Callable[[str], list[str]]:
     """The same files in both modes."""
     return lambda mode: list(names)
+
+
+def _timed(
+    module: str,
+    quick: list[str] | None,
+    ratios: Callable[[str, Path], dict[str, float]],
+    name: str | None = None,
+    folder: str | None = None,
+) -> Experiment:
+    """A benchmark (``experiments.benchmark.<module>``) whose one timing file,
+    ``<module>.json`` in its folder (``module`` unless given), ``--check`` compares by
+    ``ratios``; ``quick``: its arguments in quick mode (None: not run in quick mode)."""
+    return Experiment(
+        name=name or module,
+        script=f"-m experiments.benchmark.{module}",
+        folder=folder or module,
+        args=_full() if quick is None else lambda mode: quick if mode == "quick" else [],
+        timing=_files(f"{module}.json"),
+        ratios=ratios,
+    )
+
+
+def _library(library: str, module: str, *flags: str) -> Experiment:
+    """A library's training run, 2 players (full mode only; needs ``module``, its extra):
+    its throughput in ``2p.json``, ``.csv`` and ``.png``, not compared."""
+    return Experiment(
+        name=f"{library}_2p",
+        script=f"-m experiments.train.train_{library}",
+        folder=library,
+        args=_full(*flags, "--name", "2p"),
+        other=_files("2p.json", "2p.csv", "2p.png"),
+        requires=(module,),
+    )
 
 
 def _learner_speed(batch: int) -> Experiment:
@@ -136,14 +170,7 @@ def _champion(n: int, grid: str) -> Experiment:
 
 EXPERIMENTS: list[Experiment] = [
     # before the leaderboard, whose LEADERBOARD.md shows the speed.json beside it
-    Experiment(
-        name="speed",
-        script="-m experiments.benchmark.speed",
-        folder="leaderboard",  # the leaderboard's page shows it
-        args=lambda mode: ["--games", "300", "--workers", "1"] if mode == "quick" else [],
-        timing=_files("speed.json"),
-        ratios=speed_ratios,
-    ),
+    _timed("speed", ["--games", "300", "--workers", "1"], speed_ratios, folder="leaderboard"),
     Experiment(
         name="leaderboard",
         script="-m experiments.evaluate.leaderboard",
@@ -172,35 +199,14 @@ EXPERIMENTS: list[Experiment] = [
         ),
         requires=("pygame",),  # PettingZoo's classic envs import it
     ),
-    Experiment(
-        name="profile",
-        script="-m experiments.benchmark.profile_vector",
-        folder="profile_vector",
-        args=lambda mode: ["--batch", "256", "--seconds", "0.3"] if mode == "quick" else [],
-        timing=_files("profile_vector.json"),
-        ratios=profile_ratios,
-    ),
-    Experiment(
-        name="layout_speed",
-        script="-m experiments.benchmark.layout_speed",
-        folder="layout_speed",
-        args=_full(),
-        timing=_files("layout_speed.json"),
-        ratios=layout_speed_ratios,
-    ),
+    _timed("profile_vector", ["--batch", "256", "--seconds", "0.3"], profile_ratios, "profile"),
+    _timed("layout_speed", None, layout_speed_ratios),
     *(_ppo_seed7(n) for n in (2, 3, 4, 5)),
     _tournament("demo", "demo_tournament", "demo", DEMO, plot=True),
-    Experiment(
-        name="bot_speed",
-        script="-m experiments.benchmark.bot_speed",
-        folder="bot_speed",
-        args=lambda mode: (
-            ["--batch", "256", "--steps", "3", "--rounds", "1", "--games", "100"]
-            if mode == "quick"
-            else []
-        ),
-        timing=_files("bot_speed.json"),
-        ratios=bot_speed_ratios,
+    _timed(
+        "bot_speed",
+        ["--batch", "256", "--steps", "3", "--rounds", "1", "--games", "100"],
+        bot_speed_ratios,
     ),
     Experiment(
         name="search_strength_2p",
@@ -242,33 +248,13 @@ EXPERIMENTS: list[Experiment] = [
     ),
     _learner_speed(64),
     _learner_speed(256),
-    Experiment(
-        name="rllib_2p",
-        script="-m experiments.train.train_rllib",
-        folder="rllib",
-        args=_full("--players", "2", "--batch", "4000", "--iterations", "5", "--name", "2p"),
-        other=_files("2p.json", "2p.csv", "2p.png"),
-        requires=("ray",),
+    _library("rllib", "ray", "--players", "2", "--batch", "4000", "--iterations", "5"),
+    _library(
+        "tianshou",
+        "tianshou",
+        *["--players", "2", "--steps", "2000", "--updates", "50", "--iterations", "10"],
     ),
-    Experiment(
-        name="tianshou_2p",
-        script="-m experiments.train.train_tianshou",
-        folder="tianshou",
-        args=_full(
-            *["--players", "2", "--steps", "2000", "--updates", "50", "--iterations", "10"],
-            *["--name", "2p"],
-        ),
-        other=_files("2p.json", "2p.csv", "2p.png"),
-        requires=("tianshou",),
-    ),
-    Experiment(
-        name="torchrl_2p",
-        script="-m experiments.train.train_torchrl",
-        folder="torchrl",
-        args=_full("--name", "2p"),
-        other=_files("2p.json", "2p.csv", "2p.png"),
-        requires=("torchrl",),
-    ),
+    _library("torchrl", "torchrl"),
     *(_backend_tournament(b) for b in ("local", "ray")),
     # tuned with the SB3 network that was ppo then, bundled since as its prior file
     # the one network as the prior; at 2 and 4 players the budgets that won with the
@@ -286,14 +272,7 @@ EXPERIMENTS: list[Experiment] = [
         other=_files("cluster_scaling.json"),
         requires=("ray",),
     ),
-    Experiment(
-        name="decision_speed",
-        script="-m experiments.benchmark.decision_speed",
-        folder="decision_speed",
-        args=_full(),
-        timing=_files("decision_speed.json"),
-        ratios=decision_speed_ratios,
-    ),
+    _timed("decision_speed", None, decision_speed_ratios),
     _scorecard("search", "2,4", "random,builder", games=600),  # the search rung's ANCHORS
     *(_scorecard("champion", n, "search", games=500) for n in (2, 3, 4, 5)),
     *(_scorecard("champion", n, "builder", games=500) for n in (2, 4)),
