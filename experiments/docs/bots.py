@@ -101,9 +101,8 @@ def search_strength_table() -> str:
 
 
 def champion_tuning() -> str:
-    """Every setting of the champion's tunings (experiments/train/tune_champion.py --export):
-    win rate against the search bot with its Wilson interval, CPU time per decision on
-    one core as measured during the tuning, and which setting was chosen."""
+    """Every setting of the champion's tunings (experiments/train/tune_champion.py
+    --export) against the search bot, and which setting was chosen."""
     docs = {
         p.name: json.loads(p.read_text())
         for p in sorted(RESULTS.glob("champion/champion_*p_tuning.json"))

@@ -13,9 +13,8 @@ from experiments.docs.markdown import rate, result, table
 
 
 def cleanrl_ppo() -> str:
-    """The CleanRL-style PPO run (python -m experiments.train.cleanrl_ppo --export): its throughput,
-    overall / env alone (the target: 0.5) and the update's share of the wall
-    time."""
+    """The CleanRL-style PPO runs (python -m experiments.train.cleanrl_ppo --export): their
+    throughput (overall / env alone, the target: 0.5) and strength."""
     rows = []
     for p in sorted((RESULTS / "cleanrl_ppo").glob("cleanrl_ppo_*.json")):
         d = json.loads(p.read_text())
@@ -239,9 +238,8 @@ def ppo_strength() -> str:
 
 
 def vs_search() -> str:
-    """The two legs of ``--preset vs-search-1`` / ``vs-search-2`` (the plain network
-    fine-tuned against the search bot): per leg its start, training opponents, steps,
-    wall time, learning curve against ``search`` and final duplicate-deal evaluation."""
+    """The two legs of ``--preset vs-search-1`` / ``vs-search-2``: the plain network
+    fine-tuned against the search bot."""
     rows = []
     for leg in (1, 2):
         name = f"cleanrl_ppo/cleanrl_ppo_2p_vs_search_{leg}.json"
@@ -272,9 +270,7 @@ def vs_search_strength() -> str:
 
 def expert_iteration() -> str:
     """``experiments/train/expert_iteration.py --preset vs-search`` and its continuation
-    ``vs-search-2``: per round the labelled positions, the network's win rate while being
-    labelled, the labelling and fitting time and the curve point against ``search``;
-    then each run's final duplicate-deal evaluation."""
+    ``vs-search-2``, round by round, then each run's final evaluation."""
     runs = {
         "expert_iteration/expert_iteration_2p_vs_search.json": "vs-search",
         "expert_iteration/expert_iteration_2p_vs_search_2.json": "vs-search-2",
