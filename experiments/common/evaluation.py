@@ -20,6 +20,8 @@ __all__ = ["CURVE_SEED", "FINAL_SEED", "evaluate", "final_evaluation", "policy_a
 #: deals the run never chose anything by.
 CURVE_SEED = 230_001
 FINAL_SEED = 230_023
+#: the agent's tournament row as an evaluation keeps it
+_ROW = ("win_rate", "win_rate_low", "win_rate_high", "mean_delivered")
 
 
 def evaluate(
@@ -57,14 +59,7 @@ def evaluate(
             **(rules or {}),
         )
         row = next(r for r in res.table if r["agent"] == res.names[0])
-        out[name] = {
-            "games": res.games,
-            "win_rate": row["win_rate"],
-            "win_rate_low": row["win_rate_low"],
-            "win_rate_high": row["win_rate_high"],
-            "mean_delivered": row["mean_delivered"],
-            "elapsed": res.elapsed,
-        }
+        out[name] = {"games": res.games, **{k: row[k] for k in _ROW}, "elapsed": res.elapsed}
     return out
 
 
@@ -103,7 +98,7 @@ def final_evaluation(policy_file: Path, rival: str, num_players: int, games: int
         "games": res["games"],
         "seed": FINAL_SEED,
         "play": "deterministic (PPOAgent: the most likely legal action)",
-        **{k: res[k] for k in ("win_rate", "win_rate_low", "win_rate_high", "mean_delivered")},
+        **{k: res[k] for k in _ROW},
         "sampled": {k: sampled[k] for k in ("win_rate", "win_rate_low", "win_rate_high")},
         "seconds": round(time.perf_counter() - t0, 2),
     }

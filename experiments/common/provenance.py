@@ -1,10 +1,5 @@
-"""What made a result: the shared record (``mamma_mia_env.plumbing.provenance``) and the
-few additions the experiments need.
-
-The record itself lives in the package because the tournament runner writes result
-files too; the scripts import it from there. This module adds numba's thread count
-(timings depend on it).
-"""
+"""What made a result: the package's record (``mamma_mia_env.plumbing.provenance``, which
+the tournament runner writes too) plus numba's thread count, which timings depend on."""
 
 from __future__ import annotations
 

@@ -26,15 +26,11 @@ __all__ += ["plot_wall_curve", "save_figure", "set_threads", "subplots", "write_
 def set_threads(n: int) -> None:
     """Use ``n`` threads in torch and in numba's parallel kernels: the env and the
     network share the cores, and more threads than cores oversubscribe them."""
+    import numba
     import torch
 
     torch.set_num_threads(n)
-    try:
-        import numba
-
-        numba.set_num_threads(n)
-    except Exception:  # pragma: no cover
-        pass
+    numba.set_num_threads(n)
 
 
 def subplots(*args: Any, **kw: Any) -> Any:

@@ -17,25 +17,8 @@ import re
 from collections.abc import Callable
 
 from experiments.common.output import RESULTS, ROOT
-from experiments.docs.bots import bot_kernels, bot_speed_table, search_strength_table
-from experiments.docs.champion import champion_speed, champion_strength, champion_tuning
-from experiments.docs.ladder import anchors_table, ladder_ratings
-from experiments.docs.layout import layout_speed
-from experiments.docs.training import (
-    all_counts,
-    champion_priors,
-    cleanrl_defaults,
-    cleanrl_ppo,
-    cleanrl_warm_start,
-    expert_2p,
-    expert_iteration,
-    expert_iteration_strength,
-    ppo_strength,
-    shipped_policy,
-    ten_minutes,
-    vs_search,
-    vs_search_strength,
-)
+from experiments.docs import bots, ladder, layout, training
+from experiments.docs.markdown import rate, result, table
 from mamma_mia_env.game.fields import observation_fields
 from mamma_mia_env.game.observe import observation_slices
 from mamma_mia_env.plumbing.files import write_atomic
@@ -48,28 +31,17 @@ MARK = re.compile(r"(<!-- results:(\w+) -->\n)(.*?)(<!-- /results -->)", re.S)
 def _leaderboards() -> dict[int, dict[str, dict]]:
     out = {}
     for n in COUNTS:
-        doc = json.loads((RESULTS / "leaderboard" / f"{n}p.json").read_text())
-        out[n] = {r["agent"]: r for r in doc["results"]}
+        out[n] = {r["agent"]: r for r in result(f"leaderboard/{n}p.json")["results"]}
     return out
 
 
 def leaderboard_table() -> str:
     boards = _leaderboards()
-    order = [r for r in boards[2]]  # the 2-player order of the file, strongest first
-    order = sorted(order, key=lambda a: -boards[4][a]["win_rate"])
-    lines = [
-        "| agent | " + " | ".join(f"{n} players" for n in COUNTS) + " |",
-        "|---|" + "---:|" * len(COUNTS),
-    ]
-    for a in order:
-        cells = [
-            f"{100 * b[a]['win_rate']:.1f}% ({100 * b[a]['win_rate_low']:.1f}-"
-            f"{100 * b[a]['win_rate_high']:.1f})"
-            for b in (boards[n] for n in COUNTS)
-        ]
-        lines.append(f"| {a} | " + " | ".join(cells) + " |")
-    lines.append("| *chance* | " + " | ".join(f"{100 / n:.1f}%" for n in COUNTS) + " |")
-    return "\n".join(lines) + "\n"
+    order = sorted(boards[2], key=lambda a: -boards[4][a]["win_rate"])  # ties: 2-player order
+    rows = [f"| {a} | " + " | ".join(rate(boards[n][a]) for n in COUNTS) + " |" for a in order]
+    rows.append("| *chance* | " + " | ".join(f"{100 / n:.1f}%" for n in COUNTS) + " |")
+    head = "| agent | " + " | ".join(f"{n} players" for n in COUNTS) + " |"
+    return table(head, "l" + "r" * len(COUNTS), rows)
 
 
 def leaderboard_delivered() -> str:
@@ -92,62 +64,54 @@ def learner_env_speed() -> str:
     }
     docs = [json.loads(p.read_text()) for p in sorted(RESULTS.glob("learner_env_speed/*p_b*.json"))]
     docs.sort(key=lambda d: (d["settings"]["batch"], -d["settings"].get("numba_threads", 0)))
-
-    def label(d: dict) -> str:
+    cores = docs[0]["provenance"]["machine"]["cores"]
+    heads = []
+    for d in docs:
         threads = d["settings"].get("numba_threads")
-        cores = d["provenance"]["machine"]["cores"]
         extra = f", {threads} numba thread" if threads and threads != cores else ""
-        return f"B = {d['settings']['batch']}{extra}: steps/s (x SyncVectorEnv)"
-
-    head = " | ".join(label(d) for d in docs)
-    lines = [f"| entry point | {head} |", "|---|" + "---:|" * len(docs)]
-    for key, label in names.items():
-        cells = []
-        for d in docs:
-            r = d["report"][key]
-            cells.append(
-                f"{r['median_steps_per_s']:,.0f} (x{r['median_ratio_to_sync_vector_gym']:.1f})"
-            )
-        lines.append(f"| {label} | " + " | ".join(cells) + " |")
+        heads.append(f"B = {d['settings']['batch']}{extra}: steps/s (x SyncVectorEnv)")
+    rows = [
+        f"| {name} | "
+        + " | ".join(
+            f"{r['median_steps_per_s']:,.0f} (x{r['median_ratio_to_sync_vector_gym']:.1f})"
+            for r in (d["report"][key] for d in docs)
+        )
+        + " |"
+        for key, name in names.items()
+    ]
     s = docs[0]["settings"]
     loads = ", ".join(f"{d['provenance']['machine']['load_average']}" for d in docs)
-    lines.append("")
-    lines.append(
-        f"{s['players']} players against `{s['opponent']}`, random legal learner actions "
+    return table(f"| entry point | {' | '.join(heads)} |", "l" + "r" * len(docs), rows) + (
+        f"\n{s['players']} players against `{s['opponent']}`, random legal learner actions "
         f"drawn outside the timing, {s['repeats']} interleaved slices of "
-        f"{s['seconds_per_slice']:g} s per row (medians); load average {loads} on "
-        f"{docs[0]['provenance']['machine']['cores']} cores."
+        f"{s['seconds_per_slice']:g} s per row (medians); load average {loads} on {cores} cores.\n"
     )
-    return "\n".join(lines) + "\n"
 
 
 def omp_wait() -> str:
     """Engine speed under OpenMP's waiting policies (the omp_wait records): one table per
     run (a loaded and an idle machine)."""
-    out = []
+    out = ""
     for name in ("omp_wait/loaded.json", "omp_wait/idle.json"):
-        d = json.loads((RESULTS / name).read_text())
-        rows = list(d["median"])
+        med = (d := result(name))["median"]
         m = d["provenance"]["machine"]
-        out += [
-            f"`{name}`: load average {m['load_average']} on {m['cores']} cores at the start",
-            "",
-            "| OMP_WAIT_POLICY | " + " | ".join(rows) + " |",
-            "|---|" + "---:|" * len(rows),
+        rows = [
+            f"| {pol} | "
+            + " | ".join(
+                f"{med[row][pol]:,.0f} (x{med[row][pol] / med[row]['libgomp default']:.2f})"
+                for row in med
+            )
+            + " |"
+            for pol in next(iter(med.values()))
         ]
-        for pol in d["median"][rows[0]]:
-            cells = []
-            for row in rows:
-                v, base = d["median"][row][pol], d["median"][row]["libgomp default"]
-                cells.append(f"{v:,.0f} (x{v / base:.2f})")
-            out.append(f"| {pol} | " + " | ".join(cells) + " |")
-        out.append("")
-    d = json.loads((RESULTS / "omp_wait" / "loaded.json").read_text())
-    out.append(
+        head = "| OMP_WAIT_POLICY | " + " | ".join(med) + " |"
+        out += f"`{name}`: load average {m['load_average']} on {m['cores']} cores at the start\n\n"
+        out += table(head, "l" + "r" * len(med), rows) + "\n"
+    d = result("omp_wait/loaded.json")
+    return out + (
         f"Medians of {d['repeats']} fresh processes per cell ({d['seconds']:g} s timed each), "
-        "the policies interleaved; x: against libgomp's default."
+        "the policies interleaved; x: against libgomp's default.\n"
     )
-    return "\n".join(out) + "\n"
 
 
 def result_files_table() -> str:
@@ -158,29 +122,26 @@ def result_files_table() -> str:
 
     out = []
     for mode in ("full", "quick"):
-        files = result_files(mode)
-        where = "experiments/results/" if mode == "full" else "experiments/results/quick/"
-        out += [
-            f"`--{mode}`, files in `{where}`:",
-            "",
-            "| `--only` | command | files |",
-            "|---|---|---|",
-        ]
+        files, rows = result_files(mode), []
         for e in EXPERIMENTS:
             mine = [(f, k) for f, (name, k, _) in files.items() if name == e.name]
-            if not mine:
-                continue
-            cmd = files[mine[0][0]][2]
-            kinds = dict.fromkeys(k for _, k in mine)
-            listed = "; ".join(
-                f"{kind}: " + ", ".join(f"`{f}`" for f, k in mine if k == kind) for kind in kinds
-            )
-            out.append(f"| `{e.name}` | `{cmd}` | {listed} |")
+            if mine:
+                listed = "; ".join(
+                    f"{kind}: " + ", ".join(f"`{f}`" for f, k in mine if k == kind)
+                    for kind in dict.fromkeys(k for _, k in mine)
+                )
+                rows.append(f"| `{e.name}` | `{files[mine[0][0]][2]}` | {listed} |")
         if mode == "full":
-            for rec in RECORDS:
-                for f, cmd in rec.commands.items():
-                    out.append(f"| ({rec.name}) | `{cmd}` | record: `{f}` |")
-        out.append("")
+            rows += [
+                f"| ({r.name}) | `{c}` | record: `{f}` |"
+                for r in RECORDS
+                for f, c in r.commands.items()
+            ]
+        where = "experiments/results/" if mode == "full" else "experiments/results/quick/"
+        out.append(
+            f"`--{mode}`, files in `{where}`:\n\n"
+            + table("| `--only` | command | files |", "lll", rows)
+        )
     return "\n".join(out)
 
 
@@ -190,38 +151,30 @@ def integrations_speed() -> str:
     from experiments.reproduce.registry import EXPERIMENTS
 
     commands = {e.name: e.command("full") for e in EXPERIMENTS}
-    lines = [
-        "| library | run | env steps | env steps/s sampling | env steps/s overall |",
-        "|---|---|---:|---:|---:|",
-    ]
-    loads = []
+    rows, loads = [], []
     for library, sampling in (
         ("rllib", "env_steps_per_s_sampling_median"),
         ("tianshou", "env_steps_per_s_collect_median"),
     ):
-        d = json.loads((RESULTS / library / "2p.json").read_text())
+        d = result(f"{library}/2p.json")
         cmd = "python " + " ".join((commands[f"{library}_2p"] or [])[:-2])  # without --out
-        lines.append(
+        rows.append(
             f"| {d['library']} | `{cmd}` | {d['env_steps']:,} | {d[sampling]:,.0f} | "
             f"{d['env_steps_per_s_overall']:,.0f} |"
         )
         loads.append(f"{d['provenance']['machine']['load_average']}")
-    lines.append("")
-    lines.append(
-        f"Load average {' and '.join(loads)} at the start of each run, on "
-        f"{d['provenance']['machine']['cores']} cores; torch with one thread."
+    head = "| library | run | env steps | env steps/s sampling | env steps/s overall |"
+    return table(head, "llrrr", rows) + (
+        f"\nLoad average {' and '.join(loads)} at the start of each run, on "
+        f"{d['provenance']['machine']['cores']} cores; torch with one thread.\n"
     )
-    return "\n".join(lines) + "\n"
 
 
 def ray_tournament() -> str:
     """The same tournament on the local and the Ray backend (reproduce's tournament_*_4p)."""
     from experiments.reproduce.comparison import strip  # the fields that say how a run was made go
 
-    docs = {
-        b: json.loads((RESULTS / "backend_tournament" / f"{b}_4p.json").read_text())
-        for b in ("local", "ray")
-    }
+    docs = {b: result(f"backend_tournament/{b}_4p.json") for b in ("local", "ray")}
     same = strip(docs["local"]) == strip(docs["ray"])
     secs = ", ".join(f"{b} {d['elapsed_seconds']:.1f} s" for b, d in docs.items())
     return (
@@ -234,48 +187,48 @@ def ray_tournament() -> str:
 def fixed_observation_fields() -> str:
     """docs/ENV.md's table of the ``fixed`` observation, from ``observation_fields()``."""
     slices = observation_slices(5, "fixed")
-    lines = ["| field | shape | values | entries (section) | meaning |", "|---|---|---|---|---|"]
+    rows = []
     for f in observation_fields():
         sl = slices[f.section]
         where = f"{sl.start}" if sl.stop - sl.start == 1 else f"{sl.start}-{sl.stop - 1}"
         shape = "(" + ", ".join(map(str, f.shape)) + ("," if len(f.shape) == 1 else "") + ")"
-        lines.append(
+        rows.append(
             f"| `{f.name}` | {shape} | 0-{f.high} | {where} (`{f.section}`) | {f.meaning} |"
         )
-    return "\n".join(lines) + "\n"
+    return table("| field | shape | values | entries (section) | meaning |", "lllll", rows)
 
 
 BLOCKS: dict[str, Callable[[], str]] = {
     "leaderboard": leaderboard_table,
     "leaderboard_delivered": leaderboard_delivered,
     "learner_env_speed": learner_env_speed,
-    "cleanrl_ppo": cleanrl_ppo,
+    "cleanrl_ppo": training.cleanrl_ppo,
     "omp_wait": omp_wait,
     "integrations_speed": integrations_speed,
     "ray_tournament": ray_tournament,
-    "search_strength": search_strength_table,
+    "search_strength": bots.search_strength_table,
     "result_files": result_files_table,
-    "bot_speed": bot_speed_table,
-    "bot_kernels": bot_kernels,
-    "shipped_policy": shipped_policy,
-    "cleanrl_defaults": cleanrl_defaults,
-    "champion_tuning": champion_tuning,
-    "champion_strength": champion_strength,
-    "champion_speed": champion_speed,
-    "ladder_ratings": ladder_ratings,
-    "ladder_anchors": anchors_table,
-    "ppo_strength": ppo_strength,
-    "ten_minutes": ten_minutes,
-    "all_counts": all_counts,
-    "cleanrl_warm_start": cleanrl_warm_start,
-    "vs_search": vs_search,
-    "vs_search_strength": vs_search_strength,
-    "expert_iteration": expert_iteration,
-    "expert_iteration_strength": expert_iteration_strength,
-    "expert_2p": expert_2p,
-    "champion_priors": champion_priors,
+    "bot_speed": bots.bot_speed_table,
+    "bot_kernels": bots.bot_kernels,
+    "shipped_policy": training.shipped_policy,
+    "cleanrl_defaults": training.cleanrl_defaults,
+    "champion_tuning": bots.champion_tuning,
+    "champion_strength": bots.champion_strength,
+    "champion_speed": bots.champion_speed,
+    "ladder_ratings": ladder.ladder_ratings,
+    "ladder_anchors": ladder.anchors_table,
+    "ppo_strength": training.ppo_strength,
+    "ten_minutes": training.ten_minutes,
+    "all_counts": training.all_counts,
+    "cleanrl_warm_start": training.cleanrl_warm_start,
+    "vs_search": training.vs_search,
+    "vs_search_strength": training.vs_search_strength,
+    "expert_iteration": training.expert_iteration,
+    "expert_iteration_strength": training.expert_iteration_strength,
+    "expert_2p": training.expert_2p,
+    "champion_priors": training.champion_priors,
     "fixed_observation_fields": fixed_observation_fields,
-    "layout_speed": layout_speed,
+    "layout_speed": layout.layout_speed,
 }
 
 

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from experiments.common.output import RESULTS
+from experiments.docs.markdown import table
 from mamma_mia_agents.tournament.ladder_rating import Result, fit_rating
 from mamma_mia_agents.tournament.scorecard import ANCHOR_SOURCES, ANCHORS, anchored_results
 
@@ -77,46 +78,39 @@ def ladder_ratings() -> str:
         key = two["fit"].value or 0.0 if two else ANCHORS.get(agent, {}).get(2, 0.0)
         sources = list(dict.fromkeys(sources))  # a file that holds both counts, once
         rows.append((key, f"| {agent} | {' | '.join(cells)} | {', '.join(sources)} |"))
-    head = [
-        "| agent | 2 players | 4 players | from |",
-        "|---|---:|---:|---|",
-    ]
-    return "\n".join(head + [line for _, line in sorted(rows, key=lambda r: -r[0])]) + "\n"
+    rows.sort(key=lambda r: -r[0])
+    return table("| agent | 2 players | 4 players | from |", "lrrl", (line for _, line in rows))
 
 
 def anchors_table() -> str:
     """The rungs' stored anchors by player count, with where each came from
     (``ANCHORS``, ``ANCHOR_SOURCES``)."""
     counts = sorted({n for by_count in ANCHORS.values() for n in by_count})
-    lines = [
-        "| rung | " + " | ".join(f"{n} players" for n in counts) + " | measured by |",
-        "|---|" + "---:|" * len(counts) + "---|",
+    rows = [
+        f"| `{rung}` | "
+        + " | ".join(f"{by_count[n]:g}" if n in by_count else "" for n in counts)
+        + f" | {ANCHOR_SOURCES[rung]} |"
+        for rung, by_count in ANCHORS.items()
     ]
-    for rung, by_count in ANCHORS.items():
-        cells = [f"{by_count[n]:g}" if n in by_count else "" for n in counts]
-        lines.append(f"| `{rung}` | {' | '.join(cells)} | {ANCHOR_SOURCES[rung]} |")
-    return "\n".join(lines) + "\n"
+    head = "| rung | " + " | ".join(f"{n} players" for n in counts) + " | measured by |"
+    return table(head, "l" + "r" * len(counts) + "l", rows)
 
 
 def pairings_table(agent: str, targets: dict[tuple[int, str], float]) -> str:
     """Every pairing of ``agent``'s committed scorecards: its win rate with the Wilson
     interval, chance, the target (``targets[(players, rung)]``, if any) and the file."""
-    lines = [
-        f"| players | opponents | games | {agent}'s win rate (Wilson 95%) | chance | target "
-        "| file |",
-        "|---:|---|---:|---|---:|---:|---|",
-    ]
+    rows = []
     for p in sorted(RESULTS.glob(f"scorecards/{agent}_*.json")):
-        card = json.loads(p.read_text())
-        for n, block in card["players"].items():
+        for n, block in json.loads(p.read_text())["players"].items():
             for r in block["pairings"]:
                 k = int(n)
                 opp = r["opponent"] if k == 2 else f"{k - 1} x {r['opponent']}"
                 target = targets.get((k, r["opponent"]))
                 goal = "-" if target is None else f"{100 * target:.0f}%"
-                lines.append(
+                rows.append(
                     f"| {k} | {opp} | {r['games']:,} | **{100 * r['win_rate']:.1f}%** "
                     f"({100 * r['win_rate_low']:.1f}-{100 * r['win_rate_high']:.1f}) | "
                     f"{100 * r['chance']:.0f}% | {goal} | `scorecards/{p.name}` |"
                 )
-    return "\n".join(lines) + "\n"
+    head = f"| players | opponents | games | {agent}'s win rate (Wilson 95%) | chance | target "
+    return table(head + "| file |", "rlrlrrl", rows)

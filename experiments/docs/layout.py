@@ -3,9 +3,7 @@
 
 from __future__ import annotations
 
-import json
-
-from experiments.common.output import RESULTS
+from experiments.docs.markdown import result, table
 
 
 def _q(spread: dict) -> str:
@@ -42,57 +40,55 @@ def _summary(rows: list[dict]) -> str:
 
 def layout_speed() -> str:
     """The block of ``layout_speed/layout_speed.json``."""
-    return layout_speed_block(
-        json.loads((RESULTS / "layout_speed" / "layout_speed.json").read_text())
-    )
+    return layout_speed_block(result("layout_speed/layout_speed.json"))
 
 
 def layout_speed_block(doc: dict) -> str:
     """Bytes per observation and step, steps/s as fixed / recall, and the vector env's
     fraction of the write bound, from a result file of ``layout_speed``."""
-    rows = doc["rows"]
-    lines = [
-        "| players | observation, recall | observation, fixed | fixed / recall "
-        "| step (obs + mask), recall | step, fixed | fixed / recall |",
-        "|---:|---:|---:|---:|---:|---:|---:|",
-    ]
+    rows, sizes, speeds = doc["rows"], [], []
     for n in sorted({r["players"] for r in rows}):
         r = next(r for r in rows if r["players"] == n)
         rc, fx = r["recall"], r["fixed"]
-        lines.append(
+        sizes.append(
             f"| {n} | {rc['obs_bytes']:,} B ({rc['obs_dtype']}) "
             f"| {fx['obs_bytes']:,} B ({fx['obs_dtype']}) | {r['obs_bytes_fixed_over_recall']:.2f} "
             f"| {rc['step_bytes']:,} B | {fx['step_bytes']:,} B "
             f"| {r['step_bytes_fixed_over_recall']:.2f} |"
         )
-    lines += [
-        "",
-        "| env | players | B | recall, steps/s | fixed, steps/s | fixed / recall (quartiles) "
-        "| write bound, recall / fixed | of the write bound, recall / fixed |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|",
-    ]
     names = {"vector": "`MammaMiaVectorEnv`", "learner": "`MammaMiaLearnerVectorEnv`"}
     for r in rows:
         rc, fx = r["recall"], r["fixed"]
         bound = fraction = ""
-        if "write_bound_turns_per_s" in rc:
+        if "write_bound_turns_per_s" in rc:  # the vector env's
             bound = f"{rc['write_bound_turns_per_s']:,} / {fx['write_bound_turns_per_s']:,}"
             fraction = (
                 f"{100 * rc['fraction_of_write_bound']['median']:.1f}% / "
                 f"{100 * fx['fraction_of_write_bound']['median']:.1f}%"
             )
-        lines.append(
+        speeds.append(
             f"| {names[r['env']]} | {r['players']} | {r['batch']:,} | {rc['turns_per_s']:,} "
             f"| {fx['turns_per_s']:,} | {_q(r['fixed_over_recall'])} | {bound} | {fraction} |"
         )
-    lines += ["", _summary(rows)]
     s, cores = doc["settings"], doc["provenance"]["machine"]["cores"]
     before, after = s["load_average_before_after"]
-    lines += [
-        "",
+    return (
+        table(
+            "| players | observation, recall | observation, fixed | fixed / recall "
+            "| step (obs + mask), recall | step, fixed | fixed / recall |",
+            "rrrrrrr",
+            sizes,
+        )
+        + "\n"
+        + table(
+            "| env | players | B | recall, steps/s | fixed, steps/s | fixed / recall (quartiles) "
+            "| write bound, recall / fixed | of the write bound, recall / fixed |",
+            "lrrrrrrr",
+            speeds,
+        )
+        + f"\n{_summary(rows)}\n\n"
         f"One interleaved run: {s['rounds']} rounds of {s['seconds_per_slice']:g} s slices "
         "per layout (medians; the ratios are medians of per-round ratios, quartiles in "
         f"brackets); load average {before} before the run and {after} at its end, on "
-        f"{cores} cores shared with other work.",
-    ]
-    return "\n".join(lines) + "\n"
+        f"{cores} cores shared with other work.\n"
+    )

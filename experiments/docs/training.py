@@ -1,7 +1,6 @@
 """The docs' training blocks (``experiments/docs/generate.py`` fills them): the CleanRL-style
 PPO run, the A/B of its update settings, where the shipped policy stands and the
-champions' prior networks. Each
-renders its block from the committed result files, so the numbers cannot drift."""
+champions' prior networks."""
 
 from __future__ import annotations
 
@@ -10,31 +9,26 @@ from pathlib import Path
 
 from experiments.common.output import RESULTS, short_name
 from experiments.docs.ladder import pairings_table
+from experiments.docs.markdown import rate, result, table
 
 
 def cleanrl_ppo() -> str:
-    """The CleanRL-style PPO run (python -m experiments.train.cleanrl_ppo --export): its throughput,
-    overall / env alone (the target: 0.5) and the update's share of the wall
-    time."""
-    lines = [
-        "| run | env steps | env steps/s: overall / rollout / env only | overall / env only | "
-        "overall / env alone | update share | win share trained (random) | orders delivered "
-        "trained (random) |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|",
-    ]
+    """The CleanRL-style PPO runs (python -m experiments.train.cleanrl_ppo --export): their
+    throughput (overall / env alone, the target: 0.5) and strength."""
+    rows = []
     for p in sorted((RESULTS / "cleanrl_ppo").glob("cleanrl_ppo_*.json")):
         d = json.loads(p.read_text())
         a, t, ev = d["args"], d["throughput"], d["evaluation"]
         tr, rnd = ev["trained"], ev["random"]
         ratio = t["env_steps_per_s_overall"] / t["env_steps_per_s_env_only"]
         honest = t.get("overall_over_env_alone")  # none in files before the env-alone step
-        warm = a.get("warm_start_games", 0)
+        warm = a["warm_start_games"]
         warm_text = (
             f" after a warm start on {warm:,} `{a['warm_start_teacher']}` games" if warm else ""
         )
         if a.get("init_policy"):
             warm_text += f" from `{Path(a['init_policy']).name}`"
-        lines.append(
+        rows.append(
             f"| `{p.name}`: {a['num_players']}p vs `{a['opponent']}`{warm_text}, "
             f"{a['num_envs']} games x "
             f"{a['num_steps']} steps, {a['update_epochs']} epochs of {a['num_minibatches']} "
@@ -44,71 +38,53 @@ def cleanrl_ppo() -> str:
             f"{'-' if honest is None else f'{honest:.2f}'} | {t['share_update']:.2f} | "
             f"{tr['win']:.3f} ({rnd['win']:.3f}) | {tr['delivered']:.2f} ({rnd['delivered']:.2f}) |"
         )
-    return "\n".join(lines) + "\n"
-
-
-def _rate(d: dict) -> str:
-    """A result's win rate with its 95% interval."""
-    return (
-        f"{100 * d['win_rate']:.1f}% ({100 * d['win_rate_low']:.1f}-{100 * d['win_rate_high']:.1f})"
+    head = (
+        "| run | env steps | env steps/s: overall / rollout / env only | overall / env only | "
+        "overall / env alone | update share | win share trained (random) | orders delivered "
+        "trained (random) |"
     )
+    return table(head, "lrrrrrrr", rows)
+
+
+#: 1.6x chance against ``builder`` in every other seat: the one network's goal per count
+ONE_NETWORK_TARGET = 1.6
 
 
 #: The chance of a seat at each table size, in words, for the prose blocks.
 _TABLE = {2: "two", 3: "three", 4: "four", 5: "five"}
 
 
-def _all_counts_finals() -> dict[int, dict]:
-    """The one network's final evaluation against ``builder`` per player count."""
-    d = json.loads((RESULTS / "cleanrl_ppo" / "cleanrl_ppo_all_counts.json").read_text())
-    return {int(n): f for n, f in d["evaluation"]["final_by_count"].items()}
-
-
-def _vs_search(card: Path, n: int) -> dict | None:
-    """A scorecard's pairing against the search bot at ``n`` players, if it has one."""
-    pairings = json.loads(card.read_text())["players"].get(str(n), {}).get("pairings", [])
-    return next((r for r in pairings if r["opponent"] == "search"), None)
+def _vs_search(card: str, n: int) -> dict:
+    """A scorecard's pairing against the search bot at ``n`` players."""
+    return next(r for r in result(card)["players"][str(n)]["pairings"] if r["opponent"] == "search")
 
 
 def shipped_policy() -> str:
     """What the shipped ``ppo`` beats and what beats it (README's claim): the one
     network's final evaluation against ``builder`` at each count, its scorecards against
-    the search bot (whichever counts have one), the champion's, and the demo tournament."""
-    finals = _all_counts_finals()
+    the search bot, the champion's, and the demo tournament."""
+    finals = result("cleanrl_ppo/cleanrl_ppo_all_counts.json")["evaluation"]["final_by_count"]
     vs_builder = ", ".join(
-        f"{_rate(f)} of {f['games']:,} {_TABLE[n]}-player games (chance {100 / n:.0f}%)"
+        f"{rate(f)} of {f['games']:,} {_TABLE[int(n)]}-player games (chance {100 / int(n):.0f}%)"
         for n, f in sorted(finals.items())
     )
-    searched = []
-    for n in sorted(finals):
-        card = RESULTS / "scorecards" / f"ppo_{n}p_random_builder_search.json"
-        row = _vs_search(card, n) if card.exists() else None
-        if row is not None:
-            searched.append(f"{_rate(row)} at {n} players (`scorecards/{card.name}`)")
-    champ = _vs_search(RESULTS / "scorecards" / "champion_2p_search.json", 2)
-    demo = json.loads((RESULTS / "demo_tournament" / "demo.json").read_text())
-    rates = {r["agent"]: r for r in demo["results"]}
-    ppo, builder = rates["ppo"], rates["builder"]
-    against_search = (
-        f" Against the search bot (`--agents search`) in every other seat it wins "
-        f"{'; '.join(searched)}."
-        if searched
-        else ""
+    searched = "; ".join(
+        f"{rate(_vs_search(card, int(n)))} at {n} players (`{card}`)"
+        for n in sorted(finals)
+        for card in [f"scorecards/ppo_{n}p_random_builder_search.json"]
     )
-    champion = (
-        f" The strongest agent is the champion, the search bot guided by a network, which "
-        f"wins {_rate(champ)} of its two-player games against the search bot "
-        f"(`scorecards/champion_2p_search.json`)."
-        if champ
-        else ""
-    )
+    champ = _vs_search("scorecards/champion_2p_search.json", 2)
+    rates = {r["agent"]: r for r in result("demo_tournament/demo.json")["results"]}
     return (
         f"The shipped policy (`--agents ppo`) is one network for 2-5 players "
         f"(`agents/policies/ppo.npz`). Against `builder` in every other seat it wins "
-        f"{vs_builder} (`cleanrl_ppo/cleanrl_ppo_all_counts.json`).{against_search}"
-        f"{champion} In the mixed four-player field of the "
-        f"README's demo tournament `ppo` wins {100 * ppo['win_rate']:.1f}% and `builder` "
-        f"{100 * builder['win_rate']:.1f}% of their games (`demo_tournament/demo.json`).\n"
+        f"{vs_builder} (`cleanrl_ppo/cleanrl_ppo_all_counts.json`). Against the search bot "
+        f"(`--agents search`) in every other seat it wins {searched}. The strongest agent is "
+        f"the champion, the search bot guided by a network, which wins {rate(champ)} of its "
+        "two-player games against the search bot (`scorecards/champion_2p_search.json`). In "
+        f"the mixed four-player field of the README's demo tournament `ppo` wins "
+        f"{100 * rates['ppo']['win_rate']:.1f}% and `builder` "
+        f"{100 * rates['builder']['win_rate']:.1f}% of their games (`demo_tournament/demo.json`).\n"
     )
 
 
@@ -131,35 +107,33 @@ EXPERT_2P = [
 def expert_2p() -> str:
     """The plain two-player network against the search bot: the five training steps that
     made it (each one's command, wall time and final 2,000-deal evaluation)."""
-    lines = [
-        "| step | command (`python -m experiments.`) | starts from | training wall time | final "
-        "evaluation, 2,000 duplicate deals (seed 230,023) | file |",
-        "|---:|---|---|---:|---|---|",
-    ]
-    total = 0.0
+    rows, total = [], 0.0
     for i, (command, name) in enumerate(EXPERT_2P, 1):
-        d = json.loads((RESULTS / name).read_text())
+        d = result(name)
         final = d["final"] if "final" in d else d["evaluation"]["final"]
         rival = final.get("opponent", d["args"]["opponent"])
         start = d["args"].get("init_policy")  # the ten-minute run predates the flag
         minutes = d["wall"]["training_seconds"] / 60
         total += minutes
-        lines.append(
+        rows.append(
             f"| {i} | `{command}` | {f'`{Path(start).name}`' if start else 'scratch'} | "
-            f"{minutes:.1f} min | vs `{rival}`: {_rate(final)} | `{name}` |"
+            f"{minutes:.1f} min | vs `{rival}`: {rate(final)} | `{name}` |"
         )
-    return "\n".join(lines) + f"\n\n{total:.0f} min of training wall time in all.\n"
+    head = (
+        "| step | command (`python -m experiments.`) | starts from | training wall time | final "
+        "evaluation, 2,000 duplicate deals (seed 230,023) | file |"
+    )
+    return table(head, "rllrll", rows) + f"\n{total:.0f} min of training wall time in all.\n"
 
 
 def champion_priors() -> str:
     """The SB3 networks the champions were tuned with (``champion_prior_{2,4}p.npz``):
     their final evaluations against each heuristic bot and their training runs."""
-    folder = RESULTS / "champion_prior"
-    evals = {n: json.loads((folder / f"{n}p_final_eval.json").read_text()) for n in (2, 4)}
-    runs = {n: json.loads((folder / f"{n}p_summary.json").read_text())["timings"] for n in (2, 4)}
+    evals = {n: result(f"champion_prior/{n}p_final_eval.json") for n in (2, 4)}
+    runs = {n: result(f"champion_prior/{n}p_summary.json")["timings"] for n in (2, 4)}
     rows = {
         "**win rate vs `builder`**, duplicate-deal games at seed 2": lambda n: (
-            f"**{_rate(evals[n]['builder'])}** of {evals[n]['builder']['games']:,}"
+            f"**{rate(evals[n]['builder'])}** of {evals[n]['builder']['games']:,}"
             + (" vs three `builder`s" if n == 4 else "")
         ),
         "vs `counter` / `hoarder` / `forgetful` (seed 2)": lambda n: " / ".join(
@@ -170,13 +144,9 @@ def champion_priors() -> str:
         ),
         "PPO steps (learner decisions)": lambda n: f"{runs[n]['ppo_timesteps']:,}",
     }
-    lines = [
-        "| | 2 players (`champion_prior_2p.npz`) | 4 players (`champion_prior_4p.npz`) |",
-        "|---|---:|---:|",
-    ]
-    lines += [f"| {label} | {cell(2)} | {cell(4)} |" for label, cell in rows.items()]
-    return "\n".join(lines) + (
-        "\n\n95% Wilson intervals in brackets (`champion_prior/2p_final_eval.json`, "
+    head = "| | 2 players (`champion_prior_2p.npz`) | 4 players (`champion_prior_4p.npz`) |"
+    return table(head, "lrr", (f"| {k} | {cell(2)} | {cell(4)} |" for k, cell in rows.items())) + (
+        "\n95% Wilson intervals in brackets (`champion_prior/2p_final_eval.json`, "
         "`champion_prior/4p_final_eval.json`, `champion_prior/{2,4}p_summary.json`).\n"
     )
 
@@ -188,25 +158,24 @@ def _wins(runs: list[dict]) -> str:
 def cleanrl_defaults() -> str:
     """The CleanRL-style PPO's update settings, old and new, at equal env steps
     (experiments/train/cleanrl_defaults.py)."""
-    doc = json.loads((RESULTS / "cleanrl_defaults" / "update.json").read_text())
-    lines = [
-        "| update epochs, learning rate | win share vs `builder`, seeds 1-"
-        f"{doc['args']['seeds']} | mean (sd) | orders delivered | overall / env alone "
-        "(median) | update share (median) |",
-        "|---|---|---|---:|---:|---:|",
-    ]
+    doc = result("cleanrl_defaults/update.json")
+    rows = []
     for label, res in doc["settings"].items():
         runs, s = res["runs"], res["summary"]
         share = sorted(r["share_update"] for r in runs)[len(runs) // 2]
-        lines.append(
+        rows.append(
             f"| {label} | {_wins(runs)} | "
             f"{s['win_mean']:.3f} ({s['win_sd']:.3f}) | {s['delivered_mean']:.2f} | "
             f"{s['overall_over_env_only_median']:.2f} | {share:.2f} |"
         )
     steps = next(iter(doc["settings"].values()))["runs"][0]["env_steps"]
-    games = doc["args"]["eval_games"]
-    return "\n".join(lines) + (
-        f"\n\n{steps:,} env steps per run, {games} evaluation games each "
+    head = (
+        "| update epochs, learning rate | win share vs `builder`, seeds 1-"
+        f"{doc['args']['seeds']} | mean (sd) | orders delivered | overall / env alone "
+        "(median) | update share (median) |"
+    )
+    return table(head, "lllrrr", rows) + (
+        f"\n{steps:,} env steps per run, {doc['args']['eval_games']} evaluation games each "
         "(`cleanrl_defaults/update.json`).\n"
     )
 
@@ -215,22 +184,18 @@ def ten_minutes() -> str:
     """The "minutes to a good policy" goal: the ``--preset ten-minutes`` run
     (python -m experiments.train.cleanrl_ppo --preset ten-minutes --export), its final
     duplicate-deal evaluation and where its wall time went."""
-    d = json.loads((RESULTS / "cleanrl_ppo" / "cleanrl_ppo_2p_ten_minutes.json").read_text())
+    d = result("cleanrl_ppo/cleanrl_ppo_2p_ten_minutes.json")
     a, f, w, t = d["args"], d["evaluation"]["final"], d["wall"], d["throughput"]
-    warm = d["warm_start"]
     load = ", ".join(f"{x:.1f}" for x in w["load_average"])
     bc = (
         f"the imitation warm start ({a['warm_start_games']:,} `{a['warm_start_teacher']}` "
-        f"self-play games, {warm.get('bc_decisions', 0):,} decisions, {a['warm_start_epochs']} "
-        f"epochs) {w['warm_start_seconds']:.0f} s, "
-        if a["warm_start_games"]
-        else ""
+        f"self-play games, {d['warm_start']['bc_decisions']:,} decisions, "
+        f"{a['warm_start_epochs']} epochs) {w['warm_start_seconds']:.0f} s, "
     )
-    sampled = f["sampled"]
     return (
         f"| win rate vs `{f['opponent']}` (sampled) | games (seed) | env steps | training wall "
         "time (CPU time) | overall / env alone |\n|---:|---:|---:|---:|---:|\n"
-        f"| {_rate(f)} ({100 * sampled['win_rate']:.1f}%) | "
+        f"| {rate(f)} ({100 * f['sampled']['win_rate']:.1f}%) | "
         f"{f['games']:,} ({f['seed']:,}) | {t['env_steps']:,} | "
         f"{w['training_seconds'] / 60:.1f} min ({w['training_cpu_seconds'] / 60:.1f} min) | "
         f"{t['overall_over_env_only']:.2f} |\n\n"
@@ -246,61 +211,55 @@ def ten_minutes() -> str:
 def cleanrl_warm_start() -> str:
     """The ten-minute preset from scratch and with the imitation warm start, at equal env
     steps (experiments/train/cleanrl_defaults.py --study warm-start)."""
-    doc = json.loads((RESULTS / "cleanrl_defaults" / "warm_start.json").read_text())
-    lines = [
-        f"| setting | win rate vs `builder`, 2,000 duplicate deals, seeds 1-{doc['args']['seeds']} "
-        "| mean | warm start (s, wall) | win share, sampled (script's evaluation) |",
-        "|---|---|---:|---:|---|",
-    ]
+    doc = result("cleanrl_defaults/warm_start.json")
+    rows = []
     for label, res in doc["settings"].items():
         runs, s = res["runs"], res["summary"]
-        rates = ", ".join(_rate(r) for r in runs)
+        rates = ", ".join(rate(r) for r in runs)
         bc = ", ".join(f"{r['warm_start_seconds']:.0f}" for r in runs)
-        lines.append(
+        rows.append(
             f"| {label} | {rates} | {100 * s['final_win_rate_mean']:.1f}% | {bc} | {_wins(runs)} |"
         )
     steps = next(iter(doc["settings"].values()))["runs"][0]["env_steps"]
-    return (
-        "\n".join(lines)
-        + f"\n\n{steps:,} env steps per run (`cleanrl_defaults/warm_start.json`).\n"
+    head = (
+        f"| setting | win rate vs `builder`, 2,000 duplicate deals, seeds 1-{doc['args']['seeds']} "
+        "| mean | warm start (s, wall) | win share, sampled (script's evaluation) |"
     )
-
-
-#: The one network's goal against builder: 1.6 times chance at every count.
-PPO_TARGETS = {(n, "builder"): 1.6 / n for n in (2, 3, 4, 5)}
+    return table(head, "llrrl", rows) + (
+        f"\n{steps:,} env steps per run (`cleanrl_defaults/warm_start.json`).\n"
+    )
 
 
 def ppo_strength() -> str:
     """The shipped network's scorecards (``mamma-mia evaluate ppo``, the games a pairing
     the table says, on the evaluation seed) against its goal: 1.6 times chance against
     builder at every count."""
-    return pairings_table("ppo", PPO_TARGETS)
+    return pairings_table("ppo", {(n, "builder"): ONE_NETWORK_TARGET / n for n in (2, 3, 4, 5)})
 
 
 def vs_search() -> str:
-    """The two legs of ``--preset vs-search-1`` / ``vs-search-2`` (the plain network
-    fine-tuned against the search bot): per leg its start, training opponents, steps,
-    wall time, learning curve against ``search`` and final duplicate-deal evaluation."""
-    lines = [
-        "| leg | starts from | trained against | env steps (env steps/s) | training wall "
-        "time | curve vs `search` (400 deals): first, best, last | final vs `search`, "
-        "argmax (sampled) | file |",
-        "|---|---|---|---:|---:|---|---|---|",
-    ]
+    """The two legs of ``--preset vs-search-1`` / ``vs-search-2``: the plain network
+    fine-tuned against the search bot."""
+    rows = []
     for leg in (1, 2):
         name = f"cleanrl_ppo/cleanrl_ppo_2p_vs_search_{leg}.json"
-        d = json.loads((RESULTS / name).read_text())
+        d = result(name)
         a, f, w, t = d["args"], d["evaluation"]["final"], d["wall"], d["throughput"]
         rates = [c["win_rate"] for c in d["curve"]]
         curve = f"{100 * rates[0]:.1f}%, {100 * max(rates):.1f}%, {100 * rates[-1]:.1f}%"
         rivals = ", ".join(f"`{short_name(o)}`" for o in a["opponent"].split(","))
-        lines.append(
+        rows.append(
             f"| `--preset vs-search-{leg}` | `{Path(a['init_policy']).name}` | {rivals} | "
             f"{t['env_steps']:,} ({t['env_steps_per_s_overall']:,.0f}) | "
             f"{w['training_seconds'] / 60:.1f} min | {curve} | "
-            f"**{_rate(f)}** ({100 * f['sampled']['win_rate']:.1f}%) | `{name}` |"
+            f"**{rate(f)}** ({100 * f['sampled']['win_rate']:.1f}%) | `{name}` |"
         )
-    return "\n".join(lines) + "\n"
+    head = (
+        "| leg | starts from | trained against | env steps (env steps/s) | training wall "
+        "time | curve vs `search` (400 deals): first, best, last | final vs `search`, "
+        "argmax (sampled) | file |"
+    )
+    return table(head, "lllrrlll", rows)
 
 
 def vs_search_strength() -> str:
@@ -311,38 +270,35 @@ def vs_search_strength() -> str:
 
 def expert_iteration() -> str:
     """``experiments/train/expert_iteration.py --preset vs-search`` and its continuation
-    ``vs-search-2``: per round the labelled positions, the network's win rate while being
-    labelled, the labelling and fitting time and the curve point against ``search``;
-    then each run's final duplicate-deal evaluation."""
-    runs = [
-        ("expert_iteration/expert_iteration_2p_vs_search.json", "vs-search"),
-        ("expert_iteration/expert_iteration_2p_vs_search_2.json", "vs-search-2"),
-    ]  # both, or fail
-    docs = [json.loads((RESULTS / name).read_text()) for name, _ in runs]
+    ``vs-search-2``, round by round, then each run's final evaluation."""
+    runs = {
+        "expert_iteration/expert_iteration_2p_vs_search.json": "vs-search",
+        "expert_iteration/expert_iteration_2p_vs_search_2.json": "vs-search-2",
+    }  # both, or fail
+    docs = [result(name) for name in runs]
     a, s = docs[0]["args"], docs[0]["start_curve"]
-    lines = [
-        f"| run | round | labelled positions ({a['games']:,} games) | network's win rate "
-        f"while labelled | labelling + fit (min) | vs `{a['opponent']}` after the round, "
-        f"{a['curve_games']} deals (seed {docs[0]['provenance']['seeds']['curve_seed']:,}) |",
-        "|---|---:|---:|---:|---:|---|",
-        f"| | start (`{Path(a['init_policy']).name}`) | - | - | - | {_rate(s)} |",
-    ]
+    rows = [f"| | start (`{Path(a['init_policy']).name}`) | - | - | - | {rate(s)} |"]
     finals, done = [], 0
-    for (name, preset), d in zip(runs, docs, strict=True):
-        for r in d["rounds"]:
-            lines.append(
-                f"| `--preset {preset}` | {done + r['round']} | {r['positions']:,} | "
-                f"{100 * r['win_rate_while_labelled']:.1f}% | {r['label_seconds'] / 60:.1f} + "
-                f"{r['fit_seconds'] / 60:.1f} | {_rate(r['curve'])} |"
-            )
+    for (name, preset), d in zip(runs.items(), docs, strict=True):
+        rows += [
+            f"| `--preset {preset}` | {done + r['round']} | {r['positions']:,} | "
+            f"{100 * r['win_rate_while_labelled']:.1f}% | {r['label_seconds'] / 60:.1f} + "
+            f"{r['fit_seconds'] / 60:.1f} | {rate(r['curve'])} |"
+            for r in d["rounds"]
+        ]
         done += len(d["rounds"])
         finals.append(
-            f"after round {done} (`--preset {preset}`), **{_rate(d['final'])}**, "
+            f"after round {done} (`--preset {preset}`), **{rate(d['final'])}**, "
             f"{d['wall']['training_seconds'] / 60:.1f} min wall of training (`{name}`)"
         )
     f = docs[0]["final"]
-    return "\n".join(lines) + (
-        f"\n\nThe policy against `{a['opponent']}` on {f['games']:,} duplicate deals (seed "
+    head = (
+        f"| run | round | labelled positions ({a['games']:,} games) | network's win rate "
+        f"while labelled | labelling + fit (min) | vs `{a['opponent']}` after the round, "
+        f"{a['curve_games']} deals (seed {docs[0]['provenance']['seeds']['curve_seed']:,}) |"
+    )
+    return table(head, "lrrrrl", rows) + (
+        f"\nThe policy against `{a['opponent']}` on {f['games']:,} duplicate deals (seed "
         f"{f['seed']:,}, the vs-search presets' final deals): {'; '.join(finals)}. The "
         "training time counts labelling, fitting and the curve.\n"
     )
@@ -354,30 +310,22 @@ def expert_iteration_strength() -> str:
     return pairings_table("expert_iteration", {(2, "search"): 0.5})
 
 
-#: 1.6x chance against ``builder`` in every other seat: the one network's goal per count
-ONE_NETWORK_TARGET = 1.6
-
-
 def all_counts() -> str:
     """The one network for 2-5 players (``--preset all-counts``, the shipped ``ppo``): its
     final evaluation against ``builder`` at each count beside the goal, and where its wall
     time went (the throughput against the env alone)."""
-    d = json.loads((RESULTS / "cleanrl_ppo" / "cleanrl_ppo_all_counts.json").read_text())
+    d = result("cleanrl_ppo/cleanrl_ppo_all_counts.json")
     w, t, finals = d["wall"], d["throughput"], d["evaluation"]["final_by_count"]
-    lines = [
-        "| players | win rate vs `builder` (Wilson 95%) | sampled | goal (1.6 x chance) |",
-        "|---:|---|---:|---:|",
+    rows = [
+        f"| {n} | **{rate(f)}** | {100 * f['sampled']['win_rate']:.1f}% | "
+        f"{100 * ONE_NETWORK_TARGET / int(n):.0f}% |"
+        for n, f in sorted(finals.items())
     ]
-    for key, f in sorted(finals.items()):
-        n = int(key)
-        lines.append(
-            f"| {n} | **{_rate(f)}** | {100 * f['sampled']['win_rate']:.1f}% | "
-            f"{100 * ONE_NETWORK_TARGET / n:.0f}% |"
-        )
     f = next(iter(finals.values()))
     load = ", ".join(f"{x:.1f}" for x in w["load_average"])
-    return "\n".join(lines) + (
-        f"\n\n{f['games']:,} duplicate-deal games per count at seed {f['seed']:,}; "
+    head = "| players | win rate vs `builder` (Wilson 95%) | sampled | goal (1.6 x chance) |"
+    return table(head, "rlrr", rows) + (
+        f"\n{f['games']:,} duplicate-deal games per count at seed {f['seed']:,}; "
         f"{t['env_steps']:,} env steps in {w['training_seconds'] / 60:.1f} min of wall time "
         f"(the warm start {w['warm_start_seconds'] / 60:.1f} min, stopped by "
         f"`{w['stopped_by']}`); {t['env_steps_per_s_overall']:,.0f} env steps/s overall, "

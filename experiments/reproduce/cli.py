@@ -51,31 +51,17 @@ def print_list(mode: str) -> None:
 def parse_args(argv: list[str] | None) -> tuple[argparse.ArgumentParser, argparse.Namespace]:
     ap = argparse.ArgumentParser(prog="python -m experiments reproduce", description=DESCRIPTION)
     m = ap.add_mutually_exclusive_group()
-    m.add_argument(
-        "--quick",
-        action="store_const",
-        dest="mode",
-        const="quick",
-        help="small versions of every experiment (minutes)",
-    )
-    m.add_argument(
-        "--full", action="store_const", dest="mode", const="full", help="the published results"
-    )
-    ap.add_argument(
-        "--train",
-        action="store_true",
-        help="also the training runs: PPO (hours) and the champion's tuning (--full)",
-    )
-    ap.add_argument(
-        "--check",
-        action="store_true",
-        help="compare with the committed results; exit 1 on a mismatch",
-    )
-    ap.add_argument(
-        "--export",
-        action="store_true",
-        help="write into experiments/results/ (quick: results/quick/)",
-    )
+    for mode, text in (
+        ("quick", "small versions of every experiment (minutes)"),
+        ("full", "the published results"),
+    ):
+        m.add_argument(f"--{mode}", action="store_const", dest="mode", const=mode, help=text)
+    for flag, text in (
+        ("--train", "also the training runs: PPO (hours) and the champion's tuning (--full)"),
+        ("--check", "compare with the committed results; exit 1 on a mismatch"),
+        ("--export", "write into experiments/results/ (quick: results/quick/)"),
+    ):
+        ap.add_argument(flag, action="store_true", help=text)
     ap.add_argument("--only", help="comma-separated experiment names (see --list)")
     ap.add_argument("--list", action="store_true", help="list the experiments and exit")
     ap.add_argument("--out", type=Path, help="run directory (default runs/reproduce/<mode>)")
@@ -137,13 +123,9 @@ def report(
     print()
     print(f"{'experiment':20s} {'wall s':>8s}  {'result':8s} files (in {out})")
     for o in outcomes:
-        status = (
-            "FAILED"
-            if o.returncode
-            else "skipped"
-            if o.skipped
-            else ("differs" if o.problems else ("matches" if args.check else "ok"))
-        )
+        status = "FAILED" if o.returncode else "skipped" if o.skipped else "differs"
+        if not (o.returncode or o.skipped or o.problems):
+            status = "matches" if args.check else "ok"
         where = o.exp.name if o.exp.train else o.exp.folder  # the folder in the run directory
         files = f"({o.skipped})" if o.skipped else f"{where}/: " + ", ".join(o.files)
         print(f"{o.exp.name:20s} {o.seconds:8.1f}  {status:8s} {files}")

@@ -1,11 +1,7 @@
-"""The comparator of ``--check``: regenerated files against the committed ones.
-
-Deterministic files must match exactly once the fields that record *how* a result was
-made are set aside (:data:`IGNORED_KEYS`: provenance, wall times, worker counts, command
-lines); timing files are compared by ratios (:mod:`.ratios`) within a factor
-:data:`TIMING_TOLERANCE`. :func:`result_files` lists every committed file with what
-makes it and how it is compared.
-"""
+"""The comparator of ``--check``: deterministic files must match exactly once the fields
+that record *how* a result was made are set aside (:data:`IGNORED_KEYS`), timing files
+by ratios (:mod:`.ratios`) within a factor :data:`TIMING_TOLERANCE`; :func:`result_files`
+lists every committed file with what makes it and how it is compared."""
 
 from __future__ import annotations
 
@@ -151,19 +147,11 @@ def result_files(mode: str = "full") -> dict[str, tuple[str, str, str]]:
         if cmd is None:
             continue
         shown = "python " + " ".join(shlex.quote(c) if " " in c else c for c in cmd)
-        det, tim = set(e.deterministic(mode)), set(e.timing(mode))
-        names = e.results(mode)
+        kinds = dict.fromkeys(e.timing(mode), "timing")  # a file in both is compared exactly
+        kinds |= dict.fromkeys(e.deterministic(mode), "deterministic")
         raw = e.deterministic(mode) + e.timing(mode) + e.other(mode)
-        for f, r in zip(names, raw, strict=True):
-            kind = (
-                "training"
-                if e.train
-                else "deterministic"
-                if r in det
-                else "timing"
-                if r in tim
-                else "made"
-            )
+        for f, r in zip(e.results(mode), raw, strict=True):
+            kind = "training" if e.train else kinds.get(r, "made")
             out[f] = (e.name, kind, shown)
     if mode == "full":
         for rec in RECORDS:

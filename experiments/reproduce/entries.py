@@ -17,13 +17,8 @@ ROOT = Path(__file__).resolve().parents[2]
 RESULTS = ROOT / "experiments" / "results"
 QUICK_RESULTS = RESULTS / "quick"
 
-#: Committed timings measured before result files recorded their provenance (commit
-#: 72824dd; each file still names its machine, Python, numpy and numba). They
-#: stay because they were measured on an otherwise idle machine and docs/PERFORMANCE.md
-#: quotes them, while a re-run on the shared development machine would replace them with
-#: slower numbers; ``--check`` compares their ratios. Re-measure on a quiet machine with
-#: ``reproduce --full --only benchmark,profile --export`` (which also writes the
-#: ``benchmark.csv.meta.json`` provenance sidecar they lack).
+#: Committed timings measured on an idle machine before result files recorded their
+#: provenance, so without a sidecar (why they stay: docs/REPRODUCE.md).
 PRE_PROVENANCE = frozenset(
     {
         "benchmark/benchmark.csv",
@@ -60,7 +55,6 @@ class Experiment:
     train: bool = False
     #: a script whose ``--out`` names a file (``mamma-mia evaluate``): this name in DIR
     out_file: str | None = None
-    description: str = ""
     requires: tuple[str, ...] = field(default=())
 
     def command(self, mode: str) -> list[str] | None:

@@ -1,10 +1,6 @@
-"""Timing ratios that do not depend on the machine's absolute speed.
-
-``--check --full`` compares a regenerated timing file with the committed one through
-these: each function maps a parsed file to named ratios (B=4096 vs B=1 speedup, our
-AEC env vs connect_four, the profile's shares, ...), and each ratio must lie within a
-factor ``TIMING_TOLERANCE`` of the committed one.
-"""
+"""Timing ratios that do not depend on the machine's absolute speed: each function maps
+a parsed timing file to named ratios, which ``--check --full`` compares with the committed
+file's (within ``TIMING_TOLERANCE``)."""
 
 from __future__ import annotations
 

@@ -1,16 +1,11 @@
 """The registry of the reproduction: every experiment (:data:`EXPERIMENTS`), the script
-and arguments that make its files, and which of them ``--check`` compares and how.
-
-An :class:`Experiment` names the files it makes by kind: ``deterministic`` (compared
-exactly), ``timing`` (compared by machine-independent ratios, :mod:`.ratios`) and
-``other`` (made, not compared). Committed files that are not re-run are kept as
-:class:`Record` entries (:mod:`.records`). To add an experiment, append an
-:class:`Experiment` to :data:`EXPERIMENTS`.
-"""
+and arguments that make its files, and which of them ``--check`` compares and how
+(:class:`~.entries.Experiment`); to add one, append it (docs/REPRODUCE.md)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from experiments.reproduce.entries import Experiment
@@ -35,6 +30,39 @@ def _files(*names: str) -> Callable[[str], list[str]]:
     return lambda mode: list(names)
 
 
+def _timed(
+    module: str,
+    quick: list[str] | None,
+    ratios: Callable[[str, Path], dict[str, float]],
+    name: str | None = None,
+    folder: str | None = None,
+) -> Experiment:
+    """A benchmark (``experiments.benchmark.<module>``) whose one timing file,
+    ``<module>.json`` in its folder (``module`` unless given), ``--check`` compares by
+    ``ratios``; ``quick``: its arguments in quick mode (None: not run in quick mode)."""
+    return Experiment(
+        name=name or module,
+        script=f"-m experiments.benchmark.{module}",
+        folder=folder or module,
+        args=_full() if quick is None else lambda mode: quick if mode == "quick" else [],
+        timing=_files(f"{module}.json"),
+        ratios=ratios,
+    )
+
+
+def _library(library: str, module: str, *flags: str) -> Experiment:
+    """A library's training run, 2 players (full mode only; needs ``module``, its extra):
+    its throughput in ``2p.json``, ``.csv`` and ``.png``, not compared."""
+    return Experiment(
+        name=f"{library}_2p",
+        script=f"-m experiments.train.train_{library}",
+        folder=library,
+        args=_full(*flags, "--name", "2p"),
+        other=_files("2p.json", "2p.csv", "2p.png"),
+        requires=(module,),
+    )
+
+
 def _learner_speed(batch: int) -> Experiment:
     stem = f"2p_b{batch}"
     return Experiment(
@@ -45,18 +73,11 @@ def _learner_speed(batch: int) -> Experiment:
         timing=_files(f"{stem}.json"),
         ratios=learner_env_speed_ratios,
         other=_files(f"{stem}.png"),
-        description=f"learner-seat envs' steps/s at B={batch} vs a SyncVectorEnv of gym envs",
     )
 
 
 def _tournament(
-    name: str,
-    folder: str,
-    stem: str,
-    flags: list[str],
-    description: str,
-    plot: bool = False,
-    **kw: Any,
+    name: str, folder: str, stem: str, flags: list[str], plot: bool = False, **kw: Any
 ) -> Experiment:
     """A ``mamma-mia tournament`` run (full mode only) that writes ``<folder>/<stem>``
     .json / .csv, compared exactly, and its sidecar (and, with ``plot``, its picture)."""
@@ -68,7 +89,6 @@ def _tournament(
         args=_full(*flags, *tail),
         deterministic=_files(f"{stem}.json", f"{stem}.csv"),
         other=_files(f"{stem}.csv.meta.json", *([f"{stem}.png"] if plot else [])),
-        description=description,
         **kw,
     )
 
@@ -84,7 +104,6 @@ def _backend_tournament(backend: str) -> Experiment:
         "backend_tournament",
         f"{backend}_4p",
         flags,
-        f"a 4-player tournament on the {backend} backend (the Ray comparison)",
         requires=("ray",) if backend == "ray" else (),
     )
 
@@ -108,28 +127,22 @@ def _lb_files(mode: str) -> list[str]:
 def _ppo_seed7(n: int) -> Experiment:
     agents = ",".join(["ppo"] + ["builder"] * (n - 1))
     flags = ["--players", str(n), "--games", "2000", "--seed", "7", "--agents", agents]
-    return _tournament(
-        f"ppo_{n}p_seed7",
-        "vs_builder_seed7",
-        f"ppo_{n}p",
-        flags,
-        f"the shipped ppo against builder at {n} players on 2,000 other deals (seed 7)",
-    )
+    return _tournament(f"ppo_{n}p_seed7", "vs_builder_seed7", f"ppo_{n}p", flags)
+
+
+#: the evaluation ladder's rungs below the champion
+_RUNGS = "random,builder,search"
 
 
 def _scorecard(
-    agent: str,
-    n: int | str,
-    ladder: str,
-    stem: str | None = None,
-    description: str | None = None,
-    games: int = 2000,
+    agent: str, n: int | str, ladder: str, games: int = 2000, named: str | None = None
 ) -> Experiment:
     """A ``mamma-mia evaluate`` scorecard (full mode only) of ``agent`` (a bundled name or
     a committed policy file) at ``n`` players (a count, or counts as ``"2,4"``) against
     the rungs ``ladder``: ``games`` games per pairing on the evaluation seed, written to
-    ``scorecards/<stem>.json``."""
-    stem = stem or f"{agent}_{n}p_{ladder.replace(',', '_')}"
+    ``scorecards/<named>_<n>p_<rungs>.json`` (``named``: the agent unless given; counts
+    ``2,4``: ``2p_4p``)."""
+    stem = f"{named or agent}_{str(n).replace(',', 'p_')}p_{ladder.replace(',', '_')}"
     evaluate = [agent, "--players", str(n), "--ladder", ladder, "--games", str(games)]
     return Experiment(
         name=f"scorecard_{stem}",
@@ -138,13 +151,12 @@ def _scorecard(
         args=_full(*evaluate, "--no-progress"),
         deterministic=_files(f"{stem}.json"),
         out_file=f"{stem}.json",
-        description=description
-        or f"the {agent}'s scorecard, {n} players, against {ladder} ({games:,} games each)",
     )
 
 
-def _champion(n: int, grid: str, priors: str = "none,ppo") -> Experiment:
-    tune = ["--players", str(n), "--grid", grid, "--priors", priors, "--max-ms", "30"]
+def _champion(n: int, grid: str) -> Experiment:
+    """The champion's tuning at ``n`` players over ``grid``, with ``--priors ppo``."""
+    tune = ["--players", str(n), "--grid", grid, "--priors", "ppo", "--max-ms", "30"]
     return Experiment(
         name=f"champion_{n}p_train",
         script="-m experiments.train.tune_champion",
@@ -153,21 +165,12 @@ def _champion(n: int, grid: str, priors: str = "none,ppo") -> Experiment:
         deterministic=_files("tuning.json"),
         other=_files("tuning.png"),
         train=True,
-        description=f"the champion's tuning against search, {n} players (under an hour)",
     )
 
 
 EXPERIMENTS: list[Experiment] = [
     # before the leaderboard, whose LEADERBOARD.md shows the speed.json beside it
-    Experiment(
-        name="speed",
-        script="-m experiments.benchmark.speed",
-        folder="leaderboard",  # the leaderboard's page shows it
-        args=lambda mode: ["--games", "300", "--workers", "1"] if mode == "quick" else [],
-        timing=_files("speed.json"),
-        ratios=speed_ratios,
-        description="10,000 four-player games between the heuristic bots, timed",
-    ),
+    _timed("speed", ["--games", "300", "--workers", "1"], speed_ratios, folder="leaderboard"),
     Experiment(
         name="leaderboard",
         script="-m experiments.evaluate.leaderboard",
@@ -182,7 +185,6 @@ EXPERIMENTS: list[Experiment] = [
             ["LEADERBOARD.md"]
             + [f"{n}p.{x}" for n in _lb_counts(mode) for x in ("png", "csv.meta.json")]
         ),
-        description="duplicate-deal tournament of all bundled agents, 2-5 players",
     ),
     Experiment(
         name="benchmark",
@@ -196,47 +198,15 @@ EXPERIMENTS: list[Experiment] = [
             + ([] if mode == "quick" else ["benchmark.png"])
         ),
         requires=("pygame",),  # PettingZoo's classic envs import it
-        description="turns/s of the AEC and vector envs vs PettingZoo classics",
     ),
-    Experiment(
-        name="profile",
-        script="-m experiments.benchmark.profile_vector",
-        folder="profile_vector",
-        args=lambda mode: ["--batch", "256", "--seconds", "0.3"] if mode == "quick" else [],
-        timing=_files("profile_vector.json"),
-        ratios=profile_ratios,
-        description="where a vector-env step spends its time",
-    ),
-    Experiment(
-        name="layout_speed",
-        script="-m experiments.benchmark.layout_speed",
-        folder="layout_speed",
-        args=_full(),
-        timing=_files("layout_speed.json"),
-        ratios=layout_speed_ratios,
-        description="the fixed observation layout vs recall: bytes, turns/s, write bound",
-    ),
+    _timed("profile_vector", ["--batch", "256", "--seconds", "0.3"], profile_ratios, "profile"),
+    _timed("layout_speed", None, layout_speed_ratios),
     *(_ppo_seed7(n) for n in (2, 3, 4, 5)),
-    _tournament(
-        "demo",
-        "demo_tournament",
-        "demo",
-        DEMO,
-        "the README's demo tournament (six agents, four seats)",
-        plot=True,
-    ),
-    Experiment(
-        name="bot_speed",
-        script="-m experiments.benchmark.bot_speed",
-        folder="bot_speed",
-        args=lambda mode: (
-            ["--batch", "256", "--steps", "3", "--rounds", "1", "--games", "100"]
-            if mode == "quick"
-            else []
-        ),
-        timing=_files("bot_speed.json"),
-        ratios=bot_speed_ratios,
-        description="compiled bots: vector env turns/s, 10,000 games in one compiled loop",
+    _tournament("demo", "demo_tournament", "demo", DEMO, plot=True),
+    _timed(
+        "bot_speed",
+        ["--batch", "256", "--steps", "3", "--rounds", "1", "--games", "100"],
+        bot_speed_ratios,
     ),
     Experiment(
         name="search_strength_2p",
@@ -256,7 +226,6 @@ EXPERIMENTS: list[Experiment] = [
         ],
         deterministic=_files("2p.json"),
         other=_files("2p.png"),
-        description="search bot win rates by budget, 2 players, vs builder and ppo",
     ),
     Experiment(
         name="search_strength_4p",
@@ -268,7 +237,6 @@ EXPERIMENTS: list[Experiment] = [
         ),
         deterministic=_files("4p.json"),
         other=_files("4p.png"),
-        description="search bot win rates by budget, 4 players, vs 3 x builder and 3 x ppo",
     ),
     Experiment(
         name="openspiel_ismcts",
@@ -277,48 +245,24 @@ EXPERIMENTS: list[Experiment] = [
         args=_full("--deals", "6", "--simulations", "20"),
         deterministic=_files("openspiel_ismcts.json"),
         requires=("open_spiel",),
-        description="OpenSpiel's ISMCTS bot vs builder, 2 players (needs the openspiel extra)",
     ),
     _learner_speed(64),
     _learner_speed(256),
-    Experiment(
-        name="rllib_2p",
-        script="-m experiments.train.train_rllib",
-        folder="rllib",
-        args=_full("--players", "2", "--batch", "4000", "--iterations", "5", "--name", "2p"),
-        other=_files("2p.json", "2p.csv", "2p.png"),
-        requires=("ray",),
-        description="RLlib PPO, 2 players, 5 iterations: env steps/s (needs the rllib extra)",
+    _library("rllib", "ray", "--players", "2", "--batch", "4000", "--iterations", "5"),
+    _library(
+        "tianshou",
+        "tianshou",
+        *["--players", "2", "--steps", "2000", "--updates", "50", "--iterations", "10"],
     ),
-    Experiment(
-        name="tianshou_2p",
-        script="-m experiments.train.train_tianshou",
-        folder="tianshou",
-        args=_full(
-            *["--players", "2", "--steps", "2000", "--updates", "50", "--iterations", "10"],
-            *["--name", "2p"],
-        ),
-        other=_files("2p.json", "2p.csv", "2p.png"),
-        requires=("tianshou",),
-        description="Tianshou DQN, 2 players, 10 iterations: env steps/s (tianshou extra)",
-    ),
-    Experiment(
-        name="torchrl_2p",
-        script="-m experiments.train.train_torchrl",
-        folder="torchrl",
-        args=_full("--name", "2p"),
-        other=_files("2p.json", "2p.csv", "2p.png"),
-        requires=("torchrl",),
-        description="TorchRL PPO, 2 players vs random: win rate, env steps/s (torchrl extra)",
-    ),
+    _library("torchrl", "torchrl"),
     *(_backend_tournament(b) for b in ("local", "ray")),
     # tuned with the SB3 network that was ppo then, bundled since as its prior file
     # the one network as the prior; at 2 and 4 players the budgets that won with the
     # per-count networks before it
-    _champion(2, "96x3", "ppo"),
-    _champion(3, "32x6,48x4", "ppo"),
-    _champion(4, "48x4", "ppo"),
-    _champion(5, "24x6,32x4", "ppo"),
+    _champion(2, "96x3"),
+    _champion(3, "32x6,48x4"),
+    _champion(4, "48x4"),
+    _champion(5, "24x6,32x4"),
     Experiment(
         name="cluster_scaling",
         script="-m experiments.benchmark.cluster_scaling",
@@ -327,49 +271,18 @@ EXPERIMENTS: list[Experiment] = [
         out_file="cluster_scaling.json",
         other=_files("cluster_scaling.json"),
         requires=("ray",),
-        description="the fan-out on Ray's multi-node test cluster (1-3 nodes of one CPU) "
-        "against the local pool: games/s, labelled positions/s, overhead per item",
     ),
-    Experiment(
-        name="decision_speed",
-        script="-m experiments.benchmark.decision_speed",
-        folder="decision_speed",
-        args=_full(),
-        timing=_files("decision_speed.json"),
-        ratios=decision_speed_ratios,
-        description="ms per decision on one core: search and the champion, 2 and 4 players",
-    ),
-    _scorecard(
-        "search",
-        "2,4",
-        "random,builder",
-        "search_2p_4p_random_builder",
-        "the search rung's anchors (ANCHORS): search against random and builder, 2 and 4 "
-        "players (600 games each)",
-        games=600,
-    ),
+    _timed("decision_speed", None, decision_speed_ratios),
+    _scorecard("search", "2,4", "random,builder", games=600),  # the search rung's ANCHORS
     *(_scorecard("champion", n, "search", games=500) for n in (2, 3, 4, 5)),
     *(_scorecard("champion", n, "builder", games=500) for n in (2, 4)),
-    *(_scorecard("ppo", n, "random,builder,search", games=1000) for n in (2, 3, 4, 5)),
-    _scorecard(
-        "experiments/results/cleanrl_ppo/cleanrl_ppo_2p_ten_minutes.npz",
-        2,
-        "search",
-        "ten_minutes_2p_search",
-        "the ten-minute policy's scorecard against search, 2 players",
-    ),
-    _scorecard(
-        "experiments/results/cleanrl_ppo/cleanrl_ppo_2p_vs_search_2.npz",
-        2,
-        "random,builder,search",
-        "vs_search_2p_random_builder_search",
-        "the vs-search fine-tuned policy's scorecard, 2 players",
-    ),
-    _scorecard(
-        "experiments/results/expert_iteration/expert_iteration_2p_vs_search.npz",
-        2,
-        "random,builder,search",
-        "expert_iteration_2p_random_builder_search",
-        "the expert-iteration policy's scorecard, 2 players",
+    *(_scorecard("ppo", n, _RUNGS, games=1000) for n in (2, 3, 4, 5)),
+    *(  # the trained policy files
+        _scorecard(f"experiments/results/{policy}.npz", 2, ladder, named=named)
+        for named, policy, ladder in (
+            ("ten_minutes", "cleanrl_ppo/cleanrl_ppo_2p_ten_minutes", "search"),
+            ("vs_search", "cleanrl_ppo/cleanrl_ppo_2p_vs_search_2", _RUNGS),
+            ("expert_iteration", "expert_iteration/expert_iteration_2p_vs_search", _RUNGS),
+        )
     ),
 ]

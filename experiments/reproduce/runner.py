@@ -4,6 +4,7 @@ its output logged to ``runs/reproduce/logs/<experiment>.log``.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import shlex
 import subprocess
@@ -23,7 +24,6 @@ def _load() -> float:
         return 0.0
 
 
-# -- the runner --------------------------------------------------------------------------------
 @dataclass
 class Outcome:
     exp: Experiment
@@ -34,30 +34,17 @@ class Outcome:
     skipped: str = ""
 
 
-def missing_requirements(exp: Experiment) -> list[str]:
-    """The optional modules ``exp`` needs that are not installed."""
-    import importlib.util
-
-    return [m for m in exp.requires if importlib.util.find_spec(m) is None]
-
-
 def run_one(exp: Experiment, mode: str, out: Path, extra: list[str]) -> Outcome:
     args = exp.args(mode)
     assert args is not None
     files = exp.deterministic(mode) + exp.timing(mode) + exp.other(mode)
-    missing = missing_requirements(exp)
+    missing = [m for m in exp.requires if importlib.util.find_spec(m) is None]
     if missing:
         return Outcome(exp, 0.0, files, 0, [], skipped=f"needs {', '.join(missing)}")
     out.mkdir(parents=True, exist_ok=True)
     shown = out.relative_to(ROOT) if out.is_relative_to(ROOT) else out  # cwd is ROOT
-    cmd = [
-        sys.executable,
-        *shlex.split(exp.script),
-        *args,
-        *extra,
-        "--out",
-        str(exp.out_path(shown)),
-    ]
+    cmd = [sys.executable, *shlex.split(exp.script), *args, *extra]
+    cmd += ["--out", str(exp.out_path(shown))]
     env = {  # the scripts run as modules of this checkout
         **os.environ,
         "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
