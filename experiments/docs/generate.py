@@ -236,7 +236,7 @@ def render(text: str) -> str:
     def fill(m: re.Match) -> str:
         name = m.group(2)
         if name not in BLOCKS:
-            raise KeyError(f"unknown results block {name!r}; known: {', '.join(BLOCKS)}")
+            raise ValueError(f"unknown results block {name!r}; known: {', '.join(BLOCKS)}")
         return m.group(1) + BLOCKS[name]() + m.group(4)
 
     return MARK.sub(fill, text)
@@ -251,7 +251,10 @@ def main(argv: list[str] | None = None) -> int:
     stale = []
     for path in DOCS:
         text = path.read_text()
-        new = render(text)
+        try:
+            new = render(text)
+        except (OSError, ValueError, KeyError) as exc:  # a block, or a result file it reads
+            ap.exit(2, f"{ap.prog}: error: {path.relative_to(ROOT)}: {exc}\n")
         if new != text:
             stale.append(path.relative_to(ROOT))
             if not args.check:

@@ -127,6 +127,30 @@ def test_docs_blocks_match_the_result_files():
         assert docs.render(text) == text, f"{path}: run `python -m experiments docs`"
 
 
+def test_a_doc_with_an_unknown_block_or_a_missing_result_is_one_line(tmp_path, monkeypatch, capsys):
+    from experiments.docs import generate as docs
+
+    doc = tmp_path / "PAGE.md"
+    monkeypatch.setattr(docs, "DOCS", [doc])
+    monkeypatch.setattr(docs, "ROOT", tmp_path)
+    doc.write_text("<!-- results:no_such_block -->\nold\n<!-- /results -->\n")
+    with pytest.raises(SystemExit) as ended:
+        docs.main(["--check"])
+    assert ended.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("python -m experiments docs: error: PAGE.md: unknown results block")
+    assert "'no_such_block'" in err and len(err.splitlines()) == 1
+    from experiments.docs import markdown
+
+    monkeypatch.setattr(markdown, "RESULTS", tmp_path / "results")  # no result file there
+    doc.write_text("<!-- results:leaderboard -->\nold\n<!-- /results -->\n")
+    with pytest.raises(SystemExit) as ended:
+        docs.main(["--check"])
+    assert ended.value.code == 2
+    err = capsys.readouterr().err
+    assert "PAGE.md: " in err and "No such file" in err and len(err.splitlines()) == 1
+
+
 def test_numbers_quoted_in_the_docs_match_the_result_files():
     """Numbers outside the generated blocks, each against its result file."""
     results = ROOT / "experiments" / "results"
