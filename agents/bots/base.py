@@ -59,8 +59,10 @@ class Agent:
 
     #: Short name used in tables and on the command line.
     name: str = "agent"
-    #: The observation the agent reads: "recall" or "top_card".
-    observation_mode: str = "recall"
+    #: The observation the agent reads: "fixed" (perfect memory in one size for 2-5
+    #: players), "recall" (the same information, float32, sized by the player count) or
+    #: "top_card" (no memory).
+    observation_mode: str = "fixed"
     #: A search bot: it reads the game state (``act_states``), never observations.
     needs_state: bool = False
     #: Whether ``act_batch`` checks the observations' values before ``decide`` (False
@@ -207,10 +209,6 @@ class GameInfo:
     n_turn_actions: int
     n_actions: int
     need: np.ndarray  # (5 personal, 5 simple types, 5 kinds)
-
-    @property
-    def recall(self) -> bool:
-        return self.observation_mode == "recall"
 
 
 @lru_cache(maxsize=64)

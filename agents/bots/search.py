@@ -44,6 +44,7 @@ from mamma_mia_agents.compiled.playout import CompiledBots, kernel_bot, play_out
 from mamma_mia_agents.compiled.tables import layout_vector, params_vector
 from mamma_mia_env.game.config import Config
 from mamma_mia_env.game.engine import Engine
+from mamma_mia_env.game.observe import remembers
 from mamma_mia_env.game.outcome import delivered_and_cards, win_shares
 from mamma_mia_env.game.record import OVER, REVEAL
 from mamma_mia_env.game.sampling import sample_worlds
@@ -111,18 +112,18 @@ class SearchAgent(Agent):
     # -- one decision -------------------------------------------------------------------------
     def _tables(self, config: Config) -> tuple:
         if config not in self._cache:
-            eng = Engine(config.replace(observation_mode="recall"))
+            eng = Engine(config.replace(observation_mode="fixed"))
             rollout = kernel_bot(self.rollout_agent)
             bots = CompiledBots([rollout], config.num_players, config.double_ingredients)
             builder = BuilderAgent.params
             # the prior reads its own observation (the shipped ppo: the fixed layout)
-            mode = self.prior.observation_mode if self.prior is not None else "recall"
+            mode = self.prior.observation_mode if self.prior is not None else "fixed"
             self._cache[config] = (
                 eng,
                 bots,
-                layout_vector(config.num_players, "recall", config.double_ingredients),
+                layout_vector(config.num_players, "fixed", config.double_ingredients),
                 params_vector(builder),
-                eng if mode == "recall" else Engine(config.replace(observation_mode=mode)),
+                eng if mode == "fixed" else Engine(config.replace(observation_mode=mode)),
             )
         return self._cache[config]
 
@@ -137,9 +138,9 @@ class SearchAgent(Agent):
         if state.data["phase"][0] == REVEAL or len(legal) <= 1:
             return legal
         seat = int(state.data["seat"][0])
-        ob = eng.observe(state)[0]
+        ob = eng.observe(state)[0]  # uint8: the kernel computes on float32, as the bots do
         scores = np.full(mask.shape[0], -np.inf, np.float32)
-        turn_scores_one(ob, mask, seat, lay, eng.play.astype(np.int64),
+        turn_scores_one(ob.astype(np.float32), mask, seat, lay, eng.play.astype(np.int64),
                         eng.need.astype(np.int64), prm, scores)  # fmt: skip
         order = np.argsort(-scores[legal], kind="stable")
         cands = legal[order[: self.candidates]]
@@ -244,15 +245,15 @@ def _prior_agent(prior: object) -> Agent | None:
 
 
 def _rollout_agent(rollout: object) -> Agent:
-    """The rollout policy: a compiled bot that reads the recall observation (a bundled
-    name, an import path or an agent)."""
-    wrong = f"rollout must be a compiled recall bot (e.g. builder), got {rollout!r}"
+    """The rollout policy: a compiled bot with perfect memory (a bundled name, an import
+    path or an agent); the rollouts observe the ``fixed`` layout."""
+    wrong = f"rollout must be a compiled bot with memory (e.g. builder), got {rollout!r}"
     try:
         agent = resolve_agent(rollout, COMPILED_BOTS)
     except AgentLoadError:
         if isinstance(rollout, str) and ":" not in rollout:
             raise ValueError(f"{wrong}; one of {', '.join(COMPILED_BOTS)}") from None
         raise
-    if kernel_bot(agent) is None or agent.observation_mode != "recall":
+    if kernel_bot(agent) is None or not remembers(agent.observation_mode):
         raise ValueError(wrong)
     return agent

@@ -26,7 +26,7 @@ from mamma_mia_env.game.actions import n_turn_actions
 from mamma_mia_env.game.cards import N_REVEAL_ACTIONS
 from mamma_mia_env.game.engine import Engine
 from mamma_mia_env.game.kernels import random_pick
-from mamma_mia_env.game.observe import observation_size, observe_game
+from mamma_mia_env.game.observe import FIXED, MODE_CODES, TOP_CARD, observation_size, observe_game
 from mamma_mia_env.game.record import OVER
 from mamma_mia_env.game.rng import GAMMA, splitmix_output
 from mamma_mia_env.game.rules import legal_mask_game, step_game
@@ -57,7 +57,7 @@ def _make_play(parallel: bool):
 
         ``bot_of_seat[g, s]``: the bot id of seat s in game g (a row of ``prms`` and
         ``modes``) or ``RANDOM_BOT``; ``lays[m]`` / ``obs_dims[m]``:
-        the layout and size of observation mode m (0 recall, 1 top_card). ``rstates[g]``:
+        the layout and size of observation mode code m (``observe.MODE_CODES``). ``rstates[g]``:
         game g's SplitMix64 state for the random policy. ``steps_taken[g]``: actions
         taken (a game resumes from its count).
         """
@@ -67,8 +67,7 @@ def _make_play(parallel: bool):
         for c in loop(chunks):
             ws, wd, wi = workspace()
             mk = np.empty(n_actions, np.int8)
-            ob0 = np.empty(obs_dims[0], np.float32)
-            ob1 = np.empty(obs_dims[1], np.float32)
+            ob_all = np.empty(obs_dims.max(), np.float32)
             dl = np.zeros(8, np.int32)
             for g in range(c * g_total // chunks, (c + 1) * g_total // chunks):
                 r = data[g]
@@ -81,7 +80,7 @@ def _make_play(parallel: bool):
                         a = random_pick(mk, splitmix_uniform(rstates, g))
                     else:
                         m = modes[bot]
-                        ob = ob0 if m == 0 else ob1
+                        ob = ob_all[: obs_dims[m]]
                         observe_game(r, seat, n, m, ob)
                         a = decide_one(ob, mk, seat, lays[m], play, need, prms[bot], ws, wd, wi)
                     step_game(r, a, params, play, need, dl)
@@ -138,17 +137,15 @@ class CompiledBots:
                 continue
             self.ids[i] = len(prms)
             prms.append(bot.prm)
-            modes.append(0 if bot.recall else 1)
+            modes.append(FIXED if bot.remembers else TOP_CARD)
         if not prms:  # keep the arrays two-dimensional for the kernel
-            prms, modes = [np.zeros(N_PRM)], [0]
+            prms, modes = [np.zeros(N_PRM)], [FIXED]
         self.prms = np.array(prms, np.float64)
         self.modes = np.array(modes, np.int64)
-        self.lays = np.stack(
-            [layout_vector(num_players, m, doubles) for m in ("recall", "top_card")]
-        )
-        self.obs_dims = np.array(
-            [observation_size(num_players, m) for m in ("recall", "top_card")], np.int64
-        )
+        # by the observer's mode code (``observe.MODE_CODES``)
+        names = sorted(MODE_CODES, key=MODE_CODES.__getitem__)
+        self.lays = np.stack([layout_vector(num_players, m, doubles) for m in names])
+        self.obs_dims = np.array([observation_size(num_players, m) for m in names], np.int64)
 
 
 def play_out(

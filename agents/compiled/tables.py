@@ -145,13 +145,13 @@ def layout_vector(num_players: int, mode: str, doubles: bool) -> np.ndarray:
 class KernelBot:
     """One bot as the compiled game loop (``playout.play_out``) plays it.
 
-    ``prm``: the weights (``params_vector``), ``recall``: it reads the ``recall``
+    ``prm``: the weights (``params_vector``), ``remembers``: it reads the ``fixed``
     observation (else ``top_card``). ``prm is None`` is the uniform random policy
     (``RANDOM_POLICY``).
     """
 
     prm: np.ndarray | None = None
-    recall: bool = True
+    remembers: bool = True
 
     @property
     def is_random(self) -> bool:
@@ -164,4 +164,4 @@ RANDOM_POLICY = KernelBot()
 
 def heuristic_bot(params: Params, observation_mode: str) -> KernelBot:
     """The ``KernelBot`` of a heuristic bot with ``params``."""
-    return KernelBot(params_vector(params), observation_mode == "recall")
+    return KernelBot(params_vector(params), remembers(observation_mode))

@@ -69,7 +69,7 @@ def load_agents(specs: Sequence[object]) -> list[Any]:
             raise
         except (Exception, SystemExit) as exc:
             raise AgentError(f"agent {spec!r} failed to load: it {failure(exc)}") from exc
-        mode = getattr(agent, "observation_mode", "recall")
+        mode = getattr(agent, "observation_mode", "fixed")
         if mode not in OBSERVATION_MODES:
             raise AgentError(
                 f"agent {agent_name(agent)!r} asks for observation_mode {mode!r}; "

@@ -228,7 +228,7 @@ def test_heuristics_need_seats_and_their_observation_mode(name: str) -> None:
     bot = load_agent(name)
     with pytest.raises(ValueError, match="seats"):
         bot.act_batch(obs[bot.observation_mode], masks, np.random.default_rng(0))
-    others = ["top_card"] if bot.observation_mode == "recall" else ["recall", "fixed"]
+    others = ["top_card"] if bot.observation_mode == "fixed" else ["recall", "fixed"]
     for other in others:
         with pytest.raises(ValueError, match=f"observations, got '{other}'"):
             bot.act_batch(obs[other], masks, np.random.default_rng(0), seats)
@@ -242,7 +242,7 @@ def test_recall_bots_decide_the_same_on_the_fixed_layout(n: int, doubles: bool) 
     assert obs["fixed"].dtype == np.uint8 and len(obs["fixed"]) > 300
     for name in HEURISTICS:
         bot = load_agent(name)
-        if bot.observation_mode != "recall":
+        if bot.observation_mode != "fixed":
             continue
         rng = np.random.default_rng(0)
         recall = bot.act_batch(obs["recall"], masks, rng, seats)
@@ -337,7 +337,7 @@ def _reveal(desc: dict):
         masks,
         {
             m: _observe_as(Engine(cfg.replace(observation_mode=m)), state)
-            for m in ("recall", "top_card")
+            for m in OBSERVATION_MODES
         },
     )
 

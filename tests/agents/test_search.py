@@ -175,7 +175,7 @@ def test_bad_arguments_and_bare_observations() -> None:
             SearchAgent(**kwargs)
     with pytest.raises(ValueError, match="margin must be a finite number, got nan"):
         SearchAgent(margin=float("nan"))
-    with pytest.raises(ValueError, match="rollout must be a compiled recall bot"):
+    with pytest.raises(ValueError, match="rollout must be a compiled bot with memory"):
         SearchAgent(rollout="forgetful")
     with pytest.raises(TypeError, match="needs the game state"):
         SearchAgent().act_batch(np.zeros((1, 5)), np.ones((1, 5)), np.random.default_rng(0))
