@@ -1,7 +1,6 @@
 """Speed: the scripts that time the engine, the envs and the bots.
 
 * ``benchmark``: the envs under random play next to PettingZoo's classics;
-* ``profile_vector``: where a vector-env step's time goes;
 * ``learner_env_speed``: the learner-seat fronts against a SyncVectorEnv;
 * ``layout_speed``: the ``fixed`` observation layout against ``recall``: bytes,
   steps/s, the fraction of the write bound;

@@ -3,7 +3,7 @@
     python -m experiments reproduce --quick --check   # ~2 min, what CI runs
     python -m experiments reproduce --full --check    # the published results
     python -m experiments reproduce --full --train    # + the two PPO trainings
-    python -m experiments reproduce --full --only benchmark,profile,speed --export
+    python -m experiments reproduce --full --only benchmark,speed --export
     python -m experiments reproduce --list --full     # every file, its command
 
 Each experiment runs its script in a subprocess, writing into a run directory
@@ -17,7 +17,7 @@ written unless ``--export`` is given: then the files go to ``experiments/results
   once the fields that record *how* a result was made are set aside (``provenance``,
   wall times, worker counts, command lines: :data:`IGNORED_KEYS`);
 * timings are compared as ratios that do not depend on the machine's absolute speed
-  (B=4096 vs B=1 speedup, our AEC env vs connect_four, the profile's shares), each
+  (B=4096 vs B=1 speedup, our AEC env vs connect_four), each
   within a factor :data:`TIMING_TOLERANCE` of the committed one. Quick-mode timings
   are too short to mean anything and are not compared (only run, so that the scripts
   are exercised).

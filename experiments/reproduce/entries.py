@@ -22,14 +22,13 @@ QUICK_RESULTS = RESULTS / "quick"
 #: stay because they were measured on an otherwise idle machine and docs/PERFORMANCE.md
 #: quotes them, while a re-run on the shared development machine would replace them with
 #: slower numbers; ``--check`` compares their ratios. Re-measure on a quiet machine with
-#: ``reproduce --full --only benchmark,profile --export`` (which also writes the
+#: ``reproduce --full --only benchmark --export`` (which also writes the
 #: ``benchmark.csv.meta.json`` provenance sidecar they lack).
 PRE_PROVENANCE = frozenset(
     {
         "benchmark/benchmark.csv",
         "benchmark/benchmark.txt",
         "benchmark/benchmark.png",
-        "profile_vector/profile_vector.json",
     }
 )
 

@@ -2,7 +2,7 @@
 
 ``--check --full`` compares a regenerated timing file with the committed one through
 these: each function maps a parsed file to named ratios (B=4096 vs B=1 speedup, our
-AEC env vs connect_four, the profile's shares, ...), and each ratio must lie within a
+AEC env vs connect_four, ...), and each ratio must lie within a
 factor ``TIMING_TOLERANCE`` of the committed one.
 """
 
@@ -26,16 +26,6 @@ def benchmark_ratios(name: str, path: Path) -> dict[str, float]:
         c4 = speed.get((f"connect_four_v3 {kind} (AEC)", 1))
         if ours and c4:
             out[f"AEC {kind} mamma_mia / connect_four"] = ours / c4
-    return out
-
-
-def profile_ratios(name: str, path: Path) -> dict[str, float]:
-    doc = json.loads(path.read_text())
-    parts = ("observe", "mask", "rules")
-    serial = {p: doc[f"serial_{p}_us_per_game"] for p in parts}
-    total = sum(serial.values())
-    out = {f"serial {p} share": v / total for p, v in serial.items()}
-    out["fused step / serial parts"] = doc["fused_kernel_us_per_turn"] / total
     return out
 
 

@@ -107,6 +107,20 @@ RECORDS: list[Record] = [
         ),
     ),
     Record(
+        name="profile_vector",
+        commands={
+            "profile_vector/profile_vector.json": (
+                "the profile_vector script (last in commit c7deff1) with --batch 4096 "
+                "--seconds 3 --export, before result files recorded their provenance (the "
+                "file names its machine); bot_speed's step profile splits a step now"
+            ),
+        },
+        reason=(
+            "a one-off split of a vector-env step into its kernels, measured on an otherwise "
+            "idle machine; the fixes it found are made (docs/PERFORMANCE.md): a record"
+        ),
+    ),
+    Record(
         name="fuzz_long_run",
         commands={
             **{f: _FUZZ.format(f) for f in ("fuzz_long_run/1.json", "fuzz_long_run/2.json")},

@@ -20,7 +20,6 @@ from experiments.reproduce.ratios import (
     decision_speed_ratios,
     layout_speed_ratios,
     learner_env_speed_ratios,
-    profile_ratios,
     speed_ratios,
 )
 
@@ -197,15 +196,6 @@ EXPERIMENTS: list[Experiment] = [
         ),
         requires=("pygame",),  # PettingZoo's classic envs import it
         description="turns/s of the AEC and vector envs vs PettingZoo classics",
-    ),
-    Experiment(
-        name="profile",
-        script="-m experiments.benchmark.profile_vector",
-        folder="profile_vector",
-        args=lambda mode: ["--batch", "256", "--seconds", "0.3"] if mode == "quick" else [],
-        timing=_files("profile_vector.json"),
-        ratios=profile_ratios,
-        description="where a vector-env step spends its time",
     ),
     Experiment(
         name="layout_speed",

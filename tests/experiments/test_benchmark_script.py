@@ -37,22 +37,6 @@ def test_without_pygame_the_benchmark_says_what_to_install(
     assert not any(tmp_path.iterdir())  # refused before measuring or writing
 
 
-def test_vector_profile_splits_a_step_into_its_parts(tmp_path: Path) -> None:
-    import json
-
-    from experiments.benchmark import profile_vector
-
-    for batch in (8, 512):  # the serial and the parallel kernel
-        assert profile_vector.main(["--batch", str(batch), "--seconds", "0.05",
-                                    "--out", str(tmp_path)]) == 0  # fmt: skip
-        res = json.loads((tmp_path / "profile_vector.json").read_text())
-        assert res["batch"] == batch and res["parallel"] == (batch >= 256)
-        parts = ("fused_kernel", "serial_observe", "serial_mask")
-        assert all(res[k] > 0 for k in res if k.startswith(parts))
-        assert res["serial_rules_us_per_game"] >= 0  # a difference of two timings
-        assert res["mean_oven_len"] > 0
-
-
 def test_layout_speed_measures_both_layouts_in_one_run(tmp_path: Path) -> None:
     import json
 
@@ -97,14 +81,3 @@ def test_layout_speed_refuses_bad_flags(flag: list[str], tmp_path: Path) -> None
     assert stop.value.code == 2
     assert not any(tmp_path.iterdir())  # refused before measuring or writing
 
-
-def test_vector_profile_takes_the_observation_mode(tmp_path: Path) -> None:
-    import json
-
-    from experiments.benchmark import profile_vector
-
-    argv = ["--batch", "8", "--seconds", "0.05", "--observation-mode", "fixed", "--players", "5"]
-    assert profile_vector.main([*argv, "--out", str(tmp_path)]) == 0
-    res = json.loads((tmp_path / "profile_vector.json").read_text())
-    assert (res["observation_mode"], res["num_players"]) == ("fixed", 5)
-    assert res["serial_observe_us_per_game"] > 0
