@@ -19,19 +19,23 @@ Comparisons (four players):
 * ``bots``: ``act_batch`` alone on 4,096 fixed positions, the counter, builder and hoarder
   bots in turn (decisions/s).
 
-Player counts (the fixed observation layout, each side's counts from its environment
-variable ``MAMMA_MIA_AB_PLAYERS``: ``2``-``5`` for one count, ``mixed`` for a count drawn
-per game at every deal, uniformly from 2-5):
+Player counts and observation layouts (each side's from its environment variables:
+``MAMMA_MIA_AB_PLAYERS``, ``2``-``5`` for one count or ``mixed`` (the default) for a
+count drawn per game at every deal, uniformly from 2-5; ``MAMMA_MIA_AB_LAYOUT``, the
+observation mode, ``fixed`` (the default) or ``recall``):
 
 * ``counts_learner_256``, ``counts_learner_4096``: the learner-seat vector env against
   ``builder`` opponents, B = 256 / 4,096 (learner turns/s);
 * ``counts_engine_256``, ``counts_engine_4096``: the all-seat vector env, random legal
   actions, B = 256 / 4,096 (turns/s).
 
-A mixed batch against one count, both sides this checkout::
+A mixed batch against one count, and the fixed layout against recall, both sides this
+checkout::
 
     python -m experiments.benchmark.ab --base . --base-env MAMMA_MIA_AB_PLAYERS=5 \
         --new-env MAMMA_MIA_AB_PLAYERS=mixed --comparison counts_learner_256,...
+    python -m experiments.benchmark.ab --base . --base-env MAMMA_MIA_AB_LAYOUT=recall \
+        --comparison counts_engine_256,counts_engine_4096
 
 Two checkouts, or one checkout under two environment settings (``--base-env``,
 ``--new-env``: e.g. OpenMP's waiting policy, which libgomp reads once per process)::
@@ -59,6 +63,11 @@ from typing import Any
 COUNTS = ("counts_learner_256", "counts_learner_4096", "counts_engine_256", "counts_engine_4096")
 COMPARISONS = ("engine", "aec", "learner", "bot_env", "bots", *COUNTS)
 BOTS = ("counter", "builder", "hoarder")  # forgetful reads another observation
+#: the settings a side's environment may give the ``counts_*`` rows, and their values
+SIDE_SETTINGS = {
+    "MAMMA_MIA_AB_PLAYERS": ("2", "3", "4", "5", "mixed"),
+    "MAMMA_MIA_AB_LAYOUT": ("fixed", "recall"),
+}
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -174,7 +183,7 @@ class _BotsRow:
 
 class _CountsRow:
     """A ``counts_*`` comparison: one player count, or counts drawn per deal (``mixed``),
-    as the side's ``MAMMA_MIA_AB_PLAYERS`` says."""
+    in one observation layout, as the side's ``SIDE_SETTINGS`` say."""
 
     def __init__(self, name: str) -> None:
         _, kind, batch = name.split("_")
@@ -182,22 +191,21 @@ class _CountsRow:
         players = os.environ.get("MAMMA_MIA_AB_PLAYERS", "mixed")
         if players == "mixed":
             counts: dict[str, Any] = {"player_count_probs": {n: 0.25 for n in (2, 3, 4, 5)}}
-        elif players in ("2", "3", "4", "5"):
-            counts = {"num_players": int(players)}
         else:
-            raise SystemExit(f"MAMMA_MIA_AB_PLAYERS must be 2-5 or mixed, got {players!r}")
+            counts = {"num_players": int(players)}
+        counts["observation_mode"] = os.environ.get("MAMMA_MIA_AB_LAYOUT", "fixed")
         self.sample = _sampler(4)
         if kind == "learner":
             from mamma_mia_agents import load_agent
             from mamma_mia_env.envs.learner_vector import MammaMiaLearnerVectorEnv
 
             self.env: Any = MammaMiaLearnerVectorEnv(
-                self.batch, opponents=load_agent("builder"), observation_mode="fixed", **counts
+                self.batch, opponents=load_agent("builder"), **counts
             )
         else:
             from mamma_mia_env.envs.vector import MammaMiaVectorEnv
 
-            self.env = MammaMiaVectorEnv(self.batch, copy=False, observation_mode="fixed", **counts)
+            self.env = MammaMiaVectorEnv(self.batch, copy=False, **counts)
         self.mask = self.env.reset(seed=0)[1]["action_mask"]
 
     def step(self) -> int:
@@ -316,6 +324,8 @@ def _env_pair(text: str) -> tuple[str, str]:
     key, sep, value = text.partition("=")
     if not sep or not key.isidentifier():
         raise argparse.ArgumentTypeError(f"{text!r}: expected NAME=VALUE")
+    if value not in SIDE_SETTINGS.get(key, (value,)):
+        raise argparse.ArgumentTypeError(f"{key} must be one of {', '.join(SIDE_SETTINGS[key])}")
     return key, value
 
 

@@ -1,4 +1,4 @@
-"""The timing harness the speed scripts share (benchmark, layout_speed).
+"""The timing harness the speed scripts share (benchmark, bot_speed).
 
 A speed figure is only comparable between scripts if the harness around the env is the
 same: the same uniform random legal action sampler (compiled, so the harness costs

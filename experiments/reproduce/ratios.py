@@ -63,13 +63,3 @@ def learner_env_speed_ratios(name: str, path: Path) -> dict[str, float]:
         for k in ("learner_vector", "sb3_vecenv")
     }
 
-
-def layout_speed_ratios(name: str, path: Path) -> dict[str, float]:
-    """The fixed layout's speed against recall's, per env, player count and batch."""
-    rows = json.loads(path.read_text())["rows"]
-    return {
-        f"{r['env']} {r['players']}p B={r['batch']} fixed / recall": r["fixed_over_recall"][
-            "median"
-        ]
-        for r in rows
-    }

@@ -107,6 +107,20 @@ RECORDS: list[Record] = [
         ),
     ),
     Record(
+        name="layout_speed",
+        commands={
+            "layout_speed/layout_speed.json": (
+                "the layout_speed script (last in commit c7deff1) with --export (load average "
+                "8.1); python -m experiments.benchmark.ab --base . --base-env "
+                "MAMMA_MIA_AB_LAYOUT=recall times the same choice now"
+            ),
+        },
+        reason=(
+            "the fixed observation layout against recall, with the write bound: the layout "
+            "is chosen (docs/PERFORMANCE.md quotes this run); a record, not re-run"
+        ),
+    ),
+    Record(
         name="profile_vector",
         commands={
             "profile_vector/profile_vector.json": (

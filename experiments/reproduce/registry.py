@@ -18,7 +18,6 @@ from experiments.reproduce.ratios import (
     benchmark_ratios,
     bot_speed_ratios,
     decision_speed_ratios,
-    layout_speed_ratios,
     learner_env_speed_ratios,
     speed_ratios,
 )
@@ -196,15 +195,6 @@ EXPERIMENTS: list[Experiment] = [
         ),
         requires=("pygame",),  # PettingZoo's classic envs import it
         description="turns/s of the AEC and vector envs vs PettingZoo classics",
-    ),
-    Experiment(
-        name="layout_speed",
-        script="-m experiments.benchmark.layout_speed",
-        folder="layout_speed",
-        args=_full(),
-        timing=_files("layout_speed.json"),
-        ratios=layout_speed_ratios,
-        description="the fixed observation layout vs recall: bytes, turns/s, write bound",
     ),
     *(_ppo_seed7(n) for n in (2, 3, 4, 5)),
     _tournament(
