@@ -62,4 +62,3 @@ def learner_env_speed_ratios(name: str, path: Path) -> dict[str, float]:
         f"{k} / SyncVectorEnv": rep[k]["median_ratio_to_sync_vector_gym"]
         for k in ("learner_vector", "sb3_vecenv")
     }
-

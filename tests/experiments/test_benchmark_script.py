@@ -35,4 +35,3 @@ def test_without_pygame_the_benchmark_says_what_to_install(
         benchmark.main(["--quick", "--out", str(tmp_path), "--no-plot"])
     assert stop.value.code == 2 and "pip install pygame-ce" in capsys.readouterr().err
     assert not any(tmp_path.iterdir())  # refused before measuring or writing
-
