@@ -40,7 +40,6 @@ RECORDS: list[Record] = [
                 "NUMBA_NUM_THREADS=1 python -m experiments.benchmark.learner_env_speed "
                 "--batch 256 --export"
             ),
-            "learner_env_speed/2p_b256_t1.png": "the same command",
         },
         reason=(
             "the one-thread learner env speed was measured before OpenMP waits became "

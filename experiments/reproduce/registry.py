@@ -42,7 +42,6 @@ def _learner_speed(batch: int) -> Experiment:
         args=_full("--batch", str(batch)),
         timing=_files(f"{stem}.json"),
         ratios=learner_env_speed_ratios,
-        other=_files(f"{stem}.png"),
         description=f"learner-seat envs' steps/s at B={batch} vs a SyncVectorEnv of gym envs",
     )
 
