@@ -19,23 +19,21 @@ Wall-clock rates on a shared machine mostly measure the other processes; each ra
 also comes as turns per CPU second of this process (``time.process_time``, all its
 threads), which the load moves much less.
 
-Writes ``bot_speed.json`` into ``--out`` (default: a temporary directory); ``--export``
-writes it to experiments/results/bot_speed/ instead.
+Writes ``bot_speed.json`` into ``--out`` (default runs/bot_speed/); ``--export`` writes
+it to experiments/results/bot_speed/ instead.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import tempfile
 import time
 
 import numba as nb
 import numpy as np
 from tqdm import tqdm
 
-from experiments.common.output import RESULTS
+from experiments.common.output import add_output_args, output_dir, write_json
 from experiments.common.provenance import provenance_with_threads as provenance
 from mamma_mia_agents import load_agent
 from mamma_mia_agents.bots.roster import HEURISTICS
@@ -47,7 +45,8 @@ from mamma_mia_env.envs.vector import MammaMiaVectorEnv
 from mamma_mia_env.game.observe import observe_game
 from mamma_mia_env.game.record import OVER
 from mamma_mia_env.game.rules import legal_mask_game, step_game
-from mamma_mia_env.plumbing.files import write_file
+
+POSITIONS, SEED = 4000, 0  # the step profile's positions; the seed of every part
 
 
 def vector_rates(batch: int, steps: int, rounds: int, seed: int) -> dict:
@@ -62,18 +61,16 @@ def vector_rates(batch: int, steps: int, rounds: int, seed: int) -> dict:
         act = policies[name].act_batch
         start, cpu = time.perf_counter(), time.process_time()
         for _ in range(n_steps):
-            actions = act(obs, info["action_mask"], rng, info["seat"])
-            obs, _, _, _, info = venv.step(actions)
+            obs, _, _, _, info = venv.step(act(obs, info["action_mask"], rng, info["seat"]))
         turns = n_steps * batch
         return turns / (time.perf_counter() - start), turns / (time.process_time() - cpu)
 
     for name in policies:  # compile and warm up
         run(name, 3)
-    names = tuple(policies)
-    rates: dict[str, list[float]] = {k: [] for k in names}
-    cpu_rates: dict[str, list[float]] = {k: [] for k in names}
+    rates: dict[str, list[float]] = {k: [] for k in policies}
+    cpu_rates: dict[str, list[float]] = {k: [] for k in policies}
     for _ in tqdm(range(rounds), desc="vector env rounds"):
-        for name in names:
+        for name in policies:
             wall, cpu = run(name, steps)
             rates[name].append(wall)
             cpu_rates[name].append(cpu)
@@ -233,31 +230,21 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--steps", type=int, default=40, help="vector env steps per round")
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--games", type=int, default=10000)
-    ap.add_argument("--positions", type=int, default=4000, help="positions of the profile")
-    ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--out", default=None, help="output directory (default: a temp dir)")
-    ap.add_argument("--export", action="store_true", help="write to experiments/results/bot_speed/")
+    add_output_args(ap, "bot_speed")
     from experiments.common.arguments import checked  # every flag checked
 
     args = checked(ap).parse_args(argv)
-    for name in ("batch", "steps", "rounds", "games", "positions"):
-        if getattr(args, name) < 1:
-            ap.error(f"--{name} must be >= 1")
-    out_dir = (
-        str(RESULTS / "bot_speed")
-        if args.export
-        else (args.out or tempfile.mkdtemp(prefix="bot_speed_"))
-    )
+    if min(args.batch, args.steps, args.rounds, args.games) < 1:
+        ap.error("--batch, --steps, --rounds and --games must be >= 1")
+    out = output_dir(args, "bot_speed")
     t0 = time.perf_counter()
     record = {"experiment": "bot_speed", "load_average_before": os.getloadavg()}
-    record["vector_env"] = vector_rates(args.batch, args.steps, args.rounds, args.seed)
-    record["games"] = game_rates(args.games, args.seed)
-    record["step_profile_cpu"] = step_profile(args.positions, args.seed)
+    record["vector_env"] = vector_rates(args.batch, args.steps, args.rounds, SEED)
+    record["games"] = game_rates(args.games, SEED)
+    record["step_profile_cpu"] = step_profile(POSITIONS, SEED)
     record["load_average_after"] = os.getloadavg()
-    record["provenance"] = provenance(seeds=args.seed, wall_time=time.perf_counter() - t0)
-    os.makedirs(out_dir, exist_ok=True)
-    path = os.path.join(out_dir, "bot_speed.json")
-    write_file(path, json.dumps(record, indent=2) + "\n", "result")
+    path = out / "bot_speed.json"
+    write_json(path, record, provenance(seeds=SEED, wall_time=time.perf_counter() - t0))
     v, g = record["vector_env"], record["games"]
     print(
         f"vector env B={v['batch']}: random {v['median_turns_per_second']['random']:,} turns/s, "
