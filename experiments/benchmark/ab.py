@@ -37,7 +37,8 @@ checkout::
     python -m experiments.benchmark.ab --base . --base-env MAMMA_MIA_AB_LAYOUT=recall \
         --comparison counts_engine_256,counts_engine_4096
 
-Two checkouts, or one checkout under two environment settings (``--base-env``,
+The new side is this checkout, the base ``--base``: another checkout, or this one under
+other environment settings (``--base-env``,
 ``--new-env``: e.g. OpenMP's waiting policy, which libgomp reads once per process)::
 
     git worktree add /tmp/base <commit>
@@ -56,7 +57,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -69,21 +69,6 @@ SIDE_SETTINGS = {
     "MAMMA_MIA_AB_LAYOUT": ("fixed", "recall"),
 }
 ROOT = Path(__file__).resolve().parents[2]
-
-
-@dataclass(frozen=True)
-class Args:
-    """The command line (``--help`` shows the defaults)."""
-
-    base: Path  # the checkout of the older version (folders mamma_mia_env/ and agents/)
-    new: Path  # the newer checkout (default: this one)
-    comparisons: tuple[str, ...]
-    rounds: int  # every comparison is timed once per side per round
-    seconds: float  # length of one timed slice
-    env: dict[str, dict[str, str]]  # per side: environment variables of its worker
-    name: str
-    out: Path | None
-    export: bool
 
 
 # ----------------------------------------------------------------------------- worker
@@ -293,12 +278,12 @@ def _summary(r: dict[str, list[float]]) -> dict[str, Any]:
     }
 
 
-def measure(args: Args) -> dict[str, Any]:
+def measure(args: argparse.Namespace) -> dict[str, Any]:
     """The interleaved run: per comparison, both sides' rates and the per-slice ratios."""
     from tqdm import tqdm
 
     tmp = Path(tempfile.mkdtemp(prefix="ab-"))
-    sides = {"base": args.base, "new": args.new}
+    sides = {"base": args.base, "new": ROOT}
     procs: dict[str, subprocess.Popen] = {}
     rates: dict[str, dict[str, list[float]]] = {
         c: {k: [] for k in ("base", "new", "base_cpu", "new_cpu")} for c in args.comparisons
@@ -329,13 +314,14 @@ def _env_pair(text: str) -> tuple[str, str]:
     return key, value
 
 
-def parse(argv: list[str] | None) -> Args:
+def parse(argv: list[str] | None) -> argparse.Namespace:
+    """The command line (``--help`` shows the defaults): ``base`` the older checkout (the
+    newer is this one), ``comparisons`` the chosen ones, ``env`` each side's settings."""
     from experiments.common.arguments import checked  # every flag checked
     from experiments.common.output import add_output_args, file_stem
 
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--base", type=Path, required=True, help="checkout of the older version")
-    p.add_argument("--new", type=Path, default=ROOT, help="default: this checkout")
     p.add_argument("--comparison", default=",".join(COMPARISONS),
                    help=f"comma-separated, of {','.join(COMPARISONS)} (default: all)")  # fmt: skip
     p.add_argument("--rounds", type=int, default=11, help="interleaved rounds (default 11)")
@@ -346,18 +332,15 @@ def parse(argv: list[str] | None) -> Args:
     p.add_argument("--name", type=file_stem, default="ab", help="file stem (default ab)")
     add_output_args(p, "ab")
     ns = checked(p).parse_args(argv)
-    for side in ("base", "new"):
-        path = getattr(ns, side)
-        if not (path / "mamma_mia_env").is_dir() or not (path / "agents").is_dir():
-            p.error(f"--{side} {path}: not a checkout (no mamma_mia_env/ and agents/ inside)")
+    if not (ns.base / "mamma_mia_env").is_dir() or not (ns.base / "agents").is_dir():
+        p.error(f"--base {ns.base}: not a checkout (no mamma_mia_env/ and agents/ inside)")
     if ns.rounds < 1 or not (0.01 <= ns.seconds <= 60):
         p.error("--rounds must be >= 1 and --seconds within 0.01-60")
-    chosen = tuple(dict.fromkeys(c.strip() for c in ns.comparison.split(",") if c.strip()))
-    if not chosen or any(c not in COMPARISONS for c in chosen):
+    ns.comparisons = tuple(dict.fromkeys(c.strip() for c in ns.comparison.split(",") if c.strip()))
+    if not ns.comparisons or any(c not in COMPARISONS for c in ns.comparisons):
         p.error(f"--comparison {ns.comparison!r}: choose among {', '.join(COMPARISONS)}")
-    env = {"base": dict(ns.base_env), "new": dict(ns.new_env)}
-    return Args(ns.base.resolve(), ns.new.resolve(), chosen, ns.rounds, ns.seconds, env,
-                ns.name, ns.out, ns.export)  # fmt: skip
+    ns.base, ns.env = ns.base.resolve(), {"base": dict(ns.base_env), "new": dict(ns.new_env)}
+    return ns
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -365,10 +348,10 @@ def main(argv: list[str] | None = None) -> int:
     from experiments.common.output import output_dir, write_json
     from mamma_mia_env.plumbing.provenance import git_state, provenance
 
-    out = output_dir(argparse.Namespace(out=args.out, export=args.export), "ab")
+    out = output_dir(args, "ab")
     before = list(os.getloadavg())
     results = measure(args)
-    sides = {"base": args.base, "new": args.new}
+    sides = {"base": args.base, "new": ROOT}
     report = {
         "comparisons": results,
         "sides": {
