@@ -5,7 +5,6 @@
 * ``speed``: a 10,000-game tournament of the heuristic bots, timed;
 * ``bot_speed``: the compiled bots in the vector env and in one compiled loop;
 * ``decision_speed``: the state-reading bots' time per decision;
-* ``cluster_scaling``: the fan-out on Ray's multi-node test cluster against the local pool;
 * ``ab``: two checkouts (or two settings: player counts, observation layouts, OpenMP's
   waiting policy) timed interleaved, by named comparisons.
 

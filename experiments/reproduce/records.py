@@ -106,6 +106,21 @@ RECORDS: list[Record] = [
         ),
     ),
     Record(
+        name="cluster_scaling",
+        commands={
+            "cluster_scaling/cluster_scaling.json": (
+                "the cluster_scaling script (last in commit c7deff1) with --out FILE (the "
+                "file's args hold its settings; load average 5.0)"
+            ),
+        },
+        reason=(
+            "the fan-out's cost per item on Ray's test cluster against the local pool, on "
+            "one shared machine: a record of that run, which docs/PERFORMANCE.md plans a "
+            "cluster from; tests/tournament/test_ray_cluster.py checks that Ray's results "
+            "are the local ones"
+        ),
+    ),
+    Record(
         name="layout_speed",
         commands={
             "layout_speed/layout_speed.json": (

@@ -299,17 +299,6 @@ EXPERIMENTS: list[Experiment] = [
     _champion(4, "48x4", "ppo"),
     _champion(5, "24x6,32x4", "ppo"),
     Experiment(
-        name="cluster_scaling",
-        script="-m experiments.benchmark.cluster_scaling",
-        folder="cluster_scaling",
-        args=_full(),
-        out_file="cluster_scaling.json",
-        other=_files("cluster_scaling.json"),
-        requires=("ray",),
-        description="the fan-out on Ray's multi-node test cluster (1-3 nodes of one CPU) "
-        "against the local pool: games/s, labelled positions/s, overhead per item",
-    ),
-    Experiment(
         name="decision_speed",
         script="-m experiments.benchmark.decision_speed",
         folder="decision_speed",
