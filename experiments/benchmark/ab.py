@@ -60,6 +60,10 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
+from experiments.common.samplers import alternating, quartiles, random_legal
+
 COUNTS = ("counts_learner_256", "counts_learner_4096", "counts_engine_256", "counts_engine_4096")
 COMPARISONS = ("engine", "aec", "learner", "bot_env", "bots", *COUNTS)
 BOTS = ("counter", "builder", "hoarder")  # forgetful reads another observation
@@ -72,21 +76,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 # ----------------------------------------------------------------------------- worker
-# Runs in the worker processes: imports nothing of the experiments, only the side's
-# two packages (first on sys.path: the worker's current directory).
-def _sampler(seed: int) -> Any:
-    import numpy as np
-
-    rng = np.random.default_rng(seed)
-
-    def sample(masks: Any) -> Any:
-        """A uniformly random legal action per row."""
-        return (rng.random(masks.shape) * (masks != 0)).argmax(axis=1)
-
-    sample.rng = rng  # type: ignore[attr-defined]
-    return sample
-
-
+# Runs in the worker processes: imports the side's two packages (first on sys.path: the
+# worker's current directory) and of the experiments only this checkout's harness.
 class _VectorRow:
     """The all-seat vector env, B = 4,096: random actions, or ``agent`` at every seat."""
 
@@ -95,14 +86,14 @@ class _VectorRow:
 
         self.env = MammaMiaVectorEnv(4096, num_players=4, copy=False)
         self.obs, self.info = self.env.reset(seed=0)
-        self.agent, self.sample = agent, _sampler(0)
+        self.agent, self.rng = agent, np.random.default_rng(0)
 
     def step(self) -> int:
         mask = self.info["action_mask"]
         if self.agent is None:
-            actions = self.sample(mask)
+            actions = random_legal(mask, self.rng)
         else:
-            actions = self.agent.act_batch(self.obs, mask, self.sample.rng, self.info["seat"])
+            actions = self.agent.act_batch(self.obs, mask, self.rng, self.info["seat"])
         self.obs, _, _, _, self.info = self.env.step(actions)
         return 4096
 
@@ -115,10 +106,10 @@ class _LearnerRow:
 
         self.env = MammaMiaLearnerVectorEnv(256, num_players=4, reward_mode="delivered_win_loss")
         self.mask = self.env.reset(seed=0)[1]["action_mask"]
-        self.sample = _sampler(1)
+        self.rng = np.random.default_rng(1)
 
     def step(self) -> int:
-        self.mask = self.env.step(self.sample(self.mask))[4]["action_mask"]
+        self.mask = self.env.step(random_legal(self.mask, self.rng))[4]["action_mask"]
         return 256
 
 
@@ -130,7 +121,7 @@ class _AecRow:
 
         self.env = mamma_mia_env.env(num_players=4)
         self.env.reset(seed=0)
-        self.games, self.sample = 0, _sampler(2)
+        self.games, self.rng = 0, np.random.default_rng(2)
 
     def step(self) -> int:
         env = self.env
@@ -141,7 +132,8 @@ class _AecRow:
                 self.games += 1
                 env.reset(seed=self.games)
             return 0
-        env.step(int(self.sample(env.observe(env.agent_selection)["action_mask"][None])[0]))
+        mask = env.observe(env.agent_selection)["action_mask"]
+        env.step(int(random_legal(mask[None], self.rng)[0]))
         return 1
 
 
@@ -157,7 +149,7 @@ class _BotsRow:
             env.step()
         self.obs, self.info = env.obs.copy(), {k: v.copy() for k, v in env.info.items()}
         self.bots = [load_agent(name) for name in BOTS]
-        self.rng, self.calls = _sampler(3).rng, 0
+        self.rng, self.calls = np.random.default_rng(3), 0
 
     def step(self) -> int:
         bot = self.bots[self.calls % len(self.bots)]
@@ -179,7 +171,7 @@ class _CountsRow:
         else:
             counts = {"num_players": int(players)}
         counts["observation_mode"] = os.environ.get("MAMMA_MIA_AB_LAYOUT", "fixed")
-        self.sample = _sampler(4)
+        self.rng = np.random.default_rng(4)
         if kind == "learner":
             from mamma_mia_agents import load_agent
             from mamma_mia_env.envs.learner_vector import MammaMiaLearnerVectorEnv
@@ -194,7 +186,7 @@ class _CountsRow:
         self.mask = self.env.reset(seed=0)[1]["action_mask"]
 
     def step(self) -> int:
-        self.mask = self.env.step(self.sample(self.mask))[4]["action_mask"]
+        self.mask = self.env.step(random_legal(self.mask, self.rng))[4]["action_mask"]
         return self.batch
 
 
@@ -267,12 +259,11 @@ def _ask(proc: subprocess.Popen, name: str, seconds: float) -> tuple[float, floa
 def _summary(r: dict[str, list[float]]) -> dict[str, Any]:
     ratios = [n / b for n, b in zip(r["new"], r["base"], strict=True)]
     cpu_ratios = [n / b for n, b in zip(r["new_cpu"], r["base_cpu"], strict=True)]
-    quartiles = statistics.quantiles(ratios, n=4) if len(ratios) > 1 else ratios * 3
     return {
         "base_median_per_second": round(statistics.median(r["base"])),
         "new_median_per_second": round(statistics.median(r["new"])),
         "median_ratio_new_over_base": round(statistics.median(ratios), 4),
-        "ratio_quartiles": [round(q, 4) for q in quartiles],
+        "ratio_quartiles": [round(q, 4) for q in quartiles(ratios)],
         "median_cpu_ratio_new_over_base": round(statistics.median(cpu_ratios), 4),
         "ratios": [round(x, 4) for x in ratios],
     }
@@ -291,8 +282,8 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
     try:
         for side, path in sides.items():
             procs[side] = _start(_link_tree(path, tmp / side), args.comparisons, args.env[side])
-        for k in tqdm(range(args.rounds), desc="interleaved rounds"):
-            order = ("base", "new") if k % 2 == 0 else ("new", "base")
+        for order in tqdm(alternating(("base", "new"), args.rounds), total=args.rounds,
+                          desc="interleaved rounds"):  # fmt: skip
             for name in args.comparisons:
                 for side in order:
                     wall, cpu = _ask(procs[side], name, args.seconds)

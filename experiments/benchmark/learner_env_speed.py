@@ -36,16 +36,12 @@ import numpy as np
 from tqdm import tqdm
 
 from experiments.common.output import add_output_args, output_dir, write_json
+from experiments.common.samplers import alternating, random_legal
 from mamma_mia_env.plumbing.provenance import provenance
 
 ROWS = ("learner_vector", "sb3_vecenv", "sync_vector_gym")
 STEM = "learner_env_speed"
 PLAYERS, OPPONENT, SEED = 2, "builder", 0
-
-
-def _sample(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """A uniformly random legal action per row."""
-    return (rng.random(masks.shape) * (masks != 0)).argmax(axis=1)
 
 
 class Row:
@@ -83,7 +79,7 @@ class Row:
         stepping = 0.0
         steps = 0
         while stepping < seconds:
-            actions = _sample(self.masks, self.rng)
+            actions = random_legal(self.masks, self.rng)
             t0 = time.perf_counter()
             if self.kind == "sb3_vecenv":
                 self.env.step(actions)
@@ -102,8 +98,8 @@ def interleave(
     """``repeats`` slices of each row, in alternating order; the samples, and per row
     the median steps/s and the median ratio to the SyncVectorEnv row."""
     samples: dict[str, list[float]] = {k: [] for k in rows}
-    for rep in tqdm(range(repeats), desc="interleaved slices"):
-        for k in ROWS if rep % 2 == 0 else ROWS[::-1]:
+    for order in tqdm(alternating(ROWS, repeats), total=repeats, desc="interleaved slices"):
+        for k in order:
             samples[k].append(rows[k].run(seconds))
     report = {}
     for k, runs in samples.items():
