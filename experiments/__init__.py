@@ -8,7 +8,7 @@ scripts, by job, each run as ``python -m experiments.<job>.<name>``:
   ``expert_iteration``, ``tune_champion``, ``cleanrl_defaults``) and the library
   integrations' runs (``train_rllib``, ``train_tianshou``, ``train_torchrl``);
 * ``evaluate/``: strength (``leaderboard``, ``search_strength``, ``openspiel_ismcts``);
-* ``benchmark/``: speed (``benchmark``, ``profile_vector``, ``learner_env_speed``,
+* ``benchmark/``: speed (``benchmark``, ``learner_env_speed``,
   ``speed``, ``bot_speed``, ``decision_speed``) and ``ab``, two checkouts timed
   interleaved.
 

@@ -1,15 +1,12 @@
 """Speed: the scripts that time the engine, the envs and the bots.
 
 * ``benchmark``: the envs under random play next to PettingZoo's classics;
-* ``profile_vector``: where a vector-env step's time goes;
 * ``learner_env_speed``: the learner-seat fronts against a SyncVectorEnv;
-* ``layout_speed``: the ``fixed`` observation layout against ``recall``: bytes,
-  steps/s, the fraction of the write bound;
 * ``speed``: a 10,000-game tournament of the heuristic bots, timed;
 * ``bot_speed``: the compiled bots in the vector env and in one compiled loop;
 * ``decision_speed``: the state-reading bots' time per decision;
-* ``cluster_scaling``: the fan-out on Ray's multi-node test cluster against the local pool;
-* ``ab``: two checkouts (or two settings) timed interleaved, by named comparisons.
+* ``ab``: two checkouts (or two settings: player counts, observation layouts, OpenMP's
+  waiting policy) timed interleaved, by named comparisons.
 
 Each runs as ``python -m experiments.benchmark.<name>``.
 """

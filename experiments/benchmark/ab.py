@@ -19,21 +19,26 @@ Comparisons (four players):
 * ``bots``: ``act_batch`` alone on 4,096 fixed positions, the counter, builder and hoarder
   bots in turn (decisions/s).
 
-Player counts (the fixed observation layout, each side's counts from its environment
-variable ``MAMMA_MIA_AB_PLAYERS``: ``2``-``5`` for one count, ``mixed`` for a count drawn
-per game at every deal, uniformly from 2-5):
+Player counts and observation layouts (each side's from its environment variables:
+``MAMMA_MIA_AB_PLAYERS``, ``2``-``5`` for one count or ``mixed`` (the default) for a
+count drawn per game at every deal, uniformly from 2-5; ``MAMMA_MIA_AB_LAYOUT``, the
+observation mode, ``fixed`` (the default) or ``recall``):
 
 * ``counts_learner_256``, ``counts_learner_4096``: the learner-seat vector env against
   ``builder`` opponents, B = 256 / 4,096 (learner turns/s);
 * ``counts_engine_256``, ``counts_engine_4096``: the all-seat vector env, random legal
   actions, B = 256 / 4,096 (turns/s).
 
-A mixed batch against one count, both sides this checkout::
+A mixed batch against one count, and the fixed layout against recall, both sides this
+checkout::
 
     python -m experiments.benchmark.ab --base . --base-env MAMMA_MIA_AB_PLAYERS=5 \
         --new-env MAMMA_MIA_AB_PLAYERS=mixed --comparison counts_learner_256,...
+    python -m experiments.benchmark.ab --base . --base-env MAMMA_MIA_AB_LAYOUT=recall \
+        --comparison counts_engine_256,counts_engine_4096
 
-Two checkouts, or one checkout under two environment settings (``--base-env``,
+The new side is this checkout, the base ``--base``: another checkout, or this one under
+other environment settings (``--base-env``,
 ``--new-env``: e.g. OpenMP's waiting policy, which libgomp reads once per process)::
 
     git worktree add /tmp/base <commit>
@@ -52,47 +57,27 @@ import statistics
 import subprocess
 import sys
 import tempfile
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+import numpy as np
+
+from experiments.common.samplers import alternating, quartiles, random_legal
 
 COUNTS = ("counts_learner_256", "counts_learner_4096", "counts_engine_256", "counts_engine_4096")
 COMPARISONS = ("engine", "aec", "learner", "bot_env", "bots", *COUNTS)
 BOTS = ("counter", "builder", "hoarder")  # forgetful reads another observation
+#: the settings a side's environment may give the ``counts_*`` rows, and their values
+SIDE_SETTINGS = {
+    "MAMMA_MIA_AB_PLAYERS": ("2", "3", "4", "5", "mixed"),
+    "MAMMA_MIA_AB_LAYOUT": ("fixed", "recall"),
+}
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@dataclass(frozen=True)
-class Args:
-    """The command line (``--help`` shows the defaults)."""
-
-    base: Path  # the checkout of the older version (folders mamma_mia_env/ and agents/)
-    new: Path  # the newer checkout (default: this one)
-    comparisons: tuple[str, ...]
-    rounds: int  # every comparison is timed once per side per round
-    seconds: float  # length of one timed slice
-    env: dict[str, dict[str, str]]  # per side: environment variables of its worker
-    name: str
-    out: Path | None
-    export: bool
-
-
 # ----------------------------------------------------------------------------- worker
-# Runs in the worker processes: imports nothing of the experiments, only the side's
-# two packages (first on sys.path: the worker's current directory).
-def _sampler(seed: int) -> Any:
-    import numpy as np
-
-    rng = np.random.default_rng(seed)
-
-    def sample(masks: Any) -> Any:
-        """A uniformly random legal action per row."""
-        return (rng.random(masks.shape) * (masks != 0)).argmax(axis=1)
-
-    sample.rng = rng  # type: ignore[attr-defined]
-    return sample
-
-
+# Runs in the worker processes: imports the side's two packages (first on sys.path: the
+# worker's current directory) and of the experiments only this checkout's harness.
 class _VectorRow:
     """The all-seat vector env, B = 4,096: random actions, or ``agent`` at every seat."""
 
@@ -101,14 +86,14 @@ class _VectorRow:
 
         self.env = MammaMiaVectorEnv(4096, num_players=4, copy=False)
         self.obs, self.info = self.env.reset(seed=0)
-        self.agent, self.sample = agent, _sampler(0)
+        self.agent, self.rng = agent, np.random.default_rng(0)
 
     def step(self) -> int:
         mask = self.info["action_mask"]
         if self.agent is None:
-            actions = self.sample(mask)
+            actions = random_legal(mask, self.rng)
         else:
-            actions = self.agent.act_batch(self.obs, mask, self.sample.rng, self.info["seat"])
+            actions = self.agent.act_batch(self.obs, mask, self.rng, self.info["seat"])
         self.obs, _, _, _, self.info = self.env.step(actions)
         return 4096
 
@@ -121,10 +106,10 @@ class _LearnerRow:
 
         self.env = MammaMiaLearnerVectorEnv(256, num_players=4, reward_mode="delivered_win_loss")
         self.mask = self.env.reset(seed=0)[1]["action_mask"]
-        self.sample = _sampler(1)
+        self.rng = np.random.default_rng(1)
 
     def step(self) -> int:
-        self.mask = self.env.step(self.sample(self.mask))[4]["action_mask"]
+        self.mask = self.env.step(random_legal(self.mask, self.rng))[4]["action_mask"]
         return 256
 
 
@@ -136,7 +121,7 @@ class _AecRow:
 
         self.env = mamma_mia_env.env(num_players=4)
         self.env.reset(seed=0)
-        self.games, self.sample = 0, _sampler(2)
+        self.games, self.rng = 0, np.random.default_rng(2)
 
     def step(self) -> int:
         env = self.env
@@ -147,7 +132,8 @@ class _AecRow:
                 self.games += 1
                 env.reset(seed=self.games)
             return 0
-        env.step(int(self.sample(env.observe(env.agent_selection)["action_mask"][None])[0]))
+        mask = env.observe(env.agent_selection)["action_mask"]
+        env.step(int(random_legal(mask[None], self.rng)[0]))
         return 1
 
 
@@ -163,7 +149,7 @@ class _BotsRow:
             env.step()
         self.obs, self.info = env.obs.copy(), {k: v.copy() for k, v in env.info.items()}
         self.bots = [load_agent(name) for name in BOTS]
-        self.rng, self.calls = _sampler(3).rng, 0
+        self.rng, self.calls = np.random.default_rng(3), 0
 
     def step(self) -> int:
         bot = self.bots[self.calls % len(self.bots)]
@@ -174,7 +160,7 @@ class _BotsRow:
 
 class _CountsRow:
     """A ``counts_*`` comparison: one player count, or counts drawn per deal (``mixed``),
-    as the side's ``MAMMA_MIA_AB_PLAYERS`` says."""
+    in one observation layout, as the side's ``SIDE_SETTINGS`` say."""
 
     def __init__(self, name: str) -> None:
         _, kind, batch = name.split("_")
@@ -182,26 +168,25 @@ class _CountsRow:
         players = os.environ.get("MAMMA_MIA_AB_PLAYERS", "mixed")
         if players == "mixed":
             counts: dict[str, Any] = {"player_count_probs": {n: 0.25 for n in (2, 3, 4, 5)}}
-        elif players in ("2", "3", "4", "5"):
-            counts = {"num_players": int(players)}
         else:
-            raise SystemExit(f"MAMMA_MIA_AB_PLAYERS must be 2-5 or mixed, got {players!r}")
-        self.sample = _sampler(4)
+            counts = {"num_players": int(players)}
+        counts["observation_mode"] = os.environ.get("MAMMA_MIA_AB_LAYOUT", "fixed")
+        self.rng = np.random.default_rng(4)
         if kind == "learner":
             from mamma_mia_agents import load_agent
             from mamma_mia_env.envs.learner_vector import MammaMiaLearnerVectorEnv
 
             self.env: Any = MammaMiaLearnerVectorEnv(
-                self.batch, opponents=load_agent("builder"), observation_mode="fixed", **counts
+                self.batch, opponents=load_agent("builder"), **counts
             )
         else:
             from mamma_mia_env.envs.vector import MammaMiaVectorEnv
 
-            self.env = MammaMiaVectorEnv(self.batch, copy=False, observation_mode="fixed", **counts)
+            self.env = MammaMiaVectorEnv(self.batch, copy=False, **counts)
         self.mask = self.env.reset(seed=0)[1]["action_mask"]
 
     def step(self) -> int:
-        self.mask = self.env.step(self.sample(self.mask))[4]["action_mask"]
+        self.mask = self.env.step(random_legal(self.mask, self.rng))[4]["action_mask"]
         return self.batch
 
 
@@ -274,23 +259,22 @@ def _ask(proc: subprocess.Popen, name: str, seconds: float) -> tuple[float, floa
 def _summary(r: dict[str, list[float]]) -> dict[str, Any]:
     ratios = [n / b for n, b in zip(r["new"], r["base"], strict=True)]
     cpu_ratios = [n / b for n, b in zip(r["new_cpu"], r["base_cpu"], strict=True)]
-    quartiles = statistics.quantiles(ratios, n=4) if len(ratios) > 1 else ratios * 3
     return {
         "base_median_per_second": round(statistics.median(r["base"])),
         "new_median_per_second": round(statistics.median(r["new"])),
         "median_ratio_new_over_base": round(statistics.median(ratios), 4),
-        "ratio_quartiles": [round(q, 4) for q in quartiles],
+        "ratio_quartiles": [round(q, 4) for q in quartiles(ratios)],
         "median_cpu_ratio_new_over_base": round(statistics.median(cpu_ratios), 4),
         "ratios": [round(x, 4) for x in ratios],
     }
 
 
-def measure(args: Args) -> dict[str, Any]:
+def measure(args: argparse.Namespace) -> dict[str, Any]:
     """The interleaved run: per comparison, both sides' rates and the per-slice ratios."""
     from tqdm import tqdm
 
     tmp = Path(tempfile.mkdtemp(prefix="ab-"))
-    sides = {"base": args.base, "new": args.new}
+    sides = {"base": args.base, "new": ROOT}
     procs: dict[str, subprocess.Popen] = {}
     rates: dict[str, dict[str, list[float]]] = {
         c: {k: [] for k in ("base", "new", "base_cpu", "new_cpu")} for c in args.comparisons
@@ -298,8 +282,8 @@ def measure(args: Args) -> dict[str, Any]:
     try:
         for side, path in sides.items():
             procs[side] = _start(_link_tree(path, tmp / side), args.comparisons, args.env[side])
-        for k in tqdm(range(args.rounds), desc="interleaved rounds"):
-            order = ("base", "new") if k % 2 == 0 else ("new", "base")
+        for order in tqdm(alternating(("base", "new"), args.rounds), total=args.rounds,
+                          desc="interleaved rounds"):  # fmt: skip
             for name in args.comparisons:
                 for side in order:
                     wall, cpu = _ask(procs[side], name, args.seconds)
@@ -316,16 +300,19 @@ def _env_pair(text: str) -> tuple[str, str]:
     key, sep, value = text.partition("=")
     if not sep or not key.isidentifier():
         raise argparse.ArgumentTypeError(f"{text!r}: expected NAME=VALUE")
+    if value not in SIDE_SETTINGS.get(key, (value,)):
+        raise argparse.ArgumentTypeError(f"{key} must be one of {', '.join(SIDE_SETTINGS[key])}")
     return key, value
 
 
-def parse(argv: list[str] | None) -> Args:
+def parse(argv: list[str] | None) -> argparse.Namespace:
+    """The command line (``--help`` shows the defaults): ``base`` the older checkout (the
+    newer is this one), ``comparisons`` the chosen ones, ``env`` each side's settings."""
     from experiments.common.arguments import checked  # every flag checked
     from experiments.common.output import add_output_args, file_stem
 
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--base", type=Path, required=True, help="checkout of the older version")
-    p.add_argument("--new", type=Path, default=ROOT, help="default: this checkout")
     p.add_argument("--comparison", default=",".join(COMPARISONS),
                    help=f"comma-separated, of {','.join(COMPARISONS)} (default: all)")  # fmt: skip
     p.add_argument("--rounds", type=int, default=11, help="interleaved rounds (default 11)")
@@ -336,18 +323,15 @@ def parse(argv: list[str] | None) -> Args:
     p.add_argument("--name", type=file_stem, default="ab", help="file stem (default ab)")
     add_output_args(p, "ab")
     ns = checked(p).parse_args(argv)
-    for side in ("base", "new"):
-        path = getattr(ns, side)
-        if not (path / "mamma_mia_env").is_dir() or not (path / "agents").is_dir():
-            p.error(f"--{side} {path}: not a checkout (no mamma_mia_env/ and agents/ inside)")
+    if not (ns.base / "mamma_mia_env").is_dir() or not (ns.base / "agents").is_dir():
+        p.error(f"--base {ns.base}: not a checkout (no mamma_mia_env/ and agents/ inside)")
     if ns.rounds < 1 or not (0.01 <= ns.seconds <= 60):
         p.error("--rounds must be >= 1 and --seconds within 0.01-60")
-    chosen = tuple(dict.fromkeys(c.strip() for c in ns.comparison.split(",") if c.strip()))
-    if not chosen or any(c not in COMPARISONS for c in chosen):
+    ns.comparisons = tuple(dict.fromkeys(c.strip() for c in ns.comparison.split(",") if c.strip()))
+    if not ns.comparisons or any(c not in COMPARISONS for c in ns.comparisons):
         p.error(f"--comparison {ns.comparison!r}: choose among {', '.join(COMPARISONS)}")
-    env = {"base": dict(ns.base_env), "new": dict(ns.new_env)}
-    return Args(ns.base.resolve(), ns.new.resolve(), chosen, ns.rounds, ns.seconds, env,
-                ns.name, ns.out, ns.export)  # fmt: skip
+    ns.base, ns.env = ns.base.resolve(), {"base": dict(ns.base_env), "new": dict(ns.new_env)}
+    return ns
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -355,10 +339,10 @@ def main(argv: list[str] | None = None) -> int:
     from experiments.common.output import output_dir, write_json
     from mamma_mia_env.plumbing.provenance import git_state, provenance
 
-    out = output_dir(argparse.Namespace(out=args.out, export=args.export), "ab")
+    out = output_dir(args, "ab")
     before = list(os.getloadavg())
     results = measure(args)
-    sides = {"base": args.base, "new": args.new}
+    sides = {"base": args.base, "new": ROOT}
     report = {
         "comparisons": results,
         "sides": {

@@ -19,9 +19,7 @@ machine hits every row alike) and the median is reported.
 from __future__ import annotations
 
 import argparse
-import csv
 import importlib.util
-import io
 import statistics
 import sys
 import time
@@ -32,7 +30,7 @@ import numpy as np
 from tqdm import tqdm
 
 import mamma_mia_env as mm
-from experiments.common.output import add_output_args, output_dir
+from experiments.common.output import add_output_args, output_dir, write_csv
 from experiments.common.samplers import (
     aec_turns_per_second,
     machine,
@@ -85,7 +83,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="tiny run (smoke test)")
     parser.add_argument("--seconds", type=float, default=4.0, help="per measurement")
     parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--batches", default="1,64,1024,4096,16384")
     add_output_args(parser, "benchmark")
     parser.add_argument("--no-plot", action="store_true")
     from experiments.common.arguments import checked  # every flag checked
@@ -95,15 +92,15 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("the PettingZoo classic envs it compares against need pygame: "
                      "pip install pygame-ce (it is in the [test] extra)")  # fmt: skip
     t0 = time.perf_counter()
+    batches = [1, 64, 1024, 4096, 16384]
     if args.quick:
-        args.seconds, args.repeats, args.batches = 0.3, 1, "1,64"
-    batches = [int(b) for b in args.batches.split(",")]
+        args.seconds, args.repeats, batches = 0.3, 1, [1, 64]
     rows = measure(batches, args.seconds, args.repeats)
     lines = report(rows, batches)
     print("\n".join(lines))
 
     args.out = output_dir(args, "benchmark")
-    write_table(args.out / "benchmark.csv", rows)
+    write_csv(args.out / "benchmark.csv", rows, "benchmark table")
     write_file(
         args.out / "benchmark.txt",
         "\n".join(lines) + f"\ncommand: python {' '.join(sys.argv)}\n",
@@ -182,17 +179,6 @@ def report(rows: list[dict], batches: list[int]) -> list[str]:
         f"memory per game: state record {state_bytes} B; vector env total {vector_bytes} B"
     )
     return lines
-
-
-def write_table(path: Path, rows: list[dict]) -> None:
-    """``benchmark.csv``: one line per row (the sampling columns empty for the AEC rows)."""
-    fields = ["env", "batch", "turns_per_s", "sampling_turns_per_s", "with_sampling_turns_per_s"]
-    fh = io.StringIO(newline="")
-    writer = csv.DictWriter(fh, fieldnames=fields)
-    writer.writeheader()
-    for row in rows:
-        writer.writerow({k: row.get(k, "") for k in fields})
-    write_file(path, fh.getvalue(), "benchmark table")
 
 
 def plot(rows: list[dict], path: Path) -> None:

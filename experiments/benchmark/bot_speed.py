@@ -19,23 +19,21 @@ Wall-clock rates on a shared machine mostly measure the other processes; each ra
 also comes as turns per CPU second of this process (``time.process_time``, all its
 threads), which the load moves much less.
 
-Writes ``bot_speed.json`` into ``--out`` (default: a temporary directory); ``--export``
-writes it to experiments/results/bot_speed/ instead.
+Writes ``bot_speed.json`` into ``--out`` (default runs/bot_speed/); ``--export`` writes
+it to experiments/results/bot_speed/ instead.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import tempfile
 import time
 
 import numba as nb
 import numpy as np
 from tqdm import tqdm
 
-from experiments.common.output import RESULTS
+from experiments.common.output import add_output_args, output_dir, write_json
 from experiments.common.provenance import provenance_with_threads as provenance
 from mamma_mia_agents import load_agent
 from mamma_mia_agents.bots.roster import HEURISTICS
@@ -44,10 +42,10 @@ from mamma_mia_agents.compiled.playout import CompiledBots, play_out
 from mamma_mia_agents.tournament import run_tournament
 from mamma_mia_env import Config, Engine, GameState
 from mamma_mia_env.envs.vector import MammaMiaVectorEnv
-from mamma_mia_env.game.observe import observe_game
+from mamma_mia_env.game import kernels
 from mamma_mia_env.game.record import OVER
-from mamma_mia_env.game.rules import legal_mask_game, step_game
-from mamma_mia_env.plumbing.files import write_file
+
+POSITIONS, SEED = 4000, 0  # the step profile's positions; the seed of every part
 
 
 def vector_rates(batch: int, steps: int, rounds: int, seed: int) -> dict:
@@ -62,18 +60,16 @@ def vector_rates(batch: int, steps: int, rounds: int, seed: int) -> dict:
         act = policies[name].act_batch
         start, cpu = time.perf_counter(), time.process_time()
         for _ in range(n_steps):
-            actions = act(obs, info["action_mask"], rng, info["seat"])
-            obs, _, _, _, info = venv.step(actions)
+            obs, _, _, _, info = venv.step(act(obs, info["action_mask"], rng, info["seat"]))
         turns = n_steps * batch
         return turns / (time.perf_counter() - start), turns / (time.process_time() - cpu)
 
     for name in policies:  # compile and warm up
         run(name, 3)
-    names = tuple(policies)
-    rates: dict[str, list[float]] = {k: [] for k in names}
-    cpu_rates: dict[str, list[float]] = {k: [] for k in names}
+    rates: dict[str, list[float]] = {k: [] for k in policies}
+    cpu_rates: dict[str, list[float]] = {k: [] for k in policies}
     for _ in tqdm(range(rounds), desc="vector env rounds"):
-        for name in names:
+        for name in policies:
             wall, cpu = run(name, steps)
             rates[name].append(wall)
             cpu_rates[name].append(cpu)
@@ -125,31 +121,16 @@ def game_rates(games: int, seed: int) -> dict:
 
 
 @nb.njit
-def _time_observe(data, n, out, reps):  # type: ignore[no-untyped-def]
-    for _ in range(reps):
-        for g in range(data.shape[0]):
-            observe_game(data[g], data[g].seat, n, 0, out)
-
-
-@nb.njit
-def _time_mask(data, params, play, need, out, reps):  # type: ignore[no-untyped-def]
-    for _ in range(reps):
-        for g in range(data.shape[0]):
-            legal_mask_game(data[g], params, play, need, out)
-
-
-@nb.njit
-def _time_decide(obs, masks, seats, lay, play, need, prm, reps):  # type: ignore[no-untyped-def]
+def _time_decide(obs, masks, seats, lay, play, need, prm):  # type: ignore[no-untyped-def]
     ws, wd, wi = jit.workspace()
     t = 0
-    for _ in range(reps):
-        for g in range(obs.shape[0]):
-            t += decisions.decide_one(obs[g], masks[g], seats[g], lay, play, need, prm, ws, wd, wi)
+    for g in range(obs.shape[0]):
+        t += decisions.decide_one(obs[g], masks[g], seats[g], lay, play, need, prm, ws, wd, wi)
     return t
 
 
 @nb.njit
-def _time_oven(obs, seats, lay, need, prm, reps):  # type: ignore[no-untyped-def]
+def _time_oven(obs, seats, lay, need, prm):  # type: ignore[no-untyped-def]
     ws, wd, wi = jit.workspace()
     hv = np.zeros(5, np.float32)
     pv = np.zeros(5, np.float32)
@@ -157,25 +138,16 @@ def _time_oven(obs, seats, lay, need, prm, reps):  # type: ignore[no-untyped-def
     reserve = np.zeros(5, np.float32)
     o_h, o_p = lay[tables.L_HAND], lay[tables.L_PILES]
     t = 0.0
-    for _ in range(reps):
-        for g in range(obs.shape[0]):
-            ob = obs[g]
-            for k in range(5):
-                hv[k] = ob[o_h + k] + np.float32(2.0) * ob[o_h + 5 + k]
-                pv[k] = ob[o_p + k] + np.float32(2.0) * ob[o_p + 5 + k]
-            oven.simulate_oven(
-                ob, lay, seats[g], need, prm[tables.I_RIVAL_COVER], pv, hv, pool, reserve,
-                ws, wd, wi,
-            )  # fmt: skip
-            t += pool[0]
+    for g in range(obs.shape[0]):
+        ob = obs[g]
+        for k in range(5):
+            hv[k] = ob[o_h + k] + np.float32(2.0) * ob[o_h + 5 + k]
+            pv[k] = ob[o_p + k] + np.float32(2.0) * ob[o_p + 5 + k]
+        oven.simulate_oven(
+            ob, lay, seats[g], need, prm[tables.I_RIVAL_COVER], pv, hv, pool, reserve, ws, wd, wi
+        )
+        t += pool[0]
     return t
-
-
-@nb.njit
-def _time_step(data, actions, params, play, need):  # type: ignore[no-untyped-def]
-    dl = np.zeros(8, np.int32)
-    for g in range(data.shape[0]):
-        step_game(data[g], actions[g], params, play, need, dl)
 
 
 def step_profile(positions: int, seed: int, reps: int = 5) -> dict:
@@ -202,28 +174,26 @@ def step_profile(positions: int, seed: int, reps: int = 5) -> dict:
         tables.params_vector(builder.params),
     )
     actions = builder.act_batch(obs, masks, rng, seats)
-    ob1 = np.zeros(obs.shape[1], np.float32)
-    mk1 = np.zeros(masks.shape[1], np.int8)
-    pieces = {
-        "observe": lambda r: _time_observe(data, n, ob1, r),
-        "legal_mask": lambda r: _time_mask(data, eng.params, play, need, mk1, r),
-        "builder_decision": lambda r: _time_decide(obs, masks, seats, lay, play, need, prm, r),
-        "of_which_oven_replay": lambda r: _time_oven(obs, seats, lay, need, prm, r),
+    serial, counts, table = kernels.SERIAL, np.full(len(data), n, np.int64), eng.params_by_count
+    obs_out, mask_out = np.empty_like(obs), np.empty_like(eng.legal_masks(state))
+    delivered = np.zeros((len(data), 8), np.int32)
+    steps = [data.copy() for _ in range(reps + 1)]  # the engine step moves its copy
+    pieces = {  # the engine's own serial kernels (one thread) and the bot's
+        "observe": lambda r: serial.observe(data, seats, counts, eng.obs_mode, obs_out),
+        "legal_mask": lambda r: serial.masks(data, counts, table, eng.play, eng.need, mask_out),
+        "builder_decision": lambda r: _time_decide(obs, masks, seats, lay, play, need, prm),
+        "of_which_oven_replay": lambda r: _time_oven(obs, seats, lay, need, prm),
+        "engine_step": lambda r: serial.step(
+            steps[r], actions, counts > 0, counts, table, eng.play, eng.need, delivered
+        ),
     }
     out: dict = {"positions": len(data), "reps": reps}
     for name, f in pieces.items():
-        f(1)  # compile
+        f(reps)  # compile
         cpu = time.process_time()
-        f(reps)
+        for r in range(reps):
+            f(r)
         out[f"{name}_us"] = round((time.process_time() - cpu) / (reps * len(data)) * 1e6, 3)
-    _time_step(data.copy(), actions, eng.params, play, need)  # compile
-    cpu_total = 0.0
-    for _ in range(reps):
-        copy = data.copy()
-        cpu = time.process_time()
-        _time_step(copy, actions, eng.params, play, need)
-        cpu_total += time.process_time() - cpu
-    out["engine_step_us"] = round(cpu_total / (reps * len(data)) * 1e6, 3)
     return out
 
 
@@ -233,31 +203,21 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--steps", type=int, default=40, help="vector env steps per round")
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--games", type=int, default=10000)
-    ap.add_argument("--positions", type=int, default=4000, help="positions of the profile")
-    ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--out", default=None, help="output directory (default: a temp dir)")
-    ap.add_argument("--export", action="store_true", help="write to experiments/results/bot_speed/")
+    add_output_args(ap, "bot_speed")
     from experiments.common.arguments import checked  # every flag checked
 
     args = checked(ap).parse_args(argv)
-    for name in ("batch", "steps", "rounds", "games", "positions"):
-        if getattr(args, name) < 1:
-            ap.error(f"--{name} must be >= 1")
-    out_dir = (
-        str(RESULTS / "bot_speed")
-        if args.export
-        else (args.out or tempfile.mkdtemp(prefix="bot_speed_"))
-    )
+    if min(args.batch, args.steps, args.rounds, args.games) < 1:
+        ap.error("--batch, --steps, --rounds and --games must be >= 1")
+    out = output_dir(args, "bot_speed")
     t0 = time.perf_counter()
     record = {"experiment": "bot_speed", "load_average_before": os.getloadavg()}
-    record["vector_env"] = vector_rates(args.batch, args.steps, args.rounds, args.seed)
-    record["games"] = game_rates(args.games, args.seed)
-    record["step_profile_cpu"] = step_profile(args.positions, args.seed)
+    record["vector_env"] = vector_rates(args.batch, args.steps, args.rounds, SEED)
+    record["games"] = game_rates(args.games, SEED)
+    record["step_profile_cpu"] = step_profile(POSITIONS, SEED)
     record["load_average_after"] = os.getloadavg()
-    record["provenance"] = provenance(seeds=args.seed, wall_time=time.perf_counter() - t0)
-    os.makedirs(out_dir, exist_ok=True)
-    path = os.path.join(out_dir, "bot_speed.json")
-    write_file(path, json.dumps(record, indent=2) + "\n", "result")
+    path = out / "bot_speed.json"
+    write_json(path, record, provenance(seeds=SEED, wall_time=time.perf_counter() - t0))
     v, g = record["vector_env"], record["games"]
     print(
         f"vector env B={v['batch']}: random {v['median_turns_per_second']['random']:,} turns/s, "

@@ -25,7 +25,6 @@ import argparse
 import os
 import sys
 import time
-from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -33,13 +32,8 @@ from tqdm import tqdm
 
 from experiments.common.arguments import checked
 from experiments.common.decision_time import decision_times
-from experiments.common.output import (
-    add_output_args,
-    output_dir,
-    write_json,
-)
+from experiments.common.output import add_output_args, output_dir, write_json
 from experiments.common.provenance import provenance_with_threads
-from experiments.common.training import add_dataclass_args
 from mamma_mia_agents import load_agent
 from mamma_mia_env import Config
 
@@ -48,25 +42,18 @@ BOTS = ("search", "champion")
 LIMIT_MS = 20.0
 
 
-@dataclass
-class Args:
-    players: str = "2,4"
-    """player counts, comma-separated (the champion ships settings for 2 and 4)"""
-    bots: str = "search,champion"
-    """bots to time, comma-separated: search, champion"""
-    positions: int = 200
-    """positions timed per bot and player count"""
-    seed: int = 0
-    """seed of the builder games the positions come from, and of the bots' generator"""
+SEED = 0  # of the builder games the positions come from, and of the bots' generator
 
 
-def parse_args(argv: list[str] | None = None) -> tuple[Args, Path]:
+def parse_args(argv: list[str] | None = None) -> tuple[argparse.Namespace, Path]:
     """The arguments, checked before any game, and the output directory."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    add_dataclass_args(parser, Args)
+    parser.add_argument("--players", default="2,4", help="player counts, comma-separated "
+                        "(the champion ships settings for 2 and 4; default 2,4)")  # fmt: skip
+    parser.add_argument("--bots", default="search,champion", help="of search, champion")
+    parser.add_argument("--positions", type=int, default=200, help="per bot and count")
     add_output_args(parser, "decision_speed")
-    ns = checked(parser).parse_args(argv)
-    args = Args(**{k: getattr(ns, k) for k in asdict(Args())})
+    args = checked(parser).parse_args(argv)
     problems = []
     try:
         counts = [int(p) for p in args.players.split(",")]
@@ -79,11 +66,9 @@ def parse_args(argv: list[str] | None = None) -> tuple[Args, Path]:
         problems.append(f"--bots: unknown {unknown} (choose from {', '.join(BOTS)})")
     if args.positions <= 0:
         problems.append("--positions must be positive")
-    if args.seed < 0:
-        problems.append("--seed must not be negative")
     if problems:
         parser.error("; ".join(problems))
-    return args, output_dir(ns, "decision_speed")
+    return args, output_dir(args, "decision_speed")
 
 
 def bot(name: str, num_players: int) -> Any:
@@ -98,29 +83,34 @@ def main(argv: list[str] | None = None) -> int:
     args, out = parse_args(argv)
     started = time.perf_counter()
     loads_before = list(os.getloadavg())
-    counts = [int(p) for p in args.players.split(",")]
-    names = args.bots.split(",")
     try:  # every bot before any timing: the champion has no settings for 3 or 5 players
-        bots = {(n, name): bot(name, n) for n in counts for name in names}
+        bots = {
+            (int(n), name): bot(name, int(n))
+            for n in args.players.split(",")
+            for name in args.bots.split(",")
+        }
     except ValueError as exc:
         print(f"decision_speed: {exc}", file=sys.stderr)
         return 2
     rows: list[dict[str, Any]] = []
     for (n, name), timed in tqdm(bots.items(), desc="bots"):
-        row = {"bot": name, "players": n, **decision_times(n, timed, args.positions, args.seed)}
+        row = {"bot": name, "players": n, **decision_times(n, timed, args.positions, SEED)}
         rows.append(row)
         tqdm.write(f"{name} {n}p: mean {row['mean_ms']} ms, median {row['median_ms']} ms")
     doc = {
         "experiment": "decision_speed",
-        "args": asdict(args),
+        "args": {
+            "players": args.players,
+            "bots": args.bots,
+            "positions": args.positions,
+            "seed": SEED,
+        },  # fmt: skip
         "limit_ms": LIMIT_MS,
         "rows": rows,
         "load_average_before": loads_before,
         "load_average_after": list(os.getloadavg()),
     }
-    record = provenance_with_threads(
-        seeds={"seed": args.seed}, wall_time=time.perf_counter() - started
-    )
+    record = provenance_with_threads(seeds={"seed": SEED}, wall_time=time.perf_counter() - started)
     path = out / "decision_speed.json"
     write_json(path, doc, record)
     print(f"wrote {path}")

@@ -17,7 +17,7 @@ and the median ratio to ``sync_vector_gym`` (each ratio from adjacent slices).
     python -m experiments.benchmark.learner_env_speed            # into runs/
     python -m experiments.benchmark.learner_env_speed --export   # experiments/results/
 
-Files: ``<players>p_b<batch>.json`` / ``.png``. At B >= 256 the engine
+Two players against ``builder``. File: ``2p_b<batch>.json``. At B >= 256 the engine
 steps with its parallel (multi-threaded) kernels; on a machine whose cores are busy
 with other work those threads wait for each other, so compare rows at one batch size.
 With ``NUMBA_NUM_THREADS`` set to less than the core count the file name ends in
@@ -27,37 +27,29 @@ With ``NUMBA_NUM_THREADS`` set to less than the core count the file name ends in
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import statistics
 import time
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 from tqdm import tqdm
 
-from experiments.common.output import add_output_args, output_dir
-from mamma_mia_env.plumbing.files import write_figure, write_file
+from experiments.common.output import add_output_args, output_dir, write_json
+from experiments.common.samplers import alternating, random_legal
 from mamma_mia_env.plumbing.provenance import provenance
 
 ROWS = ("learner_vector", "sb3_vecenv", "sync_vector_gym")
 STEM = "learner_env_speed"
-
-
-def _sample(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """A uniformly random legal action per row."""
-    return (rng.random(masks.shape) * (masks != 0)).argmax(axis=1)
+PLAYERS, OPPONENT, SEED = 2, "builder", 0
 
 
 class Row:
     """One entry point; ``run(seconds)`` returns learner env steps/s (stepping only)."""
 
-    def __init__(self, kind: str, batch: int, opponent: Any, num_players: int, seed: int) -> None:
-        self.kind = kind
-        self.batch = batch
-        self.rng = np.random.default_rng(seed)
-        kw = dict(num_players=num_players, reward_mode="delivered_win_loss")
+    def __init__(self, kind: str, batch: int, opponent: Any, seed: int = SEED) -> None:
+        self.kind, self.batch, self.rng = kind, batch, np.random.default_rng(seed)
+        kw = dict(num_players=PLAYERS, reward_mode="delivered_win_loss")
         if kind == "learner_vector":
             from mamma_mia_env.envs.learner_vector import MammaMiaLearnerVectorEnv
 
@@ -70,7 +62,7 @@ class Row:
             self.env = MammaMiaSB3VecEnv(batch, opponents=opponent, seed=seed, **kw)
             self.env.reset()
             self.masks = self.env.action_masks()
-        elif kind == "sync_vector_gym":
+        else:  # sync_vector_gym
             import gymnasium as gym
 
             from mamma_mia_env.envs.gym_env import MammaMiaGymEnv
@@ -81,15 +73,13 @@ class Row:
             )
             _obs, info = self.env.reset(seed=seed)
             self.masks = info["action_mask"]
-        else:
-            raise ValueError(f"unknown row {kind!r}")
         self.run(0.3)  # warm-up
 
     def run(self, seconds: float) -> float:
         stepping = 0.0
         steps = 0
         while stepping < seconds:
-            actions = _sample(self.masks, self.rng)
+            actions = random_legal(self.masks, self.rng)
             t0 = time.perf_counter()
             if self.kind == "sb3_vecenv":
                 self.env.step(actions)
@@ -102,87 +92,54 @@ class Row:
         return steps * self.batch / stepping
 
 
-def plot(report: dict[str, Any], path: Path, title: str) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    names = list(report)
-    values = [report[n]["median_steps_per_s"] for n in names]
-    fig, ax = plt.subplots(figsize=(6.5, 3.2))
-    ax.barh(names, values)
-    for y, v in enumerate(values):
-        ax.text(v, y, f" {v:,.0f}", va="center")
-    ax.set_xlabel("learner env steps/s (median)")
-    ax.set_title(title, fontsize=9)
-    ax.set_xlim(0, max(values) * 1.25)
-    fig.tight_layout()
-    write_figure(fig, path, "plot", dpi=100)
-    plt.close(fig)
-
-
 def interleave(
-    rows: dict[str, Row], rows_wanted: list[str], repeats: int, seconds: float
+    rows: dict[str, Row], repeats: int, seconds: float
 ) -> tuple[dict[str, list[float]], dict[str, dict[str, float]]]:
     """``repeats`` slices of each row, in alternating order; the samples, and per row
-    the median steps/s and the median ratio to the SyncVectorEnv row (or the first)."""
-    samples: dict[str, list[float]] = {k: [] for k in rows_wanted}
-    for rep in tqdm(range(repeats), desc="interleaved slices"):
-        order = rows_wanted if rep % 2 == 0 else rows_wanted[::-1]
+    the median steps/s and the median ratio to the SyncVectorEnv row."""
+    samples: dict[str, list[float]] = {k: [] for k in rows}
+    for order in tqdm(alternating(ROWS, repeats), total=repeats, desc="interleaved slices"):
         for k in order:
             samples[k].append(rows[k].run(seconds))
-    ref = "sync_vector_gym" if "sync_vector_gym" in samples else rows_wanted[0]
     report = {}
-    for k in rows_wanted:
-        ratios = [x / y for x, y in zip(samples[k], samples[ref], strict=True)]
+    for k, runs in samples.items():
+        ratio = statistics.median(
+            x / y for x, y in zip(runs, samples["sync_vector_gym"], strict=True)
+        )
         report[k] = {
-            "median_steps_per_s": statistics.median(samples[k]),
-            f"median_ratio_to_{ref}": statistics.median(ratios),
+            "median_steps_per_s": statistics.median(runs),
+            "median_ratio_to_sync_vector_gym": ratio,
         }
-        print(f"{k:16s} {statistics.median(samples[k]):>10,.0f} steps/s  "
-              f"x{statistics.median(ratios):.1f} vs {ref}")  # fmt: skip
+        print(f"{k:16s} {report[k]['median_steps_per_s']:>10,.0f} steps/s  x{ratio:.1f}")
     return samples, report
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--batch", type=int, default=256, help="games per env (B)")
-    parser.add_argument("--players", type=int, default=2)
-    parser.add_argument("--opponent", default="builder", help="a bundled bot, or 'random'")
     parser.add_argument("--repeats", type=int, default=11, help="slices per row")
     parser.add_argument("--seconds", type=float, default=1.0, help="per slice")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--rows", default=",".join(ROWS), help=f"some of {','.join(ROWS)}")
     add_output_args(parser, STEM)
     from experiments.common.arguments import checked  # every flag checked
 
     args = checked(parser).parse_args(argv)
-    rows_wanted = [r for r in args.rows.split(",") if r]
-    if not rows_wanted or set(rows_wanted) - set(ROWS):
-        parser.error(f"--rows: give some of {','.join(ROWS)}")
     if args.batch < 1 or args.repeats < 1 or args.seconds <= 0:
         parser.error("--batch and --repeats must be positive, --seconds above 0")
-    if not 2 <= args.players <= 5:
-        parser.error("--players must be 2-5")
-    from mamma_mia_agents import load_agent
-
-    opponent = None if args.opponent == "random" else load_agent(args.opponent)
     import numba
+
+    from mamma_mia_agents import load_agent
 
     threads = int(numba.config.NUMBA_NUM_THREADS)
     out = output_dir(args, STEM)
     started = time.perf_counter()
-    rows = {
-        k: Row(k, args.batch, opponent, args.players, args.seed)
-        for k in tqdm(rows_wanted, desc="building")
-    }
-    samples, report = interleave(rows, rows_wanted, args.repeats, args.seconds)
+    opponent = load_agent(OPPONENT)
+    rows = {k: Row(k, args.batch, opponent) for k in tqdm(ROWS, desc="building")}
+    samples, report = interleave(rows, args.repeats, args.seconds)
     doc = {
         "settings": {
             "batch": args.batch,
-            "players": args.players,
-            "opponent": args.opponent,
+            "players": PLAYERS,
+            "opponent": OPPONENT,
             "repeats": args.repeats,
             "seconds_per_slice": args.seconds,
             "reward_mode": "delivered_win_loss",
@@ -191,15 +148,14 @@ def main(argv: list[str] | None = None) -> int:
         "report": report,
         "samples": samples,
         "load_average_after": list(os.getloadavg()),
-        "provenance": provenance(seeds=args.seed, wall_time=time.perf_counter() - started),
     }
-    stem = f"{args.players}p_b{args.batch}"
+    stem = f"{PLAYERS}p_b{args.batch}"
     if threads != os.cpu_count():  # NUMBA_NUM_THREADS set: another file
         stem += f"_t{threads}"
-    path = out / f"{stem}.json"
-    write_file(path, json.dumps(doc, indent=1) + "\n", "result")
-    plot(report, out / f"{stem}.png", f"{args.players}p vs {args.opponent}, B = {args.batch}")
-    print(f"wrote {path}")
+    write_json(
+        out / f"{stem}.json", doc, provenance(seeds=SEED, wall_time=time.perf_counter() - started)
+    )
+    print(f"wrote {out / f'{stem}.json'}")
     return 0
 
 

@@ -1,23 +1,28 @@
-"""The timing harness the speed scripts share (benchmark, profile_vector, ab_speed).
+"""The timing harness the speed scripts share (benchmark, learner_env_speed, ab).
 
 A speed figure is only comparable between scripts if the harness around the env is the
 same: the same uniform random legal action sampler (compiled, so the harness costs
-little next to the env), the same PettingZoo loop for the AEC env, and the same line
-naming the machine.
+little next to the env; :func:`random_legal` where the sampling is not timed or is
+part of what is timed in both sides alike), the same PettingZoo loop for the AEC env,
+the same alternating order of interleaved slices (:func:`alternating`), the same
+quartiles of per-slice ratios (:func:`quartiles`) and the same line naming the machine.
 """
 
 from __future__ import annotations
 
 import os
 import platform
+import statistics
 import time
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, TypeVar
 
 import numba as nb
 import numpy as np
 
-__all__ = ["aec_turns_per_second", "machine", "sample_parallel", "sample_serial"]
+__all__ = ["aec_turns_per_second", "alternating", "machine", "quartiles", "random_legal"]
+__all__ += ["sample_parallel", "sample_serial"]
+T = TypeVar("T")
 
 
 def _make_sampler(parallel: bool) -> Any:
@@ -79,3 +84,20 @@ def machine() -> str:
         f"{cpu_model()}, {os.cpu_count()} cores; Python {platform.python_version()}, "
         f"numpy {np.__version__}, numba {nb.__version__}"
     )
+
+
+def random_legal(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A uniformly random legal action per row of ``masks`` (numpy, no compilation)."""
+    return (rng.random(masks.shape) * (masks != 0)).argmax(axis=1)
+
+
+def alternating(names: Sequence[T], rounds: int) -> Iterator[Sequence[T]]:
+    """Each round's order of ``names``, reversed every other round: interleaved slices,
+    so that a slow patch of a shared machine hits every row alike, none always first."""
+    for k in range(rounds):
+        yield names if k % 2 == 0 else names[::-1]
+
+
+def quartiles(values: list[float]) -> list[float]:
+    """The three quartiles of ``values`` (of one value: it, three times)."""
+    return statistics.quantiles(values, n=4) if len(values) > 1 else values * 3

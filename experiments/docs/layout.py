@@ -1,5 +1,6 @@
 """docs/PERFORMANCE.md's tables of the ``fixed`` observation layout against ``recall``
-(``experiments/benchmark/layout_speed.py``, one interleaved run)."""
+(the record ``layout_speed/layout_speed.json``: one interleaved run of the
+layout_speed script, last in commit c7deff1)."""
 
 from __future__ import annotations
 
@@ -39,13 +40,9 @@ def _summary(rows: list[dict]) -> str:
 
 
 def layout_speed() -> str:
-    """The block of ``layout_speed/layout_speed.json``."""
-    return layout_speed_block(result("layout_speed/layout_speed.json"))
-
-
-def layout_speed_block(doc: dict) -> str:
     """Bytes per observation and step, steps/s as fixed / recall, and the vector env's
-    fraction of the write bound, from a result file of ``layout_speed``."""
+    fraction of the write bound, from the record ``layout_speed/layout_speed.json``."""
+    doc = result("layout_speed/layout_speed.json")
     rows, sizes, speeds = doc["rows"], [], []
     for n in sorted({r["players"] for r in rows}):
         r = next(r for r in rows if r["players"] == n)

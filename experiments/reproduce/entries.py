@@ -24,7 +24,6 @@ PRE_PROVENANCE = frozenset(
         "benchmark/benchmark.csv",
         "benchmark/benchmark.txt",
         "benchmark/benchmark.png",
-        "profile_vector/profile_vector.json",
     }
 )
 

@@ -25,16 +25,6 @@ def benchmark_ratios(name: str, path: Path) -> dict[str, float]:
     return out
 
 
-def profile_ratios(name: str, path: Path) -> dict[str, float]:
-    doc = json.loads(path.read_text())
-    parts = ("observe", "mask", "rules")
-    serial = {p: doc[f"serial_{p}_us_per_game"] for p in parts}
-    total = sum(serial.values())
-    out = {f"serial {p} share": v / total for p, v in serial.items()}
-    out["fused step / serial parts"] = doc["fused_kernel_us_per_turn"] / total
-    return out
-
-
 def speed_ratios(name: str, path: Path) -> dict[str, float]:
     doc = json.loads(path.read_text())
     # absolute, so loose: games/s per core against a 10,000-game run's committed value
@@ -67,15 +57,4 @@ def learner_env_speed_ratios(name: str, path: Path) -> dict[str, float]:
     return {
         f"{k} / SyncVectorEnv": rep[k]["median_ratio_to_sync_vector_gym"]
         for k in ("learner_vector", "sb3_vecenv")
-    }
-
-
-def layout_speed_ratios(name: str, path: Path) -> dict[str, float]:
-    """The fixed layout's speed against recall's, per env, player count and batch."""
-    rows = json.loads(path.read_text())["rows"]
-    return {
-        f"{r['env']} {r['players']}p B={r['batch']} fixed / recall": r["fixed_over_recall"][
-            "median"
-        ]
-        for r in rows
     }

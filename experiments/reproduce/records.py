@@ -40,7 +40,6 @@ RECORDS: list[Record] = [
                 "NUMBA_NUM_THREADS=1 python -m experiments.benchmark.learner_env_speed "
                 "--batch 256 --export"
             ),
-            "learner_env_speed/2p_b256_t1.png": "the same command",
         },
         reason=(
             "the one-thread learner env speed was measured before OpenMP waits became "
@@ -104,6 +103,49 @@ RECORDS: list[Record] = [
             "the other core busy, spinning workers make the learner env ~20x slower; on an "
             "idle machine they make it faster): the two runs are records of both situations, "
             "not a ratio a re-run could check"
+        ),
+    ),
+    Record(
+        name="cluster_scaling",
+        commands={
+            "cluster_scaling/cluster_scaling.json": (
+                "the cluster_scaling script (last in commit c7deff1) with --out FILE (the "
+                "file's args hold its settings; load average 5.0)"
+            ),
+        },
+        reason=(
+            "the fan-out's cost per item on Ray's test cluster against the local pool, on "
+            "one shared machine: a record of that run, which docs/PERFORMANCE.md plans a "
+            "cluster from; tests/tournament/test_ray_cluster.py checks that Ray's results "
+            "are the local ones"
+        ),
+    ),
+    Record(
+        name="layout_speed",
+        commands={
+            "layout_speed/layout_speed.json": (
+                "the layout_speed script (last in commit c7deff1) with --export (load average "
+                "8.1); python -m experiments.benchmark.ab --base . --base-env "
+                "MAMMA_MIA_AB_LAYOUT=recall times the same choice now"
+            ),
+        },
+        reason=(
+            "the fixed observation layout against recall, with the write bound: the layout "
+            "is chosen (docs/PERFORMANCE.md quotes this run); a record, not re-run"
+        ),
+    ),
+    Record(
+        name="profile_vector",
+        commands={
+            "profile_vector/profile_vector.json": (
+                "the profile_vector script (last in commit c7deff1) with --batch 4096 "
+                "--seconds 3 --export, before result files recorded their provenance (the "
+                "file names its machine); bot_speed's step profile splits a step now"
+            ),
+        },
+        reason=(
+            "a one-off split of a vector-env step into its kernels, measured on an otherwise "
+            "idle machine; the fixes it found are made (docs/PERFORMANCE.md): a record"
         ),
     ),
     Record(

@@ -13,9 +13,7 @@ from experiments.reproduce.ratios import (
     benchmark_ratios,
     bot_speed_ratios,
     decision_speed_ratios,
-    layout_speed_ratios,
     learner_env_speed_ratios,
-    profile_ratios,
     speed_ratios,
 )
 
@@ -72,7 +70,6 @@ def _learner_speed(batch: int) -> Experiment:
         args=_full("--batch", str(batch)),
         timing=_files(f"{stem}.json"),
         ratios=learner_env_speed_ratios,
-        other=_files(f"{stem}.png"),
     )
 
 
@@ -199,8 +196,6 @@ EXPERIMENTS: list[Experiment] = [
         ),
         requires=("pygame",),  # PettingZoo's classic envs import it
     ),
-    _timed("profile_vector", ["--batch", "256", "--seconds", "0.3"], profile_ratios, "profile"),
-    _timed("layout_speed", None, layout_speed_ratios),
     *(_ppo_seed7(n) for n in (2, 3, 4, 5)),
     _tournament("demo", "demo_tournament", "demo", DEMO, plot=True),
     _timed(
@@ -263,15 +258,6 @@ EXPERIMENTS: list[Experiment] = [
     _champion(3, "32x6,48x4"),
     _champion(4, "48x4"),
     _champion(5, "24x6,32x4"),
-    Experiment(
-        name="cluster_scaling",
-        script="-m experiments.benchmark.cluster_scaling",
-        folder="cluster_scaling",
-        args=_full(),
-        out_file="cluster_scaling.json",
-        other=_files("cluster_scaling.json"),
-        requires=("ray",),
-    ),
     _timed("decision_speed", None, decision_speed_ratios),
     _scorecard("search", "2,4", "random,builder", games=600),  # the search rung's ANCHORS
     *(_scorecard("champion", n, "search", games=500) for n in (2, 3, 4, 5)),

@@ -335,10 +335,7 @@ def _reveal(desc: dict):
     return (
         eng,
         masks,
-        {
-            m: _observe_as(Engine(cfg.replace(observation_mode=m)), state)
-            for m in OBSERVATION_MODES
-        },
+        {m: _observe_as(Engine(cfg.replace(observation_mode=m)), state) for m in OBSERVATION_MODES},
     )
 
 

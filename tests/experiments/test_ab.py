@@ -35,12 +35,28 @@ def test_an_a_a_run_times_the_engine_and_the_bots_on_both_sides(tmp_path: Path) 
     assert doc["provenance"]["git"]["revision"]
 
 
+def test_the_layouts_are_timed_against_each_other(tmp_path: Path) -> None:
+    """The fixed layout against recall (the comparison the layout_speed record made)."""
+    res = _ab("--base", str(ROOT), "--comparison", "counts_engine_256", "--rounds", "1",
+              "--seconds", "0.02", "--base-env", "MAMMA_MIA_AB_LAYOUT=recall",
+              "--base-env", "MAMMA_MIA_AB_PLAYERS=5", "--new-env", "MAMMA_MIA_AB_PLAYERS=5",
+              "--name", "layouts", "--out", str(tmp_path))  # fmt: skip
+    assert res.returncode == 0, res.stderr[-2000:]
+    doc = json.loads((tmp_path / "layouts.json").read_text())
+    r = doc["comparisons"]["counts_engine_256"]
+    assert r["base_median_per_second"] > 0 and r["new_median_per_second"] > 0
+    assert doc["sides"]["base"]["env"] == {"MAMMA_MIA_AB_LAYOUT": "recall",
+                                           "MAMMA_MIA_AB_PLAYERS": "5"}  # fmt: skip
+
+
 def test_bad_flags_are_refused_before_any_worker_starts(tmp_path: Path) -> None:
     for flags, word in (
         (["--base", str(tmp_path)], "not a checkout"),
         (["--base", str(ROOT), "--comparison", "engine,nosuch"], "--comparison"),
         (["--base", str(ROOT), "--rounds", "0"], "--rounds"),
         (["--base", str(ROOT), "--base-env", "=x"], "NAME=VALUE"),
+        (["--base", str(ROOT), "--base-env", "MAMMA_MIA_AB_LAYOUT=flat"], "fixed, recall"),
+        (["--base", str(ROOT), "--new-env", "MAMMA_MIA_AB_PLAYERS=6"], "2, 3, 4, 5, mixed"),
     ):
         res = _ab(*flags, "--out", str(tmp_path / "out"), timeout=120)
         assert res.returncode == 2 and word in res.stderr, (flags, res.stderr[-500:])

@@ -35,7 +35,7 @@ ENTRY_POINTS = {
 }
 SCRIPTS = ["benchmark.benchmark", "evaluate.leaderboard", "benchmark.speed", "benchmark.ab",
            "benchmark.learner_env_speed", "benchmark.bot_speed", "benchmark.decision_speed",
-           "evaluate.search_strength", "benchmark.profile_vector", "evaluate.openspiel_ismcts",
+           "evaluate.search_strength", "evaluate.openspiel_ismcts",
            "train.cleanrl_ppo", "train.tune_champion", "train.cleanrl_defaults",
            "train.expert_iteration"]  # fmt: skip
 ENTRY_POINTS.update({f"python -m experiments.{n}": (f"experiments.{n}", []) for n in SCRIPTS})
