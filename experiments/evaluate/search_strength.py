@@ -417,6 +417,6 @@ def _row(record: dict, curve: str, worlds: int, candidates: int) -> dict:
 
 
 if __name__ == "__main__":
-    from mamma_mia_env.plumbing.interrupts import run_command  # one line on Ctrl-C
+    from mamma_mia_interrupts import run_command  # one line on Ctrl-C
 
     raise SystemExit(run_command(main, "python -m experiments.evaluate.search_strength"))

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from experiments.reproduce.entries import ROOT, Experiment
-from mamma_mia_env.plumbing.interrupts import die_with_parent
+from mamma_mia_interrupts import die_with_parent
 
 
 def _load() -> float:
