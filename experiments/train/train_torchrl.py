@@ -317,8 +317,8 @@ def evaluate(args: Args, policy: Any) -> dict[str, Any]:
 def main(argv: list[str] | None = None) -> int:
     summary = train(parse_args(argv))
     ev = summary["evaluation"]
-    keys = ("env_steps", "wall_s", "cpu_s", "env_steps_per_s_overall")
-    keys += ("env_steps_per_s_collect", "env_steps_per_s_env_alone")
+    keys = ("env_steps", "wall_s", "cpu_s", "env_steps_per_s_overall",
+            "env_steps_per_s_collect", "env_steps_per_s_env_alone")  # fmt: skip
     print(json.dumps({**{k: summary[k] for k in keys}, "win_rate": ev["win_rate"]}))
     return 0
 
