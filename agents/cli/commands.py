@@ -122,7 +122,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """The command's exit code; Ctrl-C or SIGTERM is one line and 130 or 143
-    (``plumbing.interrupts.run_command``; a tournament's workers are killed first)."""
+    (``mamma_mia_interrupts.run_command``; a tournament's workers are killed first)."""
     return run_command(_main, PROG, argv)
 
 

@@ -12,7 +12,7 @@ from helpers import run_script
 def test_a_small_run_writes_its_record(tmp_path: Path) -> None:
     proc = run_script(
         "benchmark.bot_speed", "--batch", "4", "--steps", "5", "--rounds", "1", "--games", "8",
-        "--positions", "40", "--out", str(tmp_path),
+        "--out", str(tmp_path),
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr
     doc = json.loads((tmp_path / "bot_speed.json").read_text())

@@ -1,5 +1,5 @@
 """Ctrl-C and SIGTERM end every command with one line and exit status 130 / 143
-(``plumbing.interrupts.run_command``), and worker processes end with their parent.
+(``mamma_mia_interrupts.run_command``), and worker processes end with their parent.
 The whole path through a tournament with worker processes is
 tests/tournament/test_tournament_faults.py."""
 
