@@ -23,7 +23,7 @@ from mamma_mia_agents import REGISTRY, load_agent
 from mamma_mia_agents.bots.base import player_counts
 from mamma_mia_agents.cli import evaluate, play, replay, serve, tournament
 from mamma_mia_agents.cli.options import PROG, counts_text
-from mamma_mia_env.plumbing.interrupts import run_command
+from mamma_mia_interrupts import run_command
 
 DESCRIPTION = """\
 Mamma Mia! from the command line: play a game against the bundled bots, run
@@ -122,7 +122,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """The command's exit code; Ctrl-C or SIGTERM is one line and 130 or 143
-    (``plumbing.interrupts.run_command``; a tournament's workers are killed first)."""
+    (``mamma_mia_interrupts.run_command``; a tournament's workers are killed first)."""
     return run_command(_main, PROG, argv)
 
 

@@ -24,6 +24,7 @@ from mamma_mia_agents.cli.options import (
     add_workers_flag,
     check_backend_flags,
     run_error,
+    run_keywords,
     spec_list,
 )
 from mamma_mia_agents.tournament.fanout import FanOutError
@@ -133,12 +134,7 @@ def run(args: argparse.Namespace) -> int:
             ladder=ladder,
             players=args.players,
             games=args.games,
-            seed=args.seed,
-            workers=args.workers,
-            progress=not args.no_progress,
-            command=args.command_line,
-            backend=args.backend,
-            address=args.address,
+            **run_keywords(args),
         )
     except (AgentLoadError, PolicyFileError, AgentMismatchError, ScorecardError) as exc:
         parser.error(_message(args.spec, exc))

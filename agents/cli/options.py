@@ -95,6 +95,20 @@ def check_backend_flags(parser: argparse.ArgumentParser, args: argparse.Namespac
         parser.error(f"--backend {args.backend}: {exc}")
 
 
+def run_keywords(args: argparse.Namespace) -> dict[str, Any]:
+    """The keywords of ``run_tournament`` (and of ``evaluate``, which passes them on)
+    that the flags of every command playing tournaments give: ``--seed``, ``--workers``,
+    ``--no-progress``, ``--backend``, ``--address``, and the command line to record."""
+    return {
+        "seed": args.seed,
+        "workers": args.workers,
+        "progress": not args.no_progress,
+        "command": args.command_line,
+        "backend": args.backend,
+        "address": args.address,
+    }
+
+
 def stem(text: str) -> str:
     """An argparse type: a plain file name for the output files (``check_stem``)."""
     try:

@@ -21,6 +21,7 @@ from mamma_mia_agents.cli.options import (
     check_backend_flags,
     rule_config,
     run_error,
+    run_keywords,
     spec_list,
     stem,
 )
@@ -147,15 +148,10 @@ def run(args: argparse.Namespace) -> int:
             specs,
             num_players=args.players,
             games=args.games,
-            seed=args.seed,
-            workers=args.workers,
             seating=args.seating,
             batch_size=args.batch_size,
-            progress=not args.no_progress,
-            command=args.command_line,
-            backend=args.backend,
-            address=args.address,
             save_logs=args.save_logs,
+            **run_keywords(args),
             **config,
         )
     except (ConfigError, AgentLoadError, AgentMismatchError, TournamentSizeError) as exc:

@@ -10,6 +10,8 @@ agent class.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numba as nb
 import numpy as np
 
@@ -120,7 +122,7 @@ class CompiledBots:
     ``RandomAgent.act_batch``'s. The heuristic bots decide as ``act_batch`` does.
     """
 
-    def __init__(self, agents: list[object], num_players: int, doubles: bool) -> None:
+    def __init__(self, agents: Sequence[object], num_players: int, doubles: bool) -> None:
         self.agents = list(agents)
         self.ids = np.empty(len(self.agents), np.int64)
         prms: list[np.ndarray] = []

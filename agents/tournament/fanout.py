@@ -37,7 +37,7 @@ from typing import Any
 
 import numba
 
-from mamma_mia_env.plumbing.interrupts import (
+from mamma_mia_interrupts import (
     children_ignore_ctrl_c,
     deferred_stop,
     end_with_parent,

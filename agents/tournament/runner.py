@@ -60,23 +60,21 @@ def unique_names(agents: list[Any]) -> list[str]:
 
 def run_tournament(
     agents: str | Sequence[str | Agent],
-    num_players: int = 4,
-    games: int = 2000,
-    seed: int = 0,
-    workers: int | None = None,
-    seating: str = "rotate",
-    batch_size: int = DEFAULT_BATCH,
+    *args: Any,
     progress: bool = True,
     command: str | None = None,
-    backend: str = "local",
-    address: str | None = None,
-    save_logs: int = 0,
-    **config: Any,
+    **options: Any,
 ) -> TournamentResult:
     """Play a duplicate-deal tournament and return its results (see module doc).
 
+    ``agents`` and the rest of the arguments are ``prepare``'s, in its order
+    (``num_players=4, games=2000, seed=0, workers=None, seating="rotate",
+    batch_size=DEFAULT_BATCH, backend="local", address=None, save_logs=0`` and the rule
+    flags), which checks them all before a game is played; ``progress`` shows a bar,
+    ``command`` is recorded in the result.
+
     ``agents``: bundled names, ``module:Class`` import paths or ``Agent`` objects.
-    ``config``: rule flags of ``mamma_mia_env.Config`` (``num_players`` aside), e.g.
+    Rule flags are ``mamma_mia_env.Config``'s (``num_players`` aside), e.g.
     ``double_ingredients=True``. ``workers``: processes (default: the CPU count, or 1
     below ``SMALL_RUN`` games); 1 plays in this process, more need the caller's
     ``if __name__ == "__main__":`` guard, as any spawned multiprocessing does.
@@ -88,10 +86,10 @@ def run_tournament(
     ``save_logs``: keep event logs (``mamma_mia_env.replay_events``) of the first
     ``save_logs`` games of the first batch in ``result.logs``, for replays.
     """
-    setup = prepare(agents, num_players, games, seed, workers, seating, batch_size, backend,
-                    address, save_logs, **config)  # fmt: skip
-    desc = f"{num_players}p tournament"
-    (result,) = run_all([setup], setup.workers, backend, address, progress, desc, command)
+    setup = prepare(agents, *args, **options)
+    desc = f"{setup.plan.config.num_players}p tournament"
+    (result,) = run_all([setup], setup.workers, setup.backend, setup.address, progress, desc,
+                        command)  # fmt: skip
     return result
 
 
@@ -131,6 +129,8 @@ class Prepared:
     deals: int
     workers: int
     games_requested: int
+    backend: str
+    address: str | None
 
 
 def prepare(
@@ -146,7 +146,8 @@ def prepare(
     save_logs: int = 0,
     **config: Any,
 ) -> Prepared:
-    """``run_tournament``'s checks, agents and plan, before any game is played."""
+    """``run_tournament``'s checks, agents and plan, before any game is played (the
+    arguments are described there)."""
     if isinstance(agents, str):
         agents = [a for a in agents.split(",") if a.strip()]
     _check_arguments(agents, games, seed, workers, batch_size, seating, backend, address)
@@ -165,7 +166,7 @@ def prepare(
         workers = 1 if len(chunks) == 1 else min(workers, len(chunks))
     plan = Plan(cfg, assign, seeds, chunks, seed, record=save_logs)
     return Prepared(plan, sendable(agents, loaded), loaded, seating, schedule, deals,
-                    workers, games)  # fmt: skip
+                    workers, games, backend, address)  # fmt: skip
 
 
 def play_all(

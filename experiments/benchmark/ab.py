@@ -232,7 +232,7 @@ def _link_tree(checkout: Path, into: Path) -> Path:
 def _start(path: Path, comparisons: tuple[str, ...], env: dict[str, str]) -> subprocess.Popen:
     """A worker whose current directory (first on its sys.path) holds one side's
     packages; this checkout's ``experiments`` comes after them on PYTHONPATH."""
-    from mamma_mia_env.plumbing.interrupts import die_with_parent
+    from mamma_mia_interrupts import die_with_parent
 
     parent = os.getpid()
     proc = subprocess.Popen(
@@ -372,6 +372,6 @@ if __name__ == "__main__":
     if sys.argv[1:2] == ["--worker"]:  # a side's worker: its own packages only
         _worker(sys.argv[2:])
     else:
-        from mamma_mia_env.plumbing.interrupts import run_command  # one line on Ctrl-C
+        from mamma_mia_interrupts import run_command  # one line on Ctrl-C
 
         raise SystemExit(run_command(main, "python -m experiments.benchmark.ab"))

@@ -49,17 +49,21 @@ class Row:
 
     def __init__(self, kind: str, batch: int, opponent: Any, seed: int = SEED) -> None:
         self.kind, self.batch, self.rng = kind, batch, np.random.default_rng(seed)
-        kw = dict(num_players=PLAYERS, reward_mode="delivered_win_loss")
+        reward = "delivered_win_loss"
         if kind == "learner_vector":
             from mamma_mia_env.envs.learner_vector import MammaMiaLearnerVectorEnv
 
-            self.env: Any = MammaMiaLearnerVectorEnv(batch, opponents=opponent, **kw)
+            self.env: Any = MammaMiaLearnerVectorEnv(
+                batch, opponents=opponent, num_players=PLAYERS, reward_mode=reward
+            )
             _obs, info = self.env.reset(seed=seed)
             self.masks = info["action_mask"]
         elif kind == "sb3_vecenv":
             from mamma_mia_env.integrations.sb3 import MammaMiaSB3VecEnv
 
-            self.env = MammaMiaSB3VecEnv(batch, opponents=opponent, seed=seed, **kw)
+            self.env = MammaMiaSB3VecEnv(
+                batch, opponents=opponent, seed=seed, num_players=PLAYERS, reward_mode=reward
+            )
             self.env.reset()
             self.masks = self.env.action_masks()
         else:  # sync_vector_gym
@@ -68,7 +72,12 @@ class Row:
             from mamma_mia_env.envs.gym_env import MammaMiaGymEnv
 
             self.env = gym.vector.SyncVectorEnv(
-                [lambda: MammaMiaGymEnv(opponents=opponent, **kw) for _ in range(batch)],
+                [
+                    lambda: MammaMiaGymEnv(
+                        opponents=opponent, num_players=PLAYERS, reward_mode=reward
+                    )
+                    for _ in range(batch)
+                ],
                 autoreset_mode=gym.vector.AutoresetMode.SAME_STEP,
             )
             _obs, info = self.env.reset(seed=seed)
@@ -129,7 +138,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from mamma_mia_agents import load_agent
 
-    threads = int(numba.config.NUMBA_NUM_THREADS)
+    threads = numba.get_num_threads()  # numba's default: NUMBA_NUM_THREADS
     out = output_dir(args, STEM)
     started = time.perf_counter()
     opponent = load_agent(OPPONENT)
@@ -160,6 +169,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    from mamma_mia_env.plumbing.interrupts import run_command  # one line on Ctrl-C
+    from mamma_mia_interrupts import run_command  # one line on Ctrl-C
 
     raise SystemExit(run_command(main, "python -m experiments.benchmark.learner_env_speed"))

@@ -32,6 +32,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    from mamma_mia_env.plumbing.interrupts import run_command  # one line on Ctrl-C
+    from mamma_mia_interrupts import run_command  # one line on Ctrl-C
 
     raise SystemExit(run_command(main, "python -m experiments.benchmark.speed"))

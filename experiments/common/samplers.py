@@ -29,7 +29,7 @@ def _make_sampler(parallel: bool) -> Any:
     loop = nb.prange if parallel else range
 
     @nb.njit(cache=True, parallel=parallel)
-    def sample(masks, u, out):  # type: ignore[no-untyped-def]
+    def sample(masks, u, out):
         """out[b] = the floor(u[b] * count)-th legal action of row b: uniform, cheap."""
         for b in loop(masks.shape[0]):
             row = masks[b]

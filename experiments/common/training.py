@@ -143,8 +143,8 @@ def add_dataclass_args(
             kind = int if f.type.startswith("int") else float
             parser.add_argument(flag, type=_optional(kind, flag), default=f.default)
         else:
-            kind = {"int": int, "float": float, "str": str}[str(f.type)]
-            parser.add_argument(flag, type=kind, default=f.default)
+            plain = {"int": int, "float": float, "str": str}[str(f.type)]
+            parser.add_argument(flag, type=plain, default=f.default)
 
 
 def dataclass_parser(

@@ -250,7 +250,7 @@ def check_resume(old: Any) -> None:
     if not isinstance(old, dict) or old.get("experiment") != "search_strength":
         raise ValueError("field 'experiment' is not 'search_strength'")
     args, curves, timing = old.get("args"), old.get("curves"), old.get("timing", {})
-    if not isinstance(args, dict) or not all(isinstance(x, dict) for x in (curves, timing)):
+    if not (isinstance(args, dict) and isinstance(curves, dict) and isinstance(timing, dict)):
         raise ValueError("fields 'args', 'curves' and 'timing' must be objects")
     as_int(args.get("block"), "args.block", 1)
     as_int(args.get("seed"), "args.seed", 0)
@@ -417,6 +417,6 @@ def _row(record: dict, curve: str, worlds: int, candidates: int) -> dict:
 
 
 if __name__ == "__main__":
-    from mamma_mia_env.plumbing.interrupts import run_command  # one line on Ctrl-C
+    from mamma_mia_interrupts import run_command  # one line on Ctrl-C
 
     raise SystemExit(run_command(main, "python -m experiments.evaluate.search_strength"))

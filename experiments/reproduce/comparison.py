@@ -118,6 +118,8 @@ def compare_file(new: Path, ref: Path) -> list[str]:
 
 
 def compare_timing(exp: Experiment, name: str, new: Path, ref: Path) -> list[str]:
+    if exp.ratios is None:  # a timing file is compared by its ratios alone
+        return [f"{name}: a timing file of {exp.name}, which has no ratios to compare it by"]
     if not ref.exists():
         return [f"{name}: no committed reference ({ref})"]
     if not new.exists():

@@ -33,6 +33,7 @@ import numpy as np
 import torch
 import torch.nn as nn
 import torch.optim as optim
+from gymnasium.spaces import Discrete
 from gymnasium.wrappers.vector import RecordEpisodeStatistics
 from tqdm import tqdm
 
@@ -279,13 +280,13 @@ def check_init_policy(args: Args) -> list[str]:
 # -- the agent: CleanRL's, its policy over each row's legal actions ---------------------
 class Legal(NamedTuple):
     """Each row's legal actions as a list rather than a ``(rows, n_actions)`` mask:
-    ``index`` ``(rows, K)`` the legal actions in increasing order, padded with 0, and
+    ``actions`` ``(rows, K)`` the legal actions in increasing order, padded with 0, and
     ``valid`` ``(rows, K)`` which entries are real, K the most legal actions of any row.
     Mamma Mia! has 655 actions and at most a few dozen legal ones, so the masked
     softmax, entropy and their gradients run over K columns instead of 655: those
     full-width passes were most of the update's time."""
 
-    index: torch.Tensor
+    actions: torch.Tensor  # not ``index``: that would hide the tuple's own ``index``
     valid: torch.Tensor
 
     @classmethod
@@ -299,15 +300,15 @@ class Legal(NamedTuple):
     def cat(cls, parts: list[Legal]) -> Legal:
         """The rows of ``parts`` (a rollout's steps) one after the other, padded to the
         widest."""
-        k = max(p.index.shape[1] for p in parts)
-        pad = [(p, k - p.index.shape[1]) for p in parts]
+        k = max(p.actions.shape[1] for p in parts)
+        pad = [(p, k - p.actions.shape[1]) for p in parts]
         return cls(
-            torch.cat([torch.nn.functional.pad(p.index, (0, w)) for p, w in pad]),
+            torch.cat([torch.nn.functional.pad(p.actions, (0, w)) for p, w in pad]),
             torch.cat([torch.nn.functional.pad(p.valid, (0, w)) for p, w in pad]),
         )
 
     def rows(self, inds: Any) -> Legal:
-        return Legal(self.index[inds], self.valid[inds])
+        return Legal(self.actions[inds], self.valid[inds])
 
 
 @numba.njit(cache=False)  # a fraction of a second to compile; nothing kept on disk
@@ -339,6 +340,7 @@ def layer_init(layer: nn.Linear, std: float = np.sqrt(2), bias_const: float = 0.
 class Agent(nn.Module):
     def __init__(self, obs_dim: int, n_actions: int, hidden: int) -> None:
         super().__init__()
+        self.n_actions = n_actions
         self.critic = nn.Sequential(
             layer_init(nn.Linear(obs_dim, hidden)),
             nn.Tanh(),
@@ -368,9 +370,9 @@ class Agent(nn.Module):
         logp, probs = torch.log_softmax(logits, dim=-1), torch.softmax(logits, dim=-1)
         if action is None:
             pick = sample(probs)
-            action = legal.index.gather(1, pick.unsqueeze(1)).squeeze(1)
+            action = legal.actions.gather(1, pick.unsqueeze(1)).squeeze(1)
         else:  # the action's column in its row's list
-            pick = ((legal.index == action.unsqueeze(1)) & legal.valid).float().argmax(1)
+            pick = ((legal.actions == action.unsqueeze(1)) & legal.valid).float().argmax(1)
         logprob = logp.gather(1, pick.unsqueeze(1)).squeeze(1)
         entropy = -(probs * logp).sum(-1)
         return action, logprob, entropy, self.critic(x)
@@ -380,7 +382,7 @@ class Agent(nn.Module):
         log-probability (the log of the one probability drawn) and the value."""
         probs = torch.softmax(self.legal_logits(x, legal), dim=-1)
         pick = sample(probs).unsqueeze(1)
-        action = legal.index.gather(1, pick).squeeze(1)
+        action = legal.actions.gather(1, pick).squeeze(1)
         return action, probs.gather(1, pick).squeeze(1).log(), self.critic(x)
 
     def legal_logits(self, x: torch.Tensor, legal: Legal) -> torch.Tensor:
@@ -394,11 +396,11 @@ class Agent(nn.Module):
             hidden = layer(hidden)
         assert isinstance(last, nn.Linear)
         present = torch.zeros(last.weight.shape[0], dtype=torch.bool)
-        present[legal.index] = True  # the padding's 0 too: a column more at most
+        present[legal.actions] = True  # the padding's 0 too: a column more at most
         cols = present.nonzero().squeeze(1)
         where = present.cumsum(0) - 1  # an action's column among ``cols``
         logits = nn.functional.linear(hidden, last.weight[cols], last.bias[cols])
-        return torch.where(legal.valid, logits.gather(1, where[legal.index]), -1e8)
+        return torch.where(legal.valid, logits.gather(1, where[legal.actions]), -1e8)
 
 
 def sample(probs: torch.Tensor) -> torch.Tensor:
@@ -483,8 +485,10 @@ def train(args: Args, out: Path) -> dict[str, Any]:
     set_threads(args.threads)
 
     envs = RecordEpisodeStatistics(make_env(args, args.num_envs))
-    obs_dim = envs.single_observation_space.shape[0]
-    agent = Agent(obs_dim, int(envs.single_action_space.n), args.hidden)
+    obs_space, action_space = envs.single_observation_space, envs.single_action_space
+    assert obs_space.shape is not None and isinstance(action_space, Discrete)
+    obs_dim = obs_space.shape[0]
+    agent = Agent(obs_dim, int(action_space.n), args.hidden)
     if args.init_policy:
         load_actor(agent.actor, args.init_policy)
     if args.warm_start_games:
@@ -538,7 +542,7 @@ def warm_start(args: Args, agent: Agent) -> tuple[list[dict], dict[str, float]]:
     def forward(obs: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         return agent.actor(obs).masked_fill(~mask, -1e8), agent.critic(obs).squeeze(-1)
 
-    net = Clonable(forward, agent.parameters, int(agent.actor[-1].weight.shape[0]), agent.train)
+    net = Clonable(forward, agent.parameters, agent.n_actions, agent.train)
     bc = {"batch_size": 1024, "learning_rate": 1e-3, "vf_coef": 0.5, "holdout": 0.05,
           "epochs": args.warm_start_epochs}  # fmt: skip
     rows: list[dict] = []
@@ -919,6 +923,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    from mamma_mia_env.plumbing.interrupts import run_command  # one line on Ctrl-C
+    from mamma_mia_interrupts import run_command  # one line on Ctrl-C
 
     raise SystemExit(run_command(main, "python -m experiments.train.cleanrl_ppo"))

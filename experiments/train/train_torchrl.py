@@ -317,13 +317,13 @@ def evaluate(args: Args, policy: Any) -> dict[str, Any]:
 def main(argv: list[str] | None = None) -> int:
     summary = train(parse_args(argv))
     ev = summary["evaluation"]
-    keys = ("env_steps", "wall_s", "cpu_s", "env_steps_per_s_overall")
-    keys += ("env_steps_per_s_collect", "env_steps_per_s_env_alone")
+    keys = ("env_steps", "wall_s", "cpu_s", "env_steps_per_s_overall",
+            "env_steps_per_s_collect", "env_steps_per_s_env_alone")  # fmt: skip
     print(json.dumps({**{k: summary[k] for k in keys}, "win_rate": ev["win_rate"]}))
     return 0
 
 
 if __name__ == "__main__":
-    from mamma_mia_env.plumbing.interrupts import run_command  # one line on Ctrl-C
+    from mamma_mia_interrupts import run_command  # one line on Ctrl-C
 
     raise SystemExit(run_command(main, "python -m experiments.train.train_torchrl"))

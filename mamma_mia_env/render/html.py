@@ -54,6 +54,18 @@ def step_caption(log: dict[str, Any], i: int) -> str:
     return "\n".join([text, *reveal])
 
 
+def ending_text(log: dict[str, Any]) -> str | None:
+    """Why the log stops, for a game that did not end: cut off mid-game (a saved
+    unfinished game, a truncated file) or stopped at the turn limit (``max_turns``).
+    ``None`` for a finished game, whose result is its winners. A replay says this at
+    its last step instead of "Game over", so no unfinished game is shown as won."""
+    result = log["result"]
+    if result["terminated"]:
+        return None
+    why = "stopped at the turn limit" if result["truncated"] else "the log ends"
+    return f"Game not finished: {why} after move {len(log['actions'])}."
+
+
 @lru_cache(maxsize=8)
 def _codec(config: Config) -> ActionCodec:
     return ActionCodec(Engine(config))
@@ -120,6 +132,7 @@ def _final(log: dict[str, Any], n: int) -> dict[str, Any]:
         "cards": result["ingredient_cards_in_hand"],
         "winners": result["winners"],
         "ranks": ranks,
+        "unfinished": ending_text(log),
     }
 
 

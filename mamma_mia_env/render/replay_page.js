@@ -176,7 +176,7 @@ function scoreboard(v) {
     cell(row, seat.delivered.length);
     cell(row, seat.hand_size);
     cell(row, seat.stack);
-    cell(row, f.ranks === null ? 'unfinished' : (last ? `${f.ranks[s]}` + (won ? ' ★ winner' : '') : '–'));
+    cell(row, f.unfinished !== null ? 'unfinished' : (last ? `${f.ranks[s]}` + (won ? ' ★ winner' : '') : '–'));
     if (won) row.className = 'winner';
   }
 }
@@ -225,9 +225,11 @@ function go(p) { pos = Math.max(0, Math.min(D.steps.length - 1, p)); show(); }
 
 function setup() {
   const f = D.final, names = f.winners.map(who).join(', ');
-  $('result').textContent = f.ranks === null ? 'The game did not finish.'
+  const scores = f.delivered.map((d, s) => `${short(s)} ${d}`).join(', ');
+  $('result').textContent = f.unfinished !== null
+    ? `${f.unfinished} Delivered orders so far: ${scores}.`
     : `${f.winners.length > 1 ? 'Winners (shared)' : 'Winner'}: ${names} · delivered ` +
-      f.delivered.map((d, s) => `${short(s)} ${d}`).join(', ') + ` · seed ${D.seed}`;
+      `${scores} · seed ${D.seed}`;
   $('result').hidden = true;
   $('showresult').onclick = showResult;
   view = D.start_view;

@@ -11,12 +11,15 @@ import os
 import re
 import sys
 
+import numpy as np
 import pytest
 import tty_screen as terminal
-from replay_logs import tournament_log
+from replay_logs import cut_log, tournament_log
 
 from mamma_mia_agents.cli.replay import replay_lines
-from mamma_mia_env.game.log import load_log
+from mamma_mia_env.game.config import Config
+from mamma_mia_env.game.engine import Engine
+from mamma_mia_env.game.log import load_log, replay_events
 from mamma_mia_env.render.html import reveal_starts
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -134,6 +137,41 @@ def test_every_replay_screen_fits(log) -> None:
                 text = "\n".join(line.plain for line in lines)
                 assert f"step {pos}/{last}" in text and "q quit" in text
                 assert lines[0].plain.lstrip().startswith("Round ")
+
+
+def _last_screen(log: dict) -> str:
+    """The last step's screen, its lines joined as read (wrapped lines unwrapped)."""
+    lines = replay_lines(log, len(log["_states"]) - 1, None, 100, 60)
+    return " ".join(" ".join(line.plain for line in lines).split())
+
+
+def test_the_last_step_of_a_finished_game_names_its_winners(log) -> None:
+    text = _last_screen(log)
+    won = ", ".join(f"{log['agents'][s]} (seat {s})" for s in log["result"]["winners"])
+    assert "Game over. Delivered orders: " in text and f"Won by {won}." in text
+
+
+def test_a_cut_log_is_shown_unfinished_never_as_won(log) -> None:
+    """A saved log of a game that did not end: its last step says where it stops."""
+    cut = load_log(cut_log(log, 40))
+    text = _last_screen(cut)
+    assert "Game not finished: the log ends after move 40. Delivered orders so far:" in text
+    assert "Game over" not in text and "Won by" not in text
+
+
+def test_a_game_stopped_at_the_turn_limit_is_shown_unfinished() -> None:
+    config = Config(num_players=2, max_turns=4)
+    engine = Engine(config)
+    state, mask, actions = engine.reset(seeds=[3]), np.zeros((1, engine.n_actions), np.int8), []
+    while not (state.data["terminated"][0] or state.data["truncated"][0]):
+        engine.legal_masks(state, out=mask)
+        actions.append(int(np.flatnonzero(mask[0])[0]))  # the first legal move
+        engine.step(state, np.array(actions[-1:]))
+    stopped = load_log(replay_events(config, 3, actions))
+    assert stopped["result"]["truncated"] and not stopped["result"]["terminated"]
+    text = _last_screen(stopped)
+    assert f"Game not finished: stopped at the turn limit after move {len(actions)}." in text
+    assert "Won by" not in text
 
 
 def write_screenshot(out: str) -> None:

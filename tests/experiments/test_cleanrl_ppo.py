@@ -134,9 +134,9 @@ def test_legal_lists_give_the_distribution_of_the_full_mask() -> None:
     mask = torch.rand(64, 40) < 0.2
     mask[torch.arange(64), torch.randint(0, 40, (64,))] = True  # a legal action per row
     legal = Legal.from_mask(mask)
-    assert legal.index.shape[1] == int(mask.sum(1).max())
+    assert legal.actions.shape[1] == int(mask.sum(1).max())
     assert torch.equal(legal.valid.sum(1), mask.sum(1))
-    assert mask.gather(1, legal.index)[legal.valid].all()
+    assert mask.gather(1, legal.actions)[legal.valid].all()
     action = torch.multinomial(mask.float(), 1).squeeze(1)
 
     lp = torch.log_softmax(torch.where(mask, agent.actor(x), -1e8), dim=-1)
@@ -170,7 +170,7 @@ def test_the_logits_layer_over_the_batchs_legal_actions_is_the_full_layer() -> N
     mask[:, 10:30] = False
     mask[:, 0] = True
     legal = Legal.from_mask(mask)
-    full = torch.where(legal.valid, agent.actor(x).gather(1, legal.index), -1e8)
+    full = torch.where(legal.valid, agent.actor(x).gather(1, legal.actions), -1e8)
     part = agent.legal_logits(x, legal)
     assert torch.allclose(part, full, atol=1e-6)
     weights = [agent.actor[0].weight, agent.actor[-1].weight, agent.actor[-1].bias]

@@ -462,3 +462,17 @@ def test_a_made_file_is_checked_against_its_committed_copy():
         if exp.args("full") is not None:
             listed = {res / f for f in exp.results("full")}
             assert {exp.reference(f, res) for f in made} == listed, exp.name
+
+
+def test_a_timing_file_without_ratios_is_a_problem_not_a_crash(tmp_path):
+    """A timing file is compared by its experiment's ``ratios``: one without them is
+    said, never skipped in silence nor called (``None`` is not a function)."""
+    exp = entries.Experiment("bare", "-m x", "bare", args=lambda mode: [],
+                             timing=lambda mode: ["t.json"])  # fmt: skip
+    new, ref = tmp_path / "new.json", tmp_path / "ref.json"
+    for f in (new, ref):
+        f.write_text("{}")
+    problems = comparison.compare_timing(exp, "t.json", new, ref)
+    assert problems == ["t.json: a timing file of bare, which has no ratios to compare it by"]
+    for e in registry.EXPERIMENTS:  # and no registered experiment has one
+        assert e.ratios is not None or not (e.timing("full") or e.timing("quick")), e.name

@@ -32,6 +32,9 @@ def _doc(**change: object) -> dict:
         (_doc(curves={"2p vs builder": 5}), "2p vs builder"),
         (_doc(timing={"2p_worlds2": {"median_ms": None}}), "median_ms"),
         (_doc(history={}), "history"),
+        ({k: v for k, v in _doc().items() if k != "curves"}, "curves"),  # no curves at all
+        (_doc(curves=None), "curves"),
+        (_doc(timing=None), "timing"),
     ],
 )
 def test_a_crafted_resume_file_is_one_line(tmp_path, capsys, doc, field):

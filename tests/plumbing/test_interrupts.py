@@ -1,5 +1,5 @@
 """Ctrl-C and SIGTERM end every command with one line and exit status 130 / 143
-(``plumbing.interrupts.run_command``), and worker processes end with their parent.
+(``mamma_mia_interrupts.run_command``), and worker processes end with their parent.
 The whole path through a tournament with worker processes is
 tests/tournament/test_tournament_faults.py."""
 
@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from mamma_mia_env.plumbing.interrupts import deferred_stop, run_command
+from mamma_mia_interrupts import deferred_stop, run_command
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -59,7 +59,7 @@ def test_every_script_answers_ctrl_c_with_one_line():
 def test_a_subprocess_dies_with_its_killed_parent(tmp_path):
     code = (
         "import os, subprocess, sys, time\n"
-        "from mamma_mia_env.plumbing.interrupts import die_with_parent\n"
+        "from mamma_mia_interrupts import die_with_parent\n"
         "me = os.getpid()\n"
         "child = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)'],\n"
         "                         preexec_fn=lambda: die_with_parent(me))\n"
@@ -89,7 +89,7 @@ def test_a_reader_that_leaves_early_ends_the_command_quietly_with_141():
     # ignored" at the interpreter's exit, the status a shell gives a writer killed by SIGPIPE
     writer = (
         "import sys\n"
-        "from mamma_mia_env.plumbing.interrupts import run_command\n"
+        "from mamma_mia_interrupts import run_command\n"
         "def main():\n"
         "    for i in range(200000):\n"
         "        print('line', i)\n"
@@ -102,3 +102,62 @@ def test_a_reader_that_leaves_early_ends_the_command_quietly_with_141():
                          timeout=120)  # fmt: skip
     assert out.stdout == "line 0\n"
     assert out.stderr.strip() == "status 141"
+
+
+# Holds the command while it imports numba: a meta path finder, installed by a
+# sitecustomize on PYTHONPATH, writes one byte to the test's pipe when numba is first
+# looked up and then waits for the signal the test sends on reading it. The command's
+# own code is untouched; the signal lands in its import, the window a user's early
+# Ctrl-C hits (about a second on a warm cache, far longer when the kernels compile).
+_HOLD_IMPORT = """
+import os, sys, time
+
+class _HoldNumba:
+    def find_spec(self, name, path=None, target=None):
+        if name == "numba":
+            sys.meta_path.remove(self)
+            os.write(int(os.environ["HOLD_FD"]), b"x")
+            time.sleep(120)
+        return None
+
+sys.meta_path.insert(0, _HoldNumba())
+"""
+
+
+def _stop_while_importing(tmp_path: Path, command: list[str], sig: int) -> tuple[int, str]:
+    (tmp_path / "sitecustomize.py").write_text(_HOLD_IMPORT)
+    read_end, write_end = os.pipe()
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), str(ROOT)]),
+               HOLD_FD=str(write_end))  # fmt: skip
+    proc = subprocess.Popen(command, env=env, cwd=ROOT, pass_fds=(write_end,),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)  # fmt: skip
+    os.close(write_end)
+    try:
+        assert os.read(read_end, 1) == b"x", "the command never imported numba"
+        proc.send_signal(sig)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        os.close(read_end)
+        proc.kill()
+        proc.wait()
+    return proc.returncode, err
+
+
+_SCRIPTS = Path(sys.executable).parent
+STOPPED_WHILE_IMPORTING = [
+    ([str(_SCRIPTS / "mamma-mia"), "agents"], "mamma-mia"),
+    ([sys.executable, "-m", "experiments", "reproduce", "--help"], "python -m experiments"),
+    ([sys.executable, "-m", "experiments.reproduce", "--help"], "python -m experiments reproduce"),
+]
+
+
+@pytest.mark.parametrize(("command", "prog"), STOPPED_WHILE_IMPORTING)
+@pytest.mark.parametrize(
+    ("sig", "status", "said"),
+    [(signal.SIGINT, 130, "interrupted (Ctrl-C)"), (signal.SIGTERM, 143, "terminated (SIGTERM)")],
+)
+def test_a_stop_while_the_command_imports_is_one_line(tmp_path, command, prog, sig, status, said):
+    code, err = _stop_while_importing(tmp_path, command, sig)
+    assert "Traceback" not in err
+    assert err.strip() == f"{prog}: {said}"
+    assert code == status

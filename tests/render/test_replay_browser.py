@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from headless import chromium, needs_chromium
-from replay_logs import HOSTILE, tournament_log
+from replay_logs import HOSTILE, cut_log, tournament_log
 
 from mamma_mia_env.game.log import load_log
 from mamma_mia_env.render.html import replay_html, reveal_starts, step_caption
@@ -164,4 +164,21 @@ def test_the_page_opens_in_the_asked_seat_and_shows_the_result_at_the_end(browse
     browser.find_element(By.ID, "last").click()
     assert browser.find_element(By.ID, "result").is_displayed()
     assert not browser.find_element(By.ID, "showresult").is_displayed()
+    assert _errors(browser) == []
+
+
+def test_a_cut_log_shows_an_unfinished_game_with_no_winner(browser, tmp_path):
+    """A saved log of a game that did not end: at its last step the page says where it
+    stops, names no winner and ranks nobody."""
+    from selenium.webdriver.common.by import By
+
+    log = load_log(cut_log(tournament_log(4), 40))
+    _open(browser, tmp_path, log)
+    browser.find_element(By.ID, "last").click()
+    result = browser.find_element(By.ID, "result")
+    assert result.is_displayed()
+    assert result.text.startswith("Game not finished: the log ends after move 40. ")
+    assert "Delivered orders so far: " in result.text and "Winner" not in result.text
+    score = browser.find_element(By.ID, "score").text
+    assert "winner" not in score and score.count("unfinished") == 4
     assert _errors(browser) == []

@@ -10,7 +10,7 @@ import sys
 
 import numpy as np
 import pytest
-from replay_logs import HOSTILE, assert_offline, tournament_log
+from replay_logs import HOSTILE, assert_offline, cut_log, tournament_log
 
 import mamma_mia_env as mm
 from mamma_mia_agents.tournament import run_tournament
@@ -210,3 +210,11 @@ def test_a_four_player_page_is_small_and_offline():
         page = replay_html(load_log(tournament_log(players)))
         assert len(page.encode()) <= limit
         assert_offline(page)
+
+
+def test_the_page_says_a_cut_log_did_not_finish():
+    log = tournament_log(3)
+    assert page_data(load_log(log))["final"]["unfinished"] is None  # finished: its winners
+    final = page_data(load_log(cut_log(log, 40)))["final"]
+    assert final["unfinished"] == "Game not finished: the log ends after move 40."
+    assert final["winners"] == [] and final["ranks"] is None

@@ -26,3 +26,10 @@ def assert_offline(page: str) -> None:
     assert "url(" not in page and "@import" not in page
     assert not re.search(r"fetch\(|XMLHttpRequest|import\(|<link|<iframe", page)
     assert set(re.findall(r"https?://[^'\"]*", page)) <= {"http://www.w3.org/2000/svg"}
+
+
+def cut_log(log: dict, moves: int) -> dict:
+    """``log`` cut off after its first ``moves`` actions, as a saved unfinished game is:
+    config, seed and actions only (``load_log`` re-derives events and result)."""
+    keep = ("format", "config", "seed", "start_state", "agents")
+    return {**{k: log[k] for k in keep if k in log}, "actions": log["actions"][:moves]}

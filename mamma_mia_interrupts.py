@@ -11,12 +11,22 @@ becomes the one line. ``end_with_parent`` is called first thing in a worker proc
 worker then ignores Ctrl-C (the terminal sends it to the whole process group; the
 parent decides what stops) and is killed when its parent dies, even by SIGKILL, which
 no clean-up of the parent's can catch.
+
+The module is a top-level one and imports only the standard library, so that a command
+can load it before anything heavy: importing ``mamma_mia_env`` or ``mamma_mia_agents``
+loads numba and the kernels (seconds on a first run), and a Ctrl-C that arrives then
+must end the same way. The ``mamma-mia`` console script is ``mamma_mia`` here, which
+imports the command inside ``run_command``; ``python -m experiments`` imports its
+scripts inside it too. (``python -m mamma_mia_env`` and ``python -m mamma_mia_agents``
+import their package before any code of theirs runs, so a Ctrl-C in their first
+half second still shows Python's traceback.)
 """
 
 from __future__ import annotations
 
 import contextlib
 import ctypes
+import importlib
 import os
 import signal
 import sys
@@ -26,7 +36,7 @@ from typing import Any
 
 __all__ = [
     "Terminated", "children_ignore_ctrl_c", "deferred_stop", "die_with_parent",
-    "end_with_parent", "run_command",
+    "end_with_parent", "mamma_mia", "run_command",
 ]  # fmt: skip
 
 _PR_SET_PDEATHSIG = 1  # prctl(2), Linux
@@ -63,6 +73,18 @@ def run_command(main: Callable[..., int], prog: str, *args: Any) -> int:
     finally:
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)
+
+
+def mamma_mia() -> int:
+    """The ``mamma-mia`` console script: the command's modules (the agents, numba, the
+    kernels) are imported inside ``run_command``, so a Ctrl-C while they load is the
+    same one line and 130 as a Ctrl-C during the command."""
+    return run_command(_run_main_of, "mamma-mia", "mamma_mia_agents.cli.commands")
+
+
+def _run_main_of(module: str) -> int:
+    main: Callable[[], int] = importlib.import_module(module).main
+    return main()
 
 
 def _silence_stdout() -> None:
