@@ -258,6 +258,7 @@ def _seats_present(observations: np.ndarray) -> int:
         return 0
     flags = observations[:, FIXED_SEATS_PRESENT]
     if not np.isin(flags, (0, 1)).all():
+        check_values(observations)  # a value no observation holds is named as such first
         raise ValueError("observations: the 'fixed' layout's seat_present flags must be 0 or 1")
     counts = np.unique(flags.sum(axis=1))
     if len(counts) != 1 or not 2 <= counts[0] <= MAX_SEATS:
