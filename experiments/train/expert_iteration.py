@@ -53,9 +53,9 @@ import numpy as np
 
 from experiments.common.distill import fit_to_values, numpy_policy, torch_actor
 from experiments.common.evaluation import CURVE_SEED, FINAL_SEED, policy_against
-from experiments.common.output import RESULTS, RUNS
+from experiments.common.output import RESULTS, RUNS, save_figure, subplots
 from experiments.common.search_labels import LabelJob, label_parallel
-from experiments.common.training import dataclass_parser, save_figure, set_threads, subplots
+from experiments.common.training import dataclass_parser, set_threads
 from mamma_mia_agents.cli.options import add_backend_flags, check_backend_flags
 from mamma_mia_agents.tournament.fanout import FanOutError, session
 from mamma_mia_env.plumbing.files import write_file
