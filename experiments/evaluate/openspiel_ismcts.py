@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 from tqdm import tqdm
 
+from experiments.common.arguments import checked
 from experiments.common.output import output_dir, write_json
 from experiments.common.provenance import provenance_with_threads as provenance
 from mamma_mia_agents import load_agent
@@ -63,8 +64,6 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--export", action="store_true", help="write to experiments/results/openspiel_ismcts/"
     )
-    from experiments.common.arguments import checked  # every flag checked
-
     args = checked(ap).parse_args(argv)
     if args.deals < 1 or args.simulations < 1:
         ap.error("--deals and --simulations must be >= 1")

@@ -41,6 +41,7 @@ from typing import Any
 
 import numpy as np
 
+from experiments.common.arguments import checked
 from experiments.common.decision_time import decision_times
 from experiments.common.output import file_stem, output_dir, save_figure, subplots, write_json
 from experiments.common.provenance import provenance_with_threads as provenance
@@ -48,7 +49,11 @@ from mamma_mia_agents import load_agent
 from mamma_mia_agents.bots.search import SearchAgent
 from mamma_mia_agents.cli.options import add_backend_flags, check_backend_flags
 from mamma_mia_agents.tournament.fanout import FanOutError, session
-from mamma_mia_agents.tournament.results import Z95, TournamentResult, wilson_interval
+from mamma_mia_agents.tournament.results import (
+    TournamentResult,
+    cluster_mean_interval,
+    wilson_interval,
+)
 from mamma_mia_agents.tournament.runner import Prepared, prepare, run_all
 from mamma_mia_env.game.outcome import win_shares
 from mamma_mia_env.plumbing.arguments import as_float, as_int
@@ -92,7 +97,8 @@ def add_blocks(row: dict, opponent: str, played: list[TournamentResult]) -> dict
     n_games = int(c.sum())
     wins = float(w.sum())
     lo, hi = wilson_interval(wins, n_games)
-    clo, chi = _clustered_interval(w, c)
+    # each game's share as its deal's mean: the same deal sums, so the same interval
+    _, clo, chi = cluster_mean_interval(np.repeat(w / c, c), np.repeat(np.arange(len(c)), c))
     num_players = played[0].config.num_players
     row.update(
         num_players=num_players,
@@ -109,18 +115,6 @@ def add_blocks(row: dict, opponent: str, played: list[TournamentResult]) -> dict
         tournament_seconds=round(elapsed, 1),
     )
     return row
-
-
-def _clustered_interval(wins: np.ndarray, games: np.ndarray) -> tuple[float, float]:
-    """``stats.cluster_mean_interval`` of the per-game win shares, from the per-deal
-    sums: the deals are the clusters."""
-    n = games.sum()
-    m = wins.sum() / n
-    g = len(wins)
-    if g < 2:
-        return m, m
-    half = Z95 * np.sqrt(((wins - games * m) ** 2).sum() * g / (g - 1)) / n
-    return float(m - half), float(m + half)
 
 
 def plot(record: dict, path: Path) -> None:
@@ -302,8 +296,6 @@ def plan(
 
 def main(argv: list[str] | None = None) -> int:
     ap = build_parser()
-    from experiments.common.arguments import checked  # every flag checked
-
     args = checked(ap).parse_args(argv)
     check_backend_flags(ap, args)
     t0 = time.perf_counter()

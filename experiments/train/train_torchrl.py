@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from experiments.common.arguments import checked
 from experiments.common.output import RUNS
 from experiments.common.training import (
     add_dataclass_args,
@@ -95,8 +96,6 @@ def parse_args(argv: list[str] | None = None) -> Args:
     add_dataclass_args(p, Args, skip={a.dest for a in p._actions} | switches)
     for name in sorted(switches):
         p.add_argument(f"--{name}", action="store_true")
-    from experiments.common.arguments import checked  # every flag checked
-
     ns = checked(p).parse_args(argv)
     if ns.smoke:
         ns.envs, ns.steps, ns.total_frames, ns.minibatch, ns.eval_games = 8, 16, 256, 64, 20
@@ -112,6 +111,7 @@ def env_alone_steps_per_s(args: Args, seconds: float = 3.0) -> float:
     (drawn outside the timing), batch ``--envs``, as the collector drives it."""
     import numpy as np
 
+    from experiments.common.samplers import random_legal
     from mamma_mia_env.envs.learner_vector import MammaMiaLearnerVectorEnv
 
     venv = MammaMiaLearnerVectorEnv(args.envs, **_env_kwargs(args))
@@ -119,8 +119,7 @@ def env_alone_steps_per_s(args: Args, seconds: float = 3.0) -> float:
     rng = np.random.default_rng(args.seed)
     spent, steps = 0.0, 0
     while spent < seconds:
-        masks = info["action_mask"]
-        actions = (rng.random(masks.shape) * masks).argmax(axis=1)
+        actions = random_legal(info["action_mask"], rng)
         t0 = time.perf_counter()
         _obs, _r, _te, _tr, info = venv.step(actions)
         spent += time.perf_counter() - t0
