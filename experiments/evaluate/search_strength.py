@@ -219,10 +219,6 @@ def resume(ap: argparse.ArgumentParser, args: argparse.Namespace, record: dict) 
     record.update(old, history=history, args=vars(args))
 
 
-ROW_COUNTS = ("games", "blocks")
-ROW_NUMBERS = ("tournament_seconds", "delivered_total")
-
-
 def check_resume(old: Any) -> None:
     """A ``--resume`` document as this script wrote it, every field it reads back of
     its kind (``plumbing.arguments``' checkers), or ``ValueError`` naming the field:
@@ -250,9 +246,9 @@ def check_resume(old: Any) -> None:
 def _check_row(row: dict, name: str) -> None:
     as_int(row.get("worlds"), f"{name}.worlds", 1)
     as_int(row.get("candidates"), f"{name}.candidates", 1)
-    for key in ROW_COUNTS:
+    for key in ("games", "blocks"):
         as_int(row.get(key, 0), f"{name}.{key}", 0)
-    for key in ROW_NUMBERS:
+    for key in ("tournament_seconds", "delivered_total"):
         as_float(row.get(key, 0.0), f"{name}.{key}", 0.0)
     wins, games = row.get("deal_wins", []), row.get("deal_games", [])
     if not isinstance(wins, list) or not isinstance(games, list) or len(wins) != len(games):
