@@ -97,13 +97,12 @@ def opened_package_data() -> dict[str, set[str]]:
     counts = range(2, 6)
     ppo = {ppo_agent.SHIPPED}
     settings = {champion.default_settings_path(n) for n in counts}
-    priors = {champion.POLICY_DIR / name for name in champion.bundled_priors()}
     html = (ROOT / "mamma_mia_env/render/html.py").read_text()
     assets = set(re.findall(r"_asset\('([^']+)'\)", html))
     assert assets, "html.py no longer names its assets as _asset('name')"
     return {
         "agents/bots/ppo_agent.py": {wheel_name(p) for p in ppo if p.exists()},
-        "agents/bots/champion.py": {wheel_name(p) for p in settings | priors if p.exists()},
+        "agents/bots/champion.py": {wheel_name(p) for p in settings if p.exists()},
         "agents/cli/web_server.py": {f"mamma_mia_agents/cli/web/{n}" for n in web_server.STATIC},
         "mamma_mia_env/render/html.py": {f"mamma_mia_env/render/{n}" for n in assets},
     }

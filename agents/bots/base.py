@@ -2,7 +2,7 @@
 
 An agent is a policy: a function of what one seat may know (the observation vector of
 ``mamma_mia_env``), the legal-action mask and a random generator. Bundled agents keep
-no state between calls (the ``recall`` observation already carries the round's public
+no state between calls (the ``fixed`` observation already carries the round's public
 oven history), so one agent object can play any number of games and seats at once.
 
     class MyBot(Agent):
@@ -11,7 +11,8 @@ oven history), so one agent object can play any number of games and seats at onc
         def act_batch(self, observations, masks, rng, seats=None):
             return masks.argmax(axis=1)          # the first legal action of every game
 
-* ``observations``: ``(B, obs_dim)`` float32, from ``Engine.observe(state)``;
+* ``observations``: ``(B, obs_dim)``, from ``Engine.observe(state)`` (uint8 in the
+  ``fixed`` layout, float32 in the others);
 * ``masks``: ``(B, n_actions)`` int8, from ``Engine.legal_masks(state)``;
 * ``rng``: a ``numpy.random.Generator``;
 * ``seats``: ``(B,)`` the acting seat of each game (seat *s* owns personal ingredient
@@ -25,8 +26,9 @@ derives the other. The two agree: ``act(o, m, rng, s)`` equals
 ``act_batch(o[None], m[None], rng, [s])[0]``, and a batch equals its rows acted one by
 one with the same generator (the bundled agents draw their random numbers row by row).
 
-``observation_mode`` names the observation an agent needs: ``"recall"`` (perfect
-memory, the default) or ``"top_card"`` (only what a player sees without memory). The
+``observation_mode`` names the observation an agent needs: ``"fixed"`` (perfect memory,
+one size for 2-5 players: the default), ``"recall"`` (the same, float32, sized by the
+player count) or ``"top_card"`` (only what a player sees without memory). The
 tournament observes each game in the mode its acting agent asks for.
 """
 

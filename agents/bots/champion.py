@@ -13,15 +13,10 @@ limit, and writes the winner's settings to ``agents/policies/champion_<N>p.json`
     >>> agent = ChampionAgent("runs/tune_champion/champion_2p.json")
 
 A settings file is data: it names the budget and bundled bots only (the rollout bot by
-a bundled name; the prior none, ``"ppo"`` (the shipped network, ``agents/policies/ppo.npz``)
-or a policy file bundled in ``agents/policies/`` by its bare name, read by the same
-pickle-free reader as ``ppo``); nothing in it is imported or run, and anything else is
-refused with a message naming the file and the field.
-
-A prior by file name keeps a champion what it was tuned as when the shipped ``ppo``
-network changes (``champion_prior_2p.npz``, ``champion_prior_4p.npz``: the per-count
-networks the earlier 2- and 4-player champions were tuned with); every shipped champion
-names ``"ppo"``, the one network (docs/AGENTS.md).
+a bundled name; the prior none or ``"ppo"``, the shipped network
+``agents/policies/ppo.npz``); nothing in it is imported or run, and anything else is
+refused with a message naming the file and the field. A champion is tuned with the
+network it plays: when ``ppo`` is retrained, the tunings are re-run (docs/AGENTS.md).
 """
 
 from __future__ import annotations
@@ -33,7 +28,6 @@ from typing import Any
 import numpy as np
 
 from mamma_mia_agents.bots.base import Agent
-from mamma_mia_agents.bots.ppo_agent import PPOAgent
 from mamma_mia_agents.bots.roster import COMPILED_BOTS
 from mamma_mia_agents.bots.search import SearchAgent
 from mamma_mia_env.game.config import Config
@@ -48,7 +42,7 @@ SETTINGS: dict[str, tuple[type, float, float]] = {
     "candidates": (int, 1, 64),
     "margin": (float, 0.0, 10.0),
 }
-PRIORS = (None, "ppo")  # or the bare name of a policy file in POLICY_DIR
+PRIORS = (None, "ppo")
 MAX_FILE_BYTES = 64 * 1024
 
 
@@ -98,30 +92,9 @@ def read_settings(path: str | os.PathLike) -> dict[str, Any]:
     if not isinstance(rollout, str) or rollout not in COMPILED_BOTS or rollout == "random":
         raise fail(f"search.rollout must be a bundled heuristic bot name, got {rollout!r}")
     prior = search.get("prior")
-    if not (prior is None or isinstance(prior, str)) or (
-        prior not in PRIORS and prior not in bundled_priors()
-    ):
-        raise fail(
-            f"search.prior must be one of {list(PRIORS)} or a policy file in "
-            f"agents/policies/ {bundled_priors()}, got {prior!r}"
-        )
+    if not (prior is None or isinstance(prior, str)) or prior not in PRIORS:
+        raise fail(f"search.prior must be one of {list(PRIORS)}, got {prior!r}")
     return {"num_players": n, **kwargs, "rollout": rollout, "prior": prior}
-
-
-def bundled_priors() -> list[str]:
-    """The policy files a settings file may name as its prior (bare names; a name is
-    matched against this listing, never joined to a path as given)."""
-    return sorted(p.name for p in POLICY_DIR.glob("*.npz"))
-
-
-def prior_agent(prior: str | None) -> Agent | str | None:
-    """What ``SearchAgent(prior=...)`` takes for a checked settings ``prior``: none,
-    ``"ppo"``, or the bundled policy file of that name as a ``PPOAgent``."""
-    if prior is None or prior in PRIORS:
-        return prior
-    if prior not in bundled_priors():
-        raise ValueError(f"no bundled policy file {prior!r} in agents/policies/")
-    return PPOAgent(POLICY_DIR / prior, name=prior.removesuffix(".npz"))
 
 
 class ChampionAgent(Agent):
@@ -146,7 +119,7 @@ class ChampionAgent(Agent):
         settings = read_settings(path)
         n = settings.pop("num_players")
         self.settings[n] = settings
-        self._bots[n] = SearchAgent(**{**settings, "prior": prior_agent(settings["prior"])})
+        self._bots[n] = SearchAgent(**settings)
 
     def search(self, num_players: int) -> SearchAgent:
         """The search bot that plays ``num_players``-player games."""

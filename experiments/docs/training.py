@@ -127,7 +127,7 @@ def expert_2p() -> str:
 
 
 def champion_priors() -> str:
-    """The SB3 networks the champions were tuned with (``champion_prior_{2,4}p.npz``):
+    """The SB3 networks the earlier champions were tuned with (``champion_prior/{2,4}p.npz``):
     their final evaluations against each heuristic bot and their training runs."""
     evals = {n: result(f"champion_prior/{n}p_final_eval.json") for n in (2, 4)}
     runs = {n: result(f"champion_prior/{n}p_summary.json")["timings"] for n in (2, 4)}
@@ -144,7 +144,7 @@ def champion_priors() -> str:
         ),
         "PPO steps (learner decisions)": lambda n: f"{runs[n]['ppo_timesteps']:,}",
     }
-    head = "| | 2 players (`champion_prior_2p.npz`) | 4 players (`champion_prior_4p.npz`) |"
+    head = "| | 2 players (`champion_prior/2p.npz`) | 4 players (`champion_prior/4p.npz`) |"
     return table(head, "lrr", (f"| {k} | {cell(2)} | {cell(4)} |" for k, cell in rows.items())) + (
         "\n95% Wilson intervals in brackets (`champion_prior/2p_final_eval.json`, "
         "`champion_prior/4p_final_eval.json`, `champion_prior/{2,4}p_summary.json`).\n"

@@ -288,14 +288,21 @@ RECORDS: list[Record] = [
             "champion_prior/4p_final_eval.json": (
                 "the SB3 training script of commit 7b22390 with --config "
                 "experiments/configs/ppo_4p.json --evaluate agents/policies/ppo_4p.npz --workers 2 "
-                "(that network is agents/policies/champion_prior_4p.npz since)"
+                "(that network is champion_prior/4p.npz since)"
             ),
+            **{
+                f"champion_prior/{n}p.npz": (
+                    f"the SB3 training script of commit b4f26c7 (train_ppo.py) with --config "
+                    f"experiments/configs/ppo_{n}p.json, its export (bundled as ppo_{n}p.npz "
+                    "until commit c7deff1)"
+                )
+                for n in (2, 4)
+            },
         },
         reason=(
-            "the SB3 MaskablePPO networks the champions were tuned with (bundled as "
-            "agents/policies/champion_prior_2p.npz and champion_prior_4p.npz): their training "
-            "summaries and their final evaluations against each heuristic bot. The script "
-            "that made them is retired, so they are records"
+            "the SB3 MaskablePPO networks the earlier champions were tuned with (2p.npz, "
+            "4p.npz), their training summaries and their final evaluations against each "
+            "heuristic bot. The script that made them is retired, so they are records"
         ),
     ),
     Record(

@@ -54,8 +54,6 @@ from experiments.common.training import add_dataclass_args
 from mamma_mia_agents.bots.champion import (
     FORMAT,
     POLICY_DIR,
-    bundled_priors,
-    prior_agent,
     read_settings,
 )
 from mamma_mia_agents.bots.search import SearchAgent
@@ -74,10 +72,8 @@ class Args:
     """budgets to try: WORLDSxCANDIDATES, comma-separated (worlds per candidate action,
     candidate turn actions from the builder's scores)"""
     priors: str = "none,ppo"
-    """candidate priors to try with every budget: none, ppo (the shipped network's
-    choice added to the candidates) or a policy file bundled in agents/policies/ by its
-    bare name (champion_prior_2p.npz, champion_prior_4p.npz: the per-count networks the
-    earlier champions were tuned with)"""
+    """candidate priors to try with every budget: none or ppo (the shipped network's
+    choice added to the candidates)"""
     games: int = 200
     """games per setting against the search bot (rounded up to whole deals)"""
     seed: int = 23
@@ -135,11 +131,8 @@ def settings(args: Args) -> list[dict[str, Any]]:
         if not (worlds.isdigit() and cands.isdigit() and int(worlds) > 0 and int(cands) > 0):
             raise ValueError(f"--grid entries are WORLDSxCANDIDATES (e.g. 64x6), got {pair!r}")
         for prior in args.priors.split(","):
-            if prior not in ("none", "ppo", *bundled_priors()):
-                raise ValueError(
-                    f"--priors are none, ppo or a policy file in agents/policies/ "
-                    f"{bundled_priors()}, got {prior!r}"
-                )
+            if prior not in ("none", "ppo"):
+                raise ValueError(f"--priors are none or ppo, got {prior!r}")
             out.append(
                 {
                     "worlds": int(worlds),
@@ -153,13 +146,12 @@ def settings(args: Args) -> list[dict[str, Any]]:
 
 
 def label(s: dict[str, Any]) -> str:
-    prior = s["prior"] and ("ppo" if s["prior"] == "ppo" else "prior")
-    return f"{s['worlds']}x{s['candidates']}" + (f"+{prior}" if prior else "")
+    return f"{s['worlds']}x{s['candidates']}" + ("+ppo" if s["prior"] else "")
 
 
 def search_bot(s: dict[str, Any]) -> SearchAgent:
-    """The search bot of the setting ``s`` (its prior resolved as the champion does)."""
-    return SearchAgent(**{**s, "prior": prior_agent(s["prior"])})
+    """The search bot of the setting ``s``, as the champion plays it."""
+    return SearchAgent(**s)
 
 
 def play(args: Args, s: dict[str, Any], report: Callable[[int], None]) -> dict[str, Any]:

@@ -13,14 +13,12 @@ from helpers import champion_at
 from mamma_mia_agents import REGISTRY, load_agent
 from mamma_mia_agents.bots.champion import (
     FORMAT,
-    POLICY_DIR,
     ChampionAgent,
     ChampionFileError,
-    bundled_priors,
     default_settings_path,
     read_settings,
 )
-from mamma_mia_agents.bots.ppo_agent import PPOAgent
+from mamma_mia_agents.bots.ppo_agent import SHIPPED, PPOAgent
 from mamma_mia_agents.bots.ppo_policy import NumpyPolicy
 from mamma_mia_agents.bots.search import SearchAgent
 from mamma_mia_agents.tournament import run_tournament
@@ -112,24 +110,22 @@ def test_a_settings_file_is_checked_data(tmp_path: Path, doc: object, problem: s
     assert str(path) in str(err.value) and "\n" not in str(err.value)
 
 
-def test_a_prior_by_bundled_file_name_is_that_policy(tmp_path: Path) -> None:
-    """A champion may name its prior by file (the network it was tuned with), so that
-    retraining the shipped ``ppo`` does not change it; the prior proposes exactly what
-    that policy file plays. The shipped champions name ``"ppo"``, the one network."""
-    assert all(read_settings(default_settings_path(n))["prior"] == "ppo" for n in (2, 3, 4, 5))
-    path = _write(tmp_path, _settings(prior="champion_prior_2p.npz"))
-    settings = read_settings(path)
-    assert settings["prior"] in bundled_priors() and settings["prior"].endswith("_2p.npz")
-    prior = ChampionAgent(path).search(2).prior
-    assert isinstance(prior, PPOAgent)
-    own = NumpyPolicy.load(POLICY_DIR / settings["prior"])
-    got = prior.policy(2)
-    assert Path(got.source).name == settings["prior"]
-    assert all(np.array_equal(a, b) for pair in zip(got.layers, own.layers, strict=True)
-               for a, b in zip(*pair, strict=True))  # fmt: skip
-    four = ChampionAgent(_write(tmp_path, {**_settings(prior=settings["prior"]), "num_players": 4}))
-    with pytest.raises(ValueError, match="plays 2 players, not 4"):
-        four.check_config(Config(num_players=4))
+def test_the_shipped_champions_take_the_one_network_as_their_prior(tmp_path: Path) -> None:
+    """Every shipped champion names ``"ppo"``; its search bot's prior proposes exactly what
+    the shipped network plays, at every count. A file name as the prior is refused
+    (a settings file names no file: the ppo.npz of another checkout is not data here)."""
+    shipped = NumpyPolicy.load(SHIPPED)
+    for n in (2, 3, 4, 5):
+        assert read_settings(default_settings_path(n))["prior"] == "ppo"
+        prior = ChampionAgent().search(n).prior
+        assert isinstance(prior, PPOAgent)
+        got = prior.policy(n)
+        assert Path(got.source) == SHIPPED
+        own = shipped.for_count(n)
+        assert all(np.array_equal(a, b) for pair in zip(got.layers, own.layers, strict=True)
+                   for a, b in zip(*pair, strict=True))  # fmt: skip
+    with pytest.raises(ChampionFileError, match="search.prior must be one of"):
+        ChampionAgent(_write(tmp_path, _settings(prior="ppo.npz")))
 
 
 def test_a_broken_or_missing_file_is_one_line(tmp_path: Path) -> None:

@@ -49,9 +49,9 @@ def test_json_prints_the_document(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_a_policy_file_and_an_import_path(capsys: pytest.CaptureFixture[str]) -> None:
-    code, text, err = _run(capsys, "evaluate", "agents/policies/champion_prior_2p.npz", *FAST)
+    code, text, err = _run(capsys, "evaluate", "experiments/results/champion_prior/2p.npz", *FAST)
     assert code == 0, err
-    assert "ppo:champion_prior_2p.npz" in text
+    assert "ppo:2p.npz" in text
     assert "4 players: skipped: " in text and "plays 2 players, not 4" in text
     code, text, err = _run(capsys, "evaluate", "user_agents:UserAgent", *FAST, "--players", "2")
     assert code == 0, err
@@ -64,7 +64,7 @@ def test_a_policy_file_and_an_import_path(capsys: pytest.CaptureFixture[str]) ->
         ("nosuch", [], "agent 'nosuch': unknown agent 'nosuch'"),
         ("os:abort", [], "not marked as an agent factory"),
         ("BAD", [], "policy file"),
-        ("agents/policies/champion_prior_2p.npz", ["--players", "4"], "plays 2 players, not 4"),
+        ("experiments/results/champion_prior/2p.npz", ["--players", "4"], "plays 2 players, not 4"),
         ("random", ["--ladder", "random,nosuch"], "ladder rung 'nosuch': unknown agent"),
         ("random", ["--ladder", "random,,builder"], "--ladder needs a comma-separated list"),
         ("random", ["--players", "2,2"], "--players lists a player count twice"),

@@ -12,6 +12,7 @@ import sys
 
 import numpy as np
 import pytest
+from helpers import POLICY_FILE
 from rich.text import Text
 from serve_client import call, request, running_server
 
@@ -61,7 +62,7 @@ def test_every_bundled_agent_plays_each_count_or_says_why() -> None:
 def test_the_counts_of_ppo_follow_from_the_policy_file_it_plays(tmp_path) -> None:
     counts = player_counts(load_agent("ppo"))  # the shipped network: every count
     assert [n for n, why in counts.items() if why is None] == [2, 3, 4, 5]
-    one = PPOAgent(POLICY_DIR / "champion_prior_4p.npz")  # a per-count file: its count only
+    one = PPOAgent(POLICY_FILE[4])  # a per-count file: its count only
     assert [n for n, why in player_counts(one).items() if why is None] == [4]
     assert "plays 4 players, not 2" in str(player_counts(one)[2])
     # the champion plays where it has settings

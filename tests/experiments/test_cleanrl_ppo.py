@@ -362,11 +362,11 @@ def test_init_policy_starts_the_actor_from_a_policy_file(tmp_path) -> None:
 
 def test_an_init_policy_that_does_not_fit_is_refused(tmp_path, capsys) -> None:
     """Refused before the run, with a message naming the file and the misfit: a missing
-    or malformed file, another player count, another width or activation (the SB3
-    network bundled as the champion's prior), and a warm start given with it."""
+    or malformed file, another player count, another width or activation (an SB3
+    network the earlier champions were tuned with), and a warm start given with it."""
     (tmp_path / "junk.npz").write_bytes(b"not a zip")
-    policy_4p = str(ROOT / "agents" / "policies" / "champion_prior_4p.npz")
-    shipped = str(ROOT / "agents" / "policies" / "champion_prior_2p.npz")
+    policy_4p = str(ROOT / "experiments" / "results" / "champion_prior" / "4p.npz")
+    shipped = str(ROOT / "experiments" / "results" / "champion_prior" / "2p.npz")
     ten = str(ROOT / "experiments" / "results" / "cleanrl_ppo" / "cleanrl_ppo_2p_ten_minutes.npz")
     recall = ["--observation-mode", "recall"]  # the layout these files read
     for argv, message in [

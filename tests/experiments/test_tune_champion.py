@@ -51,8 +51,8 @@ def test_no_setting_within_the_limit_is_an_error_message(tmp_path: Path) -> None
     [
         (["--grid", "64"], "--grid entries are WORLDSxCANDIDATES"),
         (["--grid", "0x3"], "--grid entries are WORLDSxCANDIDATES"),
-        (["--priors", "net"], "--priors are none, ppo or a policy file"),
-        (["--priors", "../policies/ppo_2p.npz"], "--priors are none, ppo or a policy file"),
+        (["--priors", "net"], "--priors are none or ppo, got 'net'"),
+        (["--priors", "ppo.npz"], "--priors are none or ppo"),
         (["--players", "6"], "--players must be 2-5"),
         (["--games", "0"], "--games must be positive"),
         (["--max-ms", "nan"], "--max-ms"),
@@ -63,15 +63,14 @@ def test_bad_flags_are_refused_before_any_game(args: list[str], needle: str) -> 
     assert proc.returncode == 2 and needle in proc.stderr and "Traceback" not in proc.stderr
 
 
-def test_a_prior_by_bundled_file_is_tuned_as_the_champion_plays_it() -> None:
-    """``--priors`` takes a bundled policy file by its bare name (the 2-player champion's
-    prior): the setting keeps the name, its label says it has a prior, and the search bot
-    gets that file's policy as the champion would."""
+def test_the_prior_is_tuned_as_the_champion_plays_it() -> None:
+    """``--priors none,ppo``: the setting keeps the name, its label says it has the
+    prior, and the search bot gets the shipped network as the champion would."""
     from experiments.train import tune_champion
 
-    args, _ = tune_champion.parse_args(["--grid", "8x2", "--priors", "none,champion_prior_2p.npz"])
+    args, _ = tune_champion.parse_args(["--grid", "8x2", "--priors", "none,ppo"])
     plain, guided = tune_champion.settings(args)
-    assert plain["prior"] is None and guided["prior"] == "champion_prior_2p.npz"
-    assert [tune_champion.label(s) for s in (plain, guided)] == ["8x2", "8x2+prior"]
+    assert plain["prior"] is None and guided["prior"] == "ppo"
+    assert [tune_champion.label(s) for s in (plain, guided)] == ["8x2", "8x2+ppo"]
     bot = tune_champion.search_bot(guided)
-    assert bot.prior is not None and bot.prior.policy(2).source.endswith("champion_prior_2p.npz")
+    assert bot.prior is not None and bot.prior.policy(2).source.endswith("ppo.npz")

@@ -47,7 +47,7 @@ POLICY_FILE = {
     / "results"
     / "expert_iteration"
     / "expert_iteration_2p_vs_search_2.npz",
-    4: ROOT / "agents" / "policies" / "champion_prior_4p.npz",
+    4: ROOT / "experiments" / "results" / "champion_prior" / "4p.npz",
 }
 
 

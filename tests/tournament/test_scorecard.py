@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from helpers import POLICY_FILE
 
 from mamma_mia_agents import REGISTRY, BuilderAgent
 from mamma_mia_agents.bots.search import SearchAgent
@@ -95,14 +96,14 @@ def test_the_rating_uses_the_anchored_rungs_only() -> None:
 
 
 def test_a_policy_file_for_two_players_skips_four() -> None:
-    card = evaluate("agents/policies/champion_prior_2p.npz", ladder=["random"], **SMALL)
-    assert card["agent"]["name"] == "ppo:champion_prior_2p.npz"
+    card = evaluate("experiments/results/champion_prior/2p.npz", ladder=["random"], **SMALL)
+    assert card["agent"]["name"] == "ppo:2p.npz"
     assert list(card["players"]) == ["2"]
     assert "plays 2 players, not 4" in card["skipped"]["4"]
     assert "4 players: skipped" in format_scorecard(card)
     with pytest.raises(AgentMismatchError, match="can play none of the player counts"):
-        evaluate("agents/policies/champion_prior_2p.npz", ladder=["random"], players=(4,), games=4,
-                 workers=1, progress=False)  # fmt: skip
+        evaluate(str(POLICY_FILE[2]), ladder=["random"], players=(4,), games=4, workers=1,
+                 progress=False)  # fmt: skip
 
 
 def test_the_search_rung_plays() -> None:
