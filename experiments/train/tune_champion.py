@@ -51,11 +51,7 @@ from experiments.common.decision_time import decision_times
 from experiments.common.output import RESULTS, RUNS, out_dir_arg, save_figure, subplots, write_json
 from experiments.common.provenance import provenance_with_threads
 from experiments.common.training import add_dataclass_args
-from mamma_mia_agents.bots.champion import (
-    FORMAT,
-    POLICY_DIR,
-    read_settings,
-)
+from mamma_mia_agents.bots.champion import FORMAT, POLICY_DIR, read_settings
 from mamma_mia_agents.bots.search import SearchAgent
 from mamma_mia_agents.cli.options import add_backend_flags, check_backend_flags
 from mamma_mia_agents.tournament import run_tournament
