@@ -82,7 +82,6 @@ def write_training_run(
         "env_steps": total,
         "wall_s": round(wall, 2),
         "env_steps_per_s_overall": round(total / wall, 1),
-        # code revision, library versions, machine, command line, seed
         "provenance": provenance(seeds=args.seed, wall_time=wall),
     }
     text = json.dumps(summary, indent=1) + "\n"

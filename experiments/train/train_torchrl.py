@@ -4,17 +4,8 @@
     python -m experiments.train.train_torchrl --name 2p --out experiments/results/torchrl  # ~5 min
     python -m experiments.train.train_torchrl --smoke --out /tmp/t   # seconds (CI)
 
-Top to bottom, CleanRL style, with TorchRL's own parts and no hand-written PPO maths:
-``LearnerEnv`` (``mamma_mia_env.integrations.torchrl``: ``--envs`` games, the learner's
-view, the opponents played inside the env) -> ``Collector`` -> ``GAE`` ->
-``ClipPPOLoss`` over minibatches of a ``ReplayBuffer``; the policy is a
-``ProbabilisticActor`` whose ``MaskedCategorical`` reads the env's ``"action_mask"``.
-
-After training, the actor's weights are exported to the project's numpy policy format
-(``mamma_mia_agents.bots.ppo_policy.NumpyPolicy``: no torch needed to play it) and the
-policy plays ``--eval-games`` duplicate-deal games against ``random`` in the project's
-tournament (every deal played with the seats rotated; win rate with its Wilson 95%
-interval), deterministic (the most likely legal action).
+Top to bottom, CleanRL style, with TorchRL's own parts and no hand-written PPO maths; the
+parts, the evaluation and a run's numbers: docs/INTEGRATIONS.md (TorchRL).
 
 Outputs in ``--out`` (default ``runs/torchrl``), named by ``--name``: ``progress.csv``
 (per iteration: env steps, collection and overall env steps/s, the learner's win share in
