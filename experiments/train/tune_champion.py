@@ -181,15 +181,13 @@ def _args(args: Args) -> Args:
     return args
 
 
-def play_all(
-    args: Args, grid: list[dict[str, Any]], backend: str = "local", address: str | None = None
-) -> list[dict[str, Any]]:
+def play_all(args: Args, grid: list[dict[str, Any]], backend: str = "local") -> list[Any]:
     """Every setting's tournament, one work item each (``fanout``: ``args.workers``
     processes, or Ray tasks), in grid order; a progress bar of games."""
     deals = count_deals(args.players, args.players, "rotate", args.games)
     total = deals * args.players * len(grid)
     with tqdm(total=total, desc=f"tuning games ({args.players}p)", unit="game") as bar:
-        return fan_out(Job(_args, play, args), grid, backend, args.workers, address, bar)
+        return fan_out(Job(_args, play, args), grid, backend, args.workers, bar=bar)
 
 
 def plot(rows: list[dict[str, Any]], args: Args, path: Path) -> None:
