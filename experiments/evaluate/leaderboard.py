@@ -37,6 +37,7 @@ from experiments.common.output import add_output_args, output_dir
 from experiments.common.speed import run_speed, speed_markdown
 from mamma_mia_agents import REGISTRY
 from mamma_mia_agents.bots.roster import HEURISTICS
+from mamma_mia_agents.cli.evaluate import counts
 from mamma_mia_agents.cli.options import add_backend_flags, check_backend_flags
 from mamma_mia_agents.tournament import run_tournament
 from mamma_mia_agents.tournament.fanout import FanOutError, session
@@ -105,12 +106,12 @@ def check_vs_random(rows: list[dict]) -> list[str]:
     return lines
 
 
-def render(out: str, counts: list[int]) -> bool:
+def render(out: str, players: tuple[int, ...]) -> bool:
     """Write LEADERBOARD.md from the JSON files in ``out``; True if every check passes."""
     sections = []
     all_ok = True
     command = None
-    for n in counts:
+    for n in players:
         stem = f"{n}p"
         doc = read_json(os.path.join(out, f"{stem}.json"), "tournament result")
         command = doc["command"]
@@ -172,11 +173,11 @@ def render(out: str, counts: list[int]) -> bool:
     return all_ok
 
 
-def play(args: argparse.Namespace, counts: list[int], command: str) -> None:
+def play(args: argparse.Namespace, command: str) -> None:
     """One tournament per player count, its batches fanned out (``--backend``: worker
     processes or Ray tasks, the same games), its files written when it ends. The
     counts are played one after another, so each file's time is its own tournament's."""
-    for n in counts:
+    for n in args.players:
         res = run_tournament(
             AGENTS,
             num_players=n,
@@ -194,7 +195,9 @@ def play(args: argparse.Namespace, counts: list[int], command: str) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=10000, help="games per player count")
-    parser.add_argument("--players", default="2,3,4,5", help="player counts, comma-separated")
+    parser.add_argument(
+        "--players", type=counts("--players"), default="2,3,4,5", help="player counts, 2-5"
+    )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=None)
     parser.add_argument(
@@ -204,20 +207,19 @@ def main(argv: list[str] | None = None) -> int:
     add_output_args(parser, "leaderboard")
     args = checked(parser).parse_args(argv)
     check_backend_flags(parser, args)
-    counts = [int(x) for x in args.players.split(",")]
     args.out = str(output_dir(args, "leaderboard"))
     command = "python -m experiments.evaluate.leaderboard " + " ".join(
         shlex.quote(a) for a in (sys.argv[1:] if argv is None else argv)
     )
     try:
         with session(args.backend, args.address):  # a cluster that does not answer: now
-            play(args, counts, command.strip())
+            play(args, command.strip())
     except FanOutError as exc:  # nothing written for the count it stopped in
         print(f"leaderboard: {exc}", file=sys.stderr)
         return 1
     if args.speed:
         run_speed(args.out)
-    ok = render(args.out, counts)
+    ok = render(args.out, args.players)
     print(f"wrote {os.path.join(args.out, 'LEADERBOARD.md')}")
     return 0 if ok else 1
 
