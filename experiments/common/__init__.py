@@ -1,5 +1,5 @@
 """What the experiment scripts share, by job (each module's doc says more): ``output``
-and ``provenance`` (where results go, what made them), ``arguments`` (flags checked as
+and ``provenance`` (where results and plots go, what made them), ``arguments`` (flags checked as
 the CLI's are), ``samplers``, ``speed`` and ``decision_time`` (timing), ``training``,
 ``imitation``, ``evaluation`` and ``policy_export`` (training runs, their warm start,
 evaluations and policy files), ``search_labels`` and ``distill`` (expert iteration),

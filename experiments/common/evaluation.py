@@ -30,7 +30,6 @@ def evaluate(
     num_players: int,
     games: int,
     seed: int,
-    rules: dict | None = None,
     workers: int = 1,
     backend: str = "local",
 ) -> dict[str, dict]:
@@ -56,7 +55,6 @@ def evaluate(
             workers=workers,
             progress=False,
             backend=backend,
-            **(rules or {}),
         )
         row = next(r for r in res.table if r["agent"] == res.names[0])
         out[name] = {"games": res.games, **{k: row[k] for k in _ROW}, "elapsed": res.elapsed}

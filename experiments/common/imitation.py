@@ -73,10 +73,9 @@ class _Teacher:
 
 def teacher_games(
     config, teacher, games: int, seed: int, gamma: float, penalty: float, batch: int = 1000,
-    progress: bool = True,
 ) -> dict[str, np.ndarray]:  # fmt: skip
-    """Every decision of ``games`` teacher self-play games, in the canonical frame
-    (``progress``: a bar of finished games; a search teacher takes minutes).
+    """Every decision of ``games`` teacher self-play games, in the canonical frame (a bar
+    of finished games: a search teacher takes minutes).
 
     Returns ``obs`` (uint8 raw canonical observations), ``masks`` (bit-packed),
     ``actions`` (canonical) and ``returns`` (discounted, per decision of the acting
@@ -95,7 +94,7 @@ def teacher_games(
     out: dict[str, list[np.ndarray]] = {"obs": [], "masks": [], "actions": [], "returns": []}
     from tqdm.auto import tqdm
 
-    bar = tqdm(total=games, desc=f"teacher games ({teacher!r})", unit="game", disable=not progress)
+    bar = tqdm(total=games, desc=f"teacher games ({teacher!r})", unit="game")
     for lo in range(0, games, batch):
         b = min(batch, games - lo)
         state = eng.reset(seeds=rng.integers(0, 2**63, size=b, dtype=np.uint64))
@@ -151,7 +150,6 @@ def behaviour_clone(
     bc: dict,
     seed: int,
     log_rows: list[dict],
-    progress: bool = True,
 ) -> None:
     """Fit the policy's actor to the teacher's actions and its critic to the returns.
 
@@ -176,7 +174,7 @@ def behaviour_clone(
 
     from tqdm.auto import tqdm
 
-    bar = tqdm(total=steps_total, desc="imitation", unit="batch", disable=not progress)
+    bar = tqdm(total=steps_total, desc="imitation", unit="batch")
     net.set_training(True)
     for epoch in range(epochs):
         perm = rng.permutation(train)

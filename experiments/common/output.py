@@ -23,14 +23,14 @@ from pathlib import Path
 from typing import Any
 
 from mamma_mia_env.plumbing.arguments import out_dir_flag
-from mamma_mia_env.plumbing.files import write_file
+from mamma_mia_env.plumbing.files import write_figure, write_file
 
 ROOT = Path(__file__).resolve().parents[2]
 RESULTS = ROOT / "experiments" / "results"
 RUNS = ROOT / "runs"
 
 __all__ = ["RESULTS", "ROOT", "RUNS", "add_output_args", "file_stem", "out_dir_arg", "output_dir"]
-__all__ += ["short_name", "thinned", "write_csv", "write_json"]
+__all__ += ["save_figure", "short_name", "subplots", "thinned", "write_csv", "write_json"]
 
 
 def add_output_args(parser: argparse.ArgumentParser, name: str) -> None:
@@ -87,6 +87,26 @@ def output_dir(args: argparse.Namespace, name: str) -> Path:
     out = Path(args.out) if args.out is not None else (RESULTS if args.export else RUNS) / name
     out.mkdir(parents=True, exist_ok=True)
     return out
+
+
+def subplots(*args: Any, **kw: Any) -> Any:
+    """``matplotlib.pyplot.subplots`` on the Agg backend: the scripts draw files, and
+    need no display."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt.subplots(*args, **kw)
+
+
+def save_figure(fig: Any, path: str | os.PathLike, dpi: int = 100) -> None:
+    """``fig`` tightened, written to ``path`` (``write_figure``: atomically) and closed."""
+    import matplotlib.pyplot as plt
+
+    fig.tight_layout()
+    write_figure(fig, path, "plot", dpi=dpi)
+    plt.close(fig)
 
 
 def write_json(path: str | os.PathLike, doc: dict[str, Any], record: dict[str, Any]) -> None:

@@ -1,4 +1,4 @@
-"""The timing harness the speed scripts share (benchmark, learner_env_speed, ab).
+"""The timing harness the speed figures share (benchmark, learner_env_speed, ab, train_torchrl).
 
 A speed figure is only comparable between scripts if the harness around the env is the
 same: the same uniform random legal action sampler (compiled, so the harness costs

@@ -191,14 +191,11 @@ def _shared(policy: Any) -> Any:
 
 
 def label_parallel(
-    job: LabelJob,
-    workers: int,
-    progress: bool = True,
-    backend: str = "local",
-    address: str | None = None,
+    job: LabelJob, workers: int, progress: bool = True, backend: str = "local"
 ) -> dict[str, np.ndarray]:
     """:func:`label_games` fanned out by blocks of ``job.batch`` games (``fanout``: in
-    ``workers`` processes, or as Ray tasks on the cluster at ``address``): the same games
+    ``workers`` processes, or as Ray tasks on the Ray instance this process is connected
+    to, ``fanout.session``): the same games
     and labels as one process, since every block's generators are keyed by its first
     game number. The progress bar counts labelled games."""
     from tqdm.auto import tqdm
@@ -212,5 +209,5 @@ def label_parallel(
     jobs = [LabelJob(**{**job.__dict__, "first_game": lo, "games": b}) for lo, b in blocks]
     work = Job(_shared, _label_block, read_policy(job))
     with tqdm(total=job.games, desc="labelled games", unit="game", disable=not progress) as bar:
-        parts = fan_out(work, jobs, backend, workers, address, bar)
+        parts = fan_out(work, jobs, backend, workers, bar=bar)
     return {k: np.concatenate([p[k] for p in parts if len(p[k])]) for k in parts[0]}

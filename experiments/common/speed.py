@@ -42,7 +42,6 @@ def run_speed(out_dir: str, games: int = 10000, workers: int | None = None, seed
         "python": platform.python_version(),
         "mean_turns": float(res.turns.mean()),
     }
-    os.makedirs(out_dir, exist_ok=True)
     write_json(os.path.join(out_dir, "speed.json"), record, provenance(seeds=seed, wall_time=wall))
     text = speed_markdown(record)
     print(text)

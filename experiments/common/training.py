@@ -15,12 +15,12 @@ import json
 from pathlib import Path
 from typing import Any
 
-from experiments.common.output import RUNS, file_stem, write_csv
-from mamma_mia_env.plumbing.files import write_figure, write_file
+from experiments.common.output import RUNS, file_stem, save_figure, subplots, write_csv
+from mamma_mia_env.plumbing.files import write_file
 from mamma_mia_env.plumbing.provenance import provenance
 
 __all__ = ["add_dataclass_args", "add_training_args", "check_training_args", "plot_panels"]
-__all__ += ["plot_wall_curve", "save_figure", "set_threads", "subplots", "write_training_run"]
+__all__ += ["plot_wall_curve", "set_threads", "write_training_run"]
 
 
 def set_threads(n: int) -> None:
@@ -31,26 +31,6 @@ def set_threads(n: int) -> None:
 
     torch.set_num_threads(n)
     numba.set_num_threads(n)
-
-
-def subplots(*args: Any, **kw: Any) -> Any:
-    """``matplotlib.pyplot.subplots`` on the Agg backend: the scripts draw files, and
-    need no display."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    return plt.subplots(*args, **kw)
-
-
-def save_figure(fig: Any, path: Path, dpi: int = 100) -> None:
-    """``fig`` tightened, written to ``path`` (``write_figure``: atomically) and closed."""
-    import matplotlib.pyplot as plt
-
-    fig.tight_layout()
-    write_figure(fig, path, "plot", dpi=dpi)
-    plt.close(fig)
 
 
 def add_training_args(parser: argparse.ArgumentParser, library: str, threads_help: str) -> None:
@@ -102,7 +82,6 @@ def write_training_run(
         "env_steps": total,
         "wall_s": round(wall, 2),
         "env_steps_per_s_overall": round(total / wall, 1),
-        # code revision, library versions, machine, command line, seed
         "provenance": provenance(seeds=args.seed, wall_time=wall),
     }
     text = json.dumps(summary, indent=1) + "\n"

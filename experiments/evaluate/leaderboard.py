@@ -16,7 +16,6 @@ N agents is played in all N seat rotations) and writes, into ``runs/leaderboard/
 
 With ``--speed`` it also times 10,000 four-player games between the four heuristic
 bots (``experiments/benchmark/speed.py``); a ``speed.json`` in ``--out`` is added to the page.
-``--render-only`` rebuilds LEADERBOARD.md from the JSON files without playing.
 Each count's batches run in ``--workers`` processes, or as Ray tasks with ``--backend
 ray [--address ADDR]`` (docs/CLUSTER.md): the same games; ``--speed`` is a timing and
 always runs here, on this machine's cores.
@@ -26,7 +25,6 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import json
 import os
 import platform
 import shlex
@@ -34,15 +32,17 @@ import sys
 
 import numpy as np
 
+from experiments.common.arguments import checked
 from experiments.common.output import add_output_args, output_dir
 from experiments.common.speed import run_speed, speed_markdown
 from mamma_mia_agents import REGISTRY
 from mamma_mia_agents.bots.roster import HEURISTICS
+from mamma_mia_agents.cli.evaluate import counts
 from mamma_mia_agents.cli.options import add_backend_flags, check_backend_flags
 from mamma_mia_agents.tournament import run_tournament
 from mamma_mia_agents.tournament.fanout import FanOutError, session
 from mamma_mia_agents.tournament.output import markdown_table
-from mamma_mia_env.plumbing.files import write_file
+from mamma_mia_env.plumbing.files import read_json, write_file
 
 AGENTS = ["random", *HEURISTICS]
 
@@ -106,28 +106,21 @@ def check_vs_random(rows: list[dict]) -> list[str]:
     return lines
 
 
-def cli_command(n: int, games: int, seed: int) -> str:
-    return (
-        f"mamma-mia tournament --players {n} --games {games} "
-        f"--agents {','.join(AGENTS)} --seed {seed}"
-    )
-
-
-def render(out: str, counts: list[int]) -> bool:
+def render(out: str, players: tuple[int, ...]) -> bool:
     """Write LEADERBOARD.md from the JSON files in ``out``; True if every check passes."""
     sections = []
     all_ok = True
     command = None
-    for n in counts:
+    for n in players:
         stem = f"{n}p"
-        with open(os.path.join(out, f"{stem}.json")) as fh:
-            doc = json.load(fh)
+        doc = read_json(os.path.join(out, f"{stem}.json"), "tournament result")
         command = doc["command"]
         rows = doc["results"]
         checks = check_vs_random(rows)
         all_ok &= all(c.endswith("yes") for c in checks)
         order = " > ".join(r["agent"] for r in rows)
-        cli = cli_command(n, doc["games_requested"], doc["seed"])
+        cli = (f"mamma-mia tournament --players {n} --games {doc['games_requested']} "
+               f"--agents {','.join(AGENTS)} --seed {doc['seed']}")  # fmt: skip
         sections += [
             f"## {n} players",
             "",
@@ -150,8 +143,7 @@ def render(out: str, counts: list[int]) -> bool:
         ]
     speed_path = os.path.join(out, "speed.json")
     if os.path.exists(speed_path):
-        with open(speed_path) as fh:
-            sections.append(speed_markdown(json.load(fh)))
+        sections.append(speed_markdown(read_json(speed_path, "speed record")))
     head = [
         "# Reference leaderboard",
         "",
@@ -181,11 +173,11 @@ def render(out: str, counts: list[int]) -> bool:
     return all_ok
 
 
-def play(args: argparse.Namespace, counts: list[int], command: str) -> None:
+def play(args: argparse.Namespace, command: str) -> None:
     """One tournament per player count, its batches fanned out (``--backend``: worker
     processes or Ray tasks, the same games), its files written when it ends. The
     counts are played one after another, so each file's time is its own tournament's."""
-    for n in counts:
+    for n in args.players:
         res = run_tournament(
             AGENTS,
             num_players=n,
@@ -203,36 +195,31 @@ def play(args: argparse.Namespace, counts: list[int], command: str) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=10000, help="games per player count")
-    parser.add_argument("--players", default="2,3,4,5", help="player counts, comma-separated")
+    parser.add_argument(
+        "--players", type=counts("--players"), default="2,3,4,5", help="player counts, 2-5"
+    )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=None)
     parser.add_argument(
         "--speed", action="store_true", help="also time the bots (experiments.benchmark.speed)"
     )
-    parser.add_argument(
-        "--render-only", action="store_true", help="rebuild LEADERBOARD.md from the JSON files"
-    )
     add_backend_flags(parser, "the tournaments' batches")
     add_output_args(parser, "leaderboard")
-    from experiments.common.arguments import checked  # every flag checked
-
     args = checked(parser).parse_args(argv)
     check_backend_flags(parser, args)
-    counts = [int(x) for x in args.players.split(",")]
     args.out = str(output_dir(args, "leaderboard"))
-    if not args.render_only:
-        command = "python -m experiments.evaluate.leaderboard " + " ".join(
-            shlex.quote(a) for a in (sys.argv[1:] if argv is None else argv)
-        )
-        try:
-            with session(args.backend, args.address):  # a cluster that does not answer: now
-                play(args, counts, command.strip())
-        except FanOutError as exc:  # nothing written for the count it stopped in
-            print(f"leaderboard: {exc}", file=sys.stderr)
-            return 1
+    command = "python -m experiments.evaluate.leaderboard " + " ".join(
+        shlex.quote(a) for a in (sys.argv[1:] if argv is None else argv)
+    )
+    try:
+        with session(args.backend, args.address):  # a cluster that does not answer: now
+            play(args, command.strip())
+    except FanOutError as exc:  # nothing written for the count it stopped in
+        print(f"leaderboard: {exc}", file=sys.stderr)
+        return 1
     if args.speed:
         run_speed(args.out)
-    ok = render(args.out, counts)
+    ok = render(args.out, args.players)
     print(f"wrote {os.path.join(args.out, 'LEADERBOARD.md')}")
     return 0 if ok else 1
 

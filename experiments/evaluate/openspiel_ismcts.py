@@ -9,27 +9,25 @@ Two players, duplicate deals (every deal played twice, seats swapped): OpenSpiel
 and the time per ISMCTS decision; the games are deterministic for a given ``--seed``
 (the worlds ISMCTS samples come from a generator seeded by it). Writes
 ``openspiel_ismcts.json`` into ``--out``
-(default: a temporary directory; ``--export``: experiments/results/openspiel_ismcts/).
+(default runs/openspiel_ismcts/; ``--export``: experiments/results/openspiel_ismcts/).
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import tempfile
 import time
 from typing import Any
 
 import numpy as np
 from tqdm import tqdm
 
-from experiments.common.output import RESULTS
+from experiments.common.arguments import checked
+from experiments.common.output import output_dir, write_json
 from experiments.common.provenance import provenance_with_threads as provenance
 from mamma_mia_agents import load_agent
 from mamma_mia_agents.tournament.results import wilson_interval
 from mamma_mia_env.integrations.openspiel import _engines, load_game
-from mamma_mia_env.plumbing.files import write_file
 
 
 def play(game: Any, rec: Any, bot: Any, builder: Any, deals: int) -> tuple[float, int, list]:
@@ -66,8 +64,6 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--export", action="store_true", help="write to experiments/results/openspiel_ismcts/"
     )
-    from experiments.common.arguments import checked  # every flag checked
-
     args = checked(ap).parse_args(argv)
     if args.deals < 1 or args.simulations < 1:
         ap.error("--deals and --simulations must be >= 1")
@@ -102,16 +98,9 @@ def main(argv: list[str] | None = None) -> int:
         "ms_per_decision_mean": round(float(t.mean()), 1),
         "decisions": len(t),
         "load_average": os.getloadavg(),
-        "provenance": provenance(seeds=args.seed, wall_time=time.perf_counter() - t0),
     }
-    out_dir = (
-        str(RESULTS / "openspiel_ismcts")
-        if args.export
-        else (args.out or tempfile.mkdtemp(prefix="openspiel_ismcts_"))
-    )
-    os.makedirs(out_dir, exist_ok=True)
-    path = os.path.join(out_dir, "openspiel_ismcts.json")
-    write_file(path, json.dumps(record, indent=2) + "\n", "result")
+    path = output_dir(args, "openspiel_ismcts") / "openspiel_ismcts.json"
+    write_json(path, record, provenance(seeds=args.seed, wall_time=time.perf_counter() - t0))
     print(
         f"ISMCTS ({args.simulations} sims) vs builder, 2p: {wins}/{games} = "
         f"{wins / games:.1%} [{lo:.1%}, {hi:.1%}], {np.median(t):.0f} ms/decision\nwrote {path}"

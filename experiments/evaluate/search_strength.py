@@ -10,7 +10,7 @@ three copies of it. The search bot's win rate comes with its Wilson 95% interval
 (shared wins split). The time per decision is measured apart, on one core (numba
 threads = 1), over positions of builder games, as the median and mean of
 ``act_states`` calls. Writes ``NAME.json`` and ``NAME.png`` (``--name``, default
-``search_strength``) into ``--out`` (default: a temporary directory; ``--export``:
+``search_strength``) into ``--out`` (default runs/search_strength/; ``--export``:
 experiments/results/search_strength/). The win rates are deterministic for given
 arguments (``python -m experiments reproduce --check`` compares them); the times are not.
 
@@ -33,27 +33,31 @@ from __future__ import annotations
 
 import argparse
 import itertools
-import json
 import os
 import sys
-import tempfile
 import time
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from experiments.common.arguments import checked
 from experiments.common.decision_time import decision_times
-from experiments.common.output import RESULTS, file_stem
+from experiments.common.output import file_stem, output_dir, save_figure, subplots, write_json
 from experiments.common.provenance import provenance_with_threads as provenance
 from mamma_mia_agents import load_agent
 from mamma_mia_agents.bots.search import SearchAgent
 from mamma_mia_agents.cli.options import add_backend_flags, check_backend_flags
 from mamma_mia_agents.tournament.fanout import FanOutError, session
-from mamma_mia_agents.tournament.results import Z95, TournamentResult, wilson_interval
+from mamma_mia_agents.tournament.results import (
+    TournamentResult,
+    cluster_mean_interval,
+    wilson_interval,
+)
 from mamma_mia_agents.tournament.runner import Prepared, prepare, run_all
 from mamma_mia_env.game.outcome import win_shares
 from mamma_mia_env.plumbing.arguments import as_float, as_int
-from mamma_mia_env.plumbing.files import read_json, write_figure, write_file
+from mamma_mia_env.plumbing.files import read_json
 
 
 def blocks(row: dict, agents: list[Any], num_players: int, games: int,
@@ -93,7 +97,8 @@ def add_blocks(row: dict, opponent: str, played: list[TournamentResult]) -> dict
     n_games = int(c.sum())
     wins = float(w.sum())
     lo, hi = wilson_interval(wins, n_games)
-    clo, chi = _clustered_interval(w, c)
+    # each game's share as its deal's mean: the same deal sums, so the same interval
+    _, clo, chi = cluster_mean_interval(np.repeat(w / c, c), np.repeat(np.arange(len(c)), c))
     num_players = played[0].config.num_players
     row.update(
         num_players=num_players,
@@ -112,25 +117,8 @@ def add_blocks(row: dict, opponent: str, played: list[TournamentResult]) -> dict
     return row
 
 
-def _clustered_interval(wins: np.ndarray, games: np.ndarray) -> tuple[float, float]:
-    """``stats.cluster_mean_interval`` of the per-game win shares, from the per-deal
-    sums: the deals are the clusters."""
-    n = games.sum()
-    m = wins.sum() / n
-    g = len(wins)
-    if g < 2:
-        return m, m
-    half = Z95 * np.sqrt(((wins - games * m) ** 2).sum() * g / (g - 1)) / n
-    return float(m - half), float(m + half)
-
-
-def plot(record: dict, path: str) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, ax = plt.subplots(figsize=(7, 4.5))
+def plot(record: dict, path: Path) -> None:
+    fig, ax = subplots(figsize=(7, 4.5))
     for key, rows in sorted(record["curves"].items()):
         x = [r["ms_per_decision"] for r in rows]
         y = [r["win_rate"] for r in rows]
@@ -144,15 +132,7 @@ def plot(record: dict, path: str) -> None:
     ax.axhline(0.25, color="grey", lw=0.5, ls=":")
     ax.legend(fontsize=8)
     ax.set_title("Search bot strength vs budget (duplicate deals)")
-    fig.tight_layout()
-    write_figure(fig, path, "plot", dpi=120)
-
-
-def _write(out_dir: str, name: str, record: dict, seed: int, t0: float) -> None:
-    record["provenance"] = provenance(seeds=seed, wall_time=time.perf_counter() - t0)
-    os.makedirs(out_dir, exist_ok=True)
-    text = json.dumps(record, indent=2) + "\n"
-    write_file(os.path.join(out_dir, f"{name}.json"), text, "result")
+    save_figure(fig, path, dpi=120)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -239,10 +219,6 @@ def resume(ap: argparse.ArgumentParser, args: argparse.Namespace, record: dict) 
     record.update(old, history=history, args=vars(args))
 
 
-ROW_COUNTS = ("games", "blocks")
-ROW_NUMBERS = ("tournament_seconds", "delivered_total")
-
-
 def check_resume(old: Any) -> None:
     """A ``--resume`` document as this script wrote it, every field it reads back of
     its kind (``plumbing.arguments``' checkers), or ``ValueError`` naming the field:
@@ -270,9 +246,9 @@ def check_resume(old: Any) -> None:
 def _check_row(row: dict, name: str) -> None:
     as_int(row.get("worlds"), f"{name}.worlds", 1)
     as_int(row.get("candidates"), f"{name}.candidates", 1)
-    for key in ROW_COUNTS:
+    for key in ("games", "blocks"):
         as_int(row.get(key, 0), f"{name}.{key}", 0)
-    for key in ROW_NUMBERS:
+    for key in ("tournament_seconds", "delivered_total"):
         as_float(row.get(key, 0.0), f"{name}.{key}", 0.0)
     wins, games = row.get("deal_wins", []), row.get("deal_games", [])
     if not isinstance(wins, list) or not isinstance(games, list) or len(wins) != len(games):
@@ -316,17 +292,11 @@ def plan(
 
 def main(argv: list[str] | None = None) -> int:
     ap = build_parser()
-    from experiments.common.arguments import checked  # every flag checked
-
     args = checked(ap).parse_args(argv)
     check_backend_flags(ap, args)
     t0 = time.perf_counter()
     budgets, players, opponents, headline_opps = check_args(ap, args)
-    out_dir = (
-        str(RESULTS / "search_strength")
-        if args.export
-        else (args.out or tempfile.mkdtemp(prefix="search_strength_"))
-    )
+    out_dir = output_dir(args, "search_strength")
     record: dict = {
         "experiment": "search_strength",
         "args": vars(args),
@@ -338,8 +308,9 @@ def main(argv: list[str] | None = None) -> int:
         resume(ap, args, record)
 
     def save() -> None:  # after every stage: a cut-short run keeps what it measured
-        _write(out_dir, args.name, record, args.seed, t0)
-        plot(record, os.path.join(out_dir, f"{args.name}.png"))
+        made = provenance(seeds=args.seed, wall_time=time.perf_counter() - t0)
+        write_json(out_dir / f"{args.name}.json", record, made)
+        plot(record, out_dir / f"{args.name}.png")
 
     jobs = plan(ap, args, budgets, players, opponents, headline_opps)
     try:

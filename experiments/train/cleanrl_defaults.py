@@ -37,15 +37,10 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt
 from tqdm import tqdm
 
 from experiments.common.output import ROOT, add_output_args, output_dir, write_json
 from mamma_mia_env.plumbing.arguments import int_flag
-from mamma_mia_env.plumbing.files import write_figure
 from mamma_mia_env.plumbing.provenance import provenance
 
 NAME = "cleanrl_defaults"
@@ -154,7 +149,9 @@ def summary(runs: list[dict[str, Any]]) -> dict[str, float]:
 
 
 def plot(results: dict[str, dict[str, Any]], study: str, path: Path) -> None:
-    fig, ax = plt.subplots(figsize=(6, 3.5))
+    from experiments.common.output import save_figure, subplots
+
+    fig, ax = subplots(figsize=(6, 3.5))
     key = "final_win_rate_mean" if study != "update" else "win_mean"
     for i, res in enumerate(results.values()):
         wins = [r["win_rate" if key != "win_mean" else "win"] for r in res["runs"]]
@@ -164,9 +161,7 @@ def plot(results: dict[str, dict[str, Any]], study: str, path: Path) -> None:
     what = "duplicate deals, argmax" if key != "win_mean" else "evaluation"
     ax.set_ylabel(f"win rate vs builder ({what})")
     ax.set_title(f"CleanRL-style PPO, {study}: equal env steps")
-    fig.tight_layout()
-    write_figure(fig, path)
-    plt.close(fig)
+    save_figure(fig, path)
 
 
 def main(argv: list[str] | None = None) -> int:

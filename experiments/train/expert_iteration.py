@@ -51,11 +51,12 @@ from typing import Any
 
 import numpy as np
 
+from experiments.common.arguments import checked
 from experiments.common.distill import fit_to_values, numpy_policy, torch_actor
 from experiments.common.evaluation import CURVE_SEED, FINAL_SEED, policy_against
-from experiments.common.output import RESULTS, RUNS
+from experiments.common.output import RESULTS, RUNS, save_figure, subplots
 from experiments.common.search_labels import LabelJob, label_parallel
-from experiments.common.training import dataclass_parser, save_figure, set_threads, subplots
+from experiments.common.training import dataclass_parser, set_threads
 from mamma_mia_agents.cli.options import add_backend_flags, check_backend_flags
 from mamma_mia_agents.tournament.fanout import FanOutError, session
 from mamma_mia_env.plumbing.files import write_file
@@ -139,8 +140,6 @@ def parse_args(argv: list[str] | None = None) -> tuple[Args, argparse.Namespace]
         "also copy the result, the curve and the policy to experiments/results/expert_iteration/",
     )  # fmt: skip
     add_backend_flags(parser, "the labelled games and the evaluations' games")
-    from experiments.common.arguments import checked  # every flag checked
-
     ns = checked(parser).parse_args(argv)
     check_backend_flags(parser, ns)
     args = Args(**{f.name: getattr(ns, f.name) for f in dataclasses.fields(Args)})

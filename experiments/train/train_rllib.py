@@ -9,8 +9,7 @@ Zero glue: the env, the action masking and the shared policy come from
 ``--batch`` env steps (every seat's decisions) and runs PPO on them. Outputs in
 ``--out`` (default ``runs/rllib``): ``progress.csv`` (per iteration: env steps, env
 steps/s of sampling, episode length, policy loss, entropy), ``progress.png`` and
-``summary.json`` (settings, versions, git revision, throughput). ``--checkpoint``
-also saves the algorithm.
+``summary.json`` (settings, versions, git revision, throughput).
 """
 
 from __future__ import annotations
@@ -21,6 +20,7 @@ import os
 import time
 from typing import Any
 
+from experiments.common.arguments import checked
 from experiments.common.training import add_training_args, check_training_args, write_training_run
 
 
@@ -33,10 +33,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--env-runners", type=int, default=0, help="remote env runners (0: local)")
     p.add_argument("--envs-per-runner", type=int, default=8, help="games per env runner (8)")
     p.add_argument("--address", default=None, help="Ray cluster address ('auto', ray://...)")
-    p.add_argument("--checkpoint", action="store_true", help="save the algorithm at the end")
     add_training_args(p, "rllib", threads_help="torch threads per process (1)")
-    from experiments.common.arguments import checked  # every flag checked
-
     args = checked(p).parse_args(argv)
     check_training_args(p, args, ("iterations", "batch", "minibatch", "epochs", "envs_per_runner"))
     if args.minibatch > args.batch:
@@ -101,8 +98,6 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
         for it in tqdm(range(args.iterations), desc="RLlib PPO", unit="iter"):
             rows.append(_row(it + 1, algo.train(), POLICY_ID))
         wall = time.perf_counter() - t_start
-        if args.checkpoint:
-            algo.save(str((args.out / "checkpoint").resolve()))
     finally:
         algo.stop()
         nodes = len(ray.nodes())

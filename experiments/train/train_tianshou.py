@@ -9,21 +9,20 @@ collectors and ``MultiAgentOffPolicyAlgorithm`` take as they are. ``--opponent s
 random`` puts it in seat 0 against Tianshou's masked random algorithm. Each iteration
 collects ``--steps`` env steps from ``--envs`` games and does ``--updates`` gradient
 steps. Outputs in ``--out`` (default ``runs/tianshou``): ``progress.csv`` (env steps,
-collection steps/s, loss, finished games), ``progress.png``, ``summary.json``
-(settings, versions, git revision, throughput) and ``--save``: ``dqn.pt``.
+collection steps/s, loss, finished games), ``progress.png`` and ``summary.json``
+(settings, versions, git revision, throughput).
 """
 
 from __future__ import annotations
 
 import argparse
-import io
 import json
 import logging
 import time
 from typing import Any
 
+from experiments.common.arguments import checked
 from experiments.common.training import add_training_args, check_training_args, write_training_run
-from mamma_mia_env.plumbing.files import write_file
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -35,10 +34,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--batch", type=int, default=64, help="DQN batch size (64)")
     p.add_argument("--buffer", type=int, default=50_000, help="replay buffer size (50000)")
     p.add_argument("--opponent", choices=("self", "random"), default="self")
-    p.add_argument("--save", action="store_true", help="save the DQN's weights (dqn.pt)")
     add_training_args(p, "tianshou", threads_help="torch threads (1)")
-    from experiments.common.arguments import checked  # every flag checked
-
     args = checked(p).parse_args(argv)
     check_training_args(p, args, ("iterations", "steps", "updates", "envs", "batch", "buffer"))
     return args
@@ -47,11 +43,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 def train(args: argparse.Namespace) -> dict[str, Any]:
     import numpy as np
     import tianshou
-    import torch
     from tianshou.utils.torch_utils import policy_within_training_step
     from tqdm import tqdm
 
-    algo, dqn, buffer, collector = make_algorithm(args)
+    algo, buffer, collector = make_algorithm(args)
     args.out.mkdir(parents=True, exist_ok=True)
     rows = []
     total = 0
@@ -76,10 +71,6 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
             }
         )
     wall = time.perf_counter() - t_start
-    if args.save:
-        model = io.BytesIO()
-        torch.save(dqn.state_dict(), model)
-        write_file(args.out / "dqn.pt", model.getvalue(), "model")
     summary = {
         "library": "tianshou " + tianshou.__version__,
         "env_steps_per_s_collect_median": round(
@@ -90,9 +81,9 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
     return write_training_run(args, rows, summary, panels, "Tianshou DQN on Mamma Mia!", wall)
 
 
-def make_algorithm(args: argparse.Namespace) -> tuple[Any, Any, Any, Any]:
-    """The seeded multi-agent algorithm (the DQN in every seat, or against random), its
-    DQN, the replay buffer and the collector over ``--envs`` games."""
+def make_algorithm(args: argparse.Namespace) -> tuple[Any, Any, Any]:
+    """The seeded multi-agent algorithm (the DQN in every seat, or against random), the
+    replay buffer and the collector over ``--envs`` games."""
     import numpy as np
     import torch
     from tianshou.algorithm import DQN
@@ -135,7 +126,7 @@ def make_algorithm(args: argparse.Namespace) -> tuple[Any, Any, Any, Any]:
     buffer = VectorReplayBuffer(args.buffer, len(envs))
     collector = Collector(algo, envs, buffer, exploration_noise=True)
     collector.reset()
-    return algo, dqn, buffer, collector
+    return algo, buffer, collector
 
 
 def main(argv: list[str] | None = None) -> int:

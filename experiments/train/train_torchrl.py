@@ -4,17 +4,8 @@
     python -m experiments.train.train_torchrl --name 2p --out experiments/results/torchrl  # ~5 min
     python -m experiments.train.train_torchrl --smoke --out /tmp/t   # seconds (CI)
 
-Top to bottom, CleanRL style, with TorchRL's own parts and no hand-written PPO maths:
-``LearnerEnv`` (``mamma_mia_env.integrations.torchrl``: ``--envs`` games, the learner's
-view, the opponents played inside the env) -> ``Collector`` -> ``GAE`` ->
-``ClipPPOLoss`` over minibatches of a ``ReplayBuffer``; the policy is a
-``ProbabilisticActor`` whose ``MaskedCategorical`` reads the env's ``"action_mask"``.
-
-After training, the actor's weights are exported to the project's numpy policy format
-(``mamma_mia_agents.bots.ppo_policy.NumpyPolicy``: no torch needed to play it) and the
-policy plays ``--eval-games`` duplicate-deal games against ``random`` in the project's
-tournament (every deal played with the seats rotated; win rate with its Wilson 95%
-interval), deterministic (the most likely legal action).
+Top to bottom, CleanRL style, with TorchRL's own parts and no hand-written PPO maths; the
+parts, the evaluation and a run's numbers: docs/INTEGRATIONS.md (TorchRL).
 
 Outputs in ``--out`` (default ``runs/torchrl``), named by ``--name``: ``progress.csv``
 (per iteration: env steps, collection and overall env steps/s, the learner's win share in
@@ -33,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from experiments.common.arguments import checked
 from experiments.common.output import RUNS
 from experiments.common.training import (
     add_dataclass_args,
@@ -95,8 +87,6 @@ def parse_args(argv: list[str] | None = None) -> Args:
     add_dataclass_args(p, Args, skip={a.dest for a in p._actions} | switches)
     for name in sorted(switches):
         p.add_argument(f"--{name}", action="store_true")
-    from experiments.common.arguments import checked  # every flag checked
-
     ns = checked(p).parse_args(argv)
     if ns.smoke:
         ns.envs, ns.steps, ns.total_frames, ns.minibatch, ns.eval_games = 8, 16, 256, 64, 20
@@ -112,6 +102,7 @@ def env_alone_steps_per_s(args: Args, seconds: float = 3.0) -> float:
     (drawn outside the timing), batch ``--envs``, as the collector drives it."""
     import numpy as np
 
+    from experiments.common.samplers import random_legal
     from mamma_mia_env.envs.learner_vector import MammaMiaLearnerVectorEnv
 
     venv = MammaMiaLearnerVectorEnv(args.envs, **_env_kwargs(args))
@@ -119,8 +110,7 @@ def env_alone_steps_per_s(args: Args, seconds: float = 3.0) -> float:
     rng = np.random.default_rng(args.seed)
     spent, steps = 0.0, 0
     while spent < seconds:
-        masks = info["action_mask"]
-        actions = (rng.random(masks.shape) * masks).argmax(axis=1)
+        actions = random_legal(info["action_mask"], rng)
         t0 = time.perf_counter()
         _obs, _r, _te, _tr, info = venv.step(actions)
         spent += time.perf_counter() - t0

@@ -44,28 +44,20 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-import matplotlib
-import matplotlib.pyplot as plt
 from tqdm import tqdm
 
 from experiments.common.arguments import checked
 from experiments.common.decision_time import decision_times
-from experiments.common.output import RESULTS, RUNS, out_dir_arg, write_json
+from experiments.common.output import RESULTS, RUNS, out_dir_arg, save_figure, subplots, write_json
 from experiments.common.provenance import provenance_with_threads
 from experiments.common.training import add_dataclass_args
-from mamma_mia_agents.bots.champion import (
-    FORMAT,
-    POLICY_DIR,
-    read_settings,
-)
+from mamma_mia_agents.bots.champion import FORMAT, POLICY_DIR, read_settings
 from mamma_mia_agents.bots.search import SearchAgent
 from mamma_mia_agents.cli.options import add_backend_flags, check_backend_flags
 from mamma_mia_agents.tournament import run_tournament
 from mamma_mia_agents.tournament.fanout import FanOutError, Job, fan_out, session
 from mamma_mia_agents.tournament.schedule import count_deals
-from mamma_mia_env.plumbing.files import write_figure, write_file
-
-matplotlib.use("Agg")
+from mamma_mia_env.plumbing.files import write_file
 
 
 @dataclass
@@ -189,20 +181,18 @@ def _args(args: Args) -> Args:
     return args
 
 
-def play_all(
-    args: Args, grid: list[dict[str, Any]], backend: str = "local", address: str | None = None
-) -> list[dict[str, Any]]:
+def play_all(args: Args, grid: list[dict[str, Any]], backend: str = "local") -> list[Any]:
     """Every setting's tournament, one work item each (``fanout``: ``args.workers``
     processes, or Ray tasks), in grid order; a progress bar of games."""
     deals = count_deals(args.players, args.players, "rotate", args.games)
     total = deals * args.players * len(grid)
     with tqdm(total=total, desc=f"tuning games ({args.players}p)", unit="game") as bar:
-        return fan_out(Job(_args, play, args), grid, backend, args.workers, address, bar)
+        return fan_out(Job(_args, play, args), grid, backend, args.workers, bar=bar)
 
 
 def plot(rows: list[dict[str, Any]], args: Args, path: Path) -> None:
     """``tuning.png``: every setting's win rate (95% interval) against its CPU time."""
-    fig, ax = plt.subplots(figsize=(7, 4))
+    fig, ax = subplots(figsize=(7, 4))
     xs = [r["cpu_mean_ms"] for r in rows]
     ys = [r["win_rate"] for r in rows]
     low = [y - r["ci_low"] for y, r in zip(ys, rows, strict=True)]
@@ -216,9 +206,7 @@ def plot(rows: list[dict[str, Any]], args: Args, path: Path) -> None:
     ax.set_ylabel(f"win rate vs search ({args.games} games, 95% CI)")
     ax.set_title(f"Champion tuning, {args.players} players")
     ax.legend()
-    fig.tight_layout()
-    write_figure(fig, path)
-    plt.close(fig)
+    save_figure(fig, path)
 
 
 def main(argv: list[str] | None = None) -> int:
