@@ -48,6 +48,9 @@ BACKENDS = ("local", "ray")
 RETRIES = 3
 #: Seconds to wait for a cluster's address to answer before Ray is asked to join it.
 CONNECT_TIMEOUT = 10
+#: Seconds to wait for a stopped process pool's manager thread (it ends within a poll
+#: once its workers are killed).
+_MANAGER_JOIN_SECONDS = 10
 #: The node of every item of the current ``placements()`` block, as the items finish.
 _PLACEMENTS: list[list[tuple[int, str]]] = []
 
@@ -212,9 +215,15 @@ def _in_pool(job: Job, items: Sequence[Any], workers: int, bar: Any) -> list[Any
 
 
 def _stop_workers(ex: ProcessPoolExecutor) -> None:
-    """Kill the pool's workers and wait for them: leaving the ``with`` block would
-    otherwise wait for every running item to finish."""
+    """Kill the pool's workers and wait for them and for the pool's manager thread:
+    leaving the ``with`` block would otherwise wait for every running item to finish.
+
+    The manager thread is joined because ``shutdown(wait=False)`` forgets it: left
+    running, it closes its wake-up pipe while the interpreter's exit hook writes to
+    that pipe (Python 3.11's ``concurrent.futures`` checks, then writes, unlocked), and
+    the exit prints "Exception ignored ... Bad file descriptor" after the one line."""
     processes = list(getattr(ex, "_processes", {}).values())
+    manager = getattr(ex, "_executor_manager_thread", None)
     ex.shutdown(wait=False, cancel_futures=True)
     for proc in processes:
         with contextlib.suppress(Exception):
@@ -222,6 +231,8 @@ def _stop_workers(ex: ProcessPoolExecutor) -> None:
     for proc in processes:
         with contextlib.suppress(Exception):
             proc.join(5)
+    if manager is not None:
+        manager.join(_MANAGER_JOIN_SECONDS)
 
 
 # -- Ray tasks ----------------------------------------------------------------------------------
