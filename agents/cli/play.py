@@ -41,15 +41,11 @@ from mamma_mia_agents.cli.session import (
     fresh_seed,
 )
 from mamma_mia_agents.cli.terminal import Terminal
-from mamma_mia_env.game.actions import TurnAction
-from mamma_mia_env.game.cards import HAND_LIMIT, INGREDIENTS, order_name
 from mamma_mia_env.game.config import Config, ConfigError
 from mamma_mia_env.game.record import REVEAL
 from mamma_mia_env.plumbing.arguments import out_file_flag
 from mamma_mia_env.plumbing.files import check_output
-from mamma_mia_env.render.text import cards_text, reveal_choice_text
-
-__all__ = ["Quit", "add_flags", "run"]
+from mamma_mia_env.render.text import reveal_choice_text
 
 
 class Quit(Exception):
@@ -142,64 +138,34 @@ def ask(
             message = f"'{key}' is not a choice here: type {_hint(len(options), can_undo)[:-3]}"
 
 
-def _play_label(t: TurnAction) -> str:
-    if t.kind is None:
-        return "pass (you hold no ingredient card)"
-    return "play " + cards_text(t.kind, t.singles, t.doubles)
-
-
-def _key(t: TurnAction) -> tuple[int, int, int]:
-    return (-1 if t.kind is None else INGREDIENTS.index(t.kind), t.singles, t.doubles)
+#: The questions of a turn, one per part of the action (``Game.turn_options``).
+TURN_QUESTIONS = {
+    "play": "Your turn: which ingredient cards do you play?",
+    "order": "Play an order card too?",
+    "draw": "Then refill your hand from?",
+}
 
 
 def choose_turn(term: Terminal, game: Game, names: dict[int, str], legal: list[int]) -> int | None:
     """Ingredients, then order, then draw pile; only legal combinations are offered.
     ``u`` steps back a question; at the first one it undoes back to the person's
     previous decision (``Game.undo``) and ``None`` is returned."""
-    decoded: dict[int, TurnAction] = {}
-    for a in legal:
-        t = game.codec.decode(a)
-        if not isinstance(t, TurnAction):
-            raise ValueError(f"choose_turn: action {a} is a reveal choice, not a turn")
-        decoded[a] = t
-    hand = game.view()["seats"][game.seat]["hand_size"]
-    step = 0
-    play: tuple[int, int, int] | None = None  # the cards chosen (``_key``)
-    order: int | None = None  # the order chosen, -1 for none
+    options = game.turn_options(legal)
+    picked: dict[str, str] = {}
     while True:
-        if step == 0:
-            plays = sorted({_key(t) for t in decoded.values()})
-            firsts = [next(t for t in decoded.values() if _key(t) == p) for p in plays]
-            i = ask(term, game, names, "Your turn: which ingredient cards do you play?",
-                    [_play_label(t) for t in firsts], game.can_undo())  # fmt: skip
-            if i is None:
-                game.undo()
-                return None
-            play, step = plays[i], 1
-            continue
-        rest = {a: t for a, t in decoded.items() if _key(t) == play}
-        if step == 1:
-            orders = sorted({-1 if t.order is None else t.order for t in rest.values()})
-            labels = ["no order card" if o < 0 else order_name(o, game.seat) for o in orders]
-            i = ask(term, game, names, "Play an order card too?", labels, True)
-            step, order = (0, None) if i is None else (2, orders[i])
-            continue
-        rest = {a: t for a, t in rest.items() if (-1 if t.order is None else t.order) == order}
-        draws = sorted(rest, key=lambda a: rest[a].draw != "supply")
-        t = rest[draws[0]]
-        short = HAND_LIMIT - (hand - t.singles - t.doubles - (t.order is not None))
-        labels = [
-            f"draw {short} from the supply" if rest[a].draw == "supply"
-            else f"take up to {short} from your order stack"
-            for a in draws
-        ]  # fmt: skip
-        if short == 0:
-            labels = ["end the turn (your hand is full: nothing to draw)"]
-        i = ask(term, game, names, "Then refill your hand from?", labels, True)
+        part = list(TURN_QUESTIONS)[len(picked)]
+        rest = [o for o in options if all(o[k] == v for k, v in picked.items())]
+        labels = list(dict.fromkeys(o[part] for o in rest))
+        i = ask(term, game, names, TURN_QUESTIONS[part], labels, bool(picked) or game.can_undo())
+        if i is None and not picked:
+            game.undo()
+            return None
         if i is None:
-            step = 1
-            continue
-        return draws[i]
+            picked.popitem()
+        elif part == "draw":
+            return next(o["action"] for o in rest if o[part] == labels[i])
+        else:
+            picked[part] = labels[i]
 
 
 def choose_reveal(term: Terminal, game: Game, names: dict[int, str]) -> int | None:

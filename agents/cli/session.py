@@ -17,7 +17,8 @@ import numpy as np
 from mamma_mia_agents import REGISTRY, load_agent
 from mamma_mia_agents.bots.base import player_counts
 from mamma_mia_agents.bots.loading import AgentLoadError
-from mamma_mia_env.game.actions import ActionCodec, RevealAction
+from mamma_mia_env.game.actions import ActionCodec, RevealAction, TurnAction
+from mamma_mia_env.game.cards import HAND_LIMIT, order_name
 from mamma_mia_env.game.config import Config, ConfigError
 from mamma_mia_env.game.engine import Engine
 from mamma_mia_env.game.log import reveal_record
@@ -28,13 +29,8 @@ from mamma_mia_env.plumbing.arguments import as_int, is_int
 from mamma_mia_env.plumbing.files import FileError, read_json, write_atomic
 from mamma_mia_env.plumbing.seeding import agent_rng
 from mamma_mia_env.policy import PolicyFailure, observers_for, policy_actions
-from mamma_mia_env.render.text import move_text, reveal_lines, seat_label
+from mamma_mia_env.render.text import cards_text, move_text, reveal_lines, seat_label
 from mamma_mia_env.render.view import table_view
-
-__all__ = [
-    "DEFAULT_SAVE", "SAVE_FORMAT", "AgentFailure", "Game", "SaveError", "Step", "bundled_counts",
-    "fresh_seed",
-]  # fmt: skip
 
 SAVE_FORMAT = "mamma-mia-play/1"
 DEFAULT_SAVE = "mamma-mia-save.json"
@@ -165,6 +161,32 @@ class Game:
             first = reveal_record(self.engine, self.state, int(a), after)["outcomes"][0]
             said = {k: first[k] for k in ("order", "from_hand", "from_piles")}
             out.append({"action": int(a), "choice": choice.choice, "kind": choice.kind, **said})
+        return out
+
+    def turn_options(self, actions: list[int]) -> list[dict[str, Any]]:
+        """The turn ``actions`` (the legal ones, in action order) worded as the person
+        is asked them, one step at a time on every screen: ``{"action", "play",
+        "order", "draw"}``, the draw saying how many cards refill the hand."""
+        hand = self.view()["seats"][self.seat]["hand_size"]
+        out = []
+        for a in actions:
+            t = self.codec.decode(a)
+            if not isinstance(t, TurnAction):
+                raise ValueError(f"turn_options: action {a} is a reveal choice, not a turn")
+            short = HAND_LIMIT - (hand - t.singles - t.doubles - (t.order is not None))
+            if short == 0:
+                draw = "end the turn (your hand is full: nothing to draw)"
+            elif t.draw == "supply":
+                draw = f"draw {short} from the supply"
+            else:
+                draw = f"take up to {short} from your order stack"
+            out.append({
+                "action": int(a),
+                "play": "pass (you hold no ingredient card)" if t.kind is None
+                else "play " + cards_text(t.kind, t.singles, t.doubles),
+                "order": "no order card" if t.order is None else order_name(t.order, self.seat),
+                "draw": draw,
+            })  # fmt: skip
         return out
 
     def round_summary(self, rnd: int) -> dict[str, Any]:

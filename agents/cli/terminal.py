@@ -14,8 +14,6 @@ from rich.console import Console
 from rich.markup import escape
 from rich.text import Text
 
-__all__ = ["Terminal"]
-
 
 class Terminal:
     """The screen and keyboard of the game. On a terminal the game takes the alternate

@@ -20,15 +20,12 @@ import numpy as np
 
 from mamma_mia_agents.bots.loading import AgentLoadError
 from mamma_mia_agents.cli.session import Game, fresh_seed
-from mamma_mia_env.game.actions import TurnAction
 from mamma_mia_env.game.cards import INGREDIENTS, N_KINDS, order_name
 from mamma_mia_env.game.config import Config, ConfigError
 from mamma_mia_env.game.log import final_result
 from mamma_mia_env.game.record import REVEAL
 from mamma_mia_env.render.svg import KIND_COLOURS, table_svg
-from mamma_mia_env.render.text import cards_text, reveal_choice_text
-
-__all__ = ["FormError", "MoveError", "WebGame", "new_game"]
+from mamma_mia_env.render.text import reveal_choice_text
 
 
 class FormError(ValueError):
@@ -119,18 +116,7 @@ class WebGame:
             pos = int(g.rec["reveal_pos"])
             order = order_name(int(g.rec["oven_what"][pos]) - N_KINDS, g.seat)
             return {"kind": "reveal", "order": order, "options": self._reveal_options(legal)}
-        return {"kind": "turn", "options": [self._turn_option(a) for a in legal]}
-
-    def _turn_option(self, action: int) -> dict[str, Any]:
-        t = self.game.codec.decode(action)
-        assert isinstance(t, TurnAction)
-        if t.kind is None:
-            play = "pass (play no ingredients)"
-        else:
-            play = "play " + cards_text(t.kind, t.singles, t.doubles)
-        order = "no order" if t.order is None else order_name(t.order, self.game.seat)
-        draw = "draw from the supply" if t.draw == "supply" else "take your order stack"
-        return {"action": action, "play": play, "order": order, "draw": draw}
+        return {"kind": "turn", "options": g.turn_options(legal)}
 
     def _reveal_options(self, legal: list[int]) -> list[dict[str, Any]]:
         """Each reveal choice with what it would do to the person's order, worded as the

@@ -27,11 +27,6 @@ from mamma_mia_agents.cli.web_game import FormError, MoveError, WebGame, new_gam
 from mamma_mia_env.plumbing.arguments import parse_digits
 from mamma_mia_env.plumbing.files import parse_json
 
-__all__ = [
-    "IDLE_SECONDS", "MAX_BODY", "GameServer", "Handler", "RequestError", "is_loopback",
-    "resume_game",
-]  # fmt: skip
-
 #: The largest request body read (bytes): every request of the page is far smaller.
 MAX_BODY = 4096
 #: A game left alone this long (seconds) may make room for a new one when full.

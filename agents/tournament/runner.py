@@ -1,14 +1,8 @@
-"""The tournament runner: ``run_tournament`` ties the schedule, the batches, the
-backends and the results together.
-
-Who sits where on which deal is ``schedule``'s (duplicate deals, rounded up to whole
-deals, at most ``MAX_GAMES`` games, refused before any game is played); how a batch is
-played is ``matches``' (``Plan``); where the batches run is ``fanout``'s (this process,
-worker processes or Ray tasks). ``prepare``, ``play_all`` and ``finish`` are the three
-steps, for a job of several tournaments at once (a scorecard's pairings). An agent that
-raises (when created, in ``check_config`` or in ``act_batch``), calls ``sys.exit`` or
-kills a worker process stops the run with an ``AgentError`` naming the agent, in a
-worker process as in this one.
+"""``run_tournament``: the schedule (``schedule``), the batches (``matches.Plan``) and
+where they run (``fanout``) tied together, in three steps (``prepare``, ``play_all``,
+``finish``) so that a job of several tournaments (a scorecard's pairings) runs as one.
+A failing agent, in a worker process as in this one, stops the run with an
+``AgentError`` naming it.
 """
 
 from __future__ import annotations
@@ -65,26 +59,20 @@ def run_tournament(
     command: str | None = None,
     **options: Any,
 ) -> TournamentResult:
-    """Play a duplicate-deal tournament and return its results (see module doc).
+    """Play a duplicate-deal tournament and return its results.
 
-    ``agents`` and the rest of the arguments are ``prepare``'s, in its order
-    (``num_players=4, games=2000, seed=0, workers=None, seating="rotate",
-    batch_size=DEFAULT_BATCH, backend="local", address=None, save_logs=0`` and the rule
-    flags), which checks them all before a game is played; ``progress`` shows a bar,
-    ``command`` is recorded in the result.
+    The arguments are ``prepare``'s (``num_players=4, games=2000, seed=0, workers=None,
+    seating="rotate", batch_size=DEFAULT_BATCH, backend="local", address=None,
+    save_logs=0`` and the rule flags, e.g. ``double_ingredients=True``), all checked
+    before a game is played. ``agents``: bundled names, ``module:Class`` import paths or
+    ``Agent`` objects. ``workers``: processes (default: the CPU count, or 1 below
+    ``SMALL_RUN`` games); more than 1 needs the caller's ``if __name__ == "__main__":``
+    guard, as any spawned multiprocessing does.
 
-    ``agents``: bundled names, ``module:Class`` import paths or ``Agent`` objects.
-    Rule flags are ``mamma_mia_env.Config``'s (``num_players`` aside), e.g.
-    ``double_ingredients=True``. ``workers``: processes (default: the CPU count, or 1
-    below ``SMALL_RUN`` games); 1 plays in this process, more need the caller's
-    ``if __name__ == "__main__":`` guard, as any spawned multiprocessing does.
-
-    The games are split into batches of at most ``batch_size``, each with its own
-    generator (``matches.Plan``), so a run gives the same games whatever the number of
-    workers, the machine or the backend: ``backend="ray"`` plays the same batches as
-    Ray tasks, on a local Ray instance or on the cluster at ``address``.
-    ``save_logs``: keep event logs (``mamma_mia_env.replay_events``) of the first
-    ``save_logs`` games of the first batch in ``result.logs``, for replays.
+    Each batch of at most ``batch_size`` games has its own generator (``matches.Plan``),
+    so a run gives the same games whatever the workers, the machine or the backend
+    (``backend="ray"``: Ray tasks, on the cluster at ``address``). ``save_logs``: event
+    logs of the first ``save_logs`` games in ``result.logs``, for replays.
     """
     setup = prepare(agents, *args, **options)
     desc = f"{setup.plan.config.num_players}p tournament"
@@ -260,15 +248,10 @@ def _workers(workers: int | None, games: int) -> int:
     return workers
 
 
-def _gather(results: dict[int, BatchOutcomes], n_batches: int) -> Outcomes:
-    """The per-game arrays of every batch, in batch order."""
-    batch = [results[i] for i in range(n_batches)]
-    return Outcomes(
-        delivered=np.concatenate([b["delivered"] for b in batch]),
-        cards=np.concatenate([b["cards"] for b in batch]),
-        turns=np.concatenate([b["turns"] for b in batch]),
-        truncated=np.concatenate([b["truncated"] for b in batch]),
-    )
+def _gather(results: dict[int, BatchOutcomes], n_batches: int) -> dict[str, np.ndarray]:
+    """The per-game arrays (``Outcomes``) of every batch, in batch order."""
+    batches: list[dict[str, np.ndarray]] = [dict(results[i]) for i in range(n_batches)]
+    return {k: np.concatenate([b[k] for b in batches]) for k in Outcomes.__annotations__}
 
 
 def _check_arguments(
@@ -301,6 +284,5 @@ def _event_logs(
     logs = []
     for k, acts in enumerate(actions):
         names = [res.names[a][:MAX_AGENT_NAME] for a in res.assign[lo + k]]  # by seat
-        log = replay_events(res.config, int(seeds[lo + k]), acts, agents=names)
-        logs.append(log)
+        logs.append(replay_events(res.config, int(seeds[lo + k]), acts, agents=names))
     return logs

@@ -68,4 +68,4 @@ def person_move(question: dict[str, Any]) -> dict[str, Any]:
     if question["kind"] == "reveal":
         return next(o for o in opts if o["label"].startswith("deliver"))
     rest = [o for o in opts if o["play"] == opts[0]["play"]]
-    return next((o for o in rest if o["order"] != "no order"), rest[0])
+    return next((o for o in rest if o["order"] != "no order card"), rest[0])

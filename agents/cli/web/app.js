@@ -219,7 +219,8 @@ function ask() {
     return;
   }
   $("prompt").textContent = "Then draw from?";
-  for (const o of rest.filter((x) => x.order === picks[1])) button(o.draw, () => move(o.action));
+  const draws = rest.filter((o) => o.order === picks[1]);  // a full hand: one "end the turn"
+  for (const d of unique(draws.map((o) => o.draw))) button(d, () => move(draws.find((o) => o.draw === d).action));
 }
 
 function showResult(p) {
