@@ -3,12 +3,9 @@
     mamma-mia play --players 3 --agents builder,counter --seat 0 --seed 7
     mamma-mia play --resume mamma-mia-save.json
 
-The game (``session.Game``) is drawn as one screen that is redrawn in place and fits an
-80x24 terminal (``screen.table_lines``: the status line, piles, oven, seats and the
-person's hand stay in view; larger terminals show more of the oven and the moves). It
-shows only what the person's seat may know (``render.view.table_view``). A turn is
-chosen in steps (ingredients, then order, then draw pile) from the engine's legal
-actions, so an illegal move cannot be entered. The keys: ``DESCRIPTION``, ``screen.HELP``.
+The game (``session.Game``) is one screen, redrawn in place, that fits an 80x24
+terminal and shows only what the person's seat may know. A turn is chosen in steps from
+the legal actions (``Game.turn_options``), so an illegal move cannot be entered.
 """
 
 from __future__ import annotations
@@ -78,9 +75,8 @@ def screen_lines(
     game: Game, names: dict[int, str], width: int, height: int, bottom: list[Text]
 ) -> tuple[list[Text], int]:
     """The table on top, ``bottom`` (the question) below, the latest moves between
-    (those since the person's last decision in full colour; at least four when there
-    are, the oven gets the other rows, ``fitted_table``): ``height - 1`` lines at most,
-    so the prompt row never scrolls the screen; and how many lines of moves fit."""
+    (those since the person's last decision in full colour): ``height - 1`` lines at
+    most, so the prompt row never scrolls the screen; and how many lines of moves fit."""
     old, new = events(game, names)
     body = [line for x in old for line in wrap(x, width, style="dim")]
     fresh = [line for x in new for line in wrap(x, width)]

@@ -42,10 +42,8 @@ class SaveError(ValueError):
 
 @dataclass(frozen=True)
 class Step:
-    """One action of the game as it happened: who acted, in which round (1-3), the
-    action, and what the reveal did in that step (``log.reveal_record``; ``{}`` if no
-    oven card was turned over). ``round_end`` says the step finished a round's reveal
-    (or the game)."""
+    """One action as it happened: who, in which round (1-3), what its reveal did
+    (``log.reveal_record``), and whether it finished a round's reveal (or the game)."""
 
     seat: int
     round: int
@@ -129,11 +127,9 @@ class Game:
         return any(step.seat == self.seat for step in self.steps)
 
     def undo(self) -> int:
-        """Go back to the person's previous decision, across the agents' moves since:
-        the actions are cut before the person's last one and replayed from the seed.
-        The agents then move again as before (each move's generator is
-        ``agent_rng("play", seed, len(actions))``). Returns how many actions were
-        taken back (0: there is no earlier decision, nothing changes)."""
+        """Go back to the person's previous decision, replaying the actions before it
+        from the seed (the agents then move as before: each move's generator is
+        ``agent_rng("play", seed, len(actions))``); how many actions were taken back."""
         last = [i for i, step in enumerate(self.steps) if step.seat == self.seat]
         if not last:
             return 0
@@ -143,12 +139,9 @@ class Game:
         return undone
 
     def reveal_choices(self) -> list[dict[str, Any]]:
-        """What each legal choice of the reveal decision at hand would do, for the
-        screen to say before the person chooses: ``{"action", "choice" ("decline" /
-        "deliver" / "deliver_as"), "kind" (the joker / ``?`` ingredient or None),
-        "from_hand", "from_piles"}`` with the cards by name. Found by playing the choice
-        on a copy of the game through the engine's own reveal (``log.reveal_record``),
-        so what is announced is what happens."""
+        """What each legal choice of the reveal at hand would do (``{"action", "choice",
+        "kind", "order", "from_hand", "from_piles"}``), found by playing it on a copy
+        through the engine's own reveal, so what is announced is what happens."""
         if self.over() or self.rec["phase"] != REVEAL:
             raise ValueError("reveal_choices: no reveal decision is at hand")
         out = []
@@ -190,9 +183,8 @@ class Game:
         return out
 
     def round_summary(self, rnd: int) -> dict[str, Any]:
-        """Round ``rnd`` (1-3) from the reveal records: every order turned over, in
-        oven order, the orders each seat delivered in the round and in all, and
-        whether the round's reveal is finished."""
+        """Round ``rnd`` (1-3) from the reveal records: every order turned over, the
+        orders each seat delivered in it and in all, and whether its reveal is over."""
         n = self.config.num_players
         outcomes: list[dict[str, Any]] = []
         totals, this_round = [0] * n, [0] * n
@@ -214,10 +206,8 @@ class Game:
         }
 
     def step_lines(self, step: Step) -> list[str]:
-        """A step as the person reads it, on every screen (the terminal and the
-        browser): who did what (``render.text.move_text``: the person's own order
-        cards by name, the others' as "an order card"), every order it turned over
-        (``render.text.reveal_lines``) and the end of the round."""
+        """A step as the person reads it on every screen: who did what (the others'
+        order cards unnamed), every order it turned over and the end of the round."""
         raw = [name[:24] for name in self.seat_names()]
         who = seat_label(step.seat, raw, you=self.seat)
         act = self.codec.decode(step.action)
@@ -228,10 +218,9 @@ class Game:
         return lines + ([f"Round {step.round} is over."] if step.round_end else [])
 
     def bot_action(self) -> int:
-        """The action of the agent to move, asked through the one seat-policy loop
-        (``mamma_mia_env.policy.policy_actions``), so every agent the tournament takes,
-        the search bot included, plays here too. Its generator comes from
-        ``agent_rng``: the same on resume, and no route back to the game's seed."""
+        """The action of the agent to move, through the one seat-policy loop (every
+        agent the tournament takes plays here too); its generator, from ``agent_rng``,
+        is the same on resume and has no route back to the game's seed."""
         s = int(self.rec["seat"])
         if s not in self.agents or self.over():
             raise ValueError("bot_action: no agent is to move")
@@ -247,8 +236,7 @@ class Game:
         return int(action[0])
 
     def seat_names(self) -> list[str]:
-        """One name per seat: the agent's spec, ``"you"`` at the person's seat (how the
-        terminal and the browser game name the seats and the owners of reveals)."""
+        """One name per seat: the agent's spec, ``"you"`` at the person's seat."""
         return [self.names.get(s, "you") for s in range(self.config.num_players)]
 
     def view(self) -> dict[str, Any]:
@@ -277,10 +265,8 @@ class Game:
     @classmethod
     def load(cls, path: str, agents: list[str] | None = None) -> Game:
         """Resume a saved game: every field checked, the actions replayed and compared.
-
         A save file is data: the agents it names load only if they are bundled agents
-        (``agents``, given on the command line, replace them; the person, not the file,
-        then chooses what code runs)."""
+        (``agents``, given on the command line, replace them)."""
         try:
             obj = read_json(path, "saved game")
         except FileError as exc:
@@ -310,9 +296,7 @@ class Game:
 
 
 def bundled_counts(rules: dict[str, Any] | None = None) -> dict[str, dict[int, str | None]]:
-    """Each bundled agent's player counts under ``rules`` (``bots.base.player_counts``:
-    count -> ``None`` if it plays it, else its reason), for the commands that list or
-    offer agents."""
+    """Each bundled agent's player counts under ``rules`` (``bots.base.player_counts``)."""
     return {name: player_counts(load_agent(name), rules) for name in REGISTRY}
 
 

@@ -1,13 +1,9 @@
 """One browser game of ``mamma-mia serve``: a ``Game`` and the JSON its page receives.
 
-The page gets ``WebGame.page()`` and nothing else: the person's view of the table
-(``Game.view``, the one owner of what a seat may see), its SVG drawn from that view,
-the person's legal moves (decoded with the ``ActionCodec``) only when it is the
-person's turn, and every move so far in the terminal game's words
-(``Game.step_lines``). No other hand, no seed and no agent's legal moves ever go into
-it (``tests/cli/test_serve.py`` checks the JSON against the real state).
-
-``new_game`` makes a game from the page's new-game form, each field checked.
+The page gets ``WebGame.page()`` and nothing else: the person's view (``Game.view``), its
+SVG, the person's legal moves on the person's turn and every move so far, in the
+terminal game's words. No other hand, no seed and no agent's legal moves ever go into it
+(``tests/cli/test_serve.py`` checks the JSON against the real state).
 """
 
 from __future__ import annotations
@@ -37,8 +33,8 @@ class MoveError(ValueError):
 
 
 class WebGame:
-    """A ``Game`` with the seat that made each action, its moves' words and a
-    lock: the server handles requests in threads, one request per game at a time."""
+    """A ``Game`` and a lock: the server handles requests in threads, one request per
+    game at a time."""
 
     def __init__(self, game: Game) -> None:
         self.lock = threading.Lock()
@@ -77,9 +73,8 @@ class WebGame:
             raise MoveError("nothing to undo: you have not moved yet")
 
     def moves(self) -> list[dict[str, Any]]:
-        """Every move of the game so far in the terminal game's words
-        (``Game.step_lines``), derived from the game itself, so that a reloaded page
-        or a resumed game shows its whole move list."""
+        """Every move so far in the terminal game's words (``Game.step_lines``), so a
+        reloaded page or a resumed game shows its whole move list."""
         out = []
         for i, step in enumerate(self.game.steps):
             head, *rest = self.game.step_lines(step)
@@ -119,10 +114,8 @@ class WebGame:
         return {"kind": "turn", "options": g.turn_options(legal)}
 
     def _reveal_options(self, legal: list[int]) -> list[dict[str, Any]]:
-        """Each reveal choice with what it would do to the person's order, worded as the
-        terminal game words it: ``session.Game.reveal_choices`` tries each choice on a
-        copy through the engine's own reveal and reads only the person's own order's
-        record (its cards from the public piles and from the person's own hand)."""
+        """Each reveal choice worded as the terminal game words it
+        (``Game.reveal_choices``: only the person's own order's cards)."""
         choices = {c["action"]: c for c in self.game.reveal_choices()}
         return [{"action": a, "label": reveal_choice_text(choices[a]), "effect": []} for a in legal]
 

@@ -1,22 +1,14 @@
-"""One way to fan out: a list of independent, seeded work items run in this process, in a
-pool of local worker processes, or as Ray tasks (on a local Ray instance or a cluster),
-the results returned in item order.
+"""One way to fan out: independent, seeded work items run in this process, in a pool of
+local worker processes, or as Ray tasks, the results returned in item order. Every heavy
+job uses it (a tournament's batches, a scorecard's pairings, experiments/); an item
+carries its own seed, so a job's results are identical on every backend.
 
-Every heavy job uses it: the tournament's batches (``runner``), a scorecard's batches of
-every pairing at once (``scorecard``), champion tuning's settings and expert iteration's
-labelled games (experiments/). An item carries its own seed, so its result is the same
-wherever it runs, and a job's results are identical on every backend.
-
-A ``Job`` is ``setup(shared) -> context``, run once per worker process (agents loaded,
-a policy read), and ``work(context, item, report) -> result``; ``report(k)`` counts
-``k`` units done (games, positions) for the progress bar. Both are module-level
-functions, so a worker process or a Ray node imports them by name (on a cluster: the
-same version of this package installed on every node, docs/CLUSTER.md).
-
-When a Ray node dies, Ray runs its lost tasks again elsewhere (``RETRIES`` times); an
-item that still cannot finish stops the job with a ``FanOutError`` saying how many
-items were done, and nothing is returned as if complete. An error of the work itself (an
-agent that raises) is re-raised as its own type and not retried.
+A ``Job`` is ``setup(shared) -> context``, run once per worker process, and
+``work(context, item, report) -> result``, ``report(k)`` counting units for the progress
+bar; both module-level functions, which a worker or a Ray node imports by name (the same
+package version on every node, docs/CLUSTER.md). Ray runs the tasks of a dead node again
+(``RETRIES`` times); an item that still cannot finish, or a dead worker process, stops
+the job with a ``FanOutError``. An error of the work itself is raised as its own type.
 """
 
 from __future__ import annotations
@@ -100,7 +92,7 @@ def fan_out(
         return _on_ray(job, items, address, bar)
     if workers == 1 or len(items) <= 1:
         context = job.setup(job.shared)
-        report = _reporter(bar)
+        report = (lambda k: None) if bar is None else bar.update
         results = [job.work(context, item, report) for item in items]
         _placed([(i, "local") for i in range(len(items))])
         return results
@@ -122,10 +114,6 @@ def placements() -> Iterator[list[tuple[int, str]]]:
 def _placed(where: list[tuple[int, str]]) -> None:
     for record in _PLACEMENTS:
         record.extend(where)
-
-
-def _reporter(bar: Any) -> Callable[[int], None]:
-    return (lambda k: None) if bar is None else bar.update
 
 
 # -- worker processes ---------------------------------------------------------------------------
@@ -215,13 +203,10 @@ def _in_pool(job: Job, items: Sequence[Any], workers: int, bar: Any) -> list[Any
 
 
 def _stop_workers(ex: ProcessPoolExecutor) -> None:
-    """Kill the pool's workers and wait for them and for the pool's manager thread:
-    leaving the ``with`` block would otherwise wait for every running item to finish.
-
-    The manager thread is joined because ``shutdown(wait=False)`` forgets it: left
-    running, it closes its wake-up pipe while the interpreter's exit hook writes to
-    that pipe (Python 3.11's ``concurrent.futures`` checks, then writes, unlocked), and
-    the exit prints "Exception ignored ... Bad file descriptor" after the one line."""
+    """Kill the pool's workers and wait for them and for the pool's manager thread
+    (leaving the ``with`` block would wait for every running item to finish). The
+    manager thread, which ``shutdown(wait=False)`` forgets, would close its wake-up pipe
+    while the exit hook writes to it: "Exception ignored ... Bad file descriptor"."""
     processes = list(getattr(ex, "_processes", {}).values())
     manager = getattr(ex, "_executor_manager_thread", None)
     ex.shutdown(wait=False, cancel_futures=True)

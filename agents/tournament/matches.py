@@ -25,10 +25,8 @@ from mamma_mia_env.policy import PolicyFailure, observers_for, policy_actions
 
 
 class AgentError(RuntimeError):
-    """An agent failed: it raised, exited, killed its worker or chose an illegal action.
-
-    The message names the agent (and the game's seed where one game is to blame).
-    """
+    """An agent raised, exited, killed its worker or chose an illegal action; the message
+    names it (and the game's seed where one game is to blame)."""
 
 
 class AgentMismatchError(ValueError):
@@ -136,18 +134,14 @@ def play_games(
     record: int = 0,
     compiled: bool = True,
 ) -> BatchOutcomes:
-    """Play games ``seeds`` with ``assign[g, s]`` = index into ``agents`` of seat s.
+    """Play games ``seeds`` with ``assign[g, s]`` = index into ``agents`` of seat s:
+    per-game ``Outcomes``; ``progress(k)`` is called as k games finish; ``record``: the
+    actions of the first ``record`` games too.
 
-    Returns per-game arrays: ``delivered`` and ``cards`` (ingredient cards in hand)
-    per seat, ``turns``, ``truncated``. ``progress(k)`` is called as k games finish.
-    ``record``: also return ``actions``, the action lists of the first ``record`` games.
-
-    With ``compiled`` (the default), the games whose every seat is a compiled heuristic
-    bot (``mamma_mia_agents.compiled.playout.compilable``, the random agent aside) are played
-    whole in the compiled loop (``play_out``): the same decisions and so the same games
-    as the batched loop below, which plays the rest. Those bots draw no random numbers,
-    and the other games keep their step-by-step order, so the generator hands every
-    game the same numbers either way.
+    With ``compiled``, the games whose every seat is a compiled heuristic bot (the random
+    agent aside) are played whole in the compiled loop (``play_out``), with the same
+    decisions as the loop below. Those bots draw no random numbers, and the other games
+    keep their order, so the generator hands every game the same numbers either way.
     """
     engine = Engine(config)
     observers = observers_for(config, agents)

@@ -50,12 +50,8 @@ class OutputError(ValueError):
 
 
 def check_stem(stem: Any) -> str:
-    """``stem`` if it is a plain file name; else ``OutputError`` saying why.
-
-    The output files are ``{stem}.csv`` etc. inside the output directory, so the stem
-    may not hold a path separator, be ``.``/``..``, be absolute, or hold control
-    characters (a NUL would cut the name short).
-    """
+    """``stem`` if it is a plain file name (the files stay inside the output directory;
+    a NUL would cut the name short); else ``OutputError`` saying why."""
     if not isinstance(stem, str) or not stem.strip():
         raise OutputError(f"--name must be a non-empty file name, got {stem!r}")
     seps = [s for s in ("/", "\\", os.sep, os.altsep) if s]
@@ -75,14 +71,11 @@ def prepare_output(
     out_dir: str | os.PathLike, stem: str, plot: bool = True, logs: int = 0
 ) -> list[str]:
     """Prove ``out_dir`` writable (or creatable: it is created only when the results
-    are written) and return the output paths (the CSV, the JSON, the PNG with
-    ``plot``, then ``logs`` event logs ``{stem}.game-K.json``).
-
-    Called before a tournament is played, so that an unwritable ``--out`` fails at
-    once rather than after the games, and changes nothing; raises ``OutputError``
-    naming ``--out`` and the path. Each target is checked by ``check_output``: it may
-    exist (it is then replaced, a link at its place too, never followed) unless it is
-    a directory or a read-only file.
+    are written) and return the output paths: the CSV, the JSON, the PNG with ``plot``,
+    then ``logs`` event logs ``{stem}.game-K.json``. Called before the games, so that an
+    unusable ``--out`` fails at once (``OutputError``) and changes nothing; a target may
+    exist (``check_output``: replaced, a link never followed) unless it is a directory or
+    a read-only file.
     """
     check_stem(stem)
     try:

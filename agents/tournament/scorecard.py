@@ -4,16 +4,10 @@
     >>> card = evaluate("builder", ladder=["random"], players=(2, 4), games=200)
     >>> print(format_scorecard(card))
 
-``mamma-mia evaluate SPEC`` is this module on the command line. What is played (per
-player count and ladder rung, a duplicate-deal tournament of the agent in one seat
-against copies of the rung), the ladder (``LADDER``, ``reference_ladder``), the seeds
-(``EVAL_SEED``, ``BATCH``), the rating (``ladder_rating``, ``ANCHORS``,
-``ANCHOR_SOURCES``) and which counts are skipped or refused: docs/AGENTS.md,
-"Scorecard: mamma-mia evaluate".
-
-``EVAL_SEED`` is one no shipped training or documented result uses (the trainings seed
-0 and evaluate on tournament seeds 1 and 2, the docs use seeds 0 to a few dozen): an
-agent tuned on these deals would be tuned on the test set.
+``mamma-mia evaluate SPEC`` is this module on the command line; what is played, the
+ladder, the seeds and the rating: docs/AGENTS.md, "Scorecard: mamma-mia evaluate".
+``EVAL_SEED`` is one no shipped training or documented result uses: an agent tuned on
+these deals would be tuned on the test set.
 """
 
 from __future__ import annotations
@@ -172,16 +166,6 @@ def pairing_row(res: TournamentResult) -> dict[str, Any]:
     }
 
 
-def play_pairings(
-    pairings: Sequence[Prepared], workers: int | None, backend: str, address: str | None,
-    progress: bool,
-) -> list[dict[str, Any]]:  # fmt: skip
-    """Every batch of every pairing fanned out at once (``run_all``: one progress bar of
-    games); each pairing's row."""
-    played = run_all(pairings, workers, backend, address, progress, "evaluate")
-    return [pairing_row(res) for res in played]
-
-
 def anchored_results(
     pairings: Sequence[dict[str, Any]], players: int, anchors: dict[str, dict[int, float]]
 ) -> list[Result]:
@@ -283,9 +267,10 @@ def evaluate(
     pairs = [(n, name, rung) for n in counts for name, rung in rungs]
     plans = [pairing(entrant(spec, agent), opponents[name], n, games, seed, workers, backend)
              for n, name, _ in pairs]  # fmt: skip
-    rows = play_pairings(plans, workers, backend, address, progress)
-    for (n, name, rung), row in zip(pairs, rows, strict=True):
-        blocks[n]["pairings"].append({"opponent": name, "spec": _text(rung), **row})
+    # every batch of every pairing fanned out at once: one progress bar of games
+    played = run_all(plans, workers, backend, address, progress, "evaluate")
+    for (n, name, rung), res in zip(pairs, played, strict=True):
+        blocks[n]["pairings"].append({"opponent": name, "spec": _text(rung), **pairing_row(res)})
     elapsed = time.perf_counter() - start
     return {
         "format": FORMAT,
