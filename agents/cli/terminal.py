@@ -16,9 +16,7 @@ from rich.text import Text
 
 
 class Terminal:
-    """The screen and keyboard of the game. On a terminal the game takes the alternate
-    screen and redraws all of it for every question (nothing scrolls); elsewhere (a
-    pipe) each screen is printed after the last."""
+    """The screen and keyboard of the game (module doc)."""
 
     def __init__(self, console: Console) -> None:
         self.console = console
@@ -68,8 +66,7 @@ class Terminal:
         self.console.print(Text("\n").join(lines), no_wrap=True, overflow="ellipsis", crop=True)
 
     def line(self, prompt: str) -> str:
-        """A line, typed and echoed as usual (the terminal's own line mode for its
-        duration)."""
+        """A line, typed and echoed as usual (the terminal's own line mode)."""
         if self._cooked is None:
             return self.console.input(escape(prompt)).strip()
         import termios
@@ -82,9 +79,8 @@ class Terminal:
             tty.setcbreak(self._fd, termios.TCSANOW)
 
     def key(self, prompt: str) -> str:
-        """One key press, inside ``with`` (a line where the input is not a terminal). The rest of an
-        escape sequence (an arrow key's bytes) is read and dropped; keys typed ahead
-        are kept for the next calls."""
+        """One key press, inside ``with`` (a line where the input is not a terminal);
+        an escape sequence's other bytes are dropped, keys typed ahead are kept."""
         if not self.tty:
             return self.line(prompt)
         self.console.print(Text(prompt, style="bold"), end="")

@@ -1,10 +1,7 @@
 """The browser game's HTTP side: the server (bounded connections and games, loopback
-host names only), the request handler (every request checked, answered with JSON, a bad
-one a 4xx with a one-line message that leaves the game as it was) and the page's files.
-
-``mamma-mia serve`` (``cli/serve.py``) builds one from its checked settings. The page
-receives only ``WebGame.page()`` (``web_game``), so saving writes the save file on the
-server's side instead of sending it to the browser.
+host names only) and the request handler (every request checked, answered with JSON, a
+bad one a 4xx with a one-line message that leaves the game as it was). The page receives
+only ``WebGame.page()``, so the save file is written on the server's side.
 """
 
 from __future__ import annotations
@@ -102,9 +99,8 @@ class GameServer(ThreadingHTTPServer):
             self.slots.release()
 
     def add(self, game: Game) -> str:
-        """Keep ``game`` under a fresh random id (never derived from its seed). When
-        full, the least recently used game that is finished or was left alone for
-        ``IDLE_SECONDS`` makes room; else a 503 (the games in play are kept)."""
+        """Keep ``game`` under a fresh random id (never derived from its seed); when
+        full, the least recently used finished or idle game makes room, else a 503."""
         with self.games_lock:
             if len(self.games) >= self.settings["max_games"]:
                 idle = time.monotonic() - IDLE_SECONDS
@@ -182,9 +178,8 @@ class Handler(BaseHTTPRequestHandler):
 
     def _check_host(self) -> None:
         """Only requests naming this server are answered, not a web page's DNS name
-        pointed at its address (DNS rebinding): on loopback, a loopback name or
-        address; on another address (``--allow-remote``), also any IP address or the
-        name given as ``--host``."""
+        pointed at its address (DNS rebinding): a loopback name or address, and with
+        ``--allow-remote`` any IP address or the name given as ``--host``."""
         host = self.headers.get("Host") or ""
         host = host[: host.find("]") + 1] if host.startswith("[") else host.split(":")[0]
         bound = self.server.settings["host"]
