@@ -1,17 +1,8 @@
-"""Trained policies as agents: ``PPOAgent`` plays a policy network with numpy.
-
-The trainers (``experiments/train/cleanrl_ppo.py``, ``expert_iteration.py``) export a
-policy's actor network to a small ``.npz`` file (``ppo_policy``: the network, the file
-format and its checks); ``PPOAgent`` plays it. Playing needs numpy only, not torch.
-
-    >>> from mamma_mia_agents.bots.ppo_agent import PPOAgent
-    >>> agent = PPOAgent()                      # the shipped network, 2-5 players
-    >>> agent = PPOAgent("runs/ppo_2p/policy.npz")
-
-On the command line and in tournaments: ``ppo``, or
-``mamma_mia_agents.bots.ppo_agent:PPOAgent``: the shipped ``agents/policies/ppo.npz``, one
-network over the fixed observation that plays every player count (docs/TRAINING.md, "One
-network for every table").
+"""Trained policies as agents: ``PPOAgent`` plays a policy network (``ppo_policy``: the
+network, its file format and checks) with numpy, not torch. On the command line and in
+tournaments, ``ppo`` is the shipped ``agents/policies/ppo.npz``, one network over the
+fixed observation for every player count (docs/TRAINING.md, "One network for every
+table").
 """
 
 from __future__ import annotations
@@ -22,9 +13,7 @@ from pathlib import Path
 import numpy as np
 
 from mamma_mia_agents.bots.base import Agent, Batch
-from mamma_mia_agents.bots.ppo_policy import (
-    NumpyPolicy,
-)
+from mamma_mia_agents.bots.ppo_policy import NumpyPolicy
 from mamma_mia_env.game.config import Config
 
 POLICY_DIR = Path(__file__).resolve().parents[1] / "policies"  # agents/policies/

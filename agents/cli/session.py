@@ -156,13 +156,13 @@ class Game:
             out.append({"action": int(a), "choice": choice.choice, "kind": choice.kind, **said})
         return out
 
-    def turn_options(self, actions: list[int]) -> list[dict[str, Any]]:
-        """The turn ``actions`` (the legal ones, in action order) worded as the person
-        is asked them, one step at a time on every screen: ``{"action", "play",
+    def turn_options(self, actions: list[int] | None = None) -> list[dict[str, Any]]:
+        """The turn ``actions`` (default: the legal ones, in action order) worded as the
+        person is asked them, one step at a time on every screen: ``{"action", "play",
         "order", "draw"}``, the draw saying how many cards refill the hand."""
         hand = self.view()["seats"][self.seat]["hand_size"]
         out = []
-        for a in actions:
+        for a in np.flatnonzero(self.legal()) if actions is None else actions:
             t = self.codec.decode(a)
             if not isinstance(t, TurnAction):
                 raise ValueError(f"turn_options: action {a} is a reveal choice, not a turn")

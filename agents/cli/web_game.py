@@ -12,8 +12,6 @@ import threading
 import time
 from typing import Any
 
-import numpy as np
-
 from mamma_mia_agents.bots.loading import AgentLoadError
 from mamma_mia_agents.cli.session import Game, fresh_seed
 from mamma_mia_env.game.cards import INGREDIENTS, N_KINDS, order_name
@@ -106,18 +104,14 @@ class WebGame:
 
     def _question(self) -> dict[str, Any]:
         g = self.game
-        legal = [int(a) for a in np.flatnonzero(g.legal())]
-        if g.rec["phase"] == REVEAL:
+        if g.rec["phase"] == REVEAL:  # each choice worded as the terminal game words it
             pos = int(g.rec["reveal_pos"])
             order = order_name(int(g.rec["oven_what"][pos]) - N_KINDS, g.seat)
-            return {"kind": "reveal", "order": order, "options": self._reveal_options(legal)}
-        return {"kind": "turn", "options": g.turn_options(legal)}
-
-    def _reveal_options(self, legal: list[int]) -> list[dict[str, Any]]:
-        """Each reveal choice worded as the terminal game words it
-        (``Game.reveal_choices``: only the person's own order's cards)."""
-        choices = {c["action"]: c for c in self.game.reveal_choices()}
-        return [{"action": a, "label": reveal_choice_text(choices[a]), "effect": []} for a in legal]
+            options = [
+                {"action": c["action"], "label": reveal_choice_text(c)} for c in g.reveal_choices()
+            ]
+            return {"kind": "reveal", "order": order, "options": options}
+        return {"kind": "turn", "options": g.turn_options()}
 
 
 def _result(game: Game, names: list[str]) -> dict[str, Any]:

@@ -172,18 +172,10 @@ function showHand(p) {
   });
 }
 
-function button(text, onClick, note) {
+function button(text, onClick) {
   const b = document.createElement("button");
   b.type = "button";
   b.textContent = text;
-  if (note && note.length) {
-    for (const line of note) {
-      const s = document.createElement("span");
-      s.className = "effect";
-      s.textContent = line.trim();
-      b.appendChild(s);
-    }
-  }
   b.addEventListener("click", onClick);
   $("choices").appendChild(b);
 }
@@ -198,7 +190,7 @@ function ask() {
     $("prompt").textContent = `Reveal: your order ${q.order} is turned over`;
     $("reveal-info").textContent = "The face-up piles do not hold all it needs. Deliver it with cards from your hand, or decline?";
     $("back").hidden = true;
-    for (const o of q.options) button(o.label, () => move(o.action), o.effect);
+    for (const o of q.options) button(o.label, () => move(o.action));
     return;
   }
   const opts = q.options;
