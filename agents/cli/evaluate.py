@@ -20,8 +20,7 @@ from collections.abc import Callable
 from mamma_mia_agents.bots.loading import AgentLoadError
 from mamma_mia_agents.bots.ppo_policy import PolicyFileError
 from mamma_mia_agents.cli.options import (
-    add_backend_flags,
-    add_workers_flag,
+    add_run_flags,
     check_backend_flags,
     run_error,
     run_keywords,
@@ -108,17 +107,11 @@ def add_flags(p: argparse.ArgumentParser) -> None:
         help="tournament seed of the deals, 0 to 2**32-1; scorecards compare with each "
         f"other only at the evaluation seed (default: {EVAL_SEED})",
     )
-    _add_run_flags(p)
-
-
-def _add_run_flags(p: argparse.ArgumentParser) -> None:
-    """Where the games run, and what is printed and written."""
-    add_workers_flag(p, "worker processes (every pairing's batches share them)")
-    add_backend_flags(p, "the batches of games of every pairing")
+    add_run_flags(
+        p, "worker processes (every pairing's batches share them)", "the batches of every pairing"
+    )
     p.add_argument("--out", metavar="FILE", type=out_file_flag("--out"), help="write the "
                    "scorecard JSON here (checked before the first game)")  # fmt: skip
-    p.add_argument("--json", action="store_true", help="print the JSON instead of the table")
-    p.add_argument("--no-progress", action="store_true", help="no progress bar")
 
 
 def run(args: argparse.Namespace) -> int:

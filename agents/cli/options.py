@@ -55,18 +55,22 @@ def rule_config(args: argparse.Namespace, kinds: tuple[str, ...] = ("variant",))
     return {p.name: getattr(args, p.name) for p in PARAMETERS if p.kind in kinds}
 
 
-def add_workers_flag(parser: argparse.ArgumentParser, what: str = "worker processes") -> None:
-    """``--workers``, as every command that plays a tournament offers it (``what``: what
-    one worker is, in the help)."""
+def add_run_flags(parser: argparse.ArgumentParser, workers: str, batches: str) -> None:
+    """The flags of every command that plays tournaments: ``--workers`` (``workers``:
+    what one is), ``--backend`` and ``--address`` (where ``batches`` run), ``--json``
+    and ``--no-progress`` (``run_keywords`` reads them)."""
     add_int_flag(
         parser,
         "--workers",
         1,
         max_workers(),
         default=None,
-        help=f"{what}, at most {max_workers()} (default: all {os.cpu_count()} cores; 1 below "
-        "1000 games)",
+        help=f"{workers}, at most {max_workers()} (default: all {os.cpu_count()} cores; 1 "
+        "below 1000 games)",
     )
+    add_backend_flags(parser, batches)
+    parser.add_argument("--json", action="store_true", help="print the JSON instead of the table")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
 
 
 def add_backend_flags(parser: argparse.ArgumentParser, what: str) -> None:

@@ -15,9 +15,8 @@ import sys
 from mamma_mia_agents import REGISTRY
 from mamma_mia_agents.bots.loading import AgentLoadError
 from mamma_mia_agents.cli.options import (
-    add_backend_flags,
     add_rule_flags,
-    add_workers_flag,
+    add_run_flags,
     check_backend_flags,
     rule_config,
     run_error,
@@ -80,7 +79,6 @@ def _add_game_flags(t: argparse.ArgumentParser) -> None:
 
 def _add_run_flags(t: argparse.ArgumentParser) -> None:
     """How the agents are seated, and where and how the games run."""
-    add_workers_flag(t)
     t.add_argument(
         "--seating",
         choices=SEATINGS,
@@ -95,7 +93,7 @@ def _add_run_flags(t: argparse.ArgumentParser) -> None:
         default=DEFAULT_BATCH,
         help=f"games stepped together per batch (default {DEFAULT_BATCH})",
     )
-    add_backend_flags(t, "the batches of games")
+    add_run_flags(t, "worker processes", "the batches of games")
 
 
 def _add_output_flags(t: argparse.ArgumentParser) -> None:
@@ -123,10 +121,6 @@ def _add_output_flags(t: argparse.ArgumentParser) -> None:
         "`mamma-mia replay`",
     )
     t.add_argument("--no-plot", action="store_true", help="with --out: skip the PNG plot")
-    t.add_argument("--no-progress", action="store_true", help="no progress bar")
-    t.add_argument(
-        "--json", action="store_true", help="print the JSON results instead of the table"
-    )
 
 
 def run(args: argparse.Namespace) -> int:

@@ -118,10 +118,12 @@ class GameServer(ThreadingHTTPServer):
             return key
 
     def get(self, key: str) -> WebGame:
+        """The game ``key``, touched: the least recently used make room first (``add``)."""
         with self.games_lock:
             web = self.games.get(key)
         if web is None:
             raise RequestError(404, "no such game (it may have ended and been removed)")
+        web.touched = time.monotonic()
         return web
 
 
@@ -200,7 +202,6 @@ class Handler(BaseHTTPRequestHandler):
         if m and not m.group(2):
             web = self.server.get(m.group(1))
             with web.lock:
-                web.touched = time.monotonic()
                 return 200, web.page(m.group(1)), "application/json"
         if m or path in ("/api/games", "/api/resume"):
             raise RequestError(405, f"{path[:80]!r} takes POST")
@@ -239,7 +240,6 @@ class Handler(BaseHTTPRequestHandler):
         body = self._body({"action"} if verb == "act" else set())
         web = self.server.get(key)
         with web.lock:
-            web.touched = time.monotonic()
             try:
                 if verb == "act":
                     if "action" not in body:

@@ -5,14 +5,10 @@
     ...                      games=2000, seed=0)
     >>> print(res.format_table())
 
-* ``schedule``: the seatings of one deal, the deal seeds, the size limits;
-* ``matches``: the batched match loop (``play_games``) and the agents' failures;
-* ``fanout``: where the batches run (this process, worker processes or Ray tasks), as
-  every heavy job's work items;
-* ``results``: ``TournamentResult`` and its statistics; ``output``: files and plots;
-* ``runner``: ``run_tournament``, which ties them together;
-* ``scorecard`` and ``ladder_rating``: an agent's scorecard against the reference ladder
-  (``mamma-mia evaluate``).
+Its modules: ``schedule`` (seatings, deal seeds, limits), ``matches`` (the batched
+match loop), ``fanout`` (where batches run), ``results`` and ``output`` (statistics,
+files), ``runner`` (``run_tournament``), ``scorecard`` and ``ladder_rating``
+(``mamma-mia evaluate``).
 
 ``run_tournament`` is the one name this ``__init__`` exports (README and docs/ use it);
 import the rest from its module.

@@ -265,17 +265,14 @@ class TournamentResult:
     def write(
         self, out_dir: str | os.PathLike, stem: str = "tournament", plot: bool = True
     ) -> list[str]:
-        """Write ``{stem}.csv``, ``{stem}.json`` and (with ``plot``) ``{stem}.png``.
-
-        ``stem`` must be a plain file name (``check_stem``): the files stay in ``out_dir``.
-        """
+        """Write ``{stem}.csv``, ``{stem}.json`` and (with ``plot``) ``{stem}.png``;
+        ``stem`` must be a plain file name (``check_stem``)."""
         paths = prepare_output(out_dir, stem, plot)
         os.makedirs(out_dir, exist_ok=True)
         paths = prepare_output(out_dir, stem, plot)  # now the files themselves are checked
         self.to_csv(paths[0])
         record = provenance(seeds=self.seed, wall_time=self.elapsed, command=self.command)
-        doc = self.to_dict()
-        doc["provenance"] = record
+        doc = {**self.to_dict(), "provenance": record}
         write_file(paths[1], json.dumps(doc, indent=2) + "\n", "results")
         write_sidecar(paths[0], record)
         if plot:
