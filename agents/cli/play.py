@@ -104,7 +104,6 @@ def ask(
 ) -> int | None:  # fmt: skip
     """The index of the chosen option, ``None`` for undo; ``h`` / ``?`` shows the help,
     ``q`` raises ``Quit``. The whole screen is redrawn after every key."""
-    width, height = term.size
     message = ""
     while True:
         width, height = term.size

@@ -85,14 +85,13 @@ def settings_from(args: argparse.Namespace) -> dict[str, Any]:
     except (ConfigError, AgentLoadError, ValueError) as exc:
         parser.error(str(exc))
     choices = list(dict.fromkeys([*REGISTRY, *specs]))
-    counts = {c: player_counts(load_agent(c), config) for c in choices}
+    counts = {c: player_counts(load_agent(c), config) for c in choices}  # the form offers
     return {
         "host": args.host,
         "players": args.players,
         "seat": args.seat,
         "agents": specs,
         "choices": choices,
-        # the player counts each offered agent plays: the form offers only those
         "plays": {c: [n for n, why in counts[c].items() if why is None] for c in choices},
         "seed": args.seed,
         "config": config,

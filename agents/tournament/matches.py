@@ -118,12 +118,6 @@ class Plan:
         return i, games
 
 
-def sendable(specs: Sequence[object], loaded: list[Any]) -> list[Any]:
-    """The agents as another process loads them: the names and import paths given,
-    objects only where there is no name."""
-    return [s if isinstance(s, str) else obj for s, obj in zip(specs, loaded, strict=True)]
-
-
 def play_games(
     config: Config,
     agents: list[Any],

@@ -26,7 +26,6 @@ from mamma_mia_agents.tournament.matches import (
     Plan,
     check_agents,
     load_agents,
-    sendable,
 )
 from mamma_mia_agents.tournament.results import TournamentResult
 from mamma_mia_agents.tournament.schedule import (
@@ -110,7 +109,7 @@ class Prepared:
     """A tournament checked and planned, its agents loaded: what is left is playing it."""
 
     plan: Plan
-    specs: list[Any]  # as a worker process loads the agents (``sendable``)
+    specs: list[Any]  # as a worker process loads the agents: the names given, else objects
     loaded: list[Any]
     seating: str
     schedule: np.ndarray
@@ -153,8 +152,8 @@ def prepare(
     if backend != "ray":  # the processes started: one plays here, none idles
         workers = 1 if len(chunks) == 1 else min(workers, len(chunks))
     plan = Plan(cfg, assign, seeds, chunks, seed, record=save_logs)
-    return Prepared(plan, sendable(agents, loaded), loaded, seating, schedule, deals,
-                    workers, games, backend, address)  # fmt: skip
+    specs = [s if isinstance(s, str) else obj for s, obj in zip(agents, loaded, strict=True)]
+    return Prepared(plan, specs, loaded, seating, schedule, deals, workers, games, backend, address)
 
 
 def play_all(

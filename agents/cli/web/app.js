@@ -231,14 +231,7 @@ function showResult(p) {
   $("winners").textContent = names.length ? `Winner${names.length > 1 ? "s" : ""}: ${names.join(", ")}` : "No winner";
 }
 
-function move(action) {
-  guarded(async () => {
-    say("");
-    step = 0;
-    picks = [null, null];
-    show(await call("POST", `/api/games/${page.id}/act`, { action }));
-  }).then(advance);
-}
+function move(action) { start(`/api/games/${page.id}/act`, { action }); }
 
 // The agents' moves, one request (and one picture) at a time; one loop at most, which
 // waits while another request (Save) is under way.
