@@ -51,17 +51,11 @@ class HelpFormatter(argparse.RawDescriptionHelpFormatter):
     worth showing (``None``, ``False``: a flag that is off)."""
 
     def _get_help_string(self, action: argparse.Action) -> str | None:
-        text = action.help or ""
-        default = action.default
-        if (
-            "default" in text
-            or default is None
-            or default is False
-            or default == argparse.SUPPRESS
-            or action.option_strings == []
-        ):
+        text, default = action.help or "", action.default
+        unset = default is None or default is False or default == argparse.SUPPRESS
+        if "default" in text or unset or not action.option_strings:
             return text
-        return f"{text} (default: %(default)s)" if text else "(default: %(default)s)"
+        return f"{text} (default: %(default)s)".lstrip()
 
 
 class AgentsCommand:
