@@ -215,8 +215,7 @@ def play_game(game: Game, term: Terminal, delay: float, save: str) -> int:
                     time.sleep(delay)
             _after(term, game, names)
         width, height = term.size
-        end = [line for x in result_lines(game, names) for line in wrap(x, width, 2, "bold")]
-        term.draw(screen_lines(game, names, width, height, end)[0])
+        term.draw(screen_lines(game, names, width, height, end_lines(game, names, width))[0])
         term.key("The game is over: press any key to leave. ")
     except AgentFailure as exc:
         code = _save(game, term, save, code=1)
@@ -225,6 +224,11 @@ def play_game(game: Game, term: Terminal, delay: float, save: str) -> int:
     except (Quit, EOFError, KeyboardInterrupt):
         return 0 if game.over() else _save(game, term, save)
     return 0
+
+
+def end_lines(game: Game, names: dict[int, str], width: int) -> list[Text]:
+    """The result under the table, wrapped: five seats' names and scores never cut."""
+    return [line for x in result_lines(game, names) for line in wrap(x, width, 2, "bold")]
 
 
 def _save(game: Game, term: Terminal, save: str, code: int = 0) -> int:
