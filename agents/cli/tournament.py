@@ -46,23 +46,12 @@ DESCRIPTION = (
 
 def add_flags(t: argparse.ArgumentParser) -> None:
     """The ``tournament`` command's flags."""
-    _add_game_flags(t)
-    _add_run_flags(t)
-    _add_output_flags(t)
-    add_rule_flags(t.add_argument_group("rule variants (docs/RULES.md)"), ("variant", "limit"))
-
-
-def _add_game_flags(t: argparse.ArgumentParser) -> None:
-    """Who plays, and how many games."""
     t.add_argument(
         "--agents",
         required=True,
         metavar="LIST",
-        help=(
-            "comma-separated agents: bundled names ("
-            + ", ".join(REGISTRY)
-            + ") or import paths package.module:ClassName"
-        ),
+        help=f"comma-separated agents: bundled names ({', '.join(REGISTRY)}) or import paths "
+        "package.module:ClassName",
     )
     add_int_flag(t, "--players", 2, 5, default=4, help="players per game, 2-5")
     add_int_flag(
@@ -75,10 +64,6 @@ def _add_game_flags(t: argparse.ArgumentParser) -> None:
         "default 2000)",
     )
     add_int_flag(t, "--seed", 0, 2**32 - 1, default=0, help="base seed")
-
-
-def _add_run_flags(t: argparse.ArgumentParser) -> None:
-    """How the agents are seated, and where and how the games run."""
     t.add_argument(
         "--seating",
         choices=SEATINGS,
@@ -94,6 +79,8 @@ def _add_run_flags(t: argparse.ArgumentParser) -> None:
         help=f"games stepped together per batch (default {DEFAULT_BATCH})",
     )
     add_run_flags(t, "worker processes", "the batches of games")
+    _add_output_flags(t)
+    add_rule_flags(t.add_argument_group("rule variants (docs/RULES.md)"), ("variant", "limit"))
 
 
 def _add_output_flags(t: argparse.ArgumentParser) -> None:
