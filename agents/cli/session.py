@@ -163,7 +163,7 @@ class Game:
         hand = self.view()["seats"][self.seat]["hand_size"]
         out = []
         for a in np.flatnonzero(self.legal()) if actions is None else actions:
-            t = self.codec.decode(a)
+            t = self.codec.decode(int(a))
             if not isinstance(t, TurnAction):
                 raise ValueError(f"turn_options: action {a} is a reveal choice, not a turn")
             short = HAND_LIMIT - (hand - t.singles - t.doubles - (t.order is not None))

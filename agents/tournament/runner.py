@@ -247,10 +247,15 @@ def _workers(workers: int | None, games: int) -> int:
     return workers
 
 
-def _gather(results: dict[int, BatchOutcomes], n_batches: int) -> dict[str, np.ndarray]:
-    """The per-game arrays (``Outcomes``) of every batch, in batch order."""
-    batches: list[dict[str, np.ndarray]] = [dict(results[i]) for i in range(n_batches)]
-    return {k: np.concatenate([b[k] for b in batches]) for k in Outcomes.__annotations__}
+def _gather(results: dict[int, BatchOutcomes], n_batches: int) -> Outcomes:
+    """The per-game arrays of every batch, in batch order."""
+    batch = [results[i] for i in range(n_batches)]
+    return Outcomes(
+        delivered=np.concatenate([b["delivered"] for b in batch]),
+        cards=np.concatenate([b["cards"] for b in batch]),
+        turns=np.concatenate([b["turns"] for b in batch]),
+        truncated=np.concatenate([b["truncated"] for b in batch]),
+    )
 
 
 def _check_arguments(
