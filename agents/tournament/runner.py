@@ -166,7 +166,7 @@ def play_all(
     """Every batch of every tournament, fanned out together (``fanout``): per
     tournament, its batches' outcomes by batch index."""
     if backend == "local" and workers == 1:  # in this process: the agents already loaded
-        job = Job(_loaded, _play_batch, [(t.plan, t.loaded) for t in tournaments])
+        job = Job(lambda shared: shared, _play_batch, [(t.plan, t.loaded) for t in tournaments])
     else:
         job = Job(_load, _play_batch, [(t.plan, t.specs) for t in tournaments])
     items = [(t, i) for t, tour in enumerate(tournaments) for i in range(len(tour.plan.chunks))]
@@ -184,10 +184,6 @@ def play_all(
     for (t, _), (i, res) in zip(items, outcomes, strict=True):
         results[t][i] = res
     return results
-
-
-def _loaded(shared: list[tuple[Plan, list[Any]]]) -> list[tuple[Plan, list[Any]]]:
-    return shared
 
 
 def _load(shared: list[tuple[Plan, list[Any]]]) -> list[tuple[Plan, list[Any]]]:
