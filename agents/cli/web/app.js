@@ -182,6 +182,9 @@ function button(text, onClick) {
 
 function unique(values) { return [...new Set(values)]; }
 
+// A turn's answer to question i (0 ingredients, 1 order): on to the next question.
+function pick(i, value) { picks[i] = value; step = i + 1; ask(); mark(stateName()); }
+
 function ask() {
   const q = page.question;
   $("choices").replaceChildren();
@@ -197,17 +200,13 @@ function ask() {
   $("back").hidden = step === 0;
   if (step === 0) {
     $("prompt").textContent = "Your turn: which ingredients?";
-    for (const play of unique(opts.map((o) => o.play))) {
-      button(play, () => { picks[0] = play; step = 1; ask(); mark(stateName()); });
-    }
+    for (const play of unique(opts.map((o) => o.play))) button(play, () => pick(0, play));
     return;
   }
   const rest = opts.filter((o) => o.play === picks[0]);
   if (step === 1) {
     $("prompt").textContent = "Play an order card?";
-    for (const order of unique(rest.map((o) => o.order))) {
-      button(order, () => { picks[1] = order; step = 2; ask(); mark(stateName()); });
-    }
+    for (const order of unique(rest.map((o) => o.order))) button(order, () => pick(1, order));
     return;
   }
   $("prompt").textContent = "Then draw from?";
