@@ -27,7 +27,7 @@ from mamma_mia_env.envs.learner_options import LearnerOptions
 from mamma_mia_env.envs.player_counts import PlayerCounts
 from mamma_mia_env.game.config import Config
 from mamma_mia_env.game.engine import Engine, IllegalActionError
-from mamma_mia_env.game.observe import OBS_HIGH
+from mamma_mia_env.game.observe import OBS_DTYPE, OBS_HIGH
 from mamma_mia_env.game.record import OVER
 from mamma_mia_env.game.state import GameState
 from mamma_mia_env.game.symmetry import obs_scale
@@ -93,7 +93,7 @@ class LearnerGames:
         self.autoreset = as_bool(autoreset, "autoreset")
         self.groups = CountGroups(config, self.engine, possible)
         self.canon = self.groups.canons[config.num_players]  # the frame of that count's games
-        self.scale = obs_scale(config.num_players, config.observation_mode)
+        self.scale = obs_scale(config.observation_mode)
         self.obs_dim = self.engine.obs_dim
         self.n_actions = self.engine.n_actions
         self.opponents = self.groups.pools[possible[0]]  # draws the opponents of new games
@@ -436,7 +436,7 @@ class LearnerGames:
     def observation_space(self) -> spaces.Box:
         """One learner observation: scaled (float32), or the raw counts up to
         ``OBS_HIGH`` in the engine's dtype (uint8 in fixed mode)."""
-        return observation_box(self.obs_dim, self.engine.obs_dtype, self.scale, self.normalize)
+        return observation_box(self.obs_dim, OBS_DTYPE, self.scale, self.normalize)
 
 
 def observation_box(

@@ -41,7 +41,7 @@ from mamma_mia_env.game.engine import (
     IllegalActionError,
     action_array,
 )
-from mamma_mia_env.game.observe import OBS_HIGH
+from mamma_mia_env.game.observe import OBS_DTYPE, OBS_HIGH
 from mamma_mia_env.game.state import GameState
 from mamma_mia_env.plumbing.arguments import (
     ArgumentTypeError,
@@ -150,11 +150,11 @@ class MammaMiaVectorEnv(VectorEnv):
         self.single_action_space = spaces.Discrete(self.engine.n_actions)
         self.action_space = batch_space(self.single_action_space, num_envs)
         self.single_observation_space = spaces.Box(
-            0.0, OBS_HIGH, shape=(self.engine.obs_dim,), dtype=self.engine.obs_dtype
+            0.0, OBS_HIGH, shape=(self.engine.obs_dim,), dtype=OBS_DTYPE
         )
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.state: GameState = None  # type: ignore[assignment]  # set by reset()
-        self._obs = np.zeros((num_envs, self.engine.obs_dim), dtype=self.engine.obs_dtype)
+        self._obs = np.zeros((num_envs, self.engine.obs_dim), dtype=OBS_DTYPE)
         self._mask = np.zeros((num_envs, self.engine.n_actions), dtype=np.int8)  # private
         # copy=False hands out this buffer instead, written by the same kernel; the
         # legality check reads only the private one, which no caller ever holds
