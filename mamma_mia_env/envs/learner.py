@@ -70,8 +70,6 @@ class LearnerGames:
         #: the player counts (None: every game has ``config.num_players``); the
         #: per-seat arrays have ``num_players`` columns: five in a mixed batch
         self.player_counts = player_counts
-        if player_counts is not None:
-            player_counts.check(config)
         possible = (config.num_players,) if player_counts is None else player_counts.possible
         self.num_players = n = config.num_players if player_counts is None else player_counts.seats
         self.counts = np.full(batch_size, config.num_players, dtype=np.int64)
@@ -421,7 +419,7 @@ class LearnerGames:
             obs = self.groups.canonical_obs(self.counts[rows], obs, seats)
         if self.normalize:
             return (obs / self.scale).astype(np.float32, copy=False)
-        return obs  # the engine's dtype: float32, or uint8 in fixed mode
+        return obs  # uint8, as the engine writes it
 
     def action_masks(self) -> np.ndarray:
         """``(B, n_actions)`` bool: the learner's legal actions (all False when over)."""
@@ -435,7 +433,7 @@ class LearnerGames:
 
     def observation_space(self) -> spaces.Box:
         """One learner observation: scaled (float32), or the raw counts up to
-        ``OBS_HIGH`` in the engine's dtype (uint8 in fixed mode)."""
+        ``OBS_HIGH`` as uint8."""
         return observation_box(self.obs_dim, OBS_DTYPE, self.scale, self.normalize)
 
 

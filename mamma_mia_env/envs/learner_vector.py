@@ -55,10 +55,9 @@ class MammaMiaLearnerVectorEnv(VectorEnv):
     Arguments: ``num_envs``; the learner options (``LearnerOptions``) as
     ``options=LearnerOptions(...)`` or as keywords; ``config=Config(...)`` or its fields
     as keywords; ``num_players`` one count or one per game, or ``player_count_probs``
-    (``{count: probability}``: each game's count drawn at every deal), mixed counts in
-    the fixed observation layout (docs/TRAINING.md). ``reset(seed=s)`` seeds the
-    generator that draws every game seed, learner seat and opponent (``reset()``
-    continues it).
+    (``{count: probability}``: each game's count drawn at every deal; docs/TRAINING.md).
+    ``reset(seed=s)`` seeds the generator that draws every game seed, learner seat and
+    opponent (``reset()`` continues it).
     """
 
     metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.SAME_STEP}

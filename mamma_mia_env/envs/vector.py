@@ -106,8 +106,8 @@ class MammaMiaVectorEnv(VectorEnv):
     ``mamma_mia_env.envs.learner_vector.MammaMiaLearnerVectorEnv``. Rewards are
     ``(B, num_players)``, one per seat, not gymnasium's ``(B,)``: a reward may reach a
     seat on another seat's move. ``num_players`` may also be one count per game, or
-    ``player_count_probs={count: p}`` draws each game's count at every deal (mixed
-    counts need ``observation_mode="fixed"``; per-seat arrays then have five columns,
+    ``player_count_probs={count: p}`` draws each game's count at every deal (the
+    observation has one size for every count; per-seat arrays then have five columns,
     zero for absent seats, and ``info["num_players"]`` says each game's count). The
     spaces, the info keys, ``autoreset_mode`` (SAME_STEP, NEXT_STEP, DISABLED), the
     partial reset ``reset(options={"reset_mask": mask})`` and ``copy`` are in
@@ -136,8 +136,6 @@ class MammaMiaVectorEnv(VectorEnv):
         self.num_envs = num_envs = int(num_envs)
         #: the player counts (None: every game has ``config.num_players``)
         self.player_counts = counts
-        if counts is not None:
-            counts.check(self.config)
         self.num_players = counts.seats if counts is not None else self.config.num_players
         self._counts = (
             counts.counts.copy()

@@ -223,8 +223,11 @@ def _variant(tmp_path: Path, name: str, change) -> Path:
         ("players_str", lambda a, m: m.update(num_players="2"), "num_players must be an int"),
         ("players_bool", lambda a, m: m.update(num_players=True), "num_players must be an int"),
         ("players_7", lambda a, m: m.update(num_players=7), "num_players must be an int 2-5"),
-        ("seats_12", lambda a, m: m.update(obs_sections=[["hand", 10], ["seats", 12]]),
-         "section 'seats' (12)"),  # fmt: skip
+        (
+            "seats_12",
+            lambda a, m: m.update(obs_sections=[["hand", 10], ["seats", 12]]),
+            "section 'seats' (12)",
+        ),  # fmt: skip
         ("mode", lambda a, m: m.update(observation_mode="all"), "observation_mode must be one"),
         ("doubles", lambda a, m: m.update(double_ingredients="no"), "double_ingredients must be"),
         ("canonical", lambda a, m: m.update(canonical=1), "canonical must be true or false"),

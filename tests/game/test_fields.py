@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from test_observation import random_positions
 
-from mamma_mia_env import Config, Engine
+from mamma_mia_env import Config
 from mamma_mia_env.game.cards import N_KINDS, N_ORDER_TYPES
 from mamma_mia_env.game.fields import SIZE, decode, observation_fields
 from mamma_mia_env.game.observe import observation_size
@@ -100,7 +100,7 @@ def test_fields_tile_the_layout(mode: str) -> None:
         positions = decode(np.arange(size, dtype=np.int64))[f.name]
         covered[np.ravel(positions)] += 1
     assert (covered == 1).all()  # every entry belongs to exactly one field
-    assert SIZE == observation_size("fixed")
+    assert observation_size("fixed") == SIZE
     with pytest.raises(ValueError, match="mode must be one of"):
         observation_fields("recall")
 

@@ -41,7 +41,11 @@ ROOT = Path(__file__).resolve().parents[2]
 #: Committed per-count networks of the retired ``recall`` observation layout (records of
 #: experiments; this version refuses them).
 RECALL_FILE = {
-    2: ROOT / "experiments" / "results" / "expert_iteration" / "expert_iteration_2p_vs_search_2.npz",
+    2: ROOT
+    / "experiments"
+    / "results"
+    / "expert_iteration"
+    / "expert_iteration_2p_vs_search_2.npz",
     4: ROOT / "experiments" / "results" / "champion_prior" / "4p.npz",
 }
 #: The seat-slot sections: the recall layout held N slots of these, ``fixed`` holds five.
