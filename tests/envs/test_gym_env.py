@@ -61,14 +61,15 @@ def test_gymnasium_check_env(num_players):
 
 @pytest.mark.parametrize("num_players", [2, 3, 4, 5])
 @pytest.mark.parametrize("normalize", [False, True])
-def test_gymnasium_check_env_fixed(num_players, normalize):
-    """The fixed observation: one uint8 space for every table, or its scaled float view."""
-    env = MammaMiaGymEnv(num_players=num_players, observation_mode="fixed", normalize=normalize)
+@pytest.mark.parametrize(("mode", "size"), [("fixed", 462), ("top_card", 147)])
+def test_gymnasium_check_env_of_either_mode(num_players, normalize, mode, size):
+    """Either observation: one uint8 space for every table, or its scaled float view."""
+    env = MammaMiaGymEnv(num_players=num_players, observation_mode=mode, normalize=normalize)
     box = env.observation_space
     if normalize:
-        assert box.dtype == np.float32 and box.shape == (462,)
+        assert box.dtype == np.float32 and box.shape == (size,)
     else:
-        assert (box.dtype, box.shape, box.low.min(), box.high.max()) == (np.uint8, (462,), 0, 255)
+        assert (box.dtype, box.shape, box.low.min(), box.high.max()) == (np.uint8, (size,), 0, 255)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         gym_check_env(env, skip_render_check=True)
