@@ -63,12 +63,12 @@ def fixed_copy(src: Path) -> Path:
     import tempfile
     import zlib
 
-    from mamma_mia_env.game.observe import observation_slices
+    from mamma_mia_env.game.observe import observation_layout, observation_slices
     from mamma_mia_env.game.record import MAX_SEATS
     from mamma_mia_env.game.symmetry import obs_scale
 
     raw = src.read_bytes()
-    out = Path(tempfile.gettempdir()) / f"mamma-mia-fixed-{src.stem}-{zlib.crc32(raw):08x}.npz"
+    out = Path(tempfile.gettempdir()) / f"mamma-mia-fixed-{src.stem}-{zlib.crc32(raw):08x}-2.npz"
     if out.exists():
         return out
     with np.load(src, allow_pickle=False) as f:
@@ -90,7 +90,8 @@ def fixed_copy(src: Path) -> Path:
     w0 = np.zeros((len(scale), arrays["w0"].shape[1]), np.float32)
     w0[where] = arrays["w0"]
     arrays |= {"scale": scale, "w0": w0}
-    meta["observation_mode"] = "fixed"
+    meta["observation_mode"] = "fixed"  # the sections as an exporter lists them
+    meta["obs_sections"] = [list(x) for x in observation_layout("fixed")]
     tmp = out.with_suffix(f".{os.getpid()}.tmp.npz")
     np.savez(tmp, meta=np.array(json.dumps(meta)), **arrays)
     os.replace(tmp, out)
