@@ -2,7 +2,7 @@
 
     >>> from mamma_mia_agents import load_agent
     >>> envs = MammaMiaLearnerVectorEnv(256, num_players=2, opponents=load_agent("builder"))
-    >>> obs, info = envs.reset(seed=0)                 # obs (256, obs_dim) float32
+    >>> obs, info = envs.reset(seed=0)                 # obs (256, obs_dim) float32 (scaled)
     >>> actions = my_policy(obs, info["action_mask"])  # masks (256, n_actions) int8
     >>> obs, rewards, terminated, truncated, info = envs.step(actions)   # rewards (256,)
 

@@ -9,8 +9,8 @@ thousands of games allocates nothing.
     >>> eng = Engine(Config(num_players=3))
     >>> state = eng.reset(seeds=[1, 2, 3])
     >>> masks = eng.legal_masks(state)            # (3, n_actions) int8
-    >>> obs = eng.observe(state)                  # (3, obs_dim) float32, acting seats
-    >>> # (uint8, one size for 2-5 players, with Config(observation_mode="fixed"))
+    >>> obs = eng.observe(state)                  # (3, obs_dim) uint8, acting seats
+    >>> # (one size for 2-5 players)
 """
 
 from __future__ import annotations
