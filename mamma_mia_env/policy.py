@@ -3,7 +3,7 @@
 A policy is any object with ``act_batch(observations, masks, rng, seats=None)``
 returning one action per game (the bots of ``mamma_mia_agents``, frozen learned
 policies, ``UniformRandomPolicy``). Two optional attributes: ``observation_mode``
-(``"recall"`` or ``"top_card"``: which observation it reads) and ``needs_state``
+(``"fixed"``, the default, or ``"top_card"``: which observation it reads) and ``needs_state``
 (true for a bot that reads the game state through information-set sampling: it gets
 ``act_states(world, rng)`` instead, where ``world`` is an information-set world of the
 seat to act, never the real game: see ``information_set``).
@@ -63,7 +63,7 @@ class UniformRandomPolicy:
     """
 
     name = "uniform_random"
-    observation_mode = "recall"
+    observation_mode = "fixed"
 
     def act_batch(
         self,
@@ -109,7 +109,7 @@ class PolicyFailure(Exception):
         self.error, self.chosen, self.game, self.action = error, chosen, game, action
 
 
-def policy_mode(policy: Any, default: str = "recall") -> str:
+def policy_mode(policy: Any, default: str = "fixed") -> str:
     """The observation mode ``policy`` reads (its ``observation_mode``, else ``default``)."""
     return getattr(policy, "observation_mode", default)
 
@@ -117,7 +117,7 @@ def policy_mode(policy: Any, default: str = "recall") -> str:
 def observers_for(
     config: Config,
     policies: Iterable[Any],
-    default: str = "recall",
+    default: str = "fixed",
     engines: Mapping[str, Engine] | None = None,
 ) -> dict[str, Engine]:
     """One engine per observation mode the policies read (the games' rules, that mode's
@@ -160,7 +160,7 @@ def policy_actions(
     rng: np.random.Generator,
     observers: Mapping[str, Engine],
     *,
-    default_mode: str = "recall",
+    default_mode: str = "fixed",
     out: np.ndarray | None = None,
     catch: tuple[type[BaseException], ...] = (Exception,),
     views: list[tuple[np.ndarray, np.ndarray]] | None = None,

@@ -26,10 +26,10 @@ derives the other. The two agree: ``act(o, m, rng, s)`` equals
 ``act_batch(o[None], m[None], rng, [s])[0]``, and a batch equals its rows acted one by
 one with the same generator (the bundled agents draw their random numbers row by row).
 
-``observation_mode`` names the observation an agent needs: ``"fixed"`` (perfect memory,
-one size for 2-5 players: the default), ``"recall"`` (the same, float32, sized by the
-player count) or ``"top_card"`` (only what a player sees without memory). The
-tournament observes each game in the mode its acting agent asks for.
+``observation_mode`` names the observation an agent needs: ``"fixed"`` (perfect memory:
+the default) or ``"top_card"`` (only what a player sees without memory); both are uint8
+of one size for 2-5 players. The tournament observes each game in the mode its acting
+agent asks for.
 """
 
 from __future__ import annotations
@@ -50,9 +50,10 @@ from mamma_mia_env.game.observe import observation_size, observation_slices
 from mamma_mia_env.game.record import MAX_SEATS
 from mamma_mia_env.plumbing.arguments import ArgumentTypeError, as_array, as_int
 
-#: the 'fixed' observation: one size for every player count, seats flagged present
-FIXED_SIZE = observation_size(MAX_SEATS, "fixed")
-FIXED_SEATS_PRESENT = observation_slices(MAX_SEATS, "fixed")["seat_present"]
+#: the observation mode of each observation size (one size for every player count)
+MODE_OF_SIZE = {observation_size(mode): mode for mode in OBSERVATION_MODES}
+#: the seat slots flagged present: the first section of every mode
+SEATS_PRESENT = observation_slices("fixed")["seat_present"]
 
 
 class Agent:
@@ -61,9 +62,8 @@ class Agent:
 
     #: Short name used in tables and on the command line.
     name: str = "agent"
-    #: The observation the agent reads: "fixed" (perfect memory in one size for 2-5
-    #: players), "recall" (the same information, float32, sized by the player count) or
-    #: "top_card" (no memory).
+    #: The observation the agent reads: "fixed" (perfect memory) or "top_card" (no
+    #: memory), both of one size for 2-5 players.
     observation_mode: str = "fixed"
     #: A search bot: it reads the game state (``act_states``), never observations.
     needs_state: bool = False
@@ -216,21 +216,13 @@ class GameInfo:
 @lru_cache(maxsize=64)
 def game_info(obs_dim: int, n_actions: int, seats_present: int = 0) -> GameInfo:
     """The ``GameInfo`` of observations of size ``obs_dim`` and masks of ``n_actions``;
-    the 'fixed' layout has one size for every count, so its count is ``seats_present``
-    (the rows' ``seat_present`` flags, counted by ``check_batch``)."""
-    found = [
-        (n, mode)
-        for n in range(2, 6)
-        for mode in OBSERVATION_MODES
-        if observation_size(n, mode) == obs_dim
-    ]
-    if found and all(mode == "fixed" for _, mode in found):
-        found = [(n, mode) for n, mode in found if n == seats_present]
-    if len(found) != 1:
+    each mode has one size for every count, so the count is ``seats_present`` (the
+    rows' ``seat_present`` flags, counted by ``check_batch``)."""
+    mode, n = MODE_OF_SIZE.get(obs_dim), seats_present
+    if mode is None or not 2 <= n <= MAX_SEATS:
         raise ValueError(
             f"observations: no Mamma Mia! observation has size {obs_dim} (one row per game)"
         )
-    n, mode = found[0]
     for doubles in (False, True):
         play = play_table(doubles)
         n_turn = int(n_turn_actions(play.shape[0]))
@@ -239,7 +231,7 @@ def game_info(obs_dim: int, n_actions: int, seats_present: int = 0) -> GameInfo:
                 num_players=n,
                 observation_mode=mode,
                 double_ingredients=doubles,
-                slices=observation_slices(n, mode),
+                slices=observation_slices(mode),
                 play=play,
                 n_play=int(play.shape[0]),
                 n_turn_actions=n_turn,
@@ -252,14 +244,14 @@ def game_info(obs_dim: int, n_actions: int, seats_present: int = 0) -> GameInfo:
 
 
 def _seats_present(observations: np.ndarray) -> int:
-    """The player count of a batch of 'fixed' observations (0 for other sizes): the seat
-    slots flagged present, the same in every row."""
-    if observations.shape[1] != FIXED_SIZE or not len(observations):
+    """The player count of a batch of observations (0 for other sizes): the seat slots
+    flagged present, the same in every row."""
+    if observations.shape[1] not in MODE_OF_SIZE or not len(observations):
         return 0
-    flags = observations[:, FIXED_SEATS_PRESENT]
+    flags = observations[:, SEATS_PRESENT]
     if not np.isin(flags, (0, 1)).all():
         check_values(observations)  # a value no observation holds is named as such first
-        raise ValueError("observations: the 'fixed' layout's seat_present flags must be 0 or 1")
+        raise ValueError("observations: the seat_present flags must be 0 or 1")
     counts = np.unique(flags.sum(axis=1))
     if len(counts) != 1 or not 2 <= counts[0] <= MAX_SEATS:
         raise ValueError(

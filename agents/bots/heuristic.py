@@ -7,7 +7,7 @@ module hands them the bot's ``Params`` as plain numbers. What they compute, per 
 (docs/AGENTS.md explains each term; every value of an ingredient counts a double as 2):
 
 * **pool**: what the face-up piles will hold when an order played now is revealed.
-  Recall bots replay the reveal of the oven so far (``oven.simulate_oven``): each order
+  Bots with memory replay the reveal of the oven so far (``oven.simulate_oven``): each order
   in the order played takes its need from the piles plus what was played before it;
   the bot's own orders count as delivered when its unreserved hand covers the
   shortfall (that hand value is *reserved*), a rival's when short by at most
@@ -41,10 +41,9 @@ rounded once, so a bot decides the same on every CPU (``compiled/decisions.py``)
 tests/agents/test_compiled_bots.py pins the scoring on hand-built positions. A bot is
 its ``Params``: a subclass sets other weights, it cannot override the scoring.
 
-A recall bot reads the ``fixed`` layout as well as ``recall``: both hold what a perfect
-memory knows, in the same per-seat order (``compiled.tables.layout_vector``), so the
-bot decides the same on either view of a position. The tournament gives each bot the
-layout of its ``observation_mode``.
+A bot with memory reads the ``fixed`` layout (what a perfect memory knows), the
+forgetful bot ``top_card``; the tournament gives each bot the layout of its
+``observation_mode`` (``compiled.tables.layout_vector`` says where each section is).
 """
 
 from __future__ import annotations
@@ -62,7 +61,6 @@ from mamma_mia_agents.compiled.tables import (
     layout_vector,
     params_vector,
 )
-from mamma_mia_env.game.observe import remembers
 
 BETTING = Params(gamble=0.7, order_floor=0.0, target_orders=3.0)
 """What the betting bots (builder, forgetful, hoarder) share: they bet on orders their
@@ -94,9 +92,10 @@ class HeuristicAgent(Agent):
         """The bot's actions (``compiled.decide``); ``rng`` is unused (the bots are
         deterministic)."""
         mode = batch.info.observation_mode
-        if remembers(mode) != remembers(self.observation_mode):
-            reads = "'recall' or 'fixed'" if remembers(self.observation_mode) else "'top_card'"
-            raise ValueError(f"{type(self).__name__} reads {reads} observations, got '{mode}'")
+        if mode != self.observation_mode:
+            raise ValueError(
+                f"{type(self).__name__} reads '{self.observation_mode}' observations, got '{mode}'"
+            )
         lay, play, need, prm = self._kernel_tables(batch.info)
         return decide_kernel(
             batch.observations, batch.masks, batch.seats, lay, play, need, prm, check=True

@@ -35,8 +35,8 @@ class PPOAgent(Agent):
     """A trained policy network, one for 2-5 players, run with numpy.
 
     ``path``: a ``.npz`` policy file (or a loaded ``NumpyPolicy``); ``None`` plays the
-    shipped ``agents/policies/ppo.npz``. A file lists the player counts it plays (a
-    fixed-observation network may list several); every other count is refused by
+    shipped ``agents/policies/ppo.npz``. A file lists the player counts it plays (one
+    or several: the observation has one size for every count); every other count is refused by
     ``check_config`` with the reason. ``deterministic`` (default True): the most likely
     legal action; False samples from the policy with the given generator.
     """

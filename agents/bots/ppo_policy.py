@@ -28,6 +28,9 @@ file before a weight is used: at most ``MAX_POLICY_BYTES`` on disk and
 ``MAX_ARRAY_BYTES`` unpacked, only the keys above, floating-point arrays whose shapes
 chain from the observation to the actions, finite weights, a positive scale and
 metadata of the right types. Anything else is a ``PolicyFileError`` naming the file.
+A network of the retired ``recall`` observation (float32, sized by the player count;
+also a file with no ``observation_mode``, which meant it) is refused the same way: it
+must be trained again with the ``fixed`` layout.
 """
 
 from __future__ import annotations
@@ -62,6 +65,9 @@ MAX_ARRAY_BYTES = 256 * 2**20
 MAX_LAYERS = 32
 MAX_META_CHARS = 100_000
 _LAYER_KEY = re.compile(r"[wb](0|[1-9][0-9]{0,3})")
+#: The observation layout networks read before ``fixed`` (float32, N seat slots): its
+#: files are refused with what to do.
+RETIRED_MODE = "recall"
 
 
 class PolicyFileError(ValueError):
@@ -76,16 +82,18 @@ def _check_meta(meta: Any) -> None:
     if meta.get("activation") not in ACTIVATIONS:
         act = meta.get("activation")
         raise ValueError(f"meta activation must be one of {ACTIVATIONS}, got {act!r}")
-    mode = meta.get("observation_mode", "recall")
+    mode = meta.get("observation_mode", RETIRED_MODE)  # none given meant the retired one
+    if mode == RETIRED_MODE:
+        raise ValueError(
+            f"the network reads the retired {RETIRED_MODE!r} observation layout: train it "
+            "again with the 'fixed' layout (observation_mode 'fixed')"
+        )
     if mode not in OBSERVATION_MODES:
         raise ValueError(f"meta observation_mode must be one of {OBSERVATION_MODES}, got {mode!r}")
     n = meta.get("num_players")
-    counts = n if isinstance(n, list) and mode == "fixed" else [n]
+    counts = n if isinstance(n, list) else [n]
     if not counts or not all(type(c) is int and 2 <= c <= 5 for c in counts):
-        raise ValueError(
-            f"meta num_players must be an int 2-5 (a list of them with observation_mode "
-            f"'fixed'), got {n!r}"
-        )
+        raise ValueError(f"meta num_players must be an int 2-5 or a list of them, got {n!r}")
     if counts != sorted(set(counts)):
         raise ValueError(f"meta num_players must list each count once, in order, got {n!r}")
     for key in ("double_ingredients", "canonical"):
@@ -160,11 +168,11 @@ class NumpyPolicy:
         arrays = _check_arrays(arrays)
         self.meta = meta
         n = meta["num_players"]
-        #: the player counts it plays: one, or several for a network of the fixed layout
-        #: (one size for every count), each played through ``for_count``
+        #: the player counts it plays: one, or several (the observation has one size for
+        #: every count), each played through ``for_count``
         self.counts: tuple[int, ...] = tuple(n) if isinstance(n, list) else (n,)
         self.num_players = self.counts[0]
-        self.observation_mode = meta.get("observation_mode", "recall")
+        self.observation_mode = meta["observation_mode"]
         self.config = Config(
             num_players=self.num_players,
             observation_mode=self.observation_mode,
@@ -175,7 +183,7 @@ class NumpyPolicy:
         self.scale = arrays["scale"]
         # the observation sections the network reads, in order: sections added to the
         # observation later are left out, so a policy keeps working
-        layout = observation_layout(self.num_players, self.observation_mode)
+        layout = observation_layout(self.observation_mode)
         sections = [tuple(x) for x in meta.get("obs_sections", layout)]
         offsets, o = {}, 0
         for name, size in layout:

@@ -167,8 +167,7 @@ def add_game_flags(
         "--observation-mode",
         choices=OBSERVATION_MODES,
         default=OBSERVATION_MODES[0],
-        help="recall or fixed: the whole oven history is shown (a memory aid); top_card: "
-        "only the top",
+        help="fixed: the whole oven history is shown (a memory aid); top_card: only the top",
     )
     p.add_argument(
         "--delay",

@@ -84,8 +84,8 @@ def decide(
 
     ``check``: refuse an observation entry outside ``0..OBS_HIGH`` (NaN included) with
     ``check_values``'s error, checking each row inside the kernel. Only float32
-    observations (the envs') are checked there: another dtype is checked as given,
-    before the conversion to float32 could round a bad value into range."""
+    observations are checked there: another dtype (the envs' uint8) is checked as
+    given, before the conversion to float32 could round a bad value into range."""
     obs = np.asarray(obs)
     if check and obs.dtype != np.float32:
         check_values(obs)

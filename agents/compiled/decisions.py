@@ -92,13 +92,13 @@ from mamma_mia_agents.compiled.tables import (
     I_TYPE_BONUS,
     L_DELIV,
     L_HAND,
+    L_MEMORY,
     L_N,
     L_NPLAY,
     L_NTURN,
     L_OH,
     L_PENDING_TYPE,
     L_PILES,
-    L_RECALL,
     L_SEATS,
     SEAT_STACK,
 )
@@ -186,7 +186,7 @@ def turn_action(ob, mk, personal, lay, play, need, prm, ws, wd, wi, sbuf) -> int
     ``sbuf`` longer than one slot, every legal action's score is written into it."""
     n = lay[L_N]
     n_play = lay[L_NPLAY]
-    recall = lay[L_RECALL] != 0
+    memory = lay[L_MEMORY] != 0
     o_h = lay[L_HAND]
     o_oh = lay[L_OH]
     o_p = lay[L_PILES]
@@ -224,7 +224,7 @@ def turn_action(ob, mk, personal, lay, play, need, prm, ws, wd, wi, sbuf) -> int
     high = part(ws, HIGH)
     if proven:
         bound_oven(ob, lay, p, need, pv, pool, high, ws, wi)
-    elif recall:
+    elif memory:
         simulate_oven(ob, lay, p, need, rival_cover, pv, hv, pool, reserve, ws, wd, wi)
     else:
         estimate_pool(ob, lay, pv, F32(prm[I_FORGET]), pool, ws)

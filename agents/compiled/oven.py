@@ -1,6 +1,6 @@
 """What the oven will leave in the pool, per game: the heuristic bots' reading of the oven.
 
-``simulate_oven`` (recall bots: the reveal replayed with an assumption about rivals),
+``simulate_oven`` (bots with memory: the reveal replayed with an assumption about rivals),
 ``bound_oven`` (``proven`` bots: bounds whatever anyone decides), ``estimate_pool``
 (``top_card`` bots: a guess from the oven's size) and ``my_demand`` (what the bot's own
 orders call for). Each works on one game, in the scratch parts of ``jit``;
@@ -36,12 +36,12 @@ from mamma_mia_agents.compiled.jit import (
 from mamma_mia_agents.compiled.tables import (
     L_DOUBLES,
     L_HAND,
+    L_MEMORY,
     L_N,
     L_OH,
     L_OO,
     L_OS,
     L_PILES,
-    L_RECALL,
     L_SEATS,
     L_SUPPLY,
     L_TOT,
@@ -74,11 +74,11 @@ def my_demand(ob, lay, personal, need, stack_w, out, ws) -> None:
     ``out``): its orders in hand, and those in its stack weighted by ``stack_w``."""
     o_oh = lay[L_OH]
     o_os = lay[L_OS]
-    recall = lay[L_RECALL] != 0
+    memory = lay[L_MEMORY] != 0
     w = part(ws, DEMAND_W)
     for t in range(T):
         w[t] = ob[o_oh + t]
-        if recall:
+        if memory:
             w[t] = w[t] + stack_w * ob[o_os + t]
     for k in range(K):
         d = w[0] * F32(need[personal, 0, k])
@@ -153,7 +153,7 @@ def oven_slots(ob, lay, slots, packed, keys) -> int:
 @per_game
 def simulate_oven(ob, lay, personal, need, rival_cover, pv, hv, pool, reserve, ws, wd, wi) -> None:
     """The pool after the oven so far is revealed (``pool``) and the hand value to keep
-    (``reserve``), for a recall bot.
+    (``reserve``), for a bot with memory.
 
     Orders are resolved in the order played, each against the piles plus the ingredients
     played before it, less what earlier orders took. The bot's own orders count as

@@ -147,7 +147,7 @@ class CompiledBots:
         # by the observer's mode code (``observe.MODE_CODES``)
         names = sorted(MODE_CODES, key=MODE_CODES.__getitem__)
         self.lays = np.stack([layout_vector(num_players, m, doubles) for m in names])
-        self.obs_dims = np.array([observation_size(num_players, m) for m in names], np.int64)
+        self.obs_dims = np.array([observation_size(m) for m in names], np.int64)
 
 
 def play_out(

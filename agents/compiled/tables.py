@@ -20,8 +20,8 @@ from mamma_mia_env.game.observe import (
     SEAT_FEATURES,
     observation_slices,
     remembers,
-    seat_slots,
 )
+from mamma_mia_env.game.record import MAX_SEATS
 
 
 @dataclass(frozen=True)
@@ -66,7 +66,7 @@ N_PRM = 28
 
 # -- the observation layout vector --------------------------------------------------------------
 (
-    L_N, L_RECALL, L_DOUBLES, L_NTURN, L_NPLAY, L_HAND, L_OH, L_OS, L_SEATS, L_DELIV,
+    L_N, L_MEMORY, L_DOUBLES, L_NTURN, L_NPLAY, L_HAND, L_OH, L_OS, L_SEATS, L_DELIV,
     L_PILES, L_SUPPLY, L_PENDING_TYPE, L_TOT, L_OO,
 ) = range(15)  # fmt: skip
 N_LAYOUT = 15
@@ -115,29 +115,28 @@ def params_vector(params: Params) -> np.ndarray:
 def layout_vector(num_players: int, mode: str, doubles: bool) -> np.ndarray:
     """Offsets of the observation sections the kernels read (``L_*`` indices).
 
-    The kernels loop over the game's ``num_players`` seats with a per-seat stride that
-    every layout shares, so ``fixed`` (five seat slots) differs from ``recall`` (N) only
-    in where its sections start: a bot reads either the same way."""
-    s = observation_slices(num_players, mode)
-    recall = remembers(mode)
+    The kernels loop over the game's ``num_players`` seats of the ``MAX_SEATS`` seat
+    slots; ``top_card`` has no oven history, used stack or own stack (offset -1)."""
+    s = observation_slices(mode)
+    memory = remembers(mode)
     n_play = int(play_table(doubles).shape[0])
     lay = np.zeros(N_LAYOUT, np.int64)
     lay[L_N] = num_players
-    lay[L_RECALL] = int(recall)
+    lay[L_MEMORY] = int(memory)
     lay[L_DOUBLES] = int(doubles)
     lay[L_NTURN] = n_turn_actions(n_play)
     lay[L_NPLAY] = n_play
     lay[L_HAND] = s["hand"].start
     lay[L_OH] = s["orders_in_hand"].start
-    lay[L_OS] = s["orders_in_stack"].start if recall else -1
+    lay[L_OS] = s["orders_in_stack"].start if memory else -1
     lay[L_SEATS] = s["seats"].start
     lay[L_DELIV] = s["delivered"].start
     lay[L_PILES] = s["piles"].start
     lay[L_SUPPLY] = s["supply_size"].start
     # the pending order's type one-hot, after its owner's (one flag per seat slot)
-    lay[L_PENDING_TYPE] = s["pending_order"].start + seat_slots(num_players, mode)
-    lay[L_TOT] = s["oven_totals"].start if recall else -1
-    lay[L_OO] = s["oven_orders"].start if recall else -1
+    lay[L_PENDING_TYPE] = s["pending_order"].start + MAX_SEATS
+    lay[L_TOT] = s["oven_totals"].start if memory else -1
+    lay[L_OO] = s["oven_orders"].start if memory else -1
     return lay
 
 

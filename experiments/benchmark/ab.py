@@ -22,19 +22,19 @@ Comparisons (four players):
 Player counts and observation layouts (each side's from its environment variables:
 ``MAMMA_MIA_AB_PLAYERS``, ``2``-``5`` for one count or ``mixed`` (the default) for a
 count drawn per game at every deal, uniformly from 2-5; ``MAMMA_MIA_AB_LAYOUT``, the
-observation mode, ``fixed`` (the default) or ``recall``):
+observation mode, ``fixed`` (the default) or ``top_card``):
 
 * ``counts_learner_256``, ``counts_learner_4096``: the learner-seat vector env against
   ``builder`` opponents, B = 256 / 4,096 (learner turns/s);
 * ``counts_engine_256``, ``counts_engine_4096``: the all-seat vector env, random legal
   actions, B = 256 / 4,096 (turns/s).
 
-A mixed batch against one count, and the fixed layout against recall, both sides this
+A mixed batch against one count, and the fixed layout against top_card, both sides this
 checkout::
 
     python -m experiments.benchmark.ab --base . --base-env MAMMA_MIA_AB_PLAYERS=5 \
         --new-env MAMMA_MIA_AB_PLAYERS=mixed --comparison counts_learner_256,...
-    python -m experiments.benchmark.ab --base . --base-env MAMMA_MIA_AB_LAYOUT=recall \
+    python -m experiments.benchmark.ab --base . --base-env MAMMA_MIA_AB_LAYOUT=top_card \
         --comparison counts_engine_256,counts_engine_4096
 
 The new side is this checkout, the base ``--base``: another checkout, or this one under
@@ -70,7 +70,7 @@ BOTS = ("counter", "builder", "hoarder")  # forgetful reads another observation
 #: the settings a side's environment may give the ``counts_*`` rows, and their values
 SIDE_SETTINGS = {
     "MAMMA_MIA_AB_PLAYERS": ("2", "3", "4", "5", "mixed"),
-    "MAMMA_MIA_AB_LAYOUT": ("fixed", "recall"),
+    "MAMMA_MIA_AB_LAYOUT": ("fixed", "top_card"),
 }
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -170,21 +170,22 @@ def step_profile(positions: int, seed: int, reps: int = 5) -> dict:
     masks = eng.legal_masks(state).astype(np.int8)
     seats = data["seat"].astype(np.int64)
     lay, play, need, prm = (
-        tables.layout_vector(n, "recall", False),
+        tables.layout_vector(n, "fixed", False),
         eng.play.astype(np.int64),
         eng.need.astype(np.int64),
         tables.params_vector(builder.params),
     )
     actions = builder.act_batch(obs, masks, rng, seats)
     serial, counts, table = kernels.SERIAL, np.full(len(data), n, np.int64), eng.params_by_count
+    fobs = obs.astype(np.float32)  # what ``compiled.decide`` hands the kernel
     obs_out, mask_out = np.empty_like(obs), np.empty_like(eng.legal_masks(state))
     delivered = np.zeros((len(data), 8), np.int32)
     steps = [data.copy() for _ in range(reps + 1)]  # the engine step moves its copy
     pieces = {  # the engine's own serial kernels (one thread) and the bot's
         "observe": lambda r: serial.observe(data, seats, counts, eng.obs_mode, obs_out),
         "legal_mask": lambda r: serial.masks(data, counts, table, eng.play, eng.need, mask_out),
-        "builder_decision": lambda r: _time_decide(obs, masks, seats, lay, play, need, prm),
-        "of_which_oven_replay": lambda r: _time_oven(obs, seats, lay, need, prm),
+        "builder_decision": lambda r: _time_decide(fobs, masks, seats, lay, play, need, prm),
+        "of_which_oven_replay": lambda r: _time_oven(fobs, seats, lay, need, prm),
         "engine_step": lambda r: serial.step(
             steps[r], actions, counts > 0, counts, table, eng.play, eng.need, delivered
         ),

@@ -46,10 +46,7 @@ def policy_from_mlp(
             arrays[f"b{i}"] = lin.bias.detach().cpu().numpy().copy()
         arrays["w_out"] = out.weight.detach().cpu().numpy().T.copy()
         arrays["b_out"] = out.bias.detach().cpu().numpy().copy()
-    n = meta["num_players"]  # several: the fixed layout, the same at every count
-    layout = observation_layout(
-        n[0] if isinstance(n, list) else n, meta.get("observation_mode", "recall")
-    )
+    layout = observation_layout(meta["observation_mode"])
     full = {
         "format": FORMAT,
         "activation": activation,
@@ -60,27 +57,24 @@ def policy_from_mlp(
     return NumpyPolicy(arrays, full)
 
 
-def init_problem(
-    policy: NumpyPolicy, counts: tuple[int, ...], mode: str, hidden: int
-) -> str | None:
-    """Why ``policy`` cannot be the starting actor of a learner of the player ``counts``
-    and observation ``mode`` with two tanh hidden layers of ``hidden`` units (None: it
-    can). It must read the learner's whole canonical observation, scaled as the learner
-    env scales it; its two hidden layers may be narrower, of equal widths
-    (:func:`load_actor` widens them)."""
+def init_problem(policy: NumpyPolicy, hidden: int) -> str | None:
+    """Why ``policy`` cannot be the starting actor of a learner (of any player counts:
+    the ``fixed`` observation has one size for all) with two tanh hidden layers of
+    ``hidden`` units (None: it can). It must read the learner's whole canonical
+    observation, scaled as the learner env scales it; its two hidden layers may be
+    narrower, of equal widths (:func:`load_actor` widens them)."""
     from mamma_mia_env.game.symmetry import obs_scale
 
     widths, activation = [w.shape[1] for w, _ in policy.layers], policy.meta["activation"]
+    mode = "fixed"
     if policy.observation_mode != mode or not policy.canonical or policy.select is not None:
         return f"it does not read the learner's whole canonical {mode} observation"
-    if mode != "fixed" and policy.counts != counts:  # a fixed layout's network fits any count
-        return f"it plays {policy.num_players} players, the run {counts[0]}"
     if policy.meta.get("double_ingredients", False):
         return "it was trained with the double-ingredients variant"
     if activation != "tanh" or len(widths) != 2 or not widths[0] == widths[1] <= hidden:
         return (f"its hidden layers are {widths} ({activation}), the agent's two of "
                 f"--hidden {hidden} (tanh; a file's may be narrower, of equal widths)")  # fmt: skip
-    if not np.allclose(policy.scale, obs_scale(counts[0], mode)):
+    if not np.allclose(policy.scale, obs_scale(mode)):
         return "its observation scale is not the learner env's"
     return None
 

@@ -92,7 +92,7 @@ class _Games:
         self.opponent.check_config(config)
         self.labeller = SearchAgent(worlds=job.labeller_worlds, candidates=job.labeller_candidates)
         self.eng = Engine(config)
-        self.observers = observers_for(config, [self.opponent], engines={"recall": self.eng})
+        self.observers = observers_for(config, [self.opponent], engines={"fixed": self.eng})
         self.job = job
         self.out: dict[str, list[np.ndarray]] = {k: [] for k in ("obs", "masks", "cands", "values")}
 

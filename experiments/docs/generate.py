@@ -184,11 +184,11 @@ def ray_tournament() -> str:
     )
 
 
-def fixed_observation_fields() -> str:
-    """docs/ENV.md's table of the ``fixed`` observation, from ``observation_fields()``."""
-    slices = observation_slices(5, "fixed")
+def observation_fields_table(mode: str) -> str:
+    """docs/ENV.md's table of the ``mode`` observation, from ``observation_fields``."""
+    slices = observation_slices(mode)
     rows = []
-    for f in observation_fields():
+    for f in observation_fields(mode):
         sl = slices[f.section]
         where = f"{sl.start}" if sl.stop - sl.start == 1 else f"{sl.start}-{sl.stop - 1}"
         shape = "(" + ", ".join(map(str, f.shape)) + ("," if len(f.shape) == 1 else "") + ")"
@@ -227,7 +227,8 @@ BLOCKS: dict[str, Callable[[], str]] = {
     "expert_iteration_strength": training.expert_iteration_strength,
     "expert_2p": training.expert_2p,
     "champion_priors": training.champion_priors,
-    "fixed_observation_fields": fixed_observation_fields,
+    "fixed_observation_fields": lambda: observation_fields_table("fixed"),
+    "top_card_observation_fields": lambda: observation_fields_table("top_card"),
     "layout_speed": layout.layout_speed,
 }
 

@@ -10,6 +10,12 @@ from __future__ import annotations
 from experiments.reproduce.entries import Record
 
 _R = "experiments/results/"
+#: the last commit whose networks read the ``recall`` observation layout (retired since)
+_RECALL_AT = "89ad8e7"
+_RECALL = (
+    f" (made with the recall observation layout: run it at commit {_RECALL_AT}, the last "
+    "with that layout, retired since)"
+)
 _FUZZ = (
     "MAMMA_MIA_FUZZ_EXAMPLES=1000 MAMMA_MIA_FUZZ_REPORT=experiments/results/{} python -m pytest "
     "tests/fuzz/test_fuzz_states.py tests/fuzz/test_fuzz_envs.py tests/fuzz/test_fuzz_files.py"
@@ -52,7 +58,7 @@ RECORDS: list[Record] = [
             "cleanrl_ppo/cleanrl_ppo_2p_builder.json": (
                 "python -m experiments.train.cleanrl_ppo --export --name 2p_builder "
                 "--num-players 2 --opponent builder --total-timesteps 300000 --num-envs 128 "
-                "--num-steps 32 --eval-games 512 --observation-mode recall"
+                "--num-steps 32 --eval-games 512 --observation-mode recall" + _RECALL
             ),
             "cleanrl_ppo/cleanrl_ppo_2p_builder.png": "the same command",
         },
@@ -126,7 +132,8 @@ RECORDS: list[Record] = [
             "layout_speed/layout_speed.json": (
                 "the layout_speed script (last in commit c7deff1) with --export (load average "
                 "8.1); python -m experiments.benchmark.ab --base . --base-env "
-                "MAMMA_MIA_AB_LAYOUT=recall times the same choice now"
+                f"MAMMA_MIA_AB_LAYOUT=recall timed the same choice up to commit {_RECALL_AT} "
+                "(the recall layout is retired since)"
             ),
         },
         reason=(
@@ -189,7 +196,7 @@ RECORDS: list[Record] = [
         name="cleanrl_ten_minutes",
         commands={
             "cleanrl_ppo/cleanrl_ppo_2p_ten_minutes.json": (
-                "python -m experiments.train.cleanrl_ppo --preset ten-minutes --export"
+                "python -m experiments.train.cleanrl_ppo --preset ten-minutes --export" + _RECALL
             ),
             "cleanrl_ppo/cleanrl_ppo_2p_ten_minutes.png": "the same command",
             "cleanrl_ppo/cleanrl_ppo_2p_ten_minutes.wall_curve.png": "the same command",
@@ -260,7 +267,8 @@ RECORDS: list[Record] = [
                 f"--total-timesteps 2000000 --observation-mode {mode} --final-games 1000 "
                 "--curve-every 1000000 --curve-games 200 --env-alone-seconds 0 "
                 f"--name ab_{mode} (its result.json; made at 0335a06, stamped 816a5dc, "
-                "which changed only a docstring and docs)"
+                "which changed only a docstring and docs; the recall layout is retired since "
+                f"commit {_RECALL_AT})"
             )
             for mode in ("recall", "fixed")
         },
@@ -309,7 +317,7 @@ RECORDS: list[Record] = [
         name="expert_iteration",
         commands={
             f"expert_iteration/expert_iteration_2p_{stem}.{ext}": (
-                f"python -m experiments.train.expert_iteration --preset {preset} --export"
+                f"python -m experiments.train.expert_iteration --preset {preset} --export" + _RECALL
                 if ext == "json"
                 else "the same command"
             )
@@ -328,6 +336,7 @@ RECORDS: list[Record] = [
         commands={
             f"cleanrl_ppo/cleanrl_ppo_2p_vs_search_{leg}.{ext}": (
                 f"python -m experiments.train.cleanrl_ppo --preset vs-search-{leg} --export"
+                + _RECALL
                 if ext == "json"
                 else "the same command"
             )
@@ -339,6 +348,30 @@ RECORDS: list[Record] = [
             "search), an hour of training against a wall-clock budget; the second starts from "
             "the first's policy file. Where the budget stops a leg depends on the machine's "
             "speed and load"
+        ),
+    ),
+    Record(
+        name="trained_policy_scorecards",
+        commands={
+            f"scorecards/{named}_2p_{ladder.replace(',', '_')}.json": (
+                f"python -m mamma_mia_agents evaluate experiments/results/{policy}.npz "
+                f"--players 2 --ladder {ladder} --games 2000 --no-progress --out "
+                f"{_R}scorecards/{named}_2p_{ladder.replace(',', '_')}.json" + _RECALL
+            )
+            for named, policy, ladder in (
+                ("ten_minutes", "cleanrl_ppo/cleanrl_ppo_2p_ten_minutes", "search"),
+                ("vs_search", "cleanrl_ppo/cleanrl_ppo_2p_vs_search_2", "random,builder,search"),
+                (
+                    "expert_iteration",
+                    "expert_iteration/expert_iteration_2p_vs_search",
+                    "random,builder,search",
+                ),
+            )
+        },
+        reason=(
+            "scorecards of trained policy files that read the retired recall observation "
+            "layout: this version refuses those files, so the scorecards cannot be re-made "
+            "(docs quote them); a record"
         ),
     ),
 ]

@@ -66,12 +66,9 @@ class Args:
 
     # the game
     num_players: str = "2"
-    """the player count, or several comma-separated ("2,3,4,5"): one network for them all,
-    every batch holding games of each count in turn (needs --observation-mode fixed)"""
-    observation_mode: str = "fixed"
-    """the learner's observation: 'fixed' (462 uint8 values at every count: the shipped
-    network's; it trained as strong as recall at 2 players, docs/TRAINING.md) or 'recall'
-    (its size depends on the count; the 2-player presets' networks read it)"""
+    """the player count, or several comma-separated ("2,3,4,5"): one network for them all
+    (the learner reads the ``fixed`` observation, one size for every count), every batch
+    holding games of each count in turn"""
     opponent: str = "builder"
     """the opponents: a bundled bot's name, 'random' or an import path ('package.module:
     factory'); several, comma-separated: a pool each training game draws from uniformly"""
@@ -160,24 +157,23 @@ class Args:
 #: builder, every batch holding a quarter of each count, on both cores (two threads).
 PRESETS: dict[str, dict[str, Any]] = {
     "ten-minutes": {
-        "name": "2p_ten_minutes", "num_players": "2", "observation_mode": "recall",
-        "opponent": "builder",
+        "name": "2p_ten_minutes", "num_players": "2", "opponent": "builder",
         "total_timesteps": 6_000_000, "num_envs": 128, "warm_start_games": 10_000,
         "warm_start_epochs": 2, "wall_minutes": 10.0, "curve_every": 500_000,
         "final_games": 2000,
     },
     "vs-search-1": {
-        "name": "2p_vs_search_1", "num_players": "2", "observation_mode": "recall",
+        "name": "2p_vs_search_1", "num_players": "2",
         "opponent": "experiments.common.opponents:search_4x3", "eval_opponent": "search",
-        "init_policy": "experiments/results/cleanrl_ppo/cleanrl_ppo_2p_ten_minutes.npz",
+        "init_policy": "runs/2p_ten_minutes/policy.npz",  # what ten-minutes writes
         "total_timesteps": 6_000_000, "learning_rate": 3e-4, "update_epochs": 4,
         "num_envs": 128, "threads": 2, "wall_minutes": 35.0, "curve_every": 500_000,
         "final_games": 2000,
     },
     "vs-search-2": {
-        "name": "2p_vs_search_2", "num_players": "2", "observation_mode": "recall",
+        "name": "2p_vs_search_2", "num_players": "2",
         "opponent": "experiments.common.opponents:search_4x3,search", "eval_opponent": "search",
-        "init_policy": "experiments/results/cleanrl_ppo/cleanrl_ppo_2p_vs_search_1.npz",
+        "init_policy": "runs/2p_vs_search_1/policy.npz",  # what vs-search-1 writes
         "hidden": 256,
         "seed": 2, "total_timesteps": 3_000_000, "learning_rate": 3e-4, "update_epochs": 4,
         "num_envs": 128, "threads": 2, "wall_minutes": 25.0, "curve_every": 250_000,
@@ -233,16 +229,11 @@ def parse_args(argv: list[str] | None = None) -> tuple[Args, argparse.Namespace]
 
 
 def check_counts(args: Args) -> list[str]:
-    """``--num-players``: counts 2-5, each once, in order; several only with the fixed
-    observation (the other layouts' sizes differ between counts)."""
+    """``--num-players``: counts 2-5, each once, in order."""
     parts = [p.strip() for p in args.num_players.split(",")]
     if not all(p in ("2", "3", "4", "5") for p in parts) or len(set(parts)) < len(parts):
         return [f"--num-players {args.num_players!r}: a count 2-5, or several comma-separated "
                 "(each once)"]  # fmt: skip
-    if args.observation_mode not in ("recall", "fixed"):
-        return [f"--observation-mode {args.observation_mode!r}: 'recall' or 'fixed'"]
-    if len(parts) > 1 and args.observation_mode != "fixed":
-        return ["several --num-players need --observation-mode fixed (one size for every count)"]
     return []
 
 
@@ -271,7 +262,7 @@ def check_init_policy(args: Args) -> list[str]:
         return ["--init-policy and --warm-start-games both set the starting actor: give one"]
     try:
         policy = NumpyPolicy.load(args.init_policy)
-        problem = init_problem(policy, args.counts, args.observation_mode, args.hidden)
+        problem = init_problem(policy, args.hidden)
     except (OSError, PolicyFileError) as exc:
         return [f"--init-policy: {str(exc).splitlines()[0]}"]
     return [f"--init-policy {args.init_policy}: {problem}"] if problem else []
@@ -425,7 +416,7 @@ def make_env(args: Args, num_envs: int) -> MammaMiaLearnerVectorEnv:
     return MammaMiaLearnerVectorEnv(
         num_envs, opponents=opponents, learner_seat=args.learner_seat,
         opponent_delivery_penalty=args.opponent_delivery_penalty, num_players=players,
-        reward_mode=args.reward_mode, observation_mode=args.observation_mode,
+        reward_mode=args.reward_mode,
     )  # fmt: skip
 
 
@@ -530,8 +521,7 @@ def warm_start(args: Args, agent: Agent) -> tuple[list[dict], dict[str, float]]:
 
     t0, teacher, parts = time.perf_counter(), load_agent(args.warm_start_teacher), []
     for i, n in enumerate(args.counts):  # the games shared out between the counts
-        config = Config(num_players=n, reward_mode=args.reward_mode,
-                        observation_mode=args.observation_mode)  # fmt: skip
+        config = Config(num_players=n, reward_mode=args.reward_mode)
         games = args.warm_start_games // len(args.counts)
         games += i < args.warm_start_games % len(args.counts)
         parts.append(teacher_games(config, teacher, games, args.seed + i, args.gamma,
@@ -546,8 +536,7 @@ def warm_start(args: Args, agent: Agent) -> tuple[list[dict], dict[str, float]]:
     bc = {"batch_size": 1024, "learning_rate": 1e-3, "vf_coef": 0.5, "holdout": 0.05,
           "epochs": args.warm_start_epochs}  # fmt: skip
     rows: list[dict] = []
-    behaviour_clone(net, data, obs_scale(args.counts[0], args.observation_mode), bc, args.seed,
-                    rows)  # fmt: skip
+    behaviour_clone(net, data, obs_scale(), bc, args.seed, rows)
     return rows, {"bc_data_seconds": t1 - t0, "bc_fit_seconds": time.perf_counter() - t1,
                   "bc_decisions": int(len(data["actions"]))}  # fmt: skip
 
@@ -734,13 +723,13 @@ def export_policy(args: Args, agent: Agent, trained_steps: int) -> Any:
     counts = args.counts
     meta = {
         "num_players": list(counts) if len(counts) > 1 else counts[0],
-        "observation_mode": args.observation_mode,
+        "observation_mode": "fixed",
         "double_ingredients": False,
         "trained_with": {"script": "cleanrl_ppo.py", "name": args.name, "seed": args.seed,
                          "env_steps": trained_steps},
     }  # fmt: skip
     *hidden, logits = agent.actor
-    return policy_from_mlp(hidden, logits, meta, obs_scale(counts[0], args.observation_mode))
+    return policy_from_mlp(hidden, logits, meta, obs_scale())
 
 
 def curve_point(args: Args, agent: Agent, run: Run, step: int) -> None:

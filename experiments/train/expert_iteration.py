@@ -76,8 +76,9 @@ class Args:
     threads: int = 2
     """torch's and numba's threads in the fit and the evaluations"""
     num_players: int = 2
-    init_policy: str = "experiments/results/cleanrl_ppo/cleanrl_ppo_2p_vs_search_2.npz"
-    """the policy file the network starts from (its shape is kept)"""
+    init_policy: str = "runs/2p_vs_search_2/policy.npz"
+    """the policy file the network starts from (its shape is kept; the default: what
+    ``cleanrl_ppo --preset vs-search-2`` writes)"""
     opponent: str = "search"
     """the opponent of the labelled games and of every evaluation (a bundled name or an
     import path)"""
@@ -125,7 +126,7 @@ PRESETS: dict[str, dict[str, Any]] = {
     "vs-search": {"name": "2p_vs_search"},
     "vs-search-2": {
         "name": "2p_vs_search_2",
-        "init_policy": "experiments/results/expert_iteration/expert_iteration_2p_vs_search.npz",
+        "init_policy": "runs/2p_vs_search/policy.npz",  # what vs-search writes
         "iterations": 2,
         "seed": 2,
     },

@@ -284,10 +284,10 @@ def export_policy(args: Args, actor: Any) -> Any:
     mlp = list(next(m for m in actor.modules() if isinstance(m, torch.nn.Sequential)))
     meta = {
         "num_players": args.players,
-        "observation_mode": "recall",
+        "observation_mode": "fixed",
         "trained": f"experiments/train/train_torchrl.py vs {args.opponent}",
     }
-    return policy_from_mlp(mlp[:-1], mlp[-1], meta, obs_scale(args.players, "recall"))
+    return policy_from_mlp(mlp[:-1], mlp[-1], meta, obs_scale())
 
 
 def evaluate(args: Args, policy: Any) -> dict[str, Any]:

@@ -17,7 +17,7 @@ from mamma_mia_env.game.actions import ActionCodec, describe_illegal
 from mamma_mia_env.game.config import Config
 from mamma_mia_env.game.engine import Engine, IllegalActionError
 from mamma_mia_env.game.log import replay_events, write_log
-from mamma_mia_env.game.observe import OBS_HIGH, remembers
+from mamma_mia_env.game.observe import OBS_DTYPE, OBS_HIGH, remembers
 from mamma_mia_env.game.record import OVER, PLAY, REVEAL
 from mamma_mia_env.game.state import GameState, StateError
 from mamma_mia_env.game.validate import load_state
@@ -114,7 +114,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped env
         obs_space = spaces.Dict(
             {
                 "observation": spaces.Box(
-                    0.0, OBS_HIGH, shape=(self.engine.obs_dim,), dtype=self.engine.obs_dtype
+                    0.0, OBS_HIGH, shape=(self.engine.obs_dim,), dtype=OBS_DTYPE
                 ),
                 "action_mask": spaces.Box(0, 1, shape=(self.engine.n_actions,), dtype=np.int8),
             }
@@ -128,7 +128,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped env
         self._seed_stream: np.random.Generator | None = None  # draws unseeded resets' games
         self.actions_taken: list[int] = []
         self._mask = np.zeros((1, self.engine.n_actions), dtype=np.int8)
-        self._acting_obs = np.zeros(self.engine.obs_dim, dtype=self.engine.obs_dtype)
+        self._acting_obs = np.zeros(self.engine.obs_dim, dtype=OBS_DTYPE)
         self._acting_obs_seat = -1  # seat whose view _acting_obs holds
         self._delivered = np.zeros((1, n), dtype=np.int32)
 
@@ -260,7 +260,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped env
             obs = self._acting_obs.copy()  # computed by the step, in the same kernel call
         else:
             eng = self.engine
-            obs = np.empty(eng.obs_dim, dtype=eng.obs_dtype)
+            obs = np.empty(eng.obs_dim, dtype=OBS_DTYPE)
             kernels.observe_one(
                 self.game.data, self._seat[agent], eng.num_players, eng.obs_mode, obs
             )
@@ -283,14 +283,14 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped env
         if self.render_mode == "rgb_array":
             from mamma_mia_env.render.image import table_image
 
-            recall = remembers(self.config.observation_mode)
+            history = remembers(self.config.observation_mode)
             seat, n = self._seat[self.agent_selection], self.config.num_players
-            return table_image(table_view(self.game.data[0], n, seat, recall))
+            return table_image(table_view(self.game.data[0], n, seat, history))
         text = render_table(
             self.game.data[0],
             self._seat[self.agent_selection],
             self.config.num_players,
-            recall=remembers(self.config.observation_mode),
+            history=remembers(self.config.observation_mode),
         )
         if self.render_mode == "human":
             print(text + "\n")

@@ -228,13 +228,13 @@ class MammaMiaGymEnv(gym.Env):
         if self.render_mode == "rgb_array":  # the learner's view, as "ansi"
             from mamma_mia_env.render.image import table_image
 
-            recall = remembers(self.config.observation_mode)
+            history = remembers(self.config.observation_mode)
             rec = self.games.state.data[0]
             n = self.config.num_players
-            return table_image(table_view(rec, n, self.learner_seat, recall))
+            return table_image(table_view(rec, n, self.learner_seat, history))
         return render_table(
             self.games.state.data[0],
             self.learner_seat,
             self.config.num_players,
-            recall=remembers(self.config.observation_mode),
+            history=remembers(self.config.observation_mode),
         )

@@ -27,7 +27,7 @@ from mamma_mia_env.envs.learner_options import LearnerOptions
 from mamma_mia_env.envs.player_counts import PlayerCounts
 from mamma_mia_env.game.config import Config
 from mamma_mia_env.game.engine import Engine, IllegalActionError
-from mamma_mia_env.game.observe import OBS_HIGH
+from mamma_mia_env.game.observe import OBS_DTYPE, OBS_HIGH
 from mamma_mia_env.game.record import OVER
 from mamma_mia_env.game.state import GameState
 from mamma_mia_env.game.symmetry import obs_scale
@@ -70,8 +70,6 @@ class LearnerGames:
         #: the player counts (None: every game has ``config.num_players``); the
         #: per-seat arrays have ``num_players`` columns: five in a mixed batch
         self.player_counts = player_counts
-        if player_counts is not None:
-            player_counts.check(config)
         possible = (config.num_players,) if player_counts is None else player_counts.possible
         self.num_players = n = config.num_players if player_counts is None else player_counts.seats
         self.counts = np.full(batch_size, config.num_players, dtype=np.int64)
@@ -93,7 +91,7 @@ class LearnerGames:
         self.autoreset = as_bool(autoreset, "autoreset")
         self.groups = CountGroups(config, self.engine, possible)
         self.canon = self.groups.canons[config.num_players]  # the frame of that count's games
-        self.scale = obs_scale(config.num_players, config.observation_mode)
+        self.scale = obs_scale(config.observation_mode)
         self.obs_dim = self.engine.obs_dim
         self.n_actions = self.engine.n_actions
         self.opponents = self.groups.pools[possible[0]]  # draws the opponents of new games
@@ -421,7 +419,7 @@ class LearnerGames:
             obs = self.groups.canonical_obs(self.counts[rows], obs, seats)
         if self.normalize:
             return (obs / self.scale).astype(np.float32, copy=False)
-        return obs  # the engine's dtype: float32, or uint8 in fixed mode
+        return obs  # uint8, as the engine writes it
 
     def action_masks(self) -> np.ndarray:
         """``(B, n_actions)`` bool: the learner's legal actions (all False when over)."""
@@ -435,8 +433,8 @@ class LearnerGames:
 
     def observation_space(self) -> spaces.Box:
         """One learner observation: scaled (float32), or the raw counts up to
-        ``OBS_HIGH`` in the engine's dtype (uint8 in fixed mode)."""
-        return observation_box(self.obs_dim, self.engine.obs_dtype, self.scale, self.normalize)
+        ``OBS_HIGH`` as uint8."""
+        return observation_box(self.obs_dim, OBS_DTYPE, self.scale, self.normalize)
 
 
 def observation_box(

@@ -2,7 +2,7 @@
 
     >>> from mamma_mia_agents import load_agent
     >>> envs = MammaMiaLearnerVectorEnv(256, num_players=2, opponents=load_agent("builder"))
-    >>> obs, info = envs.reset(seed=0)                 # obs (256, obs_dim) float32
+    >>> obs, info = envs.reset(seed=0)                 # obs (256, obs_dim) float32 (scaled)
     >>> actions = my_policy(obs, info["action_mask"])  # masks (256, n_actions) int8
     >>> obs, rewards, terminated, truncated, info = envs.step(actions)   # rewards (256,)
 
@@ -55,10 +55,9 @@ class MammaMiaLearnerVectorEnv(VectorEnv):
     Arguments: ``num_envs``; the learner options (``LearnerOptions``) as
     ``options=LearnerOptions(...)`` or as keywords; ``config=Config(...)`` or its fields
     as keywords; ``num_players`` one count or one per game, or ``player_count_probs``
-    (``{count: probability}``: each game's count drawn at every deal), mixed counts in
-    the fixed observation layout (docs/TRAINING.md). ``reset(seed=s)`` seeds the
-    generator that draws every game seed, learner seat and opponent (``reset()``
-    continues it).
+    (``{count: probability}``: each game's count drawn at every deal; docs/TRAINING.md).
+    ``reset(seed=s)`` seeds the generator that draws every game seed, learner seat and
+    opponent (``reset()`` continues it).
     """
 
     metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.SAME_STEP}

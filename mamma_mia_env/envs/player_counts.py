@@ -92,15 +92,6 @@ class PlayerCounts:
             kwargs["num_players"] = largest
         return cls(counts, cdf, possible), kwargs, config
 
-    def check(self, config: Config) -> None:
-        """Refuse a mix the config cannot observe: only the fixed layout has one size."""
-        if self.mixed and config.observation_mode != "fixed":
-            raise ValueError(
-                f"mixed player counts {list(self.possible)} need observation_mode='fixed' "
-                f"(the one layout of every count); {config.observation_mode!r} "
-                "observations have one size per count"
-            )
-
 
 def _per_game(num_players: Any, batch: int) -> np.ndarray:
     """``num_players`` as one count per game, checked."""

@@ -41,7 +41,7 @@ from mamma_mia_env.game.engine import (
     IllegalActionError,
     action_array,
 )
-from mamma_mia_env.game.observe import OBS_HIGH
+from mamma_mia_env.game.observe import OBS_DTYPE, OBS_HIGH
 from mamma_mia_env.game.state import GameState
 from mamma_mia_env.plumbing.arguments import (
     ArgumentTypeError,
@@ -106,8 +106,8 @@ class MammaMiaVectorEnv(VectorEnv):
     ``mamma_mia_env.envs.learner_vector.MammaMiaLearnerVectorEnv``. Rewards are
     ``(B, num_players)``, one per seat, not gymnasium's ``(B,)``: a reward may reach a
     seat on another seat's move. ``num_players`` may also be one count per game, or
-    ``player_count_probs={count: p}`` draws each game's count at every deal (mixed
-    counts need ``observation_mode="fixed"``; per-seat arrays then have five columns,
+    ``player_count_probs={count: p}`` draws each game's count at every deal (the
+    observation has one size for every count; per-seat arrays then have five columns,
     zero for absent seats, and ``info["num_players"]`` says each game's count). The
     spaces, the info keys, ``autoreset_mode`` (SAME_STEP, NEXT_STEP, DISABLED), the
     partial reset ``reset(options={"reset_mask": mask})`` and ``copy`` are in
@@ -136,8 +136,6 @@ class MammaMiaVectorEnv(VectorEnv):
         self.num_envs = num_envs = int(num_envs)
         #: the player counts (None: every game has ``config.num_players``)
         self.player_counts = counts
-        if counts is not None:
-            counts.check(self.config)
         self.num_players = counts.seats if counts is not None else self.config.num_players
         self._counts = (
             counts.counts.copy()
@@ -150,11 +148,11 @@ class MammaMiaVectorEnv(VectorEnv):
         self.single_action_space = spaces.Discrete(self.engine.n_actions)
         self.action_space = batch_space(self.single_action_space, num_envs)
         self.single_observation_space = spaces.Box(
-            0.0, OBS_HIGH, shape=(self.engine.obs_dim,), dtype=self.engine.obs_dtype
+            0.0, OBS_HIGH, shape=(self.engine.obs_dim,), dtype=OBS_DTYPE
         )
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.state: GameState = None  # type: ignore[assignment]  # set by reset()
-        self._obs = np.zeros((num_envs, self.engine.obs_dim), dtype=self.engine.obs_dtype)
+        self._obs = np.zeros((num_envs, self.engine.obs_dim), dtype=OBS_DTYPE)
         self._mask = np.zeros((num_envs, self.engine.n_actions), dtype=np.int8)  # private
         # copy=False hands out this buffer instead, written by the same kernel; the
         # legality check reads only the private one, which no caller ever holds

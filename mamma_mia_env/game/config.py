@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-OBSERVATION_MODES = ("recall", "top_card", "fixed")
+OBSERVATION_MODES = ("fixed", "top_card")
 REWARD_MODES = ("win_loss", "delivered", "delivered_win_loss")
 MAX_TURNS_LIMIT = 2**31 - 2  # the turn counter is 32-bit
 KINDS = ("size", "variant", "limit", "option")
@@ -119,12 +119,12 @@ class Config:
         help="truncate the game after this many play turns; None: never",
     )
     observation_mode: str = parameter(
-        "recall",
+        "fixed",
         kind="option",
         allowed=OBSERVATION_MODES,
         rule="I3",
-        help="what an observation shows of the oven: every card (recall), the top one "
-        "(top_card), or every card as uint8 in one size for 2-5 players (fixed)",
+        help="what an observation shows of the oven: every card (fixed) or the top one "
+        "(top_card); both uint8, one size for 2-5 players",
     )
     reward_mode: str = parameter(
         "win_loss",

@@ -9,8 +9,8 @@ thousands of games allocates nothing.
     >>> eng = Engine(Config(num_players=3))
     >>> state = eng.reset(seeds=[1, 2, 3])
     >>> masks = eng.legal_masks(state)            # (3, n_actions) int8
-    >>> obs = eng.observe(state)                  # (3, obs_dim) float32, acting seats
-    >>> # (uint8, one size for 2-5 players, with Config(observation_mode="fixed"))
+    >>> obs = eng.observe(state)                  # (3, obs_dim) uint8, acting seats
+    >>> # (one size for 2-5 players)
 """
 
 from __future__ import annotations
@@ -26,8 +26,8 @@ from mamma_mia_env.game.cards import N_REVEAL_ACTIONS, deck_counts, order_need_t
 from mamma_mia_env.game.config import PARAMETERS, Config
 from mamma_mia_env.game.observe import (
     MODE_CODES,
+    OBS_DTYPE,
     global_state_layout,
-    obs_dtype,
     observation_layout,
     observation_slices,
 )
@@ -120,10 +120,9 @@ class Engine:
         )
         self.decks_by_count = np.stack([deck_counts(n, cfg.double_ingredients) for n in rows])
         self.obs_mode = MODE_CODES[cfg.observation_mode]
-        self.obs_dtype = obs_dtype(cfg.observation_mode)  # uint8 in fixed mode, else float32
-        self.obs_layout = observation_layout(cfg.num_players, cfg.observation_mode)
+        self.obs_layout = observation_layout(cfg.observation_mode)
         self.obs_dim = sum(size for _, size in self.obs_layout)
-        self.obs_slices = observation_slices(cfg.num_players, cfg.observation_mode)
+        self.obs_slices = observation_slices(cfg.observation_mode)
         self.state_layout = global_state_layout(cfg.num_players)
         self.state_dim = sum(size for _, size in self.state_layout)
 
@@ -318,9 +317,8 @@ class Engine:
         counts: np.ndarray | None = None,
     ) -> np.ndarray:
         """Each game seen by ``seats`` (default: the seat to act), ``(B, obs_dim)`` of
-        ``obs_dtype`` (an ``out`` buffer must have that dtype); ``counts``: each game's
-        player count (default: the config's; other counts only in the fixed layout,
-        the one size for every count)."""
+        uint8 (``OBS_DTYPE``: an ``out`` buffer must have that dtype); ``counts``: each
+        game's player count (default: the config's; every count has the one size)."""
         self._check_state(state)
         b = state.batch_size
         if seats is None:
@@ -330,18 +328,12 @@ class Engine:
             raise ValueError(f"seats must be {b} integer seat indices, got {seats!r}")
         seats = seats.astype(np.int64)
         n = self._counts(counts, b)
-        mode = self.config.observation_mode
-        if counts is not None and mode != "fixed" and (n != self.num_players).any():
-            raise ValueError(
-                f"{mode!r} observations have one size per player count: observe games "
-                "of other counts with observation_mode='fixed'"
-            )
         if (seats < 0).any() or (seats >= n).any():
             if counts is None:
                 raise ValueError(f"seats must be {b} seat indices in 0-{self.num_players - 1}")
             raise ValueError(f"seats must be {b} seat indices, each below its game's count")
         inputs = {"state.data": state.data, "seats": seats}
-        out = out_array(out, (b, self.obs_dim), self.obs_dtype, inputs)
+        out = out_array(out, (b, self.obs_dim), OBS_DTYPE, inputs)
         self._k(b).observe(state.data, seats, n, self.obs_mode, out)
         return out
 

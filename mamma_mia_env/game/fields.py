@@ -1,11 +1,11 @@
-"""The ``fixed`` observation, named: ``observation_fields()`` lists its parts and
-``decode(obs)`` cuts an observation (or a batch) into them.
+"""The observations, named: ``observation_fields(mode)`` lists the parts of a mode's
+observation and ``decode(obs)`` cuts an observation (or a batch) of either mode into them.
 
 A network sees a flat uint8 vector; a person debugging it, a feature extractor or a
 test wants "the hand by ingredient" or "what seat slot 2 has delivered". Both read the
 one layout of ``observe.observation_layout`` (this module adds names, shapes, value
-ranges and meanings, never another layout), and docs/ENV.md's table of the ``fixed``
-mode is generated from ``observation_fields()`` (``python -m experiments docs``).
+ranges and meanings, never another layout), and docs/ENV.md's table of the
+observation is generated from ``observation_fields()`` (``python -m experiments docs``).
 
     >>> from mamma_mia_env import Config, Engine
     >>> from mamma_mia_env.game.fields import decode
@@ -37,7 +37,12 @@ from mamma_mia_env.game.cards import (
     OVEN_CAPACITY,
     SUPPLY_CAPACITY,
 )
-from mamma_mia_env.game.observe import ORDER_SLOT_FEATURES, SEAT_FEATURES, observation_slices
+from mamma_mia_env.game.observe import (
+    ORDER_SLOT_FEATURES,
+    SEAT_FEATURES,
+    observation_layout,
+    observation_slices,
+)
 from mamma_mia_env.game.record import MAX_SEATS
 from mamma_mia_env.plumbing.arguments import ArgumentTypeError, as_array
 
@@ -49,7 +54,7 @@ HAND_HIGH = K * CARDS_PER_KIND + T  # every ingredient card and every order card
 
 @dataclass(frozen=True)
 class Field:
-    """One named part of the ``fixed`` observation: every value is in ``0..high``."""
+    """One named part of an observation: every value is in ``0..high``."""
 
     name: str
     shape: tuple[int, ...]
@@ -63,8 +68,8 @@ class Field:
 def _field(name: str, high: int, meaning: str, section: str = "", shape=None, index=()) -> Field:
     """A field; by default the whole section of its name, of ``shape`` (flat if None)."""
     section = section or name
-    size = observation_slices(S, "fixed")[section]
-    full = tuple(shape) if shape is not None else (size.stop - size.start,)
+    size = dict(observation_layout("fixed") + observation_layout("top_card"))[section]
+    full = tuple(shape) if shape is not None else (size,)
     picked = np.zeros(full)[(Ellipsis, *index)].shape
     return Field(name, picked, high, meaning, section, full, tuple(index))
 
@@ -156,38 +161,67 @@ def _fields() -> tuple[Field, ...]:
     )
 
 
-_FIELDS = _fields()
-_SLICES = observation_slices(S, "fixed")
-SIZE = _SLICES["personal"].stop
+def _top_card_fields() -> tuple[Field, ...]:
+    """The ``top_card`` section: the oven's top card (all zero when the oven is empty
+    and during a reveal, as the kernel writes it)."""
+    top = (S + K + T + 2,)
+    parts = (
+        ("owner", 1, "who played it, one-hot by seat slot", slice(0, S)),
+        ("ingredient", 1, "its ingredient, one-hot", slice(S, S + K)),
+        ("order", 1, "its order type, one-hot", slice(S + K, S + K + T)),
+        ("singles", CARDS_PER_KIND, "its single cards", S + K + T),
+        ("doubles", DOUBLES_PER_KIND, "its double cards", S + K + T + 1),
+    )
+    return tuple(
+        _field(f"top_card_{name}", high, f"the oven's top card: {meaning}", "top_card", top, (at,))
+        for name, high, meaning, at in parts
+    )
 
 
-def observation_fields() -> tuple[Field, ...]:
-    """Every part of the ``fixed`` observation, in layout order: name, shape, value
-    range ``0..high`` and meaning (docs/ENV.md's table is made from these)."""
-    return _FIELDS
+def _mode_fields(mode: str) -> tuple[Field, ...]:
+    """The fields of ``mode``'s layout, in layout order."""
+    sections = [name for name, _ in observation_layout(mode)]
+    every = _fields()[:-1] + _top_card_fields() + _fields()[-1:]
+    kept = [f for f in every if f.section in sections]
+    return tuple(sorted(kept, key=lambda f: sections.index(f.section)))
+
+
+_FIELDS = {mode: _mode_fields(mode) for mode in ("fixed", "top_card")}
+_SLICES = {mode: observation_slices(mode) for mode in _FIELDS}
+_SIZES = {_SLICES[mode]["personal"].stop: mode for mode in _FIELDS}
+SIZE = _SLICES["fixed"]["personal"].stop
+
+
+def observation_fields(mode: str = "fixed") -> tuple[Field, ...]:
+    """Every part of the ``mode`` observation (``fixed`` or ``top_card``), in layout
+    order: name, shape, value range ``0..high`` and meaning (docs/ENV.md's table is made
+    from these)."""
+    if mode not in _FIELDS:
+        raise ValueError(f"mode must be one of {tuple(_FIELDS)}, got {mode!r}")
+    return _FIELDS[mode]
 
 
 def decode(obs: Any) -> dict[str, np.ndarray]:
-    """Cut ``fixed`` observations into named, shaped arrays.
+    """Cut observations into named, shaped arrays (the mode is told by the size).
 
-    ``obs``: one observation ``(462,)`` or a batch ``(..., 462)`` of raw values (uint8
-    as the envs give them, or any integer or float copy; not ``normalize``-d ones).
-    Returns ``{name: array of shape (*batch, *field.shape)}`` in the order of
-    ``observation_fields()``, views of ``obs`` (no copy where numpy can make a view). A
-    canonical view (``SeatCanonicalizer``) decodes the same way, its ingredients
-    relabelled.
+    ``obs``: one observation ``(462,)`` (``fixed``; ``top_card``: 147) or a batch
+    ``(..., size)`` of raw values (uint8 as the envs give them, or any integer or float
+    copy; not ``normalize``-d ones). Returns ``{name: array of shape (*batch,
+    *field.shape)}`` in the order of ``observation_fields(mode)``, views of ``obs`` (no
+    copy where numpy can make a view). A canonical view (``SeatCanonicalizer``) decodes
+    the same way, its ingredients relabelled.
     """
     arr = as_array(obs, "obs")
     if arr.dtype.kind not in "uif":
         raise ArgumentTypeError(f"obs must hold numbers, got dtype {arr.dtype}")
-    if arr.ndim < 1 or arr.shape[-1] != SIZE:
+    sizes = " or ".join(f"{size} ({mode})" for size, mode in _SIZES.items())
+    if arr.ndim < 1 or arr.shape[-1] not in _SIZES:
         raise ValueError(
-            f"obs must be fixed observations of {SIZE} values (last axis), got shape "
-            f"{arr.shape}; recall and top_card observations have other layouts"
+            f"obs must be observations of {sizes} values (last axis), got shape {arr.shape}"
         )
-    lead = arr.shape[:-1]
+    lead, mode = arr.shape[:-1], _SIZES[arr.shape[-1]]
     out = {}
-    for f in _FIELDS:
-        section = arr[..., _SLICES[f.section]].reshape(*lead, *f.section_shape)
+    for f in _FIELDS[mode]:
+        section = arr[..., _SLICES[mode][f.section]].reshape(*lead, *f.section_shape)
         out[f.name] = section[(Ellipsis, *f.index)]
     return out

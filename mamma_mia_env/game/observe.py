@@ -8,17 +8,16 @@ never another seat's hand, the order of the supply, or the order of any stack.
 Seats are relative: slot j describes seat ``(observer + j) % N``, so slot 0 is always
 the observer.
 
-Three modes:
+Both modes are uint8 with ``MAX_SEATS`` seat slots (the slots past N are zero, and a
+``seat_present`` flag per slot says which hold a seat): one dtype and one size for
+every table, so one network can play 2-5 players (``game.fields`` names and decodes
+their sections).
 
-* ``recall`` (perfect memory, default): the public history of this round's oven, as
-  float32, with N seat slots (its size grows with the player count).
+* ``fixed`` (perfect memory, the default): the public history of this round's oven,
+  the used stack and the own order stack.
 * ``top_card``: only what a player sees at a glance without memory: the top card of
   the oven instead of its history, and no used-stack or own-stack contents (knowing
-  those takes remembering the oven). float32, N seat slots.
-* ``fixed``: what ``recall`` holds, nothing more, as uint8 with ``MAX_SEATS`` seat
-  slots (the slots past N are zero, and a ``seat_present`` flag per slot says which
-  hold a seat): one size for every table, so one network can play 2-5 players
-  (``game.fields`` names and decodes its sections).
+  those takes remembering the oven).
 """
 
 from __future__ import annotations
@@ -32,47 +31,39 @@ from mamma_mia_env.plumbing.jit_cache import njit
 #: The bound of every observation entry (the ``Box`` of every env): counts, flags and
 #: positions are all far below it.
 OBS_HIGH = 255.0
-RECALL, TOP_CARD, FIXED = 0, 1, 2
+#: The dtype of every observation: each entry is an integer in 0-255 (``game.fields``).
+OBS_DTYPE = np.dtype(np.uint8)
+FIXED, TOP_CARD = 0, 1
 #: The kernel's code of each mode (``config.OBSERVATION_MODES`` names them).
-MODE_CODES = {"recall": RECALL, "top_card": TOP_CARD, "fixed": FIXED}
+MODE_CODES = {"fixed": FIXED, "top_card": TOP_CARD}
 SEAT_FEATURES = ("hand_size", "orders_in_hand", "stack_size", "delivered", "mm_holder", "to_act")
 ORDER_SLOT_FEATURES = 7  # in_oven, oven index, ingredient value played before it (5)
 
 
 def remembers(mode: str) -> bool:
     """Whether an observation of ``mode`` holds what a perfect memory knows (the oven's
-    history, the used stack, the own stack): every mode but ``top_card``."""
+    history, the used stack, the own stack): ``fixed``, not ``top_card``."""
     return mode != "top_card"
 
 
-def seat_slots(num_players: int, mode: str) -> int:
-    """The seat slots of an observation: ``MAX_SEATS`` in ``fixed`` mode, else N."""
-    return MAX_SEATS if mode == "fixed" else num_players
-
-
-def obs_dtype(mode: str) -> np.dtype:
-    """The observation's dtype: uint8 in ``fixed`` mode (every entry is an integer in
-    0-255), float32 in the modes the shipped networks and bots read."""
-    return np.dtype(np.uint8 if mode == "fixed" else np.float32)
-
-
-def observation_layout(num_players: int, mode: str) -> list[tuple[str, int]]:
-    """The observation's sections in order, with their sizes (docs/ENV.md)."""
-    n = seat_slots(num_players, mode)
-    recall = remembers(mode)
-    layout = [("seat_present", n)] if mode == "fixed" else []
-    layout += [
+def observation_layout(mode: str) -> list[tuple[str, int]]:
+    """The observation's sections in order, with their sizes (docs/ENV.md): the same
+    for every player count."""
+    n = MAX_SEATS
+    memory = remembers(mode)
+    layout = [
+        ("seat_present", n),
         ("hand", N_CARD_TYPES),
         ("orders_in_hand", N_ORDER_TYPES),
     ]
-    if recall:
+    if memory:
         layout.append(("orders_in_stack", N_ORDER_TYPES))
     layout += [
         ("seats", len(SEAT_FEATURES) * n),
         ("delivered", N_ORDER_TYPES * n),
         ("piles", N_CARD_TYPES),
     ]
-    if recall:
+    if memory:
         layout.append(("used", N_CARD_TYPES))
     layout += [
         ("supply_size", 1),
@@ -80,7 +71,7 @@ def observation_layout(num_players: int, mode: str) -> list[tuple[str, int]]:
         ("phase", 2),
         ("pending_order", n + N_ORDER_TYPES),
     ]
-    if recall:
+    if memory:
         layout += [
             ("oven_totals", N_CARD_TYPES),
             ("oven_by_seat", N_KINDS * n),
@@ -93,8 +84,8 @@ def observation_layout(num_players: int, mode: str) -> list[tuple[str, int]]:
     return layout
 
 
-def observation_size(num_players: int, mode: str) -> int:
-    return sum(size for _, size in observation_layout(num_players, mode))
+def observation_size(mode: str) -> int:
+    return sum(size for _, size in observation_layout(mode))
 
 
 @njit(inline="always")
@@ -109,24 +100,22 @@ def _rel(who: int, seat: int, n: int) -> int:
 def observe_game(r, seat: int, n: int, mode: int, out) -> int:
     """Write seat ``seat``'s view of record ``r`` into ``out``; returns the size written.
 
-    ``out`` is float32 (``recall``, ``top_card``) or uint8 (``fixed``): every value
-    written is a count, flag or index of at most 112 (the oven's capacity; the
-    ``fixed`` value ranges are in ``game.fields``), so a uint8 write never wraps."""
+    ``out`` is uint8 (or the float32 of ``global_state``): every value written is a
+    count, flag or index of at most 112 (the oven's capacity; the value ranges are in
+    ``game.fields``), so a uint8 write never wraps."""
     out[:] = 0
-    slots = MAX_SEATS if mode == FIXED else n
-    recall = mode != TOP_CARD
-    o = 0
-    if mode == FIXED:
-        for j in range(n):
-            out[o + j] = 1
-        o += slots
+    slots = MAX_SEATS
+    memory = mode != TOP_CARD
+    for j in range(n):
+        out[j] = 1
+    o = slots
     for c in range(N_CARD_TYPES):
         out[o + c] = r.hand[seat, c]
     o += N_CARD_TYPES
     for t in range(N_ORDER_TYPES):
         out[o + t] = r.orders_hand[seat, t]
     o += N_ORDER_TYPES
-    if recall:
+    if memory:
         for j in range(r.stack_len[seat]):
             out[o + r.stack[seat, (r.stack_head[seat] + j) % N_ORDER_TYPES]] = 1
         o += N_ORDER_TYPES
@@ -149,7 +138,7 @@ def observe_game(r, seat: int, n: int, mode: int, out) -> int:
     for c in range(N_CARD_TYPES):
         out[o + c] = r.piles[c]
     o += N_CARD_TYPES
-    if recall:
+    if memory:
         for c in range(N_CARD_TYPES):
             out[o + c] = r.used[c]
         o += N_CARD_TYPES
@@ -165,16 +154,16 @@ def observe_game(r, seat: int, n: int, mode: int, out) -> int:
         out[o + _rel(r.oven_who[i], seat, n)] = 1
         out[o + slots + r.oven_what[i] - N_KINDS] = 1
     o += slots + N_ORDER_TYPES
-    if recall:
+    if memory:
         o = _write_oven(r, seat, n, slots, out, o)
     else:
         if r.oven_len > 0 and not in_reveal:
             i = r.oven_len - 1
             out[o + _rel(r.oven_who[i], seat, n)] = 1
-            out[o + n + r.oven_what[i]] = 1
-            out[o + n + N_KINDS + N_ORDER_TYPES] = r.oven_s[i]
-            out[o + n + N_KINDS + N_ORDER_TYPES + 1] = r.oven_d[i]
-        o += n + N_KINDS + N_ORDER_TYPES + 2
+            out[o + slots + r.oven_what[i]] = 1
+            out[o + slots + N_KINDS + N_ORDER_TYPES] = r.oven_s[i]
+            out[o + slots + N_KINDS + N_ORDER_TYPES + 1] = r.oven_d[i]
+        o += slots + N_KINDS + N_ORDER_TYPES + 2
     out[o + seat] = 1  # the observer's personal ingredient: ingredient = seat
     o += N_KINDS
     return o
@@ -207,10 +196,10 @@ def _write_oven(r, seat: int, n: int, slots: int, out, o: int) -> int:
 
 
 def global_state_layout(num_players: int) -> list[tuple[str, int]]:
-    """The centralised-critic state: seat 0's recall view plus every private field."""
+    """The centralised-critic state: seat 0's ``fixed`` view plus every private field."""
     n = num_players
     return [
-        ("seat0_view", observation_size(n, "recall")),
+        ("seat0_view", observation_size("fixed")),
         ("hands", N_CARD_TYPES * n),
         ("orders_in_hand", N_ORDER_TYPES * n),
         ("orders_in_stack", N_ORDER_TYPES * n),
@@ -221,7 +210,7 @@ def global_state_layout(num_players: int) -> list[tuple[str, int]]:
 @njit()
 def global_state_game(r, n: int, view_size: int, out) -> None:
     out[:] = 0.0
-    observe_game(r, 0, n, RECALL, out[:view_size])
+    observe_game(r, 0, n, FIXED, out[:view_size])
     o = view_size
     for s in range(n):
         for c in range(N_CARD_TYPES):
@@ -242,11 +231,11 @@ def global_state_game(r, n: int, view_size: int, out) -> None:
         out[o + (N_CARD_TYPES if c == MAMMA_MIA else c)] += 1.0
 
 
-def observation_slices(num_players: int, mode: str) -> dict[str, slice]:
+def observation_slices(mode: str) -> dict[str, slice]:
     """Section name -> slice of the observation vector, e.g. ``obs[..., s["piles"]]``."""
     out = {}
     o = 0
-    for name, size in observation_layout(num_players, mode):
+    for name, size in observation_layout(mode):
         out[name] = slice(o, o + size)
         o += size
     return out

@@ -30,8 +30,9 @@ apart give the same samples (what the search bots' test of not reading hidden
 information relies on). ``tests/game/test_information_set.py`` proves both halves over
 reachable positions of 2-5 players, every seat.
 
-The sampler works on the **recall** information set (everything a player with perfect
-memory of the public play knows): the oven's history is kept. A ``top_card`` seat knows
+The sampler works on the **perfect-memory** information set (everything a player who
+remembers the public play knows, what the ``fixed`` observation holds): the oven's
+history is kept. A ``top_card`` seat knows
 less (not the oven's history, not its own stack's contents); sampling what only it
 forgets is not done: its samples keep the real oven (see docs/AGENTS.md).
 

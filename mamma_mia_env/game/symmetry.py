@@ -44,8 +44,8 @@ from mamma_mia_env.game.observe import (
     SEAT_FEATURES,
     observation_layout,
     remembers,
-    seat_slots,
 )
+from mamma_mia_env.game.record import MAX_SEATS
 
 
 def ingredient_map(seat: int, num_players: int) -> np.ndarray:
@@ -92,7 +92,7 @@ class SeatCanonicalizer:
         self.config = config
         n = self.num_players = config.num_players
         self.mode = config.observation_mode
-        layout = observation_layout(n, self.mode)
+        layout = observation_layout(self.mode)
         self.obs_dim = sum(size for _, size in layout)
         self.offsets = {}
         o = 0
@@ -108,7 +108,7 @@ class SeatCanonicalizer:
         self._e2c = np.stack([_inverse_gather(m) for m in self._c2e])
         if self.mode == "top_card":
             o, _ = self.offsets["top_card"]
-            self._top_types = o + n + N_KINDS  # first of the 8 order-type entries
+            self._top_types = o + MAX_SEATS + N_KINDS  # first of the 8 order-type entries
             # per (seat, who-slot): gather of the 8 order-type entries
             self._top_src = np.stack(
                 [
@@ -131,17 +131,17 @@ class SeatCanonicalizer:
         own = order_type_map(p, 0, n)
         put("hand", cards)
         put("orders_in_hand", own)
-        recall = remembers(self.mode)
-        if recall:
+        memory = remembers(self.mode)
+        if memory:
             put("orders_in_stack", own)
         for j in range(n):
             put("delivered", order_type_map(p, j, n), base=j * N_ORDER_TYPES)
         put("piles", cards)
-        if recall:
+        if memory:
             put("used", cards)
         # the pending order is always the acting seat's own (slot 0)
-        put("pending_order", own, base=seat_slots(n, self.mode))
-        if recall:
+        put("pending_order", own, base=MAX_SEATS)
+        if memory:
             put("oven_totals", cards)
             pi = ingredient_map(p, n)
             for j in range(n):
@@ -157,9 +157,8 @@ class SeatCanonicalizer:
                     perm[src + 1] = dst + 1
                     perm[src + 2 + np.arange(N_KINDS)] = dst + 2 + pi
         else:
-            put("top_card", ingredient_map(p, n), base=n)  # order types fixed per row
-        if "personal" in self.offsets:  # the observer's own ingredient: always 0 here
-            put("personal", ingredient_map(p, n))
+            put("top_card", ingredient_map(p, n), base=MAX_SEATS)  # order types: per row
+        put("personal", ingredient_map(p, n))  # the observer's own ingredient: always 0 here
         known = {
             "seat_present", "hand", "orders_in_hand", "orders_in_stack", "seats", "delivered",
             "piles", "used", "supply_size", "round", "phase", "pending_order", "oven_totals",
@@ -215,9 +214,8 @@ class SeatCanonicalizer:
         seats = self._seats(seats, len(obs))
         out = _by_seat(obs, self._obs_src, seats)
         if self.mode == "top_card":
-            n = self.num_players
             o, _ = self.offsets["top_card"]
-            who = obs[:, o : o + n]
+            who = obs[:, o : o + self.num_players]
             has = who.max(axis=1) > 0
             if has.any():
                 rows = np.flatnonzero(has)
@@ -242,11 +240,11 @@ class SeatCanonicalizer:
         return self._e2c[np.asarray(seats, dtype=np.int64), a]
 
 
-def obs_scale(num_players: int, observation_mode: str = "recall") -> np.ndarray:
+def obs_scale(observation_mode: str = "fixed") -> np.ndarray:
     """A fixed per-feature divisor that brings raw observations to about [0, 1]."""
     parts = []
-    slots = seat_slots(num_players, observation_mode)
-    for name, size in observation_layout(num_players, observation_mode):
+    slots = MAX_SEATS
+    for name, size in observation_layout(observation_mode):
         if name in ("hand",):
             s = np.full(size, 4.0)
         elif name in ("piles", "used", "oven_totals"):
@@ -269,7 +267,7 @@ def obs_scale(num_players: int, observation_mode: str = "recall") -> np.ndarray:
             s = np.ones(size)
         parts.append(s)
     out = np.concatenate(parts).astype(np.float32)
-    assert len(out) == sum(size for _, size in observation_layout(num_players, observation_mode))
+    assert len(out) == sum(size for _, size in observation_layout(observation_mode))
     assert N_CARD_TYPES == 10
     return out
 

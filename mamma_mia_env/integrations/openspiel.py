@@ -11,8 +11,9 @@ called: the package works without OpenSpiel (``pip install open_spiel``). The mo
 seeded by the deal. That is a faithful stochastic game whose deals are a finite sample
 of all shuffles; a node per card drawn would make the chance branching explicit but is
 not what the engine computes. Actions are the engine's, returns its ``win_loss``
-rewards; the information state is the ``recall`` observation, the observation the
-``top_card`` one, both from ``observe.py``, never from hidden fields;
+rewards; the information state is the ``fixed`` observation (perfect memory), the
+observation the ``top_card`` one, both from ``observe.py`` (as float32, as OpenSpiel's
+tensors are), never from hidden fields;
 ``resample_from_infostate`` is ``sampling.sample_world``, as OpenSpiel's ISMCTS needs.
 """
 
@@ -25,6 +26,7 @@ import numpy as np
 from mamma_mia_env.game.actions import ActionCodec
 from mamma_mia_env.game.config import Config
 from mamma_mia_env.game.engine import Engine
+from mamma_mia_env.game.observe import OBS_DTYPE
 from mamma_mia_env.game.record import OVER
 from mamma_mia_env.game.sampling import sample_world
 from mamma_mia_env.game.state import GameState
@@ -36,10 +38,10 @@ _ENGINES: dict[Config, tuple[Engine, Engine]] = {}
 
 
 def _engines(config: Config) -> tuple[Engine, Engine]:
-    """The recall and top_card engines of a config (cached: engines are read-only)."""
+    """The fixed and top_card engines of a config (cached: engines are read-only)."""
     if config not in _ENGINES:
         _ENGINES[config] = (
-            Engine(config.replace(observation_mode="recall")),
+            Engine(config.replace(observation_mode="fixed")),
             Engine(config.replace(observation_mode="top_card")),
         )
     return _ENGINES[config]
@@ -112,7 +114,7 @@ def register() -> Any:
 
         def make_py_observer(self, iig_obs_type=None, params=None):
             perfect = iig_obs_type is not None and iig_obs_type.perfect_recall
-            return MammaMiaObserver(self.config, "recall" if perfect else "top_card", params)
+            return MammaMiaObserver(self.config, "fixed" if perfect else "top_card", params)
 
     class MammaMiaState(pyspiel.State):
         """One game: before the deal a chance node, then the engine's game."""
@@ -185,7 +187,8 @@ def register() -> Any:
             if params:
                 raise ValueError(f"observation parameters are not supported, got {params}")
             self.config = config
-            self.engine = _engines(config)[0 if mode == "recall" else 1]
+            self.engine = _engines(config)[0 if mode == "fixed" else 1]
+            self.raw = np.zeros((1, self.engine.obs_dim), OBS_DTYPE)  # what the engine writes
             self.tensor = np.zeros(self.engine.obs_dim, np.float32)
             self.dict = {name: self.tensor[s] for name, s in self.engine.obs_slices.items()}
 
@@ -193,7 +196,8 @@ def register() -> Any:
             if state.state is None:
                 self.tensor.fill(0)
                 return
-            self.engine.observe(state.state, np.array([player]), out=self.tensor[None])
+            self.engine.observe(state.state, np.array([player]), out=self.raw)
+            self.tensor[:] = self.raw[0]
 
         def string_from(self, state: MammaMiaState, player: int) -> str:
             self.set_from(state, player)

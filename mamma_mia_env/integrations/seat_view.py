@@ -13,7 +13,7 @@ from gymnasium import spaces
 
 from mamma_mia_env.envs.learner import observation_box
 from mamma_mia_env.game.config import Config
-from mamma_mia_env.game.observe import obs_dtype
+from mamma_mia_env.game.observe import OBS_DTYPE
 from mamma_mia_env.game.symmetry import SeatCanonicalizer, obs_scale
 
 
@@ -29,9 +29,9 @@ class SeatView:
         self.canonical = canonical
         self.normalize = normalize
         self.canon = SeatCanonicalizer(config)
-        self.scale = obs_scale(config.num_players, config.observation_mode).astype(np.float32)
+        self.scale = obs_scale(config.observation_mode).astype(np.float32)
         self.obs_dim = self.canon.obs_dim
-        self.dtype = obs_dtype(config.observation_mode)
+        self.dtype = OBS_DTYPE
         self.n_actions = self.canon.n_actions
 
     def observation_box(self) -> spaces.Box:

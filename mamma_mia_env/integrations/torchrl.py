@@ -53,7 +53,7 @@ class LearnerEnv(EnvBase):
                 torch.from_numpy(np.broadcast_to(box.low, (b, *box.shape)).copy()),
                 torch.from_numpy(np.broadcast_to(box.high, (b, *box.shape)).copy()),
                 (b, *box.shape),
-                dtype=torch.from_numpy(np.empty(0, box.dtype)).dtype,  # uint8 in fixed mode
+                dtype=torch.from_numpy(np.empty(0, box.dtype)).dtype,  # uint8 unless normalised
             ),
             action_mask=Categorical(2, (b, n), dtype=torch.bool),
             win=Unbounded((b, 1), dtype=torch.float32),

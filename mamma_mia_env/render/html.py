@@ -141,11 +141,11 @@ def page_data(log: dict[str, Any], seat: int | None = None) -> dict[str, Any]:
     (compactly, ``decode_view``), the captions, the reveals, names and the result;
     ``seat``: the view the page opens in (``None``: all hands)."""
     cfg = Config.from_kwargs(**log["config"])
-    n, recall = cfg.num_players, remembers(cfg.observation_mode)
+    n, history = cfg.num_players, remembers(cfg.observation_mode)
     pieces = _Pieces()
     viewers: list[int | None] = [None, *range(n)]
     steps = [
-        [_encode(table_view(rec, n, v, recall), pieces) for v in viewers] for rec in log["_states"]
+        [_encode(table_view(rec, n, v, history), pieces) for v in viewers] for rec in log["_states"]
     ]
     names = log.get("agents")
     return {

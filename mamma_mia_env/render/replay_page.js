@@ -77,7 +77,7 @@ function header(v) {
 
 function ovenTitle(v) {
   if (v.oven_mode === 'reveal') return `Oven: reveal, card ${v.reveal_pos + 1} of ${v.oven_len}`;
-  if (v.oven_mode === 'recall') return `Oven: ${v.oven_len} plays, first to last`;
+  if (v.oven_mode === 'history') return `Oven: ${v.oven_len} plays, first to last`;
   return `Oven: ${v.oven_len} plays, top card only`;
 }
 

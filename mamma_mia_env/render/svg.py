@@ -31,7 +31,7 @@ def header_text(view: dict[str, Any]) -> str:
 def oven_title(view: dict[str, Any]) -> str:
     if view["oven_mode"] == "reveal":
         return f"Oven: reveal, card {view['reveal_pos'] + 1} of {view['oven_len']}"
-    if view["oven_mode"] == "recall":
+    if view["oven_mode"] == "history":
         return f"Oven: {view['oven_len']} plays, first to last"
     return f"Oven: {view['oven_len']} plays, top card only"
 

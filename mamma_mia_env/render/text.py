@@ -39,14 +39,14 @@ def _oven_lines(view: dict[str, Any]) -> list[str]:
         return [f"reveal: card {i + 1}/{oven_len} is {_oven_entry(oven[-1])}"]
     if not oven_len:
         return ["oven: empty"]
-    if view["oven_mode"] == "recall":
+    if view["oven_mode"] == "history":
         return [f"oven ({oven_len} plays, first to last):"] + [f"  {_oven_entry(e)}" for e in oven]
     return [f"oven top card: {_oven_entry(oven[-1])}"]
 
 
-def render_table(rec: np.void, viewer: int, num_players: int, recall: bool = True) -> str:
+def render_table(rec: np.void, viewer: int, num_players: int, history: bool = True) -> str:
     """The public table plus ``viewer``'s own hand; hidden cards are never shown."""
-    view = table_view(rec, num_players, viewer, recall)
+    view = table_view(rec, num_players, viewer, history)
     mm = view["mm_holder"]
     lines = [
         f"Mamma Mia! round {view['round']}/3, {view['phase']}, seat {view['to_act']} to act"

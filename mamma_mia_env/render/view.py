@@ -35,12 +35,13 @@ def _oven_entry(rec: np.void, i: int) -> dict[str, Any]:
 
 
 def table_view(
-    rec: np.void, num_players: int, viewer: int | None, recall: bool = True
+    rec: np.void, num_players: int, viewer: int | None, history: bool = True
 ) -> dict[str, Any]:
     """What a picture of game ``rec`` shows to ``viewer`` (a seat, or ``None``: all hands).
 
-    A seat sees its own hand and orders only; the oven is the full play history in
-    ``recall`` mode (a memory aid) and the top card otherwise; during a reveal the
+    A seat sees its own hand and orders only; the oven is the full play history with
+    ``history`` (what the ``fixed`` observation holds: a memory aid) and the top card
+    otherwise (``top_card``); during a reveal the
     cards turned over so far are public.
     """
     n = num_players
@@ -50,7 +51,7 @@ def table_view(
     phase = int(rec["phase"])
     if phase == REVEAL:
         shown = list(range(min(int(rec["reveal_pos"]) + 1, oven_len)))
-    elif recall:
+    elif history:
         shown = list(range(oven_len))
     else:
         shown = [oven_len - 1] if oven_len else []
@@ -80,7 +81,7 @@ def table_view(
         "mm_holder": int(rec["mm_holder"]),
         "piles": _counts(rec["piles"]),
         "oven_len": oven_len,
-        "oven_mode": "reveal" if phase == REVEAL else ("recall" if recall else "top_card"),
+        "oven_mode": "reveal" if phase == REVEAL else ("history" if history else "top_card"),
         "oven": [_oven_entry(rec, i) for i in shown],
         "reveal_pos": int(rec["reveal_pos"]) if phase == REVEAL else None,
         "seats": seats,

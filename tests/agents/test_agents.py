@@ -188,25 +188,29 @@ def test_base_class_derives_the_missing_method() -> None:
 
 def test_game_info_reads_the_shapes() -> None:
     for n in range(2, 6):
-        for mode in ("recall", "top_card"):
+        for mode in ("fixed", "top_card"):
             for doubles in (False, True):
                 eng = Engine(
                     Config(num_players=n, observation_mode=mode, double_ingredients=doubles)
                 )
-                info = game_info(eng.obs_dim, eng.n_actions)
+                info = game_info(eng.obs_dim, eng.n_actions, seats_present=n)
                 assert (info.num_players, info.observation_mode) == (n, mode)
                 assert info.double_ingredients == doubles
                 assert info.n_turn_actions == eng.n_turn_actions
                 assert info.slices == eng.obs_slices
     with pytest.raises(ValueError, match="observation"):
-        game_info(observation_size(4, "recall") + 1, 655)
-    for n in range(2, 6):  # the fixed layout's size is every count's: the flags say which
-        info = game_info(observation_size(4, "fixed"), 655, seats_present=n)
-        assert (info.num_players, info.observation_mode) == (n, "fixed")
+        game_info(observation_size("fixed") + 1, 655, seats_present=4)
+    with pytest.raises(ValueError, match="observation"):  # the retired recall layout's size
+        game_info(229, 655)
+    for mode in ("fixed", "top_card"):  # one size for every count: the flags say which
+        for n in range(2, 6):
+            info = game_info(observation_size(mode), 655, seats_present=n)
+            assert (info.num_players, info.observation_mode) == (n, mode)
 
 
-def test_a_fixed_batch_takes_its_count_from_the_seat_present_flags() -> None:
-    obs = {n: Engine(Config(num_players=n, observation_mode="fixed")) for n in (2, 4)}
+@pytest.mark.parametrize("mode", ["fixed", "top_card"])
+def test_a_batch_takes_its_count_from_the_seat_present_flags(mode: str) -> None:
+    obs = {n: Engine(Config(num_players=n, observation_mode=mode)) for n in (2, 4)}
     states = {n: eng.reset(seeds=[1, 2]) for n, eng in obs.items()}
     views = {n: obs[n].observe(states[n]) for n in obs}
     masks = {n: obs[n].legal_masks(states[n]) for n in obs}
@@ -228,7 +232,7 @@ def test_heuristics_need_seats_and_their_observation_mode(name: str) -> None:
     bot = load_agent(name)
     with pytest.raises(ValueError, match="seats"):
         bot.act_batch(obs[bot.observation_mode], masks, np.random.default_rng(0))
-    others = ["top_card"] if bot.observation_mode == "fixed" else ["recall", "fixed"]
+    others = ["top_card"] if bot.observation_mode == "fixed" else ["fixed"]
     for other in others:
         with pytest.raises(ValueError, match=f"observations, got '{other}'"):
             bot.act_batch(obs[other], masks, np.random.default_rng(0), seats)
@@ -236,20 +240,20 @@ def test_heuristics_need_seats_and_their_observation_mode(name: str) -> None:
 
 @pytest.mark.parametrize("n", [2, 3, 4, 5])
 @pytest.mark.parametrize("doubles", [False, True])
-def test_recall_bots_decide_the_same_on_the_fixed_layout(n: int, doubles: bool) -> None:
-    """Both layouts hold what a perfect memory knows; a bot reads either the same way."""
+def test_bots_decide_the_same_on_a_float_copy_of_the_observation(n: int, doubles: bool) -> None:
+    """A bot reads the uint8 observation and a float32 copy of it (the values the retired
+    float32 layout held) the same way, in a batch and one game at a time."""
     obs, masks, seats = _positions(Config(num_players=n, double_ingredients=doubles), games=24)
-    assert obs["fixed"].dtype == np.uint8 and len(obs["fixed"]) > 300
+    assert obs["fixed"].dtype == obs["top_card"].dtype == np.uint8 and len(masks) > 300
     for name in HEURISTICS:
         bot = load_agent(name)
-        if bot.observation_mode != "fixed":
-            continue
+        mine = obs[bot.observation_mode]
         rng = np.random.default_rng(0)
-        recall = bot.act_batch(obs["recall"], masks, rng, seats)
-        assert np.array_equal(bot.act_batch(obs["fixed"], masks, rng, seats), recall), name
+        wide = bot.act_batch(mine.astype(np.float32), masks, rng, seats)
+        assert np.array_equal(bot.act_batch(mine, masks, rng, seats), wide), name
         assert np.array_equal(  # the one-game path too
-            [bot.act(obs["fixed"][i], masks[i], rng, seats[i]) for i in range(0, len(masks), 37)],
-            recall[::37],
+            [bot.act(mine[i], masks[i], rng, seats[i]) for i in range(0, len(masks), 37)],
+            wide[::37],
         ), name
 
 
@@ -418,7 +422,7 @@ def test_oven_replay_matches_the_engine() -> None:
     state = build_position(desc, cfg)
     eng = Engine(cfg)
     ob = eng.observe(state, seats=np.array([0]))[0]
-    lay = layout_vector(3, "recall", False)
+    lay = layout_vector(3, "fixed", False)
     piles = state.data["piles"][0]
     pv = (piles[:5] + 2 * piles[5:]).astype(np.float32)
     hand = state.data["hand"][0, 0]

@@ -247,10 +247,10 @@ def test_oven_order_sort_is_a_stable_sort() -> None:
 
     rng = np.random.default_rng(5)
     for n in (2, 3, 4, 5):
-        lay = layout_vector(n, "recall", False)
+        lay = layout_vector(n, "fixed", False)
         o_oo = int(lay[L_OO])
         for trial in range(300):
-            ob = np.zeros(observation_size(n, "recall"), np.float32)
+            ob = np.zeros(observation_size("fixed"), np.float32)
             present = rng.random(n * 8) < rng.random()
             high = [3, 40, 112, 255][trial % 4]  # few values: many ties
             keys = rng.integers(0, high, n * 8).astype(np.float32)
@@ -277,10 +277,10 @@ def test_oven_order_sort_on_odd_indices() -> None:
     for _ in range(60):
         eng.step(state, load_agent("builder").act_batch(
             eng.observe(state), eng.legal_masks(state), None, state.data["seat"]))  # fmt: skip
-    obs = eng.observe(state)
+    obs = eng.observe(state).astype(np.float32)  # odd values need a float copy
     masks = eng.legal_masks(state)
     seats = state.data["seat"].astype(np.int64)
-    oo = observation_slices(4, "recall")["oven_orders"]
+    oo = observation_slices("fixed")["oven_orders"]
     slots = obs[:, oo].reshape(len(obs), -1, 7)
     present = slots[:, :, 0] > 0
     assert (present.sum(1) >= 2).all()

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from helpers import POLICY_FILE
+from helpers import POLICY_FILE, ROOT
 
 import mamma_mia_agents.bots.ppo_policy as ppo
 from mamma_mia_agents.bots.ppo_agent import SHIPPED, PPOAgent
@@ -51,6 +51,32 @@ def _refused(path: Path, *fragments: str) -> str:
     for fragment in fragments:
         assert fragment in msg, msg
     return msg
+
+
+RECALL_FILES = [
+    "experiments/results/cleanrl_ppo/cleanrl_ppo_2p_ten_minutes.npz",
+    "experiments/results/cleanrl_ppo/cleanrl_ppo_2p_vs_search_1.npz",
+    "experiments/results/cleanrl_ppo/cleanrl_ppo_2p_vs_search_2.npz",
+    "experiments/results/expert_iteration/expert_iteration_2p_vs_search.npz",
+    "experiments/results/expert_iteration/expert_iteration_2p_vs_search_2.npz",
+    "experiments/results/champion_prior/2p.npz",
+    "experiments/results/champion_prior/4p.npz",
+]
+
+
+@pytest.mark.parametrize("name", RECALL_FILES)
+def test_a_network_of_the_retired_recall_layout_is_refused_with_what_to_do(name: str) -> None:
+    """The committed networks that read the retired ``recall`` layout are refused on load
+    in one line naming the file, the layout and what to do."""
+    msg = _refused(ROOT / name, "retired 'recall' observation layout", "train it again with "
+                   "the 'fixed' layout")  # fmt: skip
+    assert "\n" not in msg
+
+
+def test_a_file_without_an_observation_mode_meant_recall_and_is_refused(tmp_path) -> None:
+    arrays, meta = _shipped()
+    del meta["observation_mode"]
+    _refused(_write(tmp_path / "old.npz", arrays, meta), "retired 'recall' observation layout")
 
 
 def test_the_shipped_policies_load_and_round_trip(tmp_path) -> None:
@@ -191,13 +217,17 @@ def _variant(tmp_path: Path, name: str, change) -> Path:
         ("no_b1", lambda a, m: a.pop("b1"), "without gaps"),
         ("gap", lambda a, m: a.update(w2=a.pop("w1"), b2=a.pop("b1")), "without gaps"),
         ("extra", lambda a, m: a.update(extra=np.zeros(3, np.float32)), "unknown arrays"),
-        ("no_layers_bad_out", lambda a, m: [a.pop(k) for k in ("w0", "b0", "w1", "b1")], "map 229"),
+        ("no_layers_bad_out", lambda a, m: [a.pop(k) for k in ("w0", "b0", "w1", "b1")], "map 462"),
         ("format", lambda m_a, m: m.update(format="other/1"), "not a mamma-mia-policy/1"),
         ("activation", lambda a, m: m.update(activation="sigmoid"), "activation must be one"),
         ("players_str", lambda a, m: m.update(num_players="2"), "num_players must be an int"),
         ("players_bool", lambda a, m: m.update(num_players=True), "num_players must be an int"),
         ("players_7", lambda a, m: m.update(num_players=7), "num_players must be an int 2-5"),
-        ("players_4", lambda a, m: m.update(num_players=4), "section 'seats' (12)"),
+        (
+            "seats_12",
+            lambda a, m: m.update(obs_sections=[["hand", 10], ["seats", 12]]),
+            "section 'seats' (12)",
+        ),  # fmt: skip
         ("mode", lambda a, m: m.update(observation_mode="all"), "observation_mode must be one"),
         ("doubles", lambda a, m: m.update(double_ingredients="no"), "double_ingredients must be"),
         ("canonical", lambda a, m: m.update(canonical=1), "canonical must be true or false"),
@@ -244,7 +274,7 @@ def test_later_mismatches_name_the_file(tmp_path) -> None:
         agent.check_config(Config(num_players=2, double_ingredients=True))
     eng = Engine(Config(num_players=2, observation_mode="top_card"))
     state = eng.reset(seeds=[1])
-    with pytest.raises(ValueError, match=r"mine\.npz' reads 'recall' observations"):
+    with pytest.raises(ValueError, match=r"mine\.npz' reads 'fixed' observations, got 'top_card'"):
         agent.act_batch(eng.observe(state), eng.legal_masks(state), np.random.default_rng(0), [0])
 
 
@@ -263,7 +293,7 @@ def test_a_policy_reads_its_sections_in_the_order_it_lists_them(tmp_path) -> Non
     from mamma_mia_env.game.observe import observation_layout
 
     arrays, meta = _shipped()
-    layout = [list(x) for x in observation_layout(2, meta.get("observation_mode", "recall"))]
+    layout = [list(x) for x in observation_layout(meta["observation_mode"])]
     meta["obs_sections"] = layout[::-1]
     reordered = NumpyPolicy.load(_write(tmp_path / "reordered.npz", arrays, meta))
     starts = np.cumsum([0] + [size for _, size in layout])
@@ -278,8 +308,8 @@ def test_a_policy_reads_its_sections_in_the_order_it_lists_them(tmp_path) -> Non
 
 # -- one network for several player counts --------------------------------------------------------
 def _fixed_policy(counts: list[int] | int, mode: str = "fixed") -> tuple[dict, dict]:
-    """A small random network over the fixed layout (462 values for every count)."""
-    eng = Engine(Config(num_players=2, observation_mode="fixed"))
+    """A small random network over the ``mode`` layout (one size for every count)."""
+    eng = Engine(Config(num_players=2, observation_mode=mode))
     rng = np.random.default_rng(5)
     arrays = {
         "scale": np.ones(eng.obs_dim, np.float32),
@@ -293,10 +323,11 @@ def _fixed_policy(counts: list[int] | int, mode: str = "fixed") -> tuple[dict, d
     return arrays, meta
 
 
-def test_a_fixed_layout_policy_plays_every_count_it_lists(tmp_path) -> None:
-    agent = PPOAgent(_write(tmp_path / "all.npz", *_fixed_policy([2, 3, 4, 5])))
+@pytest.mark.parametrize("mode", ["fixed", "top_card"])
+def test_a_policy_plays_every_count_it_lists(tmp_path, mode: str) -> None:
+    agent = PPOAgent(_write(tmp_path / "all.npz", *_fixed_policy([2, 3, 4, 5], mode)))
     for n in (2, 3, 4, 5):
-        eng = Engine(Config(num_players=n, observation_mode="fixed"))
+        eng = Engine(Config(num_players=n, observation_mode=mode))
         agent.check_config(eng.config)
         state = eng.reset(seeds=list(range(6)))
         for _ in range(40):  # past the first turns: every seat acts, in its own frame
@@ -313,7 +344,6 @@ def test_a_fixed_layout_policy_plays_every_count_it_lists(tmp_path) -> None:
 @pytest.mark.parametrize(
     ("counts", "mode", "fragment"),
     [
-        ([2, 3], "recall", "meta num_players must be an int 2-5 (a list of them with"),
         ([3, 2], "fixed", "each count once, in order"),
         ([2, 2], "fixed", "each count once, in order"),
         ([], "fixed", "meta num_players must be an int 2-5"),

@@ -212,7 +212,7 @@ class ConfigRaises(First):
 
 class BadMode(First):
     name = "bad-mode"
-    observation_mode = "recall"
+    observation_mode = "fixed"
 
 BadMode.observation_mode = "everything"
 """

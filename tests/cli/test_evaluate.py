@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from helpers import champion_at
+from helpers import POLICY_FILE, champion_at
 
 from mamma_mia_agents.cli.commands import main
 from mamma_mia_agents.tournament.scorecard import EVAL_SEED, FORMAT
@@ -49,9 +49,9 @@ def test_json_prints_the_document(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_a_policy_file_and_an_import_path(capsys: pytest.CaptureFixture[str]) -> None:
-    code, text, err = _run(capsys, "evaluate", "experiments/results/champion_prior/2p.npz", *FAST)
+    code, text, err = _run(capsys, "evaluate", str(POLICY_FILE[2]), *FAST)
     assert code == 0, err
-    assert "ppo:2p.npz" in text
+    assert f"ppo:{POLICY_FILE[2].name}" in text
     assert "4 players: skipped: " in text and "plays 2 players, not 4" in text
     code, text, err = _run(capsys, "evaluate", "user_agents:UserAgent", *FAST, "--players", "2")
     assert code == 0, err
@@ -64,7 +64,12 @@ def test_a_policy_file_and_an_import_path(capsys: pytest.CaptureFixture[str]) ->
         ("nosuch", [], "agent 'nosuch': unknown agent 'nosuch'"),
         ("os:abort", [], "not marked as an agent factory"),
         ("BAD", [], "policy file"),
-        ("experiments/results/champion_prior/2p.npz", ["--players", "4"], "plays 2 players, not 4"),
+        (str(POLICY_FILE[2]), ["--players", "4"], "plays 2 players, not 4"),
+        (  # a network of the retired recall layout: what to do, in one line
+            "experiments/results/cleanrl_ppo/cleanrl_ppo_2p_ten_minutes.npz",
+            ["--players", "2"],
+            "reads the retired 'recall' observation layout: train it again with the 'fixed'",
+        ),
         ("random", ["--ladder", "random,nosuch"], "ladder rung 'nosuch': unknown agent"),
         ("random", ["--ladder", "random,,builder"], "--ladder needs a comma-separated list"),
         ("random", ["--players", "2,2"], "--players lists a player count twice"),

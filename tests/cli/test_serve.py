@@ -53,7 +53,7 @@ def check_private(server: GameServer, page: dict) -> None:
         else:
             assert shown["hand"] is None and shown["orders"] is None
             assert shown["order_types"] is None
-    own = table_view(rec, n, seat, game.config.observation_mode == "recall")
+    own = table_view(rec, n, seat, game.config.observation_mode == "fixed")
     assert page["view"] == own and page["svg"] == table_svg(own)
     if page["status"] != "you":
         assert page["question"] is None

@@ -517,18 +517,18 @@ def _stack_contents(rec, n: int) -> np.ndarray:
 
 
 @pytest.mark.parametrize("num_players", [2, 3, 4, 5])
-@pytest.mark.parametrize("mode", ["recall", "top_card", "fixed"])
+@pytest.mark.parametrize("mode", ["fixed", "top_card"])
 def test_spaces_and_global_state(num_players: int, mode: str) -> None:
     e = mm.raw_env(num_players=num_players, observation_mode=mode)
     e.reset(seed=num_players)
     n_actions = 655
     for agent in e.possible_agents:
         space = e.observation_space(agent)
-        assert space["observation"].shape == (observation_size(num_players, mode),)
-        assert space["observation"].dtype == (np.uint8 if mode == "fixed" else np.float32)
+        assert space["observation"].shape == (observation_size(mode),)
+        assert space["observation"].dtype == np.uint8
         assert space["action_mask"].shape == (n_actions,)
         assert e.action_space(agent).n == n_actions
-    view = observation_size(num_players, "recall")
+    view = observation_size("fixed")
     n = num_players
     assert e.state_space.shape == (view + 10 * n + 8 * n + 8 * n + 11,)
     rng = np.random.default_rng(0)
@@ -537,7 +537,8 @@ def test_spaces_and_global_state(num_players: int, mode: str) -> None:
         st = e.state()
         assert st.shape == e.state_space.shape and st.dtype == np.float32
         rec = e.game.data[0]
-        # seat 0's recall view, then every hand, order hand, (stack contents,) supply
+        # seat 0's fixed view (as float32), then every hand, order hand, (stack
+        # contents,) supply
         seat0 = np.empty(view, dtype=np.float32)
         kernels.observe_one(e.game.data, 0, n, 0, seat0)
         assert np.array_equal(st[:view], seat0)
@@ -560,7 +561,7 @@ def test_global_state_stack_section_and_bounds(num_players: int) -> None:
     n = num_players
     eng = mm.Engine(Config(num_players=n))
     game = eng.reset(seeds=[3])
-    view = observation_size(n, "recall")
+    view = observation_size("fixed")
     stack = slice(view + 18 * n, view + 26 * n)
     out = np.full((1, eng.state_dim), 7.0, dtype=np.float32)  # a reused buffer
     eng.global_state(game, out=out)

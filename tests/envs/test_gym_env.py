@@ -27,7 +27,7 @@ from mamma_mia_env.policy import UniformRandomPolicy
 class FirstLegal:
     """A deterministic opponent: the first legal action."""
 
-    observation_mode = "recall"
+    observation_mode = "fixed"
 
     def act_batch(self, observations, masks, rng, seats=None):
         return np.asarray(masks).argmax(axis=1).astype(np.int64)
@@ -61,14 +61,15 @@ def test_gymnasium_check_env(num_players):
 
 @pytest.mark.parametrize("num_players", [2, 3, 4, 5])
 @pytest.mark.parametrize("normalize", [False, True])
-def test_gymnasium_check_env_fixed(num_players, normalize):
-    """The fixed observation: one uint8 space for every table, or its scaled float view."""
-    env = MammaMiaGymEnv(num_players=num_players, observation_mode="fixed", normalize=normalize)
+@pytest.mark.parametrize(("mode", "size"), [("fixed", 462), ("top_card", 147)])
+def test_gymnasium_check_env_of_either_mode(num_players, normalize, mode, size):
+    """Either observation: one uint8 space for every table, or its scaled float view."""
+    env = MammaMiaGymEnv(num_players=num_players, observation_mode=mode, normalize=normalize)
     box = env.observation_space
     if normalize:
-        assert box.dtype == np.float32 and box.shape == (462,)
+        assert box.dtype == np.float32 and box.shape == (size,)
     else:
-        assert (box.dtype, box.shape, box.low.min(), box.high.max()) == (np.uint8, (462,), 0, 255)
+        assert (box.dtype, box.shape, box.low.min(), box.high.max()) == (np.uint8, (size,), 0, 255)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         gym_check_env(env, skip_render_check=True)
@@ -459,7 +460,7 @@ def relabel(rec: np.ndarray, p: int, n: int) -> np.ndarray:
 
 
 @pytest.mark.parametrize("num_players", [2, 3, 4, 5])
-@pytest.mark.parametrize("mode", ["recall", "top_card", "fixed"])
+@pytest.mark.parametrize("mode", ["fixed", "top_card"])
 @pytest.mark.parametrize("doubles", [False, True])
 def test_canonical_view_is_seat_zero_of_relabelled_game(num_players, mode, doubles):
     """Seat p's canonical observation and mask equal seat 0's in the game relabelled so
@@ -496,8 +497,8 @@ def test_symmetry_maps_are_permutations_and_scale_is_positive():
             assert ingredient_map(p, n)[p] == 0  # own ingredient first
             for j in range(n):
                 assert sorted(order_type_map(p, j, n)) == list(range(8))
-        for mode in ("recall", "top_card", "fixed"):
-            s = obs_scale(n, mode)
+        for mode in ("fixed", "top_card"):
+            s = obs_scale(mode)
             can = SeatCanonicalizer(Config(num_players=n, observation_mode=mode))
             assert (s > 0).all() and len(s) == can.obs_dim
             for p in range(n):
@@ -509,7 +510,7 @@ def test_symmetry_maps_are_permutations_and_scale_is_positive():
 class Tagged:
     """Plays the first legal action and remembers which games it was asked about."""
 
-    observation_mode = "recall"
+    observation_mode = "fixed"
 
     def __init__(self, name: str) -> None:
         self.name = name
@@ -589,7 +590,7 @@ def test_opponent_that_cannot_play_the_game_is_refused():
 
 
 class Broken:
-    observation_mode = "recall"
+    observation_mode = "fixed"
 
     def __init__(self, how: str) -> None:
         self.how = how

@@ -101,7 +101,8 @@ def test_deeply_nested_json_is_a_state_error() -> None:
 @pytest.mark.parametrize("method", ["legal_masks", "observe", "global_state"])
 def test_out_buffers_are_checked(method: str) -> None:
     eng3 = Engine(Config(num_players=3))
-    eng2 = Engine(Config(num_players=2, double_ingredients=True))  # other sizes throughout
+    # other sizes throughout: masks by the doubles, observations by the mode, state by N
+    eng2 = Engine(Config(num_players=2, double_ingredients=True, observation_mode="top_card"))
     state = eng3.reset(seeds=[1, 2])
     good = getattr(eng3, method)(state)
     call = getattr(eng3, method)
@@ -257,7 +258,7 @@ def test_gym_and_vector_agents_are_handed_no_seed() -> None:
 class _RngSpy:
     """An opponent that keeps a copy of every generator state it is handed."""
 
-    observation_mode = "recall"
+    observation_mode = "fixed"
 
     def __init__(self) -> None:
         self.states: list[dict] = []
@@ -450,7 +451,7 @@ def test_sb3_actions_of_the_wrong_shape_are_refused() -> None:
 class _Flaky:
     """Uniformly random, but raises on demand (after drawing from its generator)."""
 
-    observation_mode = "recall"
+    observation_mode = "fixed"
 
     def __init__(self) -> None:
         self.fail = False

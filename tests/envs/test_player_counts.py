@@ -16,6 +16,8 @@ from mamma_mia_env import Config, Engine, replay
 from mamma_mia_env.envs.learner_vector import MammaMiaLearnerVectorEnv
 from mamma_mia_env.envs.vector import MammaMiaVectorEnv
 from mamma_mia_env.game import kernels
+from mamma_mia_env.game.config import ConfigError
+from mamma_mia_env.game.observe import observation_size
 from mamma_mia_env.plumbing.arguments import ArgumentTypeError
 
 COUNTS = [2, 3, 4, 5, 5, 4, 3, 2]
@@ -243,13 +245,17 @@ def test_bad_counts_are_refused(env, kwargs, error, message) -> None:
 
 
 @pytest.mark.parametrize("env", [MammaMiaVectorEnv, MammaMiaLearnerVectorEnv])
-def test_mixed_counts_need_the_fixed_layout(env) -> None:
-    with pytest.raises(ValueError, match=r"counts \[2, 4\] need observation_mode='fixed'"):
-        env(2, num_players=[2, 4])
-    with pytest.raises(ValueError, match="need observation_mode='fixed'"):
-        env(2, player_count_probs={2: 0.5, 3: 0.5}, observation_mode="recall")
-    one = env(2, num_players=[3, 3])  # one count in a list: any layout
-    assert one.reset(seed=0)[1]["num_players"].tolist() == [3, 3]
+@pytest.mark.parametrize("mode", ["fixed", "top_card"])
+def test_mixed_counts_in_either_layout(env, mode: str) -> None:
+    """Both layouts have one size for every count: a mixed batch in either."""
+    venv = env(2, num_players=[2, 4], observation_mode=mode)
+    obs, info = venv.reset(seed=0)
+    assert obs.shape == (2, observation_size(mode))  # uint8, or normalised float32
+    assert info["num_players"].tolist() == [2, 4]
+    drawn = env(2, player_count_probs={2: 0.5, 3: 0.5}, observation_mode=mode)
+    assert drawn.reset(seed=0)[0].shape == (2, observation_size(mode))
+    with pytest.raises(ConfigError, match="observation_mode"):  # the retired layout
+        env(2, num_players=[2, 4], observation_mode="recall")
 
 
 def test_learner_seats_must_exist_in_every_game() -> None:
@@ -264,7 +270,7 @@ def test_learner_seats_must_exist_in_every_game() -> None:
 
 
 def test_opponents_are_built_for_each_count() -> None:
-    """Bots read observations of their own count (the recall layout differs per count)."""
+    """Bots read observations of their own count (each count's own observer engines)."""
     from mamma_mia_agents import load_agent
 
     env = MammaMiaLearnerVectorEnv(

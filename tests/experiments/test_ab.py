@@ -36,16 +36,17 @@ def test_an_a_a_run_times_the_engine_and_the_bots_on_both_sides(tmp_path: Path) 
 
 
 def test_the_layouts_are_timed_against_each_other(tmp_path: Path) -> None:
-    """The fixed layout against recall (the comparison the layout_speed record made)."""
+    """The fixed layout against top_card (the layout_speed record timed fixed against the
+    retired recall)."""
     res = _ab("--base", str(ROOT), "--comparison", "counts_engine_256", "--rounds", "1",
-              "--seconds", "0.02", "--base-env", "MAMMA_MIA_AB_LAYOUT=recall",
+              "--seconds", "0.02", "--base-env", "MAMMA_MIA_AB_LAYOUT=top_card",
               "--base-env", "MAMMA_MIA_AB_PLAYERS=5", "--new-env", "MAMMA_MIA_AB_PLAYERS=5",
               "--name", "layouts", "--out", str(tmp_path))  # fmt: skip
     assert res.returncode == 0, res.stderr[-2000:]
     doc = json.loads((tmp_path / "layouts.json").read_text())
     r = doc["comparisons"]["counts_engine_256"]
     assert r["base_median_per_second"] > 0 and r["new_median_per_second"] > 0
-    assert doc["sides"]["base"]["env"] == {"MAMMA_MIA_AB_LAYOUT": "recall",
+    assert doc["sides"]["base"]["env"] == {"MAMMA_MIA_AB_LAYOUT": "top_card",
                                            "MAMMA_MIA_AB_PLAYERS": "5"}  # fmt: skip
 
 
@@ -55,7 +56,7 @@ def test_bad_flags_are_refused_before_any_worker_starts(tmp_path: Path) -> None:
         (["--base", str(ROOT), "--comparison", "engine,nosuch"], "--comparison"),
         (["--base", str(ROOT), "--rounds", "0"], "--rounds"),
         (["--base", str(ROOT), "--base-env", "=x"], "NAME=VALUE"),
-        (["--base", str(ROOT), "--base-env", "MAMMA_MIA_AB_LAYOUT=flat"], "fixed, recall"),
+        (["--base", str(ROOT), "--base-env", "MAMMA_MIA_AB_LAYOUT=recall"], "fixed, top_card"),
         (["--base", str(ROOT), "--new-env", "MAMMA_MIA_AB_PLAYERS=6"], "2, 3, 4, 5, mixed"),
     ):
         res = _ab(*flags, "--out", str(tmp_path / "out"), timeout=120)

@@ -190,10 +190,11 @@ def test_a_preset_sets_flags_and_a_flag_given_with_it_wins() -> None:
     assert cleanrl_ppo.parse_args([])[0].final_games == 0  # no preset: the plain defaults
 
 
-def test_the_vs_search_presets_name_committed_opponents_and_policies() -> None:
+def test_the_vs_search_presets_chain_from_the_previous_runs(tmp_path, monkeypatch, capsys) -> None:
     """Each leg's opponents load from the repository (the cheap search by its committed
-    import path), it is evaluated against the full search bot, and the second leg starts
-    from the first leg's exported policy file."""
+    import path), it is evaluated against the full search bot, and each leg starts from
+    the policy file the previous step writes under runs/ (the chain is run in order);
+    without it the leg is refused before it starts, naming the file."""
     from mamma_mia_agents import SearchAgent, load_agent
 
     one, two = cleanrl_ppo.PRESETS["vs-search-1"], cleanrl_ppo.PRESETS["vs-search-2"]
@@ -201,9 +202,13 @@ def test_the_vs_search_presets_name_committed_opponents_and_policies() -> None:
     assert isinstance(cheap, SearchAgent) and (cheap.worlds, cheap.candidates) == (4, 3)
     assert one["eval_opponent"] == two["eval_opponent"] == "search"
     assert two["opponent"].split(",") == [one["opponent"], "search"]
-    assert two["init_policy"] == f"experiments/results/cleanrl_ppo/cleanrl_ppo_{one['name']}.npz"
-    args, _ = cleanrl_ppo.parse_args(["--preset", "vs-search-1"])  # its start file fits
-    assert args.init_policy.endswith("cleanrl_ppo_2p_ten_minutes.npz")
+    ten = cleanrl_ppo.PRESETS["ten-minutes"]
+    assert one["init_policy"] == f"runs/{ten['name']}/policy.npz"
+    assert two["init_policy"] == f"runs/{one['name']}/policy.npz"
+    monkeypatch.chdir(tmp_path)  # no runs/ here
+    with pytest.raises(SystemExit):
+        cleanrl_ppo.parse_args(["--preset", "vs-search-1"])
+    assert "--init-policy: policy file 'runs/2p_ten_minutes/policy.npz'" in capsys.readouterr().err
 
 
 def test_an_opponent_pool_trains_and_the_evaluations_use_the_eval_opponent(tmp_path) -> None:
@@ -306,10 +311,10 @@ def test_the_exported_policy_plays_as_the_torch_actor(tmp_path) -> None:
     from mamma_mia_env.envs.learner_vector import MammaMiaLearnerVectorEnv
     from mamma_mia_env.game.symmetry import SeatCanonicalizer, obs_scale
 
-    args, _ = cleanrl_ppo.parse_args(["--hidden", "32", "--observation-mode", "recall"])
+    args, _ = cleanrl_ppo.parse_args(["--hidden", "32"])
     # raw views (not canonical, not scaled): the agent sees them as in a tournament
     envs = MammaMiaLearnerVectorEnv(64, num_players=2, canonical=False, normalize=False)
-    canon, scale = SeatCanonicalizer(envs.config), obs_scale(2, "recall")
+    canon, scale = SeatCanonicalizer(envs.config), obs_scale()
     torch.manual_seed(0)
     agent = cleanrl_ppo.Agent(envs.single_observation_space.shape[0], 655, 32)
     for layer in agent.actor:  # logits far from uniform, so that the test has teeth
@@ -340,8 +345,8 @@ def test_init_policy_starts_the_actor_from_a_policy_file(tmp_path) -> None:
     from experiments.train.cleanrl_ppo import export_policy
     from mamma_mia_env.game.symmetry import obs_scale
 
-    args, _ = cleanrl_ppo.parse_args(["--hidden", "32", "--observation-mode", "recall"])
-    scale = obs_scale(2, "recall")
+    args, _ = cleanrl_ppo.parse_args(["--hidden", "32"])
+    scale = obs_scale()
     torch.manual_seed(0)
     first = cleanrl_ppo.Agent(len(scale), 655, 32)
     export_policy(args, first, 0).save(tmp_path / "p.npz")
@@ -352,7 +357,7 @@ def test_init_policy_starts_the_actor_from_a_policy_file(tmp_path) -> None:
         assert torch.equal(a, b)
     out = tmp_path / "run"
     argv = [*EASY[:-2], "--hidden", "32", "--total-timesteps", "2048", "--seed", "1"]
-    argv += ["--observation-mode", "recall", "--init-policy", str(tmp_path / "p.npz")]
+    argv += ["--init-policy", str(tmp_path / "p.npz")]
     argv += ["--out", str(out)]
     assert cleanrl_ppo.main(argv) == 0
     doc = json.loads((out / "result.json").read_text())
@@ -362,27 +367,40 @@ def test_init_policy_starts_the_actor_from_a_policy_file(tmp_path) -> None:
 
 def test_an_init_policy_that_does_not_fit_is_refused(tmp_path, capsys) -> None:
     """Refused before the run, with a message naming the file and the misfit: a missing
-    or malformed file, another player count, another width or activation (an SB3
-    network the earlier champions were tuned with), and a warm start given with it."""
+    or malformed file, a network of the retired recall layout, one that is not of the
+    whole canonical fixed observation, another width or activation (an SB3 network the
+    earlier champions were tuned with), and a warm start given with it. A network of
+    another player count fits (the fixed observation has one size for every count)."""
+    from helpers import POLICY_FILE
+
     (tmp_path / "junk.npz").write_bytes(b"not a zip")
-    policy_4p = str(ROOT / "experiments" / "results" / "champion_prior" / "4p.npz")
-    shipped = str(ROOT / "experiments" / "results" / "champion_prior" / "2p.npz")
+    relu_4p, tanh_2p = str(POLICY_FILE[4]), str(POLICY_FILE[2])  # two layers of 256 each
     ten = str(ROOT / "experiments" / "results" / "cleanrl_ppo" / "cleanrl_ppo_2p_ten_minutes.npz")
-    recall = ["--observation-mode", "recall"]  # the layout these files read
+    with np.load(tanh_2p, allow_pickle=False) as f:
+        arrays = {k: f[k] for k in f.files}
+    meta = json.loads(str(arrays.pop("meta")))
+    np.savez(tmp_path / "raw.npz", meta=np.array(json.dumps({**meta, "canonical": False})),
+             **arrays)  # fmt: skip
+    wide = ["--hidden", "256"]
     for argv, message in [
         (["--init-policy", str(tmp_path / "none.npz")], "--init-policy"),
         (["--init-policy", str(tmp_path / "junk.npz")], "--init-policy"),
-        (["--init-policy", ten], "does not read the learner's whole canonical fixed observation"),
-        ([*recall, "--init-policy", policy_4p], "it plays 4 players, the run 2"),
-        ([*recall, "--init-policy", shipped], "its hidden layers are [256, 256] (relu)"),
-        ([*recall, "--init-policy", ten, "--hidden", "64"], "the agent's two of --hidden 64"),
-        ([*recall, "--init-policy", ten, "--warm-start-games", "10"], "give one"),
+        (["--init-policy", ten], "reads the retired 'recall' observation layout"),
+        (
+            [*wide, "--init-policy", str(tmp_path / "raw.npz")],
+            "does not read the learner's whole canonical fixed observation",
+        ),  # fmt: skip
+        ([*wide, "--init-policy", relu_4p], "its hidden layers are [256, 256] (relu)"),
+        (["--init-policy", tanh_2p, "--hidden", "64"], "the agent's two of --hidden 64"),
+        ([*wide, "--init-policy", tanh_2p, "--warm-start-games", "10"], "give one"),
     ]:
         with pytest.raises(SystemExit):
             cleanrl_ppo.parse_args(argv)
         err = capsys.readouterr().err
         assert message in err, (argv, err)
-    assert cleanrl_ppo.parse_args([*recall, "--init-policy", ten])[0].init_policy == ten
+    assert cleanrl_ppo.parse_args([*wide, "--init-policy", tanh_2p])[0].init_policy == tanh_2p
+    four = cleanrl_ppo.parse_args([*wide, "--num-players", "4", "--init-policy", tanh_2p])[0]
+    assert four.init_policy == tanh_2p  # a 2-player network starts a 4-player run
 
 
 def test_a_narrower_init_policy_is_widened_to_the_same_policy(tmp_path) -> None:
@@ -395,17 +413,15 @@ def test_a_narrower_init_policy_is_widened_to_the_same_policy(tmp_path) -> None:
     from experiments.train.cleanrl_ppo import export_policy
     from mamma_mia_env.game.symmetry import obs_scale
 
-    args, _ = cleanrl_ppo.parse_args(["--hidden", "32", "--observation-mode", "recall"])
-    scale = obs_scale(2, "recall")
+    args, _ = cleanrl_ppo.parse_args(["--hidden", "32"])
+    scale = obs_scale()
     torch.manual_seed(0)
     narrow = cleanrl_ppo.Agent(len(scale), 655, 32)
     for layer in narrow.actor:  # logits far from uniform, so that the test has teeth
         if isinstance(layer, torch.nn.Linear):
             torch.nn.init.normal_(layer.weight, std=0.5)
     export_policy(args, narrow, 0).save(tmp_path / "p.npz")
-    assert cleanrl_ppo.parse_args(
-        ["--hidden", "48", "--observation-mode", "recall", "--init-policy", str(tmp_path / "p.npz")]
-    )
+    assert cleanrl_ppo.parse_args(["--hidden", "48", "--init-policy", str(tmp_path / "p.npz")])
     wide = cleanrl_ppo.Agent(len(scale), 655, 48)
     load_actor(wide.actor, str(tmp_path / "p.npz"))
     x = torch.rand(256, len(scale))
@@ -426,7 +442,7 @@ def test_one_network_for_every_count(tmp_path) -> None:
 
     out = tmp_path / "all"
     argv = [
-        "--num-players", "2,3,4,5", "--observation-mode", "fixed", "--opponent", "random",
+        "--num-players", "2,3,4,5", "--opponent", "random",
         "--total-timesteps", "2048", "--num-envs", "16", "--num-steps", "32",
         "--warm-start-games", "8", "--warm-start-epochs", "1",
         "--curve-every", "1024", "--curve-games", "4", "--final-games", "4",
@@ -445,13 +461,15 @@ def test_one_network_for_every_count(tmp_path) -> None:
     assert doc["warm_start"]["bc_decisions"] > 0
 
 
-def test_several_counts_need_the_fixed_observation(capsys) -> None:
+def test_several_counts_are_checked(capsys) -> None:
+    """The learner reads the fixed observation, one size for every count: no flag picks
+    another layout."""
+    args, _ = cleanrl_ppo.parse_args(["--num-players", "2,4"])
+    assert args.counts == (2, 4) and not hasattr(args, "observation_mode")
     with pytest.raises(SystemExit):
-        cleanrl_ppo.parse_args(["--num-players", "2,4", "--observation-mode", "recall"])
-    assert "several --num-players need --observation-mode fixed" in capsys.readouterr().err
-    args, _ = cleanrl_ppo.parse_args(["--num-players", "2,4"])  # fixed is the default
-    assert args.observation_mode == "fixed" and args.counts == (2, 4)
+        cleanrl_ppo.parse_args(["--observation-mode", "recall"])
+    capsys.readouterr()
     for bad in ("2,2", "2, 2", "6", "two", "2,,3"):
         with pytest.raises(SystemExit):
-            cleanrl_ppo.parse_args(["--num-players", bad, "--observation-mode", "fixed"])
+            cleanrl_ppo.parse_args(["--num-players", bad])
         assert "a count 2-5, or several comma-separated" in capsys.readouterr().err

@@ -344,7 +344,17 @@ CONFIG_VALUES = st.dictionaries(
         st.booleans(),
         st.integers(-2, 6),
         st.sampled_from(
-            ["recall", "top_card", "win_loss", "delivered", None, 1.0, np.int64(3), np.bool_(True)]
+            [
+                "fixed",
+                "top_card",
+                "recall",
+                "win_loss",
+                "delivered",
+                None,
+                1.0,
+                np.int64(3),
+                np.bool_(True),
+            ]
         ),
         ANY,
     ),  # fmt: skip

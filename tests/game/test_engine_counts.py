@@ -12,9 +12,12 @@ from mamma_mia_env import Config, Engine
 COUNTS = np.array([2, 3, 4, 5, 3, 2], dtype=np.int64)
 
 
-def test_a_mixed_batch_equals_each_counts_engine() -> None:
-    mixed = Engine(Config(num_players=5, observation_mode="fixed"))
-    alone = {n: Engine(Config(num_players=n, observation_mode="fixed")) for n in (2, 3, 4, 5)}
+@pytest.mark.parametrize("mode", ["fixed", "top_card"])
+def test_a_mixed_batch_equals_each_counts_engine(mode: str) -> None:
+    """Both observation modes have one size for every count: a mixed batch is observed
+    as each count's own engine observes it."""
+    mixed = Engine(Config(num_players=5, observation_mode=mode))
+    alone = {n: Engine(Config(num_players=n, observation_mode=mode)) for n in (2, 3, 4, 5)}
     seeds = np.arange(40, 46, dtype=np.uint64)
     state = mixed.reset(seeds=seeds, counts=COUNTS)
     states = {n: e.reset(seeds=seeds[n == COUNTS]) for n, e in alone.items()}
@@ -48,12 +51,10 @@ def test_bad_counts_are_refused(counts, message) -> None:
         eng.reset(seeds=[1, 2], counts=counts)
 
 
-def test_other_counts_are_observed_in_the_fixed_layout_only() -> None:
-    eng = Engine(Config(num_players=4))
+@pytest.mark.parametrize("mode", ["fixed", "top_card"])
+def test_a_seat_beyond_its_games_count_is_refused(mode: str) -> None:
+    eng = Engine(Config(num_players=4, observation_mode=mode))
     state = eng.reset(seeds=[1, 2], counts=np.array([4, 2]))
-    with pytest.raises(ValueError, match="one size per player count"):
-        eng.observe(state, counts=np.array([4, 2]))
+    assert eng.observe(state, counts=np.array([4, 2])).shape == (2, eng.obs_dim)
     with pytest.raises(ValueError, match="each below its game's count"):
-        Engine(Config(num_players=4, observation_mode="fixed")).observe(
-            state, seats=np.array([3, 3]), counts=np.array([4, 2])
-        )
+        eng.observe(state, seats=np.array([3, 3]), counts=np.array([4, 2]))

@@ -1,6 +1,7 @@
-"""``observation_fields`` and ``decode``: every named field of the ``fixed`` observation,
-decoded from what the kernel wrote, equals the same fact read from the game record, at
-2-5 players; every value stays within its documented bound (all below 256)."""
+"""``observation_fields`` and ``decode``: every named field of the ``fixed`` and
+``top_card`` observations, decoded from what the kernel wrote, equals the same fact read
+from the game record, at 2-5 players; every value stays within its documented bound
+(all below 256)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import numpy as np
 import pytest
 from test_observation import random_positions
 
-from mamma_mia_env import Config, Engine
+from mamma_mia_env import Config
 from mamma_mia_env.game.cards import N_KINDS, N_ORDER_TYPES
 from mamma_mia_env.game.fields import SIZE, decode, observation_fields
 from mamma_mia_env.game.observe import observation_size
@@ -16,6 +17,7 @@ from mamma_mia_env.game.record import MAX_SEATS, REVEAL
 from mamma_mia_env.plumbing.arguments import ArgumentTypeError
 
 S, K, T = MAX_SEATS, N_KINDS, N_ORDER_TYPES
+MODES = ["fixed", "top_card"]
 
 
 def _cards(counts: np.ndarray) -> np.ndarray:
@@ -73,28 +75,43 @@ def from_record(rec, seat: int, n: int) -> dict[str, np.ndarray]:
     f |= {"oven_order_index": index, "oven_value_before": before}
     f["oven_len"], f["reveal_pos"] = np.int64(rec["oven_len"]), np.int64(rec["reveal_pos"])
     f["personal"] = np.eye(K, dtype=np.int64)[seat]
+    top = {k: np.zeros(size, np.int64) for k, size in (("owner", S), ("ingredient", K),
+                                                       ("order", T))}  # fmt: skip
+    top["singles"], top["doubles"] = np.int64(0), np.int64(0)
+    if int(rec["oven_len"]) and not reveal:  # the top card; none shown during a reveal
+        i = int(rec["oven_len"]) - 1
+        top["owner"][slot_of(int(rec["oven_who"][i]))] = 1
+        what = int(rec["oven_what"][i])
+        top["ingredient" if what < K else "order"][what if what < K else what - K] = 1
+        top["singles"], top["doubles"] = np.int64(rec["oven_s"][i]), np.int64(rec["oven_d"][i])
+    f |= {f"top_card_{k}": v for k, v in top.items()}
     return f
 
 
-def test_fields_tile_the_layout() -> None:
-    fields = observation_fields()
+@pytest.mark.parametrize("mode", MODES)
+def test_fields_tile_the_layout(mode: str) -> None:
+    fields = observation_fields(mode)
+    size = observation_size(mode)
     assert len({f.name for f in fields}) == len(fields)
-    covered = np.zeros(SIZE, np.int64)
-    decoded = decode(np.arange(SIZE) % 256)  # each entry names its own position (mod 256)
+    covered = np.zeros(size, np.int64)
+    decoded = decode(np.arange(size) % 256)  # each entry names its own position (mod 256)
     for f in fields:
         assert decoded[f.name].shape == f.shape and 1 <= f.high <= 255 and f.meaning
-        positions = decode(np.arange(SIZE, dtype=np.int64))[f.name]
+        positions = decode(np.arange(size, dtype=np.int64))[f.name]
         covered[np.ravel(positions)] += 1
     assert (covered == 1).all()  # every entry belongs to exactly one field
-    assert SIZE == observation_size(2, "fixed") == observation_size(5, "fixed")
+    assert observation_size("fixed") == SIZE
+    with pytest.raises(ValueError, match="mode must be one of"):
+        observation_fields("recall")
 
 
+@pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("doubles", [False, True])
 @pytest.mark.parametrize("n", [2, 3, 4, 5])
-def test_every_field_round_trips_from_the_record(n: int, doubles: bool) -> None:
-    config = Config(num_players=n, double_ingredients=doubles, observation_mode="fixed")
+def test_every_field_round_trips_from_the_record(n: int, doubles: bool, mode: str) -> None:
+    config = Config(num_players=n, double_ingredients=doubles, observation_mode=mode)
     eng, batch = random_positions(config, 60, seed=50 * n + doubles)
-    fields = observation_fields()
+    fields = observation_fields(mode)
     reveals = 0
     for s in range(n):
         obs = eng.observe(batch, seats=np.full(batch.batch_size, s))
@@ -112,12 +129,12 @@ def test_every_field_round_trips_from_the_record(n: int, doubles: bool) -> None:
     assert reveals > 0
 
 
-def test_decode_refuses_what_is_no_fixed_observation() -> None:
-    recall = Engine(Config(num_players=2)).observe(Engine(Config(num_players=2)).reset(seeds=[0]))
-    with pytest.raises(ValueError, match="462 values"):
-        decode(recall)
+def test_decode_refuses_what_is_no_observation() -> None:
+    retired_recall = np.zeros(229, np.float32)  # the retired float32 layout, 2 players
+    with pytest.raises(ValueError, match=r"462 \(fixed\) or 147 \(top_card\) values"):
+        decode(retired_recall)
     for bad in (np.zeros(()), np.zeros((2, 461)), [[1, 2]]):
-        with pytest.raises(ValueError, match="fixed observations"):
+        with pytest.raises(ValueError, match="must be observations of"):
             decode(bad)
     for bad in (np.array(["a"] * SIZE), np.zeros(SIZE, bool), None):
         with pytest.raises((ArgumentTypeError, TypeError), match="obs"):

@@ -214,7 +214,7 @@ def test_a_world_keeps_everything_the_seat_saw(k: int) -> None:
     n = cfg.num_players
     pos = positions(k)
     real = GameState(cfg, np.stack([p.record for p in pos]))
-    engines = {m: Engine(cfg.replace(observation_mode=m)) for m in ("recall", "top_card")}
+    engines = {m: Engine(cfg.replace(observation_mode=m)) for m in ("fixed", "top_card")}
     rng = np.random.default_rng(k)
     for seat in range(n):
         seats = np.full(real.batch_size, seat)
@@ -224,7 +224,7 @@ def test_a_world_keeps_everything_the_seat_saw(k: int) -> None:
             for eng in engines.values():
                 assert (eng.observe(world, seats) == eng.observe(real, seats)).all()
             acting = real.data["seat"] == seat
-            eng = engines["recall"]
+            eng = engines["fixed"]
             assert (eng.legal_masks(world)[acting] == eng.legal_masks(real)[acting]).all()
             for g, p in enumerate(pos):
                 w = world.data[g]

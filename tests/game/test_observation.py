@@ -1,5 +1,6 @@
 """Observations: no hidden information, the documented layout, relative seats, the
-memory-free ``top_card`` mode and the uint8 ``fixed`` mode (one size for 2-5 players).
+memory-free ``top_card`` mode and the perfect-memory ``fixed`` mode (both uint8, one size
+for 2-5 players).
 
 Hidden information (docs/ENV.md, RULES.md I2): another seat's hand, the order of the
 supply, the order of every order stack (the owner knows its contents, not their order),
@@ -15,7 +16,7 @@ from helpers import random_legal
 from mamma_mia_env import Config, Engine, GameState, build_position
 from mamma_mia_env.game.cards import MAMMA_MIA, N_CARD_TYPES, N_KINDS, N_ORDER_TYPES
 from mamma_mia_env.game.observe import (
-    obs_dtype,
+    OBS_DTYPE,
     observation_layout,
     observation_size,
     observation_slices,
@@ -31,12 +32,8 @@ CONFIGS = [
     dict(num_players=3, double_ingredients=True),
     dict(num_players=4, double_ingredients=True, mamma_mia_in_deal=True),
 ]
-MODES = ["recall", "top_card", "fixed"]
-DOC_SIZES = {
-    "recall": {2: 229, 3: 305, 4: 381, 5: 457},
-    "top_card": {2: 94, 3: 110, 4: 126, 5: 142},
-    "fixed": {2: 462, 3: 462, 4: 462, 5: 462},
-}
+MODES = ["fixed", "top_card"]
+DOC_SIZES = {"fixed": 462, "top_card": 147}
 
 
 def _ids(cfg: dict) -> str:
@@ -196,10 +193,10 @@ def test_hidden_information_never_reaches_the_observation(cfg: dict, mode: str) 
 @pytest.mark.parametrize("num_players", [2, 3, 4, 5])
 def test_sizes_and_layout(num_players: int, mode: str) -> None:
     eng = Engine(Config(num_players=num_players, observation_mode=mode))
-    layout = observation_layout(num_players, mode)
-    slices = observation_slices(num_players, mode)
-    size = observation_size(num_players, mode)
-    assert size == DOC_SIZES[mode][num_players] == eng.obs_dim
+    layout = observation_layout(mode)
+    slices = observation_slices(mode)
+    size = observation_size(mode)
+    assert size == DOC_SIZES[mode] == eng.obs_dim
     assert eng.obs_layout == layout and eng.obs_slices == slices
     assert [name for name, _ in layout] == list(slices)
     o = 0
@@ -209,44 +206,63 @@ def test_sizes_and_layout(num_players: int, mode: str) -> None:
     assert o == size
     state = eng.reset(seeds=[1, 2])
     assert eng.observe(state).shape == (2, size)
-    assert eng.observe(state).dtype == obs_dtype(mode) == eng.obs_dtype
-    assert eng.obs_dtype == (np.uint8 if mode == "fixed" else np.float32)
+    assert eng.observe(state).dtype == OBS_DTYPE == np.uint8
     with pytest.raises(ValueError, match="seats"):
         eng.observe(state, seats=[0, num_players])
 
 
-def test_documented_example_offsets() -> None:
-    """docs/ENV.md: 4 players, recall."""
-    s = observation_slices(4, "recall")
-    doc = {
-        "hand": (0, 9),
-        "orders_in_hand": (10, 17),
-        "orders_in_stack": (18, 25),
-        "seats": (26, 49),
-        "delivered": (50, 81),
-        "piles": (82, 91),
-        "used": (92, 101),
-        "supply_size": (102, 102),
-        "round": (103, 105),
-        "phase": (106, 107),
-        "pending_order": (108, 119),
-        "oven_totals": (120, 129),
-        "oven_by_seat": (130, 149),
-        "oven_orders": (150, 373),
-        "oven_progress": (374, 375),
-        "personal": (376, 380),
-    }
-    assert {k: (v.start, v.stop - 1) for k, v in s.items()} == doc
+#: docs/ENV.md's entries of each section (first, last), the same at every player count
+DOC_OFFSETS = {
+    "fixed": {
+        "seat_present": (0, 4),
+        "hand": (5, 14),
+        "orders_in_hand": (15, 22),
+        "orders_in_stack": (23, 30),
+        "seats": (31, 60),
+        "delivered": (61, 100),
+        "piles": (101, 110),
+        "used": (111, 120),
+        "supply_size": (121, 121),
+        "round": (122, 124),
+        "phase": (125, 126),
+        "pending_order": (127, 139),
+        "oven_totals": (140, 149),
+        "oven_by_seat": (150, 174),
+        "oven_orders": (175, 454),
+        "oven_progress": (455, 456),
+        "personal": (457, 461),
+    },
+    "top_card": {
+        "seat_present": (0, 4),
+        "hand": (5, 14),
+        "orders_in_hand": (15, 22),
+        "seats": (23, 52),
+        "delivered": (53, 92),
+        "piles": (93, 102),
+        "supply_size": (103, 103),
+        "round": (104, 106),
+        "phase": (107, 108),
+        "pending_order": (109, 121),
+        "top_card": (122, 141),
+        "personal": (142, 146),
+    },
+}
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_documented_offsets(mode: str) -> None:
+    """docs/ENV.md's tables of the sections' entries."""
+    s = observation_slices(mode)
+    assert {k: (v.start, v.stop - 1) for k, v in s.items()} == DOC_OFFSETS[mode]
 
 
 def reference_sections(rec, seat: int, n: int, mode: str) -> dict[str, np.ndarray]:
     """The observation of ``seat`` written again from docs/ENV.md, section by section
-    (``fixed``: the recall sections with ``MAX_SEATS`` seat slots, the last empty)."""
+    (``MAX_SEATS`` seat slots, the last N to 4 empty)."""
     rel = lambda t: (t - seat) % n  # noqa: E731
-    slots = MAX_SEATS if mode == "fixed" else n
+    slots = MAX_SEATS
     out: dict[str, np.ndarray] = {}
-    if mode == "fixed":
-        out["seat_present"] = (np.arange(slots) < n).astype(np.float32)
+    out["seat_present"] = (np.arange(slots) < n).astype(np.float32)
     out["hand"] = rec["hand"][seat].astype(np.float32)
     out["orders_in_hand"] = rec["orders_hand"][seat].astype(np.float32)
     if mode != "top_card":
@@ -304,12 +320,12 @@ def reference_sections(rec, seat: int, n: int, mode: str) -> dict[str, np.ndarra
         out["oven_orders"] = orders.ravel()
         out["oven_progress"] = np.array([oven_len, rec["reveal_pos"]], np.float32)
     else:
-        top = np.zeros(n + N_KINDS + N_ORDER_TYPES + 2, np.float32)
+        top = np.zeros(slots + N_KINDS + N_ORDER_TYPES + 2, np.float32)
         if entries and not in_reveal:
             who, what, s, d = entries[-1]
             top[rel(who)] = 1
-            top[n + what] = 1
-            top[n + N_KINDS + N_ORDER_TYPES :] = [s, d]
+            top[slots + what] = 1
+            top[slots + N_KINDS + N_ORDER_TYPES :] = [s, d]
         out["top_card"] = top
     out["personal"] = np.eye(5, dtype=np.float32)[seat]
     return out
@@ -321,7 +337,7 @@ def test_every_section_holds_what_the_docs_say(cfg: dict, mode: str) -> None:
     config = Config(observation_mode=mode, **cfg)
     n = config.num_players
     eng, batch = random_positions(config, 80, seed=3 * n + 1)
-    slices = observation_slices(n, mode)
+    slices = observation_slices(mode)
     for s in range(n):
         obs = eng.observe(batch, seats=np.full(batch.batch_size, s))
         for b in range(batch.batch_size):
@@ -355,18 +371,18 @@ def test_own_data_is_in_slot_zero() -> None:
         }
     )
     eng = Engine(state.config)
-    sl = observation_slices(n, "recall")
+    sl = observation_slices("fixed")
     for s in range(n):
         obs = _view(eng, state, s)
-        seats = obs[sl["seats"]].reshape(n, 6)
+        seats = obs[sl["seats"]].reshape(MAX_SEATS, 6)[:n]
         own = [s + 1 + (s == 0), int(s == 0), 8 - s - (s == 0) - (s == 2), s, s == 2, s == 3]
         assert seats[0].tolist() == own, s
         for j in range(n):
             t = (s + j) % n
-            assert obs[sl["delivered"]].reshape(n, 8)[j].sum() == t
+            assert obs[sl["delivered"]].reshape(MAX_SEATS, 8)[j].sum() == t
             assert seats[j, 4] == (t == 2) and seats[j, 5] == (t == 3)
-            assert obs[sl["oven_by_seat"]].reshape(n, 5)[j, 2] == [1, 2, 3, 0][t]
-        orders = obs[sl["oven_orders"]].reshape(n, 8, 7)
+            assert obs[sl["oven_by_seat"]].reshape(MAX_SEATS, 5)[j, 2] == [1, 2, 3, 0][t]
+        orders = obs[sl["oven_orders"]].reshape(MAX_SEATS, 8, 7)
         assert orders[(2 - s) % n, 5, 0] == 1 and orders[(2 - s) % n, 5, 1] == 3
         assert orders[:, :, 0].sum() == 1
         assert obs[sl["hand"]].sum() == s + 1
@@ -386,10 +402,10 @@ def _history_position(early_oven: list, used: dict) -> dict:
 
 def test_top_card_mode_holds_no_oven_history() -> None:
     """Same top card, piles, hands and counts; different earlier oven cards, orders and
-    used stack: the top_card views agree, the recall views do not."""
+    used stack: the top_card views agree, the fixed (perfect memory) views do not."""
     a = _history_position([[1, "order 3"], [2, "2 olive"], [1, "1 mushroom"]], {"salami": 2})
     b = _history_position([[1, "order 4"], [2, "1 salami"], [1, "2 mushroom"]], {"pepper": 2})
-    for mode, same in (("top_card", True), ("recall", False)):
+    for mode, same in (("top_card", True), ("fixed", False)):
         config = Config(num_players=3, observation_mode=mode)
         eng = Engine(config)
         ga, gb = build_position(a, config), build_position(b, config)
@@ -398,6 +414,7 @@ def test_top_card_mode_holds_no_oven_history() -> None:
             va, vb = _view(eng, ga, s), _view(eng, gb, s)
             assert np.array_equal(va, vb) == same, (mode, s)
         if mode == "top_card":
-            top = _view(eng, ga, 1)[observation_slices(3, mode)["top_card"]]
-            # seat 0 is slot 2 for seat 1; pepper is ingredient 3; 1 single, 0 doubles
-            assert top.tolist() == [0, 0, 1] + [0, 0, 0, 1, 0] + [0] * 8 + [1, 0]
+            top = _view(eng, ga, 1)[observation_slices(mode)["top_card"]]
+            # seat 0 is slot 2 for seat 1 (slots 3-4 empty); pepper is ingredient 3; 1
+            # single, 0 doubles
+            assert top.tolist() == [0, 0, 1, 0, 0] + [0, 0, 0, 1, 0] + [0] * 8 + [1, 0]

@@ -66,7 +66,7 @@ def test_ties_share_the_win_and_the_rank():
 
 
 class _Bad:
-    observation_mode = "recall"
+    observation_mode = "fixed"
 
     def __init__(self, kind: str) -> None:
         self.kind = kind

@@ -19,7 +19,7 @@ configs = st.builds(
     double_ingredients=st.booleans(),
     random_start_player=st.booleans(),
     auto_reveal=st.booleans(),
-    observation_mode=st.sampled_from(["recall", "top_card", "fixed"]),
+    observation_mode=st.sampled_from(["fixed", "top_card"]),
     reward_mode=st.sampled_from(["win_loss", "delivered", "delivered_win_loss"]),
 )
 

@@ -60,14 +60,15 @@ def test_rewards_match_the_aec_env(num_players):
 
 
 @pytest.mark.parametrize("num_players", [2, 5])
-def test_fixed_observation_is_one_uint8_space(num_players):
-    """The fixed observation: one ``Box(0, 255, (462,), uint8)`` at every table, every
+@pytest.mark.parametrize(("mode", "size"), [("fixed", 462), ("top_card", 147)])
+def test_either_observation_is_one_uint8_space(num_players, mode, size):
+    """Either observation: one ``Box(0, 255, (size,), uint8)`` at every table, every
     observation of a whole game in it."""
     env = MammaMiaMultiAgentEnv(
-        {"num_players": num_players, "observation_mode": "fixed", "normalize": False}
+        {"num_players": num_players, "observation_mode": mode, "normalize": False}
     )
     box = env.observation_spaces["player_0"]["observations"]
-    assert (box.dtype, box.shape, int(box.high.max())) == (np.uint8, (462,), 255)
+    assert (box.dtype, box.shape, int(box.high.max())) == (np.uint8, (size,), 255)
     _totals, steps = random_game(env, 1, np.random.default_rng(1))  # checks `contains`
     assert len(steps) > 20
 
@@ -88,7 +89,7 @@ def test_canonical_view_and_action_map():
         from mamma_mia_env.game.symmetry import SeatCanonicalizer, obs_scale
 
         canon = SeatCanonicalizer(env.config).obs(raw.observe(agent)["observation"][None], [seat])
-        np.testing.assert_allclose(o["observations"], canon[0] / obs_scale(3), rtol=1e-6)
+        np.testing.assert_allclose(o["observations"], canon[0] / obs_scale(), rtol=1e-6)
         raw.step(env_a)
         obs, *_ = env.step({agent: a})
     assert env.raw.save_state() == raw.save_state()

@@ -42,7 +42,7 @@ def test_the_issue_snippet_wraps_and_checks(num_players: int) -> None:
 
 @pytest.mark.parametrize(
     "num_players, observation_mode, reward_mode",
-    [(2, m, r) for m in OBSERVATION_MODES for r in REWARD_MODES] + [(3, "recall", "win_loss")],
+    [(2, m, r) for m in OBSERVATION_MODES for r in REWARD_MODES] + [(3, "fixed", "win_loss")],
 )
 def test_a_whole_game_through_rollout(num_players, observation_mode, reward_mode) -> None:
     torch.manual_seed(0)

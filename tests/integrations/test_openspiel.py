@@ -25,14 +25,14 @@ def test_tensors_are_our_observations_and_resampling_keeps_them() -> None:
     state.apply_action(5)
     rng = np.random.default_rng(0)
     cfg = Config(num_players=3, double_ingredients=True)
-    rec = Engine(cfg)
+    fixed = Engine(cfg)  # the perfect-memory information state
     top = Engine(cfg.replace(observation_mode="top_card"))
     for _ in range(60):
         if state.is_terminal():
             break
         p = state.current_player()
         assert state.state.data["seed"][0] == 105
-        assert np.array_equal(state.information_state_tensor(p), rec.observe(state.state)[0])
+        assert np.array_equal(state.information_state_tensor(p), fixed.observe(state.state)[0])
         assert np.array_equal(state.observation_tensor(p), top.observe(state.state)[0])
         twin = state.resample_from_infostate(p, pyspiel.UniformProbabilitySampler(0.0, 1.0))
         assert twin.information_state_string(p) == state.information_state_string(p)

@@ -49,11 +49,11 @@ def test_top_card_mode_shows_one_oven_card():
     e = mm.raw_env(num_players=2, observation_mode="top_card")
     e.reset(seed=1)
     _play(e, 6)
-    view = table_view(e.game.data[0], 2, 0, recall=False)
+    view = table_view(e.game.data[0], 2, 0, history=False)
     assert view["oven_mode"] == "top_card"
     assert len(view["oven"]) == (1 if view["oven_len"] else 0)
-    full = table_view(e.game.data[0], 2, 0, recall=True)
-    assert len(full["oven"]) == full["oven_len"]
+    full = table_view(e.game.data[0], 2, 0, history=True)
+    assert len(full["oven"]) == full["oven_len"] and full["oven_mode"] == "history"
 
 
 def test_bad_viewer_is_refused():

@@ -96,8 +96,8 @@ def test_the_rating_uses_the_anchored_rungs_only() -> None:
 
 
 def test_a_policy_file_for_two_players_skips_four() -> None:
-    card = evaluate("experiments/results/champion_prior/2p.npz", ladder=["random"], **SMALL)
-    assert card["agent"]["name"] == "ppo:2p.npz"
+    card = evaluate(str(POLICY_FILE[2]), ladder=["random"], **SMALL)
+    assert card["agent"]["name"] == f"ppo:{POLICY_FILE[2].name}"
     assert list(card["players"]) == ["2"]
     assert "plays 2 players, not 4" in card["skipped"]["4"]
     assert "4 players: skipped" in format_scorecard(card)
