@@ -196,7 +196,7 @@ RECORDS: list[Record] = [
         name="cleanrl_ten_minutes",
         commands={
             "cleanrl_ppo/cleanrl_ppo_2p_ten_minutes.json": (
-                "python -m experiments.train.cleanrl_ppo --preset ten-minutes --export" + _RECALL
+                "python -m experiments.train.cleanrl_ppo --preset ten-minutes --export"
             ),
             "cleanrl_ppo/cleanrl_ppo_2p_ten_minutes.png": "the same command",
             "cleanrl_ppo/cleanrl_ppo_2p_ten_minutes.wall_curve.png": "the same command",
@@ -359,7 +359,6 @@ RECORDS: list[Record] = [
                 f"{_R}scorecards/{named}_2p_{ladder.replace(',', '_')}.json" + _RECALL
             )
             for named, policy, ladder in (
-                ("ten_minutes", "cleanrl_ppo/cleanrl_ppo_2p_ten_minutes", "search"),
                 ("vs_search", "cleanrl_ppo/cleanrl_ppo_2p_vs_search_2", "random,builder,search"),
                 (
                     "expert_iteration",

@@ -131,12 +131,15 @@ def _ppo_seed7(n: int) -> Experiment:
 _RUNGS = "random,builder,search"
 
 
-def _scorecard(agent: str, n: int | str, ladder: str, games: int = 2000) -> Experiment:
-    """A ``mamma-mia evaluate`` scorecard (full mode only) of the bundled ``agent`` at
-    ``n`` players (a count, or counts as ``"2,4"``) against the rungs ``ladder``:
-    ``games`` games per pairing on the evaluation seed, written to
-    ``scorecards/<agent>_<n>p_<rungs>.json`` (counts ``2,4``: ``2p_4p``)."""
-    stem = f"{agent}_{str(n).replace(',', 'p_')}p_{ladder.replace(',', '_')}"
+def _scorecard(
+    agent: str, n: int | str, ladder: str, games: int = 2000, named: str | None = None
+) -> Experiment:
+    """A ``mamma-mia evaluate`` scorecard (full mode only) of ``agent`` (a bundled name or
+    a committed policy file) at ``n`` players (a count, or counts as ``"2,4"``) against
+    the rungs ``ladder``: ``games`` games per pairing on the evaluation seed, written to
+    ``scorecards/<named>_<n>p_<rungs>.json`` (``named``: the agent unless given; counts
+    ``2,4``: ``2p_4p``)."""
+    stem = f"{named or agent}_{str(n).replace(',', 'p_')}p_{ladder.replace(',', '_')}"
     evaluate = [agent, "--players", str(n), "--ladder", ladder, "--games", str(games)]
     return Experiment(
         name=f"scorecard_{stem}",
@@ -260,4 +263,10 @@ EXPERIMENTS: list[Experiment] = [
     *(_scorecard("champion", n, "search", games=500) for n in (2, 3, 4, 5)),
     *(_scorecard("champion", n, "builder", games=500) for n in (2, 4)),
     *(_scorecard("ppo", n, _RUNGS, games=1000) for n in (2, 3, 4, 5)),
+    _scorecard(  # the ten-minute preset's policy file
+        "experiments/results/cleanrl_ppo/cleanrl_ppo_2p_ten_minutes.npz",
+        2,
+        "search",
+        named="ten_minutes",
+    ),
 ]
