@@ -48,8 +48,7 @@ import numpy as np
 
 from mamma_mia_env.game.cards import MAMMA_MIA, N_CARD_TYPES, N_KINDS, N_ORDER_TYPES
 from mamma_mia_env.game.rng import below, shuffle
-from mamma_mia_env.game.state import GameState
-from mamma_mia_env.game.validate import check_layout
+from mamma_mia_env.game.state import GameState, check_layout
 from mamma_mia_env.plumbing.arguments import as_array, as_int
 from mamma_mia_env.plumbing.jit_cache import njit
 
@@ -320,19 +319,19 @@ def _sample_batch_parallel(data, seats, n, seeds) -> None:
         sample_game(data[b], seats[b], n, seeds[b])
 
 
-def _seeds(rng: np.random.Generator, count: int) -> np.ndarray:
-    if not isinstance(rng, np.random.Generator):
-        raise TypeError(f"rng must be a numpy.random.Generator, got {type(rng).__name__}")
-    return rng.integers(0, 2**63, size=count, dtype=np.uint64, endpoint=False)
-
-
-def _check(state: GameState, seats: np.ndarray) -> None:
-    check_layout(state, writable=False)  # the kernels index by the layout; contents are trusted
-    n = state.config.num_players
-    if seats.shape != (state.batch_size,):
-        raise ValueError(f"seat must be one int or {state.batch_size} seats, got {seats.shape}")
+def _sample(out: GameState, seats: np.ndarray, rng: np.random.Generator) -> GameState:
+    """Re-deal every game of ``out`` (a copy) in place, game b as ``seats[b]`` sees it."""
+    n = out.config.num_players
+    if seats.shape != (out.batch_size,):
+        raise ValueError(f"seat must be one int or {out.batch_size} seats, got {seats.shape}")
     if (seats < 0).any() or (seats >= n).any():
         raise ValueError(f"seat must be in 0-{n - 1}, got {seats.tolist()[:5]}")
+    if not isinstance(rng, np.random.Generator):
+        raise TypeError(f"rng must be a numpy.random.Generator, got {type(rng).__name__}")
+    seeds = rng.integers(0, 2**63, size=out.batch_size, dtype=np.uint64, endpoint=False)
+    kernel = _sample_batch_parallel if out.batch_size >= 256 else _sample_batch
+    kernel(out.data, seats, n, seeds)
+    return out
 
 
 def sample_world(state: GameState, seat: int | np.ndarray, rng: np.random.Generator) -> GameState:
@@ -341,19 +340,13 @@ def sample_world(state: GameState, seat: int | np.ndarray, rng: np.random.Genera
     ``state`` may hold a batch; ``seat`` is one seat for every game or one per game.
     The input is not changed.
     """
-    check_layout(state, writable=False)
+    check_layout(state, writable=False)  # the kernels index by the layout; contents are trusted
     seats = as_array(seat, "seat")
     if seats.dtype.kind not in "iu":
         raise ValueError(f"seat must be integers, got {seats.dtype}")
     if seats.ndim == 0:
         seats = np.full(state.batch_size, int(seats), dtype=np.int64)
-    seats = seats.astype(np.int64)
-    _check(state, seats)
-    out = state.copy()
-    seeds = _seeds(rng, out.batch_size)
-    kernel = _sample_batch_parallel if out.batch_size >= 256 else _sample_batch
-    kernel(out.data, seats, state.config.num_players, seeds)
-    return out
+    return _sample(state.copy(), seats.astype(np.int64), rng)
 
 
 def sample_worlds(state: GameState, seat: int, rng: np.random.Generator, count: int) -> GameState:
@@ -362,14 +355,8 @@ def sample_worlds(state: GameState, seat: int, rng: np.random.Generator, count: 
     check_layout(state, writable=False)
     if state.batch_size != 1:
         raise ValueError(f"sample_worlds samples one game; got a batch of {state.batch_size}")
-    seat = as_int(seat, "seat")  # not np.full's silent int(1.7)
-    many = GameState(state.config, np.repeat(state.data, int(count)))
-    seats = np.full(int(count), seat, dtype=np.int64)
-    _check(many, seats)
-    seeds = _seeds(rng, int(count))
-    kernel = _sample_batch_parallel if count >= 256 else _sample_batch
-    kernel(many.data, seats, state.config.num_players, seeds)
-    return many
+    seats = np.full(count, as_int(seat, "seat"), dtype=np.int64)  # not np.full's int(1.7)
+    return _sample(GameState(state.config, np.repeat(state.data, count)), seats, rng)
 
 
 __all__ = ["sample_game", "sample_world", "sample_worlds"]

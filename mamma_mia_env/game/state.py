@@ -1,10 +1,11 @@
-"""The game state: one numpy structured array with a leading batch axis.
+"""The game state (one numpy structured array with a leading batch axis) and the gate
+for states from outside.
 
-A batch of B games is one array of B records; every field of a record is a small
-fixed-size numpy array, so the whole batch lives in one contiguous block that the
-numba kernels in ``rules.py`` read and write, that ``copy()`` clones and that
-``to_json`` / ``from_json`` round-trip exactly. The AEC environment holds a batch of
-one.
+A batch of B games is one contiguous array of B records, which the numba kernels read
+and write, ``copy()`` clones and ``to_json`` / ``from_json`` round-trip exactly. Every
+engine call runs ``check_layout`` (cheap); a state from outside (a saved state, a built
+position, a ``GameState`` handed to ``reset``) also passes ``check_state``, the full
+consistency check of ``consistency.py``.
 """
 
 from __future__ import annotations
@@ -174,6 +175,50 @@ _DTYPE = state_dtype()
 _FIELDS = ("format", "config", "games")  # the top level of a saved state (to_dict)
 
 
+def check_layout(state: object, where: str = "state", writable: bool = True) -> None:
+    """``StateError`` naming ``where`` unless ``state`` is a ``GameState`` whose data has
+    the record layout, one axis, at least one game, C order (and is writable, unless
+    the caller only reads it)."""
+    if not isinstance(state, GameState):
+        raise StateTypeError(f"{where} must be a GameState, got {type(state).__name__}")
+    if not isinstance(state.config, Config):
+        raise StateTypeError(f"{where}.config must be a Config, got {type(state.config).__name__}")
+    data = state.data
+    if not isinstance(data, np.ndarray) or data.dtype != _DTYPE:
+        raise StateError(f"{where}.data must be an array of state_dtype() records")
+    if data.ndim != 1 or data.shape[0] < 1:
+        raise StateError(f"{where}.data must be one-dimensional and non-empty, got {data.shape}")
+    if not data.flags.c_contiguous or (writable and not data.flags.writeable):
+        raise StateError(f"{where}.data must be C-contiguous and writable")
+
+
+def validate_state(state: object, where: str = "state") -> GameState:
+    """``check_layout`` and ``check_state``; raises ``StateError`` with the problems."""
+    check_layout(state, where)
+    problems = check_state(state)  # type: ignore[arg-type]
+    if problems:
+        raise StateError(f"{where} is corrupt: " + "; ".join(problems[:5]))
+    return state  # type: ignore[return-value]
+
+
+def load_state(given: object, where: str = "options['state']") -> GameState:
+    """A validated copy of a ``GameState``, its JSON text or its ``to_dict()`` document:
+    what ``reset(options={"state": ...})`` accepts."""
+    if isinstance(given, GameState):
+        check_layout(given, where)
+        state = given.copy()
+    elif isinstance(given, (str, bytes, bytearray)):
+        state = GameState.from_json(given)
+    elif isinstance(given, dict):
+        state = GameState.from_dict(given)
+    else:
+        raise StateError(
+            f"{where} must be a GameState, its JSON text or its to_dict() document, "
+            f"got {type(given).__name__}"
+        )
+    return validate_state(state, where)
+
+
 def _holds_bool(raw: Any) -> bool:
     """Whether a (nested) list holds a boolean: ``np.array([1, True])`` is an integer
     array, so the dtype alone would let ``true`` pass as 1."""
@@ -188,13 +233,9 @@ def _holds_bool(raw: Any) -> bool:
 
 
 def check_state(state: GameState) -> list[str]:
-    """Every problem found, each naming the game index and the field; [] if consistent.
-
-    A batch of no games has no problems (``check_layout`` is what refuses it as an
-    engine's input); a ``state`` that is not a ``GameState`` of the record layout is
-    refused with ``StateError``, as it cannot be checked. The checks themselves are
-    ``consistency.record_problems``.
-    """
+    """Every problem found (``consistency.record_problems``), each naming the game and
+    the field; [] if consistent, as for a batch of no games (``check_layout`` refuses
+    that as an engine's input). Not a ``GameState`` of the layout: ``StateError``."""
     if not isinstance(state, GameState) or not isinstance(state.config, Config):
         raise StateTypeError(f"state must be a GameState, got {type(state).__name__}")
     if not isinstance(state.data, np.ndarray) or state.data.dtype != _DTYPE or state.data.ndim != 1:
