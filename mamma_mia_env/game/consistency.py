@@ -1,11 +1,9 @@
 """Consistency of game records: every problem, each naming the game and the field.
 
-The compiled kernels do no bounds checks: a field out of range makes them read or write
-past an array. So every state that comes from outside (a saved state, a built position,
-a ``GameState`` handed to ``reset``) passes ``check_state`` before a kernel sees it, and
-the invariant tests run it after every step of many random games. It checks every field:
-its range, that the oven holds real plays, that the phase agrees with ``reveal_pos`` and
-the end flags, and that every card is in exactly one place.
+The compiled kernels do no bounds checks, so every state from outside passes these
+checks (``state.check_state``) before a kernel sees it, and the invariant tests run
+them after every step of many random games: every field's range, real plays in the
+oven, the phase agreeing with ``reveal_pos`` and the end flags, every card in one place.
 """
 
 from __future__ import annotations
@@ -34,23 +32,16 @@ MAX_STEP_REWARD = N_ORDER_TYPES + 1
 TURNS_LIMIT = 2**30
 
 
-def _first_bad(mask: np.ndarray | np.bool_) -> list[int]:
-    return [int(i) for i in np.flatnonzero(mask)[:3]]
-
-
 Report = Callable[[np.ndarray | np.bool_, str], None]
 
 
 def record_problems(d: np.ndarray, cfg: Config) -> list[str]:
-    """Every problem of the records ``d`` under ``cfg``; [] if consistent (see module doc).
-
-    The ranges come first: the other checks index arrays with those fields, so they run
-    only on records whose every field is in range.
-    """
+    """Every problem of the records ``d`` under ``cfg``; [] if consistent. The other
+    checks index arrays with the fields, so they run only once every field is in range."""
     problems: list[str] = []
 
     def report(mask: np.ndarray | np.bool_, what: str) -> None:
-        bad = _first_bad(mask)
+        bad = [int(i) for i in np.flatnonzero(mask)[:3]]
         if bad:
             problems.append(f"games {bad}: {what}")
 
@@ -64,8 +55,6 @@ def record_problems(d: np.ndarray, cfg: Config) -> list[str]:
 
 
 def _field_ranges(d: np.ndarray, n: int, report: Report) -> None:
-    """Ranges of every field (the kernels index arrays with these)."""
-
     def outside(name: str, lo: int, hi: int) -> np.ndarray:
         """Games with a value of field ``name`` outside ``[lo, hi]``."""
         v = d[name].reshape(len(d), -1) if len(d) else d[name].reshape(0, 0)

@@ -22,6 +22,8 @@ from mamma_mia_env.game.cards import (
     INGREDIENTS,
     N_CARD_TYPES,
     N_KINDS,
+    OVEN_CAPACITY,
+    card_name,
     order_name,
 )
 from mamma_mia_env.game.config import Config
@@ -38,7 +40,7 @@ from mamma_mia_env.game.trace import (
     T_PILES,
     T_WHAT,
     T_WHO,
-    new_trace,
+    TRACE_WIDTH,
     traced_step,
 )
 from mamma_mia_env.plumbing.arguments import ArgumentTypeError, as_int, as_seed
@@ -89,24 +91,9 @@ def _step(engine: Engine, state: GameState, act: np.ndarray, i: int) -> np.ndarr
 
 
 def _card_dict(counts: np.ndarray) -> dict[str, int]:
-    """Card counts by name ("pepper", "double pepper"), non-zero only."""
-    out = {}
-    for k in range(N_KINDS):
-        if counts[k]:
-            out[INGREDIENTS[k]] = int(counts[k])
-        if counts[N_KINDS + k]:
-            out["double " + INGREDIENTS[k]] = int(counts[N_KINDS + k])
-    return out
-
-
-def _revealed(before: np.void, after: np.void) -> bool:
-    """Whether oven cards were turned over in the step from ``before`` to ``after``."""
-    return bool(
-        before["phase"] == REVEAL
-        or after["phase"] == REVEAL
-        or after["round"] != before["round"]
-        or after["terminated"]
-    )
+    """Non-zero card counts by name, each ingredient's singles then its doubles."""
+    order = [c for k in range(N_KINDS) for c in (k, N_KINDS + k)]
+    return {card_name(c): int(counts[c]) for c in order if counts[c]}
 
 
 def traced_outcomes(trace: np.ndarray) -> list[dict[str, Any]]:
@@ -137,23 +124,18 @@ def traced_outcomes(trace: np.ndarray) -> list[dict[str, Any]]:
 def reveal_record(engine: Engine, before: GameState, action: int, after: GameState) -> dict:
     """What the reveal did in the step from ``before`` (game 0) with ``action`` to
     ``after``: ``{"outcomes": [...], "cards_taken": {...}}`` (``traced_outcomes`` and
-    the sum of their cards), or ``{}`` when no oven card was turned over."""
-    if not _revealed(before.data[0], after.data[0]):
+    the sum of their cards), or ``{}`` when no oven card was turned over. The step is
+    replayed traced (``trace.traced_step``) and must end in ``after``."""
+    b, a = before.data[0], after.data[0]
+    if not (REVEAL in (b["phase"], a["phase"]) or a["round"] != b["round"] or a["terminated"]):
         return {}
-    trace = _traced(engine, before, action, after)
-    taken = trace[:, T_PILES : T_PILES + N_CARD_TYPES] + trace[:, T_HAND : T_HAND + N_CARD_TYPES]
-    return {"outcomes": traced_outcomes(trace), "cards_taken": _card_dict(taken.sum(axis=0))}
-
-
-def _traced(engine: Engine, before: GameState, a: int, after: GameState) -> np.ndarray:
-    """The step from ``before`` with ``a`` replayed traced, checked to end in ``after``."""
-    copy = before.copy()
-    trace = new_trace()
+    copy, trace = before.copy(), np.zeros((OVEN_CAPACITY, TRACE_WIDTH), dtype=np.int64)
     delivered = np.zeros(engine.num_players, dtype=np.int32)
-    traced_step(copy.data, a, engine.params, engine.play, engine.need, delivered, trace)
+    traced_step(copy.data, action, engine.params, engine.play, engine.need, delivered, trace)
     if copy.data.tobytes() != after.data.tobytes():
         raise RuntimeError("the traced step left another state than the engine's step")
-    return trace
+    taken = trace[:, T_PILES : T_PILES + N_CARD_TYPES] + trace[:, T_HAND : T_HAND + N_CARD_TYPES]
+    return {"outcomes": traced_outcomes(trace), "cards_taken": _card_dict(taken.sum(axis=0))}
 
 
 def replay(

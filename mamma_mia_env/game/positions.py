@@ -42,6 +42,7 @@ from mamma_mia_env.game.cards import (
     N_KINDS,
     N_ORDER_TYPES,
     SUPPLY_CAPACITY,
+    card_name,
     deck_counts,
 )
 from mamma_mia_env.game.config import Config
@@ -73,11 +74,8 @@ _KEYS = {
 
 
 def card_code(name: str, where: str = "card") -> int:
-    """'salami' -> 0, 'double salami' -> 5, 'mamma_mia' -> 10.
-
-    ``where`` names the place the name was read from (``piles``, ``hands[2]``,
-    ``supply[4]``, ...) in the error.
-    """
+    """'salami' -> 0, 'double salami' -> 5, 'mamma_mia' -> 10; an error names ``where``
+    the name was read (``piles``, ``hands[2]``, ...)."""
     if not isinstance(name, str):
         raise StateError(f"{where}: a card is named by a string, got {name!r:.80}")
     text = name.strip().lower()
@@ -132,7 +130,6 @@ def _counts(spec: Any, where: str) -> np.ndarray:
 
 
 def _int(value: Any, where: str, lo: int | None = None, hi: int | None = None) -> int:
-    """An int (or numpy int) in ``[lo, hi]`` (``as_int``); no floats, bools or strings."""
     try:
         return as_int(value, where, lo, hi)
     except ValueError as exc:
@@ -178,9 +175,8 @@ def _parse_oven_entry(entry: Any, i: int, n: int) -> tuple[int, int, int, int]:
 def build_position(description: dict, config: Config | None = None) -> GameState:
     """A batch of one game in the described position (validated: every card once).
 
-    Every number must be an int (a seat may also be a digit string, as JSON object
-    keys are); a float, bool or other string is refused with ``StateError`` naming
-    the key, never rounded.
+    Every number must be an int (a seat may also be a digit string, as JSON object keys
+    are): anything else is refused with ``StateError`` naming the key, never rounded.
     """
     if not isinstance(description, dict):
         raise StateError(f"a position description is a dict, got {type(description).__name__}")
@@ -215,9 +211,8 @@ def build_position(description: dict, config: Config | None = None) -> GameState
 
 
 def load_position(path: str | os.PathLike[str], config: Config | None = None) -> GameState:
-    """``build_position`` of the description in a JSON file; a file that cannot be read
-    (missing, huge, not UTF-8, a nesting bomb) or a description that is refused is a
-    ``StateError`` whose message starts with the file's name."""
+    """``build_position`` of the description in a JSON file; every refusal is a
+    ``StateError`` starting with the file's name."""
     try:
         description = read_json(path, "position")
     except FileError as exc:
@@ -257,7 +252,7 @@ class _Builder:
         self.remaining = self.remaining - counts
         if (self.remaining < 0).any():
             c = int(np.flatnonzero(self.remaining < 0)[0])
-            raise StateError(f"{where}: more {_name(c)} cards than the game has")
+            raise StateError(f"{where}: more {card_name(c)} cards than the game has")
 
     def take_order(self, seat: int, t: int, where: str) -> None:
         if not 0 <= t < N_ORDER_TYPES:
@@ -287,10 +282,9 @@ class _Builder:
             counts = _counts(spec, f"hands[{seat}]")
             self.place(counts, f"hands[{seat}]")
             r["hand"][seat] = counts
-        r["piles"] = _counts(description.get("piles", {}), "piles")
-        self.place(r["piles"].astype(np.int64), "piles")
-        r["used"] = _counts(description.get("used", {}), "used")
-        self.place(r["used"].astype(np.int64), "used")
+        for key in ("piles", "used"):
+            r[key] = _counts(description.get(key, {}), key)
+            self.place(r[key].astype(np.int64), key)
 
     def orders(self, description: dict) -> None:
         for key, field in (("orders_in_hand", "orders_hand"), ("delivered", "delivered")):
@@ -343,16 +337,13 @@ class _Builder:
         if "supply" in description:
             supply = _list(description["supply"], "'supply'")
             cards = [card_code(c, f"supply[{j}]") for j, c in enumerate(supply)]
-            counts = np.zeros(N_CARD_TYPES, dtype=np.int64)
-            for c in cards:
-                if c != MAMMA_MIA:
-                    counts[c] += 1
-            self.place(counts, "supply")
+            ingredients = [c for c in cards if c != MAMMA_MIA]
+            self.place(np.bincount(ingredients, minlength=N_CARD_TYPES), "supply")
             remaining = self.remaining
             if remaining.any():
                 c = int(np.flatnonzero(remaining)[0])
                 raise StateError(
-                    f"supply: {int(remaining[c])} {_name(c)} card(s) are placed nowhere (a "
+                    f"supply: {int(remaining[c])} {card_name(c)} card(s) are placed nowhere (a "
                     "given 'supply' is the whole supply)"
                 )
         else:
@@ -364,9 +355,3 @@ class _Builder:
         r["supply"][: len(cards)] = cards
         r["supply_len"] = len(cards)
         r["supply_pos"] = 0
-
-
-def _name(code: int) -> str:
-    if code >= N_KINDS:
-        return "double " + INGREDIENTS[code - N_KINDS]
-    return INGREDIENTS[code]

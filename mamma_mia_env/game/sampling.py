@@ -1,9 +1,8 @@
 """Information-set sampling: full game states a seat cannot tell from the real one.
 
-Search over hidden information (determinized Monte Carlo, ISMCTS, OpenSpiel's
-``resample_from_infostate``) needs worlds drawn from what one seat knows.
-``sample_world(state, seat, rng)`` keeps every fact the seat has seen and re-deals
-every card it has not, at random among the places it could be:
+Search over hidden information (determinized Monte Carlo, ISMCTS) needs worlds drawn
+from what one seat knows. ``sample_world(state, seat, rng)`` keeps every fact the seat
+has seen and re-deals every card it has not, at random among the places it could be:
 
 * the ingredient cards of the other seats' hands and of the supply (the supply's order
   too, and the Mamma Mia! card's place while it is still in the supply), the other
@@ -24,11 +23,9 @@ Blanked (zeros), so the array holds nothing real: the supply's drawn part (the c
 dealt and drawn from it, other seats' among them, and the Mamma Mia! card's old place),
 the oven's entries from past rounds, and in round 1 the other seats' ``drawn`` rows.
 
-The hidden cards are put in a canonical order before they are shuffled, so a sample
-depends only on what the seat knows and on ``rng``: two states the seat cannot tell
-apart give the same samples (what the search bots' test of not reading hidden
-information relies on). ``tests/game/test_information_set.py`` proves both halves over
-reachable positions of 2-5 players, every seat.
+The hidden cards are put in a canonical order before they are shuffled, so two states
+the seat cannot tell apart give the same samples (``tests/game/test_information_set.py``
+proves both halves over reachable positions of 2-5 players, every seat).
 
 The sampler works on the **recall** information set (everything a player with perfect
 memory of the public play knows): the oven's history is kept. A ``top_card`` seat knows
@@ -76,8 +73,7 @@ def sample_game(r, me: int, n: int, seed: np.uint64) -> None:
 @njit()
 def _deal_ingredients(r, me: int, n: int) -> None:
     """One pool (round 1, or a round whose supply holds cards nobody saw): the other
-    seats' hands and the live supply, one shuffle of their cards in a canonical order,
-    hand sizes kept. The other seats' draws (``drawn``) are blanked."""
+    seats' hands and the live supply shuffled together, hand sizes kept, draws blanked."""
     cards = np.empty(_MAX_CARDS, np.int8)
     m = 0
     mm_in_supply = False
@@ -127,9 +123,8 @@ def _fill_supply(r, cards, mm_in_supply: bool) -> None:
 @njit()
 def _pools(r, me: int, n: int, new, old, a, d) -> bool:
     """Round 2 or 3 with a supply of used cards only. ``new``: the round's supply less
-    ``me``'s draws (the other seats drew these or they are still in the supply);
-    ``old``: the other seats' hands at the round's start; ``a``, ``d``: each seat's
-    cards held then and drawn since. False if the record does not add up."""
+    ``me``'s draws; ``old``: the other seats' hands at the round's start; ``a``, ``d``:
+    each seat's cards held then and drawn since. False if the record does not add up."""
     live = 0
     for i in range(r.supply_pos, r.supply_len):
         if r.supply[i] != MAMMA_MIA:
@@ -191,10 +186,9 @@ def _cover(r, me: int, n: int, new, old, a, d, got_old, got_new) -> bool:
 @njit()
 def _deal_pools(r, me: int, n: int) -> bool:
     """Two pools (rounds 2-3, the supply made of used cards everyone saw): each other
-    seat holds cards from its hand at the round's start (the unseen cards that were
-    not in the supply) and cards drawn from the round's supply, which hold every card
-    it put out since; the live supply holds the round's supply less every draw. False
-    (nothing changed) where no such deal is found."""
+    seat holds cards of its hand at the round's start and cards drawn from the round's
+    supply, which cover every card it put out since. False (nothing changed) where no
+    such deal is found."""
     new = np.zeros(N_CARD_TYPES, np.int64)
     old = np.zeros(N_CARD_TYPES, np.int64)
     a = np.zeros(n, np.int64)
@@ -256,10 +250,9 @@ def _spread(counts):
 @njit()
 def _deal_orders(r, me: int, n: int) -> None:
     """Each seat's orders that nobody has seen where they are: for ``me`` the order of
-    its stack's unknown part (it knows the contents), for the others which of their
-    unseen orders are in hand and the order of the rest. Public facts stay: delivered
-    orders, orders in the oven, the failed orders under each stack (``stack_known``, in
-    the order they went) and those drawn back into hand (``orders_shown``)."""
+    its stack's unknown part, for the others which unseen orders are in hand and the
+    order of the rest. Public facts (delivered, in the oven, ``stack_known``,
+    ``orders_shown``) stay."""
     in_oven = np.zeros((n, N_ORDER_TYPES), np.bool_)
     for i in range(r.reveal_pos, r.oven_len):
         if r.oven_what[i] >= N_KINDS:
@@ -335,11 +328,8 @@ def _sample(out: GameState, seats: np.ndarray, rng: np.random.Generator) -> Game
 
 
 def sample_world(state: GameState, seat: int | np.ndarray, rng: np.random.Generator) -> GameState:
-    """A copy of ``state`` with what ``seat`` cannot see re-dealt (see module doc).
-
-    ``state`` may hold a batch; ``seat`` is one seat for every game or one per game.
-    The input is not changed.
-    """
+    """A copy of ``state`` (a batch) with what ``seat`` (one, or one per game) cannot see
+    re-dealt (see module doc)."""
     check_layout(state, writable=False)  # the kernels index by the layout; contents are trusted
     seats = as_array(seat, "seat")
     if seats.dtype.kind not in "iu":

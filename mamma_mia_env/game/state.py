@@ -109,39 +109,10 @@ class GameState:
             if missing or extra:
                 raise StateError(f"games[{i}]: missing fields {missing}, unknown fields {extra}")
             for name in dtype.names:
-                field_dtype = dtype.fields[name][0]
-                shape = field_dtype.shape
                 try:
-                    raw = game[name]
-                    if name in ("seed", "rng"):  # 64-bit: written as decimal strings
-                        if isinstance(raw, str) and raw.isascii() and raw.isdigit():
-                            raw = int(raw)
-                        elif isinstance(raw, bool) or not isinstance(raw, int):
-                            raise StateError(
-                                f"games[{i}].{name}: expected a decimal string, got {raw!r}"
-                            )
-                    if field_dtype.base.kind != "b" and _holds_bool(raw):
-                        raise StateError(f"games[{i}].{name}: expected numbers, got a boolean")
-                    value = np.array(raw)
-                    if value.shape != shape:
-                        raise StateError(
-                            f"games[{i}].{name}: shape {value.shape}, expected {shape}"
-                        )
-                    base = field_dtype.base
-                    kinds = {"b": "b", "f": "fiu"}.get(base.kind, "iu")
-                    if value.dtype.kind not in kinds:  # no 1.0, true or "3" for a count
-                        expected = {"b": "booleans", "f": "numbers"}.get(base.kind, "integers")
-                        raise StateError(
-                            f"games[{i}].{name}: expected {expected}, got {value.dtype} values"
-                        )
-                    cast = value.astype(base)
-                    if not np.array_equal(cast, value):
-                        raise StateError(f"games[{i}].{name}: value out of range for {base}")
-                except StateError:
-                    raise
+                    data[i][name] = _field(game[name], name, dtype.fields[name][0])
                 except (TypeError, ValueError, OverflowError, RecursionError) as exc:
                     raise StateError(f"games[{i}].{name}: {exc}") from exc
-                data[i][name] = cast
         state = cls(config, data)
         problems = check_state(state)
         if problems:
@@ -150,9 +121,8 @@ class GameState:
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> GameState:
-        """A state saved to a file (``to_json``): read through the file reader
-        (``plumbing.files.read_json``: size, UTF-8, nesting) and checked by
-        ``from_dict``; every refusal is a ``StateError`` starting with the file's name."""
+        """A state saved to a file (``to_json``), checked by ``from_dict``; every refusal
+        is a ``StateError`` starting with the file's name."""
         try:
             return cls.from_dict(read_json(path, "saved state"))
         except FileError as exc:
@@ -217,6 +187,29 @@ def load_state(given: object, where: str = "options['state']") -> GameState:
             f"got {type(given).__name__}"
         )
     return validate_state(state, where)
+
+
+def _field(raw: Any, name: str, dtype: np.dtype) -> np.ndarray:
+    """A saved field's value as ``dtype``, or ``ValueError`` saying why not: no boolean
+    for a number, no ``1.0``, ``true`` or ``"3"`` for a count, nothing out of range."""
+    if name in ("seed", "rng"):  # 64-bit: written as decimal strings
+        if isinstance(raw, str) and raw.isascii() and raw.isdigit():
+            raw = int(raw)
+        elif isinstance(raw, bool) or not isinstance(raw, int):
+            raise ValueError(f"expected a decimal string, got {raw!r}")
+    base = dtype.base
+    if base.kind != "b" and _holds_bool(raw):
+        raise ValueError("expected numbers, got a boolean")
+    value = np.array(raw)
+    if value.shape != dtype.shape:
+        raise ValueError(f"shape {value.shape}, expected {dtype.shape}")
+    if value.dtype.kind not in {"b": "b", "f": "fiu"}.get(base.kind, "iu"):
+        expected = {"b": "booleans", "f": "numbers"}.get(base.kind, "integers")
+        raise ValueError(f"expected {expected}, got {value.dtype} values")
+    cast = value.astype(base)
+    if not np.array_equal(cast, value):
+        raise ValueError(f"value out of range for {base}")
+    return cast
 
 
 def _holds_bool(raw: Any) -> bool:
