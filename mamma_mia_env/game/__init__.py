@@ -1,7 +1,5 @@
-"""The rules core: numpy and numba only.
-
-No gymnasium, PettingZoo, PIL or optional library is imported here, so the rules can be
-read (and compiled) on their own. The env shells are in ``envs``. By job:
+"""The rules core: numpy and numba only, so the rules can be read (and compiled) on their
+own; the env shells are in ``envs``. By job:
 
 * the game's things: ``cards`` (ingredients, orders, the play table), ``config`` (the
   rule options, checked once), ``actions`` (the action codec);

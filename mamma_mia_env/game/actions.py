@@ -188,22 +188,15 @@ class ActionCodec:
             if act.choice == "deliver_as":
                 return f"reveal: deliver as {act.kind}"
             return f"reveal: {act.choice}"
-        parts = []
-        if act.kind is None:
-            parts.append("pass")
-        else:
+        play = "pass"
+        if act.kind is not None:
             play = f"play {act.singles} {act.kind}" if act.singles else "play"
             if act.doubles:
                 play += (" +" if act.singles else "") + f" {act.doubles} double {act.kind}"
-            parts.append(play)
-        if act.order is None:
-            parts.append("no order")
-        elif personal is None:
-            parts.append(f"order type {act.order}")
-        else:
-            parts.append(f"order type {act.order} [{order_name(act.order, personal)}]")
-        parts.append(f"draw {act.draw}")
-        return ", ".join(parts)
+        order = "no order" if act.order is None else f"order type {act.order}"
+        if act.order is not None and personal is not None:
+            order += f" [{order_name(act.order, personal)}]"
+        return f"{play}, {order}, draw {act.draw}"
 
     _TURN_RE = re.compile(
         r"^(?:pass|play(?: (?P<s>\d+) (?P<k1>[a-z]+))?(?: \+)?"

@@ -80,12 +80,12 @@ def _start(
     return state, acts
 
 
-def _step(engine: Engine, state: GameState, act: np.ndarray, i: int) -> np.ndarray:
-    """Step game 0 with ``act``; an illegal action is named by its index in ``actions``."""
+def _step(engine: Engine, state: GameState, a: int, i: int) -> np.ndarray:
+    """Step game 0 with ``a``; an illegal action is named by its index in ``actions``."""
     if state.data["phase"][0] == OVER:
         raise IllegalActionError(f"actions[{i}] comes after the end of the game")
     try:
-        return engine.step(state, act)
+        return engine.step(state, np.array([a], dtype=np.int64))
     except IllegalActionError as exc:
         raise IllegalActionError(f"actions[{i}]: {str(exc).removeprefix('game 0: ')}") from None
 
@@ -144,10 +144,8 @@ def replay(
     """The state after playing ``actions`` from ``seed`` (or from ``start``), bit for bit."""
     engine = Engine(config)
     state, actions = _start(engine, seed, actions, start)
-    act = np.zeros(1, dtype=np.int64)
     for i, a in enumerate(actions):
-        act[0] = a
-        _step(engine, state, act, i)
+        _step(engine, state, a, i)
     return state
 
 
@@ -179,7 +177,6 @@ def replay_events(
     engine = Engine(config)
     codec = ActionCodec(engine)
     state, actions = _start(engine, seed, actions, start)
-    act = np.zeros(1, dtype=np.int64)
     events = []
     for i, a in enumerate(actions):
         rec = state.data[0]
@@ -188,9 +185,8 @@ def replay_events(
         if phase == "reveal":
             pos = int(rec["reveal_pos"])
             pending = order_name(int(rec["oven_what"][pos]) - 5, int(rec["oven_who"][pos]))
-        act[0] = a
         before = state.copy()
-        delivered = _step(engine, state, act, i)[0]
+        delivered = _step(engine, state, a, i)[0]
         event: dict[str, Any] = {
             "round": rnd + 1,
             "seat": seat,

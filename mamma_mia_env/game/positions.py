@@ -160,10 +160,7 @@ def _parse_oven_entry(entry: Any, i: int, n: int) -> tuple[int, int, int, int]:
     if text.startswith("order "):
         if len(text.split()) != 2:
             raise StateError(f"oven[{i}]: cannot read {text!r} (e.g. 'order 2')")
-        t = _digits(text.split()[1], f"oven[{i}] order type")
-        if not 0 <= t < N_ORDER_TYPES:
-            raise StateError(f"oven[{i}]: order type {t} is not in 0-7")
-        return seat, N_KINDS + t, 0, 0
+        return seat, N_KINDS + _digits(text.split()[1], f"oven[{i}] order type"), 0, 0
     words = text.split()
     if len(words) == 2:
         return seat, _kind(words[1], f"oven[{i}]"), _digits(words[0], f"oven[{i}] count"), 0

@@ -4,12 +4,10 @@ Search over hidden information (determinized Monte Carlo, ISMCTS) needs worlds d
 from what one seat knows. ``sample_world(state, seat, rng)`` keeps every fact the seat
 has seen and re-deals every card it has not, at random among the places it could be:
 
-* the ingredient cards of the other seats' hands and of the supply (the supply's order
-  too, and the Mamma Mia! card's place while it is still in the supply), the other
-  seats keeping their hand sizes: from one pool in round 1, from two from round 2 on;
-* each other seat's orders whose place nobody has seen: which are in hand (as many as
-  it holds, less those shown) and the order of the rest above the stack's known bottom;
-* the order of the seat's own stack above its known bottom (it knows the contents);
+* the ingredient cards of the other seats' hands (sizes kept) and of the supply (its
+  order and the Mamma Mia! card's place too): from one pool in round 1, two after;
+* each other seat's unseen orders: which are in hand and the order of the rest above
+  the stack's known bottom; the order of the seat's own stack above its known bottom;
 * the game's generator: ``seed`` and ``rng`` get fresh values from ``rng``.
 
 Kept, besides everything in the seat's observation: the failed orders under each stack,

@@ -225,17 +225,12 @@ def _json_constant(text: str) -> Any:
     return _BadNumber(text, "is not a number this project reads")
 
 
-def _json_int(text: str) -> Any:
+def _json_number(text: str, kind: type = int) -> Any:
+    """An integer (``kind`` int) or a number with a fraction or exponent (float)."""
     if len(text) > MAX_NUMBER_CHARS:
         return _BadNumber(text, f"has more than {MAX_NUMBER_CHARS} characters")
-    return int(text)
-
-
-def _json_float(text: str) -> Any:
-    if len(text) > MAX_NUMBER_CHARS:
-        return _BadNumber(text, f"has more than {MAX_NUMBER_CHARS} characters")
-    value = float(text)
-    if value in (float("inf"), float("-inf")):
+    value = kind(text)
+    if value in (float("inf"), float("-inf")):  # 1e999 would be read as infinity
         return _BadNumber(text, "is not a finite number")
     return value
 
@@ -286,7 +281,10 @@ def parse_json(text: str | bytes | bytearray, what: str = "document") -> Any:
         if not isinstance(text, str):  # UTF-8 only (json.loads would also guess UTF-16/32)
             text = bytes(text).decode("utf-8")
         obj = json.loads(
-            text, parse_constant=_json_constant, parse_int=_json_int, parse_float=_json_float
+            text,
+            parse_constant=_json_constant,
+            parse_int=_json_number,
+            parse_float=lambda text: _json_number(text, float),
         )
     except json.JSONDecodeError as exc:
         raise ValueError(

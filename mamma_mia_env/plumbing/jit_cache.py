@@ -84,24 +84,19 @@ def _candidates(digest: str) -> list[Path]:
     return [base / "numba" / digest, temp / "numba" / digest]
 
 
-def configure_cache() -> str | None:
-    """Pick the cache directory for the current sources (see the module docstring)."""
-    digest = source_digest()
-    chosen = next((str(p) for p in _candidates(digest) if _writable(p)), None)
-    if chosen is None:
-        warnings.warn(
-            "mamma-mia-env: no writable cache directory for the compiled kernels "
-            f"(tried {[str(p) for p in _candidates(digest)]}); compiling in every process",
-            RuntimeWarning,
-            stacklevel=2,
-        )
-    _state.update(digest=digest, dir=chosen)
-    return chosen
-
-
 def cache_dir() -> str | None:
+    """The cache directory for the current sources, picked at the first call."""
     if "dir" not in _state:
-        configure_cache()
+        digest = source_digest()
+        chosen = next((str(p) for p in _candidates(digest) if _writable(p)), None)
+        if chosen is None:
+            warnings.warn(
+                "mamma-mia-env: no writable cache directory for the compiled kernels "
+                f"(tried {[str(p) for p in _candidates(digest)]}); compiling in every process",
+                RuntimeWarning,
+                stacklevel=2,
+            )
+        _state.update(digest=digest, dir=chosen)
     return _state["dir"]
 
 
