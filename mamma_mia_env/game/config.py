@@ -37,13 +37,9 @@ def parameter(
     kind: str = "variant",
     allowed: tuple[Any, ...] | range | None = None,
 ) -> Any:
-    """Declare a ``Config`` field as a game parameter.
-
-    ``kind``: ``"size"`` (the player count), ``"variant"`` (a rule every command that
-    starts a game offers), ``"limit"`` (how a game is bounded) or ``"option"`` (not a
-    rule: what the agents are shown and paid). ``allowed``: the values an int or str
-    takes; ``help``: one line, shown by ``--help`` and in the docs tables.
-    """
+    """Declare a ``Config`` field as a game parameter of ``kind`` ``"size"``, ``"variant"``
+    (a rule every command that starts a game offers), ``"limit"`` (how a game is
+    bounded) or ``"option"`` (not a rule: what the agents are shown and paid)."""
     meta = {"help": help, "rule": rule, "sources": sources, "kind": kind, "allowed": allowed}
     return field(default=default, metadata=meta)
 

@@ -256,13 +256,10 @@ class Engine:
         active: np.ndarray | None = None,
         counts: np.ndarray | None = None,
     ) -> np.ndarray:
-        """Apply one action per game; every action is validated before any game moves.
-
-        ``active`` (default: the games not over) selects the games to step; ``counts``:
-        each game's player count (default: the config's). Returns the orders delivered
-        to each seat, ``(B, N)`` (N: the largest count); rewards are in
-        ``state.data["rewards"]``.
-        """
+        """Apply one action per game (all validated before any game moves) to the games
+        ``active`` (default: not over); ``counts``: each game's player count (default: the
+        config's). Returns the orders delivered to each seat, ``(B, N)`` (N: the largest
+        count); rewards are in ``state.data["rewards"]``."""
         self._check_state(state)
         b = state.batch_size
         if active is None:

@@ -170,11 +170,8 @@ def _parse_oven_entry(entry: Any, i: int, n: int) -> tuple[int, int, int, int]:
 
 
 def build_position(description: dict, config: Config | None = None) -> GameState:
-    """A batch of one game in the described position (validated: every card once).
-
-    Every number must be an int (a seat may also be a digit string, as JSON object keys
-    are): anything else is refused with ``StateError`` naming the key, never rounded.
-    """
+    """A batch of one game in the described position (validated: every card once); a
+    number that is not an int (or a seat's digit string) is refused, never rounded."""
     if not isinstance(description, dict):
         raise StateError(f"a position description is a dict, got {type(description).__name__}")
     unknown = sorted(set(description) - _KEYS, key=str)

@@ -42,9 +42,7 @@ class GameState:
 
     @classmethod
     def empty(cls, config: Config, batch_size: int) -> GameState:
-        """A batch of ``batch_size`` all-zero records (not a dealt game: ``Engine.reset``
-        deals into it). ``batch_size`` 0 is allowed here (an empty batch to fill), not
-        as an engine's input."""
+        """A batch of ``batch_size`` (0 too: a batch to fill) all-zero records, not dealt."""
         if not isinstance(config, Config):
             raise StateTypeError(f"config must be a Config, got {type(config).__name__}")
         return cls(config, np.zeros(as_int(batch_size, "batch_size", 0), dtype=state_dtype()))
@@ -67,15 +65,9 @@ class GameState:
     def to_dict(self) -> dict[str, Any]:
         games = []
         for rec in self.data:
-            game = {}
-            for name in self.data.dtype.names or ():
-                value = rec[name]
-                if name in ("seed", "rng"):
-                    game[name] = str(int(value))  # 64-bit: keep exact in any JSON reader
-                elif isinstance(value, np.ndarray):
-                    game[name] = value.tolist()
-                else:
-                    game[name] = value.item()
+            game = {name: rec[name].tolist() for name in self.data.dtype.names or ()}
+            for name in ("seed", "rng"):  # 64-bit: kept exact in any JSON reader
+                game[name] = str(int(rec[name]))
             games.append(game)
         return {"format": "mamma-mia-state/1", "config": self.config.to_dict(), "games": games}
 

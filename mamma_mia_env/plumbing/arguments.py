@@ -132,13 +132,9 @@ def check_out(
     inputs: Mapping[str, Any] | None = None,
 ) -> np.ndarray:
     """An ``out=`` buffer the kernels may write: exact shape and dtype, C order, writable,
-    and sharing no memory with any array of ``inputs`` (name to value).
-
-    The kernels write by index with no bounds checks; a wrong buffer would be written
-    past its end, and a buffer over the game state would change the games it is
-    computed from while it is computed. ``np.may_share_memory`` compares bounds: a
-    buffer carved from an input's block is refused even where no element overlaps.
-    """
+    and sharing no memory (by bounds) with any array of ``inputs`` (name to value). The
+    kernels write by index with no bounds checks; a buffer over the game state would
+    change the games it is computed from while it is computed."""
     if not isinstance(out, np.ndarray):
         raise ArgumentTypeError(f"{name} must be a numpy array, got {type(out).__name__}")
     if out.shape != shape or out.dtype != np.dtype(dtype):

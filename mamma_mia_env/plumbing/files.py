@@ -63,11 +63,8 @@ def _as_path(path: Any, what: str) -> Path:
 
 
 def check_output(path: str | os.PathLike[str], what: str = "output file") -> Path:
-    """``path`` as a ``Path`` if a file can be written there, else ``FileError``.
-
-    Called before the work that produces the file, so a bad ``--out`` costs nothing. An
-    existing target is replaced unless it is a directory or read-only ("keep me").
-    """
+    """``path`` as a ``Path`` if a file can be written there (before the work, so a bad
+    ``--out`` costs nothing), else ``FileError``; a read-only target says "keep me"."""
     try:
         p = _as_path(path, what)
         if str(path).endswith(os.sep) or p.name in ("", ".", ".."):

@@ -21,10 +21,8 @@ _PERSON = b"mamma-mia-agent"  # domain separation: these digests are for agents 
 
 
 def agent_seed(*material: int | str | bytes) -> int:
-    """A 256-bit integer from a one-way digest of ``material`` (ints, strings, bytes).
-
-    Each item is length-prefixed with its kind, so ``(1, 23)`` and ``(12, 3)`` differ.
-    """
+    """A 256-bit integer from a one-way digest of ``material`` (ints, strings, bytes),
+    each item prefixed with its kind and length, so ``(1, 23)`` and ``(12, 3)`` differ."""
     h = hashlib.blake2b(digest_size=32, person=_PERSON)
     for item in material:
         if isinstance(item, bytes):
