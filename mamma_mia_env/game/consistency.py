@@ -158,18 +158,14 @@ def _phase_agrees(d: np.ndarray, cfg: Config, report: Report) -> None:
         report((phase == PLAY) & (d["idle"] >= n), f"idle: {n}+ idle turns during play")
     if cfg.auto_reveal:
         report(phase == REVEAL, "reveal decision with auto_reveal")
-    rev = np.flatnonzero(phase == REVEAL)
-    if len(rev):  # a pending reveal decision belongs to the owner of the order at reveal_pos
-        pos = d["reveal_pos"][rev].astype(np.int64)
-        inside = pos < d["oven_len"][rev]
-        safe = np.minimum(pos, OVEN_CAPACITY - 1)
-        w = d["oven_what"][rev, safe]
-        who = d["oven_who"][rev, safe]
-        bad = ~inside | (w < N_KINDS) | (who != d["seat"][rev])
-        report(
-            np.isin(np.arange(len(d)), rev[bad]),
-            "reveal: reveal_pos must point at an order whose owner is the seat to act",
-        )
+    # a pending reveal decision belongs to the owner of the order at reveal_pos
+    pos, rows = d["reveal_pos"].astype(np.int64), np.arange(len(d))
+    safe = np.minimum(pos, OVEN_CAPACITY - 1)
+    w, who = d["oven_what"][rows, safe], d["oven_who"][rows, safe]
+    report(
+        (phase == REVEAL) & ((pos >= d["oven_len"]) | (w < N_KINDS) | (who != d["seat"])),
+        "reveal: reveal_pos must point at an order whose owner is the seat to act",
+    )
 
     hand_size = d["hand"].sum(axis=2) + d["orders_hand"].sum(axis=2)
     report((hand_size > HAND_LIMIT).any(axis=1), f"a hand holds more than {HAND_LIMIT} cards")

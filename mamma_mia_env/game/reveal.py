@@ -100,12 +100,9 @@ def reveal_legal(r, owner: int, t: int, params, need, out) -> int:
             order_need(r, owner, t, 0, need, req)
             met = needs_met(r, owner, req, False)
             cov = needs_met(r, owner, req, True)
-        if met:
+        if cov:  # met with the piles alone is met with the hand too
             out[DELIVER] = 1
-        elif cov:
-            out[DELIVER] = 1
-            out[DECLINE] = 1
-        else:
+        if not met:
             out[DECLINE] = 1
     else:
         opts = np.zeros(N_KINDS, np.int8)

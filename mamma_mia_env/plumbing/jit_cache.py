@@ -74,11 +74,9 @@ def _writable(path: Path) -> bool:
 
 
 def _candidates(digest: str) -> list[Path]:
-    user = os.environ.get("NUMBA_CACHE_DIR")
-    if user:
-        base = Path(user) / "mamma-mia-env"
-    else:
-        base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "mamma-mia-env"
+    env = os.environ
+    user = env.get("NUMBA_CACHE_DIR") or env.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    base = Path(user) / "mamma-mia-env"
     uid = os.getuid() if hasattr(os, "getuid") else "user"
     temp = Path(tempfile.gettempdir()) / f"mamma-mia-env-{uid}"
     return [base / "numba" / digest, temp / "numba" / digest]
