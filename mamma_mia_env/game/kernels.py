@@ -208,23 +208,16 @@ def _make_vector_step(parallel: bool):
         for b in loop(b_total):
             r = data[b]
             n = counts[b]
-            p = params[n]
-            if pending[b]:
+            deal = pending[b]  # NEXT_STEP: a game that ended in the last call
+            if deal:
                 pending[b] = False
-                episode[b] += np.uint64(1)
-                seed = slot_seeds[b] + episode[b] * np.uint64(b_total)
-                if cdf.shape[0]:
-                    n = seed_count(seed, cdf)
-                    counts[b] = n
-                    p = params[n]
-                reset_game(r, seed, p, deck_counts[n])
                 for s in range(width):
                     rewards[b, s] = 0.0
                 done[b] = False
                 terminated[b] = False
                 truncated[b] = False
             else:
-                step_game(r, actions[b], p, play, need, delivered[b])
+                step_game(r, actions[b], params[n], play, need, delivered[b])
                 for s in range(width):
                     rewards[b, s] = r.rewards[s]
                 done[b] = r.phase == OVER_PHASE
@@ -239,15 +232,16 @@ def _make_vector_step(parallel: bool):
                         pending[b] = True
                     else:
                         observe_game(r, r.seat, n, mode, final_obs[b])
-                        episode[b] += np.uint64(1)
-                        seed = slot_seeds[b] + episode[b] * np.uint64(b_total)
-                        if cdf.shape[0]:
-                            n = seed_count(seed, cdf)
-                            counts[b] = n
-                            p = params[n]
-                        reset_game(r, seed, p, deck_counts[n])
+                        deal = True
+            if deal:
+                episode[b] += np.uint64(1)
+                seed = slot_seeds[b] + episode[b] * np.uint64(b_total)
+                if cdf.shape[0]:
+                    n = seed_count(seed, cdf)
+                    counts[b] = n
+                reset_game(r, seed, params[n], deck_counts[n])
             observe_game(r, r.seat, n, mode, obs[b])
-            legal_mask_game(r, p, play, need, masks[b])
+            legal_mask_game(r, params[n], play, need, masks[b])
             if share:
                 shared_masks[b, :] = masks[b, :]
             seats[b] = r.seat

@@ -183,13 +183,9 @@ def build_position(description: dict, config: Config | None = None) -> GameState
         raise StateError(f"'reveal' must be true or false, got {reveal!r}")
     state = GameState.empty(config, 1)
     r = state.data[0]
-    builder = _Builder(config, r)
-    builder.scalars(description)
-    builder.cards(description)
-    builder.orders(description)
-    builder.oven(description)
-    builder.stacks(description)
-    builder.supply(description)
+    b = _Builder(config, r)
+    for section in (b.scalars, b.cards, b.orders, b.oven, b.stacks, b.supply):
+        section(description)
     state.data[0] = r
 
     problems = check_state(state)

@@ -99,8 +99,6 @@ def _deal_ingredients(r, me: int, n: int) -> None:
             for _ in range(size):
                 r.hand[s, cards[j]] += 1
                 j += 1
-    for s in range(n):
-        if s != me:
             r.drawn[s, :] = 0
     _fill_supply(r, cards[j:m], mm_in_supply)
 
