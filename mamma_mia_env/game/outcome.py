@@ -53,9 +53,8 @@ def winners(r, n: int, out) -> int:
 def delivered_and_cards(data: np.ndarray, num_players: int) -> tuple[np.ndarray, np.ndarray]:
     """Orders delivered and ingredient cards in hand per seat, two ``(G, N)`` int64 arrays,
     of the game records ``data`` (``GameState.data`` or a slice of it)."""
-    n = num_players
-    delivered = data["delivered"][:, :n].sum(axis=2).astype(np.int64)
-    cards = data["hand"][:, :n].sum(axis=2).astype(np.int64)
+    delivered = data["delivered"][:, :num_players].sum(axis=2).astype(np.int64)
+    cards = data["hand"][:, :num_players].sum(axis=2).astype(np.int64)
     return delivered, cards
 
 

@@ -29,8 +29,7 @@ class StateError(ValueError):
 
 
 class StateTypeError(StateError, TypeError):
-    """Not a state at all (a ``GameState`` was expected): a ``StateError`` and, as for
-    any argument of the wrong type, a ``TypeError``."""
+    """Not a state at all (a ``GameState`` was expected): also a ``TypeError``."""
 
 
 @dataclass

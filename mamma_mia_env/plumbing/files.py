@@ -143,12 +143,10 @@ def write_file(path: str | os.PathLike[str], data: str | bytes, what: str = "fil
     return replaced
 
 
-def write_json(
-    path: str | os.PathLike[str], obj: Any, what: str = "JSON file", indent: int | None = 2
-) -> bool:
+def write_json(path: str | os.PathLike[str], obj: Any, what: str = "JSON file") -> bool:
     """``obj`` as JSON (strict: no ``NaN``/``Infinity``) through ``write_file``."""
     try:
-        text = json.dumps(obj, indent=indent, allow_nan=False)
+        text = json.dumps(obj, indent=2, allow_nan=False)
     except ValueError as exc:
         raise FileError(f"{os.fspath(path)}: the {what} cannot be JSON: {exc}") from None
     return write_file(path, text + "\n", what)
@@ -163,15 +161,14 @@ def write_figure(fig: Any, path: str | os.PathLike[str], what: str = "plot", **k
 
 
 def write_npz(
-    path: str | os.PathLike[str], arrays: dict[str, Any], what: str = "array file",
-    compressed: bool = True,
-) -> bool:  # fmt: skip
-    """``numpy.savez(_compressed)`` to bytes, then ``write_file`` (numpy writes in place)."""
+    path: str | os.PathLike[str], arrays: dict[str, Any], what: str = "array file"
+) -> bool:
+    """``numpy.savez_compressed`` to bytes, then ``write_file`` (numpy writes in place)."""
     import numpy as np  # here: the plumbing module stays cheap to import
 
     check_output(path, what)
     buf = io.BytesIO()
-    (np.savez_compressed if compressed else np.savez)(buf, **arrays)
+    np.savez_compressed(buf, **arrays)
     return write_file(path, buf.getvalue(), what)
 
 
