@@ -204,7 +204,7 @@ def policy_actions(
         if chosen.shape != (len(rows),) or chosen.dtype.kind not in "iu":
             raise PolicyFailure("shape", int(a), rows, chosen=chosen)
         chosen = chosen.astype(np.int64)
-        i = first_masked_out(masks[rows], chosen)
+        i = first_masked_out(masks[rows], chosen, np.zeros(len(rows), dtype=np.bool_))
         if i >= 0:
             raise PolicyFailure(
                 "illegal", int(a), rows, chosen=chosen, game=int(rows[i]), action=int(chosen[i])

@@ -19,8 +19,7 @@ from mamma_mia_env.game.engine import Engine, IllegalActionError
 from mamma_mia_env.game.log import replay_events, write_log
 from mamma_mia_env.game.observe import OBS_DTYPE, OBS_HIGH, remembers
 from mamma_mia_env.game.record import OVER, PLAY, REVEAL
-from mamma_mia_env.game.state import GameState, StateError
-from mamma_mia_env.game.validate import load_state
+from mamma_mia_env.game.state import GameState, StateError, load_state
 from mamma_mia_env.plumbing.arguments import (
     ArgumentTypeError,
     as_float,

@@ -39,8 +39,7 @@ from mamma_mia_env.game.actions import describe_illegal
 from mamma_mia_env.game.config import Config
 from mamma_mia_env.game.engine import IllegalActionError
 from mamma_mia_env.game.observe import remembers
-from mamma_mia_env.game.state import StateError
-from mamma_mia_env.game.validate import load_state
+from mamma_mia_env.game.state import StateError, load_state
 from mamma_mia_env.plumbing.arguments import (
     as_bool,
     as_float,

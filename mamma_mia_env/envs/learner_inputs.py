@@ -10,8 +10,7 @@ import numpy as np
 
 from mamma_mia_env.game.config import Config
 from mamma_mia_env.game.engine import IllegalActionError
-from mamma_mia_env.game.state import GameState
-from mamma_mia_env.game.validate import validate_state
+from mamma_mia_env.game.state import GameState, validate_state
 from mamma_mia_env.plumbing.arguments import (
     ArgumentTypeError,
     as_array,

@@ -298,10 +298,7 @@ class MammaMiaVectorEnv(VectorEnv):
         (one byte per game): never against a buffer a caller holds and may have
         written to (with ``copy=False`` callers get ``_shared_mask``)."""
         arr = action_array(actions, self.num_envs)
-        if self._next_step:
-            g = kernels.first_masked_out_live(self._mask, arr, self._pending)
-        else:
-            g = kernels.first_masked_out(self._mask, arr)
+        g = kernels.first_masked_out(self._mask, arr, self._pending)  # none pending: SAME_STEP
         if g >= 0:
             n = int(self._counts[g])
             eng = (

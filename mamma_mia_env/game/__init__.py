@@ -1,13 +1,11 @@
-"""The rules core: numpy and numba only.
-
-No gymnasium, PettingZoo, PIL or optional library is imported here, so the rules can be
-read (and compiled) on their own. The env shells are in ``envs``. By job:
+"""The rules core: numpy and numba only, so the rules can be read (and compiled) on their
+own; the env shells are in ``envs``. By job:
 
 * the game's things: ``cards`` (ingredients, orders, the play table), ``config`` (the
   rule options, checked once), ``actions`` (the action codec);
-* the state: ``record`` (the record layout and phase codes), ``state`` (``GameState``),
-  ``consistency`` (every problem of a record), ``validate`` (the gate for states from
-  outside), ``positions`` (a position built from a readable description);
+* the state: ``record`` (the record layout and phase codes), ``state`` (``GameState``
+  and the gate for states from outside), ``consistency`` (every problem of a record),
+  ``positions`` (a position built from a readable description);
 * the rules, compiled: ``rng`` (the per-game generator), ``table`` (cards on the move),
   ``rules`` (deal, turns, a step), ``reveal`` (the reveal, the end of a round),
   ``outcome`` (who won), ``kernels`` (the rules over a batch), ``observe`` (what a seat

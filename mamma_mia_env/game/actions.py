@@ -78,11 +78,7 @@ def n_turn_actions(n_play: int) -> int:
 
 
 class ActionSpace(Protocol):
-    """What the codec reads of an ``Engine``: its play table and action counts.
-
-    A protocol instead of the ``Engine`` class, so the engine can import this module
-    (its error messages name actions) without an import cycle.
-    """
+    """What the codec reads of an ``Engine`` (a protocol: the engine imports this module)."""
 
     play: np.ndarray
     n_turn_actions: int
@@ -119,22 +115,13 @@ class ActionCodec:
             raise ValueError(f"action {a} is outside 0-{eng.n_actions - 1}")
         if a >= eng.n_turn_actions:
             j = a - eng.n_turn_actions
-            if j == DECLINE:
-                return RevealAction("decline", None)
-            if j == DELIVER:
-                return RevealAction("deliver", None)
+            if j < DELIVER_AS:
+                return RevealAction("decline" if j == DECLINE else "deliver", None)
             return RevealAction("deliver_as", INGREDIENTS[j - DELIVER_AS])
-        draw = draw_of(a)
-        order = order_slot_of(a)
-        p = play_of(a)
+        p, order = play_of(a), order_slot_of(a)
         k, s, d = (int(v) for v in eng.play[p])
-        return TurnAction(
-            None if p == 0 else INGREDIENTS[k],
-            s,
-            d,
-            None if order == NO_ORDER else order - 1,
-            DRAWS[draw],
-        )
+        kind = None if p == 0 else INGREDIENTS[k]
+        return TurnAction(kind, s, d, None if order == NO_ORDER else order - 1, DRAWS[draw_of(a)])
 
     def encode_turn(
         self,
@@ -166,8 +153,6 @@ class ActionCodec:
                     " in this action space"
                 )
             p = self._play_index[key]
-        if order is not None and not 0 <= order < N_ORDER_TYPES:
-            raise ValueError(f"order type must be 0-7 or None, got {order}")
         if draw not in DRAWS:
             raise ValueError(f"draw must be 'supply' or 'stack', got {draw!r}")
         return int(turn_index(p, NO_ORDER if order is None else order + 1, DRAWS.index(draw)))
@@ -178,10 +163,8 @@ class ActionCodec:
             raise ArgumentTypeError(
                 f"choice must be decline, deliver or deliver_as, got {choice!r}"
             )
-        if choice == "decline":
-            return base + DECLINE
-        if choice == "deliver":
-            return base + DELIVER
+        if choice in ("decline", "deliver"):
+            return base + (DECLINE if choice == "decline" else DELIVER)
         if choice == "deliver_as":
             if kind is None:
                 raise ValueError("choice='deliver_as' needs kind (the ingredient), got None")
@@ -205,22 +188,15 @@ class ActionCodec:
             if act.choice == "deliver_as":
                 return f"reveal: deliver as {act.kind}"
             return f"reveal: {act.choice}"
-        parts = []
-        if act.kind is None:
-            parts.append("pass")
-        else:
+        play = "pass"
+        if act.kind is not None:
             play = f"play {act.singles} {act.kind}" if act.singles else "play"
             if act.doubles:
                 play += (" +" if act.singles else "") + f" {act.doubles} double {act.kind}"
-            parts.append(play)
-        if act.order is None:
-            parts.append("no order")
-        elif personal is None:
-            parts.append(f"order type {act.order}")
-        else:
-            parts.append(f"order type {act.order} [{order_name(act.order, personal)}]")
-        parts.append(f"draw {act.draw}")
-        return ", ".join(parts)
+        order = "no order" if act.order is None else f"order type {act.order}"
+        if act.order is not None and personal is not None:
+            order += f" [{order_name(act.order, personal)}]"
+        return f"{play}, {order}, draw {act.draw}"
 
     _TURN_RE = re.compile(
         r"^(?:pass|play(?: (?P<s>\d+) (?P<k1>[a-z]+))?(?: \+)?"

@@ -44,6 +44,11 @@ def others(personal: int) -> list[int]:
     return [k for k in range(N_KINDS) if k != personal]
 
 
+def card_name(code: int) -> str:
+    """The name of an ingredient card type: ``"pepper"``, ``"double pepper"``."""
+    return ("double " if code >= N_KINDS else "") + INGREDIENTS[code % N_KINDS]
+
+
 def order_name(order_type: int, personal: int) -> str:
     """A readable name of an order of the colour whose personal ingredient is given."""
     p = INGREDIENTS[personal]

@@ -1,19 +1,12 @@
 """The game and environment configuration: every parameter declared once, validated once.
 
-Each field of ``Config`` is the one declaration of a game parameter: its name, type and
-default are the field's; what values it takes, its help text, the rule it switches
-(docs/RULES.md) and the texts that rule comes from are given to ``parameter(...)``. Like
-OpenSpiel's ``parameter_specification`` and pgx's constructor keywords, a parameter is
-written in one place; ``PARAMETERS`` reads the declarations back, and from them follow
-
-* the validation below (a wrong value names the field and what it takes),
-* the compiled parameter table the kernels read (``game.table.P``, ``parameter_vector``),
-* the command-line flags (``mamma_mia_agents.cli.options``),
-* the tables of docs/RULES.md and docs/ENV.md (``tests/game/test_parameters.py`` keeps
-  them current).
-
-So a new boolean rule variant is one field here, the rule code that reads
-``params[P.<name>]`` and a test (plus its row of prose in docs/RULES.md).
+Each field of ``Config`` is the one declaration of a game parameter (name, type, default,
+and given to ``parameter(...)`` the values it takes, its help, its rule in docs/RULES.md
+and that rule's sources). ``PARAMETERS`` reads the declarations back, and from them
+follow the validation below, the compiled parameter table (``game.table.P``), the
+command-line flags (``mamma_mia_agents.cli.options``) and the tables of docs/RULES.md and
+docs/ENV.md (kept current by ``tests/game/test_parameters.py``). So a new boolean rule
+variant is one field here, the rule code that reads ``params[P.<name>]`` and a test.
 """
 
 from __future__ import annotations
@@ -44,25 +37,17 @@ def parameter(
     kind: str = "variant",
     allowed: tuple[Any, ...] | range | None = None,
 ) -> Any:
-    """Declare a ``Config`` field as a game parameter.
-
-    ``kind``: ``"size"`` (the player count), ``"variant"`` (a rule switched on by a flag;
-    every command that starts a game offers it), ``"limit"`` (how a game is bounded) or
-    ``"option"`` (not a rule: what the agents are shown and paid; a state's rules ignore
-    it). ``allowed``: the values an int or str takes (a bool takes ``False``/``True``);
-    ``rule``: its rule number in docs/RULES.md; ``sources``: the texts the variant comes
-    from; ``help``: one line, shown by ``--help`` and in the docs tables.
-    """
+    """Declare a ``Config`` field as a game parameter of ``kind`` ``"size"``, ``"variant"``
+    (a rule every command that starts a game offers), ``"limit"`` (how a game is
+    bounded) or ``"option"`` (not a rule: what the agents are shown and paid)."""
     meta = {"help": help, "rule": rule, "sources": sources, "kind": kind, "allowed": allowed}
     return field(default=default, metadata=meta)
 
 
 @dataclass(frozen=True)
 class Config:
-    """Rules (defaults and variants, see docs/RULES.md) and environment options.
-
-    Every field is also a keyword argument of ``mamma_mia_env.env(...)``.
-    """
+    """Rules (docs/RULES.md) and environment options; each field is also a keyword
+    argument of ``mamma_mia_env.env(...)``."""
 
     num_players: int = parameter(
         4,
@@ -173,8 +158,7 @@ class Parameter:
     sources: str
 
     def check(self, value: Any) -> Any:
-        """``value`` if this parameter takes it (a numpy int as a plain int), else a
-        ``ConfigError`` naming the parameter and what it takes."""
+        """``value`` (a numpy int as a plain int) or a ``ConfigError`` naming the parameter."""
         if value is None and self.optional:
             return None
         if self.type is bool:

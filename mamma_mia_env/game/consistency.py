@@ -1,11 +1,9 @@
 """Consistency of game records: every problem, each naming the game and the field.
 
-The compiled kernels do no bounds checks: a field out of range makes them read or write
-past an array. So every state that comes from outside (a saved state, a built position,
-a ``GameState`` handed to ``reset``) passes ``check_state`` before a kernel sees it, and
-the invariant tests run it after every step of many random games. It checks every field:
-its range, that the oven holds real plays, that the phase agrees with ``reveal_pos`` and
-the end flags, and that every card is in exactly one place.
+The compiled kernels do no bounds checks, so every state from outside passes these
+checks (``state.check_state``) before a kernel sees it, and the invariant tests run
+them after every step of many random games: every field's range, real plays in the
+oven, the phase agreeing with ``reveal_pos`` and the end flags, every card in one place.
 """
 
 from __future__ import annotations
@@ -34,23 +32,16 @@ MAX_STEP_REWARD = N_ORDER_TYPES + 1
 TURNS_LIMIT = 2**30
 
 
-def _first_bad(mask: np.ndarray | np.bool_) -> list[int]:
-    return [int(i) for i in np.flatnonzero(mask)[:3]]
-
-
 Report = Callable[[np.ndarray | np.bool_, str], None]
 
 
 def record_problems(d: np.ndarray, cfg: Config) -> list[str]:
-    """Every problem of the records ``d`` under ``cfg``; [] if consistent (see module doc).
-
-    The ranges come first: the other checks index arrays with those fields, so they run
-    only on records whose every field is in range.
-    """
+    """Every problem of the records ``d`` under ``cfg``; [] if consistent. The other
+    checks index arrays with the fields, so they run only once every field is in range."""
     problems: list[str] = []
 
     def report(mask: np.ndarray | np.bool_, what: str) -> None:
-        bad = _first_bad(mask)
+        bad = [int(i) for i in np.flatnonzero(mask)[:3]]
         if bad:
             problems.append(f"games {bad}: {what}")
 
@@ -64,8 +55,6 @@ def record_problems(d: np.ndarray, cfg: Config) -> list[str]:
 
 
 def _field_ranges(d: np.ndarray, n: int, report: Report) -> None:
-    """Ranges of every field (the kernels index arrays with these)."""
-
     def outside(name: str, lo: int, hi: int) -> np.ndarray:
         """Games with a value of field ``name`` outside ``[lo, hi]``."""
         v = d[name].reshape(len(d), -1) if len(d) else d[name].reshape(0, 0)
@@ -169,18 +158,14 @@ def _phase_agrees(d: np.ndarray, cfg: Config, report: Report) -> None:
         report((phase == PLAY) & (d["idle"] >= n), f"idle: {n}+ idle turns during play")
     if cfg.auto_reveal:
         report(phase == REVEAL, "reveal decision with auto_reveal")
-    rev = np.flatnonzero(phase == REVEAL)
-    if len(rev):  # a pending reveal decision belongs to the owner of the order at reveal_pos
-        pos = d["reveal_pos"][rev].astype(np.int64)
-        inside = pos < d["oven_len"][rev]
-        safe = np.minimum(pos, OVEN_CAPACITY - 1)
-        w = d["oven_what"][rev, safe]
-        who = d["oven_who"][rev, safe]
-        bad = ~inside | (w < N_KINDS) | (who != d["seat"][rev])
-        report(
-            np.isin(np.arange(len(d)), rev[bad]),
-            "reveal: reveal_pos must point at an order whose owner is the seat to act",
-        )
+    # a pending reveal decision belongs to the owner of the order at reveal_pos
+    pos, rows = d["reveal_pos"].astype(np.int64), np.arange(len(d))
+    safe = np.minimum(pos, OVEN_CAPACITY - 1)
+    w, who = d["oven_what"][rows, safe], d["oven_who"][rows, safe]
+    report(
+        (phase == REVEAL) & ((pos >= d["oven_len"]) | (w < N_KINDS) | (who != d["seat"])),
+        "reveal: reveal_pos must point at an order whose owner is the seat to act",
+    )
 
     hand_size = d["hand"].sum(axis=2) + d["orders_hand"].sum(axis=2)
     report((hand_size > HAND_LIMIT).any(axis=1), f"a hand holds more than {HAND_LIMIT} cards")

@@ -32,9 +32,8 @@ from mamma_mia_env.game.observe import (
     observation_slices,
 )
 from mamma_mia_env.game.record import MAX_SEATS, OVER
-from mamma_mia_env.game.state import GameState, StateError
+from mamma_mia_env.game.state import GameState, StateError, check_layout
 from mamma_mia_env.game.table import parameter_vector
-from mamma_mia_env.game.validate import check_layout
 from mamma_mia_env.plumbing.arguments import (
     ArgumentTypeError,
     as_array,
@@ -66,9 +65,8 @@ def action_array(actions: Any, batch_size: int) -> np.ndarray:
 
 
 def seeds_array(seeds: int | Sequence[int] | np.ndarray, batch_size: int | None) -> np.ndarray:
-    """Game seeds as uint64. An int seed s gives games s, s+1, ... (game i alone = s+i,
-    modulo 2**64). Anything but ints (``1.5``, ``"12"``, ``True``) is refused, and so
-    is an empty list: a batch holds at least one game."""
+    """Game seeds as uint64: an int seed s gives games s, s+1, ... (modulo 2**64); only
+    ints are read, and a batch holds at least one game."""
     if is_int(seeds):
         if batch_size is None:
             raise ValueError("batch_size is needed with a single int seed")
@@ -83,8 +81,8 @@ def seeds_array(seeds: int | Sequence[int] | np.ndarray, batch_size: int | None)
 
 
 def _rules(config: Config) -> tuple:
-    """A config's rules: every field but the observation and reward modes (an observer
-    of another mode may read a state; the state's own config is only a label)."""
+    """A config's rules: every field but the options (an observer of another observation
+    mode may read a state)."""
     if not isinstance(config, Config):
         raise StateError(f"state.config must be a Config, got {type(config).__name__}")
     return tuple(getattr(config, name) for name in _RULE_FIELDS)
@@ -174,11 +172,8 @@ class Engine:
         seeds: np.ndarray,
         counts: np.ndarray | None = None,
     ) -> None:
-        """Deal new games into the games ``index`` of ``state`` (used by autoreset).
-
-        ``index``: game indices (distinct, in range) or a bool mask over the batch;
-        ``seeds``: one per game dealt (or an int: s, s+1, ...); ``counts``: the player
-        count of each game dealt (default: the config's)."""
+        """Deal new games into the games ``index`` (distinct indices or a bool mask) of
+        ``state``, with ``seeds`` and ``counts`` as in ``reset`` (used by autoreset)."""
         self._check_state(state)
         index = self._game_index(index, state.batch_size)
         if len(index) == 0:  # nothing to deal (an empty seed list is no error here)
@@ -194,8 +189,7 @@ class Engine:
 
     @staticmethod
     def _game_index(index: object, batch: int) -> np.ndarray:
-        """``index`` as distinct int64 game indices in ``0..batch-1`` (a bool mask of
-        ``batch`` entries is read as the games it selects)."""
+        """``index`` (indices or a bool mask) as distinct int64 game indices."""
         arr = as_array(index, "index")
         if arr.dtype == np.bool_:
             if arr.shape != (batch,):
@@ -213,13 +207,9 @@ class Engine:
         return arr
 
     def _check_state(self, state: GameState) -> None:
-        """The cheap checks every call makes: the layout and the config.
-
-        The engine trusts the *contents* of a state (its own calls keep them
-        consistent; checking them would cost more than a step): a state edited by hand
-        or loaded another way than ``GameState.from_json`` goes through
-        ``validate.validate_state`` first, as the envs' ``reset`` do.
-        """
+        """The cheap checks every call makes: the layout and the config. The contents are
+        trusted (checking them would cost more than a step): a state from outside goes
+        through ``state.validate_state`` first, as the envs' ``reset`` do."""
         check_layout(state)
         cfg = state.config
         if cfg is not self.config and _rules(cfg) != self._rules:
@@ -236,11 +226,8 @@ class Engine:
         active: np.ndarray | None = None,
         counts: np.ndarray | None = None,
     ) -> np.ndarray:
-        """Validate an action array (shape, dtype, legality); returns it as int64.
-
-        Raises ``IllegalActionError`` naming the first bad game, its action and why.
-        ``counts``: each game's player count (default: the config's), as in ``step``.
-        """
+        """The actions as int64, or ``IllegalActionError`` naming the first bad game, its
+        action and why; ``active`` and ``counts`` as in ``step``."""
         self._check_state(state)
         b = state.batch_size
         arr = action_array(actions, b)
@@ -268,14 +255,10 @@ class Engine:
         active: np.ndarray | None = None,
         counts: np.ndarray | None = None,
     ) -> np.ndarray:
-        """Apply one action per game; every action is validated before any game moves.
-
-        ``active`` (bool per game, default: the games not over) selects the games to
-        step; the actions of the others are ignored; ``counts``: each game's player
-        count (default: the config's). Returns the orders delivered to each seat during
-        this step, ``(B, N)`` (N: the largest count); the step's rewards are in
-        ``state.data["rewards"]``.
-        """
+        """Apply one action per game (all validated before any game moves) to the games
+        ``active`` (default: not over); ``counts``: each game's player count (default: the
+        config's). Returns the orders delivered to each seat, ``(B, N)`` (N: the largest
+        count); rewards are in ``state.data["rewards"]``."""
         self._check_state(state)
         b = state.batch_size
         if active is None:
@@ -300,8 +283,7 @@ class Engine:
     def legal_masks(
         self, state: GameState, out: np.ndarray | None = None, counts: np.ndarray | None = None
     ) -> np.ndarray:
-        """Each game's legal actions, ``(B, n_actions)`` int8 (into ``out`` if given);
-        ``counts``: each game's player count (default: the config's)."""
+        """Each game's legal actions, ``(B, n_actions)`` int8 (into ``out`` if given)."""
         self._check_state(state)
         b = state.batch_size
         n = self._counts(counts, b)

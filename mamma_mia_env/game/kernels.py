@@ -1,12 +1,9 @@
-"""Batch kernels: the per-game rules of ``rules.py`` looped over a batch of records.
+"""Batch kernels: the per-game rules of ``rules.py`` looped over a batch of records,
+serial (cheap for a batch of one) and parallel (``prange``, for large batches).
 
-Each kernel exists in a serial form (cheap to call for a batch of one, as the AEC env
-does) and a parallel form (``prange`` over games, for large batches).
-
-The rules' parameters come as a table with one row per player count
-(``Engine.params_by_count``, ``(6, N_PARAMS)``; likewise the decks) and each game's
-player count, ``counts``: game b plays by row ``counts[b]``, so one call steps a batch
-that mixes 2-, 3-, 4- and 5-player games.
+The rules' parameters and decks come with one row per player count
+(``Engine.params_by_count``) and game b plays by row ``counts[b]``, so one call steps a
+batch that mixes 2-, 3-, 4- and 5-player games.
 """
 
 from __future__ import annotations
@@ -96,8 +93,7 @@ PARALLEL = _make(True)
 
 @njit()
 def step_one(data, action, params, play, need, delivered, mask, n, mode, obs):
-    """Step game 0, then write its legal mask and the acting seat's observation: the
-    AEC env's whole step in one call."""
+    """The AEC env's whole step in one call: step game 0, write its mask and observation."""
     r = data[0]
     delivered[:] = 0
     step_game(r, action, params, play, need, delivered)
@@ -111,24 +107,11 @@ def observe_one(data, seat, n, mode, out):
 
 
 @njit()
-def first_masked_out(masks, actions):
-    """Index of the first game whose action is out of range or not in its mask, or -1.
-
-    The vector env's check before any game moves: one pass over the actions, reading
-    one mask byte each (numpy's fancy indexing took a tenth of a step at B = 4,096).
-    """
-    n_actions = masks.shape[1]
-    for b in range(actions.shape[0]):
-        a = actions[b]
-        if a < 0 or a >= n_actions or masks[b, a] != 1:
-            return b
-    return -1
-
-
-@njit()
-def first_masked_out_live(masks, actions, skip):
-    """``first_masked_out`` over the games not in ``skip`` (NEXT_STEP autoreset: a game
-    that ended in the last step is dealt again and its action ignored)."""
+def first_masked_out(masks, actions, skip):
+    """Index of the first game not in ``skip`` whose action is out of range or not in its
+    mask, or -1 (``skip``: NEXT_STEP autoreset deals those games again, ignoring their
+    actions). One pass reading one mask byte per game: numpy's fancy indexing took a
+    tenth of a step at B = 4,096."""
     n_actions = masks.shape[1]
     for b in range(actions.shape[0]):
         if skip[b]:
@@ -169,14 +152,13 @@ def random_actions(masks, u, out) -> int:
     return -1
 
 
-#: mixed into a game's seed before it draws the game's player count, so the count's
-#: draw is not the deal's first draw
+#: mixed into a game's seed to draw its player count, so that draw is not the deal's first
 COUNT_SALT = np.uint64(0x6D616D6D612D6D69)
 
 
 def count_cdf(probs: np.ndarray) -> np.ndarray:
-    """The cumulative table ``seed_count`` draws from: ``probs`` (6 weights indexed by
-    player count, summing to 1) summed up, exactly 1.0 from the last count with weight."""
+    """``seed_count``'s table: ``probs`` (a weight per player count 0-5) summed up, exactly
+    1.0 from the last count with weight."""
     cdf = np.cumsum(np.asarray(probs, dtype=np.float64))
     cdf[int(np.flatnonzero(probs)[-1]) :] = 1.0
     return cdf
@@ -184,8 +166,8 @@ def count_cdf(probs: np.ndarray) -> np.ndarray:
 
 @njit(inline="always")
 def seed_count(seed, cdf) -> np.int64:
-    """The player count of the game dealt from ``seed`` when counts are drawn per
-    episode: the first count n with u < ``cdf[n]``, u uniform in [0, 1) from the seed."""
+    """The player count of the game dealt from ``seed``: the first n with u < ``cdf[n]``,
+    u uniform in [0, 1) from the seed."""
     u = (splitmix_output(seed ^ COUNT_SALT) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
     for n in range(cdf.shape[0]):
         if u < cdf[n]:
@@ -210,22 +192,15 @@ def _make_vector_step(parallel: bool):
         final_obs, final_delivered, final_seed, episode, slot_seeds, delivered, seats, seeds,
         shared_masks, next_step, pending, cdf, final_counts,
     ):  # fmt: skip
-        """Step every game, deal finished ones again, and write observations and masks.
+        """Step every (validated) game, deal finished ones again, write observations and
+        masks: one pass, so each record is touched while in cache.
 
-        One pass over the batch, so each game's record is touched while in cache.
-        Actions must already be validated. ``masks`` is the env's private copy (the
-        next step's legality check reads it); ``shared_masks``, unless empty, gets the
-        same rows for the caller (the vector env's ``copy=False`` buffer), copied while
-        the row is in cache. The k-th game of slot b is dealt from
-        ``slot_seeds[b] + k * B``. Game b has ``counts[b]`` players (parameter rows as
-        in the batch kernels); ``rewards`` has a column per seat of the largest count.
-        With a ``cdf`` (``count_cdf``; empty: fixed counts) a game dealt here draws its
-        count from its seed (``seed_count``); ``final_counts`` gets each finished game's.
-
-        Autoreset: SAME_STEP (``next_step`` False) deals a finished game again at once
-        and writes its last observation to ``final_obs``; NEXT_STEP leaves it over (its
-        last observation in ``obs``), marks it ``pending``, and deals it in the next
-        call, ignoring that call's action for it.
+        ``masks`` is the env's private copy; ``shared_masks``, unless empty, gets the
+        same rows for the caller. The k-th game of slot b is dealt from
+        ``slot_seeds[b] + k * B``, with its count drawn from its seed if ``cdf`` is not
+        empty. SAME_STEP (``next_step`` False) deals a finished game again at once and
+        writes its last observation to ``final_obs``; NEXT_STEP marks it ``pending`` and
+        deals it in the next call, ignoring that call's action for it.
         """
         b_total = data.shape[0]
         share = shared_masks.shape[0] == b_total
@@ -233,23 +208,16 @@ def _make_vector_step(parallel: bool):
         for b in loop(b_total):
             r = data[b]
             n = counts[b]
-            p = params[n]
-            if pending[b]:
+            deal = pending[b]  # NEXT_STEP: a game that ended in the last call
+            if deal:
                 pending[b] = False
-                episode[b] += np.uint64(1)
-                seed = slot_seeds[b] + episode[b] * np.uint64(b_total)
-                if cdf.shape[0]:
-                    n = seed_count(seed, cdf)
-                    counts[b] = n
-                    p = params[n]
-                reset_game(r, seed, p, deck_counts[n])
                 for s in range(width):
                     rewards[b, s] = 0.0
                 done[b] = False
                 terminated[b] = False
                 truncated[b] = False
             else:
-                step_game(r, actions[b], p, play, need, delivered[b])
+                step_game(r, actions[b], params[n], play, need, delivered[b])
                 for s in range(width):
                     rewards[b, s] = r.rewards[s]
                 done[b] = r.phase == OVER_PHASE
@@ -264,15 +232,16 @@ def _make_vector_step(parallel: bool):
                         pending[b] = True
                     else:
                         observe_game(r, r.seat, n, mode, final_obs[b])
-                        episode[b] += np.uint64(1)
-                        seed = slot_seeds[b] + episode[b] * np.uint64(b_total)
-                        if cdf.shape[0]:
-                            n = seed_count(seed, cdf)
-                            counts[b] = n
-                            p = params[n]
-                        reset_game(r, seed, p, deck_counts[n])
+                        deal = True
+            if deal:
+                episode[b] += np.uint64(1)
+                seed = slot_seeds[b] + episode[b] * np.uint64(b_total)
+                if cdf.shape[0]:
+                    n = seed_count(seed, cdf)
+                    counts[b] = n
+                reset_game(r, seed, params[n], deck_counts[n])
             observe_game(r, r.seat, n, mode, obs[b])
-            legal_mask_game(r, p, play, need, masks[b])
+            legal_mask_game(r, params[n], play, need, masks[b])
             if share:
                 shared_masks[b, :] = masks[b, :]
             seats[b] = r.seat

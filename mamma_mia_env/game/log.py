@@ -1,13 +1,10 @@
 """Replays and JSON event logs: a game is its config, its seed and its actions.
 
-The log format (``mamma-mia-log/2``) has its writer (``replay_events``) and its reader
-(``load_log``, which replays and checks a log) here together, so they change together.
-Format 2 gives every order a reveal turned over its complete record (the cards from
-the piles and from the owner's hand, and who chose); format 1 had only a step's total.
-A log is a game's config, seed and actions, and its events are re-derived from them
-on reading, so a format-1 log loads as a format-2 one. The optional ``agents`` field
-(the agent's name on each seat, written by tournaments) is kept as it was written:
-names are user input, checked here for shape only, and escaped by whoever draws them.
+The log format's writer (``replay_events``) and reader (``load_log``) live together so
+they change together. A log's events are re-derived from its config, seed and actions
+on reading, so a format-1 log (a step's total only, no per-order record) loads as a
+format-2 one. The ``agents`` names are user input: checked for shape only, escaped by
+whoever draws them.
 """
 
 from __future__ import annotations
@@ -25,13 +22,15 @@ from mamma_mia_env.game.cards import (
     INGREDIENTS,
     N_CARD_TYPES,
     N_KINDS,
+    OVEN_CAPACITY,
+    card_name,
     order_name,
 )
 from mamma_mia_env.game.config import Config
 from mamma_mia_env.game.engine import Engine, IllegalActionError
 from mamma_mia_env.game.outcome import winners
 from mamma_mia_env.game.record import OVER, PHASE_NAMES, REVEAL
-from mamma_mia_env.game.state import GameState, StateError
+from mamma_mia_env.game.state import GameState, StateError, validate_state
 from mamma_mia_env.game.trace import (
     HOW_NAMES,
     HOW_OWNER,
@@ -41,26 +40,20 @@ from mamma_mia_env.game.trace import (
     T_PILES,
     T_WHAT,
     T_WHO,
-    new_trace,
+    TRACE_WIDTH,
     traced_step,
 )
-from mamma_mia_env.game.validate import validate_state
 from mamma_mia_env.plumbing.arguments import ArgumentTypeError, as_int, as_seed
 from mamma_mia_env.plumbing.files import FileError, read_json, write_file
 
-#: The ``format`` field of the event logs written here.
 LOG_FORMAT = "mamma-mia-log/2"
-#: The formats ``load_log`` reads (each is re-derived, as ``LOG_FORMAT``, from its
-#: config, seed and actions).
 LOG_FORMATS_READ = ("mamma-mia-log/1", LOG_FORMAT)
 #: The longest agent name a log may record (the ``agents`` field).
 MAX_AGENT_NAME = 200
 
 
 def check_agents(agents: Any, num_players: int) -> list[str]:
-    """The ``agents`` field: one name per seat, each a string of 1..``MAX_AGENT_NAME``
-    characters. A name is shown to people, never run or parsed; the ``ValueError`` says
-    which name is wrong."""
+    """The ``agents`` field: one name of 1..``MAX_AGENT_NAME`` characters per seat."""
     if not isinstance(agents, (list, tuple)) or len(agents) != num_players:
         raise ValueError(f"agents must be a list of {num_players} names, one per seat")
     for s, name in enumerate(agents):
@@ -73,8 +66,7 @@ def _start(
     engine: Engine, seed: int, actions: list[int], start: GameState | None
 ) -> tuple[GameState, list[int]]:
     """The first state (dealt from ``seed`` or a validated copy of ``start``) and the
-    actions as ints of the action space; nothing else (``2.7``, ``True``, ``2**63``)
-    is read as an action, and the error names the action's index."""
+    actions as ints of the action space (not ``2.7``, ``True``, ``2**63``)."""
     if start is not None:
         state = validate_state(start, "start").copy()
         if state.config != engine.config or state.batch_size != 1:
@@ -88,41 +80,20 @@ def _start(
     return state, acts
 
 
-def _step(engine: Engine, state: GameState, act: np.ndarray, i: int) -> np.ndarray:
-    """Step game 0 with ``act``; an illegal action is named by its index in ``actions``."""
+def _step(engine: Engine, state: GameState, a: int, i: int) -> np.ndarray:
+    """Step game 0 with ``a``; an illegal action is named by its index in ``actions``."""
     if state.data["phase"][0] == OVER:
         raise IllegalActionError(f"actions[{i}] comes after the end of the game")
     try:
-        return engine.step(state, act)
+        return engine.step(state, np.array([a], dtype=np.int64))
     except IllegalActionError as exc:
         raise IllegalActionError(f"actions[{i}]: {str(exc).removeprefix('game 0: ')}") from None
 
 
-_CARD_INDEX = {
-    **{k: i for i, k in enumerate(INGREDIENTS)},
-    **{"double " + k: N_KINDS + i for i, k in enumerate(INGREDIENTS)},
-}
-
-
 def _card_dict(counts: np.ndarray) -> dict[str, int]:
-    """Card counts by name ("pepper", "double pepper"), non-zero only."""
-    out = {}
-    for k in range(N_KINDS):
-        if counts[k]:
-            out[INGREDIENTS[k]] = int(counts[k])
-        if counts[N_KINDS + k]:
-            out["double " + INGREDIENTS[k]] = int(counts[N_KINDS + k])
-    return out
-
-
-def _revealed(before: np.void, after: np.void) -> bool:
-    """Whether oven cards were turned over in the step from ``before`` to ``after``."""
-    return bool(
-        before["phase"] == REVEAL
-        or after["phase"] == REVEAL
-        or after["round"] != before["round"]
-        or after["terminated"]
-    )
+    """Non-zero card counts by name, each ingredient's singles then its doubles."""
+    order = [c for k in range(N_KINDS) for c in (k, N_KINDS + k)]
+    return {card_name(c): int(counts[c]) for c in order if counts[c]}
 
 
 def traced_outcomes(trace: np.ndarray) -> list[dict[str, Any]]:
@@ -150,37 +121,21 @@ def traced_outcomes(trace: np.ndarray) -> list[dict[str, Any]]:
     return out
 
 
-def _total(outcomes: list[dict[str, Any]]) -> dict[str, int]:
-    """The sum of the entries' ``cards_taken``, in card-code order."""
-    counts = np.zeros(2 * N_KINDS, dtype=np.int64)
-    for o in outcomes:
-        for name, c in o["cards_taken"].items():
-            counts[_CARD_INDEX[name]] += c
-    return _card_dict(counts)
-
-
 def reveal_record(engine: Engine, before: GameState, action: int, after: GameState) -> dict:
     """What the reveal did in the step from ``before`` (game 0) with ``action`` to
-    ``after``: ``{"outcomes": [...], "cards_taken": {...}}``, each order turned over
-    with its complete record (``traced_outcomes``) and the sum of their cards; ``{}``
-    when no oven card was turned over. The step is replayed once more, traced
-    (``trace.traced_step``), and must end in ``after``."""
-    if not _revealed(before.data[0], after.data[0]):
+    ``after``: ``{"outcomes": [...], "cards_taken": {...}}`` (``traced_outcomes`` and
+    the sum of their cards), or ``{}`` when no oven card was turned over. The step is
+    replayed traced (``trace.traced_step``) and must end in ``after``."""
+    b, a = before.data[0], after.data[0]
+    if not (REVEAL in (b["phase"], a["phase"]) or a["round"] != b["round"] or a["terminated"]):
         return {}
-    outcomes = traced_outcomes(_traced(engine, before, action, after))
-    return {"outcomes": outcomes, "cards_taken": _total(outcomes)}
-
-
-def _traced(engine: Engine, before: GameState, a: int, after: GameState) -> np.ndarray:
-    """The trace of the step from ``before`` with action ``a`` (``trace.traced_step``),
-    checked to end where the engine's step ended."""
-    copy = before.copy()
-    trace = new_trace()
+    copy, trace = before.copy(), np.zeros((OVEN_CAPACITY, TRACE_WIDTH), dtype=np.int64)
     delivered = np.zeros(engine.num_players, dtype=np.int32)
-    traced_step(copy.data, a, engine.params, engine.play, engine.need, delivered, trace)
+    traced_step(copy.data, action, engine.params, engine.play, engine.need, delivered, trace)
     if copy.data.tobytes() != after.data.tobytes():
         raise RuntimeError("the traced step left another state than the engine's step")
-    return trace
+    taken = trace[:, T_PILES : T_PILES + N_CARD_TYPES] + trace[:, T_HAND : T_HAND + N_CARD_TYPES]
+    return {"outcomes": traced_outcomes(trace), "cards_taken": _card_dict(taken.sum(axis=0))}
 
 
 def replay(
@@ -189,10 +144,8 @@ def replay(
     """The state after playing ``actions`` from ``seed`` (or from ``start``), bit for bit."""
     engine = Engine(config)
     state, actions = _start(engine, seed, actions, start)
-    act = np.zeros(1, dtype=np.int64)
     for i, a in enumerate(actions):
-        act[0] = a
-        _step(engine, state, act, i)
+        _step(engine, state, a, i)
     return state
 
 
@@ -218,15 +171,12 @@ def replay_events(
     start: GameState | None = None,
     agents: list[str] | None = None,
 ) -> dict[str, Any]:
-    """A JSON-ready log of a game: one event per action, with what it did.
-
-    ``agents``: the name of the agent on each seat, recorded as the log's ``agents``
-    field so that a replay can say who played (``check_agents`` checks it)."""
+    """A JSON-ready log of a game: one event per action, with what it did; ``agents``
+    (the name on each seat) is recorded so that a replay can say who played."""
     names = None if agents is None else check_agents(agents, config.num_players)
     engine = Engine(config)
     codec = ActionCodec(engine)
     state, actions = _start(engine, seed, actions, start)
-    act = np.zeros(1, dtype=np.int64)
     events = []
     for i, a in enumerate(actions):
         rec = state.data[0]
@@ -235,9 +185,8 @@ def replay_events(
         if phase == "reveal":
             pos = int(rec["reveal_pos"])
             pending = order_name(int(rec["oven_what"][pos]) - 5, int(rec["oven_who"][pos]))
-        act[0] = a
         before = state.copy()
-        delivered = _step(engine, state, act, i)[0]
+        delivered = _step(engine, state, a, i)[0]
         event: dict[str, Any] = {
             "round": rnd + 1,
             "seat": seat,
@@ -275,13 +224,9 @@ class LogError(ValueError):
 
 
 def load_log(source: str | Path | dict[str, Any]) -> dict[str, Any]:
-    """Read and check an event log (a path or the parsed JSON); replays it to be sure.
-
-    The actions are replayed through the engine's legal masks, so a hand-edited or
-    corrupt log is refused here, naming what is wrong, instead of drawing a game that
-    never happened. Returns the log re-derived from config, seed and actions, in the
-    current format (``LOG_FORMAT``) whatever format it was read in.
-    """
+    """Read and check an event log (a path or the parsed JSON), re-derived in
+    ``LOG_FORMAT``. The actions are replayed, so a hand-edited or corrupt log is refused
+    naming what is wrong instead of drawing a game that never happened."""
     where = "log"
     if isinstance(source, (str, Path)):
         where = str(source)
@@ -326,9 +271,8 @@ def load_log(source: str | Path | dict[str, Any]) -> dict[str, Any]:
 
 
 def _log_seed(value: Any, where: str) -> int:
-    """The ``seed`` field: a string of plain digits (what ``replay_events`` writes: JSON
-    numbers lose precision above 2**53) or, as format 1 wrote it, a JSON integer. A
-    float, a boolean or any other string is refused naming the field."""
+    """The ``seed`` field: plain digits (JSON numbers lose precision above 2**53) or,
+    as format 1 wrote it, a JSON integer."""
     if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) <= 20:
         value = int(value)
     try:
@@ -338,9 +282,7 @@ def _log_seed(value: Any, where: str) -> int:
 
 
 def write_log(path: str | Path, log: dict[str, Any]) -> bool:
-    """Write an event log (``replay_events``) to ``path`` atomically (``write_file``);
-    whether an earlier file was replaced. Refused (``FileError``) before anything is
-    written if the path cannot take a file."""
+    """Write an event log to ``path`` (``write_file``); whether an earlier file was replaced."""
     doc = {k: v for k, v in log.items() if not k.startswith("_")}  # not load_log's states
     return write_file(path, json.dumps(doc, indent=1), "event log")
 
@@ -351,16 +293,15 @@ def log_states(
     """The game's record before every action and after the last (checked legal)."""
     engine = Engine(config)
     state = start.copy() if start is not None else engine.reset(seeds=[seed])
-    mask = np.zeros((1, engine.n_actions), dtype=np.int8)
-    act = np.zeros(1, dtype=np.int64)
     out = [state.data[0].copy()]
     for i, a in enumerate(actions):
         if state.data["phase"][0] == OVER:
             raise LogError(f"{where}: field 'actions': action {i} comes after the end of the game")
-        engine.legal_masks(state, out=mask)
-        if not (0 <= a < engine.n_actions and mask[0, a]):
-            raise LogError(f"{where}: field 'actions': action {i} ({a}) is illegal in its position")
-        act[0] = a
-        engine.step(state, act)
+        try:
+            engine.step(state, np.array([a], dtype=np.int64))
+        except (IllegalActionError, OverflowError):
+            raise LogError(
+                f"{where}: field 'actions': action {i} ({a}) is illegal in its position"
+            ) from None
         out.append(state.data[0].copy())
     return out

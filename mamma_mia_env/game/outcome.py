@@ -4,17 +4,10 @@ Most delivered orders wins; a tie goes to the most ingredient cards in hand (a d
 card is one card: the hand's card counts, not their values); a tie after that shares
 the win. A truncated game is scored as it stands.
 
-Two forms of the same rule, kept side by side so they cannot drift apart:
-
-* ``winners`` (compiled, one game record): what the rules run when a game ends
-  (``rules.finish_game``) and what the event log reports.
-* numpy functions over many finished games at once, for the learner env, the
-  tournament's tables and the search bot's rollouts: ``delivered_and_cards`` reads
-  the two scores from game records, ``finishing_ranks`` and ``win_shares`` rank them,
-  ``game_outcome`` is both steps for the learner's results.
-
-The numpy forms compare one key, ``delivered * 1000 + cards`` (a hand never holds
-1000 cards), which orders seats exactly as the kernel's two-step comparison.
+Two forms of the same rule, side by side so they cannot drift apart: ``winners``
+(compiled, one record: the rules' and the event log's) and numpy functions over many
+finished games (the learner env, the tournament's tables, the search bot's rollouts),
+which compare one key, ``delivered * 1000 + cards`` (a hand never holds 1000 cards).
 """
 
 from __future__ import annotations
@@ -60,9 +53,8 @@ def winners(r, n: int, out) -> int:
 def delivered_and_cards(data: np.ndarray, num_players: int) -> tuple[np.ndarray, np.ndarray]:
     """Orders delivered and ingredient cards in hand per seat, two ``(G, N)`` int64 arrays,
     of the game records ``data`` (``GameState.data`` or a slice of it)."""
-    n = num_players
-    delivered = data["delivered"][:, :n].sum(axis=2).astype(np.int64)
-    cards = data["hand"][:, :n].sum(axis=2).astype(np.int64)
+    delivered = data["delivered"][:, :num_players].sum(axis=2).astype(np.int64)
+    cards = data["hand"][:, :num_players].sum(axis=2).astype(np.int64)
     return delivered, cards
 
 
@@ -73,20 +65,14 @@ def _keys(delivered: np.ndarray, cards: np.ndarray) -> np.ndarray:
 
 
 def finishing_ranks(delivered: np.ndarray, cards: np.ndarray) -> np.ndarray:
-    """Rank of every seat (1 = best) by delivered orders, then ingredient cards in hand.
-
-    ``delivered`` and ``cards`` are ``(G, N)``; equal seats share a rank.
-    """
+    """Rank of every seat (1 = best; equal seats share one) of ``(G, N)`` scores."""
     key = _keys(delivered, cards)
     better = key[:, None, :] > key[:, :, None]  # [g, s, o]: seat o ahead of seat s
     return 1 + better.sum(axis=2)
 
 
 def win_shares(delivered: np.ndarray, cards: np.ndarray) -> np.ndarray:
-    """``(G, N)`` float64: 1 for a sole winner, 1/k for each of k sharing the win, else 0.
-
-    The seats of rank 1 in ``finishing_ranks``, found without building the ranks.
-    """
+    """``(G, N)`` float64: 1 for a sole winner, 1/k for each of k sharing the win, else 0."""
     key = _keys(delivered, cards)
     top = key == key.max(axis=1, keepdims=True)
     return top / top.sum(axis=1, keepdims=True)

@@ -42,6 +42,7 @@ from mamma_mia_env.game.cards import (
     N_KINDS,
     N_ORDER_TYPES,
     SUPPLY_CAPACITY,
+    card_name,
     deck_counts,
 )
 from mamma_mia_env.game.config import Config
@@ -73,11 +74,8 @@ _KEYS = {
 
 
 def card_code(name: str, where: str = "card") -> int:
-    """'salami' -> 0, 'double salami' -> 5, 'mamma_mia' -> 10.
-
-    ``where`` names the place the name was read from (``piles``, ``hands[2]``,
-    ``supply[4]``, ...) in the error.
-    """
+    """'salami' -> 0, 'double salami' -> 5, 'mamma_mia' -> 10; an error names ``where``
+    the name was read (``piles``, ``hands[2]``, ...)."""
     if not isinstance(name, str):
         raise StateError(f"{where}: a card is named by a string, got {name!r:.80}")
     text = name.strip().lower()
@@ -132,7 +130,6 @@ def _counts(spec: Any, where: str) -> np.ndarray:
 
 
 def _int(value: Any, where: str, lo: int | None = None, hi: int | None = None) -> int:
-    """An int (or numpy int) in ``[lo, hi]`` (``as_int``); no floats, bools or strings."""
     try:
         return as_int(value, where, lo, hi)
     except ValueError as exc:
@@ -163,10 +160,7 @@ def _parse_oven_entry(entry: Any, i: int, n: int) -> tuple[int, int, int, int]:
     if text.startswith("order "):
         if len(text.split()) != 2:
             raise StateError(f"oven[{i}]: cannot read {text!r} (e.g. 'order 2')")
-        t = _digits(text.split()[1], f"oven[{i}] order type")
-        if not 0 <= t < N_ORDER_TYPES:
-            raise StateError(f"oven[{i}]: order type {t} is not in 0-7")
-        return seat, N_KINDS + t, 0, 0
+        return seat, N_KINDS + _digits(text.split()[1], f"oven[{i}] order type"), 0, 0
     words = text.split()
     if len(words) == 2:
         return seat, _kind(words[1], f"oven[{i}]"), _digits(words[0], f"oven[{i}] count"), 0
@@ -176,12 +170,8 @@ def _parse_oven_entry(entry: Any, i: int, n: int) -> tuple[int, int, int, int]:
 
 
 def build_position(description: dict, config: Config | None = None) -> GameState:
-    """A batch of one game in the described position (validated: every card once).
-
-    Every number must be an int (a seat may also be a digit string, as JSON object
-    keys are); a float, bool or other string is refused with ``StateError`` naming
-    the key, never rounded.
-    """
+    """A batch of one game in the described position (validated: every card once); a
+    number that is not an int (or a seat's digit string) is refused, never rounded."""
     if not isinstance(description, dict):
         raise StateError(f"a position description is a dict, got {type(description).__name__}")
     unknown = sorted(set(description) - _KEYS, key=str)
@@ -193,13 +183,9 @@ def build_position(description: dict, config: Config | None = None) -> GameState
         raise StateError(f"'reveal' must be true or false, got {reveal!r}")
     state = GameState.empty(config, 1)
     r = state.data[0]
-    builder = _Builder(config, r)
-    builder.scalars(description)
-    builder.cards(description)
-    builder.orders(description)
-    builder.oven(description)
-    builder.stacks(description)
-    builder.supply(description)
+    b = _Builder(config, r)
+    for section in (b.scalars, b.cards, b.orders, b.oven, b.stacks, b.supply):
+        section(description)
     state.data[0] = r
 
     problems = check_state(state)
@@ -215,9 +201,8 @@ def build_position(description: dict, config: Config | None = None) -> GameState
 
 
 def load_position(path: str | os.PathLike[str], config: Config | None = None) -> GameState:
-    """``build_position`` of the description in a JSON file; a file that cannot be read
-    (missing, huge, not UTF-8, a nesting bomb) or a description that is refused is a
-    ``StateError`` whose message starts with the file's name."""
+    """``build_position`` of the description in a JSON file; every refusal is a
+    ``StateError`` starting with the file's name."""
     try:
         description = read_json(path, "position")
     except FileError as exc:
@@ -257,7 +242,7 @@ class _Builder:
         self.remaining = self.remaining - counts
         if (self.remaining < 0).any():
             c = int(np.flatnonzero(self.remaining < 0)[0])
-            raise StateError(f"{where}: more {_name(c)} cards than the game has")
+            raise StateError(f"{where}: more {card_name(c)} cards than the game has")
 
     def take_order(self, seat: int, t: int, where: str) -> None:
         if not 0 <= t < N_ORDER_TYPES:
@@ -287,10 +272,9 @@ class _Builder:
             counts = _counts(spec, f"hands[{seat}]")
             self.place(counts, f"hands[{seat}]")
             r["hand"][seat] = counts
-        r["piles"] = _counts(description.get("piles", {}), "piles")
-        self.place(r["piles"].astype(np.int64), "piles")
-        r["used"] = _counts(description.get("used", {}), "used")
-        self.place(r["used"].astype(np.int64), "used")
+        for key in ("piles", "used"):
+            r[key] = _counts(description.get(key, {}), key)
+            self.place(r[key].astype(np.int64), key)
 
     def orders(self, description: dict) -> None:
         for key, field in (("orders_in_hand", "orders_hand"), ("delivered", "delivered")):
@@ -343,16 +327,13 @@ class _Builder:
         if "supply" in description:
             supply = _list(description["supply"], "'supply'")
             cards = [card_code(c, f"supply[{j}]") for j, c in enumerate(supply)]
-            counts = np.zeros(N_CARD_TYPES, dtype=np.int64)
-            for c in cards:
-                if c != MAMMA_MIA:
-                    counts[c] += 1
-            self.place(counts, "supply")
+            ingredients = [c for c in cards if c != MAMMA_MIA]
+            self.place(np.bincount(ingredients, minlength=N_CARD_TYPES), "supply")
             remaining = self.remaining
             if remaining.any():
                 c = int(np.flatnonzero(remaining)[0])
                 raise StateError(
-                    f"supply: {int(remaining[c])} {_name(c)} card(s) are placed nowhere (a "
+                    f"supply: {int(remaining[c])} {card_name(c)} card(s) are placed nowhere (a "
                     "given 'supply' is the whole supply)"
                 )
         else:
@@ -364,9 +345,3 @@ class _Builder:
         r["supply"][: len(cards)] = cards
         r["supply_len"] = len(cards)
         r["supply_pos"] = 0
-
-
-def _name(code: int) -> str:
-    if code >= N_KINDS:
-        return "double " + INGREDIENTS[code - N_KINDS]
-    return INGREDIENTS[code]

@@ -1,8 +1,4 @@
-"""The game record's layout: one numpy structured dtype, and the phase codes.
-
-Below everything that reads a record (the state container, its checks, the compiled
-rules), so they can all import it.
-"""
+"""The game record's layout (below everything that reads a record) and the phase codes."""
 
 from __future__ import annotations
 
@@ -12,17 +8,12 @@ from mamma_mia_env.game.cards import N_CARD_TYPES, N_ORDER_TYPES, OVEN_CAPACITY,
 
 PLAY, REVEAL, OVER = 0, 1, 2
 PHASE_NAMES = ("play", "reveal", "over")
-
-
 MAX_SEATS = 5
 
 
 def state_dtype() -> np.dtype:
-    """The record layout (documented in docs/ENV.md).
-
-    Per-seat fields always have room for five seats (unused seats stay zero): one
-    layout for every player count, so that one compiled kernel serves all configs.
-    """
+    """The record layout (docs/ENV.md); per-seat fields have room for five seats (unused
+    ones stay zero), so one compiled kernel serves every player count."""
     n = MAX_SEATS
     return np.dtype(
         [

@@ -1,10 +1,6 @@
-"""The reveal and the end of a round (docs/SPEC.md, "The reveal", "End of the round").
-
-Each function reads or writes one game record ``r`` and follows the paragraph of the
-spec its comment names: which orders can be delivered and how, what a delivery takes
-from the hand and the face-up piles, and what happens when the last oven card is
-turned over (the next round is set up, or the game ends and ``outcome.winners`` scores
-it). Compiled with numba, called from ``rules.py``.
+"""The reveal and the end of a round (docs/SPEC.md, "The reveal", "End of the round"):
+which orders can be delivered and how, what a delivery takes from the hand and the
+face-up piles, and the next round's set-up or the game's end. Called from ``rules.py``.
 """
 
 from __future__ import annotations
@@ -104,12 +100,9 @@ def reveal_legal(r, owner: int, t: int, params, need, out) -> int:
             order_need(r, owner, t, 0, need, req)
             met = needs_met(r, owner, req, False)
             cov = needs_met(r, owner, req, True)
-        if met:
+        if cov:  # met with the piles alone is met with the hand too
             out[DELIVER] = 1
-        elif cov:
-            out[DELIVER] = 1
-            out[DECLINE] = 1
-        else:
+        if not met:
             out[DECLINE] = 1
     else:
         opts = np.zeros(N_KINDS, np.int8)
@@ -174,11 +167,8 @@ def take_kind(counts, k: int, value: int) -> int:
 
 @_jit
 def bombastica_from_hand(r, owner: int, short: int) -> None:
-    """Cover Bombastica's ``short`` from the owner's hand (docs/RULES.md X17): doubles
-    first, of any ingredient, then singles, one card at a time, so no more cards than
-    needed (a double may overpay a shortfall of 1). Among the kinds that still have a
-    card of the sort being taken, the one with the largest hand value goes first
-    (ties: the lowest index)."""
+    """Cover Bombastica's ``short`` from the owner's hand (docs/RULES.md X17): doubles,
+    then singles, one card at a time, of the kind with the largest hand value first."""
     while short > 0:
         best = -1
         for k in range(N_KINDS):
@@ -245,10 +235,9 @@ def resolve(r, choice: int, params, need, out_delivered) -> None:
 
 @_jit
 def settled_choice(r, params, need, legal) -> int:
-    """Reveal oven entries up to the next order and return its reveal choice (an offset)
-    if no one must make it: its only legal one, or with ``auto_reveal`` the automatic
-    policy's (``legal`` holds the order's legal choices). -1 when its owner must decide
-    (the game waits in REVEAL) or the oven is done (the round ended)."""
+    """Reveal oven entries up to the next order; its reveal choice (an offset) if no one
+    must make it (its only legal one, or ``auto_reveal``'s), else -1: its owner must
+    decide or the round ended. ``legal`` gets the order's legal choices."""
     while r.reveal_pos < r.oven_len:
         i = r.reveal_pos
         what = r.oven_what[i]

@@ -1,15 +1,9 @@
 """The rules of Mamma Mia!, one game record at a time, compiled with numba.
 
-Each function reads or writes one record ``r`` of the batched state (``state.py``)
-and follows one paragraph of docs/SPEC.md, whose headings it names. The batch
-kernels in ``kernels.py`` loop these over the games. The rules live here once: the
-AEC env, the batched engine and the vector env all call them.
-
-By job: this module deals (Set-up), plays a turn and dispatches one step; the reveal
-and the end of a round are in ``reveal.py``, the card-moving helpers and the
-``params`` layout in ``table.py``, the scoring in ``outcome.py``. Every name of the
-rule set is re-exported here (``rules.X`` as before the split). The split costs no
-speed: numba compiles a call between modules exactly as one inside a module.
+Each function reads or writes one record ``r`` and follows the paragraph of
+docs/SPEC.md whose heading it names: the deal, a turn and one step; the reveal and the
+end of a round are in ``reveal.py``, the card-moving helpers in ``table.py``, the
+scoring in ``outcome.py``. Every env and the engine call these, through ``kernels.py``.
 
 ``params`` is the config as an int64 array (slots ``table.P`` by name); ``play``
 is the play table of ``cards.play_table``; ``need`` is ``cards.order_need_table()``.
@@ -172,11 +166,7 @@ def turn_is_legal(r, a: int, params, play) -> bool:
 
 @_jit
 def turn_mask(r, params, play, out) -> None:
-    """Set ``out[a] = 1`` for every legal turn action (``out`` zeroed by the caller).
-
-    Walks only the plays the hand allows (the play table lists, per ingredient, the
-    doubles counts in order and within each the singles counts in order).
-    """
+    """Set ``out[a] = 1`` for every legal turn action (``out`` zeroed by the caller)."""
     seat = r.seat
     n_play = params[P.n_play]
     size = hand_size(r, seat)
@@ -227,9 +217,8 @@ def play_turn(r, a: int, params, play, need, out_delivered) -> None:
 
 @_jit
 def take_turn(r, a: int, params, play) -> bool:
-    """The turn itself: play, order, draw; True when play ends and the reveal begins
-    (else the turn passes, or the game is truncated). Apart from ``play_turn`` so that
-    the event log's traced step (``trace.py``) starts the same reveal."""
+    """The turn itself: play, order, draw; True when play ends and the reveal begins.
+    Apart from ``play_turn`` so that the traced step (``trace.py``) shares it."""
     seat = r.seat
     n = params[P.num_players]
     draw = draw_of(a)

@@ -1,10 +1,11 @@
-"""The game state: one numpy structured array with a leading batch axis.
+"""The game state (one numpy structured array with a leading batch axis) and the gate
+for states from outside.
 
-A batch of B games is one array of B records; every field of a record is a small
-fixed-size numpy array, so the whole batch lives in one contiguous block that the
-numba kernels in ``rules.py`` read and write, that ``copy()`` clones and that
-``to_json`` / ``from_json`` round-trip exactly. The AEC environment holds a batch of
-one.
+A batch of B games is one contiguous array of B records, which the numba kernels read
+and write, ``copy()`` clones and ``to_json`` / ``from_json`` round-trip exactly. Every
+engine call runs ``check_layout`` (cheap); a state from outside (a saved state, a built
+position, a ``GameState`` handed to ``reset``) also passes ``check_state``, the full
+consistency check of ``consistency.py``.
 """
 
 from __future__ import annotations
@@ -28,8 +29,7 @@ class StateError(ValueError):
 
 
 class StateTypeError(StateError, TypeError):
-    """Not a state at all (a ``GameState`` was expected): a ``StateError`` and, as for
-    any argument of the wrong type, a ``TypeError``."""
+    """Not a state at all (a ``GameState`` was expected): also a ``TypeError``."""
 
 
 @dataclass
@@ -41,9 +41,7 @@ class GameState:
 
     @classmethod
     def empty(cls, config: Config, batch_size: int) -> GameState:
-        """A batch of ``batch_size`` all-zero records (not a dealt game: ``Engine.reset``
-        deals into it). ``batch_size`` 0 is allowed here (an empty batch to fill), not
-        as an engine's input."""
+        """A batch of ``batch_size`` (0 too: a batch to fill) all-zero records, not dealt."""
         if not isinstance(config, Config):
             raise StateTypeError(f"config must be a Config, got {type(config).__name__}")
         return cls(config, np.zeros(as_int(batch_size, "batch_size", 0), dtype=state_dtype()))
@@ -66,15 +64,9 @@ class GameState:
     def to_dict(self) -> dict[str, Any]:
         games = []
         for rec in self.data:
-            game = {}
-            for name in self.data.dtype.names or ():
-                value = rec[name]
-                if name in ("seed", "rng"):
-                    game[name] = str(int(value))  # 64-bit: keep exact in any JSON reader
-                elif isinstance(value, np.ndarray):
-                    game[name] = value.tolist()
-                else:
-                    game[name] = value.item()
+            game = {name: rec[name].tolist() for name in self.data.dtype.names or ()}
+            for name in ("seed", "rng"):  # 64-bit: kept exact in any JSON reader
+                game[name] = str(int(rec[name]))
             games.append(game)
         return {"format": "mamma-mia-state/1", "config": self.config.to_dict(), "games": games}
 
@@ -108,39 +100,10 @@ class GameState:
             if missing or extra:
                 raise StateError(f"games[{i}]: missing fields {missing}, unknown fields {extra}")
             for name in dtype.names:
-                field_dtype = dtype.fields[name][0]
-                shape = field_dtype.shape
                 try:
-                    raw = game[name]
-                    if name in ("seed", "rng"):  # 64-bit: written as decimal strings
-                        if isinstance(raw, str) and raw.isascii() and raw.isdigit():
-                            raw = int(raw)
-                        elif isinstance(raw, bool) or not isinstance(raw, int):
-                            raise StateError(
-                                f"games[{i}].{name}: expected a decimal string, got {raw!r}"
-                            )
-                    if field_dtype.base.kind != "b" and _holds_bool(raw):
-                        raise StateError(f"games[{i}].{name}: expected numbers, got a boolean")
-                    value = np.array(raw)
-                    if value.shape != shape:
-                        raise StateError(
-                            f"games[{i}].{name}: shape {value.shape}, expected {shape}"
-                        )
-                    base = field_dtype.base
-                    kinds = {"b": "b", "f": "fiu"}.get(base.kind, "iu")
-                    if value.dtype.kind not in kinds:  # no 1.0, true or "3" for a count
-                        expected = {"b": "booleans", "f": "numbers"}.get(base.kind, "integers")
-                        raise StateError(
-                            f"games[{i}].{name}: expected {expected}, got {value.dtype} values"
-                        )
-                    cast = value.astype(base)
-                    if not np.array_equal(cast, value):
-                        raise StateError(f"games[{i}].{name}: value out of range for {base}")
-                except StateError:
-                    raise
+                    data[i][name] = _field(game[name], name, dtype.fields[name][0])
                 except (TypeError, ValueError, OverflowError, RecursionError) as exc:
                     raise StateError(f"games[{i}].{name}: {exc}") from exc
-                data[i][name] = cast
         state = cls(config, data)
         problems = check_state(state)
         if problems:
@@ -149,9 +112,8 @@ class GameState:
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> GameState:
-        """A state saved to a file (``to_json``): read through the file reader
-        (``plumbing.files.read_json``: size, UTF-8, nesting) and checked by
-        ``from_dict``; every refusal is a ``StateError`` starting with the file's name."""
+        """A state saved to a file (``to_json``), checked by ``from_dict``; every refusal
+        is a ``StateError`` starting with the file's name."""
         try:
             return cls.from_dict(read_json(path, "saved state"))
         except FileError as exc:
@@ -174,6 +136,73 @@ _DTYPE = state_dtype()
 _FIELDS = ("format", "config", "games")  # the top level of a saved state (to_dict)
 
 
+def check_layout(state: object, where: str = "state", writable: bool = True) -> None:
+    """``StateError`` naming ``where`` unless ``state`` is a ``GameState`` whose data has
+    the record layout, one axis, at least one game, C order (and is writable, unless
+    the caller only reads it)."""
+    if not isinstance(state, GameState):
+        raise StateTypeError(f"{where} must be a GameState, got {type(state).__name__}")
+    if not isinstance(state.config, Config):
+        raise StateTypeError(f"{where}.config must be a Config, got {type(state.config).__name__}")
+    data = state.data
+    if not isinstance(data, np.ndarray) or data.dtype != _DTYPE:
+        raise StateError(f"{where}.data must be an array of state_dtype() records")
+    if data.ndim != 1 or data.shape[0] < 1:
+        raise StateError(f"{where}.data must be one-dimensional and non-empty, got {data.shape}")
+    if not data.flags.c_contiguous or (writable and not data.flags.writeable):
+        raise StateError(f"{where}.data must be C-contiguous and writable")
+
+
+def validate_state(state: object, where: str = "state") -> GameState:
+    """``check_layout`` and ``check_state``; raises ``StateError`` with the problems."""
+    check_layout(state, where)
+    problems = check_state(state)  # type: ignore[arg-type]
+    if problems:
+        raise StateError(f"{where} is corrupt: " + "; ".join(problems[:5]))
+    return state  # type: ignore[return-value]
+
+
+def load_state(given: object, where: str = "options['state']") -> GameState:
+    """A validated copy of a ``GameState``, its JSON text or its ``to_dict()`` document:
+    what ``reset(options={"state": ...})`` accepts."""
+    if isinstance(given, GameState):
+        check_layout(given, where)
+        state = given.copy()
+    elif isinstance(given, (str, bytes, bytearray)):
+        state = GameState.from_json(given)
+    elif isinstance(given, dict):
+        state = GameState.from_dict(given)
+    else:
+        raise StateError(
+            f"{where} must be a GameState, its JSON text or its to_dict() document, "
+            f"got {type(given).__name__}"
+        )
+    return validate_state(state, where)
+
+
+def _field(raw: Any, name: str, dtype: np.dtype) -> np.ndarray:
+    """A saved field's value as ``dtype``, or ``ValueError`` saying why not: no boolean
+    for a number, no ``1.0``, ``true`` or ``"3"`` for a count, nothing out of range."""
+    if name in ("seed", "rng"):  # 64-bit: written as decimal strings
+        if isinstance(raw, str) and raw.isascii() and raw.isdigit():
+            raw = int(raw)
+        elif isinstance(raw, bool) or not isinstance(raw, int):
+            raise ValueError(f"expected a decimal string, got {raw!r}")
+    base = dtype.base
+    if base.kind != "b" and _holds_bool(raw):
+        raise ValueError("expected numbers, got a boolean")
+    value = np.array(raw)
+    if value.shape != dtype.shape:
+        raise ValueError(f"shape {value.shape}, expected {dtype.shape}")
+    if value.dtype.kind not in {"b": "b", "f": "fiu"}.get(base.kind, "iu"):
+        expected = {"b": "booleans", "f": "numbers"}.get(base.kind, "integers")
+        raise ValueError(f"expected {expected}, got {value.dtype} values")
+    cast = value.astype(base)
+    if not np.array_equal(cast, value):
+        raise ValueError(f"value out of range for {base}")
+    return cast
+
+
 def _holds_bool(raw: Any) -> bool:
     """Whether a (nested) list holds a boolean: ``np.array([1, True])`` is an integer
     array, so the dtype alone would let ``true`` pass as 1."""
@@ -188,13 +217,9 @@ def _holds_bool(raw: Any) -> bool:
 
 
 def check_state(state: GameState) -> list[str]:
-    """Every problem found, each naming the game index and the field; [] if consistent.
-
-    A batch of no games has no problems (``check_layout`` is what refuses it as an
-    engine's input); a ``state`` that is not a ``GameState`` of the record layout is
-    refused with ``StateError``, as it cannot be checked. The checks themselves are
-    ``consistency.record_problems``.
-    """
+    """Every problem found (``consistency.record_problems``), each naming the game and
+    the field; [] if consistent, as for a batch of no games (``check_layout`` refuses
+    that as an engine's input). Not a ``GameState`` of the layout: ``StateError``."""
     if not isinstance(state, GameState) or not isinstance(state.config, Config):
         raise StateTypeError(f"state must be a GameState, got {type(state).__name__}")
     if not isinstance(state.data, np.ndarray) or state.data.dtype != _DTYPE or state.data.ndim != 1:

@@ -1,26 +1,15 @@
 """The seat symmetry of Mamma Mia!, for learning agents: every seat seen as seat 0.
 
-The seats of Mamma Mia! differ only in their colour (seat *s* owns personal ingredient
-*s*) and their place in the turn order. Observations are already seat-relative (slot j
-is seat ``observer + j``), but ingredients, card types and the simple order types 0-3
-("4 x others(P)[t] + 1 P", with ``others`` in increasing ingredient index) are
-absolute. ``SeatCanonicalizer`` relabels them so that a policy sees every seat the
-same way:
-
-* ingredient ``a`` becomes ``(a - seat) mod N`` for the N players' ingredients (so the
-  learner's personal ingredient is always 0 and the player in slot j owns ingredient
-  j); the ingredients of absent colours keep their index;
-* the simple order types of each seat are renumbered so that type t means
-  "4 x the t-th other ingredient in the *relabelled* order + 1 P";
-* actions are relabelled the same way (the kind of the play, the order type played,
-  the ingredient named in a reveal) and mapped back with ``to_env_actions``.
-
-(The ``personal`` section, which names the observer's own ingredient, becomes
-ingredient 0 in every canonical view.)
-
-The map is a bijection for each seat (no information is lost or added), so a policy
-trained on canonical views can play any seat. ``tests/envs/test_gym_env.py`` checks that a
-seat's canonical view of a game equals seat 0's view of the relabelled game.
+The seats differ only in their colour (seat *s* owns personal ingredient *s*) and their
+place in the turn order. Observations are already seat-relative, but ingredients, card
+types and the simple order types 0-3 ("4 x others(P)[t] + 1 P") are absolute.
+``SeatCanonicalizer`` relabels them so that a policy sees every seat the same way:
+ingredient ``a`` becomes ``(a - seat) mod N`` for the N players' ingredients (the
+learner's personal ingredient is 0, the player in slot j owns ingredient j), each seat's
+simple order types are renumbered to match, and actions likewise (mapped back with
+``to_env_actions``). The map is a bijection per seat, so a policy trained on canonical
+views can play any seat (``tests/envs/test_gym_env.py`` checks a seat's canonical view
+equals seat 0's view of the relabelled game).
 
 ``obs_scale`` gives a fixed per-feature scale that brings the raw counts of an
 observation to about [0, 1] (hand counts / 4, supply / 50, oven index / 40, ...).

@@ -2,14 +2,10 @@
 
 ``params`` is the config as an int64 array, one slot per declared parameter
 (``config.PARAMETERS``) and then the play table's size: rule code reads
-``params[P.<name>]`` (``P`` below; ``Engine`` builds the array with ``parameter_vector``).
-The kernels see ``P`` as constants; the compiled-code cache is keyed on every source
-file, config.py's declarations included (``plumbing.jit_cache``), so a changed
-declaration never runs stale kernels.
-
-The helpers move cards between the supply, hands, stacks and the oven of one record
-``r``; the rules (``rules.py``) and the reveal (``reveal.py``) are written with them.
-All compiled with numba; calls between these modules are plain compiled calls.
+``params[P.<name>]``. The kernels see ``P`` as constants; the compiled-code cache is
+keyed on every source file (``plumbing.jit_cache``), so a changed declaration never
+runs stale kernels. The helpers move cards between the supply, hands, stacks and the
+oven of one record ``r``.
 """
 
 from __future__ import annotations

@@ -1,20 +1,15 @@
 """One step of one game, traced: which cards each revealed order took, and who chose.
 
-The event log (``log.py``) needs, for every order turned over in a step, the cards it
-took from the face-up piles and from its owner's hand and how its outcome was chosen.
-The engine's own step does not keep that (it would cost every game of every batch),
-so the log writer replays the step here, on a copy of the record, with the same rule
-functions: ``take_turn``, then the reveal loop of ``reveal.continue_reveal`` (its
-``settled_choice``) with each ``resolve`` framed by a look at the piles and the owner's
-hand before and after. The writer checks that the traced step ends in the engine's
-record byte for byte. Only the log writer runs this kernel.
+The event log needs this for every order turned over; the engine's step does not keep
+it (it would cost every game of every batch), so the log writer replays the step here
+on a copy with the same rule functions, each ``resolve`` framed by a look at the piles
+and the owner's hand, and checks that it ends in the engine's record byte for byte.
 
-``trace[i]`` describes oven entry ``i`` (an order resolved in this step, else zeros):
-``T_HOW`` (``HOW_OWNER``: the owner's decision, ``HOW_AUTO``: the automatic policy,
-``HOW_FORCED``: one legal choice), ``T_CHOICE`` (the reveal action's offset:
-``DECLINE``, ``DELIVER`` or ``DELIVER_AS + x``), ``T_WHO`` / ``T_WHAT`` (the oven entry), and
-per card type the cards taken from the piles (``T_PILES``) and from the owner's hand
-(``T_HAND``).
+``trace`` (int64, a row per oven slot, ``TRACE_WIDTH`` columns): ``trace[i]`` describes
+oven entry ``i`` (an order resolved in this step, else zeros): ``T_HOW`` (``HOW_OWNER``,
+``HOW_AUTO``: the automatic policy, ``HOW_FORCED``: one legal choice), ``T_CHOICE`` (the
+reveal action's offset), ``T_WHO`` / ``T_WHAT`` (the oven entry), and per card type the
+cards taken from the piles (``T_PILES``) and the owner's hand (``T_HAND``).
 """
 
 from __future__ import annotations
@@ -22,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from mamma_mia_env.game.actions import n_turn_actions
-from mamma_mia_env.game.cards import N_CARD_TYPES, N_REVEAL_ACTIONS, OVEN_CAPACITY
+from mamma_mia_env.game.cards import N_CARD_TYPES, N_REVEAL_ACTIONS
 from mamma_mia_env.game.record import PLAY, REVEAL
 from mamma_mia_env.game.reveal import resolve, settled_choice
 from mamma_mia_env.game.rules import take_turn
@@ -37,11 +32,6 @@ T_HAND = T_PILES + N_CARD_TYPES
 TRACE_WIDTH = T_HAND + N_CARD_TYPES
 
 _jit = njit()
-
-
-def new_trace() -> np.ndarray:
-    """A trace buffer for ``traced_step``: one row per oven entry."""
-    return np.zeros((OVEN_CAPACITY, TRACE_WIDTH), dtype=np.int64)
 
 
 @_jit

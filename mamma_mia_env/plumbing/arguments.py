@@ -20,11 +20,8 @@ SEED_LIMIT = 2**64
 
 
 class ArgumentTypeError(TypeError, ValueError):
-    """An argument of the wrong type (a float or bool where an int belongs, ...).
-
-    Both a ``TypeError`` and a ``ValueError``: code that caught the ``ValueError`` a
-    bad value always raised keeps working.
-    """
+    """An argument of the wrong type (a float or bool where an int belongs, ...); also a
+    ``ValueError``, so one ``except ValueError`` catches every refused argument."""
 
 
 def is_int(value: Any) -> bool:
@@ -63,15 +60,13 @@ def as_seed(value: Any, name: str = "seed") -> int:
 
 
 def require_reset(ready: bool, method: str) -> None:
-    """``RuntimeError`` saying to call ``reset()`` first, for a method of an env that
-    has no game yet (instead of an ``AttributeError`` about a field reset() sets)."""
+    """``RuntimeError`` saying to call ``reset()`` first (not an ``AttributeError``)."""
     if not ready:
         raise RuntimeError(f"call reset() before {method}(): the env has no game yet")
 
 
 def as_bool(value: Any, name: str) -> bool:
-    """A bool (Python's or numpy's); ``"no"``, ``0`` or ``None`` are refused, not read
-    by their truth value."""
+    """A bool (Python's or numpy's); ``"no"``, ``0`` or ``None`` are refused."""
     if not isinstance(value, (bool, np.bool_)):
         raise ArgumentTypeError(
             f"{name} must be True or False, got {value!r:.80} ({type(value).__name__})"
@@ -80,12 +75,8 @@ def as_bool(value: Any, name: str) -> bool:
 
 
 def as_float(value: Any, name: str, lo: float | None = None, hi: float | None = None) -> float:
-    """A finite real number (int or float, numpy's too; not a bool or a string) in
-    ``[lo, hi]``, or ``TypeError`` / ``ValueError`` naming ``name``.
-
-    ``float(value)`` would read ``"0.5"`` and ``True`` as numbers and raise a
-    ``TypeError`` that names nothing for ``[]``.
-    """
+    """A finite real number (not a bool or a string: ``float()`` would read ``"0.5"``
+    and ``True``) in ``[lo, hi]``, or ``TypeError`` / ``ValueError`` naming ``name``."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(
         value, (int, float, np.integer, np.floating)
     ):
@@ -101,13 +92,8 @@ def as_float(value: Any, name: str, lo: float | None = None, hi: float | None = 
 
 
 def as_array(value: Any, name: str, error: type[Exception] | None = None) -> np.ndarray:
-    """``np.asarray(value)``, with numpy's own refusals (a ragged list: "setting an
-    array element with a sequence ... inhomogeneous shape") naming ``name``.
-
-    The caller still checks shape and dtype; this only makes sure that what numpy
-    cannot read as an array is refused naming the argument, as ``error`` (default
-    ``ArgumentTypeError``; the action entry points raise their ``IllegalActionError``).
-    """
+    """``np.asarray(value)``, numpy's own refusals (a ragged list) raised as ``error``
+    (default ``ArgumentTypeError``) naming ``name``; the caller checks shape and dtype."""
     try:
         return np.asarray(value)
     except (ValueError, TypeError, OverflowError, RecursionError) as exc:
@@ -146,12 +132,9 @@ def check_out(
     inputs: Mapping[str, Any] | None = None,
 ) -> np.ndarray:
     """An ``out=`` buffer the kernels may write: exact shape and dtype, C order, writable,
-    and sharing no memory with any of ``inputs`` (``check_no_alias``).
-
-    The kernels write by index with no bounds checks; a wrong buffer would be written
-    past its end, and a buffer over the game state would change the games it is
-    computed from while it is computed.
-    """
+    and sharing no memory (by bounds) with any array of ``inputs`` (name to value). The
+    kernels write by index with no bounds checks; a buffer over the game state would
+    change the games it is computed from while it is computed."""
     if not isinstance(out, np.ndarray):
         raise ArgumentTypeError(f"{name} must be a numpy array, got {type(out).__name__}")
     if out.shape != shape or out.dtype != np.dtype(dtype):
@@ -161,28 +144,7 @@ def check_out(
         )
     if not out.flags.c_contiguous or not out.flags.writeable:
         raise ValueError(f"{name} must be a C-contiguous, writable array")
-    return check_no_alias(out, name, inputs or {})
-
-
-def out_array(
-    out: Any, shape: tuple[int, ...], dtype: type | np.dtype, inputs: Mapping[str, Any]
-) -> np.ndarray:
-    """A new array of ``shape`` and ``dtype`` when ``out`` is None, else ``out`` checked
-    (``check_out``)."""
-    if out is None:
-        return np.empty(shape, dtype=dtype)
-    return check_out(out, shape, dtype, inputs=inputs)
-
-
-def check_no_alias(out: np.ndarray, name: str, inputs: Mapping[str, Any]) -> np.ndarray:
-    """``out`` if it shares no memory with any numpy array in ``inputs`` (argument name
-    to value); else ``ValueError`` naming both.
-
-    ``np.may_share_memory`` compares the memory bounds: a buffer carved from the same
-    block as an input (a view of the state's records, a slice of the masks) is refused
-    even where the exact elements would not overlap; such a buffer is a mistake anyway.
-    """
-    for what, arr in inputs.items():
+    for what, arr in (inputs or {}).items():
         if isinstance(arr, np.ndarray) and np.may_share_memory(out, arr):
             raise ValueError(
                 f"{name} shares memory with {what}, which it is computed from: pass a "
@@ -191,13 +153,20 @@ def check_no_alias(out: np.ndarray, name: str, inputs: Mapping[str, Any]) -> np.
     return out
 
 
+def out_array(
+    out: Any, shape: tuple[int, ...], dtype: type | np.dtype, inputs: Mapping[str, Any]
+) -> np.ndarray:
+    """A new array when ``out`` is None, else ``out`` checked (``check_out``)."""
+    if out is None:
+        return np.empty(shape, dtype=dtype)
+    return check_out(out, shape, dtype, inputs=inputs)
+
+
 # -- command-line flags -------------------------------------------------------------------
 def parse_digits(text: str, name: str, lo: int | None = None, hi: int | None = None) -> int:
-    """An integer written in plain ASCII digits (a leading ``-`` for a negative) in
-    ``[lo, hi]``, or ``ValueError`` naming ``name``: the one reader of an
-    integer given as text (a flag, a ``--set`` value, an HTTP header). ``int()`` would
-    also take ``" 5"``, ``"+5"``, ``"5_000"`` and other scripts' digits, and
-    ``str.isdigit()`` says yes to ``"²"``, which ``int()`` then refuses."""
+    """An integer in plain ASCII digits (``-`` for a negative) in ``[lo, hi]``, or
+    ``ValueError`` naming ``name``: the one reader of an integer given as text. ``int()``
+    would also take ``" 5"``, ``"+5"``, ``"5_000"`` and other scripts' digits."""
     digits = text[1:] if text.startswith("-") else text
     if not (digits.isascii() and digits.isdigit()) or len(text) > 40:
         raise ValueError(f"{name} must be an integer written in plain digits, got {text!r:.60}")
@@ -238,8 +207,7 @@ def int_flag(name: str, lo: int | None = None, hi: int | None = None) -> Callabl
 def add_int_flag(
     parser: argparse._ActionsContainer, flag: str, lo: int | None, hi: int | None, **kw: Any
 ) -> None:
-    """An integer flag ``flag`` in ``lo..hi`` (``int_flag``), its name said once;
-    ``kw`` as ``add_argument``'s."""
+    """``add_argument(flag, type=int_flag(flag, lo, hi), **kw)``: the name said once."""
     parser.add_argument(flag, type=int_flag(flag, lo, hi), **kw)
 
 
@@ -264,8 +232,7 @@ def real_flag(
 
 def out_file_flag(name: str, kind: type = str) -> Callable[[str], Any]:
     """An argparse ``type=``: a path a file can be written to (``files.check_output``),
-    checked when the flags are read, before any work; the value as ``kind`` (``str`` or
-    ``Path``)."""
+    checked before any work; the value as ``kind`` (``str`` or ``Path``)."""
 
     def parse(text: str) -> Any:
         return _checked_output(check_output, text, f"{name} file", kind)
@@ -275,8 +242,7 @@ def out_file_flag(name: str, kind: type = str) -> Callable[[str], Any]:
 
 def out_dir_flag(name: str, kind: type = Path) -> Callable[[str], Any]:
     """An argparse ``type=``: a directory that is writable or can be created
-    (``files.check_output_dir``, which creates nothing), checked when the flags are read;
-    the value as ``kind`` (``Path`` or ``str``)."""
+    (``files.check_output_dir``); the value as ``kind`` (``Path`` or ``str``)."""
 
     def parse(text: str) -> Any:
         return _checked_output(check_output_dir, text, f"{name} directory", kind)

@@ -1,21 +1,13 @@
 """The file readers and writers: every writer and every loader of the project goes through here.
 
-Two rules, one place:
-
-* **A writer never damages what was there.** ``write_atomic`` writes a temporary file
-  in the target's own directory and renames it over the target, so a failure half-way
-  leaves the earlier file whole, and a symbolic link planted at the target is replaced
-  (the link, not the file it points to). ``check_output`` refuses a target before any
-  work starts: a missing or read-only directory, a directory where the file goes, a
-  read-only file, a name too long for the file system. ``write_file`` (and
-  ``write_json``, ``write_figure``, ``write_npz`` on top of it) also says on stderr
-  when it replaces an earlier run's file.
-* **A loader names the file and the problem.** ``read_text`` and ``read_json`` refuse a
-  file that is missing, not a regular file (a FIFO or a device is never opened for a
-  blocking read), too big, not UTF-8 or (JSON) nested past a sane depth, holding
-  ``NaN``/``Infinity``, a number too long to read or one that overflows to infinity, or
-  a string no UTF-8 text holds (a lone surrogate), with a ``FileError`` whose
-  message starts with the path; nothing else reaches the user.
+* **A writer never damages what was there.** ``write_atomic`` renames a temporary file
+  over the target, so a failure half-way leaves the earlier file whole and a symbolic
+  link planted at the target is replaced, not followed; ``check_output`` refuses a
+  target before any work starts; ``write_file`` says on stderr when it replaces a file.
+* **A loader names the file and the problem.** ``read_text`` and ``read_json`` refuse,
+  with a ``FileError`` starting with the path, a file that is missing, not regular (a
+  FIFO is never opened for a blocking read), too big, not UTF-8, or JSON that is nested
+  too deep or holds a number or string the project does not read.
 """
 
 from __future__ import annotations
@@ -71,14 +63,8 @@ def _as_path(path: Any, what: str) -> Path:
 
 
 def check_output(path: str | os.PathLike[str], what: str = "output file") -> Path:
-    """``path`` as a ``Path`` if a file can be written there; ``FileError`` otherwise,
-    the file system's own refusals (a name too long, a loop of links) included.
-
-    Called before the work that produces the file, so a bad ``--out`` costs nothing.
-    The target itself may exist (it is replaced) unless it is a directory or a
-    read-only file (a read-only file says "keep me"; a symbolic link is replaced, never
-    followed).
-    """
+    """``path`` as a ``Path`` if a file can be written there (before the work, so a bad
+    ``--out`` costs nothing), else ``FileError``; a read-only target says "keep me"."""
     try:
         p = _as_path(path, what)
         if str(path).endswith(os.sep) or p.name in ("", ".", ".."):
@@ -101,10 +87,8 @@ def check_output(path: str | os.PathLike[str], what: str = "output file") -> Pat
 
 
 def check_output_dir(path: str | os.PathLike[str], what: str = "output directory") -> Path:
-    """``path`` as a ``Path`` if it is a writable directory or can be created as one
-    (its nearest existing ancestor is a writable directory); ``FileError``
-    otherwise, the file system's own refusals included. Nothing is created: the caller
-    does that when it writes."""
+    """``path`` as a ``Path`` if it is a writable directory or can be created as one,
+    else ``FileError``. Nothing is created: the caller does that when it writes."""
     try:
         p = _as_path(path, what)
         probe = p
@@ -124,13 +108,9 @@ def check_output_dir(path: str | os.PathLike[str], what: str = "output directory
 
 
 def write_atomic(path: str | os.PathLike[str], data: str | bytes, what: str = "file") -> bool:
-    """Write ``data`` to ``path`` through a temporary file renamed into place.
-
-    Returns whether an earlier file (or link) was replaced, so the caller can say so.
-    The rename replaces a symbolic link at ``path`` itself: the file it pointed to is
-    never opened. The new file gets the usual permissions (0666 less the umask). On any
-    failure the temporary file is removed and the earlier file is left as it was.
-    """
+    """Write ``data`` to ``path`` through a temporary file renamed into place (a link at
+    ``path`` is replaced, its target never opened); whether an earlier file was replaced.
+    The new file gets 0666 less the umask (``mkstemp`` would give 0600)."""
     p = check_output(path, what)
     replaced = os.path.lexists(p)
     raw = data.encode("utf-8") if isinstance(data, str) else bytes(data)
@@ -156,20 +136,17 @@ def write_atomic(path: str | os.PathLike[str], data: str | bytes, what: str = "f
 
 
 def write_file(path: str | os.PathLike[str], data: str | bytes, what: str = "file") -> bool:
-    """``write_atomic``, and a line on stderr when an earlier file was replaced (so a
-    rerun into the same directory never replaces a result silently)."""
+    """``write_atomic``, saying on stderr when an earlier result is replaced."""
     replaced = write_atomic(path, data, what)
     if replaced:
         print(f"replacing {os.fspath(path)} (the earlier {what})", file=sys.stderr)
     return replaced
 
 
-def write_json(
-    path: str | os.PathLike[str], obj: Any, what: str = "JSON file", indent: int | None = 2
-) -> bool:
+def write_json(path: str | os.PathLike[str], obj: Any, what: str = "JSON file") -> bool:
     """``obj`` as JSON (strict: no ``NaN``/``Infinity``) through ``write_file``."""
     try:
-        text = json.dumps(obj, indent=indent, allow_nan=False)
+        text = json.dumps(obj, indent=2, allow_nan=False)
     except ValueError as exc:
         raise FileError(f"{os.fspath(path)}: the {what} cannot be JSON: {exc}") from None
     return write_file(path, text + "\n", what)
@@ -184,25 +161,23 @@ def write_figure(fig: Any, path: str | os.PathLike[str], what: str = "plot", **k
 
 
 def write_npz(
-    path: str | os.PathLike[str], arrays: dict[str, Any], what: str = "array file",
-    compressed: bool = True,
-) -> bool:  # fmt: skip
-    """``numpy.savez(_compressed)`` to bytes, then ``write_file`` (numpy writes in place)."""
+    path: str | os.PathLike[str], arrays: dict[str, Any], what: str = "array file"
+) -> bool:
+    """``numpy.savez_compressed`` to bytes, then ``write_file`` (numpy writes in place)."""
     import numpy as np  # here: the plumbing module stays cheap to import
 
     check_output(path, what)
     buf = io.BytesIO()
-    (np.savez_compressed if compressed else np.savez)(buf, **arrays)
+    np.savez_compressed(buf, **arrays)
     return write_file(path, buf.getvalue(), what)
 
 
 def read_text(
     path: str | os.PathLike[str], what: str = "file", max_bytes: int = MAX_FILE_BYTES
 ) -> str:
-    """The UTF-8 text of a regular file of at most ``max_bytes``; ``FileError``
-    naming the file for anything else (missing, a directory, a device or a FIFO, too
-    big, another encoding). The file is opened without blocking and checked on the open
-    descriptor, so a FIFO swapped in after a check cannot hang the reader."""
+    """The UTF-8 text of a regular file of at most ``max_bytes``, else ``FileError``.
+    Opened without blocking and checked on the descriptor, so a FIFO swapped in after
+    a check cannot hang the reader."""
     p = _as_path(path, what)
     try:
         fd = os.open(p, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
@@ -233,8 +208,8 @@ a 64-bit seed 20 digits): a longer one is refused before Python reads it, so a
 
 
 class _BadNumber:
-    """A number the parser met and the project does not read (``NaN``, ``1e999``, 20,000
-    digits), kept in the document until ``check_document`` refuses it naming its field."""
+    """A number the project does not read (``NaN``, ``1e999``), kept in the document
+    until ``check_document`` refuses it naming its field."""
 
     def __init__(self, text: str, why: str) -> None:
         self.text, self.why = text, why
@@ -244,19 +219,12 @@ def _json_constant(text: str) -> Any:
     return _BadNumber(text, "is not a number this project reads")
 
 
-def _json_int(text: str) -> Any:
+def _json_number(text: str, kind: type = int) -> Any:
+    """An integer (``kind`` int) or a number with a fraction or exponent (float)."""
     if len(text) > MAX_NUMBER_CHARS:
         return _BadNumber(text, f"has more than {MAX_NUMBER_CHARS} characters")
-    return int(text)
-
-
-def _json_float(text: str) -> Any:
-    """A JSON number with a fraction or exponent; one that is not finite as a float
-    (``1e999`` would be read as infinity) or too long to be one written by us is bad."""
-    if len(text) > MAX_NUMBER_CHARS:
-        return _BadNumber(text, f"has more than {MAX_NUMBER_CHARS} characters")
-    value = float(text)
-    if value in (float("inf"), float("-inf")):
+    value = kind(text)
+    if value in (float("inf"), float("-inf")):  # 1e999 would be read as infinity
         return _BadNumber(text, "is not a finite number")
     return value
 
@@ -274,11 +242,9 @@ def _encodable(text: str) -> bool:
 
 
 def check_document(obj: Any, what: str = "document") -> None:
-    """Refuse a parsed JSON document nested deeper than ``MAX_JSON_DEPTH``, holding a
-    number ``parse_json`` does not read, or holding a string (a key or a value) that
-    cannot be encoded (a lone surrogate, which JSON's
-    ``\\ud800`` escape can write: printing or saving it later would crash), with a
-    ``ValueError`` naming the field. Iterative: no recursion to exhaust."""
+    """Refuse (``ValueError`` naming the field) a parsed JSON document nested deeper than
+    ``MAX_JSON_DEPTH``, holding a bad number or a lone surrogate (JSON's ``\\ud800``
+    escape writes one; printing or saving it later would crash). Iterative."""
     stack: list[tuple[Any, str, int]] = [(obj, "", 1)]
     while stack:
         item, path, depth = stack.pop()
@@ -303,15 +269,16 @@ def check_document(obj: Any, what: str = "document") -> None:
 
 
 def parse_json(text: str | bytes | bytearray, what: str = "document") -> Any:
-    """A JSON document read the one way the project reads JSON: strict numbers (no
-    ``NaN``/``Infinity``, nothing that overflows to infinity, no number longer than
-    ``MAX_NUMBER_CHARS``), nesting and strings checked (``check_document``). Every
-    refusal is a ``ValueError`` saying what is wrong, never a ``RecursionError``."""
+    """A JSON document read the one way the project reads JSON: strict numbers, nesting
+    and strings checked (``check_document``); every refusal is a ``ValueError``."""
     try:
         if not isinstance(text, str):  # UTF-8 only (json.loads would also guess UTF-16/32)
             text = bytes(text).decode("utf-8")
         obj = json.loads(
-            text, parse_constant=_json_constant, parse_int=_json_int, parse_float=_json_float
+            text,
+            parse_constant=_json_constant,
+            parse_int=_json_number,
+            parse_float=lambda text: _json_number(text, float),
         )
     except json.JSONDecodeError as exc:
         raise ValueError(
@@ -328,9 +295,7 @@ def parse_json(text: str | bytes | bytearray, what: str = "document") -> Any:
 def read_json(
     path: str | os.PathLike[str], what: str = "file", max_bytes: int = MAX_FILE_BYTES
 ) -> Any:
-    """The JSON document in ``path`` (``read_text``, then ``parse_json``); every
-    refusal is a ``FileError`` starting with the file's name, never a
-    ``RecursionError`` or a traceback."""
+    """``parse_json`` of ``read_text``; every refusal a ``FileError`` naming the file."""
     text = read_text(path, what, max_bytes)
     try:
         return parse_json(text, what)

@@ -1,25 +1,20 @@
 """Where numba keeps the compiled kernels, keyed on every source file of the package.
 
 numba's own on-disk cache checks the file a kernel is written in, not the files of the
-functions and constants it calls: a rule edited in ``rules.py`` or ``cards.py`` would
-leave ``kernels.py``'s cached kernels stale, and the bots' kernels (in the agents
-package) would keep running the old rules. So every kernel of the project, the env's
-and the agents', is cached through ``njit`` below, which uses a cache of its own:
+functions and constants it calls: a rule edited in ``rules.py`` would leave
+``kernels.py``'s and the bots' cached kernels stale. So every kernel of the project is
+cached through ``njit`` below:
 
-* one directory per hash of every source file of both packages, ``mamma_mia_env`` and
-  ``mamma_mia_agents``, through all their subpackages (and the numba and Python
-  versions): ``<base>/mamma-mia-env/numba/<hash>``, with ``<base>`` the user's
-  ``NUMBA_CACHE_DIR`` if set, else ``$XDG_CACHE_HOME`` or ``~/.cache``. If that
-  directory cannot be written, ``<tempdir>/mamma-mia-env-<uid>/numba/<hash>``; if
-  neither can, nothing is cached (every process compiles). numba's fallback to the
-  package's ``__pycache__`` (which no hash protects) is never used;
-* a cache file that cannot be read (corrupt, truncated, written by something else)
-  is a cache miss: the kernel is compiled again and the file overwritten, never an
-  error at every import.
+* in one directory per hash of every source file of ``mamma_mia_env`` and
+  ``mamma_mia_agents`` (and the numba and Python versions):
+  ``<base>/mamma-mia-env/numba/<hash>``, ``<base>`` being ``NUMBA_CACHE_DIR``, else
+  ``$XDG_CACHE_HOME`` or ``~/.cache``; else ``<tempdir>/mamma-mia-env-<uid>/numba/<hash>``;
+  else nothing is cached. numba's fallback to ``__pycache__`` (no hash protects it) is
+  never used;
+* a cache file that cannot be read is a miss: compiled again and overwritten.
 
 ``cache_dir()`` says which directory is in use (``None``: caching is off). Nothing is
-chosen (nor hashed) until the first kernel is compiled or loaded: importing the package
-reads no file.
+chosen (nor hashed) until the first kernel is compiled or loaded.
 """
 
 from __future__ import annotations
@@ -44,8 +39,8 @@ _state: dict[str, str | None] = {}
 
 
 def source_roots() -> list[Path]:
-    """The folders whose sources the kernels read: this package and, if installed, the
-    agents package (found without importing it, so the env never imports its users)."""
+    """This package's folder and, if installed, the agents package's (found without
+    importing it: the env never imports its users)."""
     roots = [PACKAGE]
     try:
         spec = importlib.util.find_spec("mamma_mia_agents")
@@ -57,8 +52,7 @@ def source_roots() -> list[Path]:
 
 
 def source_digest() -> str:
-    """A hash of every source file under :func:`source_roots` (recursively), numba's
-    version and Python's."""
+    """A hash of every source file under ``source_roots``, numba's version and Python's."""
     digest = hashlib.sha256(f"{numba.__version__} {sys.version_info[:2]}".encode())
     for root in source_roots():
         digest.update(root.name.encode() + b"\0")
@@ -80,34 +74,27 @@ def _writable(path: Path) -> bool:
 
 
 def _candidates(digest: str) -> list[Path]:
-    user = os.environ.get("NUMBA_CACHE_DIR")
-    if user:
-        base = Path(user) / "mamma-mia-env"
-    else:
-        base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "mamma-mia-env"
+    env = os.environ
+    user = env.get("NUMBA_CACHE_DIR") or env.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    base = Path(user) / "mamma-mia-env"
     uid = os.getuid() if hasattr(os, "getuid") else "user"
     temp = Path(tempfile.gettempdir()) / f"mamma-mia-env-{uid}"
     return [base / "numba" / digest, temp / "numba" / digest]
 
 
-def configure_cache() -> str | None:
-    """Pick the cache directory for the current sources (see the module docstring)."""
-    digest = source_digest()
-    chosen = next((str(p) for p in _candidates(digest) if _writable(p)), None)
-    if chosen is None:
-        warnings.warn(
-            "mamma-mia-env: no writable cache directory for the compiled kernels "
-            f"(tried {[str(p) for p in _candidates(digest)]}); compiling in every process",
-            RuntimeWarning,
-            stacklevel=2,
-        )
-    _state.update(digest=digest, dir=chosen)
-    return chosen
-
-
 def cache_dir() -> str | None:
+    """The cache directory for the current sources, picked at the first call."""
     if "dir" not in _state:
-        configure_cache()
+        digest = source_digest()
+        chosen = next((str(p) for p in _candidates(digest) if _writable(p)), None)
+        if chosen is None:
+            warnings.warn(
+                "mamma-mia-env: no writable cache directory for the compiled kernels "
+                f"(tried {[str(p) for p in _candidates(digest)]}); compiling in every process",
+                RuntimeWarning,
+                stacklevel=2,
+            )
+        _state.update(digest=digest, dir=chosen)
     return _state["dir"]
 
 
@@ -159,11 +146,8 @@ class SourceKeyedCache(caching.FunctionCache):
 
 
 class _FirstUseCache(caching.NullCache):
-    """A kernel's cache, chosen when numba first compiles or loads the kernel.
-
-    Defining a kernel (importing its module) touches nothing; the first compile or load
-    of any kernel picks the source-keyed directory (hashing the sources once) and asks
-    OpenMP for passive waits before numba can start its threads (``threads.py``)."""
+    """A kernel's cache, chosen at its first compile or load (importing touches nothing);
+    OpenMP is asked for passive waits then, before numba starts its threads."""
 
     def __init__(self, py_func: Any) -> None:
         self._py_func = py_func
@@ -191,8 +175,7 @@ class _FirstUseCache(caching.NullCache):
 
 
 def njit(**options: Any) -> Callable[[Callable], Any]:
-    """``numba.njit(**options)`` cached in the source-keyed directory (if there is one),
-    which is chosen at the first compile or load, not when the kernel is defined."""
+    """``numba.njit(**options)`` cached in the source-keyed directory, if there is one."""
     options.pop("cache", None)
 
     def wrap(func: Callable) -> Any:

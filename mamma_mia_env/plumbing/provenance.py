@@ -1,15 +1,11 @@
 """What made a result file: code revision, library versions, machine, command, seeds.
 
-Every result file the project writes (tournaments, experiments) carries a
-``provenance`` record so that a number can be traced to the code and the libraries that
-produced it. It lives in the package, not in ``experiments/``, because the tournament
-runner in ``agents/`` writes result files too and dependencies point only downward.
-
-JSON results embed the record under the key ``"provenance"``; CSV and PNG results get a
-sidecar ``<file>.meta.json`` (:func:`write_sidecar`). Comparisons of results
-(``python -m experiments reproduce --check``) ignore the whole record: it holds the
-things that legitimately differ between two runs of the same code (timestamps, wall
-time, machine).
+Every result file (tournaments, experiments) carries a ``provenance`` record so that a
+number can be traced to the code and libraries that produced it; it lives here because
+the tournament runner in ``agents/`` writes results too. JSON results embed it under
+``"provenance"``, CSV and PNG results get a sidecar ``<file>.meta.json``
+(``write_sidecar``). ``python -m experiments reproduce --check`` ignores the record: it
+holds what legitimately differs between two runs (timestamps, wall time, machine).
 """
 
 from __future__ import annotations
@@ -92,10 +88,8 @@ CPU_ROUTINE_VARIABLES = ("NPY_DISABLE_CPU_FEATURES", "NUMBA_CPU_NAME", "OPENBLAS
 
 
 def cpu_routines() -> dict[str, Any]:
-    """Which CPU-specific routines made a result: numpy's dispatched SIMD targets in
-    use, the CPU numba compiles for, and the variables that pin them. The bots' results
-    do not depend on these (docs/AGENTS.md); a timing does, and a difference in a
-    deterministic result is traced with them."""
+    """numpy's SIMD targets in use, the CPU numba compiles for and the variables that pin
+    them: a timing depends on these, the bots' results do not (docs/AGENTS.md)."""
     import numba
 
     try:

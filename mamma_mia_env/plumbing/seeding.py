@@ -1,18 +1,12 @@
 """The generators handed to agents: reproducible from the user's seed, yet no route
 back to it.
 
-Every entry point that gives an agent a ``numpy.random.Generator`` (the tournament, the
-gym and learner envs, ``play``, the web server) builds it with ``agent_rng``. The
-generator's seed sequence holds a BLAKE2b digest of the seed material, never the
-material itself: ``rng.bit_generator.seed_seq.entropy``, its spawn key and the bit
-generator's state lead only to the digest, and no computation runs a digest
-backwards to the game seed the deals are made from. Runs stay exactly reproducible:
-the same material gives the same generator.
-
-What this cannot stop is guessing: an agent that assumes the seed was ``0`` can deal
-that game itself and compare with its own hand. Seeds drawn from the operating system
-(every entry point's default) cannot be guessed; a leaderboard should use them
-(SECURITY.md, "Agents and seeds").
+Every entry point that gives an agent a ``numpy.random.Generator`` builds it with
+``agent_rng``, whose seed sequence holds a BLAKE2b digest of the seed material, never
+the material itself: nothing an agent can read of its generator runs back to the game
+seed. The same material gives the same generator. What this cannot stop is guessing a
+seed such as ``0``; seeds drawn from the operating system (every entry point's default)
+cannot be guessed (SECURITY.md, "Agents and seeds").
 """
 
 from __future__ import annotations
@@ -27,10 +21,8 @@ _PERSON = b"mamma-mia-agent"  # domain separation: these digests are for agents 
 
 
 def agent_seed(*material: int | str | bytes) -> int:
-    """A 256-bit integer from a one-way digest of ``material`` (ints, strings, bytes).
-
-    Each item is length-prefixed with its kind, so ``(1, 23)`` and ``(12, 3)`` differ.
-    """
+    """A 256-bit integer from a one-way digest of ``material`` (ints, strings, bytes),
+    each item prefixed with its kind and length, so ``(1, 23)`` and ``(12, 3)`` differ."""
     h = hashlib.blake2b(digest_size=32, person=_PERSON)
     for item in material:
         if isinstance(item, bytes):

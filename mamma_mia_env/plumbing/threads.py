@@ -14,9 +14,6 @@ import os
 
 
 def configure_threads() -> None:
-    """Ask OpenMP for passive (sleeping) waits unless the user chose a policy.
-
-    Only an unset ``OMP_WAIT_POLICY`` is filled in; libgomp reads it when numba first
-    starts its threads, at the first parallel kernel call. ``jit_cache.njit`` calls this
-    at the first compile or load of any kernel, which comes before that call."""
+    """Ask OpenMP for passive (sleeping) waits unless ``OMP_WAIT_POLICY`` is set; called
+    at the first compile or load of any kernel, before libgomp reads the variable."""
     os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")

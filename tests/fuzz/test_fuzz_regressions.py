@@ -431,8 +431,7 @@ def test_check_state_handles_an_empty_batch() -> None:
     """``check_state`` on a batch of 0 games raised "cannot reshape array of size 0 into
     shape (0,newaxis)" instead of returning its (empty) list of problems; the engine's
     entry points still refuse the empty batch (``check_layout``)."""
-    from mamma_mia_env.game.state import StateTypeError, check_state
-    from mamma_mia_env.game.validate import check_layout
+    from mamma_mia_env.game.state import StateTypeError, check_layout, check_state
 
     empty = GameState.empty(Config(), 0)
     assert check_state(empty) == []

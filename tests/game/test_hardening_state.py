@@ -17,8 +17,7 @@ from helpers import random_legal
 from mamma_mia_env import Config, Engine, GameState, StateError
 from mamma_mia_env.game.cards import OVEN_CAPACITY
 from mamma_mia_env.game.record import OVER, PLAY, REVEAL
-from mamma_mia_env.game.state import check_state
-from mamma_mia_env.game.validate import validate_state
+from mamma_mia_env.game.state import check_state, validate_state
 
 
 def _play(cfg: Config, seed: int, until) -> GameState:

@@ -38,7 +38,7 @@ from mamma_mia_env.game.cards import (
 from mamma_mia_env.game.log import log_states, replay_events
 from mamma_mia_env.game.record import OVER
 from mamma_mia_env.game.sampling import sample_world, sample_worlds
-from mamma_mia_env.game.validate import check_state
+from mamma_mia_env.game.state import check_state
 
 CONFIGS = [
     dict(num_players=2),

@@ -19,7 +19,7 @@ behaved). Two checks shared by every case live here:
   ``AttributeError``, ``OverflowError``, ``RecursionError``, numba's typing errors and
   the like are failures whatever they say.
 * ``play_forward``: an accepted game is played on with random legal moves, and after
-  every step ``mamma_mia_env.game.validate.check_state`` must find nothing, a game not over
+  every step ``mamma_mia_env.game.state.check_state`` must find nothing, a game not over
   must have a legal move, and the game must end.
 
 Scale: ``MAMMA_MIA_FUZZ_EXAMPLES=N`` runs N cases per entry point instead of the CI
