@@ -12,11 +12,11 @@ import time
 
 import numpy as np
 
-from mamma_mia_env.plumbing.arguments import add_int_flag
+from mamma_mia_env.plumbing.arguments import ArgumentParser, add_int_flag
 
 
 def _parse(argv: list[str] | None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(
+    p = ArgumentParser(
         prog="python -m mamma_mia_env",
         description="Show what is installed and play one random game (a smoke test).",
     )

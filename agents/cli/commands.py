@@ -23,6 +23,7 @@ from mamma_mia_agents import REGISTRY, load_agent
 from mamma_mia_agents.bots.base import player_counts
 from mamma_mia_agents.cli import evaluate, play, replay, serve, tournament
 from mamma_mia_agents.cli.options import PROG, counts_text
+from mamma_mia_env.plumbing.arguments import ArgumentParser
 from mamma_mia_interrupts import run_command
 
 DESCRIPTION = """\
@@ -101,7 +102,7 @@ COMMANDS: dict[str, Any] = {
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = ArgumentParser(
         prog=PROG, description=DESCRIPTION, epilog=EPILOG, formatter_class=HelpFormatter
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")

@@ -63,6 +63,7 @@ from typing import Any
 import numpy as np
 
 from experiments.common.samplers import alternating, quartiles, random_legal
+from mamma_mia_env.plumbing.arguments import ArgumentParser
 
 COUNTS = ("counts_learner_256", "counts_learner_4096", "counts_engine_256", "counts_engine_4096")
 COMPARISONS = ("engine", "aec", "learner", "bot_env", "bots", *COUNTS)
@@ -311,7 +312,7 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     from experiments.common.arguments import checked  # every flag checked
     from experiments.common.output import add_output_args, file_stem
 
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p = ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--base", type=Path, required=True, help="checkout of the older version")
     p.add_argument("--comparison", default=",".join(COMPARISONS),
                    help=f"comma-separated, of {','.join(COMPARISONS)} (default: all)")  # fmt: skip

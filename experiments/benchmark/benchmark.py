@@ -18,7 +18,6 @@ machine hits every row alike) and the median is reported.
 
 from __future__ import annotations
 
-import argparse
 import importlib.util
 import statistics
 import sys
@@ -39,6 +38,7 @@ from experiments.common.samplers import (
 )
 from mamma_mia_env.envs.vector import MammaMiaVectorEnv
 from mamma_mia_env.game.record import state_dtype
+from mamma_mia_env.plumbing.arguments import ArgumentParser
 from mamma_mia_env.plumbing.files import write_figure, write_file
 from mamma_mia_env.plumbing.provenance import provenance, write_sidecar
 
@@ -79,7 +79,7 @@ def vector_bytes_per_game(batch: int, num_players: int = 4) -> tuple[int, int]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="tiny run (smoke test)")
     parser.add_argument("--seconds", type=float, default=4.0, help="per measurement")
     parser.add_argument("--repeats", type=int, default=3)

@@ -25,7 +25,6 @@ it to experiments/results/bot_speed/ instead.
 
 from __future__ import annotations
 
-import argparse
 import os
 import time
 
@@ -44,6 +43,7 @@ from mamma_mia_env import Config, Engine, GameState
 from mamma_mia_env.envs.vector import MammaMiaVectorEnv
 from mamma_mia_env.game import kernels
 from mamma_mia_env.game.record import OVER
+from mamma_mia_env.plumbing.arguments import ArgumentParser
 
 POSITIONS, SEED = 4000, 0  # the step profile's positions; the seed of every part
 
@@ -201,7 +201,7 @@ def step_profile(positions: int, seed: int, reps: int = 5) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap = ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--batch", type=int, default=4096)
     ap.add_argument("--steps", type=int, default=40, help="vector env steps per round")
     ap.add_argument("--rounds", type=int, default=5)

@@ -36,6 +36,7 @@ from experiments.common.output import add_output_args, output_dir, write_json
 from experiments.common.provenance import provenance_with_threads
 from mamma_mia_agents import load_agent
 from mamma_mia_env import Config
+from mamma_mia_env.plumbing.arguments import ArgumentParser
 
 BOTS = ("search", "champion")
 #: The champion's limit: milliseconds per decision on one core.
@@ -47,7 +48,7 @@ SEED = 0  # of the builder games the positions come from, and of the bots' gener
 
 def parse_args(argv: list[str] | None = None) -> tuple[argparse.Namespace, Path]:
     """The arguments, checked before any game, and the output directory."""
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--players", default="2,4", help="player counts, comma-separated "
                         "(the champion ships settings for 2 and 4; default 2,4)")  # fmt: skip
     parser.add_argument("--bots", default="search,champion", help="of search, champion")

@@ -26,7 +26,6 @@ With ``NUMBA_NUM_THREADS`` set to less than the core count the file name ends in
 
 from __future__ import annotations
 
-import argparse
 import os
 import statistics
 import time
@@ -37,6 +36,7 @@ from tqdm import tqdm
 
 from experiments.common.output import add_output_args, output_dir, write_json
 from experiments.common.samplers import alternating, random_legal
+from mamma_mia_env.plumbing.arguments import ArgumentParser
 from mamma_mia_env.plumbing.provenance import provenance
 
 ROWS = ("learner_vector", "sb3_vecenv", "sync_vector_gym")
@@ -124,7 +124,7 @@ def interleave(
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--batch", type=int, default=256, help="games per env (B)")
     parser.add_argument("--repeats", type=int, default=11, help="slices per row")
     parser.add_argument("--seconds", type=float, default=1.0, help="per slice")

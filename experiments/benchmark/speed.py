@@ -12,14 +12,13 @@ the machine slows the run down.
 
 from __future__ import annotations
 
-import argparse
-
 from experiments.common.output import add_output_args, output_dir
 from experiments.common.speed import run_speed
+from mamma_mia_env.plumbing.arguments import ArgumentParser
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=10000)
     parser.add_argument("--workers", type=int, default=None)
     parser.add_argument("--seed", type=int, default=0)

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from experiments.common.output import RUNS, file_stem, save_figure, subplots, write_csv
+from mamma_mia_env.plumbing.arguments import ArgumentParser
 from mamma_mia_env.plumbing.files import write_file
 from mamma_mia_env.plumbing.provenance import provenance
 
@@ -137,11 +138,11 @@ def dataclass_parser(
     """A script's parser: every field of ``cls`` (:func:`add_dataclass_args`), ``--preset``
     of ``presets`` (the preset named in ``argv`` becomes the defaults, so the flags given
     with it win) and the exclusive ``--out DIR`` / ``--export``."""
-    parser = argparse.ArgumentParser(description=description)
+    parser = ArgumentParser(description=description)
     add_dataclass_args(parser, cls, skip=skip)
     parser.add_argument("--preset", choices=sorted(presets), default=None,
                         help="named settings (the flags given with it win)")  # fmt: skip
-    preset = argparse.ArgumentParser(add_help=False)
+    preset = ArgumentParser(add_help=False)
     preset.add_argument("--preset", choices=sorted(presets), default=None)
     chosen = preset.parse_known_args(argv)[0].preset
     if chosen is not None:

@@ -11,7 +11,6 @@ blocks are checked by ``tests/experiments/test_reproduce.py``.
 
 from __future__ import annotations
 
-import argparse
 import json
 import re
 from collections.abc import Callable
@@ -21,6 +20,7 @@ from experiments.docs import bots, ladder, layout, training
 from experiments.docs.markdown import rate, result, table
 from mamma_mia_env.game.fields import observation_fields
 from mamma_mia_env.game.observe import observation_slices
+from mamma_mia_env.plumbing.arguments import ArgumentParser
 from mamma_mia_env.plumbing.files import write_atomic
 
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -244,7 +244,7 @@ def render(text: str) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m experiments docs", description=__doc__)
+    ap = ArgumentParser(prog="python -m experiments docs", description=__doc__)
     ap.add_argument("--check", action="store_true", help="only report stale blocks")
     from experiments.common.arguments import checked  # every flag checked
 

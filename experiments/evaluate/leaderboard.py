@@ -42,6 +42,7 @@ from mamma_mia_agents.cli.options import add_backend_flags, check_backend_flags
 from mamma_mia_agents.tournament import run_tournament
 from mamma_mia_agents.tournament.fanout import FanOutError, session
 from mamma_mia_agents.tournament.output import markdown_table
+from mamma_mia_env.plumbing.arguments import ArgumentParser
 from mamma_mia_env.plumbing.files import read_json, write_file
 
 AGENTS = ["random", *HEURISTICS]
@@ -193,7 +194,7 @@ def play(args: argparse.Namespace, command: str) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=10000, help="games per player count")
     parser.add_argument(
         "--players", type=counts("--players"), default="2,3,4,5", help="player counts, 2-5"

@@ -14,7 +14,6 @@ and the time per ISMCTS decision; the games are deterministic for a given ``--se
 
 from __future__ import annotations
 
-import argparse
 import os
 import time
 from typing import Any
@@ -28,6 +27,7 @@ from experiments.common.provenance import provenance_with_threads as provenance
 from mamma_mia_agents import load_agent
 from mamma_mia_agents.tournament.results import wilson_interval
 from mamma_mia_env.integrations.openspiel import _engines, load_game
+from mamma_mia_env.plumbing.arguments import ArgumentParser
 
 
 def play(game: Any, rec: Any, bot: Any, builder: Any, deals: int) -> tuple[float, int, list]:
@@ -56,7 +56,7 @@ def play(game: Any, rec: Any, bot: Any, builder: Any, deals: int) -> tuple[float
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap = ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--deals", type=int, default=10)
     ap.add_argument("--simulations", type=int, default=50)
     ap.add_argument("--seed", type=int, default=0)

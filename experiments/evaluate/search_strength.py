@@ -56,7 +56,7 @@ from mamma_mia_agents.tournament.results import (
 )
 from mamma_mia_agents.tournament.runner import Prepared, prepare, run_all
 from mamma_mia_env.game.outcome import win_shares
-from mamma_mia_env.plumbing.arguments import as_float, as_int
+from mamma_mia_env.plumbing.arguments import ArgumentParser, as_float, as_int
 from mamma_mia_env.plumbing.files import read_json
 
 
@@ -136,7 +136,7 @@ def plot(record: dict, path: Path) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap = ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--worlds", default="2,4,8,16", help="budgets: worlds per candidate")
     ap.add_argument("--candidates", type=int, default=6)
     ap.add_argument("--games", type=int, default=200)

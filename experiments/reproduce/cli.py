@@ -13,6 +13,7 @@ from experiments.reproduce.entries import QUICK_RESULTS, RESULTS, ROOT, Experime
 from experiments.reproduce.records import RECORDS
 from experiments.reproduce.registry import EXPERIMENTS
 from experiments.reproduce.runner import Outcome, check, run_all
+from mamma_mia_env.plumbing.arguments import ArgumentParser
 
 #: the first paragraph of the package's documentation, the ``--help`` description
 DESCRIPTION = (
@@ -49,7 +50,7 @@ def print_list(mode: str) -> None:
 
 
 def parse_args(argv: list[str] | None) -> tuple[argparse.ArgumentParser, argparse.Namespace]:
-    ap = argparse.ArgumentParser(prog="python -m experiments reproduce", description=DESCRIPTION)
+    ap = ArgumentParser(prog="python -m experiments reproduce", description=DESCRIPTION)
     m = ap.add_mutually_exclusive_group()
     for mode, text in (
         ("quick", "small versions of every experiment (minutes)"),

@@ -40,7 +40,7 @@ from typing import Any
 from tqdm import tqdm
 
 from experiments.common.output import ROOT, add_output_args, output_dir, write_json
-from mamma_mia_env.plumbing.arguments import int_flag
+from mamma_mia_env.plumbing.arguments import ArgumentParser, int_flag
 from mamma_mia_env.plumbing.provenance import provenance
 
 NAME = "cleanrl_defaults"
@@ -90,7 +90,7 @@ class Args:
 
 
 def parse_args(argv: list[str] | None) -> tuple[Args, argparse.Namespace]:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p = ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--seeds", type=int_flag("--seeds", 1, 100), default=5,
                    help="train seeds 1..N per setting")  # fmt: skip
     p.add_argument("--total-timesteps", type=int_flag("--total-timesteps", 4096, 10**8),

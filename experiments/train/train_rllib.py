@@ -22,10 +22,11 @@ from typing import Any
 
 from experiments.common.arguments import checked
 from experiments.common.training import add_training_args, check_training_args, write_training_run
+from mamma_mia_env.plumbing.arguments import ArgumentParser
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p = ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--iterations", type=int, default=20, help="training iterations (default 20)")
     p.add_argument("--batch", type=int, default=4000, help="env steps per iteration (4000)")
     p.add_argument("--minibatch", type=int, default=256, help="PPO minibatch (256)")

@@ -23,10 +23,11 @@ from typing import Any
 
 from experiments.common.arguments import checked
 from experiments.common.training import add_training_args, check_training_args, write_training_run
+from mamma_mia_env.plumbing.arguments import ArgumentParser
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p = ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--iterations", type=int, default=50, help="collect/update rounds (50)")
     p.add_argument("--steps", type=int, default=1000, help="env steps per iteration (1000)")
     p.add_argument("--updates", type=int, default=50, help="gradient steps per iteration (50)")

@@ -32,6 +32,7 @@ from experiments.common.training import (
     check_training_args,
     write_training_run,
 )
+from mamma_mia_env.plumbing.arguments import ArgumentParser
 
 
 @dataclass
@@ -81,7 +82,7 @@ class Args:
 
 
 def parse_args(argv: list[str] | None = None) -> Args:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p = ArgumentParser(description=__doc__.split("\n\n")[0])
     add_training_args(p, "torchrl", threads_help="torch threads (1)")
     switches = {"save", "smoke"}  # flags without a value
     add_dataclass_args(p, Args, skip={a.dest for a in p._actions} | switches)

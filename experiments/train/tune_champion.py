@@ -57,6 +57,7 @@ from mamma_mia_agents.cli.options import add_backend_flags, check_backend_flags
 from mamma_mia_agents.tournament import run_tournament
 from mamma_mia_agents.tournament.fanout import FanOutError, Job, fan_out, session
 from mamma_mia_agents.tournament.schedule import count_deals
+from mamma_mia_env.plumbing.arguments import ArgumentParser
 from mamma_mia_env.plumbing.files import write_file
 
 
@@ -85,7 +86,7 @@ class Args:
 
 
 def parse_args(argv: list[str] | None = None) -> tuple[Args, argparse.Namespace]:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = ArgumentParser(description=__doc__.split("\n\n")[0])
     add_dataclass_args(parser, Args)
     parser.add_argument(
         "--out",

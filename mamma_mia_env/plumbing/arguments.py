@@ -19,6 +19,21 @@ from mamma_mia_env.plumbing.files import FileError, check_output, check_output_d
 SEED_LIMIT = 2**64
 
 
+class ArgumentParser(argparse.ArgumentParser):
+    """``argparse.ArgumentParser`` that reads ``--flag=--`` as the value ``"--"``, as
+    Python 3.12 does: Python 3.11 drops that ``--`` as the end-of-options marker and hands
+    the flag an empty list, which its own check then meets as a list (a traceback). With
+    the value kept, the flag's check names what is wrong with it. Sub-commands made with
+    ``add_subparsers`` are of this class too."""
+
+    def _get_values(self, action: argparse.Action, arg_strings: list[str]) -> Any:
+        if action.option_strings and action.nargs is None and arg_strings == ["--"]:
+            value = self._get_value(action, "--")
+            self._check_value(action, value)
+            return value
+        return super()._get_values(action, arg_strings)
+
+
 class ArgumentTypeError(TypeError, ValueError):
     """An argument of the wrong type (a float or bool where an int belongs, ...); also a
     ``ValueError``, so one ``except ValueError`` catches every refused argument."""

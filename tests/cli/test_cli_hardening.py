@@ -281,3 +281,22 @@ def test_failing_agents_raise_agent_error_from_python(bots) -> None:
         run_tournament(
             ["random", hard_bots.ActRaises()], num_players=2, games=2, workers=1, progress=False
         )
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["serve", "--host=--"], "--host -- is not a loopback address"),
+        (["tournament", "--agents=--"], "unknown agent '--'"),
+        (["play", "--seed=--"], "--seed must be an integer"),
+        (["evaluate", "--players=--", "builder"], "--players"),
+    ],
+)
+def test_a_flag_given_as_equals_dash_dash_is_that_value(capsys, argv, said) -> None:
+    """``--flag=--``: Python 3.11's argparse handed the flag an empty list, which its
+    check met as a list (a traceback); the flag now gets ``"--"`` and refuses it by name."""
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert said in err and "Traceback" not in err
