@@ -63,7 +63,6 @@ from typing import Any
 import numpy as np
 
 from experiments.common.samplers import alternating, quartiles, random_legal
-from mamma_mia_env.plumbing.arguments import ArgumentParser
 
 COUNTS = ("counts_learner_256", "counts_learner_4096", "counts_engine_256", "counts_engine_4096")
 COMPARISONS = ("engine", "aec", "learner", "bot_env", "bots", *COUNTS)
@@ -311,6 +310,7 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     newer is this one), ``comparisons`` the chosen ones, ``env`` each side's settings."""
     from experiments.common.arguments import checked  # every flag checked
     from experiments.common.output import add_output_args, file_stem
+    from mamma_mia_env.plumbing.arguments import ArgumentParser  # this side's, not the base's
 
     p = ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--base", type=Path, required=True, help="checkout of the older version")
