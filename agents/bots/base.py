@@ -249,14 +249,16 @@ def _seats_present(observations: np.ndarray) -> int:
     if observations.shape[1] not in MODE_OF_SIZE or not len(observations):
         return 0
     flags = observations[:, SEATS_PRESENT]
-    if not np.isin(flags, (0, 1)).all():
+    # an env's uint8 flags need one comparison; other dtypes may hold 0.5 or -1
+    binary = flags.max() <= 1 if flags.dtype == np.uint8 else np.isin(flags, (0, 1)).all()
+    if not binary:
         check_values(observations)  # a value no observation holds is named as such first
         raise ValueError("observations: the seat_present flags must be 0 or 1")
-    counts = np.unique(flags.sum(axis=1))
-    if len(counts) != 1 or not 2 <= counts[0] <= MAX_SEATS:
+    counts = flags.sum(axis=1)
+    if counts.min() != counts.max() or not 2 <= counts[0] <= MAX_SEATS:
         raise ValueError(
             f"observations: one act_batch call takes games of one player count, got seats "
-            f"present {sorted(counts.tolist())} (call it once per count)"
+            f"present {sorted(np.unique(counts).tolist())} (call it once per count)"
         )
     return int(counts[0])
 

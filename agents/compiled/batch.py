@@ -17,6 +17,8 @@ from mamma_mia_env.game.observe import OBS_HIGH
 from mamma_mia_env.plumbing.jit_cache import njit
 
 BAD_OBSERVATION = -2  # ``decide_batch``'s answer for an observation it refuses
+#: Every uint8 entry (the envs' observations) is in ``0..OBS_HIGH``: no check needed.
+_UINT8_IN_RANGE = np.iinfo(np.uint8).max <= OBS_HIGH
 
 
 @per_game
@@ -88,7 +90,8 @@ def decide(
     given, before the conversion to float32 could round a bad value into range."""
     obs = np.asarray(obs)
     if check and obs.dtype != np.float32:
-        check_values(obs)
+        if not (obs.dtype == np.uint8 and _UINT8_IN_RANGE):
+            check_values(obs)
         check = False
     obs = np.ascontiguousarray(obs, dtype=np.float32)
     masks = np.ascontiguousarray(masks, dtype=np.int8)

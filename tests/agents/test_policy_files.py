@@ -54,7 +54,6 @@ def _refused(path: Path, *fragments: str) -> str:
 
 
 RECALL_FILES = [
-    "experiments/results/cleanrl_ppo/cleanrl_ppo_2p_ten_minutes.npz",
     "experiments/results/cleanrl_ppo/cleanrl_ppo_2p_vs_search_1.npz",
     "experiments/results/cleanrl_ppo/cleanrl_ppo_2p_vs_search_2.npz",
     "experiments/results/expert_iteration/expert_iteration_2p_vs_search.npz",

@@ -66,7 +66,7 @@ def test_a_policy_file_and_an_import_path(capsys: pytest.CaptureFixture[str]) ->
         ("BAD", [], "policy file"),
         (str(POLICY_FILE[2]), ["--players", "4"], "plays 2 players, not 4"),
         (  # a network of the retired recall layout: what to do, in one line
-            "experiments/results/cleanrl_ppo/cleanrl_ppo_2p_ten_minutes.npz",
+            "experiments/results/cleanrl_ppo/cleanrl_ppo_2p_vs_search_1.npz",
             ["--players", "2"],
             "reads the retired 'recall' observation layout: train it again with the 'fixed'",
         ),

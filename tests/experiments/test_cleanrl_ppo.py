@@ -375,7 +375,9 @@ def test_an_init_policy_that_does_not_fit_is_refused(tmp_path, capsys) -> None:
 
     (tmp_path / "junk.npz").write_bytes(b"not a zip")
     relu_4p, tanh_2p = str(POLICY_FILE[4]), str(POLICY_FILE[2])  # two layers of 256 each
-    ten = str(ROOT / "experiments" / "results" / "cleanrl_ppo" / "cleanrl_ppo_2p_ten_minutes.npz")
+    recall_net = str(
+        ROOT / "experiments" / "results" / "cleanrl_ppo" / "cleanrl_ppo_2p_vs_search_1.npz"
+    )
     with np.load(tanh_2p, allow_pickle=False) as f:
         arrays = {k: f[k] for k in f.files}
     meta = json.loads(str(arrays.pop("meta")))
@@ -385,7 +387,7 @@ def test_an_init_policy_that_does_not_fit_is_refused(tmp_path, capsys) -> None:
     for argv, message in [
         (["--init-policy", str(tmp_path / "none.npz")], "--init-policy"),
         (["--init-policy", str(tmp_path / "junk.npz")], "--init-policy"),
-        (["--init-policy", ten], "reads the retired 'recall' observation layout"),
+        (["--init-policy", recall_net], "reads the retired 'recall' observation layout"),
         (
             [*wide, "--init-policy", str(tmp_path / "raw.npz")],
             "does not read the learner's whole canonical fixed observation",
