@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
+from helpers import ctrl_c_as_at_a_terminal
 
 from mamma_mia_interrupts import deferred_stop, run_command
 
@@ -130,7 +131,8 @@ def _stop_while_importing(tmp_path: Path, command: list[str], sig: int) -> tuple
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), str(ROOT)]),
                HOLD_FD=str(write_end))  # fmt: skip
     proc = subprocess.Popen(command, env=env, cwd=ROOT, pass_fds=(write_end,),
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)  # fmt: skip
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=ctrl_c_as_at_a_terminal)  # fmt: skip
     os.close(write_end)
     try:
         assert os.read(read_end, 1) == b"x", "the command never imported numba"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -127,3 +128,11 @@ def champion_at(counts: tuple[int, ...], monkeypatch, where: Path) -> None:
         if path.name not in dropped:
             shutil.copy(path, where / path.name)  # the networks, the settings kept
     monkeypatch.setattr(champion, "POLICY_DIR", where)
+
+
+def ctrl_c_as_at_a_terminal() -> None:
+    """A ``preexec_fn``: Ctrl-C's default disposition in the child, as a shell at a
+    terminal gives its commands. A test run started in the background (``cmd &`` in a
+    script, ``nohup``) hands its children SIGINT ignored; Python then installs no
+    ``KeyboardInterrupt`` handler, and a test of what Ctrl-C does would wait in vain."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)

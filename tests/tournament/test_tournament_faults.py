@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 
 import pytest
+from helpers import ctrl_c_as_at_a_terminal
 
 ROOT = Path(__file__).resolve().parents[2]
 FLAGS = ["tournament", "--players", "2", "--agents", "random,builder", "--games", "4000",
@@ -29,7 +30,8 @@ def _start(out: Path) -> subprocess.Popen:
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     cmd = [sys.executable, "-m", "mamma_mia_agents", *FLAGS, "--out", str(out)]
     return subprocess.Popen(cmd, env=env, cwd=out.parent, text=True, start_new_session=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)  # fmt: skip
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            preexec_fn=ctrl_c_as_at_a_terminal)  # fmt: skip
 
 
 def _live_in_group(pgid: int) -> list[str]:
