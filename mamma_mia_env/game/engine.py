@@ -32,7 +32,7 @@ from mamma_mia_env.game.observe import (
     observation_slices,
 )
 from mamma_mia_env.game.record import MAX_SEATS, OVER
-from mamma_mia_env.game.state import GameState, StateError, check_layout
+from mamma_mia_env.game.state import MAX_BATCH_SIZE, GameState, StateError, check_layout
 from mamma_mia_env.game.table import parameter_vector
 from mamma_mia_env.plumbing.arguments import (
     ArgumentTypeError,
@@ -153,7 +153,7 @@ class Engine:
             self._check_state(state)
             batch_size = state.batch_size
         elif batch_size is not None:
-            batch_size = as_int(batch_size, "batch_size", 1)
+            batch_size = as_int(batch_size, "batch_size", 1, MAX_BATCH_SIZE)
         elif not is_int(seeds):
             batch_size = len(seeds_array(seeds, None))
         else:

@@ -32,6 +32,11 @@ class StateTypeError(StateError, TypeError):
     """Not a state at all (a ``GameState`` was expected): also a ``TypeError``."""
 
 
+#: The most games one batch holds: a record is about 1 KB, so 2**22 games take about
+#: 4 GB; a larger ``batch_size`` is refused by name instead of exhausting memory.
+MAX_BATCH_SIZE = 2**22
+
+
 @dataclass
 class GameState:
     """A batch of games: the config they follow and their records."""
@@ -44,7 +49,10 @@ class GameState:
         """A batch of ``batch_size`` (0 too: a batch to fill) all-zero records, not dealt."""
         if not isinstance(config, Config):
             raise StateTypeError(f"config must be a Config, got {type(config).__name__}")
-        return cls(config, np.zeros(as_int(batch_size, "batch_size", 0), dtype=state_dtype()))
+        return cls(
+            config,
+            np.zeros(as_int(batch_size, "batch_size", 0, MAX_BATCH_SIZE), dtype=state_dtype()),
+        )
 
     @property
     def batch_size(self) -> int:

@@ -649,3 +649,17 @@ def test_codec_rejects_bad_values() -> None:
         codec.encode_reveal("deliver_as")
     with pytest.raises(ValueError, match="reveal choice"):
         codec.encode_reveal("accept")
+
+
+def test_a_batch_larger_than_memory_allows_is_refused_by_name() -> None:
+    """``batch_size`` past ``MAX_BATCH_SIZE`` is a ValueError naming it, before anything
+    is allocated (a fuzz case once asked for about 10**9 games and filled the memory)."""
+    from mamma_mia_env.game.state import MAX_BATCH_SIZE
+
+    engine = Engine(Config(num_players=2))
+    for call in (
+        lambda: engine.reset(seeds=0, batch_size=MAX_BATCH_SIZE + 1),
+        lambda: GameState.empty(Config(num_players=2), 10**12),
+    ):
+        with pytest.raises(ValueError, match="batch_size"):
+            call()
