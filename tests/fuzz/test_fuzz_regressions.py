@@ -389,7 +389,7 @@ def test_engine_reset_refuses_an_empty_list_of_seeds(seeds) -> None:
         eng.reset(seeds=seeds, batch_size=2)
     with pytest.raises(ValueError, match=r"^seeds: got 1 seeds for a batch of 2"):
         eng.reset(seeds=[5], batch_size=2)
-    with pytest.raises(ValueError, match=r"^batch_size must be at least 1, got 0"):
+    with pytest.raises(ValueError, match=r"^batch_size must be in 1-4194304, got 0"):
         eng.reset(seeds=seeds, batch_size=0)
 
 
@@ -444,7 +444,7 @@ def test_check_state_handles_an_empty_batch() -> None:
 
 
 def test_game_state_empty_checks_its_arguments() -> None:
-    with pytest.raises(ValueError, match=r"^batch_size must be at least 0, got -1"):
+    with pytest.raises(ValueError, match=r"^batch_size must be in 0-4194304, got -1"):
         GameState.empty(Config(), -1)
     with pytest.raises(TypeError, match=r"^batch_size must be an int, got 2\.0"):
         GameState.empty(Config(), 2.0)  # type: ignore[arg-type]
