@@ -1,27 +1,17 @@
-"""Do the CleanRL-style PPO's settings learn as well? A/Bs of learning.
-
-``python -m experiments.train.cleanrl_ppo`` now defaults to 1 update epoch at learning rate 1e-3
-(CleanRL's are 4 epochs at 2.5e-4): the update was two thirds of the wall time, and
-fewer passes over each batch let training run near the speed of the game. A change of
-training settings is kept only if it learns as well, so this script trains both
-settings from the same seeds and compares what the policies learnt at equal env steps:
-the win share against ``builder`` in the script's own evaluation (512 games on deals
-no training saw), the orders delivered, and the throughput of each run.
-
-Each run is ``experiments.train.cleanrl_ppo`` in a process of its own (no script imports another),
-the settings interleaved seed by seed so that both see the same machine load. The win
-shares do not depend on the load: a run is reproducible from its seed.
+"""A/Bs of the CleanRL-style PPO's settings: does a change learn as well?
 
     python -m experiments.train.cleanrl_defaults --export
     python -m experiments.train.cleanrl_defaults --study warm-start --seeds 2 --export
 
-``--study`` picks the comparison (:data:`STUDIES`): ``update`` (the default: the update
-settings above) or ``warm-start`` (the ``--preset ten-minutes`` run from scratch and
-with the imitation warm start, without its wall budget so that both train the same env
-steps; each run's policy file is also measured on the preset's 2,000 duplicate deals,
-``--final-games``, and the warm start's wall time is recorded: it counts in the ten
-minutes). Writes ``<study name>.json`` and ``.png`` (``update``, ``warm_start``) into ``--out``
-(default runs/cleanrl_defaults/; ``--export``: experiments/results/cleanrl_defaults/).
+Each setting of a study (:data:`STUDIES`) trains ``experiments.train.cleanrl_ppo`` from
+seeds 1..``--seeds``, each run a process of its own, the settings interleaved seed by
+seed so that both see the same machine load; the record compares what each learnt at
+equal env steps (the win share and orders delivered in the run's own evaluation, with
+``--final-games`` the policy file on duplicate deals) and how fast. ``update``: CleanRL's
+4 epochs at 2.5e-4 against the defaults' 1 at 1e-3; ``warm-start``: the ten-minute
+preset (without its wall budget) from scratch and after the imitation warm start.
+Writes ``<study>.json`` and ``.png`` into ``--out`` (default runs/cleanrl_defaults/;
+``--export``: experiments/results/cleanrl_defaults/); docs/TRAINING.md.
 """
 
 from __future__ import annotations
@@ -44,10 +34,6 @@ from mamma_mia_env.plumbing.arguments import ArgumentParser, int_flag
 from mamma_mia_env.plumbing.provenance import provenance
 
 NAME = "cleanrl_defaults"
-#: (label, update epochs, learning rate): CleanRL's settings and the new defaults
-SETTINGS = (("4 epochs, lr 2.5e-4", 4, 2.5e-4), ("1 epoch, lr 1e-3", 1, 1e-3))
-#: the shape of the committed run (experiments/results/cleanrl_ppo/cleanrl_ppo_2p_builder.json)
-SHAPE = ["--num-players", "2", "--opponent", "builder", "--num-envs", "128", "--num-steps", "32"]
 
 
 @dataclass(frozen=True)
@@ -61,13 +47,17 @@ class Study:
     total_timesteps: int  # the default of --total-timesteps
 
 
-#: the imitation warm start of the ten-minute preset (cleanrl_ppo.PRESETS)
-WARM_GAMES = 10_000
+WARM_GAMES = 10_000  # the ten-minute preset's warm start (cleanrl_ppo.PRESETS)
 STUDIES = {
-    "update": Study("update", SHAPE, tuple(
-        (label, ["--update-epochs", str(e), "--learning-rate", repr(lr)],
-         {"update_epochs": e, "learning_rate": lr}) for label, e, lr in SETTINGS
-    ), 300_000),
+    "update": Study(
+        "update",  # the shape of experiments/results/cleanrl_ppo/cleanrl_ppo_2p_builder.json
+        ["--num-players", "2", "--opponent", "builder", "--num-envs", "128", "--num-steps", "32"],
+        (("4 epochs, lr 2.5e-4", ["--update-epochs", "4", "--learning-rate", "0.00025"],
+          {"update_epochs": 4, "learning_rate": 2.5e-4}),  # CleanRL's
+         ("1 epoch, lr 1e-3", ["--update-epochs", "1", "--learning-rate", "0.001"],
+          {"update_epochs": 1, "learning_rate": 1e-3})),  # cleanrl_ppo.py's defaults
+        300_000,
+    ),
     "warm-start": Study(
         "warm_start",
         ["--preset", "ten-minutes", "--wall-minutes", "0", "--curve-every", "0"],
@@ -81,12 +71,10 @@ STUDIES = {
 
 @dataclass
 class Args:
-    """The command line (``--help`` shows the defaults)."""
-
     seeds: int  # training seeds 1..seeds, each trained once per setting
     total_timesteps: int  # env steps per run
     eval_games: int  # evaluation games per run (cleanrl_ppo.py --eval-games)
-    study: str = "update"  # which A/B (STUDIES)
+    study: str = "update"
 
 
 def parse_args(argv: list[str] | None) -> tuple[Args, argparse.Namespace]:
