@@ -195,7 +195,7 @@ def parse_args(argv: list[str] | None = None) -> tuple[Args, argparse.Namespace]
     if not args.name or "/" in args.name or args.name.startswith("."):
         problems.append("--name must be a plain directory name")
     args.batch_size = args.num_envs * args.num_steps
-    args.minibatch_size = args.batch_size // args.num_minibatches
+    args.minibatch_size = args.batch_size // max(args.num_minibatches, 1)  # 0: refused above
     args.num_iterations = args.total_timesteps // max(args.batch_size, 1)
     if not problems and args.minibatch_size < 1:
         problems.append("--num-minibatches must not exceed num_envs * num_steps")

@@ -97,6 +97,7 @@ def test_bad_arguments_are_refused(capsys) -> None:
     for argv, message in [
         (["--total-timesteps", "100"], "less than one batch"),
         (["--num-envs", "0"], "--num-envs must be positive"),
+        (["--num-minibatches", "0"], "--num-minibatches must be positive"),
         (["--env-alone-seconds", "-1"], "--env-alone-seconds must be at least 0.0"),
         (["--learning-rate", "2"], "--learning-rate"),
         (["--name", "../x"], "--name"),
