@@ -14,7 +14,7 @@ from typing import Any
 
 from mamma_mia_agents.bots.loading import AgentLoadError
 from mamma_mia_agents.cli.session import Game, fresh_seed
-from mamma_mia_env.game.cards import INGREDIENTS, N_KINDS, order_name
+from mamma_mia_env.game.cards import INGREDIENTS
 from mamma_mia_env.game.config import Config, ConfigError
 from mamma_mia_env.game.log import final_result
 from mamma_mia_env.game.record import REVEAL
@@ -38,11 +38,6 @@ class WebGame:
         self.lock = threading.Lock()
         self.touched = time.monotonic()
         self.game = game
-
-    @property
-    def actors(self) -> list[int]:
-        """The seat that made each action so far (``Game.steps``)."""
-        return [step.seat for step in self.game.steps]
 
     # -- moves -----------------------------------------------------------------------
     def person_to_move(self) -> bool:
@@ -105,12 +100,9 @@ class WebGame:
     def _question(self) -> dict[str, Any]:
         g = self.game
         if g.rec["phase"] == REVEAL:  # each choice worded as the terminal game words it
-            pos = int(g.rec["reveal_pos"])
-            order = order_name(int(g.rec["oven_what"][pos]) - N_KINDS, g.seat)
-            options = [
-                {"action": c["action"], "label": reveal_choice_text(c)} for c in g.reveal_choices()
-            ]
-            return {"kind": "reveal", "order": order, "options": options}
+            choices = g.reveal_choices()
+            options = [{"action": c["action"], "label": reveal_choice_text(c)} for c in choices]
+            return {"kind": "reveal", "order": choices[0]["order"], "options": options}
         return {"kind": "turn", "options": g.turn_options()}
 
 
