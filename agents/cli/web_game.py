@@ -12,10 +12,9 @@ import threading
 import time
 from typing import Any
 
-from mamma_mia_agents.bots.loading import AgentLoadError
 from mamma_mia_agents.cli.session import Game, fresh_seed
 from mamma_mia_env.game.cards import INGREDIENTS
-from mamma_mia_env.game.config import Config, ConfigError
+from mamma_mia_env.game.config import Config
 from mamma_mia_env.game.log import final_result
 from mamma_mia_env.game.record import REVEAL
 from mamma_mia_env.render.svg import KIND_COLOURS, table_svg
@@ -140,5 +139,5 @@ def new_game(s: dict[str, Any], body: dict[str, Any]) -> Game:
     try:
         config = Config.from_kwargs(num_players=n, **s["config"])
         return Game(config, seat, list(specs), seed, [])
-    except (ConfigError, AgentLoadError, ValueError) as exc:
+    except ValueError as exc:  # ConfigError and AgentLoadError among them
         raise FormError(str(exc)[:300]) from None
