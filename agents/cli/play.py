@@ -17,7 +17,6 @@ import numpy as np
 from rich.console import Console
 from rich.text import Text
 
-from mamma_mia_agents.bots.loading import AgentLoadError
 from mamma_mia_agents.cli.options import add_game_flags, rule_config, spec_list
 from mamma_mia_agents.cli.screen import (
     HELP,
@@ -38,7 +37,7 @@ from mamma_mia_agents.cli.session import (
     fresh_seed,
 )
 from mamma_mia_agents.cli.terminal import Terminal
-from mamma_mia_env.game.config import Config, ConfigError
+from mamma_mia_env.game.config import Config
 from mamma_mia_env.game.record import REVEAL
 from mamma_mia_env.plumbing.arguments import out_file_flag
 from mamma_mia_env.plumbing.files import check_output
@@ -255,7 +254,7 @@ def run(args: argparse.Namespace) -> int:
             )
             seed = fresh_seed() if args.seed is None else args.seed
             game = Game(config, args.seat, specs or ["builder"], seed, [])
-    except (SaveError, ConfigError, AgentLoadError, ValueError) as exc:
+    except ValueError as exc:  # SaveError, ConfigError and AgentLoadError among them
         parser.error(str(exc))
     console = Console(highlight=False)
     start = (

@@ -15,7 +15,6 @@ from typing import Any
 
 from mamma_mia_agents import REGISTRY, load_agent
 from mamma_mia_agents.bots.base import player_counts
-from mamma_mia_agents.bots.loading import AgentLoadError
 from mamma_mia_agents.cli.options import PROG, add_game_flags, rule_config, spec_list
 from mamma_mia_agents.cli.session import DEFAULT_SAVE, Game
 from mamma_mia_agents.cli.web_server import (
@@ -24,7 +23,7 @@ from mamma_mia_agents.cli.web_server import (
     is_loopback,
     resume_game,
 )
-from mamma_mia_env.game.config import Config, ConfigError
+from mamma_mia_env.game.config import Config
 from mamma_mia_env.plumbing.arguments import add_int_flag, out_file_flag
 
 SUMMARY = "play a game in the browser against agents (a local web page)"
@@ -82,7 +81,7 @@ def settings_from(args: argparse.Namespace) -> dict[str, Any]:
     config = {"observation_mode": args.observation_mode, **rule_config(args)}
     try:
         Game(Config.from_kwargs(num_players=args.players, **config), args.seat, specs, 0, [])
-    except (ConfigError, AgentLoadError, ValueError) as exc:
+    except ValueError as exc:  # ConfigError and AgentLoadError among them
         parser.error(str(exc))
     choices = list(dict.fromkeys([*REGISTRY, *specs]))
     counts = {c: player_counts(load_agent(c), config) for c in choices}  # the form offers

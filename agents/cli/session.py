@@ -16,15 +16,14 @@ import numpy as np
 
 from mamma_mia_agents import REGISTRY, load_agent
 from mamma_mia_agents.bots.base import player_counts
-from mamma_mia_agents.bots.loading import AgentLoadError
 from mamma_mia_env.game.actions import ActionCodec, RevealAction, TurnAction
 from mamma_mia_env.game.cards import HAND_LIMIT, order_name
-from mamma_mia_env.game.config import Config, ConfigError
+from mamma_mia_env.game.config import Config
 from mamma_mia_env.game.engine import Engine
 from mamma_mia_env.game.log import reveal_record
 from mamma_mia_env.game.observe import remembers
 from mamma_mia_env.game.record import OVER, REVEAL
-from mamma_mia_env.game.state import GameState, StateError
+from mamma_mia_env.game.state import GameState
 from mamma_mia_env.plumbing.arguments import as_int, is_int
 from mamma_mia_env.plumbing.files import FileError, read_json, write_atomic
 from mamma_mia_env.plumbing.seeding import agent_rng
@@ -288,7 +287,7 @@ class Game:
             saved = GameState.from_dict(obj["state"])
         except KeyError as exc:
             raise SaveError(f"{path}: field {exc} is missing") from exc
-        except (ConfigError, StateError, AgentLoadError, ValueError, TypeError) as exc:
+        except (ValueError, TypeError) as exc:  # ConfigError, StateError, AgentLoadError too
             raise SaveError(f"{path}: {exc}") from exc
         if not saved.equals(game.state):
             raise SaveError(f"{path}: field 'state' does not match the replayed actions")

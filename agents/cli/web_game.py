@@ -12,10 +12,9 @@ import threading
 import time
 from typing import Any
 
-from mamma_mia_agents.bots.loading import AgentLoadError
 from mamma_mia_agents.cli.session import Game, fresh_seed
-from mamma_mia_env.game.cards import INGREDIENTS, N_KINDS, order_name
-from mamma_mia_env.game.config import Config, ConfigError
+from mamma_mia_env.game.cards import INGREDIENTS
+from mamma_mia_env.game.config import Config
 from mamma_mia_env.game.log import final_result
 from mamma_mia_env.game.record import REVEAL
 from mamma_mia_env.render.svg import KIND_COLOURS, table_svg
@@ -38,11 +37,6 @@ class WebGame:
         self.lock = threading.Lock()
         self.touched = time.monotonic()
         self.game = game
-
-    @property
-    def actors(self) -> list[int]:
-        """The seat that made each action so far (``Game.steps``)."""
-        return [step.seat for step in self.game.steps]
 
     # -- moves -----------------------------------------------------------------------
     def person_to_move(self) -> bool:
@@ -105,12 +99,9 @@ class WebGame:
     def _question(self) -> dict[str, Any]:
         g = self.game
         if g.rec["phase"] == REVEAL:  # each choice worded as the terminal game words it
-            pos = int(g.rec["reveal_pos"])
-            order = order_name(int(g.rec["oven_what"][pos]) - N_KINDS, g.seat)
-            options = [
-                {"action": c["action"], "label": reveal_choice_text(c)} for c in g.reveal_choices()
-            ]
-            return {"kind": "reveal", "order": order, "options": options}
+            choices = g.reveal_choices()
+            options = [{"action": c["action"], "label": reveal_choice_text(c)} for c in choices]
+            return {"kind": "reveal", "order": choices[0]["order"], "options": options}
         return {"kind": "turn", "options": g.turn_options()}
 
 
@@ -148,5 +139,5 @@ def new_game(s: dict[str, Any], body: dict[str, Any]) -> Game:
     try:
         config = Config.from_kwargs(num_players=n, **s["config"])
         return Game(config, seat, list(specs), seed, [])
-    except (ConfigError, AgentLoadError, ValueError) as exc:
+    except ValueError as exc:  # ConfigError and AgentLoadError among them
         raise FormError(str(exc)[:300]) from None

@@ -309,7 +309,8 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     """The command line (``--help`` shows the defaults): ``base`` the older checkout (the
     newer is this one), ``comparisons`` the chosen ones, ``env`` each side's settings."""
     from experiments.common.arguments import checked  # every flag checked
-    from experiments.common.output import add_output_args, file_stem
+    from experiments.common.output import add_output_args
+    from mamma_mia_agents.cli.options import stem
     from mamma_mia_env.plumbing.arguments import ArgumentParser  # this side's, not the base's
 
     p = ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -321,7 +322,7 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     for side in ("base", "new"):
         p.add_argument(f"--{side}-env", type=_env_pair, action="append", default=[],
                        metavar="NAME=VALUE", help=f"environment of the {side} worker")  # fmt: skip
-    p.add_argument("--name", type=file_stem, default="ab", help="file stem (default ab)")
+    p.add_argument("--name", type=stem, default="ab", help="file stem (default ab)")
     add_output_args(p, "ab")
     ns = checked(p).parse_args(argv)
     if not (ns.base / "mamma_mia_env").is_dir() or not (ns.base / "agents").is_dir():

@@ -1,6 +1,6 @@
 """What the experiment scripts share, by job (each module's doc says more): ``output``
-and ``provenance`` (where results and plots go, what made them), ``arguments`` (flags checked as
-the CLI's are), ``samplers``, ``speed`` and ``decision_time`` (timing), ``training``,
+and ``provenance`` (where results and plots go, what made them), ``arguments`` (flags
+checked as the CLI's are), ``samplers``, ``decision_time`` and ``speed`` (timing), ``training``,
 ``imitation``, ``evaluation`` and ``policy_export`` (training runs, their warm start,
 evaluations and policy files), ``search_labels`` and ``distill`` (expert iteration),
 ``opponents`` (training opponents as import paths).

@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parents[2]
 RESULTS = ROOT / "experiments" / "results"
 RUNS = ROOT / "runs"
 
-__all__ = ["RESULTS", "ROOT", "RUNS", "add_output_args", "file_stem", "out_dir_arg", "output_dir"]
+__all__ = ["RESULTS", "ROOT", "RUNS", "add_output_args", "out_dir_arg", "output_dir"]
 __all__ += ["save_figure", "short_name", "subplots", "thinned", "write_csv", "write_json"]
 
 
@@ -52,17 +52,6 @@ def add_output_args(parser: argparse.ArgumentParser, name: str) -> None:
 #: The argparse type of ``--out``: a directory that exists and is writable, or can be
 #: created (``check_output_dir``), checked when the flags are read, before any work.
 out_dir_arg = out_dir_flag("--out")
-
-
-def file_stem(text: str) -> str:
-    """The argparse type of a script's ``--name``: a plain file stem, by the same rule as
-    the tournament CLI's ``--name`` (``mamma_mia_agents.tournament.output.check_stem``)."""
-    from mamma_mia_agents.tournament.output import OutputError, check_stem
-
-    try:
-        return check_stem(text)
-    except OutputError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def short_name(spec: str) -> str:

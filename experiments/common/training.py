@@ -15,7 +15,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from experiments.common.output import RUNS, file_stem, save_figure, subplots, write_csv
+from experiments.common.output import RUNS, save_figure, subplots, write_csv
+from mamma_mia_agents.cli.options import stem
 from mamma_mia_env.plumbing.arguments import ArgumentParser
 from mamma_mia_env.plumbing.files import write_file
 from mamma_mia_env.plumbing.provenance import provenance
@@ -43,7 +44,7 @@ def add_training_args(parser: argparse.ArgumentParser, library: str, threads_hel
     parser.add_argument("--threads", type=int, default=1, help=threads_help)
     parser.add_argument(
         "--name",
-        type=file_stem,
+        type=stem,
         default=None,
         help="file stem: NAME.json, NAME.csv, NAME.png (default summary.json, progress.csv, "
         "progress.png)",

@@ -14,11 +14,9 @@ N agents is played in all N seat rotations) and writes, into ``runs/leaderboard/
   bot is strictly stronger than random (disjoint 95% intervals) and why the bots rank
   as they do.
 
-With ``--speed`` it also times 10,000 four-player games between the four heuristic
-bots (``experiments/benchmark/speed.py``); a ``speed.json`` in ``--out`` is added to the page.
+A ``speed.json`` in ``--out`` (``experiments/benchmark/speed.py``) is added to the page.
 Each count's batches run in ``--workers`` processes, or as Ray tasks with ``--backend
-ray [--address ADDR]`` (docs/CLUSTER.md): the same games; ``--speed`` is a timing and
-always runs here, on this machine's cores.
+ray [--address ADDR]`` (docs/CLUSTER.md): the same games.
 """
 
 from __future__ import annotations
@@ -34,7 +32,7 @@ import numpy as np
 
 from experiments.common.arguments import checked
 from experiments.common.output import add_output_args, output_dir
-from experiments.common.speed import run_speed, speed_markdown
+from experiments.common.speed import speed_markdown
 from mamma_mia_agents import REGISTRY
 from mamma_mia_agents.bots.roster import HEURISTICS
 from mamma_mia_agents.cli.evaluate import counts
@@ -201,9 +199,6 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=None)
-    parser.add_argument(
-        "--speed", action="store_true", help="also time the bots (experiments.benchmark.speed)"
-    )
     add_backend_flags(parser, "the tournaments' batches")
     add_output_args(parser, "leaderboard")
     args = checked(parser).parse_args(argv)
@@ -218,8 +213,6 @@ def main(argv: list[str] | None = None) -> int:
     except FanOutError as exc:  # nothing written for the count it stopped in
         print(f"leaderboard: {exc}", file=sys.stderr)
         return 1
-    if args.speed:
-        run_speed(args.out)
     ok = render(args.out, args.players)
     print(f"wrote {os.path.join(args.out, 'LEADERBOARD.md')}")
     return 0 if ok else 1

@@ -43,11 +43,11 @@ import numpy as np
 
 from experiments.common.arguments import checked
 from experiments.common.decision_time import decision_times
-from experiments.common.output import file_stem, output_dir, save_figure, subplots, write_json
+from experiments.common.output import output_dir, save_figure, subplots, write_json
 from experiments.common.provenance import provenance_with_threads as provenance
 from mamma_mia_agents import load_agent
 from mamma_mia_agents.bots.search import SearchAgent
-from mamma_mia_agents.cli.options import add_backend_flags, check_backend_flags
+from mamma_mia_agents.cli.options import add_backend_flags, check_backend_flags, stem
 from mamma_mia_agents.tournament.fanout import FanOutError, session
 from mamma_mia_agents.tournament.results import (
     TournamentResult,
@@ -170,7 +170,7 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument(
         "--export", action="store_true", help="write to experiments/results/search_strength/"
     )
-    ap.add_argument("--name", type=file_stem, default="search_strength", help="output file stem")
+    ap.add_argument("--name", type=stem, default="search_strength", help="output file stem")
     return ap
 
 

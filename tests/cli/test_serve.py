@@ -89,7 +89,7 @@ def _undo_and_replay(server: GameServer, page: dict) -> dict:
     """Undo goes back to the person's previous decision: the same question, the same
     view, the actions cut before it; playing the same move again gives the same game."""
     web = server.games[page["id"]]
-    actions, actors = list(web.game.actions), list(web.actors)
+    actions, actors = list(web.game.actions), [step.seat for step in web.game.steps]
     i = max(j for j, s in enumerate(actors) if s == web.game.seat)
     while page["status"] == "agent":  # the agents' moves after it are undone too
         page = call(server, "POST", f"/api/games/{page['id']}/step", {})
