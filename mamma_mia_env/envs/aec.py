@@ -17,7 +17,7 @@ from mamma_mia_env.game.actions import ActionCodec, describe_illegal
 from mamma_mia_env.game.config import Config
 from mamma_mia_env.game.engine import Engine, IllegalActionError
 from mamma_mia_env.game.log import replay_events, write_log
-from mamma_mia_env.game.observe import OBS_DTYPE, OBS_HIGH, remembers
+from mamma_mia_env.game.observe import OBS_DTYPE, OBS_HIGH
 from mamma_mia_env.game.record import OVER, PLAY, REVEAL
 from mamma_mia_env.game.state import GameState, StateError, load_state
 from mamma_mia_env.plumbing.arguments import (
@@ -27,8 +27,7 @@ from mamma_mia_env.plumbing.arguments import (
     is_int,
     require_reset,
 )
-from mamma_mia_env.render.text import render_table
-from mamma_mia_env.render.view import table_view
+from mamma_mia_env.render.text import render_seat
 
 
 class Decision(IntEnum):
@@ -279,22 +278,12 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped env
             gymnasium.logger.warn("render() called without a render_mode")
             return None
         require_reset(self.game is not None, "render")
-        if self.render_mode == "rgb_array":
-            from mamma_mia_env.render.image import table_image
-
-            history = remembers(self.config.observation_mode)
-            seat, n = self._seat[self.agent_selection], self.config.num_players
-            return table_image(table_view(self.game.data[0], n, seat, history))
-        text = render_table(
-            self.game.data[0],
-            self._seat[self.agent_selection],
-            self.config.num_players,
-            history=remembers(self.config.observation_mode),
-        )
+        seat = self._seat[self.agent_selection]
+        out = render_seat(self.game.data[0], seat, self.config, self.render_mode)
         if self.render_mode == "human":
-            print(text + "\n")
+            print(f"{out}\n")
             return None
-        return text
+        return out
 
     def close(self) -> None:
         pass

@@ -49,12 +49,7 @@ class MammaMiaMultiAgentEnv(MultiAgentEnv):
         self.possible_agents = list(self.raw.possible_agents)
         self.agents = list(self.possible_agents)
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
-        space = gym.spaces.Dict(
-            {
-                "observations": self.view.observation_box(),
-                "action_mask": gym.spaces.Box(0.0, 1.0, (self.view.n_actions,), np.float32),
-            }
-        )
+        space = self.view.space("observations", np.float32)
         self.observation_spaces: dict[str, gym.Space] = dict.fromkeys(self.possible_agents, space)
         self.action_spaces: dict[str, gym.Space] = {
             a: gym.spaces.Discrete(self.view.n_actions) for a in self.possible_agents
@@ -63,12 +58,8 @@ class MammaMiaMultiAgentEnv(MultiAgentEnv):
         self.action_space = gym.spaces.Dict(self.action_spaces)
 
     def _observe(self, agent: str) -> dict[str, np.ndarray]:
-        seat = self._seat[agent]
         raw = self.raw.observe(agent)
-        return {
-            "observations": self.view.obs(raw["observation"], seat),
-            "action_mask": self.view.mask(raw["action_mask"], seat).astype(np.float32),
-        }
+        return self.view.observe(raw, self._seat[agent], "observations", np.float32)
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None

@@ -28,13 +28,13 @@ from gymnasium import spaces
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv, VecEnvIndices
 
 from mamma_mia_env.envs.learner import LearnerGames
-from mamma_mia_env.envs.learner_options import LearnerOptions
+from mamma_mia_env.envs.learner_options import LearnerFront, LearnerOptions
 from mamma_mia_env.game.config import Config
 from mamma_mia_env.game.engine import IllegalActionError
 from mamma_mia_env.plumbing.arguments import as_array, as_seed, is_int
 
 
-class MammaMiaSB3VecEnv(VecEnv):
+class MammaMiaSB3VecEnv(LearnerFront, VecEnv):
     """``n_envs`` games of Mamma Mia!, one learner seat each (stable-baselines3 ``VecEnv``).
 
     Arguments as ``MammaMiaGymEnv``: the learner options (``options=LearnerOptions(...)``
@@ -66,7 +66,6 @@ class MammaMiaSB3VecEnv(VecEnv):
         )
         self._seed = None if seed is None else as_seed(seed, "seed")
         self._actions: np.ndarray | None = None
-        self._masks: np.ndarray | None = None
 
     # -- VecEnv API -----------------------------------------------------------------
     def seed(self, seed: int | None = None) -> Sequence[int | None]:
@@ -118,30 +117,6 @@ class MammaMiaSB3VecEnv(VecEnv):
 
     def close(self) -> None:
         pass
-
-    def action_masks(self) -> np.ndarray:
-        """``(n_envs, n_actions)`` bool: each game's legal learner actions."""
-        if self._masks is None:
-            self._masks = self.games.action_masks()
-        return self._masks
-
-    def set_opponents(self, opponents: Any, probs: Sequence[float] | None = None) -> None:
-        """Replace the opponent pool (games dealt from now on draw from it)."""
-        self.games.set_opponents(opponents, probs)
-
-    @property
-    def learner_seats(self) -> np.ndarray:
-        return self.games.seat.copy()
-
-    # -- for the experimenter (never in infos: a seed determines every hidden card) ----
-    def game_seeds(self) -> np.ndarray:
-        """The engine seed of the game in progress in each slot."""
-        return self.games.game_seeds()
-
-    def final_game_seeds(self) -> np.ndarray:
-        """The engine seed of the last game that finished in each slot (0: none yet);
-        read it when ``dones[i]`` to replay that game."""
-        return self.games.final_seeds.copy()
 
     def _indices(self, indices: VecEnvIndices) -> list[int]:
         if indices is None:

@@ -34,23 +34,13 @@ class SeatViewWrapper(BaseWrapper):
         super().__init__(env)
         self.view = SeatView(env.unwrapped.config, canonical=canonical, normalize=normalize)
         self._seat = {a: i for i, a in enumerate(env.possible_agents)}
-        self._space = spaces.Dict(
-            {
-                "observation": self.view.observation_box(),
-                "action_mask": spaces.Box(0, 1, shape=(self.view.n_actions,), dtype=np.int8),
-            }
-        )
+        self._space = self.view.space("observation", np.int8)
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self._space
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        raw = self.env.observe(agent)
-        seat = self._seat[agent]
-        return {
-            "observation": self.view.obs(raw["observation"], seat),
-            "action_mask": self.view.mask(raw["action_mask"], seat),
-        }
+        return self.view.observe(self.env.observe(agent), self._seat[agent], "observation", np.int8)
 
     def step(self, action: Any) -> None:
         agent = self.env.agent_selection
