@@ -103,30 +103,23 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped env
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
         self.render_mode = render_mode
         self.config = Config.from_kwargs(**config)
-        self.engine = Engine(self.config)
-        self.codec = ActionCodec(self.engine)
+        self.engine = eng = Engine(self.config)
+        self.codec = ActionCodec(eng)
         n = self.config.num_players
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self.agents = self.possible_agents[:]
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
-        obs_space = spaces.Dict(
-            {
-                "observation": spaces.Box(
-                    0.0, OBS_HIGH, shape=(self.engine.obs_dim,), dtype=OBS_DTYPE
-                ),
-                "action_mask": spaces.Box(0, 1, shape=(self.engine.n_actions,), dtype=np.int8),
-            }
-        )
-        self.observation_spaces = {a: obs_space for a in self.possible_agents}
-        self.action_spaces = {
-            a: spaces.Discrete(self.engine.n_actions) for a in self.possible_agents
-        }
-        self.state_space = spaces.Box(0.0, OBS_HIGH, (self.engine.state_dim,), np.float32)
+        box = spaces.Box(0.0, OBS_HIGH, (eng.obs_dim,), OBS_DTYPE)
+        mask = spaces.Box(0, 1, (eng.n_actions,), np.int8)
+        obs_space = spaces.Dict({"observation": box, "action_mask": mask})
+        self.observation_spaces = dict.fromkeys(self.possible_agents, obs_space)
+        self.action_spaces = {a: spaces.Discrete(eng.n_actions) for a in self.possible_agents}
+        self.state_space = spaces.Box(0.0, OBS_HIGH, (eng.state_dim,), np.float32)
         self.game: GameState = None  # type: ignore[assignment]  # set by reset()
         self._seed_stream: np.random.Generator | None = None  # draws unseeded resets' games
         self.actions_taken: list[int] = []
-        self._mask = np.zeros((1, self.engine.n_actions), dtype=np.int8)
-        self._acting_obs = np.zeros(self.engine.obs_dim, dtype=OBS_DTYPE)
+        self._mask = np.zeros((1, eng.n_actions), dtype=np.int8)
+        self._acting_obs = np.zeros(eng.obs_dim, dtype=OBS_DTYPE)
         self._acting_obs_seat = -1  # seat whose view _acting_obs holds
         self._delivered = np.zeros((1, n), dtype=np.int32)
 
@@ -284,9 +277,6 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped env
             print(f"{out}\n")
             return None
         return out
-
-    def close(self) -> None:
-        pass
 
     # -- saving and replaying -------------------------------------------------------
     def save_state(self) -> str:

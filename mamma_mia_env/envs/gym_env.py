@@ -10,7 +10,6 @@ policies play the others inside ``step`` (``LearnerGames`` with one game).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 import gymnasium as gym
@@ -18,7 +17,7 @@ import numpy as np
 from gymnasium import spaces
 
 from mamma_mia_env.envs.learner import LearnerGames
-from mamma_mia_env.envs.learner_options import LearnerOptions
+from mamma_mia_env.envs.learner_options import LearnerFront, LearnerOptions
 from mamma_mia_env.game.config import Config
 from mamma_mia_env.game.engine import IllegalActionError
 from mamma_mia_env.game.state import StateError, load_state
@@ -46,7 +45,7 @@ def _action_int(action: Any) -> int:
     return int(action)
 
 
-class MammaMiaGymEnv(gym.Env):
+class MammaMiaGymEnv(LearnerFront, gym.Env):
     """Mamma Mia! for one learner against opponent policies (gymnasium ``Env``).
 
     The reward is what the learner's seat earned from its action up to its next
@@ -101,9 +100,6 @@ class MammaMiaGymEnv(gym.Env):
         """The seat the learner holds in the current game."""
         return int(self.games.seat[0])
 
-    def set_opponents(self, opponents: Any, probs: Sequence[float] | None = None) -> None:
-        self.games.set_opponents(opponents, probs)
-
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
@@ -114,13 +110,10 @@ class MammaMiaGymEnv(gym.Env):
         if seed is not None:
             seed = as_seed(seed, "seed")
         options = check_reset_options(options, RESET_OPTIONS)
-        g = self.games
-        n = self.config.num_players
-        seat = options.get("learner_seat")
-        if seat is not None:
-            seat = as_int(seat, "options['learner_seat']", 0, n - 1)
-        seats = None if seat is None else np.array([seat], dtype=np.int64)
-        start = seeds = None
+        g, n = self.games, self.config.num_players
+        start = seeds = seats = None
+        if options.get("learner_seat") is not None:
+            seats = np.array([as_int(options["learner_seat"], "options['learner_seat']", 0, n - 1)])
         if "state" in options:
             if options.get("game_seed") is not None:
                 raise ValueError("give options['game_seed'] or options['state'], not both")
@@ -150,8 +143,7 @@ class MammaMiaGymEnv(gym.Env):
                 self._np_random.bit_generator.state = state
             raise
         self._over = False
-        obs = g.observe()[0]
-        return obs, self._info()
+        return g.observe()[0], self._info()
 
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         """One learner action (an int or a 0-d integer array, as ``predict`` returns);

@@ -1,5 +1,5 @@
-"""What every learner-seat front shares: its options (``LearnerOptions``) and, for the
-batched fronts, the calls handed straight to the games (``LearnerFront``)."""
+"""What every learner-seat front shares: its options (``LearnerOptions``) and the calls
+it hands straight to its games (``LearnerFront``)."""
 
 from __future__ import annotations
 
@@ -80,7 +80,7 @@ class LearnerOptions:
 
 
 class LearnerFront:
-    """What every batched learner-seat front (``MammaMiaLearnerVectorEnv``,
+    """What every learner-seat front (``MammaMiaGymEnv``, ``MammaMiaLearnerVectorEnv``,
     ``MammaMiaSB3VecEnv``) hands straight to its ``LearnerGames``, ``games``."""
 
     games: LearnerGames

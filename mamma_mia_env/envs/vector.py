@@ -1,12 +1,7 @@
 """Many games at once: a ``gymnasium.vector.VectorEnv`` over the batched engine.
 
 Each of the B games is at its own decision point; one ``step`` takes one action per
-game (for whichever seat is to act there) and moves every game on. Finished games are
-dealt again (``autoreset_mode``): by default at once, in the same step (gymnasium's
-SAME_STEP: the returned observation is the new game's, the last one of the finished
-game is in ``info["final_obs"]``); with ``autoreset_mode="NextStep"`` in the next
-step, as gymnasium's own vector envs do; with ``autoreset_mode="Disabled"`` when the
-caller resets them, ``reset(options={"reset_mask": terminated | truncated})``.
+game (for whichever seat is to act there) and moves every game on.
 
     >>> venv = MammaMiaVectorEnv(1024, num_players=4)
     >>> obs, info = venv.reset(seed=0)               # game i is dealt from seed 0 + i
@@ -14,11 +9,9 @@ caller resets them, ``reset(options={"reset_mask": terminated | truncated})``.
     >>> obs, rewards, terminated, truncated, info = venv.step(actions)
     >>> rewards.shape                                # (1024, 4): per game and seat
 
-Seeds: the k-th game played in slot i (k = 0, 1, ...) is dealt from
-``seed + i + k * B`` (mod 2**64); with a list of seeds, from ``seeds[i] + k * B``. No
-seed is in ``info`` (a seed determines every hidden card, and this one every future
-deal too); the experimenter reads them with ``game_seeds()`` / ``final_game_seeds()``
-to replay any game alone with the AEC env or ``mamma_mia_env.replay``.
+Seeds: the k-th game played in slot i is dealt from ``seed + i + k * B`` (mod 2**64).
+No seed is in ``info`` (a seed determines every hidden card, and this one every future
+deal too); the experimenter reads them with ``game_seeds()`` / ``final_game_seeds()``.
 """
 
 from __future__ import annotations

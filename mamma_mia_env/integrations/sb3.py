@@ -6,15 +6,8 @@
     >>> model = MaskablePPO("MlpPolicy", venv).learn(100_000)
 
 The opponents move inside ``step_wait`` (``LearnerGames``); finished games are dealt
-again at once (SB3's autoreset) with ``terminal_observation``, ``episode``, ``result``
-and ``TimeLimit.truncated`` in their infos, the keys SB3 reads. ``action_masks()`` and
-``env_method("action_masks")`` give the masks ``MaskablePPO`` reads; ``seed(s)`` makes
-the run reproducible; ``set_opponents`` swaps the pool (self-play). No info holds a game
-seed (it determines every hidden card): ``final_game_seeds()`` is for the experimenter.
-docs/TRAINING.md, "MammaMiaSB3VecEnv", has the details.
-
-This module does not import ``agents``: opponents are passed in as objects with
-``act_batch(observations, masks, rng, seats)``.
+again at once (SB3's autoreset) with the info keys SB3 reads. No info holds a game seed
+(it determines every hidden card). docs/TRAINING.md, "MammaMiaSB3VecEnv", has the details.
 """
 
 from __future__ import annotations

@@ -4,12 +4,9 @@
     from mamma_mia_env.integrations.tianshou import tianshou_env
     envs = DummyVectorEnv([lambda: tianshou_env(num_players=2) for _ in range(8)])
 
-``tianshou_env(**config)`` wraps the PettingZoo env (an illegal action ends the game with
--1 for the offender) in ``SeatViewWrapper`` (each seat's canonical, scaled view, so one
-algorithm plays every seat) and ``tianshou.env.PettingZooEnv``. Infos have the same keys
-at every step and no ``None``: Tianshou stores infos in its buffers, where ``None``
-becomes NaN. Tianshou credits an agent only with the reward of the step in which it
-acted (docs/INTEGRATIONS.md, "Tianshou": what that misses, and what to use instead).
+``SeatViewWrapper`` gives each seat its canonical, scaled view, so one algorithm plays
+every seat; infos keep the same keys and no ``None`` (Tianshou's buffers make it NaN).
+What Tianshou's reward credit misses: docs/INTEGRATIONS.md, "Tianshou".
 """
 
 from __future__ import annotations

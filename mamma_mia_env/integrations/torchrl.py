@@ -6,19 +6,10 @@
                                                  # td["action_mask"] (64, n_actions) bool
 
 ``LearnerEnv(num_envs, **kwargs)`` is a TorchRL ``EnvBase`` over
-``MammaMiaLearnerVectorEnv`` (``kwargs``: its arguments). Its ``Categorical`` action spec
-follows the mask, so ``rand_step``, ``rollout`` and ``check_env_specs`` play legal moves;
-the bool mask is wrapped (``torch.from_numpy``), not copied. The AEC env needs no adapter
-(``PettingZooWrapper``), the single-game gym env none either (``GymWrapper``):
-docs/INTEGRATIONS.md, "TorchRL".
-
-Why an adapter for the vector env: TorchRL's ``GymWrapper`` runs unmasked random steps
-while it builds the wrapper of a SAME_STEP vector env (to find the info specs), and the
-vector env refuses illegal actions. Finished games: ``_step`` returns the learner's last
-view of the finished game (``info["final_obs"]``, with an all-False mask) under
-``"next"``, and the partial reset that TorchRL's collectors then ask for returns the new
-game's view without dealing again. ``"win"`` (0 until a game ends) is the learner's win
-share of the game that ended in that step.
+``MammaMiaLearnerVectorEnv`` (``kwargs``: its arguments); its ``Categorical`` action spec
+follows the mask. Why an adapter (TorchRL's ``GymWrapper`` steps a vector env with
+unmasked random actions), the partial resets of finished games and ``"win"``:
+docs/INTEGRATIONS.md, "TorchRL" (the AEC and single-game envs need no adapter).
 """
 
 from __future__ import annotations

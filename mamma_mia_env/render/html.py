@@ -13,11 +13,8 @@ are ``game.outcome``'s.
 Everything that comes from a log (agent names above all: they are user input) is put
 into the page escaped: the title through ``html.escape``, the data as JSON with ``<``,
 ``>`` and ``&`` written as ``\\u003c``-style escapes (no ``</script>`` or ``<!--`` can
-end the data), and the script only ever sets text with ``textContent``.
-
-The log is read and checked by ``game.log.load_log`` (the log format's writer and
-reader live together there; ``LogError``, ``load_log``, ``log_states`` are re-exported
-here, their old home).
+end the data), and the script only ever sets text with ``textContent``. The log is
+read and checked by ``game.log.load_log``.
 """
 
 from __future__ import annotations
@@ -179,12 +176,6 @@ def _asset(name: str) -> str:
     return resources.files("mamma_mia_env.render").joinpath(name).read_text(encoding="utf-8")
 
 
-def page_title(log: dict[str, Any]) -> str:
-    """ "Mamma Mia!: builder vs counter" when the log names its agents."""
-    names = log.get("agents")
-    return "Mamma Mia! replay" + (": " + " vs ".join(names) if names else "")
-
-
 def replay_html(
     log: dict[str, Any], title: str | None = None, source: str = "", seat: int | None = None
 ) -> str:
@@ -192,7 +183,9 @@ def replay_html(
     (the log's file name) is shown under the title; ``seat``: the view it opens in (the
     other views stay one click away). The result is hidden until the last step or a
     click on "Show the result", so the page does not give the game away."""
-    title = page_title(log) if title is None else title
+    names = log.get("agents")  # "Mamma Mia! replay: builder vs counter"
+    if title is None:
+        title = "Mamma Mia! replay" + (": " + " vs ".join(names) if names else "")
     sub = f"{source}, " if source else ""
     sub += f"{len(log['actions'])} moves"
     return (
