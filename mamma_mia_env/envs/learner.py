@@ -84,6 +84,7 @@ class LearnerGames:
         self.groups = CountGroups(config, self.engine, possible)
         self.canon = self.groups.canons[config.num_players]  # the frame of that count's games
         self.scale = obs_scale(config.observation_mode)
+        self.obs_dim = self.engine.obs_dim
         self.n_actions = self.engine.n_actions
         self.opponents = self.groups.pools[possible[0]]  # draws the opponents of new games
         self.set_opponents(opts.opponents, opts.opponent_probs)
@@ -425,7 +426,7 @@ class LearnerGames:
     def observation_space(self) -> spaces.Box:
         """One learner observation: scaled (float32), or the raw counts up to
         ``OBS_HIGH`` as uint8."""
-        return observation_box(self.engine.obs_dim, OBS_DTYPE, self.scale, self.normalize)
+        return observation_box(self.obs_dim, OBS_DTYPE, self.scale, self.normalize)
 
 
 def observation_box(
