@@ -55,6 +55,7 @@ class LearnerGames:
         opts, unknown = LearnerOptions.split(options, option_kwargs)
         if unknown:
             raise TypeError(f"LearnerGames got unknown keywords {sorted(unknown)}")
+        self.options = opts
         learner_seat = opts.learner_seat
         self.batch_size = batch_size = as_int(batch_size, "batch_size", 1)
         self.config = config
