@@ -26,13 +26,13 @@ from importlib import resources
 from typing import Any
 
 from mamma_mia_env.game.actions import ActionCodec
-from mamma_mia_env.game.cards import INGREDIENTS
+from mamma_mia_env.game.cards import INGREDIENTS, N_ORDER_TYPES, order_name
 from mamma_mia_env.game.config import Config
 from mamma_mia_env.game.engine import Engine
 from mamma_mia_env.game.observe import remembers
 from mamma_mia_env.game.outcome import delivered_and_cards, finishing_ranks
 from mamma_mia_env.game.record import REVEAL
-from mamma_mia_env.render.svg import KIND_COLOURS, ORDER_COLOUR, SHORT
+from mamma_mia_env.render.svg import KIND_COLOURS, ORDER_COLOUR, SHORT, order_lines
 from mamma_mia_env.render.text import move_text, reveal_lines, seat_label
 from mamma_mia_env.render.view import table_view
 
@@ -145,6 +145,7 @@ def page_data(log: dict[str, Any], seat: int | None = None) -> dict[str, Any]:
         [_encode(table_view(rec, n, v, history), pieces) for v in viewers] for rec in log["_states"]
     ]
     names = log.get("agents")
+    orders = [order_name(t, s) for t in range(N_ORDER_TYPES) for s in range(n)]
     return {
         "n": n,
         "names": names or [f"seat {s}" for s in range(n)],
@@ -153,6 +154,7 @@ def page_data(log: dict[str, Any], seat: int | None = None) -> dict[str, Any]:
         "short": list(SHORT),
         "colours": list(KIND_COLOURS),
         "order_colour": ORDER_COLOUR,
+        "order_lines": {o: order_lines(o) for o in orders},  # every order's card text
         "seed": str(log["seed"]),
         "pieces": pieces.values,
         "steps": steps,
