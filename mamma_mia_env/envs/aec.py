@@ -172,7 +172,6 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped env
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._sync()
 
     def _next_seed(self) -> int:
@@ -196,7 +195,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped env
         code, rnd = _PHASES[phase], int(data["round"][0])
         acting = self.possible_agents[seat]
         none, decision = Decision.NONE, _DECISION_OF_PHASE[phase]
-        self.infos = {
+        self.infos: dict[str, dict[str, Any]] = {
             a: {"decision": decision if a == acting else none, "phase": code, "round": rnd}
             for a in self.agents
         }

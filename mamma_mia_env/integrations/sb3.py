@@ -51,12 +51,8 @@ class MammaMiaSB3VecEnv(LearnerFront, VecEnv):
         self.render_mode = None
         self.games = LearnerGames(int(n_envs), self.config, options=options)
         self.games.sb3_infos = True
-        eng = self.games.engine
-        super().__init__(
-            int(n_envs),
-            self.games.observation_space(),
-            spaces.Discrete(eng.n_actions),
-        )
+        action_space = spaces.Discrete(self.games.n_actions)
+        super().__init__(int(n_envs), self.games.observation_space(), action_space)
         self._seed = None if seed is None else as_seed(seed, "seed")
         self._actions: np.ndarray | None = None
 
