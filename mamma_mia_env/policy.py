@@ -28,7 +28,7 @@ from mamma_mia_env.game.engine import Engine
 from mamma_mia_env.game.kernels import first_masked_out, random_actions
 from mamma_mia_env.game.sampling import sample_world
 from mamma_mia_env.game.state import GameState
-from mamma_mia_env.plumbing.arguments import ArgumentTypeError, as_array, check_out
+from mamma_mia_env.plumbing.arguments import ArgumentTypeError, as_array
 
 __all__ = [
     "Policy",
@@ -148,10 +148,6 @@ def information_set(state: GameState) -> GameState:
     return sample_world(state, seats, np.random.default_rng(0))
 
 
-def _observe(observer: Engine, data: np.ndarray) -> np.ndarray:
-    return observer.observe(GameState(observer.config, data))
-
-
 def policy_actions(
     policies: Sequence[Any],
     who: np.ndarray,
@@ -161,7 +157,6 @@ def policy_actions(
     observers: Mapping[str, Engine],
     *,
     default_mode: str = "fixed",
-    out: np.ndarray | None = None,
     catch: tuple[type[BaseException], ...] = (Exception,),
     views: list[tuple[np.ndarray, np.ndarray]] | None = None,
 ) -> np.ndarray:
@@ -174,19 +169,15 @@ def policy_actions(
     nothing it writes reaches the games. Raises ``PolicyFailure`` when a policy raises
     one of ``catch``, returns anything but one integer per game, or picks an illegal
     action. ``views``, if given, receives each group's ``(rows, observations)``.
-    Returns ``out`` (or a new int64 array) with the actions written in.
     """
     data = state.data
-    if out is None:
-        actions = np.zeros(len(data), dtype=np.int64)
-    else:
-        inputs = {"state.data": data, "who": who, "masks": masks}
-        actions = check_out(out, (len(data),), np.int64, inputs=inputs)
+    actions = np.zeros(len(data), dtype=np.int64)
     seats = data["seat"].astype(np.int64)
-    groups = np.unique(who[who >= 0])
-    modes = [policy_mode(policies[a], default_mode) for a in groups]
-    observe = _Observations(data, who, modes, observers)
-    for a, mode in zip(groups, modes, strict=True):
+    groups = np.unique(who[who >= 0]).tolist()
+    reads = [a for a in groups if not getattr(policies[a], "needs_state", False)]
+    modes = {a: policy_mode(policies[a], default_mode) for a in reads}
+    observed = _observations(who, data, modes, observers)
+    for a in groups:
         rows = np.flatnonzero(who == a)
         policy = policies[a]
         try:
@@ -194,7 +185,7 @@ def policy_actions(
                 world = information_set(GameState(state.config, data[rows]))
                 chosen = policy.act_states(world, rng)
             else:
-                obs = observe(rows, mode)
+                obs = observed[a]
                 if views is not None:
                     views.append((rows, obs))
                 chosen = policy.act_batch(obs, masks[rows], rng, seats[rows])
@@ -213,23 +204,22 @@ def policy_actions(
     return actions
 
 
-class _Observations:
-    """Each group's observations, with one observation call for all groups when they
-    read the same mode (the common case: a single call however many policies)."""
-
-    def __init__(
-        self, data: np.ndarray, who: np.ndarray, modes: list[str], observers: Mapping[str, Engine]
-    ) -> None:
-        self.data, self.observers = data, observers
-        self.shared: np.ndarray | None = None
-        if len(modes) > 1 and len(set(modes)) == 1:
-            acting = who >= 0
-            self.shared = _observe(observers[modes[0]], data if acting.all() else data[acting])
-            self.where = np.cumsum(acting) - 1  # batch row -> row of ``shared``
-
-    def __call__(self, rows: np.ndarray, mode: str) -> np.ndarray:
-        if self.shared is not None:
-            return self.shared[self.where[rows]]
-        if len(rows) == len(self.data):
-            return _observe(self.observers[mode], self.data)
-        return _observe(self.observers[mode], self.data[rows])
+def _observations(
+    who: np.ndarray,
+    data: np.ndarray,
+    modes: dict[int, str],
+    observers: Mapping[str, Engine],
+) -> dict[int, np.ndarray]:
+    """The observations of each ``act_batch`` policy's games (``modes``: policy -> the
+    mode it reads), one observation call per mode for all the policies that read it (the
+    common case: a single call however many policies)."""
+    out = {}
+    for mode in dict.fromkeys(modes.values()):
+        mine = [a for a, m in modes.items() if m == mode]
+        rows = np.isin(who, mine)
+        observer = observers[mode]
+        obs = observer.observe(GameState(observer.config, data if rows.all() else data[rows]))
+        where = np.cumsum(rows) - 1  # batch row -> row of ``obs``
+        for a in mine:
+            out[a] = obs if len(mine) == 1 else obs[where[who == a]]
+    return out

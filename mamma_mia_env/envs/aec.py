@@ -17,7 +17,7 @@ from mamma_mia_env.game.actions import ActionCodec, describe_illegal
 from mamma_mia_env.game.config import Config
 from mamma_mia_env.game.engine import Engine, IllegalActionError
 from mamma_mia_env.game.log import replay_events, write_log
-from mamma_mia_env.game.observe import OBS_DTYPE, OBS_HIGH, remembers
+from mamma_mia_env.game.observe import OBS_DTYPE, OBS_HIGH
 from mamma_mia_env.game.record import OVER, PLAY, REVEAL
 from mamma_mia_env.game.state import GameState, StateError, load_state
 from mamma_mia_env.plumbing.arguments import (
@@ -27,8 +27,7 @@ from mamma_mia_env.plumbing.arguments import (
     is_int,
     require_reset,
 )
-from mamma_mia_env.render.text import render_table
-from mamma_mia_env.render.view import table_view
+from mamma_mia_env.render.text import render_seat
 
 
 class Decision(IntEnum):
@@ -104,30 +103,23 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped env
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
         self.render_mode = render_mode
         self.config = Config.from_kwargs(**config)
-        self.engine = Engine(self.config)
-        self.codec = ActionCodec(self.engine)
+        self.engine = eng = Engine(self.config)
+        self.codec = ActionCodec(eng)
         n = self.config.num_players
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self.agents = self.possible_agents[:]
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
-        obs_space = spaces.Dict(
-            {
-                "observation": spaces.Box(
-                    0.0, OBS_HIGH, shape=(self.engine.obs_dim,), dtype=OBS_DTYPE
-                ),
-                "action_mask": spaces.Box(0, 1, shape=(self.engine.n_actions,), dtype=np.int8),
-            }
-        )
-        self.observation_spaces = {a: obs_space for a in self.possible_agents}
-        self.action_spaces = {
-            a: spaces.Discrete(self.engine.n_actions) for a in self.possible_agents
-        }
-        self.state_space = spaces.Box(0.0, OBS_HIGH, (self.engine.state_dim,), np.float32)
+        box = spaces.Box(0.0, OBS_HIGH, (eng.obs_dim,), OBS_DTYPE)
+        mask = spaces.Box(0, 1, (eng.n_actions,), np.int8)
+        obs_space = spaces.Dict({"observation": box, "action_mask": mask})
+        self.observation_spaces = dict.fromkeys(self.possible_agents, obs_space)
+        self.action_spaces = {a: spaces.Discrete(eng.n_actions) for a in self.possible_agents}
+        self.state_space = spaces.Box(0.0, OBS_HIGH, (eng.state_dim,), np.float32)
         self.game: GameState = None  # type: ignore[assignment]  # set by reset()
         self._seed_stream: np.random.Generator | None = None  # draws unseeded resets' games
         self.actions_taken: list[int] = []
-        self._mask = np.zeros((1, self.engine.n_actions), dtype=np.int8)
-        self._acting_obs = np.zeros(self.engine.obs_dim, dtype=OBS_DTYPE)
+        self._mask = np.zeros((1, eng.n_actions), dtype=np.int8)
+        self._acting_obs = np.zeros(eng.obs_dim, dtype=OBS_DTYPE)
         self._acting_obs_seat = -1  # seat whose view _acting_obs holds
         self._delivered = np.zeros((1, n), dtype=np.int32)
 
@@ -180,7 +172,6 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped env
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._sync()
 
     def _next_seed(self) -> int:
@@ -204,7 +195,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped env
         code, rnd = _PHASES[phase], int(data["round"][0])
         acting = self.possible_agents[seat]
         none, decision = Decision.NONE, _DECISION_OF_PHASE[phase]
-        self.infos = {
+        self.infos: dict[str, dict[str, Any]] = {
             a: {"decision": decision if a == acting else none, "phase": code, "round": rnd}
             for a in self.agents
         }
@@ -279,25 +270,12 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped env
             gymnasium.logger.warn("render() called without a render_mode")
             return None
         require_reset(self.game is not None, "render")
-        if self.render_mode == "rgb_array":
-            from mamma_mia_env.render.image import table_image
-
-            history = remembers(self.config.observation_mode)
-            seat, n = self._seat[self.agent_selection], self.config.num_players
-            return table_image(table_view(self.game.data[0], n, seat, history))
-        text = render_table(
-            self.game.data[0],
-            self._seat[self.agent_selection],
-            self.config.num_players,
-            history=remembers(self.config.observation_mode),
-        )
+        seat = self._seat[self.agent_selection]
+        out = render_seat(self.game.data[0], seat, self.config, self.render_mode)
         if self.render_mode == "human":
-            print(text + "\n")
+            print(f"{out}\n")
             return None
-        return text
-
-    def close(self) -> None:
-        pass
+        return out
 
     # -- saving and replaying -------------------------------------------------------
     def save_state(self) -> str:

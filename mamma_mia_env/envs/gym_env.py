@@ -1,32 +1,15 @@
-"""A gymnasium single-agent view of Mamma Mia!: the learner holds one seat.
-
-The other seats are played inside ``step`` by opponent policies: any objects with
-``act_batch(observations, masks, rng, seats)`` (the agents of ``agents/``, frozen
-learned policies, ...). ``step`` applies the learner's action, then lets the
-opponents move until the learner is to act again or the game is over, and returns
-everything the *learner's* seat earned meanwhile, including rewards that arrive on an
-opponent's move (an order of the learner delivered at a reveal the opponent triggered,
-the end-of-game result).
+"""A gymnasium single-agent view of Mamma Mia!: the learner holds one seat, opponent
+policies play the others inside ``step`` (``LearnerGames`` with one game).
 
     >>> from mamma_mia_agents import load_agent
     >>> env = MammaMiaGymEnv(num_players=2, opponents=load_agent("builder"))
     >>> obs, info = env.reset(seed=0)
     >>> obs, reward, terminated, truncated, info = env.step(
     ...     int(np.flatnonzero(env.action_masks())[0]))
-
-For sb3-contrib's ``MaskablePPO``, ``action_masks()`` returns the legal actions as a
-bool vector. ``LearnerGames`` (``mamma_mia_env.envs.learner``) is the batched
-machinery underneath, shared with the gymnasium ``VectorEnv`` of
-``mamma_mia_env.envs.learner_vector`` and the stable-baselines3 ``VecEnv`` of
-``mamma_mia_env.integrations.sb3``.
-
-This module does not import ``agents`` (agents depend on the env, not the reverse);
-without ``opponents`` the other seats play uniformly random legal actions.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 import gymnasium as gym
@@ -34,11 +17,9 @@ import numpy as np
 from gymnasium import spaces
 
 from mamma_mia_env.envs.learner import LearnerGames
-from mamma_mia_env.envs.learner_options import LearnerOptions
-from mamma_mia_env.game.actions import describe_illegal
+from mamma_mia_env.envs.learner_options import LearnerFront, LearnerOptions
 from mamma_mia_env.game.config import Config
 from mamma_mia_env.game.engine import IllegalActionError
-from mamma_mia_env.game.observe import remembers
 from mamma_mia_env.game.state import StateError, load_state
 from mamma_mia_env.plumbing.arguments import (
     as_bool,
@@ -47,13 +28,11 @@ from mamma_mia_env.plumbing.arguments import (
     as_seed,
     check_reset_options,
     is_int,
+    require_reset,
 )
-from mamma_mia_env.render.text import render_table
-from mamma_mia_env.render.view import table_view
+from mamma_mia_env.render.text import render_seat
 
 ILLEGAL_ACTION_MODES = ("terminate", "raise")
-
-
 RESET_OPTIONS = frozenset({"game_seed", "learner_seat", "state"})
 
 
@@ -66,11 +45,13 @@ def _action_int(action: Any) -> int:
     return int(action)
 
 
-class MammaMiaGymEnv(gym.Env):
+class MammaMiaGymEnv(LearnerFront, gym.Env):
     """Mamma Mia! for one learner against opponent policies (gymnasium ``Env``).
 
     The reward is what the learner's seat earned from its action up to its next
-    decision, opponents' moves included (never the reward of whoever moved last).
+    decision, opponents' moves included (an order of the learner delivered at a reveal
+    an opponent triggered, the end-of-game result), never the reward of whoever moved
+    last; without ``opponents`` the other seats play uniformly random legal actions.
     Spaces (the learner's canonical frame and ``obs_scale`` by default), masks,
     ``info["result"]``, reset options and registered ids: docs/TRAINING.md,
     "MammaMiaGymEnv". The game's seed is not in ``info`` (it determines every hidden
@@ -107,12 +88,7 @@ class MammaMiaGymEnv(gym.Env):
             raise ValueError(f"illegal_action must be one of {ILLEGAL_ACTION_MODES}")
         self.illegal_action = illegal_action
         self.illegal_reward = as_float(illegal_reward, "illegal_reward")
-        self.games = LearnerGames(
-            1,
-            self.config,
-            options=options,
-            autoreset=False,
-        )
+        self.games = LearnerGames(1, self.config, options=options, autoreset=False)
         self.games.record_history = as_bool(record_actions, "record_actions")
         self.engine = self.games.engine
         self.action_space = spaces.Discrete(self.engine.n_actions)
@@ -124,9 +100,6 @@ class MammaMiaGymEnv(gym.Env):
         """The seat the learner holds in the current game."""
         return int(self.games.seat[0])
 
-    def set_opponents(self, opponents: Any, probs: Sequence[float] | None = None) -> None:
-        self.games.set_opponents(opponents, probs)
-
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
@@ -137,13 +110,10 @@ class MammaMiaGymEnv(gym.Env):
         if seed is not None:
             seed = as_seed(seed, "seed")
         options = check_reset_options(options, RESET_OPTIONS)
-        g = self.games
-        n = self.config.num_players
-        seat = options.get("learner_seat")
-        if seat is not None:
-            seat = as_int(seat, "options['learner_seat']", 0, n - 1)
-        seats = None if seat is None else np.array([seat], dtype=np.int64)
-        start = seeds = None
+        g, n = self.games, self.config.num_players
+        start = seeds = seats = None
+        if options.get("learner_seat") is not None:
+            seats = np.array([as_int(options["learner_seat"], "options['learner_seat']", 0, n - 1)])
         if "state" in options:
             if options.get("game_seed") is not None:
                 raise ValueError("give options['game_seed'] or options['state'], not both")
@@ -173,8 +143,7 @@ class MammaMiaGymEnv(gym.Env):
                 self._np_random.bit_generator.state = state
             raise
         self._over = False
-        obs = g.observe()[0]
-        return obs, self._info()
+        return g.observe()[0], self._info()
 
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         """One learner action (an int or a 0-d integer array, as ``predict`` returns);
@@ -183,20 +152,13 @@ class MammaMiaGymEnv(gym.Env):
         if self._over:
             raise RuntimeError("the game is over: call reset()")
         a = _action_int(action)
-        if not (0 <= a < self.engine.n_actions) or not self.action_masks()[a]:
-            if self.illegal_action == "terminate":
-                self._over = True
-                info = self._info()
-                info["illegal_action"] = a
-                return self.games.observe()[0], self.illegal_reward, True, False, info
-            g = self.games
-            env_a = int(g.canon.to_env_actions(np.array([a]), g.seat)[0]) if g.canonical else a
-            why = (
-                describe_illegal(self.engine, g.state, 0, env_a)
-                if 0 <= a < self.engine.n_actions
-                else "out of range"
-            )
-            raise IllegalActionError(f"action {a} is illegal: {why}")
+        legal = 0 <= a < self.engine.n_actions and self.action_masks()[a]
+        if not legal and self.illegal_action == "terminate":
+            self._over = True
+            info = self._info()
+            info["illegal_action"] = a
+            return self.games.observe()[0], self.illegal_reward, True, False, info
+        # an illegal action raises IllegalActionError here, naming it and why
         obs, rewards, terminated, truncated, infos = self.games.step(np.array([a]))
         info = self._info()
         info.update(infos[0])
@@ -205,7 +167,8 @@ class MammaMiaGymEnv(gym.Env):
         return obs[0], float(rewards[0]), bool(terminated[0]), bool(truncated[0]), info
 
     def action_masks(self) -> np.ndarray:
-        """The learner's legal actions, ``(n_actions,)`` bool (all False once over)."""
+        """The learner's legal actions, ``(n_actions,)`` bool (all False once over): what
+        sb3-contrib's ``MaskablePPO`` reads."""
         return self.games.action_masks()[0]
 
     def _info(self) -> dict[str, Any]:
@@ -224,16 +187,7 @@ class MammaMiaGymEnv(gym.Env):
         if self.render_mode is None:
             gym.logger.warn("render() called without a render_mode")
             return None
-        if self.render_mode == "rgb_array":  # the learner's view, as "ansi"
-            from mamma_mia_env.render.image import table_image
-
-            history = remembers(self.config.observation_mode)
-            rec = self.games.state.data[0]
-            n = self.config.num_players
-            return table_image(table_view(rec, n, self.learner_seat, history))
-        return render_table(
-            self.games.state.data[0],
-            self.learner_seat,
-            self.config.num_players,
-            history=remembers(self.config.observation_mode),
+        require_reset(self.games.state is not None, "render")
+        return render_seat(
+            self.games.state.data[0], self.learner_seat, self.config, self.render_mode
         )

@@ -1,16 +1,10 @@
 """The batched learner-seat core: B games, one learner seat each, opponents inside.
 
-``LearnerGames`` is the engine under every learner-seat entry point:
-``MammaMiaGymEnv`` (gymnasium ``Env``, B = 1), ``MammaMiaLearnerVectorEnv``
-(gymnasium ``VectorEnv``) and ``MammaMiaSB3VecEnv`` (stable-baselines3 ``VecEnv``).
-Each of those only translates its library's conventions (action types, info layout,
-seeding) to and from this class; the game, the opponents' moves and the learner's
-rewards are computed here once.
-
-The opponents are any objects with ``act_batch(observations, masks, rng, seats)``
-(the agents of ``agents/``, frozen learned policies, ...). This module does not import
-``agents`` (agents depend on the env, not the reverse); without ``opponents`` the
-other seats play uniformly random legal actions.
+Each front (``MammaMiaGymEnv``, ``MammaMiaLearnerVectorEnv``, ``MammaMiaSB3VecEnv``)
+only translates its library's conventions (action types, info layout, seeding) to and
+from ``LearnerGames``; the game, the opponents' moves and the learner's rewards are
+computed here once. The opponents are policies (``mamma_mia_env.policy``); this module
+does not import ``agents`` (agents depend on the env, not the reverse).
 """
 
 from __future__ import annotations
@@ -38,8 +32,7 @@ from mamma_mia_env.plumbing.seeding import agent_rng
 class LearnerGames:
     """B games, each with one learner seat; opponents move inside ``step``.
 
-    The batched core of ``MammaMiaGymEnv`` (B = 1), ``MammaMiaLearnerVectorEnv`` and
-    ``MammaMiaSB3VecEnv``. ``options`` (a ``LearnerOptions``, or its fields as keywords)
+    ``options`` (a ``LearnerOptions``, or its fields as keywords)
     say who the opponents are, which seat the learner holds and how its rewards and
     views are shaped. Rewards: the engine's ``reward_mode`` for the learner's seat,
     minus ``opponent_delivery_penalty`` x (orders the opponents delivered in the step) /

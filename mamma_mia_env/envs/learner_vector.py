@@ -1,21 +1,14 @@
 """A gymnasium ``VectorEnv`` of learner-seat games: the learner's view, opponents inside.
 
-    >>> from mamma_mia_agents import load_agent
-    >>> envs = MammaMiaLearnerVectorEnv(256, num_players=2, opponents=load_agent("builder"))
-    >>> obs, info = envs.reset(seed=0)                 # obs (256, obs_dim) float32 (scaled)
-    >>> actions = my_policy(obs, info["action_mask"])  # masks (256, n_actions) int8
-    >>> obs, rewards, terminated, truncated, info = envs.step(actions)   # rewards (256,)
-
-The same engine core as the stable-baselines3 ``VecEnv``
-(``mamma_mia_env.integrations.sb3``) and the single-game gym env: ``LearnerGames``
-(``mamma_mia_env.envs.learner``). This module only speaks gymnasium's vector API:
-batched spaces, ``reset(seed=, options=)``, dict-of-arrays infos with ``_key`` masks,
-SAME_STEP autoreset with ``final_obs`` / ``final_info``.
+>>> from mamma_mia_agents import load_agent
+>>> envs = MammaMiaLearnerVectorEnv(256, num_players=2, opponents=load_agent("builder"))
+>>> obs, info = envs.reset(seed=0)                 # obs (256, obs_dim) float32 (scaled)
+>>> actions = my_policy(obs, info["action_mask"])  # masks (256, n_actions) int8
+>>> obs, rewards, terminated, truncated, info = envs.step(actions)   # rewards (256,)
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -24,10 +17,11 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from mamma_mia_env.envs.learner import LearnerGames
-from mamma_mia_env.envs.learner_options import LearnerOptions
+from mamma_mia_env.envs.learner_options import LearnerFront, LearnerOptions
 from mamma_mia_env.envs.player_counts import PlayerCounts
+from mamma_mia_env.envs.vector import turn_info
 from mamma_mia_env.game.config import Config
-from mamma_mia_env.plumbing.arguments import ArgumentTypeError, as_seed, check_reset_options, is_int
+from mamma_mia_env.plumbing.arguments import check_reset_options, is_int
 
 RESET_OPTIONS = frozenset({"game_seeds", "learner_seats"})
 #: ``final_info["result"]`` keys and dtypes (the single-game env's ``info["result"]``).
@@ -40,17 +34,17 @@ RESULT_FIELDS = (
 )
 
 
-class MammaMiaLearnerVectorEnv(VectorEnv):
+class MammaMiaLearnerVectorEnv(LearnerFront, VectorEnv):
     """B games of Mamma Mia!, one learner seat each, as a gymnasium ``VectorEnv``.
 
     The batched counterpart of ``MammaMiaGymEnv`` for CleanRL-style training loops
-    (``experiments/train/cleanrl_ppo.py``): the opponents move inside ``step``, one
-    batched ``act_batch`` call per policy and engine step, until every game is at the
-    learner's decision again; rewards are ``(B,)``, the learner's, opponents' moves
-    included. Spaces, infos, the SAME_STEP autoreset with ``final_info["result"]`` and
-    the reset options: docs/TRAINING.md, "MammaMiaLearnerVectorEnv". No seed is in any
-    info (it determines every hidden card): the experimenter reads them with
-    ``game_seeds()`` / ``final_game_seeds()``.
+    (``experiments/train/cleanrl_ppo.py``), over ``LearnerGames`` as the SB3 ``VecEnv``:
+    the opponents move inside ``step``, one batched ``act_batch`` call per policy and
+    engine step, until every game is at the learner's decision again; rewards are
+    ``(B,)``, the learner's, opponents' moves included. Spaces, infos, the SAME_STEP
+    autoreset with ``final_info["result"]`` and the reset options: docs/TRAINING.md,
+    "MammaMiaLearnerVectorEnv". No seed is in any info (it determines every hidden
+    card): the experimenter reads them with ``game_seeds()`` / ``final_game_seeds()``.
 
     Arguments: ``num_envs``; the learner options (``LearnerOptions``) as
     ``options=LearnerOptions(...)`` or as keywords; ``config=Config(...)`` or its fields
@@ -84,7 +78,6 @@ class MammaMiaLearnerVectorEnv(VectorEnv):
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         self.single_observation_space = self.games.observation_space()
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
-        self._masks: np.ndarray | None = None
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -94,11 +87,7 @@ class MammaMiaLearnerVectorEnv(VectorEnv):
         Everything is checked before anything changes; a refused reset leaves the env
         as it was."""
         options = check_reset_options(options, RESET_OPTIONS)
-        if seed is not None and not is_int(seed):
-            raise ArgumentTypeError(f"seed must be None or an int, got {type(seed).__name__}")
-        if seed is not None:
-            seed = as_seed(seed, "seed")
-        seats = options.get("learner_seats")
+        seats = options.get("learner_seats")  # checked by the games, with ``seed``
         obs = self.games.reset(seed=seed, game_seeds=options.get("game_seeds"), seats=seats)
         self._masks = None
         return obs, self._info()
@@ -130,47 +119,10 @@ class MammaMiaLearnerVectorEnv(VectorEnv):
             )
         return obs, rewards.astype(np.float32), terminated, truncated, info
 
-    def action_masks(self) -> np.ndarray:
-        """``(B, n_actions)`` bool: each game's legal learner actions."""
-        if self.games.state is None:
-            raise RuntimeError("call reset() first")
-        if self._masks is None:
-            self._masks = self.games.action_masks()
-        return self._masks
-
     def _info(self) -> dict[str, Any]:
-        every = np.ones(self.num_envs, dtype=np.bool_)
-        info = {
-            "action_mask": self.action_masks().astype(np.int8),
-            "_action_mask": every,
-            "seat": self.games.seat.copy(),
-            "_seat": every,
-        }
-        if self.player_counts is not None:
-            info.update(num_players=self.games.counts.copy(), _num_players=every)
-        return info
-
-    def set_opponents(self, opponents: Any, probs: Sequence[float] | None = None) -> None:
-        """Replace the opponent pool (games dealt from now on draw from it): self-play."""
-        self.games.set_opponents(opponents, probs)
-
-    # -- for the experimenter (never in info: a seed determines every hidden card) ------
-    def game_seeds(self) -> np.ndarray:
-        """The engine seed of the game in progress in each slot."""
-        return self.games.game_seeds()
-
-    def final_game_seeds(self) -> np.ndarray:
-        """The engine seed of the last game that finished in each slot (0: none yet)."""
-        return self.games.final_seeds.copy()
-
-    def game_counts(self) -> np.ndarray:
-        """The player count of the game in progress in each slot (also in
-        ``info["num_players"]`` when the counts are per game)."""
-        return self.games.counts.copy()
-
-    def final_game_counts(self) -> np.ndarray:
-        """The player count of the last game that finished in each slot."""
-        return self.games.final_counts.copy()
+        counts = None if self.player_counts is None else self.games.counts.copy()
+        masks = self.action_masks().astype(np.int8)
+        return turn_info(masks, self.games.seat.copy(), counts, np.ones(self.num_envs, np.bool_))
 
     def close_extras(self, **kwargs: Any) -> None:
         self.games.state = None  # type: ignore[assignment]

@@ -87,13 +87,10 @@ class OpponentPool:
                 )
             pool_p = p / p.sum()
         observers = observers_for(self.config, pool, self.config.observation_mode, self.observers)
-        ids = []
-        for opp in pool:
-            known = [i for i, o in enumerate(self.registry) if o is opp]
-            if not known:
+        for opp in pool:  # identity, not ==: each object its own registry entry
+            if not any(o is opp for o in self.registry):
                 self.registry.append(opp)
-                known = [len(self.registry) - 1]
-            ids.append(known[0])
+        ids = [next(i for i, o in enumerate(self.registry) if o is opp) for opp in pool]
         self.pool, self.probs, self.observers = pool, pool_p, observers
         self.ids = np.asarray(ids, dtype=np.int64)
 

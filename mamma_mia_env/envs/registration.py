@@ -1,20 +1,10 @@
-"""Gymnasium ids for the single-learner env, registered when ``mamma_mia_env`` is imported.
-
-``gymnasium.make("MammaMia-v0")`` is the 4-player game (the default ``Config``);
-``MammaMia-2p-v0`` ... ``MammaMia-5p-v0`` fix the player count. Keywords of ``make``
-go to ``MammaMiaGymEnv`` (opponents, reward and rule options). Without importing the
-package first, ``gymnasium.make("mamma_mia_env:MammaMia-v0")`` imports it.
+"""Gymnasium ids for the single-learner env, registered when ``mamma_mia_env`` is imported
+(docs/TRAINING.md, "Registered ids").
 
 ``gymnasium.make_vec(id, num_envs=B, **kwargs)`` gives the batched learner-seat env,
 ``MammaMiaLearnerVectorEnv`` (the ids' ``vector_entry_point``: B games in one engine
-batch); ``vectorization_mode="sync"`` / ``"async"`` gives gymnasium's own vector envs
-of single-game envs instead.
-
-Registration only records entry point strings: the env module (and numba's
+batch). Registration only records entry point strings: the env module (and numba's
 compiled kernels) load when an env is made, not at import.
-
-Episode statistics are gymnasium's ``RecordEpisodeStatistics`` (the env writes no
-``info["episode"]``); truncation is the env's own ``truncated`` flag (``max_turns``).
 """
 
 from __future__ import annotations

@@ -1,12 +1,7 @@
 """Many games at once: a ``gymnasium.vector.VectorEnv`` over the batched engine.
 
 Each of the B games is at its own decision point; one ``step`` takes one action per
-game (for whichever seat is to act there) and moves every game on. Finished games are
-dealt again (``autoreset_mode``): by default at once, in the same step (gymnasium's
-SAME_STEP: the returned observation is the new game's, the last one of the finished
-game is in ``info["final_obs"]``); with ``autoreset_mode="NextStep"`` in the next
-step, as gymnasium's own vector envs do; with ``autoreset_mode="Disabled"`` when the
-caller resets them, ``reset(options={"reset_mask": terminated | truncated})``.
+game (for whichever seat is to act there) and moves every game on.
 
     >>> venv = MammaMiaVectorEnv(1024, num_players=4)
     >>> obs, info = venv.reset(seed=0)               # game i is dealt from seed 0 + i
@@ -14,11 +9,9 @@ caller resets them, ``reset(options={"reset_mask": terminated | truncated})``.
     >>> obs, rewards, terminated, truncated, info = venv.step(actions)
     >>> rewards.shape                                # (1024, 4): per game and seat
 
-Seeds: the k-th game played in slot i (k = 0, 1, ...) is dealt from
-``seed + i + k * B`` (mod 2**64); with a list of seeds, from ``seeds[i] + k * B``. No
-seed is in ``info`` (a seed determines every hidden card, and this one every future
-deal too); the experimenter reads them with ``game_seeds()`` / ``final_game_seeds()``
-to replay any game alone with the AEC env or ``mamma_mia_env.replay``.
+Seeds: the k-th game played in slot i is dealt from ``seed + i + k * B`` (mod 2**64).
+No seed is in ``info`` (a seed determines every hidden card, and this one every future
+deal too); the experimenter reads them with ``game_seeds()`` / ``final_game_seeds()``.
 """
 
 from __future__ import annotations
@@ -96,6 +89,17 @@ def reset_seeds(seed: Any, num_envs: int) -> np.ndarray:
     if seeds.shape != (num_envs,):
         raise ValueError(f"seed must hold one seed per game ({num_envs}), got {len(seeds)}")
     return seeds
+
+
+def turn_info(
+    mask: np.ndarray, seats: np.ndarray, counts: np.ndarray | None, every: np.ndarray
+) -> dict[str, Any]:
+    """The info of both vector envs at every step: the masks, the seats to act and
+    (mixed player counts only) each game's count, with gymnasium's ``_key`` masks."""
+    info = {"action_mask": mask, "_action_mask": every, "seat": seats, "_seat": every}
+    if counts is not None:
+        info.update(num_players=counts, _num_players=every)
+    return info
 
 
 class MammaMiaVectorEnv(VectorEnv):
@@ -192,27 +196,16 @@ class MammaMiaVectorEnv(VectorEnv):
                 raise RuntimeError("call reset() without a reset_mask first")
             mask = as_reset_mask(options["reset_mask"], self.num_envs)
             seeds = None if seed is None else reset_seeds(seed, self.num_envs)
-            self._reset_some(mask, seeds)
-            return self._out(self._obs), self._info()
-        seeds = reset_seeds(seed, self.num_envs)
-        if self.player_counts is not None:
-            self._counts[:] = self.player_counts.deal(seeds)
-        self.state = self.engine.reset(seeds=seeds, counts=self._counts)
-        self._slot_seeds[:] = seeds
-        self._episode[:] = 0
-        self._pending[:] = False
-        self.engine.observe(self.state, out=self._obs, counts=self._counts)
-        self.engine.legal_masks(self.state, out=self._mask, counts=self._counts)
-        if not self.copy:
-            self._shared_mask[:] = self._mask
-        self._seats[:] = self.state.data["seat"]
-        self._game_seeds[:] = self.state.data["seed"]
+            self._deal(np.flatnonzero(mask), seeds)
+        else:
+            seeds = reset_seeds(seed, self.num_envs)
+            self.state = None  # type: ignore[assignment]  # _deal makes a new batch
+            self._deal(np.arange(self.num_envs), seeds)
         return self._out(self._obs), self._info()
 
-    def _reset_some(self, mask: np.ndarray, seeds: np.ndarray | None) -> None:
-        """Deal the games ``mask`` selects: from ``seeds`` (restarting their slots' seed
-        sequences) or, with None, from each slot's next seed."""
-        index = np.flatnonzero(mask)
+    def _deal(self, index: np.ndarray, seeds: np.ndarray | None) -> None:
+        """Deal the games of slots ``index``: from ``seeds`` (restarting their slots'
+        seed sequences) or, with None, from each slot's next seed."""
         if seeds is None:
             episode = self._episode[index] + np.uint64(1)
             dealt = self._slot_seeds[index] + episode * np.uint64(self.num_envs)
@@ -222,7 +215,10 @@ class MammaMiaVectorEnv(VectorEnv):
         if self.player_counts is not None:
             self._counts[index] = self.player_counts.deal(dealt, index)
         counts = self._counts[index]
-        self.engine.reset_games(self.state, index, dealt, counts)
+        if self.state is None:
+            self.state = self.engine.reset(seeds=dealt, counts=counts)
+        else:
+            self.engine.reset_games(self.state, index, dealt, counts)
         self._episode[index] = episode
         if seeds is not None:
             self._slot_seeds[index] = dealt
@@ -316,21 +312,10 @@ class MammaMiaVectorEnv(VectorEnv):
         return arr.copy() if self.copy else arr
 
     def _info(self) -> dict[str, Any]:
-        if self.copy:
-            every = np.ones(self.num_envs, dtype=np.bool_)
-            mask = self._mask.copy()
-        else:
-            every = self._all
-            mask = self._shared_mask
-        info = {
-            "action_mask": mask,
-            "_action_mask": every,
-            "seat": self._seats.copy(),
-            "_seat": every,
-        }
-        if self.player_counts is not None:
-            info.update(num_players=self._counts.copy(), _num_players=every)
-        return info
+        every = np.ones(self.num_envs, dtype=np.bool_) if self.copy else self._all
+        mask = self._mask.copy() if self.copy else self._shared_mask
+        counts = None if self.player_counts is None else self._counts.copy()
+        return turn_info(mask, self._seats.copy(), counts, every)
 
     # -- for the experimenter (never in info) -----------------------------------------
     def game_seeds(self) -> np.ndarray:

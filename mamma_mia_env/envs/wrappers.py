@@ -65,17 +65,14 @@ class _Direct:
         for name in HOT_ATTRIBUTES:
             setattr(cls, name, _forward(name, cls._check_reset and name in _NEED_RESET))
 
-    def _bind(self) -> None:
+    def __init__(self, env: Any, **kwargs: Any) -> None:
+        super().__init__(env, **kwargs)  # type: ignore[call-arg]  # the PettingZoo wrapper's
         # a plain instance attribute: found without __getattr__, and kept private
         self.__dict__["_base"] = self.env.unwrapped
 
 
 class TerminateIllegalWrapper(_Direct, wrappers.TerminateIllegalWrapper):
     """PettingZoo's ``TerminateIllegalWrapper`` with direct attribute reads."""
-
-    def __init__(self, env: Any, illegal_reward: float) -> None:
-        super().__init__(env, illegal_reward)
-        self._bind()
 
 
 class OutOfBoundsActionError(IllegalActionError, AssertionError):
@@ -95,10 +92,6 @@ class AssertOutOfBoundsWrapper(_Direct, wrappers.AssertOutOfBoundsWrapper):
     (``contains`` would take ``True`` for action 1); anything else goes to
     ``contains`` as before. An action outside raises ``OutOfBoundsActionError``.
     """
-
-    def __init__(self, env: Any) -> None:
-        super().__init__(env)
-        self._bind()
 
     def step(self, action: Any) -> None:
         base = self._base
@@ -123,10 +116,6 @@ class OrderEnforcingWrapper(_Direct, wrappers.OrderEnforcingWrapper):
     before-reset checks kept)."""
 
     _check_reset = True
-
-    def __init__(self, env: Any) -> None:
-        super().__init__(env)
-        self._bind()
 
     def last(self, observe: bool = True) -> Any:
         require_reset(self._has_reset, "last")

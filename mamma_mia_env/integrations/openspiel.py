@@ -4,21 +4,17 @@
     >>> game = load_game(num_players=2)              # registers the game on first use
     >>> state = game.new_initial_state()             # a chance node: the deal
 
-``pyspiel`` is imported only here and only when ``load_game`` (or ``register``) is
-called: the package works without OpenSpiel (``pip install open_spiel``). The model
-(docs/AGENTS.md, "OpenSpiel"): one chance node over ``num_deals`` equally likely deals
-(engine seeds ``deal_base + d``), every later shuffle drawn by the game's own generator
-seeded by the deal. That is a faithful stochastic game whose deals are a finite sample
-of all shuffles; a node per card drawn would make the chance branching explicit but is
-not what the engine computes. Actions are the engine's, returns its ``win_loss``
-rewards; the information state is the ``fixed`` observation (perfect memory), the
-observation the ``top_card`` one, both from ``observe.py`` (as float32, as OpenSpiel's
-tensors are), never from hidden fields;
-``resample_from_infostate`` is ``sampling.sample_world``, as OpenSpiel's ISMCTS needs.
+``pyspiel`` is imported only when ``load_game`` (or ``register``) is called: the package
+works without OpenSpiel. The model (docs/AGENTS.md, "OpenSpiel"): one chance node over
+``num_deals`` equally likely deals, every later shuffle drawn by the game's own generator
+seeded by the deal: a faithful stochastic game whose deals are a finite sample of all
+shuffles (a node per card drawn is not what the engine computes). The information state
+and observation come from ``observe.py``, never from hidden fields.
 """
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -33,24 +29,18 @@ from mamma_mia_env.game.state import GameState
 
 SHORT_NAME = "python_mamma_mia"
 MAX_GAME_LENGTH = 5000
-_REGISTERED: dict[str, Any] = {}
-_ENGINES: dict[Config, tuple[Engine, Engine]] = {}
 
 
+@cache
 def _engines(config: Config) -> tuple[Engine, Engine]:
     """The fixed and top_card engines of a config (cached: engines are read-only)."""
-    if config not in _ENGINES:
-        _ENGINES[config] = (
-            Engine(config.replace(observation_mode="fixed")),
-            Engine(config.replace(observation_mode="top_card")),
-        )
-    return _ENGINES[config]
+    fixed = Engine(config.replace(observation_mode="fixed"))
+    return fixed, Engine(config.replace(observation_mode="top_card"))
 
 
+@cache
 def register() -> Any:
     """Define and register the game with pyspiel (once); returns the game class."""
-    if "game" in _REGISTERED:
-        return _REGISTERED["game"]
     try:
         import pyspiel
     except ImportError as exc:  # pragma: no cover - depends on the environment
@@ -204,7 +194,6 @@ def register() -> Any:
             return f"p{player}:" + self.tensor.astype(np.int64).tobytes().hex()
 
     pyspiel.register_game(game_type, MammaMiaGame)
-    _REGISTERED["game"] = MammaMiaGame
     return MammaMiaGame
 
 

@@ -5,12 +5,9 @@
     for _ in range(10):
         print(algo.train()["env_runners"]["episode_return_mean"])
 
-``MammaMiaMultiAgentEnv`` gives the seat to act ``{"observations", "action_mask"}`` (the
-form RLlib's ``ActionMaskingTorchRLModule`` reads) in its canonical frame, scaled
-(``SeatView``), so one shared policy plays every seat. ``env_config``: the fields of
-``Config`` plus ``canonical``, ``normalize`` and ``illegal_action`` (``"terminate"``,
-the default, so that RLlib's env checker, which samples unmasked actions, runs; or
-``"raise"``). The rest, and a Ray cluster: docs/INTEGRATIONS.md, "Ray RLlib".
+``env_config``: the fields of ``Config`` plus ``canonical``, ``normalize`` (``SeatView``)
+and ``illegal_action`` (``"terminate"``, the default, so that RLlib's env checker, which
+samples unmasked actions, runs; or ``"raise"``). docs/INTEGRATIONS.md, "Ray RLlib".
 """
 
 from __future__ import annotations
@@ -27,6 +24,7 @@ from mamma_mia_env.integrations.seat_view import SeatView
 from mamma_mia_env.plumbing.arguments import as_float
 
 POLICY_ID = "shared"
+StepResult = tuple[dict, dict, dict, dict, dict]  # observations, rewards, ..., infos
 VIEW_OPTIONS = ("canonical", "normalize")
 
 
@@ -49,12 +47,7 @@ class MammaMiaMultiAgentEnv(MultiAgentEnv):
         self.possible_agents = list(self.raw.possible_agents)
         self.agents = list(self.possible_agents)
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
-        space = gym.spaces.Dict(
-            {
-                "observations": self.view.observation_box(),
-                "action_mask": gym.spaces.Box(0.0, 1.0, (self.view.n_actions,), np.float32),
-            }
-        )
+        space = self.view.space("observations", np.float32)
         self.observation_spaces: dict[str, gym.Space] = dict.fromkeys(self.possible_agents, space)
         self.action_spaces: dict[str, gym.Space] = {
             a: gym.spaces.Discrete(self.view.n_actions) for a in self.possible_agents
@@ -63,12 +56,8 @@ class MammaMiaMultiAgentEnv(MultiAgentEnv):
         self.action_space = gym.spaces.Dict(self.action_spaces)
 
     def _observe(self, agent: str) -> dict[str, np.ndarray]:
-        seat = self._seat[agent]
         raw = self.raw.observe(agent)
-        return {
-            "observations": self.view.obs(raw["observation"], seat),
-            "action_mask": self.view.mask(raw["action_mask"], seat).astype(np.float32),
-        }
+        return self.view.observe(raw, self._seat[agent], "observations", np.float32)
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -78,45 +67,33 @@ class MammaMiaMultiAgentEnv(MultiAgentEnv):
         agent = self.raw.agent_selection
         return {agent: self._observe(agent)}, {agent: {}}
 
-    def step(self, action_dict: dict[str, Any]) -> tuple[dict, dict, dict, dict, dict]:
+    def step(self, action_dict: dict[str, Any]) -> StepResult:
         agent = self.raw.agent_selection
         if agent not in action_dict:
             raise ValueError(f"no action for {agent}, the agent to act (got {sorted(action_dict)})")
         action = self.view.to_env_action(action_dict[agent], self._seat[agent])
-        raw = self.raw
+        raw, every = self.raw, self.possible_agents
         if not raw.observe(agent)["action_mask"][action]:
             if self.illegal_action == "raise":
                 raw.step(action)  # raises IllegalActionError, naming the action
             # as PettingZoo's TerminateIllegalWrapper: the game ends, the offender pays
-            obs = {a: self._observe(a) for a in self.possible_agents}
-            done = dict.fromkeys([*self.possible_agents, "__all__"], True)
-            rewards = {a: self.illegal_reward if a == agent else 0.0 for a in self.possible_agents}
-            return (
-                obs,
-                rewards,
-                done,
-                dict.fromkeys(done, False),
-                {a: {"illegal_action": action} if a == agent else {} for a in self.possible_agents},
+            rewards = {a: self.illegal_reward if a == agent else 0.0 for a in every}
+            return self._end(
+                rewards, False, {a: {"illegal_action": action} if a == agent else {} for a in every}
             )
         raw.step(action)
         # every seat, every step (0.0 too): RLlib wants a reward with each next observation
-        rewards = {a: float(raw.rewards[a]) for a in self.possible_agents}
-        over = raw.terminations[agent] or raw.truncations[agent]
-        if not over:
-            nxt = raw.agent_selection
-            return (
-                {nxt: self._observe(nxt)},
-                rewards,
-                {"__all__": False},
-                {"__all__": False},
-                {nxt: {}},
-            )
-        truncated = bool(raw.truncations[agent])
+        rewards = {a: float(raw.rewards[a]) for a in every}
+        if raw.terminations[agent] or raw.truncations[agent]:
+            return self._end(rewards, bool(raw.truncations[agent]), {a: {} for a in every})
+        nxt = raw.agent_selection
+        return {nxt: self._observe(nxt)}, rewards, {"__all__": False}, {"__all__": False}, {nxt: {}}
+
+    def _end(self, rewards: dict, truncated: bool, infos: dict) -> StepResult:
+        """The game's last step: every seat's last observation, over for every seat."""
         obs = {a: self._observe(a) for a in self.possible_agents}
-        terms = {a: not truncated for a in self.possible_agents}
-        truncs = {a: truncated for a in self.possible_agents}
-        terms["__all__"], truncs["__all__"] = not truncated, truncated
-        return obs, rewards, terms, truncs, {a: {} for a in self.possible_agents}
+        terms = dict.fromkeys([*self.possible_agents, "__all__"], not truncated)
+        return obs, rewards, terms, dict.fromkeys(terms, truncated), infos
 
 
 def ppo_config(

@@ -6,15 +6,8 @@
     >>> model = MaskablePPO("MlpPolicy", venv).learn(100_000)
 
 The opponents move inside ``step_wait`` (``LearnerGames``); finished games are dealt
-again at once (SB3's autoreset) with ``terminal_observation``, ``episode``, ``result``
-and ``TimeLimit.truncated`` in their infos, the keys SB3 reads. ``action_masks()`` and
-``env_method("action_masks")`` give the masks ``MaskablePPO`` reads; ``seed(s)`` makes
-the run reproducible; ``set_opponents`` swaps the pool (self-play). No info holds a game
-seed (it determines every hidden card): ``final_game_seeds()`` is for the experimenter.
-docs/TRAINING.md, "MammaMiaSB3VecEnv", has the details.
-
-This module does not import ``agents``: opponents are passed in as objects with
-``act_batch(observations, masks, rng, seats)``.
+again at once (SB3's autoreset) with the info keys SB3 reads. No info holds a game seed
+(it determines every hidden card). docs/TRAINING.md, "MammaMiaSB3VecEnv", has the details.
 """
 
 from __future__ import annotations
@@ -28,13 +21,13 @@ from gymnasium import spaces
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv, VecEnvIndices
 
 from mamma_mia_env.envs.learner import LearnerGames
-from mamma_mia_env.envs.learner_options import LearnerOptions
+from mamma_mia_env.envs.learner_options import LearnerFront, LearnerOptions
 from mamma_mia_env.game.config import Config
 from mamma_mia_env.game.engine import IllegalActionError
 from mamma_mia_env.plumbing.arguments import as_array, as_seed, is_int
 
 
-class MammaMiaSB3VecEnv(VecEnv):
+class MammaMiaSB3VecEnv(LearnerFront, VecEnv):
     """``n_envs`` games of Mamma Mia!, one learner seat each (stable-baselines3 ``VecEnv``).
 
     Arguments as ``MammaMiaGymEnv``: the learner options (``options=LearnerOptions(...)``
@@ -58,15 +51,10 @@ class MammaMiaSB3VecEnv(VecEnv):
         self.render_mode = None
         self.games = LearnerGames(int(n_envs), self.config, options=options)
         self.games.sb3_infos = True
-        eng = self.games.engine
-        super().__init__(
-            int(n_envs),
-            self.games.observation_space(),
-            spaces.Discrete(eng.n_actions),
-        )
+        action_space = spaces.Discrete(self.games.n_actions)
+        super().__init__(int(n_envs), self.games.observation_space(), action_space)
         self._seed = None if seed is None else as_seed(seed, "seed")
         self._actions: np.ndarray | None = None
-        self._masks: np.ndarray | None = None
 
     # -- VecEnv API -----------------------------------------------------------------
     def seed(self, seed: int | None = None) -> Sequence[int | None]:
@@ -118,30 +106,6 @@ class MammaMiaSB3VecEnv(VecEnv):
 
     def close(self) -> None:
         pass
-
-    def action_masks(self) -> np.ndarray:
-        """``(n_envs, n_actions)`` bool: each game's legal learner actions."""
-        if self._masks is None:
-            self._masks = self.games.action_masks()
-        return self._masks
-
-    def set_opponents(self, opponents: Any, probs: Sequence[float] | None = None) -> None:
-        """Replace the opponent pool (games dealt from now on draw from it)."""
-        self.games.set_opponents(opponents, probs)
-
-    @property
-    def learner_seats(self) -> np.ndarray:
-        return self.games.seat.copy()
-
-    # -- for the experimenter (never in infos: a seed determines every hidden card) ----
-    def game_seeds(self) -> np.ndarray:
-        """The engine seed of the game in progress in each slot."""
-        return self.games.game_seeds()
-
-    def final_game_seeds(self) -> np.ndarray:
-        """The engine seed of the last game that finished in each slot (0: none yet);
-        read it when ``dones[i]`` to replay that game."""
-        return self.games.final_seeds.copy()
 
     def _indices(self, indices: VecEnvIndices) -> list[int]:
         if indices is None:

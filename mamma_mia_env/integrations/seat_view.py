@@ -25,21 +25,28 @@ class SeatView:
             raise TypeError(
                 f"canonical and normalize must be bools, got {canonical!r}, {normalize!r}"
             )
-        self.config = config
         self.canonical = canonical
         self.normalize = normalize
         self.canon = SeatCanonicalizer(config)
         self.scale = obs_scale(config.observation_mode).astype(np.float32)
-        self.obs_dim = self.canon.obs_dim
-        self.dtype = OBS_DTYPE
         self.n_actions = self.canon.n_actions
 
-    def observation_box(self) -> spaces.Box:
-        return observation_box(self.obs_dim, self.dtype, self.scale, self.normalize)
+    def space(self, obs_key: str, mask_dtype: type) -> spaces.Dict:
+        """A seat's observation space: ``{obs_key: the view, "action_mask": 0/1}``."""
+        box = observation_box(self.canon.obs_dim, OBS_DTYPE, self.scale, self.normalize)
+        mask = spaces.Box(0, 1, (self.n_actions,), mask_dtype)
+        return spaces.Dict({obs_key: box, "action_mask": mask})
+
+    def observe(
+        self, raw: dict[str, np.ndarray], seat: int, obs_key: str, mask_dtype: type
+    ) -> dict[str, np.ndarray]:
+        """``raw_env.observe``'s dict for ``seat`` in the form of ``space``."""
+        mask: np.ndarray = self.mask(raw["action_mask"], seat).astype(mask_dtype, copy=False)
+        return {obs_key: self.obs(raw["observation"], seat), "action_mask": mask}
 
     def obs(self, observation: np.ndarray, seat: int) -> np.ndarray:
         """The seat's own observation vector (from ``raw_env.observe``), as learned on."""
-        obs = np.asarray(observation, dtype=self.dtype)
+        obs = np.asarray(observation, dtype=OBS_DTYPE)
         if self.canonical:
             obs = self.canon.obs(obs[None], np.array([seat]))[0]
         if self.normalize:

@@ -4,12 +4,9 @@
     from mamma_mia_env.integrations.tianshou import tianshou_env
     envs = DummyVectorEnv([lambda: tianshou_env(num_players=2) for _ in range(8)])
 
-``tianshou_env(**config)`` wraps the PettingZoo env (an illegal action ends the game with
--1 for the offender) in ``SeatViewWrapper`` (each seat's canonical, scaled view, so one
-algorithm plays every seat) and ``tianshou.env.PettingZooEnv``. Infos have the same keys
-at every step and no ``None``: Tianshou stores infos in its buffers, where ``None``
-becomes NaN. Tianshou credits an agent only with the reward of the step in which it
-acted (docs/INTEGRATIONS.md, "Tianshou": what that misses, and what to use instead).
+``SeatViewWrapper`` gives each seat its canonical, scaled view, so one algorithm plays
+every seat; infos keep the same keys and no ``None`` (Tianshou's buffers make it NaN).
+What Tianshou's reward credit misses: docs/INTEGRATIONS.md, "Tianshou".
 """
 
 from __future__ import annotations
@@ -34,23 +31,13 @@ class SeatViewWrapper(BaseWrapper):
         super().__init__(env)
         self.view = SeatView(env.unwrapped.config, canonical=canonical, normalize=normalize)
         self._seat = {a: i for i, a in enumerate(env.possible_agents)}
-        self._space = spaces.Dict(
-            {
-                "observation": self.view.observation_box(),
-                "action_mask": spaces.Box(0, 1, shape=(self.view.n_actions,), dtype=np.int8),
-            }
-        )
+        self._space = self.view.space("observation", np.int8)
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self._space
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        raw = self.env.observe(agent)
-        seat = self._seat[agent]
-        return {
-            "observation": self.view.obs(raw["observation"], seat),
-            "action_mask": self.view.mask(raw["action_mask"], seat),
-        }
+        return self.view.observe(self.env.observe(agent), self._seat[agent], "observation", np.int8)
 
     def step(self, action: Any) -> None:
         agent = self.env.agent_selection

@@ -6,19 +6,10 @@
                                                  # td["action_mask"] (64, n_actions) bool
 
 ``LearnerEnv(num_envs, **kwargs)`` is a TorchRL ``EnvBase`` over
-``MammaMiaLearnerVectorEnv`` (``kwargs``: its arguments). Its ``Categorical`` action spec
-follows the mask, so ``rand_step``, ``rollout`` and ``check_env_specs`` play legal moves;
-the bool mask is wrapped (``torch.from_numpy``), not copied. The AEC env needs no adapter
-(``PettingZooWrapper``), the single-game gym env none either (``GymWrapper``):
-docs/INTEGRATIONS.md, "TorchRL".
-
-Why an adapter for the vector env: TorchRL's ``GymWrapper`` runs unmasked random steps
-while it builds the wrapper of a SAME_STEP vector env (to find the info specs), and the
-vector env refuses illegal actions. Finished games: ``_step`` returns the learner's last
-view of the finished game (``info["final_obs"]``, with an all-False mask) under
-``"next"``, and the partial reset that TorchRL's collectors then ask for returns the new
-game's view without dealing again. ``"win"`` (0 until a game ends) is the learner's win
-share of the game that ended in that step.
+``MammaMiaLearnerVectorEnv`` (``kwargs``: its arguments); its ``Categorical`` action spec
+follows the mask. Why an adapter (TorchRL's ``GymWrapper`` steps a vector env with
+unmasked random actions), the partial resets of finished games and ``"win"``:
+docs/INTEGRATIONS.md, "TorchRL" (the AEC and single-game envs need no adapter).
 """
 
 from __future__ import annotations
@@ -72,17 +63,13 @@ class LearnerEnv(EnvBase):
     def _set_seed(self, seed: int | None) -> None:
         self._seed = seed  # the next full reset deals from it
 
-    def _current(self, zeros: torch.Tensor) -> TensorDictBase:
-        assert self._obs is not None and self._mask is not None
-        mask = torch.from_numpy(self._mask)
-        self.action_spec.update_mask(mask)
+    def _data(self, obs: np.ndarray, mask: np.ndarray, **flags: np.ndarray) -> TensorDictBase:
+        """The rows' tensors: ``flags`` (reward, win, done...) copied as ``(B, 1)`` columns."""
+        cols = {k: torch.tensor(v).reshape(*self.batch_size, 1) for k, v in flags.items()}
         return TensorDict(
-            observation=torch.from_numpy(self._obs),
-            action_mask=mask,
-            win=torch.zeros(self.batch_size + (1,)),
-            done=zeros,
-            terminated=zeros.clone(),
-            truncated=zeros.clone(),
+            observation=torch.from_numpy(obs),
+            action_mask=torch.from_numpy(mask),
+            **cols,
             batch_size=self.batch_size,
             device=self.device,
         )
@@ -97,7 +84,11 @@ class LearnerEnv(EnvBase):
             self._seed = None
             self._mask = self.venv.action_masks()
         self._pending[:] = False
-        return self._current(torch.zeros(self.batch_size + (1,), dtype=torch.bool))
+        assert self._obs is not None and self._mask is not None
+        self.action_spec.update_mask(torch.from_numpy(self._mask))
+        no = np.zeros(len(self._pending), dtype=bool)
+        win = np.zeros(len(no), np.float32)
+        return self._data(self._obs, self._mask, win=win, done=no, terminated=no, truncated=no)
 
     def _step(self, tensordict: TensorDictBase) -> TensorDictBase:
         actions = tensordict.get("action").reshape(-1).cpu().numpy()
@@ -105,21 +96,12 @@ class LearnerEnv(EnvBase):
         mask = self.venv.action_masks()  # bool, made once per step by the vector env
         done = terminated | truncated
         self._obs, self._mask, self._pending = obs, mask, done.copy()
-        win = np.zeros((len(done), 1), dtype=np.float32)
+        win = np.zeros(len(done), dtype=np.float32)
         if done.any():  # the finished games' last view; the new ones wait for the reset
             obs = np.where(done[:, None], info["final_obs"], obs)
             mask = mask & ~done[:, None]
-            win[done, 0] = info["final_info"]["result"]["win"][done]
+            win[done] = info["final_info"]["result"]["win"][done]
         self.action_spec.update_mask(torch.from_numpy(self._mask))
-        col = torch.from_numpy
-        return TensorDict(
-            observation=col(obs),
-            action_mask=col(mask),
-            reward=col(reward).unsqueeze(-1),
-            win=col(win),
-            done=col(done).unsqueeze(-1),
-            terminated=col(terminated).unsqueeze(-1),
-            truncated=col(truncated).unsqueeze(-1),
-            batch_size=self.batch_size,
-            device=self.device,
+        return self._data(
+            obs, mask, reward=reward, win=win, done=done, terminated=terminated, truncated=truncated
         )

@@ -13,11 +13,8 @@ are ``game.outcome``'s.
 Everything that comes from a log (agent names above all: they are user input) is put
 into the page escaped: the title through ``html.escape``, the data as JSON with ``<``,
 ``>`` and ``&`` written as ``\\u003c``-style escapes (no ``</script>`` or ``<!--`` can
-end the data), and the script only ever sets text with ``textContent``.
-
-The log is read and checked by ``game.log.load_log`` (the log format's writer and
-reader live together there; ``LogError``, ``load_log``, ``log_states`` are re-exported
-here, their old home).
+end the data), and the script only ever sets text with ``textContent``. The log is
+read and checked by ``game.log.load_log``.
 """
 
 from __future__ import annotations
@@ -29,13 +26,13 @@ from importlib import resources
 from typing import Any
 
 from mamma_mia_env.game.actions import ActionCodec
-from mamma_mia_env.game.cards import INGREDIENTS
+from mamma_mia_env.game.cards import INGREDIENTS, N_ORDER_TYPES, order_name
 from mamma_mia_env.game.config import Config
 from mamma_mia_env.game.engine import Engine
 from mamma_mia_env.game.observe import remembers
 from mamma_mia_env.game.outcome import delivered_and_cards, finishing_ranks
 from mamma_mia_env.game.record import REVEAL
-from mamma_mia_env.render.svg import KIND_COLOURS, ORDER_COLOUR, SHORT
+from mamma_mia_env.render.svg import KIND_COLOURS, ORDER_COLOUR, SHORT, order_lines
 from mamma_mia_env.render.text import move_text, reveal_lines, seat_label
 from mamma_mia_env.render.view import table_view
 
@@ -148,6 +145,7 @@ def page_data(log: dict[str, Any], seat: int | None = None) -> dict[str, Any]:
         [_encode(table_view(rec, n, v, history), pieces) for v in viewers] for rec in log["_states"]
     ]
     names = log.get("agents")
+    orders = [order_name(t, s) for t in range(N_ORDER_TYPES) for s in range(n)]
     return {
         "n": n,
         "names": names or [f"seat {s}" for s in range(n)],
@@ -156,6 +154,7 @@ def page_data(log: dict[str, Any], seat: int | None = None) -> dict[str, Any]:
         "short": list(SHORT),
         "colours": list(KIND_COLOURS),
         "order_colour": ORDER_COLOUR,
+        "order_lines": {o: order_lines(o) for o in orders},  # every order's card text
         "seed": str(log["seed"]),
         "pieces": pieces.values,
         "steps": steps,
@@ -179,12 +178,6 @@ def _asset(name: str) -> str:
     return resources.files("mamma_mia_env.render").joinpath(name).read_text(encoding="utf-8")
 
 
-def page_title(log: dict[str, Any]) -> str:
-    """ "Mamma Mia!: builder vs counter" when the log names its agents."""
-    names = log.get("agents")
-    return "Mamma Mia! replay" + (": " + " vs ".join(names) if names else "")
-
-
 def replay_html(
     log: dict[str, Any], title: str | None = None, source: str = "", seat: int | None = None
 ) -> str:
@@ -192,7 +185,9 @@ def replay_html(
     (the log's file name) is shown under the title; ``seat``: the view it opens in (the
     other views stay one click away). The result is hidden until the last step or a
     click on "Show the result", so the page does not give the game away."""
-    title = page_title(log) if title is None else title
+    names = log.get("agents")  # "Mamma Mia! replay: builder vs counter"
+    if title is None:
+        title = "Mamma Mia! replay" + (": " + " vs ".join(names) if names else "")
     sub = f"{source}, " if source else ""
     sub += f"{len(log['actions'])} moves"
     return (

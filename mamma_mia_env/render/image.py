@@ -43,10 +43,8 @@ def table_image(view: dict[str, Any], height: int = HEIGHT) -> np.ndarray:
                 font=font(size, bold),
                 anchor="ms" if anchor == "middle" else "ls",
             )
-    if full != height:
-        img = img.resize((round(WIDTH * height / full), height)).crop((0, 0, WIDTH, height))
-        # the crop pads the right edge with black; paint it the background colour
-        padded = Image.new("RGB", (WIDTH, height), BACKGROUND)
-        padded.paste(img.crop((0, 0, round(WIDTH * height / full), height)), (0, 0))
-        img = padded
+    if full != height:  # scaled down, on a frame of the background colour
+        small = img.resize((round(WIDTH * height / full), height))
+        img = Image.new("RGB", (WIDTH, height), BACKGROUND)
+        img.paste(small, (0, 0))
     return np.asarray(img, dtype=np.uint8).copy()

@@ -21,15 +21,6 @@ const short = s => D.named ? D.names[s] : `seat ${s}`;
 const counts = (s, d) => `${s}` + (d ? `+${d}x2` : '');
 const ink = kind => kind === 2 ? '#222' : '#fff';
 
-function orderLines(name) {  // as render/svg.py's order_lines
-  if (name.startsWith('Pizza ') && name.includes('(')) {
-    const i = name.indexOf(' (');
-    const recipe = name.slice(i + 2).replace(/\)$/, '');
-    return [name.slice(0, i), recipe + (recipe.endsWith('+') ? ' cards' : '')];
-  }
-  return ['order', name];
-}
-
 class Picture {
   constructor() { this.svg = document.createElementNS(NS, 'svg'); }
   el(tag, attrs) {
@@ -61,7 +52,7 @@ class Picture {
       ink(e.kind), 'middle', w - 8);
   }
   order(x, y, seat, head, name) {
-    const [w, h] = ORDER, [title, recipe] = orderLines(name);
+    const [w, h] = ORDER, [title, recipe] = D.order_lines[name];  // render/svg.py's
     const r = this.rect(x, y, w, h, D.order_colour, D.colours[seat], 4, 3);
     r.setAttribute('class', 'order');
     this.text(x + 7, y + 14, `${head} ${title}`.trim(), 10, true, '#333', 'start', w - 14);

@@ -12,6 +12,8 @@ import numpy as np
 
 from mamma_mia_env.game.actions import RevealAction, TurnAction
 from mamma_mia_env.game.cards import INGREDIENTS, order_name
+from mamma_mia_env.game.config import Config
+from mamma_mia_env.game.observe import remembers
 from mamma_mia_env.render.view import table_view
 
 
@@ -69,6 +71,17 @@ def render_table(rec: np.void, viewer: int, num_players: int, history: bool = Tr
         f"your hand (seat {viewer}): {_cards(own['hand'])}; orders: {'; '.join(orders) or '-'}"
     )
     return "\n".join(lines)
+
+
+def render_seat(rec: np.void, seat: int, config: Config, mode: str) -> str | np.ndarray:
+    """Game ``rec`` as ``seat`` sees it, the envs' renders: a ``(720, 960, 3)`` picture
+    (``"rgb_array"``, ``render.image``) or the text of ``render_table``."""
+    history = remembers(config.observation_mode)
+    if mode == "rgb_array":
+        from mamma_mia_env.render.image import table_image  # Pillow: only when drawn
+
+        return table_image(table_view(rec, config.num_players, seat, history))
+    return render_table(rec, seat, config.num_players, history=history)
 
 
 _CHOSEN = {"auto": " (automatic policy)", "forced": " (no choice)"}
