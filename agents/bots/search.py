@@ -138,9 +138,9 @@ class SearchAgent(Agent):
         if state.data["phase"][0] == REVEAL or len(legal) <= 1:
             return legal
         seat = int(state.data["seat"][0])
-        ob = eng.observe(state)[0]  # uint8: the kernel computes on float32, as the bots do
+        ob = eng.observe(state)[0]  # uint8, read in place (``compiled.jit.at``)
         scores = np.full(mask.shape[0], -np.inf, np.float32)
-        turn_scores_one(ob.astype(np.float32), mask, seat, lay, eng.play.astype(np.int64),
+        turn_scores_one(ob, mask, seat, lay, eng.play.astype(np.int64),
                         eng.need.astype(np.int64), prm, scores)  # fmt: skip
         order = np.argsort(-scores[legal], kind="stable")
         cands = legal[order[: self.candidates]]

@@ -14,8 +14,9 @@ Nothing here imports an agent class: agents hand the kernels plain arrays
 
 The kernels' short argument names, shared by every module of this package:
 
-* ``ob`` / ``obs``: one game's observation / a batch of them (float32, the acting
-  seat's view); ``mk`` / ``masks``: the legal-action mask(s) (int8);
+* ``ob`` / ``obs``: one game's observation / a batch of them (the acting seat's view:
+  the envs' uint8, or float32; read as float32 through ``jit.at``); ``mk`` / ``masks``:
+  the legal-action mask(s) (int8);
 * ``personal`` / ``seats``: the acting seat, which is also its personal ingredient;
 * ``lay``: the observation layout (``tables.L_*`` offsets, ``tables.layout_vector``);
 * ``play``, ``need``: the engine's play table (n_play, 3) and order-need table

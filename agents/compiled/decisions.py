@@ -57,6 +57,7 @@ from mamma_mia_agents.compiled.jit import (
     WANT,
     K,
     T,
+    at,
     part,
     per_game,
     sum5,
@@ -147,14 +148,14 @@ def reveal_action(ob, mk, personal, lay, need, ws) -> int:
     o_p = lay[L_PILES]
     o_type = lay[L_PENDING_TYPE]
     t = 0
-    best_v = ob[o_type]
+    best_v = at(ob, o_type)
     for j in range(1, T):
-        if ob[o_type + j] > best_v:
-            best_v = ob[o_type + j]
+        if at(ob, o_type + j) > best_v:
+            best_v = at(ob, o_type + j)
             t = j
     pool = part(ws, REVEAL_POOL)
     for k in range(K):
-        pool[k] = ob[o_p + k] + F32(2.0) * ob[o_p + K + k]
+        pool[k] = at(ob, o_p + k) + F32(2.0) * at(ob, o_p + K + k)
     keep = part(ws, KEEP)
     my_demand(ob, lay, personal, need, REVEAL_STACK_W, keep, ws)
     kmax = keep[0]
@@ -208,14 +209,14 @@ def turn_action(ob, mk, personal, lay, play, need, prm, ws, wd, wi, sbuf) -> int
     hv = part(ws, HV)
     pv = part(ws, PV)
     ing_cards = F32(0.0)
-    hs_sum = ob[o_h]
-    hd_sum = ob[o_h + K]
+    hs_sum = at(ob, o_h)
+    hd_sum = at(ob, o_h + K)
     for k in range(K):
-        hv[k] = ob[o_h + k] + F32(2.0) * ob[o_h + K + k]
-        pv[k] = ob[o_p + k] + F32(2.0) * ob[o_p + K + k]
+        hv[k] = at(ob, o_h + k) + F32(2.0) * at(ob, o_h + K + k)
+        pv[k] = at(ob, o_p + k) + F32(2.0) * at(ob, o_p + K + k)
         if k > 0:
-            hs_sum = hs_sum + ob[o_h + k]
-            hd_sum = hd_sum + ob[o_h + K + k]
+            hs_sum = hs_sum + at(ob, o_h + k)
+            hd_sum = hd_sum + at(ob, o_h + K + k)
     ing_cards = hs_sum + hd_sum
     # the pool an order played now meets, the hand value to keep, the proven upper bound
     pool = part(ws, POOL)
@@ -232,9 +233,9 @@ def turn_action(ob, mk, personal, lay, play, need, prm, ws, wd, wi, sbuf) -> int
     rivals = part(ws, RIVALS)
     rivals[:] = F32(0.0)
     for rel in range(1, n):
-        dl = ob[o_del + rel * T]
+        dl = at(ob, o_del + rel * T)
         for t in range(1, T):
-            dl = dl + ob[o_del + rel * T + t]
+            dl = dl + at(ob, o_del + rel * T + t)
         rivals[(p + rel) % n] = rivals[(p + rel) % n] + (F32(T) - dl) / F32(T)
     want = part(ws, WANT)
     if prm[I_BUILD] != 0:
@@ -244,10 +245,10 @@ def turn_action(ob, mk, personal, lay, play, need, prm, ws, wd, wi, sbuf) -> int
     need_hand = part(ws, NEED_HAND)
     if prm[I_KEEP] != 0:
         my_demand(ob, lay, p, need, F32(0.0), need_hand, ws)
-    orders_held = ob[o_oh]
+    orders_held = at(ob, o_oh)
     for t in range(1, T):
-        orders_held = orders_held + ob[o_oh + t]
-    stack_len = ob[o_seats + SEAT_STACK]
+        orders_held = orders_held + at(ob, o_oh + t)
+    stack_len = at(ob, o_seats + SEAT_STACK)
 
     add = part(ws, ADD)
     pool_c = part(ws, POOL_C)
@@ -282,7 +283,7 @@ def turn_action(ob, mk, personal, lay, play, need, prm, ws, wd, wi, sbuf) -> int
             free[k] = max(hand_after[k] - reserve[k], F32(0.0))
         # -- evaluate_orders ------------------------------------------------------------
         for t in range(SIMPLE_ORDERS):
-            if ob[o_oh + t] <= 0:
+            if at(ob, o_oh + t) <= 0:
                 continue  # not in hand: its score is -BIG whatever it would need
             for k in range(K):
                 tmp[k] = max(F32(need[p, t, k]) - pool_c[k], F32(0.0))
@@ -368,7 +369,7 @@ def turn_action(ob, mk, personal, lay, play, need, prm, ws, wd, wi, sbuf) -> int
         # -- the orders' worth ------------------------------------------------------------
         order_score[0] = F32(prm[I_ORDER_FLOOR])
         for t in range(T):
-            if ob[o_oh + t] <= 0:
+            if at(ob, o_oh + t) <= 0:
                 order_score[1 + t] = -BIG32
                 continue
             mt = met[t] != 0

@@ -85,6 +85,15 @@ def part(a, where):
 
 
 @njit(inline="always")
+def at(ob, i: int) -> np.float32:
+    """Entry ``i`` of an observation row as float32, the bots' arithmetic. The kernels
+    read the envs' uint8 rows in place (float32 rows too): every uint8 value is exact in
+    float32, so the decisions are the same, and a batch converted to float32 first is four
+    times the memory the decisions wait on (``batch.decide``)."""
+    return F32(ob[i])
+
+
+@njit(inline="always")
 def sum5(a) -> np.float32:
     """The float32 sum of five values, left to right (the bots' scores depend on the
     order of a float32 sum)."""

@@ -29,6 +29,7 @@ from mamma_mia_agents.compiled.jit import (
     UNSEEN,
     K,
     T,
+    at,
     part,
     per_game,
     sum5,
@@ -66,6 +67,15 @@ from mamma_mia_env.game.cards import (
     PERSONAL_NEED,
     SIMPLE_ORDERS,
 )
+from mamma_mia_env.plumbing.jit_cache import njit
+
+
+@njit(inline="always")
+def seat_cards(ob, o_seats: int, rel: int) -> F32:
+    """The ingredient cards in the hand of seat slot ``rel``: its hand size less its
+    orders."""
+    seat = o_seats + rel * SEAT_WIDTH
+    return at(ob, seat + SEAT_HAND_SIZE) - at(ob, seat + SEAT_ORDERS)
 
 
 @per_game
@@ -77,9 +87,9 @@ def my_demand(ob, lay, personal, need, stack_w, out, ws) -> None:
     memory = lay[L_MEMORY] != 0
     w = part(ws, DEMAND_W)
     for t in range(T):
-        w[t] = ob[o_oh + t]
+        w[t] = at(ob, o_oh + t)
         if memory:
-            w[t] = w[t] + stack_w * ob[o_os + t]
+            w[t] = w[t] + stack_w * at(ob, o_os + t)
     for k in range(K):
         d = w[0] * F32(need[personal, 0, k])
         for t in range(1, SIMPLE_ORDERS):
@@ -137,9 +147,9 @@ def oven_slots(ob, lay, slots, packed, keys) -> int:
     o_oo = lay[L_OO]
     m = 0
     for i in range(n * T):  # the present slots, packed without a branch
-        keys[m] = ob[o_oo + i * OO_WIDTH + OO_INDEX]
+        keys[m] = at(ob, o_oo + i * OO_WIDTH + OO_INDEX)
         packed[m] = i
-        m += ob[o_oo + i * OO_WIDTH + OO_PRESENT] > 0
+        m += at(ob, o_oo + i * OO_WIDTH + OO_PRESENT) > 0
     for a in range(m):
         ka = keys[a]
         r = 0
@@ -186,20 +196,17 @@ def simulate_oven(ob, lay, personal, need, rival_cover, pv, hv, pool, reserve, w
             # its need read in place; the same operations in the same order
             ssum = 0.0
             for k in range(K):
-                pk = (pv[k] + ob[base + k]) - consumed[k]
+                pk = (pv[k] + at(ob, base + k)) - consumed[k]
                 p_pool[k] = pk
                 ssum += max(float(need[owner, t, k]) - float(pk), 0.0)
-            cards = (
-                ob[o_seats + rel * SEAT_WIDTH + SEAT_HAND_SIZE]
-                - ob[o_seats + rel * SEAT_WIDTH + SEAT_ORDERS]
-            )
+            cards = seat_cards(ob, o_seats, rel)
             if ssum == 0.0 or (ssum <= rival_cover and ssum <= float(cards)):
                 for k in range(K):
                     take = min(float(need[owner, t, k]), float(p_pool[k]))
                     consumed[k] = F32(float(consumed[k]) + take)
             continue
         for k in range(K):
-            p_pool[k] = (pv[k] + ob[base + k]) - consumed[k]
+            p_pool[k] = (pv[k] + at(ob, base + k)) - consumed[k]
         feasible = order_need(p_pool, owner, t, need, nd)
         bomb = t == BOMBASTICA
         ssum = 0.0
@@ -222,10 +229,7 @@ def simulate_oven(ob, lay, personal, need, rival_cover, pv, hv, pool, reserve, w
                     if not sv[k] <= float(max(hv[k] - reserve[k], F32(0.0))):
                         covered = False
         else:
-            cards = (
-                ob[o_seats + rel * SEAT_WIDTH + SEAT_HAND_SIZE]
-                - ob[o_seats + rel * SEAT_WIDTH + SEAT_ORDERS]
-            )
+            cards = seat_cards(ob, o_seats, rel)
             covered = short <= rival_cover and short <= float(cards)
         delivered = feasible and (short == 0.0 or covered)
         if delivered:
@@ -239,7 +243,7 @@ def simulate_oven(ob, lay, personal, need, rival_cover, pv, hv, pool, reserve, w
                     for k in range(K):
                         reserve[k] = F32(float(reserve[k]) + sv[k])
     for k in range(K):
-        tot = ob[o_tot + k] + F32(2.0) * ob[o_tot + K + k]
+        tot = at(ob, o_tot + k) + F32(2.0) * at(ob, o_tot + K + k)
         pool[k] = (pv[k] + tot) - consumed[k]
 
 
@@ -273,7 +277,7 @@ def bound_oven(ob, lay, personal, need, pv, low, high, ws, wi) -> None:
         t = i % T
         owner = (personal + i // T) % n
         for k in range(K):
-            base = pv[k] + ob[o_oo + i * OO_WIDTH + OO_BEFORE + k]
+            base = pv[k] + at(ob, o_oo + i * OO_WIDTH + OO_BEFORE + k)
             lo[k] = base - took_hi[k]
             hi[k] = base - took_lo[k]
         bomb = t == BOMBASTICA
@@ -306,7 +310,7 @@ def bound_oven(ob, lay, personal, need, pv, low, high, ws, wi) -> None:
             took_lo[k] = took_lo[k] + least
             took_hi[k] = F32(float(took_hi[k]) + most)
     for k in range(K):
-        tot = pv[k] + (ob[o_tot + k] + F32(2.0) * ob[o_tot + K + k])
+        tot = pv[k] + (at(ob, o_tot + k) + F32(2.0) * at(ob, o_tot + K + k))
         low[k] = tot - took_hi[k]
         high[k] = tot - took_lo[k]
 
@@ -324,16 +328,16 @@ def estimate_pool(ob, lay, pv, forget, pool, ws) -> None:
     mm = F32(0.0)
     hand_cards = F32(0.0)
     for j in range(n):
-        seat = o_seats + j * SEAT_WIDTH
-        mm = mm + ob[seat + SEAT_MM]
-        hand_cards = hand_cards + (ob[seat + SEAT_HAND_SIZE] - ob[seat + SEAT_ORDERS])
-    supply_cards = ob[lay[L_SUPPLY]] - (F32(1.0) if mm == 0 else F32(0.0))
+        mm = mm + at(ob, o_seats + j * SEAT_WIDTH + SEAT_MM)
+        hand_cards = hand_cards + seat_cards(ob, o_seats, j)
+    supply_cards = at(ob, lay[L_SUPPLY]) - (F32(1.0) if mm == 0 else F32(0.0))
     piles_total = F32(0.0)
     unseen = part(ws, UNSEEN)
     for k in range(K):
-        pile_k = ob[o_p + k] + ob[o_p + K + k]
+        pile_k = at(ob, o_p + k) + at(ob, o_p + K + k)
         piles_total = piles_total + pile_k
-        unseen[k] = max((F32(per_kind) - (ob[o_h + k] + ob[o_h + K + k])) - pile_k, F32(0.0))
+        hand_k = at(ob, o_h + k) + at(ob, o_h + K + k)
+        unseen[k] = max((F32(per_kind) - hand_k) - pile_k, F32(0.0))
     oven_cards = max(((F32(per_kind * K) - supply_cards) - hand_cards) - piles_total, F32(0.0))
     tot = max(sum5(unseen), F32(1.0))
     for k in range(K):

@@ -28,7 +28,14 @@ from mamma_mia_env.game.actions import n_turn_actions
 from mamma_mia_env.game.cards import N_REVEAL_ACTIONS
 from mamma_mia_env.game.engine import Engine
 from mamma_mia_env.game.kernels import random_pick
-from mamma_mia_env.game.observe import FIXED, MODE_CODES, TOP_CARD, observation_size, observe_game
+from mamma_mia_env.game.observe import (
+    FIXED,
+    MODE_CODES,
+    OBS_DTYPE,
+    TOP_CARD,
+    observation_size,
+    observe_game,
+)
 from mamma_mia_env.game.record import OVER
 from mamma_mia_env.game.rng import GAMMA, splitmix_output
 from mamma_mia_env.game.rules import legal_mask_game, step_game
@@ -69,7 +76,8 @@ def _make_play(parallel: bool):
         for c in loop(chunks):
             ws, wd, wi = workspace()
             mk = np.empty(n_actions, np.int8)
-            ob_all = np.empty(obs_dims.max(), np.float32)
+            # uint8 as the envs observe: act_batch and this loop share the compiled decisions
+            ob_all = np.empty(obs_dims.max(), OBS_DTYPE)
             dl = np.zeros(8, np.int32)
             for g in range(c * g_total // chunks, (c + 1) * g_total // chunks):
                 r = data[g]

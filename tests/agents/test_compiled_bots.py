@@ -13,6 +13,7 @@ import pytest
 
 from mamma_mia_agents import CounterAgent, RandomAgent, load_agent
 from mamma_mia_agents.bots.heuristic import HeuristicAgent
+from mamma_mia_agents.compiled import batch as batch_module
 from mamma_mia_agents.compiled.decisions import turn_scores_one
 from mamma_mia_agents.compiled.tables import layout_vector, params_vector
 from mamma_mia_env import ActionCodec, Config, Engine, build_position
@@ -154,6 +155,34 @@ def test_single_game_batch_and_serial_kernel_agree() -> None:
         )  # fmt: skip
         assert (big == small).all()
         eng.step(state, big)
+
+
+@pytest.mark.parametrize("batch", [3, 600])  # the serial and the parallel kernel
+def test_env_observations_reach_the_kernel_in_place(batch: int, monkeypatch) -> None:
+    """The envs' uint8 observations go to the batch kernel as they are, not as a float32
+    copy (four times the memory, which the decisions waited on): the kernel reads each
+    entry as float32 (``jit.at``), and decides as on the float32 copy."""
+    eng = Engine(Config(num_players=4))
+    state = eng.reset(seeds=np.arange(batch))
+    bot, rng = load_agent("builder"), np.random.default_rng(0)
+    for _ in range(12):  # some orders in the oven
+        seats = state.data["seat"].astype(np.int64)
+        eng.step(state, bot.act_batch(eng.observe(state), eng.legal_masks(state), rng, seats))
+    obs, masks = eng.observe(state), eng.legal_masks(state)
+    seats = state.data["seat"].astype(np.int64)
+    seen: list[np.ndarray] = []
+    name = "DECIDE_PARALLEL" if batch >= batch_module.PARALLEL_MIN_BATCH else "DECIDE_SERIAL"
+    kernel = getattr(batch_module, name)
+
+    def spy(rows: np.ndarray, *args: object) -> None:
+        seen.append(rows)
+        kernel(rows, *args)
+
+    monkeypatch.setattr(batch_module, name, spy)
+    got = bot.act_batch(obs, masks, rng, seats)
+    assert len(seen) == 1 and seen[0].dtype == np.uint8 and np.shares_memory(seen[0], obs)
+    assert (got == bot.act_batch(obs.astype(np.float32), masks, rng, seats)).all()
+    assert seen[1].dtype == np.float32
 
 
 def test_random_agent_same_stream_as_before() -> None:
