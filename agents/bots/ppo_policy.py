@@ -18,10 +18,10 @@ needs the acting seats (``act_batch(..., seats=...)``), as the heuristic bots do
 
 File format (``mamma-mia-policy/1``): ``meta`` (a JSON string: player count,
 observation mode, double ingredients, activation, the observation sections the network
-reads (``obs_sections``; sections added to the observation since are dropped), how it
-was trained), ``scale``
-(the observation divisor), ``w0, b0, w1, b1, ...`` (hidden layers, ``x @ w + b``
-then the activation) and ``w_out, b_out`` (the action logits).
+reads (``obs_sections``: its layout's, in order; a network of an observation that has
+changed since is refused), how it was trained), ``scale`` (the observation divisor),
+``w0, b0, w1, b1, ...`` (hidden layers, ``x @ w + b`` then the activation) and
+``w_out, b_out`` (the action logits).
 
 **Untrusted files.** Loading never unpickles (``allow_pickle=False``) and checks the
 file before a weight is used: at most ``MAX_POLICY_BYTES`` on disk and
@@ -99,21 +99,16 @@ def _check_meta(meta: Any) -> None:
     for key in ("double_ingredients", "canonical"):
         if key in meta and not isinstance(meta[key], bool):
             raise ValueError(f"meta {key} must be true or false, got {meta[key]!r}")
-    if "obs_sections" in meta:
-        sections = meta["obs_sections"]
-        ok = isinstance(sections, list) and all(
-            isinstance(x, (list, tuple))
-            and len(x) == 2
-            and isinstance(x[0], str)
-            and isinstance(x[1], int)
-            and not isinstance(x[1], bool)
-            for x in sections
+    layout = [list(x) for x in observation_layout(mode)]
+    sections = meta.get("obs_sections", layout)
+    if sections != layout:  # the observation changed since the network was trained
+        rows = sections if isinstance(sections, list) else [sections]
+        at = next(i for i in range(len(rows) + 1) if rows[i : i + 1] != layout[i : i + 1])
+        got, want = ((x[at : at + 1] or ["nothing"])[0] for x in (rows, layout))
+        raise ValueError(
+            f"meta obs_sections: the network reads section {got!r:.80} where the {mode!r} "
+            f"layout has {want!r}: train it again on this layout"
         )
-        if not ok:
-            raise ValueError("meta obs_sections must be a list of [name, size] pairs")
-        names = [x[0] for x in sections]
-        if len(set(names)) != len(names):
-            raise ValueError("meta obs_sections names a section twice")
 
 
 def _check_arrays(arrays: dict[str, Any]) -> dict[str, np.ndarray]:
@@ -181,28 +176,7 @@ class NumpyPolicy:
         self.canonical = meta.get("canonical", True)
         self.canon = SeatCanonicalizer(self.config)
         self.scale = arrays["scale"]
-        # the observation sections the network reads, in order: sections added to the
-        # observation later are left out, so a policy keeps working
-        layout = observation_layout(self.observation_mode)
-        sections = [tuple(x) for x in meta.get("obs_sections", layout)]
-        offsets, o = {}, 0
-        for name, size in layout:
-            offsets[name] = (o, size)
-            o += size
-        idx = []
-        for name, size in sections:
-            if name not in offsets or offsets[name][1] != size:
-                raise ValueError(
-                    f"the policy reads observation section {name!r} ({size}), "
-                    "which this version of the observation does not have"
-                )
-            idx.append(np.arange(offsets[name][0], offsets[name][0] + size))
-        select = np.concatenate(idx) if idx else np.arange(0)
-        width = len(select)
-        if width == 0:
-            raise ValueError("the policy reads no observation section")
-        # None: the whole observation, in its order
-        self.select: np.ndarray | None = None if np.array_equal(select, np.arange(o)) else select
+        width = sum(size for _, size in observation_layout(self.observation_mode))
         if self.scale.shape != (width,):
             raise ValueError(
                 f"scale has shape {self.scale.shape}, the policy reads {width} observation values"
@@ -285,8 +259,6 @@ class NumpyPolicy:
         self, x: np.ndarray, scale: np.ndarray, net: list[tuple[np.ndarray, np.ndarray]]
     ) -> np.ndarray:
         """The network ``net`` (hidden layers, then the logits layer) on observations ``x``."""
-        if self.select is not None:
-            x = x[:, self.select]
         x = x / scale
         *hidden, (w_out, b_out) = net
         for w, b in hidden:
