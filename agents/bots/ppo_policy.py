@@ -49,7 +49,7 @@ from typing import Any
 import numpy as np
 
 from mamma_mia_env.game.config import OBSERVATION_MODES, Config
-from mamma_mia_env.game.observe import observation_layout
+from mamma_mia_env.game.observe import observation_layout, observation_size
 from mamma_mia_env.game.symmetry import SeatCanonicalizer
 from mamma_mia_env.plumbing.files import write_npz
 
@@ -176,7 +176,7 @@ class NumpyPolicy:
         self.canonical = meta.get("canonical", True)
         self.canon = SeatCanonicalizer(self.config)
         self.scale = arrays["scale"]
-        width = sum(size for _, size in observation_layout(self.observation_mode))
+        width = observation_size(self.observation_mode)
         if self.scale.shape != (width,):
             raise ValueError(
                 f"scale has shape {self.scale.shape}, the policy reads {width} observation values"
