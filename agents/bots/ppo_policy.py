@@ -23,14 +23,10 @@ changed since is refused), how it was trained), ``scale`` (the observation divis
 ``w0, b0, w1, b1, ...`` (hidden layers, ``x @ w + b`` then the activation) and
 ``w_out, b_out`` (the action logits).
 
-**Untrusted files.** Loading never unpickles (``allow_pickle=False``) and checks the
-file before a weight is used: at most ``MAX_POLICY_BYTES`` on disk and
-``MAX_ARRAY_BYTES`` unpacked, only the keys above, floating-point arrays whose shapes
-chain from the observation to the actions, finite weights, a positive scale and
-metadata of the right types. Anything else is a ``PolicyFileError`` naming the file.
-A network of the retired ``recall`` observation (float32, sized by the player count;
-also a file with no ``observation_mode``, which meant it) is refused the same way: it
-must be trained again with the ``fixed`` layout.
+**Untrusted files.** Loading never unpickles and checks the whole file before a weight
+is used (SECURITY.md, "policy files"); anything else, a network of the retired
+``recall`` layout among them (also a file with no ``observation_mode``, which meant
+it), is a ``PolicyFileError`` naming the file.
 """
 
 from __future__ import annotations
