@@ -47,7 +47,7 @@ import numpy as np
 from mamma_mia_env.game.config import OBSERVATION_MODES, Config
 from mamma_mia_env.game.observe import observation_layout, observation_size
 from mamma_mia_env.game.symmetry import SeatCanonicalizer
-from mamma_mia_env.plumbing.files import write_npz
+from mamma_mia_env.plumbing.files import parse_json, write_npz
 
 FORMAT = "mamma-mia-policy/1"
 ACTIVATIONS = ("tanh", "relu")
@@ -307,7 +307,7 @@ class NumpyPolicy:
         return chosen.astype(np.int64)
 
 
-def read_policy_file(path: str | os.PathLike) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+def read_policy_file(path: str | os.PathLike) -> tuple[dict[str, np.ndarray], Any]:
     """The arrays and metadata of a ``.npz`` policy file, read without unpickling.
 
     The zip's members are read one by one with their sizes checked against the limits
@@ -355,12 +355,9 @@ def read_policy_file(path: str | os.PathLike) -> tuple[dict[str, np.ndarray], di
     if raw.dtype.itemsize // 4 > MAX_META_CHARS:
         raise fail(f"meta is {raw.dtype.itemsize // 4:,} characters, more than {MAX_META_CHARS:,}")
     try:
-        meta = json.loads(str(raw))
-    except (ValueError, RecursionError) as exc:
-        raise fail(f"meta is not valid JSON: {type(exc).__name__}: {exc}") from None
-    if not isinstance(meta, dict):
-        raise fail(f"meta must be a JSON object, got {type(meta).__name__}")
-    return arrays, meta
+        return arrays, parse_json(str(raw), "meta")
+    except ValueError as exc:  # the object's fields are checked by NumpyPolicy
+        raise fail(str(exc)) from None
 
 
 def _read_npy(raw: bytes, key: str, fail: Any) -> np.ndarray:
