@@ -180,9 +180,7 @@ class NumpyPolicy:
         if not (self.scale > 0).all():
             raise ValueError("scale must be positive (observations are divided by it)")
         self.layers = []
-        for i in range(len(arrays) // 2):
-            if f"w{i}" not in arrays:
-                break
+        for i in range(len(arrays) // 2 - 1):  # scale, w_out, b_out and w0, b0, ... (no gaps)
             w, b = arrays[f"w{i}"], arrays[f"b{i}"]
             if w.ndim != 2 or w.shape[0] != width or w.shape[1] < 1 or b.shape != w.shape[1:]:
                 raise ValueError(
