@@ -35,6 +35,7 @@ import copy
 import dataclasses
 import io
 import json
+import math
 import os
 import re
 import zipfile
@@ -371,10 +372,7 @@ def _read_npy(raw: bytes, key: str, fail: Any) -> np.ndarray:
             raise ValueError(f"unsupported .npy version {version}")
         if dtype.hasobject or dtype.fields is not None or dtype.subdtype is not None:
             raise ValueError(f"dtype {dtype} is not a plain number or string type")
-        count = 1
-        for dim in shape:
-            count *= dim
-        if count * dtype.itemsize != len(raw) - buf.tell():
+        if math.prod(shape) * dtype.itemsize != len(raw) - buf.tell():
             raise ValueError(
                 f"header says {shape} of {dtype}, the data holds {len(raw) - buf.tell()} bytes"
             )
