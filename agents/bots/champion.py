@@ -1,22 +1,12 @@
 """The champion: the search bot with a tuned budget per player count, the network's
-choice among its candidates.
+choice among its candidates (docs/AGENTS.md, "champion").
 
-``experiments/train/tune_champion.py`` plays budgets of the search bot
-(``bots/search.py``: sampled worlds per candidate, candidates from the builder's scores,
-and optionally the shipped ``ppo`` network's choice added as a candidate) against the
-default ``search`` bot, keeps those whose time per decision on one core stays within the
-limit, and writes the winner's settings to ``agents/policies/champion_<N>p.json``.
-``ChampionAgent`` plays those settings for the game's player count:
-
-    >>> from mamma_mia_agents.bots.champion import ChampionAgent
-    >>> agent = ChampionAgent()                      # the shipped settings
-    >>> agent = ChampionAgent("runs/tune_champion/champion_2p.json")
-
-A settings file is data: it names the budget and bundled bots only (the rollout bot by
-a bundled name; the prior none or ``"ppo"``, the shipped network
-``agents/policies/ppo.npz``); nothing in it is imported or run, and anything else is
-refused with a message naming the file and the field. A champion is tuned with the
-network it plays: when ``ppo`` is retrained, the tunings are re-run (docs/AGENTS.md).
+``experiments/train/tune_champion.py`` writes the winning settings of a tuning to
+``agents/policies/champion_<N>p.json``; ``ChampionAgent`` plays those of the game's
+player count (or of the one file it is given). A settings file is data: it names the
+budget and bundled bots only (the rollout bot by a bundled name; the prior none or
+``"ppo"``, the shipped network); nothing in it is imported or run, and anything else
+is refused with a message naming the file and the field.
 """
 
 from __future__ import annotations

@@ -18,19 +18,15 @@ needs the acting seats (``act_batch(..., seats=...)``), as the heuristic bots do
 
 File format (``mamma-mia-policy/1``): ``meta`` (a JSON string: player count,
 observation mode, double ingredients, activation, the observation sections the network
-reads (``obs_sections``; sections added to the observation since are dropped), how it
-was trained), ``scale``
-(the observation divisor), ``w0, b0, w1, b1, ...`` (hidden layers, ``x @ w + b``
-then the activation) and ``w_out, b_out`` (the action logits).
+reads (``obs_sections``: its layout's, in order; a network of an observation that has
+changed since is refused), how it was trained), ``scale`` (the observation divisor),
+``w0, b0, w1, b1, ...`` (hidden layers, ``x @ w + b`` then the activation) and
+``w_out, b_out`` (the action logits).
 
-**Untrusted files.** Loading never unpickles (``allow_pickle=False``) and checks the
-file before a weight is used: at most ``MAX_POLICY_BYTES`` on disk and
-``MAX_ARRAY_BYTES`` unpacked, only the keys above, floating-point arrays whose shapes
-chain from the observation to the actions, finite weights, a positive scale and
-metadata of the right types. Anything else is a ``PolicyFileError`` naming the file.
-A network of the retired ``recall`` observation (float32, sized by the player count;
-also a file with no ``observation_mode``, which meant it) is refused the same way: it
-must be trained again with the ``fixed`` layout.
+**Untrusted files.** Loading never unpickles and checks the whole file before a weight
+is used (SECURITY.md, "policy files"); anything else, a network of the retired
+``recall`` layout among them (also a file with no ``observation_mode``, which meant
+it), is a ``PolicyFileError`` naming the file.
 """
 
 from __future__ import annotations
@@ -39,6 +35,7 @@ import copy
 import dataclasses
 import io
 import json
+import math
 import os
 import re
 import zipfile
@@ -49,9 +46,9 @@ from typing import Any
 import numpy as np
 
 from mamma_mia_env.game.config import OBSERVATION_MODES, Config
-from mamma_mia_env.game.observe import observation_layout
+from mamma_mia_env.game.observe import observation_layout, observation_size
 from mamma_mia_env.game.symmetry import SeatCanonicalizer
-from mamma_mia_env.plumbing.files import write_npz
+from mamma_mia_env.plumbing.files import parse_json, write_npz
 
 FORMAT = "mamma-mia-policy/1"
 ACTIVATIONS = ("tanh", "relu")
@@ -99,21 +96,16 @@ def _check_meta(meta: Any) -> None:
     for key in ("double_ingredients", "canonical"):
         if key in meta and not isinstance(meta[key], bool):
             raise ValueError(f"meta {key} must be true or false, got {meta[key]!r}")
-    if "obs_sections" in meta:
-        sections = meta["obs_sections"]
-        ok = isinstance(sections, list) and all(
-            isinstance(x, (list, tuple))
-            and len(x) == 2
-            and isinstance(x[0], str)
-            and isinstance(x[1], int)
-            and not isinstance(x[1], bool)
-            for x in sections
+    layout = [list(x) for x in observation_layout(mode)]
+    sections = meta.get("obs_sections", layout)
+    if sections != layout:  # the observation changed since the network was trained
+        rows = sections if isinstance(sections, list) else [sections]
+        at = next(i for i in range(len(rows) + 1) if rows[i : i + 1] != layout[i : i + 1])
+        got, want = ((x[at : at + 1] or ["nothing"])[0] for x in (rows, layout))
+        raise ValueError(
+            f"meta obs_sections: the network reads section {got!r:.80} where the {mode!r} "
+            f"layout has {want!r}: train it again on this layout"
         )
-        if not ok:
-            raise ValueError("meta obs_sections must be a list of [name, size] pairs")
-        names = [x[0] for x in sections]
-        if len(set(names)) != len(names):
-            raise ValueError("meta obs_sections names a section twice")
 
 
 def _check_arrays(arrays: dict[str, Any]) -> dict[str, np.ndarray]:
@@ -181,28 +173,7 @@ class NumpyPolicy:
         self.canonical = meta.get("canonical", True)
         self.canon = SeatCanonicalizer(self.config)
         self.scale = arrays["scale"]
-        # the observation sections the network reads, in order: sections added to the
-        # observation later are left out, so a policy keeps working
-        layout = observation_layout(self.observation_mode)
-        sections = [tuple(x) for x in meta.get("obs_sections", layout)]
-        offsets, o = {}, 0
-        for name, size in layout:
-            offsets[name] = (o, size)
-            o += size
-        idx = []
-        for name, size in sections:
-            if name not in offsets or offsets[name][1] != size:
-                raise ValueError(
-                    f"the policy reads observation section {name!r} ({size}), "
-                    "which this version of the observation does not have"
-                )
-            idx.append(np.arange(offsets[name][0], offsets[name][0] + size))
-        select = np.concatenate(idx) if idx else np.arange(0)
-        width = len(select)
-        if width == 0:
-            raise ValueError("the policy reads no observation section")
-        # None: the whole observation, in its order
-        self.select: np.ndarray | None = None if np.array_equal(select, np.arange(o)) else select
+        width = observation_size(self.observation_mode)
         if self.scale.shape != (width,):
             raise ValueError(
                 f"scale has shape {self.scale.shape}, the policy reads {width} observation values"
@@ -210,9 +181,7 @@ class NumpyPolicy:
         if not (self.scale > 0).all():
             raise ValueError("scale must be positive (observations are divided by it)")
         self.layers = []
-        for i in range(len(arrays) // 2):
-            if f"w{i}" not in arrays:
-                break
+        for i in range(len(arrays) // 2 - 1):  # scale, w_out, b_out and w0, b0, ... (no gaps)
             w, b = arrays[f"w{i}"], arrays[f"b{i}"]
             if w.ndim != 2 or w.shape[0] != width or w.shape[1] < 1 or b.shape != w.shape[1:]:
                 raise ValueError(
@@ -285,8 +254,6 @@ class NumpyPolicy:
         self, x: np.ndarray, scale: np.ndarray, net: list[tuple[np.ndarray, np.ndarray]]
     ) -> np.ndarray:
         """The network ``net`` (hidden layers, then the logits layer) on observations ``x``."""
-        if self.select is not None:
-            x = x[:, self.select]
         x = x / scale
         *hidden, (w_out, b_out) = net
         for w, b in hidden:
@@ -339,7 +306,7 @@ class NumpyPolicy:
         return chosen.astype(np.int64)
 
 
-def read_policy_file(path: str | os.PathLike) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+def read_policy_file(path: str | os.PathLike) -> tuple[dict[str, np.ndarray], Any]:
     """The arrays and metadata of a ``.npz`` policy file, read without unpickling.
 
     The zip's members are read one by one with their sizes checked against the limits
@@ -387,12 +354,9 @@ def read_policy_file(path: str | os.PathLike) -> tuple[dict[str, np.ndarray], di
     if raw.dtype.itemsize // 4 > MAX_META_CHARS:
         raise fail(f"meta is {raw.dtype.itemsize // 4:,} characters, more than {MAX_META_CHARS:,}")
     try:
-        meta = json.loads(str(raw))
-    except (ValueError, RecursionError) as exc:
-        raise fail(f"meta is not valid JSON: {type(exc).__name__}: {exc}") from None
-    if not isinstance(meta, dict):
-        raise fail(f"meta must be a JSON object, got {type(meta).__name__}")
-    return arrays, meta
+        return arrays, parse_json(str(raw), "meta")
+    except ValueError as exc:  # the object's fields are checked by NumpyPolicy
+        raise fail(str(exc)) from None
 
 
 def _read_npy(raw: bytes, key: str, fail: Any) -> np.ndarray:
@@ -408,10 +372,7 @@ def _read_npy(raw: bytes, key: str, fail: Any) -> np.ndarray:
             raise ValueError(f"unsupported .npy version {version}")
         if dtype.hasobject or dtype.fields is not None or dtype.subdtype is not None:
             raise ValueError(f"dtype {dtype} is not a plain number or string type")
-        count = 1
-        for dim in shape:
-            count *= dim
-        if count * dtype.itemsize != len(raw) - buf.tell():
+        if math.prod(shape) * dtype.itemsize != len(raw) - buf.tell():
             raise ValueError(
                 f"header says {shape} of {dtype}, the data holds {len(raw) - buf.tell()} bytes"
             )

@@ -1,31 +1,15 @@
 """Search bots: determinized Monte Carlo over sampled worlds, rolled out by compiled bots.
 
-At each decision the bot
-
-1. draws ``worlds`` full game states consistent with what its seat knows
-   (``mamma_mia_env.game.sampling.sample_worlds``: other hands, the supply, the other seats'
-   unseen orders and every stack's unseen order re-dealt; the generator re-seeded);
-2. takes its candidate actions: every legal reveal choice, or the ``candidates`` turn
-   actions the ``builder`` scores best (the builder's own choice first), plus, with a
-   ``prior`` policy (``"ppo"``), that policy's choice from the seat's own observation
-   when the builder's list lacks it (the champion, ``bots/champion.py``);
-3. plays each candidate in every world (the same worlds for every candidate, so that
-   the luck of the sample cancels out between candidates) and rolls the game out to
-   its end with ``rollout`` bots at every seat, inside the compiled loop
-   (``mamma_mia_agents.compiled.playout.play_out``);
-4. picks the candidate with the best mean result: its win share (1 / number of
-   winners, 0 if it loses), plus ``margin`` times its delivered orders minus the best
-   rival's (a tie-breaker between candidates that win equally often).
-
-With ``time_ms`` the worlds come in rounds of ``worlds`` until the time is up (at least
-one round); otherwise the budget is exactly ``worlds`` per candidate, and the decision
-is a function of the position and the generator only (reproducible).
-
-A search bot needs the game state, not only the observation: it reads the state only
-through ``sample_worlds``, which keeps what the seat knows and re-deals everything else,
-so the decision does not depend on hidden cards (tests/agents/test_search.py changes them and
-checks). The tournament hands it the state (``needs_state``); ``act_batch`` on bare
-observations is refused.
+At each decision the bot draws ``worlds`` worlds of what its seat knows
+(``mamma_mia_env.game.sampling.sample_worlds``), plays each candidate action (every
+legal reveal choice, or the ``builder``'s best ``candidates`` turn actions, plus a
+``prior`` policy's choice) in every world, rolls the games out with ``rollout`` bots in
+the compiled loop (``compiled.playout.play_out``) and picks the best mean result: win
+share plus ``margin`` times the lead in delivered orders (docs/AGENTS.md, "search").
+It reads the state only through ``sample_worlds``, so a decision cannot depend on
+hidden cards (``tests/agents/test_search.py``); ``act_batch`` on bare observations is
+refused. Without ``time_ms`` a decision is a function of the position and the
+generator only.
 """
 
 from __future__ import annotations

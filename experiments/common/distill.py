@@ -33,8 +33,6 @@ def torch_actor(pol: Any) -> Any:
     by ``pol.scale`` (a :class:`~mamma_mia_agents.bots.ppo_policy.NumpyPolicy`)."""
     import torch
 
-    if pol.select is not None:
-        raise ValueError(f"{pol.source}: the policy reads a subset of the observation")
     act = torch.nn.Tanh if pol.meta["activation"] == "tanh" else torch.nn.ReLU
     mods: list[Any] = []
     for w, b in [*pol.layers, (pol.w_out, pol.b_out)]:
@@ -52,7 +50,6 @@ def numpy_policy(actor: Any, pol: Any) -> Any:
 
     mods = list(actor)
     meta = {k: v for k, v in pol.meta.items() if k not in ("format", "activation", "canonical")}
-    meta.pop("obs_sections", None)
     return policy_from_mlp(mods[:-1], mods[-1], meta, pol.scale)
 
 

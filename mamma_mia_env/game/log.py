@@ -142,11 +142,7 @@ def replay(
     config: Config, seed: int, actions: list[int], start: GameState | None = None
 ) -> GameState:
     """The state after playing ``actions`` from ``seed`` (or from ``start``), bit for bit."""
-    engine = Engine(config)
-    state, actions = _start(engine, seed, actions, start)
-    for i, a in enumerate(actions):
-        _step(engine, state, a, i)
-    return state
+    return GameState(config, np.array(log_states(config, seed, actions, start)[-1:]))
 
 
 def final_result(state: GameState) -> dict[str, Any]:
@@ -246,9 +242,7 @@ def load_log(source: str | Path | dict[str, Any]) -> dict[str, Any]:
         raise LogError(f"{where}: field 'config': {exc}") from exc
     seed = _log_seed(obj.get("seed"), where)
     actions = obj.get("actions")
-    if not isinstance(actions, list) or not all(
-        isinstance(a, int) and not isinstance(a, bool) for a in actions
-    ):
+    if not isinstance(actions, list):  # its items are checked as the game is replayed
         raise LogError(f"{where}: field 'actions' must be a list of integers")
     start = None
     if obj.get("start_state") is not None:
@@ -264,7 +258,10 @@ def load_log(source: str | Path | dict[str, Any]) -> dict[str, Any]:
             agents = check_agents(agents, config.num_players)
         except ValueError as exc:
             raise LogError(f"{where}: field 'agents': {exc}") from None
-    states = log_states(config, seed, actions, start, where)
+    try:
+        states = log_states(config, seed, actions, start)
+    except ValueError as exc:  # IllegalActionError, an action outside the action space
+        raise LogError(f"{where}: field 'actions': {exc}") from None
     log = replay_events(config, seed, actions, start, agents)
     log["_states"] = states
     return log
@@ -288,20 +285,13 @@ def write_log(path: str | Path, log: dict[str, Any]) -> bool:
 
 
 def log_states(
-    config: Config, seed: int, actions: list[int], start: GameState | None, where: str = "log"
+    config: Config, seed: int, actions: list[int], start: GameState | None
 ) -> list[np.void]:
     """The game's record before every action and after the last (checked legal)."""
     engine = Engine(config)
-    state = start.copy() if start is not None else engine.reset(seeds=[seed])
+    state, actions = _start(engine, seed, actions, start)
     out = [state.data[0].copy()]
     for i, a in enumerate(actions):
-        if state.data["phase"][0] == OVER:
-            raise LogError(f"{where}: field 'actions': action {i} comes after the end of the game")
-        try:
-            engine.step(state, np.array([a], dtype=np.int64))
-        except (IllegalActionError, OverflowError):
-            raise LogError(
-                f"{where}: field 'actions': action {i} ({a}) is illegal in its position"
-            ) from None
+        _step(engine, state, a, i)
         out.append(state.data[0].copy())
     return out

@@ -3,38 +3,13 @@
 Search over hidden information (determinized Monte Carlo, ISMCTS) needs worlds drawn
 from what one seat knows. ``sample_world(state, seat, rng)`` keeps every fact the seat
 has seen and re-deals every card it has not, at random among the places it could be:
-
-* the ingredient cards of the other seats' hands (sizes kept) and of the supply (its
-  order and the Mamma Mia! card's place too): from one pool in round 1, two after;
-* each other seat's unseen orders: which are in hand and the order of the rest above
-  the stack's known bottom; the order of the seat's own stack above its known bottom;
-* the game's generator: ``seed`` and ``rng`` get fresh values from ``rng``.
-
-Kept, besides everything in the seat's observation: the failed orders under each stack,
-in the order they went under (everyone saw them go: ``stack_known``), and those of them
-drawn back into hand (``orders_shown``); from round 2 on, the round's supply (the used
-cards everyone saw: ``round_supply``) less the seat's own draws is what the live supply
-and the other seats' draws hold, and each other seat's hand is the cards it held at the
-round's start plus its draws less what it put out (``played``; what it put out before
-its first draw came from the former: ``played_early``), see ``_deal_pools``.
-Blanked (zeros), so the array holds nothing real: the supply's drawn part (the cards
-dealt and drawn from it, other seats' among them, and the Mamma Mia! card's old place),
-the oven's entries from past rounds, and in round 1 the other seats' ``drawn`` rows.
-
-The hidden cards are put in a canonical order before they are shuffled, so two states
-the seat cannot tell apart give the same samples (``tests/game/test_information_set.py``
-proves both halves over reachable positions of 2-5 players, every seat).
-
-The sampler works on the **perfect-memory** information set (everything a player who
-remembers the public play knows, what the ``fixed`` observation holds): the oven's
-history is kept. A ``top_card`` seat knows
-less (not the oven's history, not its own stack's contents); sampling what only it
-forgets is not done: its samples keep the real oven (see docs/AGENTS.md).
-
-Not kept (docs/AGENTS.md, "Information-set sampling"): when within the round a card was
-put out beyond the first draw, what a reveal tells about the owner's hand, facts from
-earlier rounds about which cards a hand kept; a round whose supply holds unseen cards
-(round 1, or after the idle guard) is dealt from one pool.
+docs/AGENTS.md, "Information-set sampling", says what is re-dealt, what is kept (the
+record's public memory: ``stack_known``, ``orders_shown``, ``round_supply``, ``drawn``,
+``played``, ``played_early``), what is blanked and what is not kept yet. The hidden
+cards are put in a canonical order before they are shuffled, so two states the seat
+cannot tell apart give the same samples (``tests/game/test_information_set.py``). The
+information set is perfect memory's (the ``fixed`` observation's): a ``top_card``
+seat's samples keep the real oven.
 """
 
 from __future__ import annotations

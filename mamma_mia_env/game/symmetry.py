@@ -32,6 +32,8 @@ from mamma_mia_env.game.observe import (
     ORDER_SLOT_FEATURES,
     SEAT_FEATURES,
     observation_layout,
+    observation_size,
+    observation_slices,
     remembers,
 )
 from mamma_mia_env.game.record import MAX_SEATS
@@ -81,13 +83,8 @@ class SeatCanonicalizer:
         self.config = config
         n = self.num_players = config.num_players
         self.mode = config.observation_mode
-        layout = observation_layout(self.mode)
-        self.obs_dim = sum(size for _, size in layout)
-        self.offsets = {}
-        o = 0
-        for name, size in layout:
-            self.offsets[name] = (o, size)
-            o += size
+        self.obs_dim = observation_size(self.mode)
+        self.offsets = {name: s.start for name, s in observation_slices(self.mode).items()}
         self.play = play_table(config.double_ingredients)
         self.n_play = int(self.play.shape[0])
         self.n_turn = int(n_turn_actions(self.n_play))
@@ -96,8 +93,7 @@ class SeatCanonicalizer:
         self._c2e = np.stack([self._action_map(p) for p in range(n)])  # canonical -> env
         self._e2c = np.stack([_inverse_gather(m) for m in self._c2e])
         if self.mode == "top_card":
-            o, _ = self.offsets["top_card"]
-            self._top_types = o + MAX_SEATS + N_KINDS  # first of the 8 order-type entries
+            self._top_types = self.offsets["top_card"] + MAX_SEATS + N_KINDS  # the 8 order types
             # per (seat, who-slot): gather of the 8 order-type entries
             self._top_src = np.stack(
                 [
@@ -112,7 +108,7 @@ class SeatCanonicalizer:
         perm = np.arange(self.obs_dim)  # perm[i] = canonical position of env entry i
 
         def put(name: str, local: np.ndarray, base: int = 0) -> None:
-            o, _ = self.offsets[name]
+            o = self.offsets[name]
             idx = np.arange(len(local))
             perm[o + base + idx] = o + base + local
 
@@ -135,7 +131,7 @@ class SeatCanonicalizer:
             pi = ingredient_map(p, n)
             for j in range(n):
                 put("oven_by_seat", pi, base=j * N_KINDS)
-            o, _ = self.offsets["oven_orders"]
+            o = self.offsets["oven_orders"]
             f = ORDER_SLOT_FEATURES
             for j in range(n):
                 sigma = order_type_map(p, j, n)
@@ -203,7 +199,7 @@ class SeatCanonicalizer:
         seats = self._seats(seats, len(obs))
         out = _by_seat(obs, self._obs_src, seats)
         if self.mode == "top_card":
-            o, _ = self.offsets["top_card"]
+            o = self.offsets["top_card"]
             who = obs[:, o : o + self.num_players]
             has = who.max(axis=1) > 0
             if has.any():
@@ -231,33 +227,21 @@ class SeatCanonicalizer:
 
 def obs_scale(observation_mode: str = "fixed") -> np.ndarray:
     """A fixed per-feature divisor that brings raw observations to about [0, 1]."""
+    assert len(SEAT_FEATURES) == 6 and N_CARD_TYPES == 10
+    per_value = {"hand": 4.0, "piles": 8.0, "used": 8.0, "oven_totals": 8.0,
+                 "supply_size": 50.0, "oven_by_seat": 8.0, "oven_progress": 40.0}  # fmt: skip
     parts = []
-    slots = MAX_SEATS
     for name, size in observation_layout(observation_mode):
-        if name in ("hand",):
-            s = np.full(size, 4.0)
-        elif name in ("piles", "used", "oven_totals"):
-            s = np.full(size, 8.0)
-        elif name == "seats":
-            s = np.tile(np.array([7.0, 7.0, 8.0, 8.0, 1.0, 1.0]), slots)
-            assert len(SEAT_FEATURES) == 6
-        elif name == "supply_size":
-            s = np.full(size, 50.0)
-        elif name == "oven_by_seat":
-            s = np.full(size, 8.0)
+        s = np.full(size, per_value.get(name, 1.0))  # 1: one-hots and flags
+        if name == "seats":
+            s = np.tile(np.array([7.0, 7.0, 8.0, 8.0, 1.0, 1.0]), MAX_SEATS)
         elif name == "oven_orders":
-            s = np.tile(np.array([1.0, 40.0] + [8.0] * N_KINDS), N_ORDER_TYPES * slots)
-        elif name == "oven_progress":
-            s = np.full(size, 40.0)
+            s = np.tile(np.array([1.0, 40.0] + [8.0] * N_KINDS), N_ORDER_TYPES * MAX_SEATS)
         elif name == "top_card":
-            s = np.ones(size)
             s[-2:] = 4.0
-        else:  # one-hots and flags (round, phase, pending order, personal, seat_present)
-            s = np.ones(size)
         parts.append(s)
     out = np.concatenate(parts).astype(np.float32)
-    assert len(out) == sum(size for _, size in observation_layout(observation_mode))
-    assert N_CARD_TYPES == 10
+    assert len(out) == observation_size(observation_mode)
     return out
 
 

@@ -3,18 +3,9 @@
 numba's own on-disk cache checks the file a kernel is written in, not the files of the
 functions and constants it calls: a rule edited in ``rules.py`` would leave
 ``kernels.py``'s and the bots' cached kernels stale. So every kernel of the project is
-cached through ``njit`` below:
-
-* in one directory per hash of every source file of ``mamma_mia_env`` and
-  ``mamma_mia_agents`` (and the numba and Python versions):
-  ``<base>/mamma-mia-env/numba/<hash>``, ``<base>`` being ``NUMBA_CACHE_DIR``, else
-  ``$XDG_CACHE_HOME`` or ``~/.cache``; else ``<tempdir>/mamma-mia-env-<uid>/numba/<hash>``;
-  else nothing is cached. numba's fallback to ``__pycache__`` (no hash protects it) is
-  never used;
-* a cache file that cannot be read is a miss: compiled again and overwritten.
-
-``cache_dir()`` says which directory is in use (``None``: caching is off). Nothing is
-chosen (nor hashed) until the first kernel is compiled or loaded.
+cached through ``njit`` below, in one directory per hash of every source file of
+``mamma_mia_env`` and ``mamma_mia_agents`` (docs/ENV.md, "Compilation", says where);
+``cache_dir()`` says which directory is in use (``None``: caching is off).
 """
 
 from __future__ import annotations
