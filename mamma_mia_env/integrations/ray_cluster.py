@@ -32,15 +32,17 @@ def keep_ray_on_loopback() -> None:
 
 def init_ray(address: str | None = None, **options: Any) -> Any:
     """``ray.init`` without the dashboard and the workers' log lines: a new instance on
-    loopback when no cluster address is given (none here nor in ``RAY_ADDRESS``),
-    otherwise the cluster at ``address`` (one at 127.0.0.1 joined on loopback too).
-    ``options`` go to ``ray.init``."""
+    loopback when no cluster address is given (none here nor in ``RAY_ADDRESS``), even
+    if another instance runs on this machine (Ray's ``ray.init()`` would join the last
+    one ``ray start`` made here); otherwise the cluster at ``address`` (one at
+    127.0.0.1 joined on loopback too). ``options`` go to ``ray.init``."""
     named = address or os.environ.get("RAY_ADDRESS")
     if not named or on_loopback(named):  # else Ray dials the interface's address for it
         keep_ray_on_loopback()
     import ray
 
-    return ray.init(address=address, include_dashboard=False, log_to_driver=False, **options)
+    where = address or (None if named else "local")  # None: Ray reads RAY_ADDRESS
+    return ray.init(address=where, include_dashboard=False, log_to_driver=False, **options)
 
 
 def on_loopback(address: str) -> bool:

@@ -3,7 +3,15 @@ bit, and RLlib samples with remote env runners, both on a local Ray instance sta
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -15,6 +23,55 @@ from mamma_mia_agents.tournament import run_tournament  # noqa: E402
 from mamma_mia_env.integrations.ray_cluster import LOOPBACK, init_ray, node_addresses  # noqa: E402
 
 AGENTS = ["random", "counter", "builder"]  # random draws from the batch generators
+
+
+@pytest.fixture
+def another_instance():
+    """Another Ray instance on this machine, as someone's ``ray start --head`` makes one
+    (it also names itself the machine's current cluster); stopped with its processes."""
+    with socket.socket() as s:
+        s.bind((LOOPBACK, 0))
+        port = s.getsockname()[1]
+    ray_cli = Path(sys.executable).with_name("ray")
+    cmd = [str(ray_cli), "start", "--head", "--block", "--node-ip-address", LOOPBACK,
+           "--port", str(port), "--num-cpus", "1", "--include-dashboard", "false",
+           "--disable-usage-stats"]  # fmt: skip
+    env = dict(os.environ, RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER="0")
+    proc = subprocess.Popen(cmd, env=env, start_new_session=True,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+    try:
+        deadline = time.monotonic() + 120
+        while not _listening(port):
+            assert proc.poll() is None and time.monotonic() < deadline, "ray start failed"
+            time.sleep(0.2)
+        time.sleep(1)  # ray start names the current cluster once the head is up
+        yield f"{LOOPBACK}:{port}"
+    finally:  # ray start and every process it started: one process group
+        os.killpg(proc.pid, signal.SIGTERM)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(10)
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)  # ray start --block outlives SIGTERM
+        proc.wait(30)
+
+
+def _listening(port: int) -> bool:
+    try:
+        socket.create_connection((LOOPBACK, port), 1).close()
+    except OSError:
+        return False
+    return True
+
+
+def test_a_new_instance_even_beside_another_on_the_machine(another_instance):
+    """With no address, ``init_ray`` starts its own instance: Ray's ``ray.init()`` joined
+    the machine's current cluster instead, and then refused ``num_cpus``."""
+    init_ray(num_cpus=2)
+    try:
+        assert ray.get_runtime_context().gcs_address != another_instance
+        assert node_addresses() == [LOOPBACK]
+    finally:
+        ray.shutdown()
 
 
 @pytest.fixture(scope="module")
