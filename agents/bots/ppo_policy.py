@@ -98,14 +98,22 @@ def _check_meta(meta: Any) -> None:
             raise ValueError(f"meta {key} must be true or false, got {meta[key]!r}")
     layout = [list(x) for x in observation_layout(mode)]
     sections = meta.get("obs_sections", layout)
-    if sections != layout:  # the observation changed since the network was trained
+    if _json(sections) != _json(layout):  # the observation changed since training
         rows = sections if isinstance(sections, list) else [sections]
-        at = next(i for i in range(len(rows) + 1) if rows[i : i + 1] != layout[i : i + 1])
+        at = next(
+            i for i in range(len(rows) + 1) if _json(rows[i : i + 1]) != _json(layout[i : i + 1])
+        )
         got, want = ((x[at : at + 1] or ["nothing"])[0] for x in (rows, layout))
         raise ValueError(
             f"meta obs_sections: the network reads section {got!r:.80} where the {mode!r} "
             f"layout has {want!r}: train it again on this layout"
         )
+
+
+def _json(value: Any) -> str:
+    """``value`` as JSON text, compared instead of ``==``: a section size of ``16.0`` or
+    ``true`` equals ``16`` in Python but is not the layout's size."""
+    return json.dumps(value)
 
 
 def _check_arrays(arrays: dict[str, Any]) -> dict[str, np.ndarray]:

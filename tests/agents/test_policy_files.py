@@ -188,6 +188,12 @@ def _variant(tmp_path: Path, name: str, change) -> Path:
     return _write(tmp_path / f"{name}.npz", arrays, meta)
 
 
+def _float_sizes(meta: dict) -> list:
+    """The layout's sections with each size written as a float (16.0): equal in Python,
+    yet not the layout's integer sizes."""
+    return [[name, float(size)] for name, size in meta["obs_sections"]]
+
+
 @pytest.mark.parametrize(
     ("name", "change", "fragment"),
     [
@@ -231,6 +237,7 @@ def _variant(tmp_path: Path, name: str, change) -> Path:
         ("sections_null", lambda a, m: m.update(obs_sections=None), "section None"),
         ("sections_str", lambda a, m: m.update(obs_sections="hand"), "section 'hand'"),
         ("sections_long", lambda a, m: m["obs_sections"].append(["new", 3]), "['new', 3] where"),
+        ("sections_float", lambda a, m: m.update(obs_sections=_float_sizes(m)), ".0] where"),
     ],
 )
 def test_inconsistent_files_are_refused_naming_the_file(tmp_path, name, change, fragment) -> None:
