@@ -17,7 +17,8 @@ import numpy as np
 from gymnasium import spaces
 
 from mamma_mia_env.envs.learner import LearnerGames
-from mamma_mia_env.envs.learner_options import LearnerFront, LearnerOptions
+from mamma_mia_env.envs.learner_front import LearnerFront
+from mamma_mia_env.envs.learner_options import LearnerOptions
 from mamma_mia_env.game.config import Config
 from mamma_mia_env.game.engine import IllegalActionError
 from mamma_mia_env.game.state import StateError, load_state

@@ -1,19 +1,14 @@
-"""What every learner-seat front shares: its options (``LearnerOptions``) and the calls
-it hands straight to its games (``LearnerFront``)."""
+"""The learner's options (``LearnerOptions``): the one list every learner-seat front
+(gym env, learner vector env, SB3's VecEnv) takes."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
-from typing import TYPE_CHECKING, Any
-
-import numpy as np
+from typing import Any
 
 from mamma_mia_env.game.config import Config
 from mamma_mia_env.plumbing.arguments import ArgumentTypeError
-
-if TYPE_CHECKING:  # learner imports this module
-    from mamma_mia_env.envs.learner import LearnerGames
 
 
 @dataclass(frozen=True)
@@ -77,45 +72,3 @@ class LearnerOptions:
         if config is not None and config_kwargs:
             raise ValueError("give either config=Config(...) or config keywords, not both")
         return options, config if config is not None else Config.from_kwargs(**config_kwargs)
-
-
-class LearnerFront:
-    """What every learner-seat front (``MammaMiaGymEnv``, ``MammaMiaLearnerVectorEnv``,
-    ``MammaMiaSB3VecEnv``) hands straight to its ``LearnerGames``, ``games``."""
-
-    games: LearnerGames
-    _masks: np.ndarray | None = None  # the legal masks of the current step, made once
-
-    def set_opponents(self, opponents: Any, probs: Sequence[float] | None = None) -> None:
-        """Replace the opponent pool (games dealt from now on draw from it): self-play."""
-        self.games.set_opponents(opponents, probs)
-
-    def action_masks(self) -> np.ndarray:
-        """``(B, n_actions)`` bool: each game's legal learner actions."""
-        if self._masks is None:
-            self._masks = self.games.action_masks()
-        return self._masks
-
-    @property
-    def learner_seats(self) -> np.ndarray:
-        """Each game's learner seat."""
-        return self.games.seat.copy()
-
-    # -- for the experimenter (never in info: a seed determines every hidden card) ------
-    def game_seeds(self) -> np.ndarray:
-        """The engine seed of the game in progress in each slot."""
-        return self.games.game_seeds()
-
-    def final_game_seeds(self) -> np.ndarray:
-        """The engine seed of the last game that finished in each slot (0: none yet);
-        read it when that slot's game ended to replay it."""
-        return self.games.final_seeds.copy()
-
-    def game_counts(self) -> np.ndarray:
-        """The player count of the game in progress in each slot (also in
-        ``info["num_players"]`` when the counts are per game)."""
-        return self.games.counts.copy()
-
-    def final_game_counts(self) -> np.ndarray:
-        """The player count of the last game that finished in each slot."""
-        return self.games.final_counts.copy()

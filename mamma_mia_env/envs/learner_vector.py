@@ -17,7 +17,8 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from mamma_mia_env.envs.learner import LearnerGames
-from mamma_mia_env.envs.learner_options import LearnerFront, LearnerOptions
+from mamma_mia_env.envs.learner_front import LearnerFront
+from mamma_mia_env.envs.learner_options import LearnerOptions
 from mamma_mia_env.envs.player_counts import PlayerCounts
 from mamma_mia_env.envs.vector import turn_info
 from mamma_mia_env.game.config import Config

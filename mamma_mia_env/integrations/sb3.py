@@ -21,7 +21,8 @@ from gymnasium import spaces
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv, VecEnvIndices
 
 from mamma_mia_env.envs.learner import LearnerGames
-from mamma_mia_env.envs.learner_options import LearnerFront, LearnerOptions
+from mamma_mia_env.envs.learner_front import LearnerFront
+from mamma_mia_env.envs.learner_options import LearnerOptions
 from mamma_mia_env.game.config import Config
 from mamma_mia_env.game.engine import IllegalActionError
 from mamma_mia_env.plumbing.arguments import as_array, as_seed, is_int
