@@ -142,7 +142,11 @@ def replay(
     config: Config, seed: int, actions: list[int], start: GameState | None = None
 ) -> GameState:
     """The state after playing ``actions`` from ``seed`` (or from ``start``), bit for bit."""
-    return GameState(config, np.array(log_states(config, seed, actions, start)[-1:]))
+    engine = Engine(config)
+    state, actions = _start(engine, seed, actions, start)
+    for i, a in enumerate(actions):
+        _step(engine, state, a, i)
+    return state
 
 
 def final_result(state: GameState) -> dict[str, Any]:
