@@ -4,7 +4,8 @@ A change must not cost speed, and on a shared machine a speed is only comparable
 measured in alternation. This starts one worker process per side, each importing only
 its own checkout's ``mamma_mia_env`` and ``mamma_mia_agents`` (by public paths both
 versions have), and asks the two in turn, one short slice at a time, the side that
-goes first alternating round by round: both see the same machine load. Per
+goes first alternating round by round (``experiments.common.speed.interleaved``), one
+comparison after another: both sides see the same machine load. Per
 comparison it reports each side's median rate, the median of the per-slice ratios
 new / base (each from two adjacent slices), their quartiles (the spread) and the
 ratio of CPU-time rates; the file records the load average before and after and each
@@ -57,12 +58,13 @@ import statistics
 import subprocess
 import sys
 import tempfile
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from experiments.common.samplers import alternating, quartiles, random_legal
+from experiments.common.speed import random_legal
 
 COUNTS = ("counts_learner_256", "counts_learner_4096", "counts_engine_256", "counts_engine_4096")
 COMPARISONS = ("engine", "aec", "learner", "bot_env", "bots", *COUNTS)
@@ -256,44 +258,41 @@ def _ask(proc: subprocess.Popen, name: str, seconds: float) -> tuple[float, floa
     return float(wall), float(cpu)
 
 
-def _summary(r: dict[str, list[float]]) -> dict[str, Any]:
-    ratios = [n / b for n, b in zip(r["new"], r["base"], strict=True)]
-    cpu_ratios = [n / b for n, b in zip(r["new_cpu"], r["base_cpu"], strict=True)]
+def _summary(samples: dict[str, list[tuple[float, float]]]) -> dict[str, Any]:
+    """Both sides' median rates and the ratios new / base of one comparison."""
+    from experiments.common.speed import ratios
+
+    wall = {side: [w for w, _ in rates] for side, rates in samples.items()}
+    r = ratios(wall["new"], wall["base"])
+    cpu = ratios(*([c for _, c in samples[side]] for side in ("new", "base")))
     return {
-        "base_median_per_second": round(statistics.median(r["base"])),
-        "new_median_per_second": round(statistics.median(r["new"])),
-        "median_ratio_new_over_base": round(statistics.median(ratios), 4),
-        "ratio_quartiles": [round(q, 4) for q in quartiles(ratios)],
-        "median_cpu_ratio_new_over_base": round(statistics.median(cpu_ratios), 4),
-        "ratios": [round(x, 4) for x in ratios],
+        "base_median_per_second": round(statistics.median(wall["base"])),
+        "new_median_per_second": round(statistics.median(wall["new"])),
+        "median_ratio_new_over_base": round(r["median"], 4),
+        "ratio_quartiles": [round(q, 4) for q in r["quartiles"]],
+        "median_cpu_ratio_new_over_base": round(cpu["median"], 4),
+        "ratios": [round(x, 4) for x in r["ratios"]],
     }
 
 
 def measure(args: argparse.Namespace) -> dict[str, Any]:
     """The interleaved run: per comparison, both sides' rates and the per-slice ratios."""
-    from tqdm import tqdm
+    from experiments.common.speed import interleaved
 
     tmp = Path(tempfile.mkdtemp(prefix="ab-"))
-    sides = {"base": args.base, "new": ROOT}
     procs: dict[str, subprocess.Popen] = {}
-    rates: dict[str, dict[str, list[float]]] = {
-        c: {k: [] for k in ("base", "new", "base_cpu", "new_cpu")} for c in args.comparisons
-    }
     try:
-        for side, path in sides.items():
+        for side, path in (("base", args.base), ("new", ROOT)):
             procs[side] = _start(_link_tree(path, tmp / side), args.comparisons, args.env[side])
-        for order in tqdm(alternating(("base", "new"), args.rounds), total=args.rounds,
-                          desc="interleaved rounds"):  # fmt: skip
-            for name in args.comparisons:
-                for side in order:
-                    wall, cpu = _ask(procs[side], name, args.seconds)
-                    rates[name][side].append(wall)
-                    rates[name][side + "_cpu"].append(cpu)
+        results = {}
+        for name in args.comparisons:
+            ask = {side: partial(_ask, proc, name, args.seconds) for side, proc in procs.items()}
+            results[name] = _summary(interleaved(ask, args.rounds, name))
+        return results
     finally:
         for proc in procs.values():
             proc.kill()
             proc.wait()
-    return {name: _summary(r) for name, r in rates.items()}
 
 
 def _env_pair(text: str) -> tuple[str, str]:
@@ -305,15 +304,32 @@ def _env_pair(text: str) -> tuple[str, str]:
     return key, value
 
 
-def parse(argv: list[str] | None) -> argparse.Namespace:
-    """The command line (``--help`` shows the defaults): ``base`` the older checkout (the
-    newer is this one), ``comparisons`` the chosen ones, ``env`` each side's settings."""
-    from experiments.common.arguments import checked  # every flag checked
-    from experiments.common.output import add_output_args
-    from mamma_mia_agents.cli.options import stem
-    from mamma_mia_env.plumbing.arguments import ArgumentParser  # this side's, not the base's
+def _chosen(text: str) -> tuple[str, ...]:
+    """The comparisons ``--comparison`` names, in order, each once."""
+    return tuple(dict.fromkeys(c.strip() for c in text.split(",") if c.strip()))
 
-    p = ArgumentParser(description=__doc__.split("\n\n")[0])
+
+def _problems(ns: argparse.Namespace) -> list[str]:
+    """What is wrong with ``--base``, ``--seconds`` or ``--comparison``."""
+    found = []
+    if not (ns.base / "mamma_mia_env").is_dir() or not (ns.base / "agents").is_dir():
+        found.append(f"--base {ns.base}: not a checkout (no mamma_mia_env/ and agents/ inside)")
+    if not 0.01 <= ns.seconds <= 60:
+        found.append("--seconds must be within 0.01-60")
+    chosen = _chosen(ns.comparison)
+    if not chosen or any(c not in COMPARISONS for c in chosen):
+        found.append(f"--comparison {ns.comparison!r}: choose among {', '.join(COMPARISONS)}")
+    return found
+
+
+def parse(argv: list[str] | None) -> tuple[argparse.Namespace, Path]:
+    """The command line (``--help`` shows the defaults): ``base`` the older checkout (the
+    newer is this one), ``comparisons`` the chosen ones, ``env`` each side's settings;
+    and the output directory."""
+    from experiments.common.speed import benchmark_parser, parse
+    from mamma_mia_agents.cli.options import stem
+
+    p = benchmark_parser(__doc__, "ab")
     p.add_argument("--base", type=Path, required=True, help="checkout of the older version")
     p.add_argument("--comparison", default=",".join(COMPARISONS),
                    help=f"comma-separated, of {','.join(COMPARISONS)} (default: all)")  # fmt: skip
@@ -323,27 +339,27 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
         p.add_argument(f"--{side}-env", type=_env_pair, action="append", default=[],
                        metavar="NAME=VALUE", help=f"environment of the {side} worker")  # fmt: skip
     p.add_argument("--name", type=stem, default="ab", help="file stem (default ab)")
-    add_output_args(p, "ab")
-    ns = checked(p).parse_args(argv)
-    if not (ns.base / "mamma_mia_env").is_dir() or not (ns.base / "agents").is_dir():
-        p.error(f"--base {ns.base}: not a checkout (no mamma_mia_env/ and agents/ inside)")
-    if ns.rounds < 1 or not (0.01 <= ns.seconds <= 60):
-        p.error("--rounds must be >= 1 and --seconds within 0.01-60")
-    ns.comparisons = tuple(dict.fromkeys(c.strip() for c in ns.comparison.split(",") if c.strip()))
-    if not ns.comparisons or any(c not in COMPARISONS for c in ns.comparisons):
-        p.error(f"--comparison {ns.comparison!r}: choose among {', '.join(COMPARISONS)}")
-    ns.base, ns.env = ns.base.resolve(), {"base": dict(ns.base_env), "new": dict(ns.new_env)}
-    return ns
+    ns, out = parse(p, argv, "ab", positive=("rounds",), problems=_problems)
+    ns.comparisons, ns.base = _chosen(ns.comparison), ns.base.resolve()
+    ns.env = {"base": dict(ns.base_env), "new": dict(ns.new_env)}
+    return ns, out
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = parse(argv)
-    from experiments.common.output import output_dir, write_json
-    from mamma_mia_env.plumbing.provenance import git_state, provenance
+    args, out = parse(argv)
+    from experiments.common.speed import Run
+    from mamma_mia_env.plumbing.provenance import git_state
 
-    out = output_dir(args, "ab")
-    before = list(os.getloadavg())
+    run = Run()
     results = measure(args)
+    for name, r in results.items():
+        q = r["ratio_quartiles"]
+        print(
+            f"{name:8s} base {r['base_median_per_second']:>12,} "
+            f"new {r['new_median_per_second']:>12,}/s  "
+            f"new/base {r['median_ratio_new_over_base']:.3f} "
+            f"(quartiles {q[0]:.3f}-{q[2]:.3f}, CPU {r['median_cpu_ratio_new_over_base']:.3f})"
+        )
     sides = {"base": args.base, "new": ROOT}
     report = {
         "comparisons": results,
@@ -353,20 +369,9 @@ def main(argv: list[str] | None = None) -> int:
         },
         "rounds": args.rounds,
         "seconds_per_slice": args.seconds,
-        "load_average_before": before,
-        "load_average_after": list(os.getloadavg()),
+        "load_average_before": run.load_before,
     }
-    path = out / f"{args.name}.json"
-    write_json(path, report, provenance())
-    for name, r in results.items():
-        q = r["ratio_quartiles"]
-        print(
-            f"{name:8s} base {r['base_median_per_second']:>12,} "
-            f"new {r['new_median_per_second']:>12,}/s  "
-            f"new/base {r['median_ratio_new_over_base']:.3f} "
-            f"(quartiles {q[0]:.3f}-{q[2]:.3f}, CPU {r['median_cpu_ratio_new_over_base']:.3f})"
-        )
-    print(f"wrote {path}")
+    run.write(out / f"{args.name}.json", report)
     return 0
 
 
