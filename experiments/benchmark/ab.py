@@ -64,7 +64,7 @@ from typing import Any
 
 import numpy as np
 
-from experiments.common.speed import random_legal
+from experiments.common.speed import aec_turns, random_legal
 
 COUNTS = ("counts_learner_256", "counts_learner_4096", "counts_engine_256", "counts_engine_4096")
 COMPARISONS = ("engine", "aec", "learner", "bot_env", "bots", *COUNTS)
@@ -80,15 +80,22 @@ ROOT = Path(__file__).resolve().parents[2]
 # ----------------------------------------------------------------------------- worker
 # Runs in the worker processes: imports the side's two packages (first on sys.path: the
 # worker's current directory) and of the experiments only this checkout's harness.
-class _VectorRow:
-    """The all-seat vector env, B = 4,096: random actions, or ``agent`` at every seat."""
+class _EnvRow:
+    """A vector env of ``batch`` games: the all-seat one, random legal actions or
+    ``agent`` deciding at every seat; or the learner-seat one (``learner``), random
+    learner actions. ``settings``: the env's player counts and observation layout."""
 
-    def __init__(self, agent: Any) -> None:
-        from mamma_mia_env.envs.vector import MammaMiaVectorEnv
+    def __init__(self, learner: bool, batch: int, settings: dict[str, Any], agent: Any = None):
+        if learner:
+            from mamma_mia_env.envs.learner_vector import MammaMiaLearnerVectorEnv
 
-        self.env = MammaMiaVectorEnv(4096, num_players=4, copy=False)
+            self.env: Any = MammaMiaLearnerVectorEnv(batch, **settings)
+        else:
+            from mamma_mia_env.envs.vector import MammaMiaVectorEnv
+
+            self.env = MammaMiaVectorEnv(batch, copy=False, **settings)
         self.obs, self.info = self.env.reset(seed=0)
-        self.agent, self.rng = agent, np.random.default_rng(0)
+        self.batch, self.agent, self.rng = batch, agent, np.random.default_rng(0)
 
     def step(self) -> int:
         mask = self.info["action_mask"]
@@ -97,22 +104,7 @@ class _VectorRow:
         else:
             actions = self.agent.act_batch(self.obs, mask, self.rng, self.info["seat"])
         self.obs, _, _, _, self.info = self.env.step(actions)
-        return 4096
-
-
-class _LearnerRow:
-    """The learner-seat vector env, B = 256, random opponents."""
-
-    def __init__(self) -> None:
-        from mamma_mia_env.envs.learner_vector import MammaMiaLearnerVectorEnv
-
-        self.env = MammaMiaLearnerVectorEnv(256, num_players=4, reward_mode="delivered_win_loss")
-        self.mask = self.env.reset(seed=0)[1]["action_mask"]
-        self.rng = np.random.default_rng(1)
-
-    def step(self) -> int:
-        self.mask = self.env.step(random_legal(self.mask, self.rng))[4]["action_mask"]
-        return 256
+        return self.batch
 
 
 class _AecRow:
@@ -121,22 +113,10 @@ class _AecRow:
     def __init__(self) -> None:
         import mamma_mia_env
 
-        self.env = mamma_mia_env.env(num_players=4)
-        self.env.reset(seed=0)
-        self.games, self.rng = 0, np.random.default_rng(2)
+        self.turns = aec_turns(mamma_mia_env.env(num_players=4))
 
     def step(self) -> int:
-        env = self.env
-        _obs, _r, term, trunc, _info = env.last()
-        if term or trunc:
-            env.step(None)
-            if not env.agents:
-                self.games += 1
-                env.reset(seed=self.games)
-            return 0
-        mask = env.observe(env.agent_selection)["action_mask"]
-        env.step(int(random_legal(mask[None], self.rng)[0]))
-        return 1
+        return next(self.turns)
 
 
 class _BotsRow:
@@ -146,7 +126,7 @@ class _BotsRow:
     def __init__(self) -> None:
         from mamma_mia_agents import load_agent
 
-        env = _VectorRow(None)
+        env = _EnvRow(False, 4096, {"num_players": 4})
         for _ in range(10):
             env.step()
         self.obs, self.info = env.obs.copy(), {k: v.copy() for k, v in env.info.items()}
@@ -160,46 +140,32 @@ class _BotsRow:
         return len(self.obs)
 
 
-class _CountsRow:
-    """A ``counts_*`` comparison: one player count, or counts drawn per deal (``mixed``),
-    in one observation layout, as the side's ``SIDE_SETTINGS`` say."""
-
-    def __init__(self, name: str) -> None:
-        _, kind, batch = name.split("_")
-        self.batch = int(batch)
-        players = os.environ.get("MAMMA_MIA_AB_PLAYERS", "mixed")
-        if players == "mixed":
-            counts: dict[str, Any] = {"player_count_probs": {n: 0.25 for n in (2, 3, 4, 5)}}
-        else:
-            counts = {"num_players": int(players)}
-        counts["observation_mode"] = os.environ.get("MAMMA_MIA_AB_LAYOUT", "fixed")
-        self.rng = np.random.default_rng(4)
-        if kind == "learner":
-            from mamma_mia_agents import load_agent
-            from mamma_mia_env.envs.learner_vector import MammaMiaLearnerVectorEnv
-
-            self.env: Any = MammaMiaLearnerVectorEnv(
-                self.batch, opponents=load_agent("builder"), **counts
-            )
-        else:
-            from mamma_mia_env.envs.vector import MammaMiaVectorEnv
-
-            self.env = MammaMiaVectorEnv(self.batch, copy=False, **counts)
-        self.mask = self.env.reset(seed=0)[1]["action_mask"]
-
-    def step(self) -> int:
-        self.mask = self.env.step(random_legal(self.mask, self.rng))[4]["action_mask"]
-        return self.batch
+def _side_settings() -> dict[str, Any]:
+    """The ``counts_*`` rows' player counts and observation layout, as this side's
+    ``SIDE_SETTINGS`` say: one count, or counts drawn per deal (``mixed``)."""
+    players = os.environ.get("MAMMA_MIA_AB_PLAYERS", "mixed")
+    if players == "mixed":
+        counts: dict[str, Any] = {"player_count_probs": {n: 0.25 for n in (2, 3, 4, 5)}}
+    else:
+        counts = {"num_players": int(players)}
+    return {**counts, "observation_mode": os.environ.get("MAMMA_MIA_AB_LAYOUT", "fixed")}
 
 
 def _make(name: str) -> Any:
-    if name in COUNTS:
-        return _CountsRow(name)
-    if name in ("engine", "bot_env"):
-        from mamma_mia_agents import load_agent
+    if name in ("aec", "bots"):
+        return {"aec": _AecRow, "bots": _BotsRow}[name]()
+    from mamma_mia_agents import load_agent
 
-        return _VectorRow(load_agent("builder") if name == "bot_env" else None)
-    return {"aec": _AecRow, "learner": _LearnerRow, "bots": _BotsRow}[name]()
+    if name in COUNTS:  # counts_<learner|engine>_<batch>: the learner against builder
+        _, kind, batch = name.split("_")
+        settings = _side_settings()
+        if kind == "learner":
+            settings["opponents"] = load_agent("builder")
+        return _EnvRow(kind == "learner", int(batch), settings)
+    if name == "learner":  # random opponents
+        return _EnvRow(True, 256, {"num_players": 4, "reward_mode": "delivered_win_loss"})
+    agent = load_agent("builder") if name == "bot_env" else None
+    return _EnvRow(False, 4096, {"num_players": 4}, agent)
 
 
 def _worker(comparisons: list[str]) -> None:  # pragma: no cover - runs in the workers

@@ -35,7 +35,7 @@ import numpy as np
 
 import mamma_mia_env as mm
 from experiments.common.output import save_figure, subplots, write_csv
-from experiments.common.speed import benchmark_parser, interleaved, parse
+from experiments.common.speed import aec_turns, benchmark_parser, interleaved, parse
 from mamma_mia_env.envs.vector import MammaMiaVectorEnv
 from mamma_mia_env.game.record import state_dtype
 from mamma_mia_env.plumbing.files import write_file
@@ -70,26 +70,11 @@ def _make_sampler(parallel: bool) -> Any:
 sample_serial, sample_parallel = _make_sampler(False), _make_sampler(True)
 
 
-def aec_turns_per_second(make_env: Callable[[], Any], seconds: float, seed: int = 0) -> float:
-    """PettingZoo's standard loop with uniform random legal actions."""
-    env = make_env()
-    rng = np.random.default_rng(seed)
-    steps = 0
-    game = 0
-    start = time.perf_counter()
+def aec_turns_per_second(make_env: Callable[[], Any], seconds: float) -> float:
+    """Turns/s of PettingZoo's standard loop with uniform random legal actions."""
+    turns, steps, start = aec_turns(make_env()), 0, time.perf_counter()
     while time.perf_counter() - start < seconds:
-        env.reset(seed=seed + game)
-        game += 1
-        for agent in env.agent_iter():
-            obs, _reward, terminated, truncated, _info = env.last()
-            if terminated or truncated:
-                action = None
-            else:
-                legal = np.flatnonzero(obs["action_mask"])
-                action = int(legal[rng.integers(len(legal))])
-            env.step(action)
-            steps += 1
-            del agent
+        steps += next(turns)
     return steps / (time.perf_counter() - start)
 
 

@@ -2,7 +2,8 @@
 that a figure from one is measured as a figure from another.
 
 * :func:`random_legal`: the uniform random legal action of every row (numpy; the
-  training scripts' env-alone rates draw with it too);
+  training scripts' env-alone rates draw with it too), and :func:`aec_turns`: PettingZoo's
+  standard loop with it;
 * :func:`interleaved`: named rows timed in rounds, their order reversed every other
   round, so that a slow patch of a shared machine hits every row alike, none always
   first;
@@ -21,16 +22,17 @@ It imports the packages only where a function needs them: the A/B workers
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
 import statistics
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
 import numpy as np
 
-__all__ = ["Run", "benchmark_parser", "interleaved", "parse", "random_legal", "ratios"]
+__all__ = ["Run", "aec_turns", "benchmark_parser", "interleaved", "parse", "random_legal", "ratios"]
 __all__ += ["speed_markdown"]
 T = TypeVar("T")
 
@@ -38,6 +40,20 @@ T = TypeVar("T")
 def random_legal(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """A uniformly random legal action per row of ``masks`` (numpy, no compilation)."""
     return (rng.random(masks.shape) * (masks != 0)).argmax(axis=1)
+
+
+def aec_turns(env: Any, seed: int = 0) -> Iterator[int]:
+    """PettingZoo's standard loop (``agent_iter`` / ``last`` / ``step``) over the AEC
+    ``env``, uniformly random legal actions, game after game without end: yields 1 after
+    each step (a finished seat's ``None`` step too)."""
+    rng = np.random.default_rng(seed)
+    for game in itertools.count():
+        env.reset(seed=seed + game)
+        for _agent in env.agent_iter():
+            obs, _reward, terminated, truncated, _info = env.last()
+            mask = obs["action_mask"][None]
+            env.step(None if terminated or truncated else int(random_legal(mask, rng)[0]))
+            yield 1
 
 
 def interleaved(rows: Mapping[str, Callable[[], T]], rounds: int, desc: str) -> dict[str, list[T]]:
