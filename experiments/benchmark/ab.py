@@ -30,21 +30,10 @@ observation mode, ``fixed`` (the default) or ``top_card``):
 * ``counts_engine_256``, ``counts_engine_4096``: the all-seat vector env, random legal
   actions, B = 256 / 4,096 (turns/s).
 
-A mixed batch against one count, and the fixed layout against top_card, both sides this
-checkout::
-
-    python -m experiments.benchmark.ab --base . --base-env MAMMA_MIA_AB_PLAYERS=5 \
-        --new-env MAMMA_MIA_AB_PLAYERS=mixed --comparison counts_learner_256,...
-    python -m experiments.benchmark.ab --base . --base-env MAMMA_MIA_AB_LAYOUT=top_card \
-        --comparison counts_engine_256,counts_engine_4096
-
 The new side is this checkout, the base ``--base``: another checkout, or this one under
-other environment settings (``--base-env``,
-``--new-env``: e.g. OpenMP's waiting policy, which libgomp reads once per process)::
-
-    git worktree add /tmp/base <commit>
-    python -m experiments.benchmark.ab --base /tmp/base --comparison engine,bots --rounds 21
-    python -m experiments.benchmark.ab --base . --base-env OMP_WAIT_POLICY=ACTIVE
+other environment settings (``--base-env``, ``--new-env``: e.g. OpenMP's waiting policy,
+which libgomp reads once per process). docs/PERFORMANCE.md ("Comparing two checkouts",
+"Mixed player counts", "The fixed observation") gives the commands and the runs.
 
 Writes ``<name>.json`` (``--name``, default ``ab``) into ``--out`` (default runs/ab/;
 ``--export``: experiments/results/ab/).
@@ -171,7 +160,7 @@ def _make(name: str) -> Any:
 def _worker(comparisons: list[str]) -> None:  # pragma: no cover - runs in the workers
     """Answer ``comparison seconds`` lines with ``wall_rate cpu_rate`` lines until stdin
     ends."""
-    import time
+    from experiments.common.speed import timed_rates
 
     rows = {name: _make(name) for name in comparisons}
     for row in rows.values():  # compile and warm up
@@ -180,12 +169,7 @@ def _worker(comparisons: list[str]) -> None:  # pragma: no cover - runs in the w
     print("ready", flush=True)
     for line in sys.stdin:
         name, seconds = line.split()
-        row, units = rows[name], 0
-        start, cpu = time.perf_counter(), time.process_time()
-        while time.perf_counter() - start < float(seconds):
-            units += row.step()
-        wall, cpu = time.perf_counter() - start, time.process_time() - cpu
-        print(f"{units / wall} {units / max(cpu, 1e-9)}", flush=True)
+        print("{} {}".format(*timed_rates(rows[name].step, float(seconds))), flush=True)
 
 
 # ----------------------------------------------------------------------------- driver

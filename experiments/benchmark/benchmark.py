@@ -35,7 +35,7 @@ import numpy as np
 
 import mamma_mia_env as mm
 from experiments.common.output import save_figure, subplots, write_csv
-from experiments.common.speed import aec_turns, benchmark_parser, interleaved, parse
+from experiments.common.speed import aec_turns, benchmark_parser, interleaved, parse, timed_rates
 from mamma_mia_env.envs.vector import MammaMiaVectorEnv
 from mamma_mia_env.game.record import state_dtype
 from mamma_mia_env.plumbing.files import write_file
@@ -71,11 +71,8 @@ sample_serial, sample_parallel = _make_sampler(False), _make_sampler(True)
 
 
 def aec_turns_per_second(make_env: Callable[[], Any], seconds: float) -> float:
-    """Turns/s of PettingZoo's standard loop with uniform random legal actions."""
-    turns, steps, start = aec_turns(make_env()), 0, time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        steps += next(turns)
-    return steps / (time.perf_counter() - start)
+    """Turns/s of PettingZoo's standard loop, random legal actions, on a fresh env."""
+    return timed_rates(partial(next, aec_turns(make_env())), seconds)[0]
 
 
 def vector_turns_per_second(batch: int, seconds: float, num_players: int = 4) -> tuple:

@@ -4,6 +4,7 @@ that a figure from one is measured as a figure from another.
 * :func:`random_legal`: the uniform random legal action of every row (numpy; the
   training scripts' env-alone rates draw with it too), and :func:`aec_turns`: PettingZoo's
   standard loop with it;
+* :func:`timed_rates`: a step's units per wall and per CPU second;
 * :func:`interleaved`: named rows timed in rounds, their order reversed every other
   round, so that a slow patch of a shared machine hits every row alike, none always
   first;
@@ -33,7 +34,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 __all__ = ["Run", "aec_turns", "benchmark_parser", "interleaved", "parse", "random_legal", "ratios"]
-__all__ += ["speed_markdown"]
+__all__ += ["speed_markdown", "timed_rates"]
 T = TypeVar("T")
 
 
@@ -54,6 +55,17 @@ def aec_turns(env: Any, seed: int = 0) -> Iterator[int]:
             mask = obs["action_mask"][None]
             env.step(None if terminated or truncated else int(random_legal(mask, rng)[0]))
             yield 1
+
+
+def timed_rates(step: Callable[[], int], seconds: float) -> tuple[float, float]:
+    """The units per wall second and per CPU second of this process (all its threads;
+    another process moves it much less than the wall clock) of calling ``step``, which
+    returns the units it did, for ``seconds``."""
+    units, start, cpu = 0, time.perf_counter(), time.process_time()
+    while time.perf_counter() - start < seconds:
+        units += step()
+    wall, cpu = time.perf_counter() - start, time.process_time() - cpu
+    return units / wall, units / max(cpu, 1e-9)
 
 
 def interleaved(rows: Mapping[str, Callable[[], T]], rounds: int, desc: str) -> dict[str, list[T]]:
