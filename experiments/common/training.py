@@ -1,7 +1,7 @@
 """What the training scripts share: thread setup, the library scripts' flags, the files
-a library training run writes (train_rllib.py, train_tianshou.py), and for
-cleanrl_ppo.py its arguments dataclass as flags, its learning-curve panels and its
-learning curve over wall time.
+a library training run writes (train_rllib.py, train_tianshou.py), the progress panels
+(theirs and cleanrl_ppo.py's learning curve), and for cleanrl_ppo.py its arguments
+dataclass as flags and its learning curve over wall time.
 
 The flags and files are the same for every library so that their runs compare:
 ``--players``, ``--reward-mode``, ``--seed``, ``--threads``, ``--name``, ``--out``;
@@ -88,21 +88,9 @@ def write_training_run(
     }
     text = json.dumps(summary, indent=1) + "\n"
     write_file(args.out / f"{args.name or 'summary'}.json", text, "summary")
-    _plot_progress(rows, panels, title, args.out / f"{args.name or 'progress'}.png")
+    path = args.out / f"{args.name or 'progress'}.png"
+    plot_panels(rows, "iteration", panels, title, path, xlabel="iteration")
     return summary
-
-
-def _plot_progress(
-    rows: list[dict[str, Any]], panels: tuple[tuple[str, str], ...], title: str, path: Path
-) -> None:
-    it = [r["iteration"] for r in rows]
-    fig, ax = subplots(1, len(panels), figsize=(4 * len(panels) + 0.5, 3.2))
-    for a, (key, name) in zip(ax, panels, strict=True):
-        a.plot(it, [r[key] if r[key] is not None else float("nan") for r in rows], marker=".")
-        a.set_title(name)
-        a.set_xlabel("iteration")
-    fig.suptitle(title)
-    save_figure(fig, path)
 
 
 # -- a dataclass of arguments as flags (cleanrl_ppo.py, CleanRL's tyro style) -------------
@@ -176,14 +164,20 @@ def _optional(kind: type, flag: str) -> Any:
 
 
 def plot_panels(
-    rows: list[dict[str, Any]], x: str, panels: tuple[tuple[str, str], ...], title: str, path: Path
+    rows: list[dict[str, Any]],
+    x: str,
+    panels: tuple[tuple[str, str], ...],
+    title: str,
+    path: Path,
+    xlabel: str = "env steps",
 ) -> None:
-    """One panel per ``(row key, y label)`` against the row key ``x`` (env steps)."""
+    """One panel per ``(row key, y label)`` against the row key ``x`` (a value of None:
+    a gap), under ``title``: a training run's progress."""
     steps = [r[x] for r in rows]
     fig, ax = subplots(1, len(panels), figsize=(5 * len(panels), 3.6))
     for a, (key, label) in zip(ax, panels, strict=True):
-        a.plot(steps, [r[key] for r in rows])
-        a.set_xlabel("env steps")
+        a.plot(steps, [float("nan") if r[key] is None else r[key] for r in rows], marker=".")
+        a.set_xlabel(xlabel)
         a.set_ylabel(label)
     fig.suptitle(title)
     save_figure(fig, path)
