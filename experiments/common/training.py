@@ -12,8 +12,11 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 from experiments.common.output import RUNS, save_figure, subplots, write_csv
 from mamma_mia_agents.cli.options import stem
@@ -22,7 +25,7 @@ from mamma_mia_env.plumbing.files import write_file
 from mamma_mia_env.plumbing.provenance import provenance
 
 __all__ = ["add_dataclass_args", "add_training_args", "check_training_args", "plot_panels"]
-__all__ += ["plot_wall_curve", "set_threads", "write_training_run"]
+__all__ += ["fit_epochs", "plot_wall_curve", "set_threads", "write_training_run"]
 
 
 def set_threads(n: int) -> None:
@@ -91,6 +94,50 @@ def write_training_run(
     path = args.out / f"{args.name or 'progress'}.png"
     plot_panels(rows, "iteration", panels, title, path, xlabel="iteration")
     return summary
+
+
+def fit_epochs(
+    params: Iterable[Any],
+    n: int,
+    fit: dict[str, Any],
+    rng: np.random.Generator,
+    loss_of: Callable[[np.ndarray], tuple[Any, tuple[float, ...]]],
+    desc: str,
+    clip: float | None = None,
+    progress: bool = True,
+) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """A supervised fit of a network (the imitation warm start, expert iteration's fit):
+    ``n`` rows less a held-out share ``fit["holdout"]`` in ``fit["epochs"]`` epochs of
+    shuffled minibatches of ``fit["batch_size"]`` (every order drawn from ``rng``), by
+    Adam over ``params`` at ``fit["learning_rate"]`` decaying linearly to 0.
+    ``loss_of(rows)``: a minibatch's loss and figures; ``clip``: the gradients' norm at
+    most that. After each epoch, yields the held-out rows and the sums over the epoch's
+    minibatches of each figure, then of 1 (the minibatches)."""
+    import torch
+    from tqdm.auto import tqdm
+
+    params = list(params)
+    idx = rng.permutation(n)
+    n_hold = max(1, int(n * fit["holdout"]))
+    hold, train = idx[:n_hold], idx[n_hold:]
+    opt = torch.optim.Adam(params, lr=fit["learning_rate"])
+    epochs, bs = int(fit["epochs"]), int(fit["batch_size"])
+    steps = epochs * ((len(train) + bs - 1) // bs)
+    sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda i: 1.0 - i / max(1, steps))
+    with tqdm(total=steps, desc=desc, unit="batch", disable=not progress) as bar:
+        for _ in range(epochs):
+            perm, sums = rng.permutation(train), 0.0
+            for lo in range(0, len(perm), bs):
+                loss, figures = loss_of(perm[lo : lo + bs])
+                opt.zero_grad()
+                loss.backward()
+                if clip is not None:
+                    torch.nn.utils.clip_grad_norm_(params, clip)
+                opt.step()
+                sched.step()
+                sums = sums + np.array([*figures, 1.0])
+                bar.update(1)
+            yield hold, np.asarray(sums)
 
 
 # -- a dataclass of arguments as flags (cleanrl_ppo.py, CleanRL's tyro style) -------------
