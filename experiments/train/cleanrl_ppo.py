@@ -32,12 +32,12 @@ import torch.optim as optim
 from gymnasium.wrappers.vector import RecordEpisodeStatistics
 from tqdm import tqdm
 
-from experiments.common.arguments import agent_problems, checked
-from experiments.common.evaluation import CURVE_SEED, FINAL_SEED, final_evaluation, policy_against
-from experiments.common.output import RESULTS, RUNS, short_name, thinned
+from experiments.common.arguments import checked
+from experiments.common.evaluation import CURVE_SEED, FINAL_SEED, evaluate, policy_against
+from experiments.common.output import RESULTS, RUNS, save_figure, short_name, subplots
 from experiments.common.policy_export import init_problem, load_actor, policy_from_mlp
 from experiments.common.speed import random_legal
-from experiments.common.training import dataclass_parser, plot_panels, plot_wall_curve, set_threads
+from experiments.common.training import dataclass_parser, plot_panels, set_threads
 from mamma_mia_env.envs.learner_vector import MammaMiaLearnerVectorEnv
 from mamma_mia_env.game.symmetry import obs_scale
 from mamma_mia_env.plumbing.files import write_file
@@ -205,6 +205,21 @@ def parse_args(argv: list[str] | None = None) -> tuple[Args, argparse.Namespace]
     if problems:
         parser.error("; ".join(problems))
     return args, ns
+
+
+def agent_problems(flags: list[tuple[str, str]]) -> list[str]:
+    """The agents named by ``(flag, spec)`` pairs must load (a bundled bot's name or an
+    import path), checked before anything runs: a message naming the flag for each
+    that does not."""
+    from mamma_mia_agents import load_agent
+
+    problems = []
+    for flag, name in flags:
+        try:
+            load_agent(name)
+        except (ValueError, ImportError, AttributeError, TypeError) as exc:
+            problems.append(f"{flag}: {str(exc).splitlines()[0]}")
+    return problems
 
 
 def init_policy_problems(args: Args) -> list[str]:
@@ -665,6 +680,82 @@ def env_alone(args: Args) -> float:
         steps += args.num_envs
     envs.close()
     return steps / spent
+
+
+def final_evaluation(policy_file: Path, rival: str, num_players: int, games: int) -> dict[str, Any]:
+    """A trained policy file against ``rival``: ``games`` duplicate-deal games at
+    ``FINAL_SEED``, its win rate with the Wilson 95% interval; and the same deals with
+    actions drawn from the policy (``PPOAgent(deterministic=False)``, the tournament's
+    generator): what the choice of the most likely action is worth."""
+    from mamma_mia_agents.bots.ppo_agent import PPOAgent
+
+    t0 = time.perf_counter()
+    policy = PPOAgent(policy_file).policy(num_players)
+    res = policy_against(policy, rival, num_players, games, FINAL_SEED)
+    sampled = evaluate(PPOAgent(policy, deterministic=False), [rival], num_players, games,
+                       FINAL_SEED)[rival]  # fmt: skip
+    return {
+        "opponent": rival,
+        "games": res["games"],
+        "seed": FINAL_SEED,
+        "play": "deterministic (PPOAgent: the most likely legal action)",
+        **{k: res[k] for k in ("win_rate", "win_rate_low", "win_rate_high", "mean_delivered")},
+        "sampled": {k: sampled[k] for k in ("win_rate", "win_rate_low", "win_rate_high")},
+        "seconds": round(time.perf_counter() - t0, 2),
+    }
+
+
+def plot_wall_curve(
+    rows: list[dict[str, Any]],
+    curve: list[dict[str, Any]],
+    opponents: tuple[str, str],
+    spans: tuple[float, float],
+    title: str,
+    path: Path,
+) -> None:
+    """Two panels: the win rate over wall minutes (the curve's evaluations against the
+    evaluations' opponent with their 95% intervals, the share of training games won
+    against the training opponents, ``opponents`` = (evaluations', training's), and the
+    ``spans`` = (warm start seconds, wall budget minutes), if any), and the same over env
+    steps, one series per player count (``curve`` entries carry ``num_players``); the
+    dotted line, for one count, is the ten-minute preset's target against ``builder``
+    (60%) when that is the evaluations' opponent, else chance."""
+    (rival, opponent), (bc_seconds, budget) = opponents, spans
+    counts = sorted({c["num_players"] for c in curve})
+    fig, (left, right) = subplots(1, 2, figsize=(11, 3.8))
+    for ax, key, scale, label in ((left, "wall_seconds", 60.0, "wall time (minutes)"),
+                                  (right, "global_step", 1.0, "env steps")):  # fmt: skip
+        for n in counts:
+            points = [c for c in curve if c["num_players"] == n]
+            x = np.array([c[key] for c in points]) / scale
+            y = np.array([c["win_rate"] for c in points])
+            err = [y - [c["win_rate_low"] for c in points],
+                   [c["win_rate_high"] for c in points] - y]  # fmt: skip
+            ax.errorbar(x, y, yerr=err, marker="o", capsize=3,
+                        label=f"evaluation vs {short_name(rival)}, {n}p (argmax)")  # fmt: skip
+        ax.plot([r[key] / scale for r in rows], [r["win"] for r in rows], alpha=0.5,
+                label=f"training games vs {short_name(opponent)} (sampled)")  # fmt: skip
+        if len(counts) == 1:
+            line = 0.6 if rival == "builder" else 1.0 / counts[0]
+            ax.axhline(line, color="k", linestyle=":", linewidth=1)
+        ax.set_xlabel(label)
+        ax.set_ylabel("win rate")
+    if bc_seconds > 0:
+        left.axvspan(0, bc_seconds / 60.0, color="grey", alpha=0.2, label="imitation warm start")
+    if budget > 0:
+        left.axvline(budget, color="r", linestyle="--", linewidth=1, label="wall budget")
+    left.legend(fontsize=8)
+    fig.suptitle(title)
+    save_figure(fig, path)
+
+
+def thinned(rows: list[dict[str, Any]], most: int = 200) -> list[dict[str, Any]]:
+    """At most ``most`` of ``rows``, evenly spaced, the last included: a run of millions
+    of env steps has thousands of iterations, too many for a committed result."""
+    if len(rows) <= most:
+        return rows
+    keep = np.unique(np.linspace(0, len(rows) - 1, most).round().astype(int))
+    return [rows[i] for i in keep]
 
 
 def finish(args: Args, agent: Agent, out: Path, run: Run, steps: int) -> dict[str, Any]:
