@@ -72,7 +72,7 @@ def interleaved(rows: Mapping[str, Callable[[], T]], rounds: int, desc: str) -> 
     """Each row's ``rounds`` samples (a call each), the order reversed every other round."""
     from tqdm import tqdm
 
-    names, samples = list(rows), {name: [] for name in rows}
+    names, samples = list(rows), {name: list[T]() for name in rows}
     for k in tqdm(range(rounds), desc=desc):
         for name in names if k % 2 == 0 else names[::-1]:
             samples[name].append(rows[name]())

@@ -127,7 +127,8 @@ def fit_epochs(
     sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda i: 1.0 - i / max(1, steps))
     with tqdm(total=steps, desc=desc, unit="batch", disable=not progress) as bar:
         for _ in range(epochs):
-            perm, sums = rng.permutation(train), 0.0
+            perm = rng.permutation(train)
+            sums: Any = 0.0  # then an array: one sum per figure, then the minibatches
             for lo in range(0, len(perm), bs):
                 loss, figures = loss_of(perm[lo : lo + bs])
                 opt.zero_grad()
@@ -138,7 +139,7 @@ def fit_epochs(
                 sched.step()
                 sums = sums + np.array([*figures, 1.0])
                 bar.update(1)
-            yield hold, np.asarray(sums)
+            yield hold, sums
 
 
 # -- a dataclass of arguments as flags (cleanrl_ppo.py, CleanRL's tyro style) -------------
