@@ -16,7 +16,7 @@ from typing import Any
 
 from mamma_mia_env.plumbing.arguments import int_flag, out_dir_flag, out_file_flag, real_flag
 
-__all__ = ["checked"]
+__all__ = ["agent_problems", "checked"]
 
 
 def _retype(action: argparse.Action) -> Any:
@@ -45,3 +45,18 @@ def checked(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
         if new is not None:
             action.type = new
     return parser
+
+
+def agent_problems(flags: list[tuple[str, str]]) -> list[str]:
+    """The agents named by ``(flag, spec)`` pairs must load (a bundled bot's name or an
+    import path), checked before anything runs: a message naming the flag for each
+    that does not."""
+    from mamma_mia_agents import load_agent
+
+    problems = []
+    for flag, name in flags:
+        try:
+            load_agent(name)
+        except (ValueError, ImportError, AttributeError, TypeError) as exc:
+            problems.append(f"{flag}: {str(exc).splitlines()[0]}")
+    return problems

@@ -7,9 +7,11 @@ and the numbers are the same tournament rows the leaderboard shows.
 
 from __future__ import annotations
 
+import time
+from pathlib import Path
 from typing import Any
 
-__all__ = ["CURVE_SEED", "FINAL_SEED", "evaluate", "policy_against"]
+__all__ = ["CURVE_SEED", "FINAL_SEED", "evaluate", "final_evaluation", "policy_against"]
 
 #: The deals of a training run's learning-curve evaluations and of its final evaluation
 #: (cleanrl_ppo.py, expert_iteration.py): constants that no training run uses (the
@@ -75,3 +77,26 @@ def policy_against(
     agent = PPOAgent(policy)
     rows = evaluate(agent, [rival], num_players, games, seed, workers=workers, backend=backend)
     return rows[rival]
+
+
+def final_evaluation(policy_file: Path, rival: str, num_players: int, games: int) -> dict[str, Any]:
+    """A trained policy file against ``rival``: ``games`` duplicate-deal games at
+    ``FINAL_SEED``, its win rate with the Wilson 95% interval; and the same deals with
+    actions drawn from the policy (``PPOAgent(deterministic=False)``, the tournament's
+    generator): what the choice of the most likely action is worth."""
+    from mamma_mia_agents.bots.ppo_agent import PPOAgent
+
+    t0 = time.perf_counter()
+    policy = PPOAgent(policy_file).policy(num_players)
+    res = policy_against(policy, rival, num_players, games, FINAL_SEED)
+    sampled = evaluate(PPOAgent(policy, deterministic=False), [rival], num_players, games,
+                       FINAL_SEED)[rival]  # fmt: skip
+    return {
+        "opponent": rival,
+        "games": res["games"],
+        "seed": FINAL_SEED,
+        "play": "deterministic (PPOAgent: the most likely legal action)",
+        **{k: res[k] for k in _ROW},
+        "sampled": {k: sampled[k] for k in ("win_rate", "win_rate_low", "win_rate_high")},
+        "seconds": round(time.perf_counter() - t0, 2),
+    }

@@ -30,7 +30,7 @@ RESULTS = ROOT / "experiments" / "results"
 RUNS = ROOT / "runs"
 
 __all__ = ["RESULTS", "ROOT", "RUNS", "add_output_args", "out_dir_arg", "output_dir"]
-__all__ += ["save_figure", "short_name", "subplots", "write_csv", "write_json"]
+__all__ += ["save_figure", "short_name", "subplots", "thinned", "write_csv", "write_json"]
 
 
 def add_output_args(parser: argparse.ArgumentParser, name: str) -> None:
@@ -58,6 +58,17 @@ def short_name(spec: str) -> str:
     """An opponent spec as a plot or a table names it: an import path by its last part
     (``experiments.common.opponents:search_4x3`` -> ``search_4x3``), a pool joined by +."""
     return "+".join(name.rpartition(":")[2] for name in spec.split(","))
+
+
+def thinned(rows: list[dict[str, Any]], most: int = 200) -> list[dict[str, Any]]:
+    """At most ``most`` of ``rows``, evenly spaced, the last included: a run of millions
+    of env steps has thousands of iterations, too many for a committed result."""
+    import numpy as np
+
+    if len(rows) <= most:
+        return rows
+    keep = np.unique(np.linspace(0, len(rows) - 1, most).round().astype(int))
+    return [rows[i] for i in keep]
 
 
 def output_dir(args: argparse.Namespace, name: str) -> Path:

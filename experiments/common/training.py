@@ -1,8 +1,7 @@
 """What the training scripts share: thread setup, the library scripts' flags, the files
 a library training run writes (train_rllib.py, train_tianshou.py), the progress panels
-(theirs and cleanrl_ppo.py's learning curve), a dataclass of arguments as flags
-(cleanrl_ppo.py, expert_iteration.py) and the supervised fit (the imitation warm start,
-expert iteration).
+(theirs and cleanrl_ppo.py's learning curve), and for cleanrl_ppo.py its arguments
+dataclass as flags and its learning curve over wall time.
 
 The flags and files are the same for every library so that their runs compare:
 ``--players``, ``--reward-mode``, ``--seed``, ``--threads``, ``--name``, ``--out``;
@@ -26,7 +25,7 @@ from mamma_mia_env.plumbing.files import write_file
 from mamma_mia_env.plumbing.provenance import provenance
 
 __all__ = ["add_dataclass_args", "add_training_args", "check_training_args", "plot_panels"]
-__all__ += ["fit_epochs", "set_threads", "write_training_run"]
+__all__ += ["fit_epochs", "plot_wall_curve", "set_threads", "write_training_run"]
 
 
 def set_threads(n: int) -> None:
@@ -228,5 +227,53 @@ def plot_panels(
         a.plot(steps, [float("nan") if r[key] is None else r[key] for r in rows], marker=".")
         a.set_xlabel(xlabel)
         a.set_ylabel(label)
+    fig.suptitle(title)
+    save_figure(fig, path)
+
+
+def plot_wall_curve(
+    rows: list[dict[str, Any]],
+    curve: list[dict[str, Any]],
+    opponents: tuple[str, str],
+    spans: tuple[float, float],
+    title: str,
+    path: Path,
+) -> None:
+    """Two panels: the win rate over wall minutes (the curve's evaluations against the
+    evaluations' opponent with their 95% intervals, the share of training games won
+    against the training opponents, ``opponents`` = (evaluations', training's), and the
+    ``spans`` = (warm start seconds, wall budget minutes), if any), and the same over env
+    steps, one series per player count (``curve`` entries carry ``num_players``); the
+    dotted line, for one count, is the ten-minute preset's target against ``builder``
+    (60%) when that is the evaluations' opponent, else chance."""
+    import numpy as np
+
+    from experiments.common.output import short_name
+
+    (rival, opponent), (bc_seconds, budget) = opponents, spans
+    counts = sorted({c["num_players"] for c in curve})
+    fig, (left, right) = subplots(1, 2, figsize=(11, 3.8))
+    for ax, key, scale, label in ((left, "wall_seconds", 60.0, "wall time (minutes)"),
+                                  (right, "global_step", 1.0, "env steps")):  # fmt: skip
+        for n in counts:
+            points = [c for c in curve if c["num_players"] == n]
+            x = np.array([c[key] for c in points]) / scale
+            y = np.array([c["win_rate"] for c in points])
+            err = [y - [c["win_rate_low"] for c in points],
+                   [c["win_rate_high"] for c in points] - y]  # fmt: skip
+            ax.errorbar(x, y, yerr=err, marker="o", capsize=3,
+                        label=f"evaluation vs {short_name(rival)}, {n}p (argmax)")  # fmt: skip
+        ax.plot([r[key] / scale for r in rows], [r["win"] for r in rows], alpha=0.5,
+                label=f"training games vs {short_name(opponent)} (sampled)")  # fmt: skip
+        if len(counts) == 1:
+            line = 0.6 if rival == "builder" else 1.0 / counts[0]
+            ax.axhline(line, color="k", linestyle=":", linewidth=1)
+        ax.set_xlabel(label)
+        ax.set_ylabel("win rate")
+    if bc_seconds > 0:
+        left.axvspan(0, bc_seconds / 60.0, color="grey", alpha=0.2, label="imitation warm start")
+    if budget > 0:
+        left.axvline(budget, color="r", linestyle="--", linewidth=1, label="wall budget")
+    left.legend(fontsize=8)
     fig.suptitle(title)
     save_figure(fig, path)

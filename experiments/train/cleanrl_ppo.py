@@ -20,7 +20,6 @@ import io
 import json
 import os
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -33,12 +32,12 @@ import torch.optim as optim
 from gymnasium.wrappers.vector import RecordEpisodeStatistics
 from tqdm import tqdm
 
-from experiments.common.arguments import checked
-from experiments.common.evaluation import CURVE_SEED, FINAL_SEED, evaluate, policy_against
-from experiments.common.output import RESULTS, RUNS, save_figure, short_name, subplots
+from experiments.common.arguments import agent_problems, checked
+from experiments.common.evaluation import CURVE_SEED, FINAL_SEED, final_evaluation, policy_against
+from experiments.common.output import RESULTS, RUNS, short_name, thinned
 from experiments.common.policy_export import init_problem, load_actor, policy_from_mlp
 from experiments.common.speed import random_legal
-from experiments.common.training import dataclass_parser, fit_epochs, plot_panels, set_threads
+from experiments.common.training import dataclass_parser, plot_panels, plot_wall_curve, set_threads
 from mamma_mia_env.envs.learner_vector import MammaMiaLearnerVectorEnv
 from mamma_mia_env.game.symmetry import obs_scale
 from mamma_mia_env.plumbing.files import write_file
@@ -208,21 +207,6 @@ def parse_args(argv: list[str] | None = None) -> tuple[Args, argparse.Namespace]
     return args, ns
 
 
-def agent_problems(flags: list[tuple[str, str]]) -> list[str]:
-    """The agents named by ``(flag, spec)`` pairs must load (a bundled bot's name or an
-    import path), checked before anything runs: a message naming the flag for each
-    that does not."""
-    from mamma_mia_agents import load_agent
-
-    problems = []
-    for flag, name in flags:
-        try:
-            load_agent(name)
-        except (ValueError, ImportError, AttributeError, TypeError) as exc:
-            problems.append(f"{flag}: {str(exc).splitlines()[0]}")
-    return problems
-
-
 def init_policy_problems(args: Args) -> list[str]:
     """``--init-policy`` must fit the actor, and not come with the warm start (which
     would overwrite it)."""
@@ -381,16 +365,9 @@ def make_env(args: Args, num_envs: int) -> MammaMiaLearnerVectorEnv:
 
 
 def warm_start(args: Args, agent: Agent) -> tuple[list[dict], dict[str, float]]:
-    """The imitation warm start: fit the actor to the teacher's choices in
-    ``warm_start_games`` self-play games and the critic to the returns; the per-epoch
-    rows and the timings.
-
-    A PPO policy that starts from random play spends most of its first million steps
-    learning what a simple bot already knows. So the teacher (a heuristic bot) plays
-    itself; every decision of every seat becomes an example in the canonical frame (the
-    acting seat rotated to seat 0, as the learner sees the game), with the discounted
-    return that seat went on to get. The actor is fitted to the teacher's choices
-    (cross-entropy over the legal actions) and the critic to those returns."""
+    """Fit the actor to the teacher's choices in ``warm_start_games`` self-play games and
+    the critic to the returns; the per-epoch rows and the timings."""
+    from experiments.common.imitation import Clonable, behaviour_clone, teacher_games
     from mamma_mia_agents import load_agent
     from mamma_mia_env.game.config import Config
 
@@ -403,186 +380,17 @@ def warm_start(args: Args, agent: Agent) -> tuple[list[dict], dict[str, float]]:
                                    args.opponent_delivery_penalty))  # fmt: skip
     data = {key: np.concatenate([p[key] for p in parts]) for key in parts[0]}
     t1 = time.perf_counter()
+
+    def forward(obs: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        return agent.actor(obs).masked_fill(~mask, -1e8), agent.critic(obs).squeeze(-1)
+
+    net = Clonable(forward, agent.parameters, agent.n_actions, agent.train)
     bc = {"batch_size": 1024, "learning_rate": 1e-3, "vf_coef": 0.5, "holdout": 0.05,
           "epochs": args.warm_start_epochs}  # fmt: skip
     rows: list[dict] = []
-    behaviour_clone(agent, data, bc, args.seed, rows)
+    behaviour_clone(net, data, obs_scale(), bc, args.seed, rows)
     return rows, {"bc_data_seconds": t1 - t0, "bc_fit_seconds": time.perf_counter() - t1,
                   "bc_decisions": int(len(data["actions"]))}  # fmt: skip
-
-
-class _Teacher:
-    """The teacher at every seat of a batch of games, through the one seat-policy loop
-    (``mamma_mia_env.policy.policy_actions``); ``decide`` also returns what the learner
-    will see (the observations in the config's own mode) and the legal masks."""
-
-    def __init__(self, config: Any, teacher: Any) -> None:
-        from mamma_mia_env import Engine
-        from mamma_mia_env.policy import observers_for, policy_mode
-
-        self.engine = Engine(config)
-        self.mode = config.observation_mode  # the teacher reads it unless it says otherwise
-        self.observers = observers_for(
-            config, [teacher], default=self.mode, engines={self.mode: self.engine}
-        )
-        self.same_mode = policy_mode(teacher, self.mode) == self.mode
-        self.teacher = teacher
-
-    def decide(self, sub: Any, rng: np.random.Generator) -> tuple[np.ndarray, ...]:
-        from mamma_mia_env.policy import PolicyFailure, policy_actions
-
-        masks = self.engine.legal_masks(sub)
-        views: list[tuple[np.ndarray, np.ndarray]] = []
-        who = np.zeros(len(sub.data), np.int64)
-        try:
-            acts = policy_actions(
-                [self.teacher], who, sub, masks, rng, self.observers,
-                default_mode=self.mode, views=views,
-            )  # fmt: skip
-        except PolicyFailure as fail:
-            raise RuntimeError(f"the teacher {self.teacher!r} failed: {fail.kind}") from fail.error
-        # the learner's observations: the teacher's own when it reads the same mode
-        obs = views[0][1] if views and self.same_mode else self.engine.observe(sub)
-        return acts, obs, masks
-
-
-def teacher_games(
-    config, teacher, games: int, seed: int, gamma: float, penalty: float, batch: int = 1000,
-) -> dict[str, np.ndarray]:  # fmt: skip
-    """Every decision of ``games`` teacher self-play games, in the canonical frame (a bar
-    of finished games: a search teacher takes minutes).
-
-    Returns ``obs`` (uint8 raw canonical observations), ``masks`` (bit-packed),
-    ``actions`` (canonical) and ``returns`` (discounted, per decision of the acting
-    seat, with the env's reward definition).
-    """
-    from mamma_mia_env.game.record import OVER
-    from mamma_mia_env.game.symmetry import SeatCanonicalizer
-    from mamma_mia_env.plumbing.seeding import agent_rng
-
-    player = _Teacher(config, teacher)
-    eng = player.engine
-    canon = SeatCanonicalizer(config)
-    n = config.num_players
-    rng = np.random.default_rng([seed, 7])  # the deals: never handed to the teacher
-    teacher_rng = agent_rng("imitation teacher", seed)  # one-way: no route to the deals
-    out: dict[str, list[np.ndarray]] = {"obs": [], "masks": [], "actions": [], "returns": []}
-    bar = tqdm(total=games, desc=f"teacher games ({teacher!r})", unit="game")
-    for lo in range(0, games, batch):
-        b = min(batch, games - lo)
-        state = eng.reset(seeds=rng.integers(0, 2**63, size=b, dtype=np.uint64))
-        steps: list[tuple] = []
-        while (live := state.data["phase"] != OVER).any():
-            rows = np.flatnonzero(live)
-            s = state.data["seat"].astype(np.int64)[rows]
-            acts, obs, masks = player.decide(state[rows], teacher_rng)
-            full = np.zeros(b, dtype=np.int64)
-            full[rows] = acts
-            delivered = eng.step(state, full, active=live)
-            bar.update(int((state.data["phase"][rows] == OVER).sum()))
-            r = state.data["rewards"][:, :n].astype(np.float64)
-            r[~live] = 0.0
-            if penalty and n > 1:
-                tot = delivered.sum(axis=1, keepdims=True)
-                r -= penalty * (tot - delivered) / (n - 1)
-            steps.append((
-                rows, s, canon.obs(obs, s).astype(np.uint8),
-                np.packbits(canon.masks(masks, s) != 0, axis=1),
-                canon.to_canonical_actions(acts, s), r,
-            ))  # fmt: skip
-        rets = _returns(steps, b, n, gamma)
-        for t, (_, _, o, m, a, _) in enumerate(steps):
-            out["obs"].append(o)
-            out["masks"].append(m)
-            out["actions"].append(a)
-            out["returns"].append(rets[t].astype(np.float32))
-    bar.close()
-    return {k: np.concatenate(v) for k, v in out.items()}
-
-
-def _returns(steps: list[tuple], b: int, n: int, gamma: float) -> list[np.ndarray]:
-    """Each decision's discounted return, computed backwards per seat: the rewards
-    between a seat's decisions belong to it."""
-    acc = np.zeros((b, n))
-    run = np.zeros((b, n))
-    rets: list = [None] * len(steps)
-    for t in range(len(steps) - 1, -1, -1):
-        rows, s, _, _, _, r = steps[t]
-        acc += r
-        g = acc[rows, s] + gamma * run[rows, s]
-        run[rows, s] = g
-        acc[rows, s] = 0.0
-        rets[t] = g
-    return rets
-
-
-def behaviour_clone(
-    agent: Agent, data: dict[str, np.ndarray], bc: dict, seed: int, log_rows: list[dict]
-) -> None:
-    """Fit the agent's actor to the teacher's actions and its critic to the returns.
-
-    ``bc.holdout`` of the decisions are held out; after each epoch a row of the train
-    losses and the holdout's losses and accuracy is appended to ``log_rows``."""
-    import torch.nn.functional as F  # noqa: N812
-
-    batches = _batches(data, agent.n_actions)
-
-    def loss_of(rows: np.ndarray) -> tuple[Any, tuple[float, float]]:
-        obs, mask, act, ret = batches(rows)
-        logits, values = _clone_forward(agent, obs, mask)
-        pi_loss, vf_loss = F.cross_entropy(logits, act), F.mse_loss(values, ret)
-        return pi_loss + bc["vf_coef"] * vf_loss, (pi_loss.item(), vf_loss.item())
-
-    rng = np.random.default_rng([seed, 11])
-    agent.train(True)
-    n = len(data["actions"])
-    epochs = fit_epochs(agent.parameters(), n, bc, rng, loss_of, "imitation", clip=1.0)
-    for epoch, (hold, sums) in enumerate(epochs, 1):
-        log_rows.append({
-            "epoch": epoch, "train_pi_loss": sums[0] / sums[2],
-            "train_vf_loss": sums[1] / sums[2], **_holdout(agent, batches, hold),
-        })  # fmt: skip
-    agent.train(False)
-
-
-def _clone_forward(agent: Agent, obs: torch.Tensor, mask: torch.Tensor) -> tuple[Any, Any]:
-    """The agent's masked action logits and its values, for behaviour cloning."""
-    return agent.actor(obs).masked_fill(~mask, -1e8), agent.critic(obs).squeeze(-1)
-
-
-def _batches(data: dict[str, np.ndarray], n_actions: int) -> Callable[[np.ndarray], tuple]:
-    """Rows of the teacher data as tensors: observations scaled (``obs_scale``: what the
-    env's ``normalize`` divides by), masks unpacked."""
-    scale = torch.as_tensor(obs_scale())
-
-    def rows(sel: np.ndarray) -> tuple[Any, Any, Any, Any]:
-        obs = torch.as_tensor(data["obs"][sel].astype(np.float32)) / scale
-        mask = np.unpackbits(data["masks"][sel], axis=1, count=n_actions).astype(bool)
-        act, ret = data["actions"][sel], data["returns"][sel]
-        return obs, torch.as_tensor(mask), torch.as_tensor(act), torch.as_tensor(ret)
-
-    return rows
-
-
-def _holdout(agent: Agent, batches: Callable, hold: np.ndarray) -> dict[str, float]:
-    """The fit on the held-out decisions (in evaluation mode, no gradients)."""
-    import torch.nn.functional as F  # noqa: N812
-
-    agent.train(False)
-    with torch.no_grad():
-        accs, pls, vls = [], [], []
-        for lo in range(0, len(hold), 8192):
-            obs, mask, act, ret = batches(hold[lo : lo + 8192])
-            logits, values = _clone_forward(agent, obs, mask)
-            accs.append((logits.argmax(1) == act).float().mean().item())
-            pls.append(F.cross_entropy(logits, act).item())
-            vls.append(F.mse_loss(values, ret).item())
-    agent.train(True)
-    return {
-        "holdout_pi_loss": float(np.mean(pls)),
-        "holdout_vf_loss": float(np.mean(vls)),
-        "holdout_accuracy": float(np.mean(accs)),
-    }
 
 
 @dataclass
@@ -857,82 +665,6 @@ def env_alone(args: Args) -> float:
         steps += args.num_envs
     envs.close()
     return steps / spent
-
-
-def final_evaluation(policy_file: Path, rival: str, num_players: int, games: int) -> dict[str, Any]:
-    """A trained policy file against ``rival``: ``games`` duplicate-deal games at
-    ``FINAL_SEED``, its win rate with the Wilson 95% interval; and the same deals with
-    actions drawn from the policy (``PPOAgent(deterministic=False)``, the tournament's
-    generator): what the choice of the most likely action is worth."""
-    from mamma_mia_agents.bots.ppo_agent import PPOAgent
-
-    t0 = time.perf_counter()
-    policy = PPOAgent(policy_file).policy(num_players)
-    res = policy_against(policy, rival, num_players, games, FINAL_SEED)
-    sampled = evaluate(PPOAgent(policy, deterministic=False), [rival], num_players, games,
-                       FINAL_SEED)[rival]  # fmt: skip
-    return {
-        "opponent": rival,
-        "games": res["games"],
-        "seed": FINAL_SEED,
-        "play": "deterministic (PPOAgent: the most likely legal action)",
-        **{k: res[k] for k in ("win_rate", "win_rate_low", "win_rate_high", "mean_delivered")},
-        "sampled": {k: sampled[k] for k in ("win_rate", "win_rate_low", "win_rate_high")},
-        "seconds": round(time.perf_counter() - t0, 2),
-    }
-
-
-def plot_wall_curve(
-    rows: list[dict[str, Any]],
-    curve: list[dict[str, Any]],
-    opponents: tuple[str, str],
-    spans: tuple[float, float],
-    title: str,
-    path: Path,
-) -> None:
-    """Two panels: the win rate over wall minutes (the curve's evaluations against the
-    evaluations' opponent with their 95% intervals, the share of training games won
-    against the training opponents, ``opponents`` = (evaluations', training's), and the
-    ``spans`` = (warm start seconds, wall budget minutes), if any), and the same over env
-    steps, one series per player count (``curve`` entries carry ``num_players``); the
-    dotted line, for one count, is the ten-minute preset's target against ``builder``
-    (60%) when that is the evaluations' opponent, else chance."""
-    (rival, opponent), (bc_seconds, budget) = opponents, spans
-    counts = sorted({c["num_players"] for c in curve})
-    fig, (left, right) = subplots(1, 2, figsize=(11, 3.8))
-    for ax, key, scale, label in ((left, "wall_seconds", 60.0, "wall time (minutes)"),
-                                  (right, "global_step", 1.0, "env steps")):  # fmt: skip
-        for n in counts:
-            points = [c for c in curve if c["num_players"] == n]
-            x = np.array([c[key] for c in points]) / scale
-            y = np.array([c["win_rate"] for c in points])
-            err = [y - [c["win_rate_low"] for c in points],
-                   [c["win_rate_high"] for c in points] - y]  # fmt: skip
-            ax.errorbar(x, y, yerr=err, marker="o", capsize=3,
-                        label=f"evaluation vs {short_name(rival)}, {n}p (argmax)")  # fmt: skip
-        ax.plot([r[key] / scale for r in rows], [r["win"] for r in rows], alpha=0.5,
-                label=f"training games vs {short_name(opponent)} (sampled)")  # fmt: skip
-        if len(counts) == 1:
-            line = 0.6 if rival == "builder" else 1.0 / counts[0]
-            ax.axhline(line, color="k", linestyle=":", linewidth=1)
-        ax.set_xlabel(label)
-        ax.set_ylabel("win rate")
-    if bc_seconds > 0:
-        left.axvspan(0, bc_seconds / 60.0, color="grey", alpha=0.2, label="imitation warm start")
-    if budget > 0:
-        left.axvline(budget, color="r", linestyle="--", linewidth=1, label="wall budget")
-    left.legend(fontsize=8)
-    fig.suptitle(title)
-    save_figure(fig, path)
-
-
-def thinned(rows: list[dict[str, Any]], most: int = 200) -> list[dict[str, Any]]:
-    """At most ``most`` of ``rows``, evenly spaced, the last included: a run of millions
-    of env steps has thousands of iterations, too many for a committed result."""
-    if len(rows) <= most:
-        return rows
-    keep = np.unique(np.linspace(0, len(rows) - 1, most).round().astype(int))
-    return [rows[i] for i in keep]
 
 
 def finish(args: Args, agent: Agent, out: Path, run: Run, steps: int) -> dict[str, Any]:
