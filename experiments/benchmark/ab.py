@@ -4,7 +4,8 @@ A change must not cost speed, and on a shared machine a speed is only comparable
 measured in alternation. This starts one worker process per side, each importing only
 its own checkout's ``mamma_mia_env`` and ``mamma_mia_agents`` (by public paths both
 versions have), and asks the two in turn, one short slice at a time, the side that
-goes first alternating round by round: both see the same machine load. Per
+goes first alternating round by round (``experiments.common.speed.interleaved``), one
+comparison after another: both sides see the same machine load. Per
 comparison it reports each side's median rate, the median of the per-slice ratios
 new / base (each from two adjacent slices), their quartiles (the spread) and the
 ratio of CPU-time rates; the file records the load average before and after and each
@@ -29,21 +30,10 @@ observation mode, ``fixed`` (the default) or ``top_card``):
 * ``counts_engine_256``, ``counts_engine_4096``: the all-seat vector env, random legal
   actions, B = 256 / 4,096 (turns/s).
 
-A mixed batch against one count, and the fixed layout against top_card, both sides this
-checkout::
-
-    python -m experiments.benchmark.ab --base . --base-env MAMMA_MIA_AB_PLAYERS=5 \
-        --new-env MAMMA_MIA_AB_PLAYERS=mixed --comparison counts_learner_256,...
-    python -m experiments.benchmark.ab --base . --base-env MAMMA_MIA_AB_LAYOUT=top_card \
-        --comparison counts_engine_256,counts_engine_4096
-
 The new side is this checkout, the base ``--base``: another checkout, or this one under
-other environment settings (``--base-env``,
-``--new-env``: e.g. OpenMP's waiting policy, which libgomp reads once per process)::
-
-    git worktree add /tmp/base <commit>
-    python -m experiments.benchmark.ab --base /tmp/base --comparison engine,bots --rounds 21
-    python -m experiments.benchmark.ab --base . --base-env OMP_WAIT_POLICY=ACTIVE
+other environment settings (``--base-env``, ``--new-env``: e.g. OpenMP's waiting policy,
+which libgomp reads once per process). docs/PERFORMANCE.md ("Comparing two checkouts",
+"Mixed player counts", "The fixed observation") gives the commands and the runs.
 
 Writes ``<name>.json`` (``--name``, default ``ab``) into ``--out`` (default runs/ab/;
 ``--export``: experiments/results/ab/).
@@ -57,12 +47,13 @@ import statistics
 import subprocess
 import sys
 import tempfile
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from experiments.common.samplers import alternating, quartiles, random_legal
+from experiments.common.speed import aec_turns, random_legal
 
 COUNTS = ("counts_learner_256", "counts_learner_4096", "counts_engine_256", "counts_engine_4096")
 COMPARISONS = ("engine", "aec", "learner", "bot_env", "bots", *COUNTS)
@@ -78,15 +69,22 @@ ROOT = Path(__file__).resolve().parents[2]
 # ----------------------------------------------------------------------------- worker
 # Runs in the worker processes: imports the side's two packages (first on sys.path: the
 # worker's current directory) and of the experiments only this checkout's harness.
-class _VectorRow:
-    """The all-seat vector env, B = 4,096: random actions, or ``agent`` at every seat."""
+class _EnvRow:
+    """A vector env of ``batch`` games: the all-seat one, random legal actions or
+    ``agent`` deciding at every seat; or the learner-seat one (``learner``), random
+    learner actions. ``settings``: the env's player counts and observation layout."""
 
-    def __init__(self, agent: Any) -> None:
-        from mamma_mia_env.envs.vector import MammaMiaVectorEnv
+    def __init__(self, learner: bool, batch: int, settings: dict[str, Any], agent: Any = None):
+        if learner:
+            from mamma_mia_env.envs.learner_vector import MammaMiaLearnerVectorEnv
 
-        self.env = MammaMiaVectorEnv(4096, num_players=4, copy=False)
+            self.env: Any = MammaMiaLearnerVectorEnv(batch, **settings)
+        else:
+            from mamma_mia_env.envs.vector import MammaMiaVectorEnv
+
+            self.env = MammaMiaVectorEnv(batch, copy=False, **settings)
         self.obs, self.info = self.env.reset(seed=0)
-        self.agent, self.rng = agent, np.random.default_rng(0)
+        self.batch, self.agent, self.rng = batch, agent, np.random.default_rng(0)
 
     def step(self) -> int:
         mask = self.info["action_mask"]
@@ -95,22 +93,7 @@ class _VectorRow:
         else:
             actions = self.agent.act_batch(self.obs, mask, self.rng, self.info["seat"])
         self.obs, _, _, _, self.info = self.env.step(actions)
-        return 4096
-
-
-class _LearnerRow:
-    """The learner-seat vector env, B = 256, random opponents."""
-
-    def __init__(self) -> None:
-        from mamma_mia_env.envs.learner_vector import MammaMiaLearnerVectorEnv
-
-        self.env = MammaMiaLearnerVectorEnv(256, num_players=4, reward_mode="delivered_win_loss")
-        self.mask = self.env.reset(seed=0)[1]["action_mask"]
-        self.rng = np.random.default_rng(1)
-
-    def step(self) -> int:
-        self.mask = self.env.step(random_legal(self.mask, self.rng))[4]["action_mask"]
-        return 256
+        return self.batch
 
 
 class _AecRow:
@@ -119,22 +102,10 @@ class _AecRow:
     def __init__(self) -> None:
         import mamma_mia_env
 
-        self.env = mamma_mia_env.env(num_players=4)
-        self.env.reset(seed=0)
-        self.games, self.rng = 0, np.random.default_rng(2)
+        self.turns = aec_turns(mamma_mia_env.env(num_players=4))
 
     def step(self) -> int:
-        env = self.env
-        _obs, _r, term, trunc, _info = env.last()
-        if term or trunc:
-            env.step(None)
-            if not env.agents:
-                self.games += 1
-                env.reset(seed=self.games)
-            return 0
-        mask = env.observe(env.agent_selection)["action_mask"]
-        env.step(int(random_legal(mask[None], self.rng)[0]))
-        return 1
+        return next(self.turns)
 
 
 class _BotsRow:
@@ -144,7 +115,7 @@ class _BotsRow:
     def __init__(self) -> None:
         from mamma_mia_agents import load_agent
 
-        env = _VectorRow(None)
+        env = _EnvRow(False, 4096, {"num_players": 4})
         for _ in range(10):
             env.step()
         self.obs, self.info = env.obs.copy(), {k: v.copy() for k, v in env.info.items()}
@@ -158,52 +129,38 @@ class _BotsRow:
         return len(self.obs)
 
 
-class _CountsRow:
-    """A ``counts_*`` comparison: one player count, or counts drawn per deal (``mixed``),
-    in one observation layout, as the side's ``SIDE_SETTINGS`` say."""
-
-    def __init__(self, name: str) -> None:
-        _, kind, batch = name.split("_")
-        self.batch = int(batch)
-        players = os.environ.get("MAMMA_MIA_AB_PLAYERS", "mixed")
-        if players == "mixed":
-            counts: dict[str, Any] = {"player_count_probs": {n: 0.25 for n in (2, 3, 4, 5)}}
-        else:
-            counts = {"num_players": int(players)}
-        counts["observation_mode"] = os.environ.get("MAMMA_MIA_AB_LAYOUT", "fixed")
-        self.rng = np.random.default_rng(4)
-        if kind == "learner":
-            from mamma_mia_agents import load_agent
-            from mamma_mia_env.envs.learner_vector import MammaMiaLearnerVectorEnv
-
-            self.env: Any = MammaMiaLearnerVectorEnv(
-                self.batch, opponents=load_agent("builder"), **counts
-            )
-        else:
-            from mamma_mia_env.envs.vector import MammaMiaVectorEnv
-
-            self.env = MammaMiaVectorEnv(self.batch, copy=False, **counts)
-        self.mask = self.env.reset(seed=0)[1]["action_mask"]
-
-    def step(self) -> int:
-        self.mask = self.env.step(random_legal(self.mask, self.rng))[4]["action_mask"]
-        return self.batch
+def _side_settings() -> dict[str, Any]:
+    """The ``counts_*`` rows' player counts and observation layout, as this side's
+    ``SIDE_SETTINGS`` say: one count, or counts drawn per deal (``mixed``)."""
+    players = os.environ.get("MAMMA_MIA_AB_PLAYERS", "mixed")
+    if players == "mixed":
+        counts: dict[str, Any] = {"player_count_probs": {n: 0.25 for n in (2, 3, 4, 5)}}
+    else:
+        counts = {"num_players": int(players)}
+    return {**counts, "observation_mode": os.environ.get("MAMMA_MIA_AB_LAYOUT", "fixed")}
 
 
 def _make(name: str) -> Any:
-    if name in COUNTS:
-        return _CountsRow(name)
-    if name in ("engine", "bot_env"):
-        from mamma_mia_agents import load_agent
+    if name in ("aec", "bots"):
+        return {"aec": _AecRow, "bots": _BotsRow}[name]()
+    from mamma_mia_agents import load_agent
 
-        return _VectorRow(load_agent("builder") if name == "bot_env" else None)
-    return {"aec": _AecRow, "learner": _LearnerRow, "bots": _BotsRow}[name]()
+    if name in COUNTS:  # counts_<learner|engine>_<batch>: the learner against builder
+        _, kind, batch = name.split("_")
+        settings = _side_settings()
+        if kind == "learner":
+            settings["opponents"] = load_agent("builder")
+        return _EnvRow(kind == "learner", int(batch), settings)
+    if name == "learner":  # random opponents
+        return _EnvRow(True, 256, {"num_players": 4, "reward_mode": "delivered_win_loss"})
+    agent = load_agent("builder") if name == "bot_env" else None
+    return _EnvRow(False, 4096, {"num_players": 4}, agent)
 
 
 def _worker(comparisons: list[str]) -> None:  # pragma: no cover - runs in the workers
     """Answer ``comparison seconds`` lines with ``wall_rate cpu_rate`` lines until stdin
     ends."""
-    import time
+    from experiments.common.speed import timed_rates
 
     rows = {name: _make(name) for name in comparisons}
     for row in rows.values():  # compile and warm up
@@ -212,12 +169,7 @@ def _worker(comparisons: list[str]) -> None:  # pragma: no cover - runs in the w
     print("ready", flush=True)
     for line in sys.stdin:
         name, seconds = line.split()
-        row, units = rows[name], 0
-        start, cpu = time.perf_counter(), time.process_time()
-        while time.perf_counter() - start < float(seconds):
-            units += row.step()
-        wall, cpu = time.perf_counter() - start, time.process_time() - cpu
-        print(f"{units / wall} {units / max(cpu, 1e-9)}", flush=True)
+        print("{} {}".format(*timed_rates(rows[name].step, float(seconds))), flush=True)
 
 
 # ----------------------------------------------------------------------------- driver
@@ -256,44 +208,41 @@ def _ask(proc: subprocess.Popen, name: str, seconds: float) -> tuple[float, floa
     return float(wall), float(cpu)
 
 
-def _summary(r: dict[str, list[float]]) -> dict[str, Any]:
-    ratios = [n / b for n, b in zip(r["new"], r["base"], strict=True)]
-    cpu_ratios = [n / b for n, b in zip(r["new_cpu"], r["base_cpu"], strict=True)]
+def _summary(samples: dict[str, list[tuple[float, float]]]) -> dict[str, Any]:
+    """Both sides' median rates and the ratios new / base of one comparison."""
+    from experiments.common.speed import ratios
+
+    wall = {side: [w for w, _ in rates] for side, rates in samples.items()}
+    r = ratios(wall["new"], wall["base"])
+    cpu = ratios(*([c for _, c in samples[side]] for side in ("new", "base")))
     return {
-        "base_median_per_second": round(statistics.median(r["base"])),
-        "new_median_per_second": round(statistics.median(r["new"])),
-        "median_ratio_new_over_base": round(statistics.median(ratios), 4),
-        "ratio_quartiles": [round(q, 4) for q in quartiles(ratios)],
-        "median_cpu_ratio_new_over_base": round(statistics.median(cpu_ratios), 4),
-        "ratios": [round(x, 4) for x in ratios],
+        "base_median_per_second": round(statistics.median(wall["base"])),
+        "new_median_per_second": round(statistics.median(wall["new"])),
+        "median_ratio_new_over_base": round(r["median"], 4),
+        "ratio_quartiles": [round(q, 4) for q in r["quartiles"]],
+        "median_cpu_ratio_new_over_base": round(cpu["median"], 4),
+        "ratios": [round(x, 4) for x in r["ratios"]],
     }
 
 
 def measure(args: argparse.Namespace) -> dict[str, Any]:
     """The interleaved run: per comparison, both sides' rates and the per-slice ratios."""
-    from tqdm import tqdm
+    from experiments.common.speed import interleaved
 
     tmp = Path(tempfile.mkdtemp(prefix="ab-"))
-    sides = {"base": args.base, "new": ROOT}
     procs: dict[str, subprocess.Popen] = {}
-    rates: dict[str, dict[str, list[float]]] = {
-        c: {k: [] for k in ("base", "new", "base_cpu", "new_cpu")} for c in args.comparisons
-    }
     try:
-        for side, path in sides.items():
+        for side, path in (("base", args.base), ("new", ROOT)):
             procs[side] = _start(_link_tree(path, tmp / side), args.comparisons, args.env[side])
-        for order in tqdm(alternating(("base", "new"), args.rounds), total=args.rounds,
-                          desc="interleaved rounds"):  # fmt: skip
-            for name in args.comparisons:
-                for side in order:
-                    wall, cpu = _ask(procs[side], name, args.seconds)
-                    rates[name][side].append(wall)
-                    rates[name][side + "_cpu"].append(cpu)
+        results = {}
+        for name in args.comparisons:
+            ask = {side: partial(_ask, proc, name, args.seconds) for side, proc in procs.items()}
+            results[name] = _summary(interleaved(ask, args.rounds, name))
+        return results
     finally:
         for proc in procs.values():
             proc.kill()
             proc.wait()
-    return {name: _summary(r) for name, r in rates.items()}
 
 
 def _env_pair(text: str) -> tuple[str, str]:
@@ -305,15 +254,32 @@ def _env_pair(text: str) -> tuple[str, str]:
     return key, value
 
 
-def parse(argv: list[str] | None) -> argparse.Namespace:
-    """The command line (``--help`` shows the defaults): ``base`` the older checkout (the
-    newer is this one), ``comparisons`` the chosen ones, ``env`` each side's settings."""
-    from experiments.common.arguments import checked  # every flag checked
-    from experiments.common.output import add_output_args
-    from mamma_mia_agents.cli.options import stem
-    from mamma_mia_env.plumbing.arguments import ArgumentParser  # this side's, not the base's
+def _chosen(text: str) -> tuple[str, ...]:
+    """The comparisons ``--comparison`` names, in order, each once."""
+    return tuple(dict.fromkeys(c.strip() for c in text.split(",") if c.strip()))
 
-    p = ArgumentParser(description=__doc__.split("\n\n")[0])
+
+def _problems(ns: argparse.Namespace) -> list[str]:
+    """What is wrong with ``--base``, ``--seconds`` or ``--comparison``."""
+    found = []
+    if not (ns.base / "mamma_mia_env").is_dir() or not (ns.base / "agents").is_dir():
+        found.append(f"--base {ns.base}: not a checkout (no mamma_mia_env/ and agents/ inside)")
+    if not 0.01 <= ns.seconds <= 60:
+        found.append("--seconds must be within 0.01-60")
+    chosen = _chosen(ns.comparison)
+    if not chosen or any(c not in COMPARISONS for c in chosen):
+        found.append(f"--comparison {ns.comparison!r}: choose among {', '.join(COMPARISONS)}")
+    return found
+
+
+def parse(argv: list[str] | None) -> tuple[argparse.Namespace, Path]:
+    """The command line (``--help`` shows the defaults): ``base`` the older checkout (the
+    newer is this one), ``comparisons`` the chosen ones, ``env`` each side's settings;
+    and the output directory."""
+    from experiments.common.speed import benchmark_parser, parse
+    from mamma_mia_agents.cli.options import stem
+
+    p = benchmark_parser(__doc__, "ab")
     p.add_argument("--base", type=Path, required=True, help="checkout of the older version")
     p.add_argument("--comparison", default=",".join(COMPARISONS),
                    help=f"comma-separated, of {','.join(COMPARISONS)} (default: all)")  # fmt: skip
@@ -323,27 +289,27 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
         p.add_argument(f"--{side}-env", type=_env_pair, action="append", default=[],
                        metavar="NAME=VALUE", help=f"environment of the {side} worker")  # fmt: skip
     p.add_argument("--name", type=stem, default="ab", help="file stem (default ab)")
-    add_output_args(p, "ab")
-    ns = checked(p).parse_args(argv)
-    if not (ns.base / "mamma_mia_env").is_dir() or not (ns.base / "agents").is_dir():
-        p.error(f"--base {ns.base}: not a checkout (no mamma_mia_env/ and agents/ inside)")
-    if ns.rounds < 1 or not (0.01 <= ns.seconds <= 60):
-        p.error("--rounds must be >= 1 and --seconds within 0.01-60")
-    ns.comparisons = tuple(dict.fromkeys(c.strip() for c in ns.comparison.split(",") if c.strip()))
-    if not ns.comparisons or any(c not in COMPARISONS for c in ns.comparisons):
-        p.error(f"--comparison {ns.comparison!r}: choose among {', '.join(COMPARISONS)}")
-    ns.base, ns.env = ns.base.resolve(), {"base": dict(ns.base_env), "new": dict(ns.new_env)}
-    return ns
+    ns, out = parse(p, argv, "ab", positive=("rounds",), problems=_problems)
+    ns.comparisons, ns.base = _chosen(ns.comparison), ns.base.resolve()
+    ns.env = {"base": dict(ns.base_env), "new": dict(ns.new_env)}
+    return ns, out
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = parse(argv)
-    from experiments.common.output import output_dir, write_json
-    from mamma_mia_env.plumbing.provenance import git_state, provenance
+    args, out = parse(argv)
+    from experiments.common.speed import Run
+    from mamma_mia_env.plumbing.provenance import git_state
 
-    out = output_dir(args, "ab")
-    before = list(os.getloadavg())
+    run = Run()
     results = measure(args)
+    for name, r in results.items():
+        q = r["ratio_quartiles"]
+        print(
+            f"{name:8s} base {r['base_median_per_second']:>12,} "
+            f"new {r['new_median_per_second']:>12,}/s  "
+            f"new/base {r['median_ratio_new_over_base']:.3f} "
+            f"(quartiles {q[0]:.3f}-{q[2]:.3f}, CPU {r['median_cpu_ratio_new_over_base']:.3f})"
+        )
     sides = {"base": args.base, "new": ROOT}
     report = {
         "comparisons": results,
@@ -353,20 +319,9 @@ def main(argv: list[str] | None = None) -> int:
         },
         "rounds": args.rounds,
         "seconds_per_slice": args.seconds,
-        "load_average_before": before,
-        "load_average_after": list(os.getloadavg()),
+        "load_average_before": run.load_before,
     }
-    path = out / f"{args.name}.json"
-    write_json(path, report, provenance())
-    for name, r in results.items():
-        q = r["ratio_quartiles"]
-        print(
-            f"{name:8s} base {r['base_median_per_second']:>12,} "
-            f"new {r['new_median_per_second']:>12,}/s  "
-            f"new/base {r['median_ratio_new_over_base']:.3f} "
-            f"(quartiles {q[0]:.3f}-{q[2]:.3f}, CPU {r['median_cpu_ratio_new_over_base']:.3f})"
-        )
-    print(f"wrote {path}")
+    run.write(out / f"{args.name}.json", report)
     return 0
 
 

@@ -25,15 +25,13 @@ it to experiments/results/bot_speed/ instead.
 
 from __future__ import annotations
 
-import os
 import time
+from functools import partial
 
 import numba as nb
 import numpy as np
-from tqdm import tqdm
 
-from experiments.common.output import add_output_args, output_dir, write_json
-from experiments.common.provenance import provenance_with_threads as provenance
+from experiments.common.speed import Run, benchmark_parser, interleaved, parse
 from mamma_mia_agents import BuilderAgent, load_agent
 from mamma_mia_agents.bots.roster import HEURISTICS
 from mamma_mia_agents.compiled import decisions, jit, oven, tables
@@ -43,7 +41,6 @@ from mamma_mia_env import Config, Engine, GameState
 from mamma_mia_env.envs.vector import MammaMiaVectorEnv
 from mamma_mia_env.game import kernels
 from mamma_mia_env.game.record import OVER
-from mamma_mia_env.plumbing.arguments import ArgumentParser
 
 POSITIONS, SEED = 4000, 0  # the step profile's positions; the seed of every part
 
@@ -66,13 +63,9 @@ def vector_rates(batch: int, steps: int, rounds: int, seed: int) -> dict:
 
     for name in policies:  # compile and warm up
         run(name, 3)
-    rates: dict[str, list[float]] = {k: [] for k in policies}
-    cpu_rates: dict[str, list[float]] = {k: [] for k in policies}
-    for _ in tqdm(range(rounds), desc="vector env rounds"):
-        for name in policies:
-            wall, cpu = run(name, steps)
-            rates[name].append(wall)
-            cpu_rates[name].append(cpu)
+    samples = interleaved({k: partial(run, k, steps) for k in policies}, rounds, "vector env")
+    rates = {k: [wall for wall, _ in v] for k, v in samples.items()}
+    cpu_rates = {k: [cpu for _, cpu in v] for k, v in samples.items()}
     med = {k: float(np.median(v)) for k, v in rates.items()}
     cmed = {k: float(np.median(v)) for k, v in cpu_rates.items()}
     return {
@@ -201,33 +194,16 @@ def step_profile(positions: int, seed: int, reps: int = 5) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = ArgumentParser(description=__doc__.split("\n")[0])
+    ap = benchmark_parser(__doc__, "bot_speed")
     ap.add_argument("--batch", type=int, default=4096)
     ap.add_argument("--steps", type=int, default=40, help="vector env steps per round")
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--games", type=int, default=10000)
-    add_output_args(ap, "bot_speed")
-    from experiments.common.arguments import checked  # every flag checked
-
-    args = checked(ap).parse_args(argv)
-    if min(args.batch, args.steps, args.rounds, args.games) < 1:
-        ap.error("--batch, --steps, --rounds and --games must be >= 1")
-    out = output_dir(args, "bot_speed")
-    t0 = time.perf_counter()
-    before = os.getloadavg()
+    args, out = parse(ap, argv, "bot_speed", positive=("batch", "steps", "rounds", "games"))
+    run = Run()
     v = vector_rates(args.batch, args.steps, args.rounds, SEED)
     g = game_rates(args.games, SEED)
     profile = step_profile(POSITIONS, SEED)
-    record = {
-        "experiment": "bot_speed",
-        "load_average_before": before,
-        "vector_env": v,
-        "games": g,
-        "step_profile_cpu": profile,
-        "load_average_after": os.getloadavg(),
-    }
-    path = out / "bot_speed.json"
-    write_json(path, record, provenance(seeds=SEED, wall_time=time.perf_counter() - t0))
     print(
         f"vector env B={v['batch']}: random {v['median_turns_per_second']['random']:,} turns/s, "
         f"builder {v['median_turns_per_second']['builder']:,} "
@@ -235,8 +211,16 @@ def main(argv: list[str] | None = None) -> int:
         f"(per CPU second: {v['builder_over_random_cpu']:.0%})\n"
         f"{g['games']:,} 4-player games: compiled loop {g['compiled_loop_seconds']} s "
         f"({g['compiled_loop_cpu_seconds']} CPU s), tournament {g['tournament_seconds']} s\n"
-        f"profile (CPU us per position): {profile}\nwrote {path}"
+        f"profile (CPU us per position): {profile}"
     )
+    record = {
+        "experiment": "bot_speed",
+        "load_average_before": run.load_before,
+        "vector_env": v,
+        "games": g,
+        "step_profile_cpu": profile,
+    }
+    run.write(out / "bot_speed.json", record, seeds=SEED)
     return 0
 
 

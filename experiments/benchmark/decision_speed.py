@@ -22,21 +22,16 @@ block reads it.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
 from tqdm import tqdm
 
-from experiments.common.arguments import checked
 from experiments.common.decision_time import decision_times
-from experiments.common.output import add_output_args, output_dir, write_json
-from experiments.common.provenance import provenance_with_threads
+from experiments.common.speed import Run, benchmark_parser, parse
 from mamma_mia_agents import load_agent
 from mamma_mia_env import Config
-from mamma_mia_env.plumbing.arguments import ArgumentParser
 
 BOTS = ("search", "champion")
 #: The champion's limit: milliseconds per decision on one core.
@@ -46,15 +41,8 @@ LIMIT_MS = 20.0
 SEED = 0  # of the builder games the positions come from, and of the bots' generator
 
 
-def parse_args(argv: list[str] | None = None) -> tuple[argparse.Namespace, Path]:
-    """The arguments, checked before any game, and the output directory."""
-    parser = ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--players", default="2,4", help="player counts, comma-separated "
-                        "(the champion ships settings for 2 and 4; default 2,4)")  # fmt: skip
-    parser.add_argument("--bots", default="search,champion", help="of search, champion")
-    parser.add_argument("--positions", type=int, default=200, help="per bot and count")
-    add_output_args(parser, "decision_speed")
-    args = checked(parser).parse_args(argv)
+def _problems(args: argparse.Namespace) -> list[str]:
+    """What is wrong with ``--players`` or ``--bots``."""
     problems = []
     try:
         counts = [int(p) for p in args.players.split(",")]
@@ -65,11 +53,17 @@ def parse_args(argv: list[str] | None = None) -> tuple[argparse.Namespace, Path]
     unknown = sorted(set(args.bots.split(",")) - set(BOTS))
     if unknown:
         problems.append(f"--bots: unknown {unknown} (choose from {', '.join(BOTS)})")
-    if args.positions <= 0:
-        problems.append("--positions must be positive")
-    if problems:
-        parser.error("; ".join(problems))
-    return args, output_dir(args, "decision_speed")
+    return problems
+
+
+def parse_args(argv: list[str] | None = None) -> tuple[argparse.Namespace, Path]:
+    """The arguments, checked before any game, and the output directory."""
+    parser = benchmark_parser(__doc__, "decision_speed")
+    parser.add_argument("--players", default="2,4", help="player counts, comma-separated "
+                        "(the champion ships settings for 2 and 4; default 2,4)")  # fmt: skip
+    parser.add_argument("--bots", default="search,champion", help="of search, champion")
+    parser.add_argument("--positions", type=int, default=200, help="per bot and count")
+    return parse(parser, argv, "decision_speed", positive=("positions",), problems=_problems)
 
 
 def bot(name: str, num_players: int) -> Any:
@@ -82,8 +76,7 @@ def bot(name: str, num_players: int) -> Any:
 
 def main(argv: list[str] | None = None) -> int:
     args, out = parse_args(argv)
-    started = time.perf_counter()
-    loads_before = list(os.getloadavg())
+    run = Run()
     try:  # every bot before any timing: the champion has no settings for 3 or 5 players
         bots = {
             (int(n), name): bot(name, int(n))
@@ -108,13 +101,9 @@ def main(argv: list[str] | None = None) -> int:
         },  # fmt: skip
         "limit_ms": LIMIT_MS,
         "rows": rows,
-        "load_average_before": loads_before,
-        "load_average_after": list(os.getloadavg()),
+        "load_average_before": run.load_before,
     }
-    record = provenance_with_threads(seeds={"seed": SEED}, wall_time=time.perf_counter() - started)
-    path = out / "decision_speed.json"
-    write_json(path, doc, record)
-    print(f"wrote {path}")
+    run.write(out / "decision_speed.json", doc, seeds={"seed": SEED})
     return 0
 
 

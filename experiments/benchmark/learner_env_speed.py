@@ -29,15 +29,13 @@ from __future__ import annotations
 import os
 import statistics
 import time
+from functools import partial
 from typing import Any
 
 import numpy as np
 from tqdm import tqdm
 
-from experiments.common.output import add_output_args, output_dir, write_json
-from experiments.common.samplers import alternating, random_legal
-from mamma_mia_env.plumbing.arguments import ArgumentParser
-from mamma_mia_env.plumbing.provenance import provenance
+from experiments.common.speed import Run, benchmark_parser, interleaved, parse, random_legal, ratios
 
 ROWS = ("learner_vector", "sb3_vecenv", "sync_vector_gym")
 STEM = "learner_env_speed"
@@ -101,49 +99,32 @@ class Row:
         return steps * self.batch / stepping
 
 
-def interleave(
-    rows: dict[str, Row], repeats: int, seconds: float
-) -> tuple[dict[str, list[float]], dict[str, dict[str, float]]]:
-    """``repeats`` slices of each row, in alternating order; the samples, and per row
-    the median steps/s and the median ratio to the SyncVectorEnv row."""
-    samples: dict[str, list[float]] = {k: [] for k in rows}
-    for order in tqdm(alternating(ROWS, repeats), total=repeats, desc="interleaved slices"):
-        for k in order:
-            samples[k].append(rows[k].run(seconds))
-    report = {}
+def report(samples: dict[str, list[float]]) -> dict[str, dict[str, float]]:
+    """Per row the median steps/s and the median ratio to the SyncVectorEnv row."""
+    out = {}
     for k, runs in samples.items():
-        ratio = statistics.median(
-            x / y for x, y in zip(runs, samples["sync_vector_gym"], strict=True)
-        )
-        report[k] = {
-            "median_steps_per_s": statistics.median(runs),
-            "median_ratio_to_sync_vector_gym": ratio,
-        }
-        print(f"{k:16s} {report[k]['median_steps_per_s']:>10,.0f} steps/s  x{ratio:.1f}")
-    return samples, report
+        ratio = ratios(runs, samples["sync_vector_gym"])["median"]
+        out[k] = {"median_steps_per_s": statistics.median(runs),
+                  "median_ratio_to_sync_vector_gym": ratio}  # fmt: skip
+        print(f"{k:16s} {statistics.median(runs):>10,.0f} steps/s  x{ratio:.1f}")
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = benchmark_parser(__doc__, STEM)
     parser.add_argument("--batch", type=int, default=256, help="games per env (B)")
     parser.add_argument("--repeats", type=int, default=11, help="slices per row")
     parser.add_argument("--seconds", type=float, default=1.0, help="per slice")
-    add_output_args(parser, STEM)
-    from experiments.common.arguments import checked  # every flag checked
-
-    args = checked(parser).parse_args(argv)
-    if args.batch < 1 or args.repeats < 1 or args.seconds <= 0:
-        parser.error("--batch and --repeats must be positive, --seconds above 0")
+    args, out = parse(parser, argv, STEM, positive=("batch", "repeats", "seconds"))
     import numba
 
     from mamma_mia_agents import load_agent
 
     threads = numba.get_num_threads()  # numba's default: NUMBA_NUM_THREADS
-    out = output_dir(args, STEM)
-    started = time.perf_counter()
-    opponent = load_agent(OPPONENT)
+    run, opponent = Run(), load_agent(OPPONENT)
     rows = {k: Row(k, args.batch, opponent) for k in tqdm(ROWS, desc="building")}
-    samples, report = interleave(rows, args.repeats, args.seconds)
+    timed = {k: partial(row.run, args.seconds) for k, row in rows.items()}
+    samples = interleaved(timed, args.repeats, "interleaved slices")
     doc = {
         "settings": {
             "batch": args.batch,
@@ -154,17 +135,13 @@ def main(argv: list[str] | None = None) -> int:
             "reward_mode": "delivered_win_loss",
             "numba_threads": threads,
         },
-        "report": report,
+        "report": report(samples),
         "samples": samples,
-        "load_average_after": list(os.getloadavg()),
     }
     stem = f"{PLAYERS}p_b{args.batch}"
     if threads != os.cpu_count():  # NUMBA_NUM_THREADS set: another file
         stem += f"_t{threads}"
-    write_json(
-        out / f"{stem}.json", doc, provenance(seeds=SEED, wall_time=time.perf_counter() - started)
-    )
-    print(f"wrote {out / f'{stem}.json'}")
+    run.write(out / f"{stem}.json", doc, seeds=SEED)
     return 0
 
 

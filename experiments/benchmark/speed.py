@@ -14,26 +14,21 @@ from __future__ import annotations
 
 import os
 import platform
-import time
+from pathlib import Path
 
-from experiments.common.arguments import checked
-from experiments.common.output import add_output_args, output_dir, write_json
-from experiments.common.speed import speed_markdown
+from experiments.common.speed import Run, benchmark_parser, parse, speed_markdown
 from mamma_mia_agents.bots.roster import HEURISTICS
 from mamma_mia_agents.tournament import run_tournament
-from mamma_mia_env.plumbing.arguments import ArgumentParser
-from mamma_mia_env.plumbing.provenance import provenance
 
 
-def run_speed(out_dir: str, games: int, workers: int | None, seed: int) -> None:
-    """Play and time the games, write ``speed.json`` into ``out_dir`` and print the
-    markdown paragraph (``speed_markdown``)."""
-    load_before = os.getloadavg()[0]
-    start = time.perf_counter()
+def run_speed(out_dir: Path, games: int, workers: int | None, seed: int) -> None:
+    """Play and time the games, print the markdown paragraph (``speed_markdown``) and
+    write ``speed.json`` into ``out_dir``."""
+    run = Run()
     res = run_tournament(
         list(HEURISTICS), num_players=4, games=games, seed=seed, workers=workers, progress=True
     )
-    wall = time.perf_counter() - start
+    wall = run.seconds()
     record = {
         "games": res.games,
         "num_players": 4,
@@ -42,23 +37,22 @@ def run_speed(out_dir: str, games: int, workers: int | None, seed: int) -> None:
         "cores": os.cpu_count(),
         "seconds": round(wall, 2),
         "games_per_second": round(res.games / wall, 1),
-        "load_average_before": round(load_before, 2),
+        "load_average_before": round(run.load_before[0], 2),
         "machine": platform.machine(),
         "python": platform.python_version(),
         "mean_turns": float(res.turns.mean()),
     }
-    write_json(os.path.join(out_dir, "speed.json"), record, provenance(seeds=seed, wall_time=wall))
     print(speed_markdown(record))
+    run.write(out_dir / "speed.json", record, seeds=seed)
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = benchmark_parser(__doc__, "leaderboard")
     parser.add_argument("--games", type=int, default=10000)
     parser.add_argument("--workers", type=int, default=None)
     parser.add_argument("--seed", type=int, default=0)
-    add_output_args(parser, "leaderboard")
-    args = checked(parser).parse_args(argv)
-    run_speed(str(output_dir(args, "leaderboard")), args.games, args.workers, args.seed)
+    args, out = parse(parser, argv, "leaderboard")
+    run_speed(out, args.games, args.workers, args.seed)
     return 0
 
 

@@ -96,6 +96,8 @@ def fit_to_values(
     agreement is appended to ``log_rows``."""
     import torch
 
+    from experiments.common.training import fit_epochs
+
     n_actions = int(list(actor)[-1].out_features)
     obs = torch.from_numpy(data["obs"].astype(np.float32) / scale.astype(np.float32))
     masks = torch.from_numpy(np.unpackbits(data["masks"], axis=1)[:, :n_actions].astype(bool))
@@ -115,14 +117,6 @@ def fit_to_values(
     target = torch.from_numpy(
         soft_targets(data["cands"], data["values"], fit["temperature"], prior)
     )
-    rng = np.random.default_rng([seed, 31])
-    idx = rng.permutation(len(obs))
-    n_hold = max(1, int(len(idx) * fit["holdout"]))
-    hold, train = idx[:n_hold], idx[n_hold:]
-    opt = torch.optim.Adam(actor.parameters(), lr=fit["learning_rate"])
-    bs = int(fit["batch_size"])
-    steps = int(fit["epochs"]) * ((len(train) + bs - 1) // bs)
-    sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda i: 1.0 - i / max(1, steps))
 
     def loss_of(rows: np.ndarray) -> tuple[Any, Any]:
         logits = actor(obs[rows]).masked_fill(~masks[rows], -1e8)
@@ -133,25 +127,18 @@ def fit_to_values(
         dense = torch.zeros_like(logp).scatter_add_(1, cands[rows], target[rows])
         return -(dense * logp).sum(dim=1).mean(), logits
 
-    from tqdm.auto import tqdm
+    def train_loss(rows: np.ndarray) -> tuple[Any, tuple[float]]:
+        loss = loss_of(rows)[0]
+        return loss, (loss.item() * len(rows),)
 
-    bar = tqdm(total=steps, desc="fit to search values", unit="batch", disable=not progress)
-    for epoch in range(int(fit["epochs"])):
-        perm = rng.permutation(train)
-        total = 0.0
-        for lo in range(0, len(perm), bs):
-            loss, _ = loss_of(perm[lo : lo + bs])
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            sched.step()
-            total += loss.item() * len(perm[lo : lo + bs])
-            bar.update(1)
+    rng = np.random.default_rng([seed, 31])
+    epochs = fit_epochs(actor.parameters(), len(obs), fit, rng, train_loss,
+                        "fit to search values", progress=progress)  # fmt: skip
+    for epoch, (hold, sums) in enumerate(epochs, 1):
         with torch.no_grad():
             h_loss, h_logits = loss_of(hold)
         regret, agree = _regret(h_logits.numpy(), data["cands"][hold], data["values"][hold])
         log_rows.append({
-            "epoch": epoch + 1, "train_loss": total / len(train), "holdout_loss": float(h_loss),
-            "holdout_regret": regret, "holdout_agreement": agree,
+            "epoch": epoch, "train_loss": sums[0] / (len(obs) - len(hold)),
+            "holdout_loss": float(h_loss), "holdout_regret": regret, "holdout_agreement": agree,
         })  # fmt: skip
-    bar.close()

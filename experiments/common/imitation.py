@@ -160,48 +160,26 @@ def behaviour_clone(
     import torch
     import torch.nn.functional as F  # noqa: N812
 
+    from experiments.common.training import fit_epochs
+
     batches = _batches(data, torch.as_tensor(scale), net.n_actions)
+
+    def loss_of(rows: np.ndarray) -> tuple[Any, tuple[float, float]]:
+        obs, mask, act, ret = batches(rows)
+        logits, values = net.forward(obs, mask)
+        pi_loss, vf_loss = F.cross_entropy(logits, act), F.mse_loss(values, ret)
+        return pi_loss + bc["vf_coef"] * vf_loss, (pi_loss.item(), vf_loss.item())
+
     rng = np.random.default_rng([seed, 11])
-    total = len(data["actions"])
-    idx = rng.permutation(total)
-    n_hold = max(1, int(total * bc["holdout"]))
-    hold, train = idx[:n_hold], idx[n_hold:]
-    opt = torch.optim.Adam(net.parameters(), lr=bc["learning_rate"])
-    epochs = int(bc["epochs"])
-    bs = int(bc["batch_size"])
-    steps_total = epochs * ((len(train) + bs - 1) // bs)
-    sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda i: 1.0 - i / max(1, steps_total))
-
-    from tqdm.auto import tqdm
-
-    bar = tqdm(total=steps_total, desc="imitation", unit="batch")
     net.set_training(True)
-    for epoch in range(epochs):
-        perm = rng.permutation(train)
-        sums = np.zeros(3)
-        for lo in range(0, len(perm), bs):
-            obs, mask, act, ret = batches(perm[lo : lo + bs])
-            logits, values = net.forward(obs, mask)
-            pi_loss = F.cross_entropy(logits, act)
-            vf_loss = F.mse_loss(values, ret)
-            loss = pi_loss + bc["vf_coef"] * vf_loss
-            opt.zero_grad()
-            loss.backward()
-            torch.nn.utils.clip_grad_norm_(net.parameters(), 1.0)
-            opt.step()
-            sched.step()
-            sums += [pi_loss.item(), vf_loss.item(), 1]
-            bar.update(1)
-        row = {
-            "epoch": epoch + 1,
-            "train_pi_loss": sums[0] / sums[2],
-            "train_vf_loss": sums[1] / sums[2],
-            **_holdout(net, batches, hold),
-        }
-        log_rows.append(row)
-        bar.set_postfix(acc=f"{row['holdout_accuracy']:.3f}", vf=f"{row['holdout_vf_loss']:.2f}")
+    n = len(data["actions"])
+    epochs = fit_epochs(net.parameters(), n, bc, rng, loss_of, "imitation", clip=1.0)
+    for epoch, (hold, sums) in enumerate(epochs, 1):
+        log_rows.append({
+            "epoch": epoch, "train_pi_loss": sums[0] / sums[2],
+            "train_vf_loss": sums[1] / sums[2], **_holdout(net, batches, hold),
+        })  # fmt: skip
     net.set_training(False)
-    bar.close()
 
 
 def _batches(data: dict[str, np.ndarray], scale: Any, n_actions: int) -> Batches:

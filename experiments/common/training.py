@@ -1,7 +1,7 @@
 """What the training scripts share: thread setup, the library scripts' flags, the files
-a library training run writes (train_rllib.py, train_tianshou.py), and for
-cleanrl_ppo.py its arguments dataclass as flags, its learning-curve panels and its
-learning curve over wall time.
+a library training run writes (train_rllib.py, train_tianshou.py), the progress panels
+(theirs and cleanrl_ppo.py's learning curve), and for cleanrl_ppo.py its arguments
+dataclass as flags and its learning curve over wall time.
 
 The flags and files are the same for every library so that their runs compare:
 ``--players``, ``--reward-mode``, ``--seed``, ``--threads``, ``--name``, ``--out``;
@@ -12,8 +12,11 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 from experiments.common.output import RUNS, save_figure, subplots, write_csv
 from mamma_mia_agents.cli.options import stem
@@ -22,7 +25,7 @@ from mamma_mia_env.plumbing.files import write_file
 from mamma_mia_env.plumbing.provenance import provenance
 
 __all__ = ["add_dataclass_args", "add_training_args", "check_training_args", "plot_panels"]
-__all__ += ["plot_wall_curve", "set_threads", "write_training_run"]
+__all__ += ["fit_epochs", "plot_wall_curve", "set_threads", "write_training_run"]
 
 
 def set_threads(n: int) -> None:
@@ -88,21 +91,54 @@ def write_training_run(
     }
     text = json.dumps(summary, indent=1) + "\n"
     write_file(args.out / f"{args.name or 'summary'}.json", text, "summary")
-    _plot_progress(rows, panels, title, args.out / f"{args.name or 'progress'}.png")
+    path = args.out / f"{args.name or 'progress'}.png"
+    plot_panels(rows, "iteration", panels, title, path, xlabel="iteration")
     return summary
 
 
-def _plot_progress(
-    rows: list[dict[str, Any]], panels: tuple[tuple[str, str], ...], title: str, path: Path
-) -> None:
-    it = [r["iteration"] for r in rows]
-    fig, ax = subplots(1, len(panels), figsize=(4 * len(panels) + 0.5, 3.2))
-    for a, (key, name) in zip(ax, panels, strict=True):
-        a.plot(it, [r[key] if r[key] is not None else float("nan") for r in rows], marker=".")
-        a.set_title(name)
-        a.set_xlabel("iteration")
-    fig.suptitle(title)
-    save_figure(fig, path)
+def fit_epochs(
+    params: Iterable[Any],
+    n: int,
+    fit: dict[str, Any],
+    rng: np.random.Generator,
+    loss_of: Callable[[np.ndarray], tuple[Any, tuple[float, ...]]],
+    desc: str,
+    clip: float | None = None,
+    progress: bool = True,
+) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """A supervised fit of a network (the imitation warm start, expert iteration's fit):
+    ``n`` rows less a held-out share ``fit["holdout"]`` in ``fit["epochs"]`` epochs of
+    shuffled minibatches of ``fit["batch_size"]`` (every order drawn from ``rng``), by
+    Adam over ``params`` at ``fit["learning_rate"]`` decaying linearly to 0.
+    ``loss_of(rows)``: a minibatch's loss and figures; ``clip``: the gradients' norm at
+    most that. After each epoch, yields the held-out rows and the sums over the epoch's
+    minibatches of each figure, then of 1 (the minibatches)."""
+    import torch
+    from tqdm.auto import tqdm
+
+    params = list(params)
+    idx = rng.permutation(n)
+    n_hold = max(1, int(n * fit["holdout"]))
+    hold, train = idx[:n_hold], idx[n_hold:]
+    opt = torch.optim.Adam(params, lr=fit["learning_rate"])
+    epochs, bs = int(fit["epochs"]), int(fit["batch_size"])
+    steps = epochs * ((len(train) + bs - 1) // bs)
+    sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda i: 1.0 - i / max(1, steps))
+    with tqdm(total=steps, desc=desc, unit="batch", disable=not progress) as bar:
+        for _ in range(epochs):
+            perm = rng.permutation(train)
+            sums: Any = 0.0  # then an array: one sum per figure, then the minibatches
+            for lo in range(0, len(perm), bs):
+                loss, figures = loss_of(perm[lo : lo + bs])
+                opt.zero_grad()
+                loss.backward()
+                if clip is not None:
+                    torch.nn.utils.clip_grad_norm_(params, clip)
+                opt.step()
+                sched.step()
+                sums = sums + np.array([*figures, 1.0])
+                bar.update(1)
+            yield hold, sums
 
 
 # -- a dataclass of arguments as flags (cleanrl_ppo.py, CleanRL's tyro style) -------------
@@ -176,14 +212,20 @@ def _optional(kind: type, flag: str) -> Any:
 
 
 def plot_panels(
-    rows: list[dict[str, Any]], x: str, panels: tuple[tuple[str, str], ...], title: str, path: Path
+    rows: list[dict[str, Any]],
+    x: str,
+    panels: tuple[tuple[str, str], ...],
+    title: str,
+    path: Path,
+    xlabel: str = "env steps",
 ) -> None:
-    """One panel per ``(row key, y label)`` against the row key ``x`` (env steps)."""
+    """One panel per ``(row key, y label)`` against the row key ``x`` (a value of None:
+    a gap), under ``title``: a training run's progress."""
     steps = [r[x] for r in rows]
     fig, ax = subplots(1, len(panels), figsize=(5 * len(panels), 3.6))
     for a, (key, label) in zip(ax, panels, strict=True):
-        a.plot(steps, [r[key] for r in rows])
-        a.set_xlabel("env steps")
+        a.plot(steps, [float("nan") if r[key] is None else r[key] for r in rows], marker=".")
+        a.set_xlabel(xlabel)
         a.set_ylabel(label)
     fig.suptitle(title)
     save_figure(fig, path)

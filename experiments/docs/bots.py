@@ -4,11 +4,8 @@ tuning against the search bot, its strength and its time per decision."""
 
 from __future__ import annotations
 
-import json
-
-from experiments.common.output import RESULTS
 from experiments.docs.ladder import pairings_table
-from experiments.docs.markdown import rate, result, table
+from experiments.docs.markdown import interval, opponents, pct, rate, result, results, row, table
 
 
 def bot_speed_table() -> str:
@@ -25,10 +22,6 @@ def bot_speed_table() -> str:
         f"| the same per CPU second of the process (all threads) | random "
         f"{cpu['random']:,}, builder {cpu['builder']:,} "
         f"({100 * v['builder_over_random_cpu']:.0f}%) |",
-        # the run is from before the numpy builder was removed
-        f"| the same with the numpy `builder` (before the kernels) | "
-        f"{med['builder_numpy']:,} turns/s "
-        f"(compiled: {v['compiled_over_numpy_builder']}x) |",
         f"| {g['games']:,} four-player games of the four heuristic bots in `play_out` "
         f"(one compiled loop, {g['numba_threads']} threads) | "
         f"**{g['compiled_loop_seconds']} s**"
@@ -41,6 +34,10 @@ def bot_speed_table() -> str:
         f" `builder` decision {p['builder_decision_us']} us (of which the oven replay "
         f"{p['of_which_oven_replay_us']} us), engine step {p['engine_step_us']} us | |",
     ]
+    if "builder_numpy" in med:  # a run from before the numpy builder was removed
+        rows.insert(3, row("the same with the numpy `builder` (before the kernels)",
+                           f"{med['builder_numpy']:,} turns/s (compiled: "
+                           f"{v['compiled_over_numpy_builder']}x)"))  # fmt: skip
     return (
         f"One run, load average {load[0]:.1f} before and {load[1]:.1f} after "
         f"(2 cores, shared); commit `{doc['provenance']['git']['revision'][:7]}`.\n\n"
@@ -52,20 +49,18 @@ def bot_kernels() -> str:
     bot_kernels/against_562aa93.json)."""
     doc = result("bot_kernels/against_562aa93.json")
     rows = []
-    for row, r in doc["report"].items():
-        bot, players = row.split()
+    for name, r in doc["report"].items():
+        bot, players = name.split()
         q = r["ratio_quartiles"]
-        rows.append(
-            f"| `{bot}`, {players[:-1]} | {r['positions']:,} | "
-            f"{r['base_cpu_us_per_decision']:.3f} | {r['new_cpu_us_per_decision']:.3f} | "
-            f"{r['ratio_median']:.3f} ({q[0]:.3f}-{q[2]:.3f}) | "
-            f"{'yes' if r['same_actions'] else 'NO'} |"
-        )
+        rows.append(row(
+            f"`{bot}`, {players[:-1]}", f"{r['positions']:,}",
+            f"{r['base_cpu_us_per_decision']:.3f}", f"{r['new_cpu_us_per_decision']:.3f}",
+            f"{r['ratio_median']:.3f} ({q[0]:.3f}-{q[2]:.3f})",
+            "yes" if r["same_actions"] else "NO",
+        ))  # fmt: skip
     prov = doc["provenance"]
-    head = (
-        "| bot, players | positions | CPU us per decision, before | after | after / before, "
-        "median (quartiles) | same actions |"
-    )
+    head = ["bot, players", "positions", "CPU us per decision, before", "after",
+            "after / before, median (quartiles)", "same actions"]  # fmt: skip
     return table(head, "lrrrll", rows) + (
         f"\n{doc['args']['repeats']} slices of {doc['args']['seconds']} CPU s per version and "
         f"row, load average {prov['machine']['load_average']:.1f}; commit "
@@ -83,40 +78,31 @@ def search_strength_table() -> str:
     lines = []
     for r in rows:
         n = r["num_players"]
-        opp = r["opponent"] if n == 2 else f"{n - 1} x {r['opponent']}"
-        lo, hi = r["wilson95"]
-        wins = f"{100 * r['win_rate']:.1f}% ({100 * lo:.1f}-{100 * hi:.1f})"
-        lo, hi = r["deal_clustered95"]
-        lines.append(
-            f"| {n} | {opp} | {r['worlds']} | {r['games']:,} | "
-            f"{f'**{wins}**' if r['headline'] else wins} | "
-            f"{100 * lo:.1f}-{100 * hi:.1f} | {100 * r['chance']:.0f}% | "
-            f"{r['ms_per_decision']} | `{r['file']}` |"
-        )
-    head = (
-        "| players | opponent(s) | worlds | games | search win rate (Wilson 95%) | "
-        "deal-clustered 95% | chance | ms / decision (median) | file |"
-    )
+        wins = f"{pct(r['win_rate'])} ({interval(*r['wilson95'])})"
+        lines.append(row(
+            n, opponents(n, r["opponent"]), r["worlds"], f"{r['games']:,}",
+            f"**{wins}**" if r["headline"] else wins, interval(*r["deal_clustered95"]),
+            pct(r["chance"], 0), r["ms_per_decision"], f"`{r['file']}`",
+        ))  # fmt: skip
+    head = ["players", "opponent(s)", "worlds", "games", "search win rate (Wilson 95%)",
+            "deal-clustered 95%", "chance", "ms / decision (median)", "file"]  # fmt: skip
     return table(head, "llrrllrrl", lines)
 
 
 def champion_tuning() -> str:
     """Every setting of the champion's tunings (experiments/train/tune_champion.py
     --export) against the search bot, and which setting was chosen."""
-    docs = {
-        p.name: json.loads(p.read_text())
-        for p in sorted(RESULTS.glob("champion/champion_*p_tuning.json"))
-    }
+    docs = results("champion/champion_*p_tuning.json")
     rows, gains = [], []
     for d in docs.values():
         n = d["args"]["players"]
         for r in d["rows"]:
-            wins = rate(r, "ci_low", "ci_high")
             chosen = r["label"] == d["champion"]
-            rows.append(
-                f"| {n} | {r['label']} | {r['games']:,} | {f'**{wins}**' if chosen else wins} | "
-                f"{100 / n:.0f}% | {r['cpu_mean_ms']:.1f} | {'yes' if chosen else ''} |"
-            )
+            wins = rate(r, "ci_low", "ci_high")
+            rows.append(row(
+                n, r["label"], f"{r['games']:,}", f"**{wins}**" if chosen else wins,
+                pct(1 / n, 0), f"{r['cpu_mean_ms']:.1f}", "yes" if chosen else "",
+            ))  # fmt: skip
         rates = {r["label"]: r["win_rate"] for r in d["rows"]}
         gains += [
             f"{n}p {label}: {100 * (rates[label + tag] - w):+.1f}"
@@ -126,10 +112,9 @@ def champion_tuning() -> str:
         ]
     files = ", ".join(f"`{name}` (tournament seed {v['args']['seed']})" for name, v in docs.items())
     gain = f"The prior's gain on the same deals, in points: {'; '.join(gains)}. " if gains else ""
-    head = (
-        "| players | setting (worlds x candidates, prior) | games vs search | win rate "
-        "(Wilson 95%) | chance | CPU ms / decision, mean (tuning run) | chosen |"
-    )
+    head = ["players", "setting (worlds x candidates, prior)", "games vs search",
+            "win rate (Wilson 95%)", "chance", "CPU ms / decision, mean (tuning run)",
+            "chosen"]  # fmt: skip
     return table(head, "rlrlrrc", rows) + f"\n{gain}Files: {files}.\n"
 
 
@@ -156,15 +141,13 @@ def champion_speed() -> str:
         champion = r["bot"] == "champion"
         mean = f"**{r['mean_ms']:.1f}**" if champion else f"{r['mean_ms']:.1f}"
         limit = f"{doc['limit_ms']:g} ms" if champion else "-"
-        rows.append(
-            f"| {r['players']} | {r['bot']} | {r['positions']} | {mean} | {r['median_ms']:.1f} "
-            f"| {r['p90_ms']:.1f} | {r['cpu_mean_ms']:.1f} | {limit} |"
-        )
+        rows.append(row(
+            r["players"], r["bot"], r["positions"], mean, f"{r['median_ms']:.1f}",
+            f"{r['p90_ms']:.1f}", f"{r['cpu_mean_ms']:.1f}", limit,
+        ))  # fmt: skip
     loads = ", ".join(f"{x:.2f}" for x in doc["load_average_before"])
-    head = (
-        "| players | bot | positions | wall ms / decision: mean | median | 90th percentile "
-        "| CPU ms, mean | limit |"
-    )
+    head = ["players", "bot", "positions", "wall ms / decision: mean", "median",
+            "90th percentile", "CPU ms, mean", "limit"]  # fmt: skip
     return table(head, "rlrrrrrr", rows) + (
         f"\nOne numba thread; load averages before the run {loads}. "
         "File: `decision_speed/decision_speed.json`.\n"

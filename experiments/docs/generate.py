@@ -11,13 +11,12 @@ blocks are checked by ``tests/experiments/test_reproduce.py``.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable
 
-from experiments.common.output import RESULTS, ROOT
+from experiments.common.output import ROOT
 from experiments.docs import bots, ladder, layout, training
-from experiments.docs.markdown import rate, result, table
+from experiments.docs.markdown import pct, rate, result, results, row, table
 from mamma_mia_env.game.fields import observation_fields
 from mamma_mia_env.game.observe import observation_slices
 from mamma_mia_env.plumbing.arguments import ArgumentParser
@@ -38,10 +37,9 @@ def _leaderboards() -> dict[int, dict[str, dict]]:
 def leaderboard_table() -> str:
     boards = _leaderboards()
     order = sorted(boards[2], key=lambda a: -boards[4][a]["win_rate"])  # ties: 2-player order
-    rows = [f"| {a} | " + " | ".join(rate(boards[n][a]) for n in COUNTS) + " |" for a in order]
-    rows.append("| *chance* | " + " | ".join(f"{100 / n:.1f}%" for n in COUNTS) + " |")
-    head = "| agent | " + " | ".join(f"{n} players" for n in COUNTS) + " |"
-    return table(head, "l" + "r" * len(COUNTS), rows)
+    rows = [row(a, *(rate(boards[n][a]) for n in COUNTS)) for a in order]
+    rows.append(row("*chance*", *(pct(1 / n) for n in COUNTS)))
+    return table(["agent", *(f"{n} players" for n in COUNTS)], "l" + "r" * len(COUNTS), rows)
 
 
 def leaderboard_delivered() -> str:
@@ -62,7 +60,7 @@ def learner_env_speed() -> str:
         "sb3_vecenv": "`MammaMiaSB3VecEnv` (SB3 `VecEnv`)",
         "sync_vector_gym": "`SyncVectorEnv` of B `MammaMiaGymEnv`",
     }
-    docs = [json.loads(p.read_text()) for p in sorted(RESULTS.glob("learner_env_speed/*p_b*.json"))]
+    docs = list(results("learner_env_speed/*p_b*.json").values())
     docs.sort(key=lambda d: (d["settings"]["batch"], -d["settings"].get("numba_threads", 0)))
     cores = docs[0]["provenance"]["machine"]["cores"]
     heads = []
@@ -71,17 +69,18 @@ def learner_env_speed() -> str:
         extra = f", {threads} numba thread" if threads and threads != cores else ""
         heads.append(f"B = {d['settings']['batch']}{extra}: steps/s (x SyncVectorEnv)")
     rows = [
-        f"| {name} | "
-        + " | ".join(
-            f"{r['median_steps_per_s']:,.0f} (x{r['median_ratio_to_sync_vector_gym']:.1f})"
-            for r in (d["report"][key] for d in docs)
-        )
-        + " |"
+        row(
+            name,
+            *(
+                f"{r['median_steps_per_s']:,.0f} (x{r['median_ratio_to_sync_vector_gym']:.1f})"
+                for r in (d["report"][key] for d in docs)
+            ),
+        )  # fmt: skip
         for key, name in names.items()
     ]
     s = docs[0]["settings"]
     loads = ", ".join(f"{d['provenance']['machine']['load_average']}" for d in docs)
-    return table(f"| entry point | {' | '.join(heads)} |", "l" + "r" * len(docs), rows) + (
+    return table(["entry point", *heads], "l" + "r" * len(docs), rows) + (
         f"\n{s['players']} players against `{s['opponent']}`, random legal learner actions "
         f"drawn outside the timing, {s['repeats']} interleaved slices of "
         f"{s['seconds_per_slice']:g} s per row (medians); load average {loads} on {cores} cores.\n"
@@ -96,15 +95,16 @@ def omp_wait() -> str:
         med = (d := result(name))["median"]
         m = d["provenance"]["machine"]
         rows = [
-            f"| {pol} | "
-            + " | ".join(
-                f"{med[row][pol]:,.0f} (x{med[row][pol] / med[row]['libgomp default']:.2f})"
-                for row in med
-            )
-            + " |"
+            row(
+                pol,
+                *(
+                    f"{med[env][pol]:,.0f} (x{med[env][pol] / med[env]['libgomp default']:.2f})"
+                    for env in med
+                ),
+            )  # fmt: skip
             for pol in next(iter(med.values()))
         ]
-        head = "| OMP_WAIT_POLICY | " + " | ".join(med) + " |"
+        head = ["OMP_WAIT_POLICY", *med]
         out += f"`{name}`: load average {m['load_average']} on {m['cores']} cores at the start\n\n"
         out += table(head, "l" + "r" * len(med), rows) + "\n"
     d = result("omp_wait/loaded.json")
@@ -130,17 +130,17 @@ def result_files_table() -> str:
                     f"{kind}: " + ", ".join(f"`{f}`" for f, k in mine if k == kind)
                     for kind in dict.fromkeys(k for _, k in mine)
                 )
-                rows.append(f"| `{e.name}` | `{files[mine[0][0]][2]}` | {listed} |")
+                rows.append(row(f"`{e.name}`", f"`{files[mine[0][0]][2]}`", listed))
         if mode == "full":
             rows += [
-                f"| ({r.name}) | `{c}` | record: `{f}` |"
+                row(f"({r.name})", f"`{c}`", f"record: `{f}`")
                 for r in RECORDS
                 for f, c in r.commands.items()
             ]
         where = "experiments/results/" if mode == "full" else "experiments/results/quick/"
         out.append(
             f"`--{mode}`, files in `{where}`:\n\n"
-            + table("| `--only` | command | files |", "lll", rows)
+            + table(["`--only`", "command", "files"], "lll", rows)
         )
     return "\n".join(out)
 
@@ -158,12 +158,10 @@ def integrations_speed() -> str:
     ):
         d = result(f"{library}/2p.json")
         cmd = "python " + " ".join((commands[f"{library}_2p"] or [])[:-2])  # without --out
-        rows.append(
-            f"| {d['library']} | `{cmd}` | {d['env_steps']:,} | {d[sampling]:,.0f} | "
-            f"{d['env_steps_per_s_overall']:,.0f} |"
-        )
+        rows.append(row(d["library"], f"`{cmd}`", f"{d['env_steps']:,}", f"{d[sampling]:,.0f}",
+                        f"{d['env_steps_per_s_overall']:,.0f}"))  # fmt: skip
         loads.append(f"{d['provenance']['machine']['load_average']}")
-    head = "| library | run | env steps | env steps/s sampling | env steps/s overall |"
+    head = ["library", "run", "env steps", "env steps/s sampling", "env steps/s overall"]
     return table(head, "llrrr", rows) + (
         f"\nLoad average {' and '.join(loads)} at the start of each run, on "
         f"{d['provenance']['machine']['cores']} cores; torch with one thread.\n"
@@ -192,10 +190,8 @@ def observation_fields_table(mode: str) -> str:
         sl = slices[f.section]
         where = f"{sl.start}" if sl.stop - sl.start == 1 else f"{sl.start}-{sl.stop - 1}"
         shape = "(" + ", ".join(map(str, f.shape)) + ("," if len(f.shape) == 1 else "") + ")"
-        rows.append(
-            f"| `{f.name}` | {shape} | 0-{f.high} | {where} (`{f.section}`) | {f.meaning} |"
-        )
-    return table("| field | shape | values | entries (section) | meaning |", "lllll", rows)
+        rows.append(row(f"`{f.name}`", shape, f"0-{f.high}", f"{where} (`{f.section}`)", f.meaning))
+    return table(["field", "shape", "values", "entries (section)", "meaning"], "lllll", rows)
 
 
 BLOCKS: dict[str, Callable[[], str]] = {

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from experiments.common.output import RESULTS
-from experiments.docs.markdown import table
+from experiments.docs.markdown import opponents, pct, rate, row, table
 from mamma_mia_agents.tournament.ladder_rating import Result, fit_rating
 from mamma_mia_agents.tournament.scorecard import ANCHOR_SOURCES, ANCHORS, anchored_results
 
@@ -77,9 +77,9 @@ def ladder_ratings() -> str:
         two = fits.get(agent, {}).get(2)
         key = two["fit"].value or 0.0 if two else ANCHORS.get(agent, {}).get(2, 0.0)
         sources = list(dict.fromkeys(sources))  # a file that holds both counts, once
-        rows.append((key, f"| {agent} | {' | '.join(cells)} | {', '.join(sources)} |"))
+        rows.append((key, row(agent, *cells, ", ".join(sources))))
     rows.sort(key=lambda r: -r[0])
-    return table("| agent | 2 players | 4 players | from |", "lrrl", (line for _, line in rows))
+    return table(["agent", "2 players", "4 players", "from"], "lrrl", (line for _, line in rows))
 
 
 def anchors_table() -> str:
@@ -87,12 +87,14 @@ def anchors_table() -> str:
     (``ANCHORS``, ``ANCHOR_SOURCES``)."""
     counts = sorted({n for by_count in ANCHORS.values() for n in by_count})
     rows = [
-        f"| `{rung}` | "
-        + " | ".join(f"{by_count[n]:g}" if n in by_count else "" for n in counts)
-        + f" | {ANCHOR_SOURCES[rung]} |"
+        row(
+            f"`{rung}`",
+            *(f"{by_count[n]:g}" if n in by_count else "" for n in counts),
+            ANCHOR_SOURCES[rung],
+        )  # fmt: skip
         for rung, by_count in ANCHORS.items()
     ]
-    head = "| rung | " + " | ".join(f"{n} players" for n in counts) + " | measured by |"
+    head = ["rung", *(f"{n} players" for n in counts), "measured by"]
     return table(head, "l" + "r" * len(counts) + "l", rows)
 
 
@@ -104,13 +106,12 @@ def pairings_table(agent: str, targets: dict[tuple[int, str], float]) -> str:
         for n, block in json.loads(p.read_text())["players"].items():
             for r in block["pairings"]:
                 k = int(n)
-                opp = r["opponent"] if k == 2 else f"{k - 1} x {r['opponent']}"
                 target = targets.get((k, r["opponent"]))
-                goal = "-" if target is None else f"{100 * target:.0f}%"
-                rows.append(
-                    f"| {k} | {opp} | {r['games']:,} | **{100 * r['win_rate']:.1f}%** "
-                    f"({100 * r['win_rate_low']:.1f}-{100 * r['win_rate_high']:.1f}) | "
-                    f"{100 * r['chance']:.0f}% | {goal} | `scorecards/{p.name}` |"
-                )
-    head = f"| players | opponents | games | {agent}'s win rate (Wilson 95%) | chance | target "
-    return table(head + "| file |", "rlrlrrl", rows)
+                rows.append(row(
+                    k, opponents(k, r["opponent"]), f"{r['games']:,}", rate(r, bold=True),
+                    pct(r["chance"], 0), "-" if target is None else pct(target, 0),
+                    f"`scorecards/{p.name}`",
+                ))  # fmt: skip
+    head = ["players", "opponents", "games", f"{agent}'s win rate (Wilson 95%)", "chance",
+            "target", "file"]  # fmt: skip
+    return table(head, "rlrlrrl", rows)

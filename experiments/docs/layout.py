@@ -4,7 +4,7 @@ layout_speed script, last in commit c7deff1)."""
 
 from __future__ import annotations
 
-from experiments.docs.markdown import result, table
+from experiments.docs.markdown import result, row, table
 
 
 def _q(spread: dict) -> str:
@@ -47,12 +47,12 @@ def layout_speed() -> str:
     for n in sorted({r["players"] for r in rows}):
         r = next(r for r in rows if r["players"] == n)
         rc, fx = r["recall"], r["fixed"]
-        sizes.append(
-            f"| {n} | {rc['obs_bytes']:,} B ({rc['obs_dtype']}) "
-            f"| {fx['obs_bytes']:,} B ({fx['obs_dtype']}) | {r['obs_bytes_fixed_over_recall']:.2f} "
-            f"| {rc['step_bytes']:,} B | {fx['step_bytes']:,} B "
-            f"| {r['step_bytes_fixed_over_recall']:.2f} |"
-        )
+        sizes.append(row(
+            n, f"{rc['obs_bytes']:,} B ({rc['obs_dtype']})",
+            f"{fx['obs_bytes']:,} B ({fx['obs_dtype']})", f"{r['obs_bytes_fixed_over_recall']:.2f}",
+            f"{rc['step_bytes']:,} B", f"{fx['step_bytes']:,} B",
+            f"{r['step_bytes_fixed_over_recall']:.2f}",
+        ))  # fmt: skip
     names = {"vector": "`MammaMiaVectorEnv`", "learner": "`MammaMiaLearnerVectorEnv`"}
     for r in rows:
         rc, fx = r["recall"], r["fixed"]
@@ -63,10 +63,10 @@ def layout_speed() -> str:
                 f"{100 * rc['fraction_of_write_bound']['median']:.1f}% / "
                 f"{100 * fx['fraction_of_write_bound']['median']:.1f}%"
             )
-        speeds.append(
-            f"| {names[r['env']]} | {r['players']} | {r['batch']:,} | {rc['turns_per_s']:,} "
-            f"| {fx['turns_per_s']:,} | {_q(r['fixed_over_recall'])} | {bound} | {fraction} |"
-        )
+        speeds.append(row(
+            names[r["env"]], r["players"], f"{r['batch']:,}", f"{rc['turns_per_s']:,}",
+            f"{fx['turns_per_s']:,}", _q(r["fixed_over_recall"]), bound, fraction,
+        ))  # fmt: skip
     s, cores = doc["settings"], doc["provenance"]["machine"]["cores"]
     before, after = s["load_average_before_after"]
     return (

@@ -4,20 +4,18 @@ champions' prior networks."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
-from experiments.common.output import RESULTS, short_name
+from experiments.common.output import short_name
 from experiments.docs.ladder import pairings_table
-from experiments.docs.markdown import rate, result, table
+from experiments.docs.markdown import pct, rate, result, results, row, table
 
 
 def cleanrl_ppo() -> str:
     """The CleanRL-style PPO runs (python -m experiments.train.cleanrl_ppo --export): their
     throughput (overall / env alone, the target: 0.5) and strength."""
     rows = []
-    for p in sorted((RESULTS / "cleanrl_ppo").glob("cleanrl_ppo_*.json")):
-        d = json.loads(p.read_text())
+    for name, d in results("cleanrl_ppo/cleanrl_ppo_*.json").items():
         a, t, ev = d["args"], d["throughput"], d["evaluation"]
         tr, rnd = ev["trained"], ev["random"]
         ratio = t["env_steps_per_s_overall"] / t["env_steps_per_s_env_only"]
@@ -28,21 +26,20 @@ def cleanrl_ppo() -> str:
         )
         if a.get("init_policy"):
             warm_text += f" from `{Path(a['init_policy']).name}`"
-        rows.append(
-            f"| `{p.name}`: {a['num_players']}p vs `{a['opponent']}`{warm_text}, "
-            f"{a['num_envs']} games x "
-            f"{a['num_steps']} steps, {a['update_epochs']} epochs of {a['num_minibatches']} "
-            f"minibatches at learning rate {a['learning_rate']:g} | {t['env_steps']:,} | "
+        rows.append(row(
+            f"`{name}`: {a['num_players']}p vs `{a['opponent']}`{warm_text}, {a['num_envs']} "
+            f"games x {a['num_steps']} steps, {a['update_epochs']} epochs of "
+            f"{a['num_minibatches']} minibatches at learning rate {a['learning_rate']:g}",
+            f"{t['env_steps']:,}",
             f"{t['env_steps_per_s_overall']:,.0f} / {t['env_steps_per_s_rollout']:,.0f} / "
-            f"{t['env_steps_per_s_env_only']:,.0f} | {ratio:.2f} | "
-            f"{'-' if honest is None else f'{honest:.2f}'} | {t['share_update']:.2f} | "
-            f"{tr['win']:.3f} ({rnd['win']:.3f}) | {tr['delivered']:.2f} ({rnd['delivered']:.2f}) |"
-        )
-    head = (
-        "| run | env steps | env steps/s: overall / rollout / env only | overall / env only | "
-        "overall / env alone | update share | win share trained (random) | orders delivered "
-        "trained (random) |"
-    )
+            f"{t['env_steps_per_s_env_only']:,.0f}",
+            f"{ratio:.2f}", "-" if honest is None else f"{honest:.2f}",
+            f"{t['share_update']:.2f}", f"{tr['win']:.3f} ({rnd['win']:.3f})",
+            f"{tr['delivered']:.2f} ({rnd['delivered']:.2f})",
+        ))  # fmt: skip
+    head = ["run", "env steps", "env steps/s: overall / rollout / env only",
+            "overall / env only", "overall / env alone", "update share",
+            "win share trained (random)", "orders delivered trained (random)"]  # fmt: skip
     return table(head, "lrrrrrrr", rows)
 
 
@@ -65,7 +62,7 @@ def shipped_policy() -> str:
     the search bot, the champion's, and the demo tournament."""
     finals = result("cleanrl_ppo/cleanrl_ppo_all_counts.json")["evaluation"]["final_by_count"]
     vs_builder = ", ".join(
-        f"{rate(f)} of {f['games']:,} {_TABLE[int(n)]}-player games (chance {100 / int(n):.0f}%)"
+        f"{rate(f)} of {f['games']:,} {_TABLE[int(n)]}-player games (chance {pct(1 / int(n), 0)})"
         for n, f in sorted(finals.items())
     )
     searched = "; ".join(
@@ -83,8 +80,8 @@ def shipped_policy() -> str:
         f"the champion, the search bot guided by a network, which wins {rate(champ)} of its "
         "two-player games against the search bot (`scorecards/champion_2p_search.json`). In "
         f"the mixed four-player field of the README's demo tournament `ppo` wins "
-        f"{100 * rates['ppo']['win_rate']:.1f}% and `builder` "
-        f"{100 * rates['builder']['win_rate']:.1f}% of their games (`demo_tournament/demo.json`).\n"
+        f"{pct(rates['ppo']['win_rate'])} and `builder` "
+        f"{pct(rates['builder']['win_rate'])} of their games (`demo_tournament/demo.json`).\n"
     )
 
 
@@ -115,14 +112,12 @@ def expert_2p() -> str:
         start = d["args"].get("init_policy")  # the ten-minute run predates the flag
         minutes = d["wall"]["training_seconds"] / 60
         total += minutes
-        rows.append(
-            f"| {i} | `{command}` | {f'`{Path(start).name}`' if start else 'scratch'} | "
-            f"{minutes:.1f} min | vs `{rival}`: {rate(final)} | `{name}` |"
-        )
-    head = (
-        "| step | command (`python -m experiments.`) | starts from | training wall time | final "
-        "evaluation, 2,000 duplicate deals (seed 230,023) | file |"
-    )
+        rows.append(row(
+            i, f"`{command}`", f"`{Path(start).name}`" if start else "scratch",
+            f"{minutes:.1f} min", f"vs `{rival}`: {rate(final)}", f"`{name}`",
+        ))  # fmt: skip
+    head = ["step", "command (`python -m experiments.`)", "starts from", "training wall time",
+            "final evaluation, 2,000 duplicate deals (seed 230,023)", "file"]  # fmt: skip
     return table(head, "rllrll", rows) + f"\n{total:.0f} min of training wall time in all.\n"
 
 
@@ -137,7 +132,7 @@ def champion_priors() -> str:
             + (" vs three `builder`s" if n == 4 else "")
         ),
         "vs `counter` / `hoarder` / `forgetful` (seed 2)": lambda n: " / ".join(
-            f"{100 * evals[n][b]['win_rate']:.1f}%" for b in ("counter", "hoarder", "forgetful")
+            pct(evals[n][b]["win_rate"]) for b in ("counter", "hoarder", "forgetful")
         ),
         "training time, wall (CPU)": lambda n: (
             f"{runs[n]['train_seconds'] / 60:.1f} min ({runs[n]['train_cpu_seconds'] / 60:.1f} min)"
@@ -145,7 +140,7 @@ def champion_priors() -> str:
         "PPO steps (learner decisions)": lambda n: f"{runs[n]['ppo_timesteps']:,}",
     }
     head = "| | 2 players (`champion_prior/2p.npz`) | 4 players (`champion_prior/4p.npz`) |"
-    return table(head, "lrr", (f"| {k} | {cell(2)} | {cell(4)} |" for k, cell in rows.items())) + (
+    return table(head, "lrr", (row(k, cell(2), cell(4)) for k, cell in rows.items())) + (
         "\n95% Wilson intervals in brackets (`champion_prior/2p_final_eval.json`, "
         "`champion_prior/4p_final_eval.json`, `champion_prior/{2,4}p_summary.json`).\n"
     )
@@ -163,17 +158,16 @@ def cleanrl_defaults() -> str:
     for label, res in doc["settings"].items():
         runs, s = res["runs"], res["summary"]
         share = sorted(r["share_update"] for r in runs)[len(runs) // 2]
-        rows.append(
-            f"| {label} | {_wins(runs)} | "
-            f"{s['win_mean']:.3f} ({s['win_sd']:.3f}) | {s['delivered_mean']:.2f} | "
-            f"{s['overall_over_env_only_median']:.2f} | {share:.2f} |"
-        )
+        rows.append(row(
+            label, _wins(runs), f"{s['win_mean']:.3f} ({s['win_sd']:.3f})",
+            f"{s['delivered_mean']:.2f}", f"{s['overall_over_env_only_median']:.2f}",
+            f"{share:.2f}",
+        ))  # fmt: skip
     steps = next(iter(doc["settings"].values()))["runs"][0]["env_steps"]
-    head = (
-        "| update epochs, learning rate | win share vs `builder`, seeds 1-"
-        f"{doc['args']['seeds']} | mean (sd) | orders delivered | overall / env alone "
-        "(median) | update share (median) |"
-    )
+    head = ["update epochs, learning rate",
+            f"win share vs `builder`, seeds 1-{doc['args']['seeds']}", "mean (sd)",
+            "orders delivered", "overall / env alone (median)",
+            "update share (median)"]  # fmt: skip
     return table(head, "lllrrr", rows) + (
         f"\n{steps:,} env steps per run, {doc['args']['eval_games']} evaluation games each "
         "(`cleanrl_defaults/update.json`).\n"
@@ -192,13 +186,16 @@ def ten_minutes() -> str:
         f"self-play games, {d['warm_start']['bc_decisions']:,} decisions, "
         f"{a['warm_start_epochs']} epochs) {w['warm_start_seconds']:.0f} s, "
     )
+    head = [f"win rate vs `{f['opponent']}` (sampled)", "games (seed)", "env steps",
+            "training wall time (CPU time)", "overall / env alone"]  # fmt: skip
+    cells = [
+        f"{rate(f)} ({pct(f['sampled']['win_rate'])})", f"{f['games']:,} ({f['seed']:,})",
+        f"{t['env_steps']:,}",
+        f"{w['training_seconds'] / 60:.1f} min ({w['training_cpu_seconds'] / 60:.1f} min)",
+        f"{t['overall_over_env_only']:.2f}",
+    ]  # fmt: skip
     return (
-        f"| win rate vs `{f['opponent']}` (sampled) | games (seed) | env steps | training wall "
-        "time (CPU time) | overall / env alone |\n|---:|---:|---:|---:|---:|\n"
-        f"| {rate(f)} ({100 * f['sampled']['win_rate']:.1f}%) | "
-        f"{f['games']:,} ({f['seed']:,}) | {t['env_steps']:,} | "
-        f"{w['training_seconds'] / 60:.1f} min ({w['training_cpu_seconds'] / 60:.1f} min) | "
-        f"{t['overall_over_env_only']:.2f} |\n\n"
+        table(head, "rrrrr", [row(*cells)]) + "\n"
         f"Of the training's wall time: {bc}PPO {w['ppo_seconds']:.0f} s "
         f"({t['env_steps_per_s_overall']:,.0f} env steps/s; the update "
         f"{100 * t['share_update']:.0f}% of it), the learning curve's {len(d['curve'])} "
@@ -217,14 +214,11 @@ def cleanrl_warm_start() -> str:
         runs, s = res["runs"], res["summary"]
         rates = ", ".join(rate(r) for r in runs)
         bc = ", ".join(f"{r['warm_start_seconds']:.0f}" for r in runs)
-        rows.append(
-            f"| {label} | {rates} | {100 * s['final_win_rate_mean']:.1f}% | {bc} | {_wins(runs)} |"
-        )
+        rows.append(row(label, rates, pct(s["final_win_rate_mean"]), bc, _wins(runs)))
     steps = next(iter(doc["settings"].values()))["runs"][0]["env_steps"]
-    head = (
-        f"| setting | win rate vs `builder`, 2,000 duplicate deals, seeds 1-{doc['args']['seeds']} "
-        "| mean | warm start (s, wall) | win share, sampled (script's evaluation) |"
-    )
+    head = ["setting",
+            f"win rate vs `builder`, 2,000 duplicate deals, seeds 1-{doc['args']['seeds']}",
+            "mean", "warm start (s, wall)", "win share, sampled (script's evaluation)"]  # fmt: skip
     return table(head, "llrrl", rows) + (
         f"\n{steps:,} env steps per run (`cleanrl_defaults/warm_start.json`).\n"
     )
@@ -246,19 +240,17 @@ def vs_search() -> str:
         d = result(name)
         a, f, w, t = d["args"], d["evaluation"]["final"], d["wall"], d["throughput"]
         rates = [c["win_rate"] for c in d["curve"]]
-        curve = f"{100 * rates[0]:.1f}%, {100 * max(rates):.1f}%, {100 * rates[-1]:.1f}%"
+        curve = ", ".join(pct(x) for x in (rates[0], max(rates), rates[-1]))
         rivals = ", ".join(f"`{short_name(o)}`" for o in a["opponent"].split(","))
-        rows.append(
-            f"| `--preset vs-search-{leg}` | `{Path(a['init_policy']).name}` | {rivals} | "
-            f"{t['env_steps']:,} ({t['env_steps_per_s_overall']:,.0f}) | "
-            f"{w['training_seconds'] / 60:.1f} min | {curve} | "
-            f"**{rate(f)}** ({100 * f['sampled']['win_rate']:.1f}%) | `{name}` |"
-        )
-    head = (
-        "| leg | starts from | trained against | env steps (env steps/s) | training wall "
-        "time | curve vs `search` (400 deals): first, best, last | final vs `search`, "
-        "argmax (sampled) | file |"
-    )
+        rows.append(row(
+            f"`--preset vs-search-{leg}`", f"`{Path(a['init_policy']).name}`", rivals,
+            f"{t['env_steps']:,} ({t['env_steps_per_s_overall']:,.0f})",
+            f"{w['training_seconds'] / 60:.1f} min", curve,
+            f"**{rate(f)}** ({pct(f['sampled']['win_rate'])})", f"`{name}`",
+        ))  # fmt: skip
+    head = ["leg", "starts from", "trained against", "env steps (env steps/s)",
+            "training wall time", "curve vs `search` (400 deals): first, best, last",
+            "final vs `search`, argmax (sampled)", "file"]  # fmt: skip
     return table(head, "lllrrlll", rows)
 
 
@@ -277,15 +269,15 @@ def expert_iteration() -> str:
     }  # both, or fail
     docs = [result(name) for name in runs]
     a, s = docs[0]["args"], docs[0]["start_curve"]
-    rows = [f"| | start (`{Path(a['init_policy']).name}`) | - | - | - | {rate(s)} |"]
+    rows = [f"| | start (`{Path(a['init_policy']).name}`) | - | - | - | {rate(s)} |"]  # "| |"
     finals, done = [], 0
     for (name, preset), d in zip(runs.items(), docs, strict=True):
         rows += [
-            f"| `--preset {preset}` | {done + r['round']} | {r['positions']:,} | "
-            f"{100 * r['win_rate_while_labelled']:.1f}% | {r['label_seconds'] / 60:.1f} + "
-            f"{r['fit_seconds'] / 60:.1f} | {rate(r['curve'])} |"
+            row(f"`--preset {preset}`", done + r["round"], f"{r['positions']:,}",
+                pct(r["win_rate_while_labelled"]),
+                f"{r['label_seconds'] / 60:.1f} + {r['fit_seconds'] / 60:.1f}", rate(r["curve"]))
             for r in d["rounds"]
-        ]
+        ]  # fmt: skip
         done += len(d["rounds"])
         finals.append(
             f"after round {done} (`--preset {preset}`), **{rate(d['final'])}**, "
@@ -317,13 +309,12 @@ def all_counts() -> str:
     d = result("cleanrl_ppo/cleanrl_ppo_all_counts.json")
     w, t, finals = d["wall"], d["throughput"], d["evaluation"]["final_by_count"]
     rows = [
-        f"| {n} | **{rate(f)}** | {100 * f['sampled']['win_rate']:.1f}% | "
-        f"{100 * ONE_NETWORK_TARGET / int(n):.0f}% |"
+        row(n, f"**{rate(f)}**", pct(f["sampled"]["win_rate"]), pct(ONE_NETWORK_TARGET / int(n), 0))
         for n, f in sorted(finals.items())
     ]
     f = next(iter(finals.values()))
     load = ", ".join(f"{x:.1f}" for x in w["load_average"])
-    head = "| players | win rate vs `builder` (Wilson 95%) | sampled | goal (1.6 x chance) |"
+    head = ["players", "win rate vs `builder` (Wilson 95%)", "sampled", "goal (1.6 x chance)"]
     return table(head, "rlrr", rows) + (
         f"\n{f['games']:,} duplicate-deal games per count at seed {f['seed']:,}; "
         f"{t['env_steps']:,} env steps in {w['training_seconds'] / 60:.1f} min of wall time "

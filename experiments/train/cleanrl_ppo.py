@@ -36,7 +36,7 @@ from experiments.common.arguments import agent_problems, checked
 from experiments.common.evaluation import CURVE_SEED, FINAL_SEED, final_evaluation, policy_against
 from experiments.common.output import RESULTS, RUNS, short_name, thinned
 from experiments.common.policy_export import init_problem, load_actor, policy_from_mlp
-from experiments.common.samplers import random_legal
+from experiments.common.speed import random_legal
 from experiments.common.training import dataclass_parser, plot_panels, plot_wall_curve, set_threads
 from mamma_mia_env.envs.learner_vector import MammaMiaLearnerVectorEnv
 from mamma_mia_env.game.symmetry import obs_scale

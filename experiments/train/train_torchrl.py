@@ -103,7 +103,7 @@ def env_alone_steps_per_s(args: Args, seconds: float = 3.0) -> float:
     (drawn outside the timing), batch ``--envs``, as the collector drives it."""
     import numpy as np
 
-    from experiments.common.samplers import random_legal
+    from experiments.common.speed import random_legal
     from mamma_mia_env.envs.learner_vector import MammaMiaLearnerVectorEnv
 
     venv = MammaMiaLearnerVectorEnv(args.envs, **_env_kwargs(args))
