@@ -99,7 +99,8 @@ class _Pieces:
 
 def _encode(shapes: Shapes, pieces: _Pieces) -> int:
     """``shapes`` as an index into ``pieces``: its items as lists, a placed group as
-    ``["g", x, y, index]``, so a card or a seat drawn again is stored once."""
+    ``["g", x, y, index]``, so a card or a seat drawn again is stored once. The page's
+    script draws them (``draw``), placed as ``Shapes.flat`` places them."""
     items = []
     for item in shapes.items:
         if item[0] == "group":
@@ -107,23 +108,6 @@ def _encode(shapes: Shapes, pieces: _Pieces) -> int:
         else:
             items.append(list(item))
     return pieces(items)
-
-
-def picture_items(data: dict[str, Any], i: int, v: int) -> list[list[Any]]:
-    """The rectangles and text of view ``v`` (0: all hands, 1 + s: seat s) at position
-    ``i`` of ``page_data``, placed as ``Shapes.flat`` places them: what the page's
-    script draws (``draw``)."""
-
-    def flat(index: int, dx: float, dy: float) -> list[list[Any]]:
-        out = []
-        for kind, x, y, *rest in data["pieces"][index]:
-            if kind == "g":
-                out += flat(rest[0], dx + x, dy + y)
-            else:
-                out.append([kind, dx + x, dy + y, *rest])
-        return out
-
-    return flat(data["steps"][i][v][0], 0, 0)
 
 
 def result_text(log: dict[str, Any]) -> str:
@@ -172,7 +156,7 @@ NOTES = (
 
 def page_data(log: dict[str, Any], seat: int | None = None) -> dict[str, Any]:
     """Everything the page shows: per position, every viewer's picture (``table_shapes``
-    of its ``table_view``, each distinct group stored once: ``picture_items``) with its
+    of its ``table_view``, each distinct group stored once: ``_encode``) with its
     height, the scoreboard's counts, the captions, the reveals, the words of the menu,
     legend and result; ``seat``: the view the page opens in (``None``: all hands)."""
     cfg = Config.from_kwargs(**log["config"])

@@ -194,16 +194,12 @@ def _seat(
     s, line, cards = seat["seat"], Shapes(), Shapes()
     act = " · to act" if s == view["to_act"] and view["phase"] != "over" else ""
     line.rect(6, 0, WIDTH - 12, 6, KIND_COLOURS[s])
-    line.text(
-        12,
-        22,
+    words = (
         f"{seat_label(s, names)} · personal ingredient {seat['personal']}{act} · hand "
         f"{seat['hand_size']} ({seat['orders_in_hand']} orders), stack {seat['stack']}, "
-        f"delivered {len(seat['delivered'])}",
-        14,
-        True,
-        max_width=WIDTH - 24,
+        f"delivered {len(seat['delivered'])}"
     )
+    line.text(12, 22, words, 14, True, max_width=WIDTH - 24)
     height = _seat_cards(cards, seat)
     sh = Shapes()
     sh.place(0, 0, line)

@@ -15,7 +15,7 @@ from replay_logs import HOSTILE, assert_offline, cut_log, tournament_log
 import mamma_mia_env as mm
 from mamma_mia_agents.tournament import run_tournament
 from mamma_mia_env.game.log import MAX_AGENT_NAME, LogError, load_log
-from mamma_mia_env.render.html import page_data, picture_items, replay_html, step_caption
+from mamma_mia_env.render.html import page_data, replay_html, step_caption
 from mamma_mia_env.render.svg import table_shapes
 from mamma_mia_env.render.view import table_view
 
@@ -152,6 +152,22 @@ def test_logs_record_agent_names_and_check_them():
             load_log(dict(log, agents=bad))
         with pytest.raises(ValueError, match=why):
             mm.replay_events(e.config, e.seed_used, e.actions_taken, agents=bad)
+
+
+def picture_items(data: dict, i: int, v: int) -> list[list]:
+    """The rectangles and text of view ``v`` (0: all hands, 1 + s: seat s) at position
+    ``i`` of ``page_data``, placed as the page's script places them (``draw``)."""
+
+    def flat(index: int, dx: float, dy: float) -> list[list]:
+        out = []
+        for kind, x, y, *rest in data["pieces"][index]:
+            if kind == "g":
+                out += flat(rest[0], dx + x, dy + y)
+            else:
+                out.append([kind, dx + x, dy + y, *rest])
+        return out
+
+    return flat(data["steps"][i][v][0], 0, 0)
 
 
 def test_page_holds_exactly_each_viewers_picture():
