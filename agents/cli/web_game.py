@@ -2,8 +2,10 @@
 
 The page gets ``WebGame.page()`` and nothing else: the person's view (``Game.view``), its
 SVG, the person's legal moves on the person's turn and every move so far, in the
-terminal game's words. No other hand, no seed and no agent's legal moves ever go into it
-(``tests/cli/test_serve.py`` checks the JSON against the real state).
+terminal game's words, and the status, hand and winners lines worded here (the page's
+script words nothing the game decides). No other hand, no seed and no agent's legal
+moves ever go into it (``tests/cli/test_serve.py`` checks the JSON against the real
+state).
 """
 
 from __future__ import annotations
