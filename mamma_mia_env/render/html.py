@@ -82,32 +82,18 @@ def reveal_starts(log: dict[str, Any]) -> list[int]:
     return out
 
 
-class _Pieces:
-    """Distinct JSON values, each stored once and named by its index."""
-
-    def __init__(self) -> None:
-        self.values: list[Any] = []
-        self._index: dict[str, int] = {}
-
-    def __call__(self, value: Any) -> int:
-        key = repr(value)
-        if key not in self._index:
-            self._index[key] = len(self.values)
-            self.values.append(value)
-        return self._index[key]
-
-
-def _encode(shapes: Shapes, pieces: _Pieces) -> int:
-    """``shapes`` as an index into ``pieces``: its items as lists, a placed group as
-    ``["g", x, y, index]``, so a card or a seat drawn again is stored once. The page's
-    script draws them (``draw``), placed as ``Shapes.flat`` places them."""
+def _encode(shapes: Shapes, pieces: dict[str, tuple[int, list]]) -> int:
+    """``shapes`` as an index into ``pieces`` (each distinct item list stored once, by
+    its text): its items as lists, a placed group as ``["g", x, y, index]``, so a card
+    or a seat drawn again is stored once. The page's script draws them (``draw``),
+    placed as ``Shapes.flat`` places them."""
     items = []
     for item in shapes.items:
         if item[0] == "group":
             items.append(["g", item[1], item[2], _encode(item[3], pieces)])
         else:
             items.append(list(item))
-    return pieces(items)
+    return pieces.setdefault(repr(items), (len(pieces), items))[0]
 
 
 def result_text(log: dict[str, Any]) -> str:
@@ -162,7 +148,7 @@ def page_data(log: dict[str, Any], seat: int | None = None) -> dict[str, Any]:
     cfg = Config.from_kwargs(**log["config"])
     n, history = cfg.num_players, remembers(cfg.observation_mode)
     names = log.get("agents")
-    pieces = _Pieces()
+    pieces: dict[str, tuple[int, list]] = {}
     steps, board = [], []
     for rec in log["_states"]:
         views = [table_view(rec, n, v, history) for v in (None, *range(n))]
@@ -186,7 +172,7 @@ def page_data(log: dict[str, Any], seat: int | None = None) -> dict[str, Any]:
         "viewers": ["All hands", *(f"{seat_label(s, names)}'s view" for s in range(n))],
         "legend": legend,
         "notes": list(NOTES),
-        "pieces": pieces.values,
+        "pieces": [items for _, items in pieces.values()],
         "steps": steps,
         "board": board,
         "captions": [step_caption(log, i) for i in range(len(steps))],
