@@ -22,7 +22,7 @@ from mamma_mia_env.game.log import LogError, load_log
 from mamma_mia_env.game.observe import remembers
 from mamma_mia_env.plumbing.arguments import add_int_flag, out_file_flag
 from mamma_mia_env.plumbing.files import FileError, write_file
-from mamma_mia_env.render.html import ending_text, replay_html, reveal_starts, step_caption
+from mamma_mia_env.render.html import replay_html, result_text, reveal_starts, step_caption
 from mamma_mia_env.render.text import seat_label
 from mamma_mia_env.render.view import table_view
 
@@ -115,18 +115,6 @@ def _move(key: str, pos: int, last: int, reveals: list[int]) -> int:
     }[key]
 
 
-def _result(log: dict[str, Any]) -> str:
-    """The last step's line: the winners of a finished game; for an unfinished one
-    (``ending_text``) where it stops, and the orders delivered so far."""
-    r, raw = log["result"], log.get("agents")
-    scores = ", ".join(f"{seat_label(s, raw)} {d}" for s, d in enumerate(r["delivered"]))
-    unfinished = ending_text(log)
-    if unfinished is not None:
-        return f"{unfinished} Delivered orders so far: {scores}."
-    won = ", ".join(seat_label(s, raw) for s in r["winners"])
-    return f"Game over. Delivered orders: {scores}. Won by {won}."
-
-
 def replay_lines(
     log: dict[str, Any], pos: int, viewer: int | None, width: int, height: int, message: str = ""
 ) -> list[Text]:
@@ -142,7 +130,7 @@ def replay_lines(
     who = "every hand" if viewer is None else f"what seat {viewer} knows"
     bottom = [Text(f"step {pos}/{last} · showing {who}"[:width], style="bold")]
     if pos == last:
-        bottom += wrap(_result(log), width, 2)
+        bottom += wrap(result_text(log), width, 2)
     bottom += wrap(" · ".join(f"{k} {v}" for k, v in KEYS.items()), width, 2, "dim")
     if message:
         bottom.append(Text(message[:width], style="bold red"))

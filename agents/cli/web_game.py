@@ -2,8 +2,10 @@
 
 The page gets ``WebGame.page()`` and nothing else: the person's view (``Game.view``), its
 SVG, the person's legal moves on the person's turn and every move so far, in the
-terminal game's words. No other hand, no seed and no agent's legal moves ever go into it
-(``tests/cli/test_serve.py`` checks the JSON against the real state).
+terminal game's words, and the status, hand and winners lines worded here (the page's
+script words nothing the game decides). No other hand, no seed and no agent's legal
+moves ever go into it (``tests/cli/test_serve.py`` checks the JSON against the real
+state).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from mamma_mia_env.game.config import Config
 from mamma_mia_env.game.log import final_result
 from mamma_mia_env.game.record import REVEAL
 from mamma_mia_env.render.svg import KIND_COLOURS, table_svg
-from mamma_mia_env.render.text import reveal_choice_text
+from mamma_mia_env.render.text import counts_text, reveal_choice_text, seat_label
 
 
 class FormError(ValueError):
@@ -80,16 +82,18 @@ class WebGame:
         view = g.view()
         over = g.over()
         names = g.seat_names()
+        status = "over" if over else ("you" if self.person_to_move() else "agent")
         return {
             "id": game_id,
             "seat": g.seat,
             "names": names,
-            "personal": list(INGREDIENTS[: g.config.num_players]),
             "ingredients": list(INGREDIENTS),
             "colours": list(KIND_COLOURS),
             "view": view,
             "svg": table_svg(view),
-            "status": "over" if over else ("you" if self.person_to_move() else "agent"),
+            "status": status,
+            "status_line": _status_line(view, g.seat, status, names),
+            "hand": _hand_line(view["seats"][g.seat]),
             "can_undo": g.can_undo(),
             "moves": self.moves(),
             "question": self._question() if self.person_to_move() else None,
@@ -105,15 +109,29 @@ class WebGame:
         return {"kind": "turn", "options": g.turn_options()}
 
 
+def _status_line(view: dict[str, Any], seat: int, status: str, names: list[str]) -> str:
+    """The line above the table: the person's seat, the round and whose move it is."""
+    doing = {"you": "your move", "over": "game over"}.get(status)
+    doing = doing or f"{seat_label(view['to_act'], names)} is moving…"
+    return f"You are seat {seat} ({INGREDIENTS[seat]}) · round {view['round']}/3 · {doing}"
+
+
+def _hand_line(own: dict[str, Any]) -> str:
+    """The person's hand and orders in words (the table draws counts)."""
+    cards = counts_text(own["hand"]) if own["hand"] else "no ingredient cards"
+    return f"Your hand: {cards}. Your orders: {'; '.join(own['orders']) or 'none'}."
+
+
 def _result(game: Game, names: list[str]) -> dict[str, Any]:
     """The end: delivered orders per seat, the tie-break counts the rules make public
-    at the end, and the winners."""
+    at the end, and the winners ("you" for the person)."""
     res = final_result(game.state)
+    won = [seat_label(s, names, game.seat) for s in res["winners"]]
     return {
         "delivered": res["delivered"],
         "cards_in_hand": res["ingredient_cards_in_hand"],
         "winners": res["winners"],
-        "winner_names": [names[s] for s in res["winners"]],
+        "winners_line": f"Winner{'s' * (len(won) > 1)}: {', '.join(won)}" if won else "No winner",
     }
 
 

@@ -31,6 +31,7 @@ def text_width(text: str, size: int, bold: bool) -> float:
     return float(font(size, bold).getlength(text))
 
 
+@lru_cache(maxsize=4096)
 def fit(text: str, size: int, bold: bool, max_width: float) -> tuple[str, int]:
     """``text`` and a font size (at most ``size``) at which it is ``max_width`` wide or
     less; at ``MIN_SIZE`` a label still too wide is cut short and ends in "…"."""

@@ -1,14 +1,15 @@
 """Recorded games for viewers: an HTML page of an event log.
 
 The page is one self-contained file (CSS and JavaScript inline, no network). It embeds,
-for every position of the game, the views ``render.view.table_view`` gives to each
-viewer (all hands, and each seat's own view) in a compact form (each distinct piece
-stored once, ``page_data``), and its script draws the view picked in the menu. So the
-page holds no game logic, and a seat's view is drawn from exactly what ``table_view``
-lets that seat see. The captions are written here, in Python, with the one wording of
-moves and reveals (``render.text.move_text``, ``reveal_lines``, as the games say
-them; a replay names every order played, as the oven shows them); the final ranks
-are ``game.outcome``'s.
+for every position of the game, the picture of the view ``render.view.table_view``
+gives each viewer (all hands, and each seat's own view), as ``render.svg.table_shapes``
+lays it out, in a compact form (each distinct group of shapes stored once,
+``page_data``); its script only draws the picture picked in the menu. So the page holds
+no game logic and no layout of its own, and a seat's picture is drawn from exactly what
+``table_view`` lets that seat see. The words are written here, in Python: the captions
+with the one wording of moves and reveals (``render.text.move_text``, ``reveal_lines``,
+as the games say them; a replay names every order played, as the oven shows them), the
+menu, legend and result; the final ranks are ``game.outcome``'s.
 
 Everything that comes from a log (agent names above all: they are user input) is put
 into the page escaped: the title through ``html.escape``, the data as JSON with ``<``,
@@ -26,14 +27,14 @@ from importlib import resources
 from typing import Any
 
 from mamma_mia_env.game.actions import ActionCodec
-from mamma_mia_env.game.cards import INGREDIENTS, N_ORDER_TYPES, order_name
+from mamma_mia_env.game.cards import INGREDIENTS
 from mamma_mia_env.game.config import Config
 from mamma_mia_env.game.engine import Engine
 from mamma_mia_env.game.observe import remembers
 from mamma_mia_env.game.outcome import delivered_and_cards, finishing_ranks
 from mamma_mia_env.game.record import REVEAL
-from mamma_mia_env.render.svg import KIND_COLOURS, ORDER_COLOUR, SHORT, order_lines
-from mamma_mia_env.render.text import move_text, reveal_lines, seat_label
+from mamma_mia_env.render.svg import KIND_COLOURS, SHORT, WIDTH, Shapes, ink, table_shapes
+from mamma_mia_env.render.text import move_text, reveal_lines, seat_label, seat_name
 from mamma_mia_env.render.view import table_view
 
 
@@ -81,83 +82,99 @@ def reveal_starts(log: dict[str, Any]) -> list[int]:
     return out
 
 
-class _Pieces:
-    """Distinct JSON values, each stored once and named by its index."""
-
-    def __init__(self) -> None:
-        self.values: list[Any] = []
-        self._index: dict[str, int] = {}
-
-    def __call__(self, value: Any) -> int:
-        key = json.dumps(value, sort_keys=True)
-        if key not in self._index:
-            self._index[key] = len(self.values)
-            self.values.append(value)
-        return self._index[key]
-
-
-def _encode(view: dict[str, Any], pieces: _Pieces) -> list[Any]:
-    """``view`` as ``[top, piles, oven, [seat, ...]]``, each an index into ``pieces``
-    (the oven a stored list of stored entries); ``decode_view`` undoes it."""
-    top = {k: v for k, v in view.items() if k not in ("piles", "oven", "seats")}
-    oven = pieces([pieces(e) for e in view["oven"]])
-    return [pieces(top), pieces(view["piles"]), oven, [pieces(s) for s in view["seats"]]]
+def _encode(shapes: Shapes, pieces: dict[str, tuple[int, list]]) -> int:
+    """``shapes`` as an index into ``pieces`` (each distinct item list stored once, by
+    its text): its items as lists, a placed group as ``["g", x, y, index]``, so a card
+    or a seat drawn again is stored once. The page's script draws them (``draw``),
+    placed as ``Shapes.flat`` places them."""
+    items = []
+    for item in shapes.items:
+        if item[0] == "group":
+            items.append(["g", item[1], item[2], _encode(item[3], pieces)])
+        else:
+            items.append(list(item))
+    return pieces.setdefault(repr(items), (len(pieces), items))[0]
 
 
-def decode_view(data: dict[str, Any], i: int, v: int) -> dict[str, Any]:
-    """View ``v`` (0: all hands, 1 + s: seat s) of position ``i`` of ``page_data``: the
-    page's script does the same (``viewOf``)."""
-    top, piles, oven, seats = data["steps"][i][v]
-    p = data["pieces"]
-    return {
-        **p[top],
-        "piles": p[piles],
-        "oven": [p[j] for j in p[oven]],
-        "seats": [p[j] for j in seats],
-    }
+def result_text(log: dict[str, Any]) -> str:
+    """The last step's line, the page's and the terminal replay's: a finished game's
+    delivered orders and winners; for an unfinished one (``ending_text``) where it
+    stops, and the orders delivered so far."""
+    r, names = log["result"], log.get("agents")
+    scores = ", ".join(f"{seat_label(s, names)} {d}" for s, d in enumerate(r["delivered"]))
+    unfinished = ending_text(log)
+    if unfinished is not None:
+        return f"{unfinished} Delivered orders so far: {scores}."
+    won = ", ".join(seat_label(s, names) for s in r["winners"])
+    return f"Game over. Delivered orders: {scores}. Won by {won}."
 
 
 def _final(log: dict[str, Any], n: int) -> dict[str, Any]:
-    """The result: delivered orders, final ranks (``game.outcome``) and winners."""
-    result = log["result"]
-    ranks = None
-    if result["terminated"]:
+    """The result: its line, the final ranks (``game.outcome``) and the winners."""
+    won, ranks = log["result"]["winners"], None
+    cells = ["unfinished"] * n
+    if log["result"]["terminated"]:
         delivered, cards = delivered_and_cards(log["_states"][-1][None], n)
         ranks = [int(r) for r in finishing_ranks(delivered, cards)[0]]
+        cells = [f"{r}" + " ★ winner" * (s in won) for s, r in enumerate(ranks)]
+    unfinished = ending_text(log)
+    text = result_text(log)
     return {
-        "delivered": result["delivered"],
-        "cards": result["ingredient_cards_in_hand"],
-        "winners": result["winners"],
+        "winners": won,
         "ranks": ranks,
-        "unfinished": ending_text(log),
+        "rank_cells": cells,
+        "unfinished": unfinished,
+        "text": text,
     }
 
 
+#: The legend's notes on reading the cards.
+NOTES = (
+    'A card shows its count; "+1x2" counts double cards (worth 2 each).',
+    'Orders: "4 X + 1 P": four X and one of the owner\'s personal ingredient P.',
+    '"1 of each": one card of each of the five ingredients.',
+    "Pizza Bombastica: 15 or more ingredients of any kind.",
+    "Pizza Monotoni: 1 P + exactly 6 J, one other ingredient the owner names.",
+    'Pizza Minimale: 1 P + 3 "?", the ingredient with the fewest face-up cards.',
+    "Oven plays are framed in the colour of the seat that played them.",
+)
+
+
 def page_data(log: dict[str, Any], seat: int | None = None) -> dict[str, Any]:
-    """Everything the page draws: per position, every viewer's ``table_view``
-    (compactly, ``decode_view``), the captions, the reveals, names and the result;
-    ``seat``: the view the page opens in (``None``: all hands)."""
+    """Everything the page shows: per position, every viewer's picture (``table_shapes``
+    of its ``table_view``, each distinct group stored once: ``_encode``) with its
+    height, the scoreboard's counts, the captions, the reveals, the words of the menu,
+    legend and result; ``seat``: the view the page opens in (``None``: all hands)."""
     cfg = Config.from_kwargs(**log["config"])
     n, history = cfg.num_players, remembers(cfg.observation_mode)
-    pieces = _Pieces()
-    viewers: list[int | None] = [None, *range(n)]
-    steps = [
-        [_encode(table_view(rec, n, v, history), pieces) for v in viewers] for rec in log["_states"]
-    ]
     names = log.get("agents")
-    orders = [order_name(t, s) for t in range(N_ORDER_TYPES) for s in range(n)]
+    pieces: dict[str, tuple[int, list]] = {}
+    steps, board = [], []
+    for rec in log["_states"]:
+        views = [table_view(rec, n, v, history) for v in (None, *range(n))]
+        pictures = [table_shapes(view, names) for view in views]
+        steps.append([[_encode(shapes, pieces), height] for shapes, height in pictures])
+        board.append([[len(s["delivered"]), s["hand_size"], s["stack"]] for s in views[0]["seats"]])
+    legend = [
+        [
+            KIND_COLOURS[k],
+            f"{name} ({SHORT[k]})"
+            + (f" — personal ingredient of {seat_label(k, names)}" if k < n else ""),
+        ]
+        for k, name in enumerate(INGREDIENTS)
+    ]
     return {
-        "n": n,
-        "names": names or [f"seat {s}" for s in range(n)],
-        "named": names is not None,
-        "ingredients": list(INGREDIENTS),
-        "short": list(SHORT),
-        "colours": list(KIND_COLOURS),
-        "order_colour": ORDER_COLOUR,
-        "order_lines": {o: order_lines(o) for o in orders},  # every order's card text
-        "seed": str(log["seed"]),
-        "pieces": pieces.values,
+        "width": WIDTH,
+        "names": [seat_name(s, names) for s in range(n)],
+        "personal": list(INGREDIENTS[:n]),
+        "colours": list(KIND_COLOURS[:n]),
+        "inks": [ink(s) for s in range(n)],
+        "viewers": ["All hands", *(f"{seat_label(s, names)}'s view" for s in range(n))],
+        "legend": legend,
+        "notes": list(NOTES),
+        "pieces": [items for _, items in pieces.values()],
         "steps": steps,
+        "board": board,
         "captions": [step_caption(log, i) for i in range(len(steps))],
         "reveals": reveal_starts(log),
         "final": _final(log, n),
@@ -189,7 +206,7 @@ def replay_html(
     if title is None:
         title = "Mamma Mia! replay" + (": " + " vs ".join(names) if names else "")
     sub = f"{source}, " if source else ""
-    sub += f"{len(log['actions'])} moves"
+    sub += f"{len(log['actions'])} moves, seed {log['seed']}"
     return (
         "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
         f"<title>{escape(title)}</title><style>{_asset('replay_page.css')}</style></head>"

@@ -29,7 +29,7 @@ def table_image(view: dict[str, Any], height: int = HEIGHT) -> np.ndarray:
     full = max(natural, height)
     img = Image.new("RGB", (WIDTH, full), BACKGROUND)
     draw = ImageDraw.Draw(img)
-    for item in shapes.items:
+    for item in shapes.flat():
         if item[0] == "rect":
             _, x, y, w, h, fill, stroke, rx, sw = item
             box = (x, y, x + w, y + h)

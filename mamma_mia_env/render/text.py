@@ -17,8 +17,8 @@ from mamma_mia_env.game.observe import remembers
 from mamma_mia_env.render.view import table_view
 
 
-def _cards(counts: list[list[int]]) -> str:
-    """``[kind, singles, doubles]`` rows as words."""
+def counts_text(counts: list[list[int]]) -> str:
+    """A view's ``[kind, singles, doubles]`` rows in words: "3 salami, 1 double olive"."""
     parts = []
     for k, s, d in counts:
         if s:
@@ -55,7 +55,7 @@ def render_table(rec: np.void, viewer: int, num_players: int, history: bool = Tr
         f" (view of seat {viewer})",
         f"supply: {view['supply']} cards   "
         f"Mamma Mia! card: " + (f"seat {mm}" if mm >= 0 else "in the supply"),
-        f"face-up piles: {_cards(view['piles'])}",
+        f"face-up piles: {counts_text(view['piles'])}",
         *_oven_lines(view),
     ]
     for seat in view["seats"]:
@@ -68,7 +68,7 @@ def render_table(rec: np.void, viewer: int, num_players: int, history: bool = Tr
     own = view["seats"][viewer]
     orders = [f"{t}: {name}" for t, name in zip(own["order_types"], own["orders"], strict=True)]
     lines.append(
-        f"your hand (seat {viewer}): {_cards(own['hand'])}; orders: {'; '.join(orders) or '-'}"
+        f"your hand (seat {viewer}): {counts_text(own['hand'])}; orders: {'; '.join(orders) or '-'}"
     )
     return "\n".join(lines)
 
@@ -99,6 +99,12 @@ def seat_label(seat: int, names: Sequence[str] | None = None, you: int | None = 
     if names is None or not 0 <= seat < len(names):
         return f"seat {seat}"
     return f"{names[seat]} (seat {seat})"
+
+
+def seat_name(seat: int, names: Sequence[str] | None = None) -> str:
+    """A seat's short name, where ``seat_label`` is too long (a play in the oven, a
+    score): its agent's name, or ``seat 2``."""
+    return names[seat] if names is not None and 0 <= seat < len(names) else f"seat {seat}"
 
 
 def _owner(seat: int, names: Sequence[str] | None, you: int | None) -> str:

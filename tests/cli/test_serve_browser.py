@@ -111,7 +111,7 @@ def test_a_whole_game_in_chromium(driver, tmp_path):
         assert len(rows) == 2 and driver.find_element("id", "result").is_displayed()
         assert driver.find_element("id", "winners").text.startswith("Winner")
         table = driver.find_element("id", "table").get_attribute("innerHTML")
-        assert table.startswith("<svg") and "Seat 1 (mushroom)" in table
+        assert table.startswith("<svg") and "seat 1 · personal ingredient mushroom" in table
         driver.find_element("id", "again").click()
         _state(driver, "setup")
 

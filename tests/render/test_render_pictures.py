@@ -119,9 +119,10 @@ def _inside(shapes) -> list[tuple[str, tuple, tuple]]:
     ``(text, its box as Pillow draws it in the frame, the card)``."""
     from mamma_mia_env.render.fonts import font
 
-    rects = [it[1:5] for it in shapes.items if it[0] == "rect"]
+    items = list(shapes.flat())
+    rects = [it[1:5] for it in items if it[0] == "rect"]
     out = []
-    for _, x, y, text, size, bold, _fill, anchor in (i for i in shapes.items if i[0] == "text"):
+    for _, x, y, text, size, bold, _fill, anchor in (i for i in items if i[0] == "text"):
         holders = [r for r in rects if r[0] <= x <= r[0] + r[2] and r[1] <= y <= r[1] + r[3]]
         if not holders:
             continue  # a heading on the table, not on a card

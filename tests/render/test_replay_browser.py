@@ -1,6 +1,6 @@
 """The HTML replay in headless Chromium: it opens and steps at once, draws each viewer's
-view as ``render.view`` gave it, keeps labels inside their cards, and shows a log's
-agent names as text, never as markup.
+picture as ``render.svg`` lays out ``render.view``'s view, keeps labels inside their
+cards, and shows a log's agent names as text, never as markup.
 
 Set ``MAMMA_MIA_SCREENSHOTS=1`` to write the page's picture in the docs
 (docs/img/replay-page.png) from the four-player game drawn here.
@@ -19,6 +19,7 @@ from replay_logs import HOSTILE, cut_log, tournament_log
 
 from mamma_mia_env.game.log import load_log
 from mamma_mia_env.render.html import replay_html, reveal_starts, step_caption
+from mamma_mia_env.render.svg import table_shapes
 from mamma_mia_env.render.view import table_view
 
 DOCS_PICTURE = Path(__file__).resolve().parents[2] / "docs" / "img" / "replay-page.png"
@@ -42,18 +43,29 @@ def _errors(drv) -> list:
     return [e for e in drv.get_log("browser") if e["level"] in ("SEVERE", "WARNING")]
 
 
-# every label drawn in a card must lie inside it (as the page's fonts draw it)
+# every label drawn on a card (the smallest rectangle holding its anchor point) must
+# lie inside it, as the page's fonts draw it
 OUTSIDE = """
+const rects = [...document.querySelectorAll('#table rect')].map(r => r.getBBox());
 const out = [];
-for (const r of document.querySelectorAll('#table rect.order')) {
-  const b = r.getBBox();
-  for (const t of [r.nextElementSibling, r.nextElementSibling.nextElementSibling]) {
-    const c = t.getBBox();
-    if (c.x < b.x || c.y < b.y || c.x + c.width > b.x + b.width || c.y + c.height > b.y + b.height)
-      out.push(t.textContent);
-  }
+for (const t of document.querySelectorAll('#table text')) {
+  const x = +t.getAttribute('x'), y = +t.getAttribute('y');
+  const holders = rects.filter(
+    b => b.x <= x && x <= b.x + b.width && b.y <= y && y <= b.y + b.height);
+  if (!holders.length) continue;  // a heading on the table, not on a card
+  const b = holders.reduce((a, r) => (r.width * r.height < a.width * a.height ? r : a));
+  const c = t.getBBox();
+  if (c.x < b.x || c.y < b.y || c.x + c.width > b.x + b.width || c.y + c.height > b.y + b.height)
+    out.push(t.textContent);
 }
 return out;
+"""
+
+# what the script draws for each position and viewer: tag, place, and text or fill
+DRAWN = """
+return JSON.stringify(D.steps.map((s, i) => s.map((_, v) => [...picture(i, v).children].map(
+  e => [e.tagName, +e.getAttribute('x'), +e.getAttribute('y'),
+        e.tagName === 'text' ? e.textContent : e.getAttribute('fill')]))));
 """
 
 
@@ -96,14 +108,13 @@ def test_replay_page_steps_and_draws_what_each_view_allows(browser, tmp_path):
         "document.getElementById('fwd').click(); return performance.now() - t0;"
     )
     assert ms / 40 < 50
-    # the page's views are render.view's, for every position and viewer
-    views = json.loads(
-        drv.execute_script(
-            "return JSON.stringify(D.steps.map((s, i) => s.map((_, v) => viewOf(i, v))));"
-        )
-    )
+    # the page draws render.svg's layout of render.view's views, for every position and viewer
+    drawn = json.loads(drv.execute_script(DRAWN))
     for i, rec in enumerate(log["_states"]):
-        assert views[i] == [table_view(rec, 4, v) for v in (None, 0, 1, 2, 3)]
+        for v, viewer in enumerate((None, 0, 1, 2, 3)):
+            shapes, _ = table_shapes(table_view(rec, 4, viewer), names)
+            want = [[it[0], it[1], it[2], it[3 if it[0] == "text" else 5]] for it in shapes.flat()]
+            assert drawn[i][v] == want
     # a seat's view: its own hand drawn, every other hand not
     drv.find_element(By.CSS_SELECTOR, "#view option[value='2']").click()
     text = table.text

@@ -131,10 +131,7 @@ function show(p) {
     }
     moves.prepend(li);  // the newest first: in view without scrolling
   }
-  const v = p.view;
-  const who = p.status === "you" ? "your move" : p.status === "agent"
-    ? `${p.names[v.to_act]} (seat ${v.to_act}) is moving…` : "game over";
-  $("status").textContent = `You are seat ${p.seat} (${p.personal[p.seat]}) · round ${v.round}/3 · ${who}`;
+  $("status").textContent = p.status_line;
   $("undo").disabled = !p.can_undo || p.status === "agent";
   showHand(p);
   $("result").hidden = p.status !== "over";
@@ -150,16 +147,9 @@ function show(p) {
   mark(stateName());
 }
 
-// The person's hand in words, and the colours' legend (the table draws counts).
+// The person's hand in words (the server's) and the colours' legend (the table draws counts).
 function showHand(p) {
-  const own = p.view.seats[p.seat];
-  const cards = [];
-  for (const [k, s, d] of own.hand) {
-    if (s) cards.push(`${s} ${p.ingredients[k]}`);
-    if (d) cards.push(`${d} double ${p.ingredients[k]}`);
-  }
-  const orders = own.orders.length ? own.orders.join("; ") : "none";
-  $("hand").textContent = `Your hand: ${cards.join(", ") || "no ingredient cards"}. Your orders: ${orders}.`;
+  $("hand").textContent = p.hand;
   const legend = $("legend");
   legend.replaceChildren();
   p.ingredients.forEach((name, k) => {
@@ -226,8 +216,7 @@ function showResult(p) {
     }
     body.appendChild(tr);
   });
-  const names = p.result.winners.map((s) => (s === p.seat ? "you" : `${p.names[s]} (seat ${s})`));
-  $("winners").textContent = names.length ? `Winner${names.length > 1 ? "s" : ""}: ${names.join(", ")}` : "No winner";
+  $("winners").textContent = p.result.winners_line;
 }
 
 function move(action) { start(`/api/games/${page.id}/act`, { action }); }
