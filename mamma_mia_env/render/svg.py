@@ -227,12 +227,15 @@ def _seat_cards(sh: Shapes, seat: dict[str, Any]) -> int:
         sh.text(x, y + 30, "no ingredient cards", 12)
         x += 140
     x += 10
+    # The orders' first row sits beside the ingredient cards, centred on them; a row
+    # they wrap to starts below those cards, not over them.
+    top, below_cards = y + 12, y + 66
     for name in seat["orders"]:
         if x + ORDER_CARD[0] > WIDTH - 12:
-            x, y = 12, y + ORDER_CARD[1] + 6
-        sh.place(x, y + 12, _order_card(s, "", name))
+            x, top = 12, max(top + ORDER_CARD[1] + 6, below_cards)
+        sh.place(x, top, _order_card(s, "", name))
         x += ORDER_CARD[0] + 6
-    return y + 66
+    return max(below_cards, top + ORDER_CARD[1] + 6)
 
 
 def table_svg(view: dict[str, Any]) -> str:

@@ -157,3 +157,26 @@ def test_order_cards_name_the_order_in_two_lines():
     assert order_lines("4 olive + 1 salami") == ("order", "4 olive + 1 salami")
     assert fit("x" * 300, 12, False, 100)[0].endswith("…")
     assert text_width(*fit("x" * 300, 12, False, 100), False) <= 100
+
+
+@pytest.mark.parametrize("orders", [0, 2, 3, 8])
+def test_a_seats_cards_never_overlap(orders):
+    """A seat's order cards that wrap to a new row start below its ingredient cards
+    (they were drawn over them), and the seat's height holds every card."""
+    from mamma_mia_env.render.svg import Shapes, _seat_cards
+
+    names = ["Pizza Bombastica (15+)", "4 olive + 1 salami", "1 of each"] * 3
+    seat = {
+        "seat": 1,
+        "delivered": names[:4],
+        "hand": [(k, 2, 1) for k in range(5)],
+        "orders": names[:orders],
+    }
+    sh = Shapes()
+    height = _seat_cards(sh, seat)
+    cards = [it[1:5] for it in sh.flat() if it[0] == "rect"]
+    assert len(cards) == 4 + 5 + orders
+    for i, (x, y, w, h) in enumerate(cards):
+        assert y + h <= height
+        for x2, y2, w2, h2 in cards[:i]:
+            assert x + w <= x2 or x2 + w2 <= x or y + h <= y2 or y2 + h2 <= y, (i, cards)
