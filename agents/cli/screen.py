@@ -19,6 +19,7 @@ from mamma_mia_agents.cli.session import Game
 from mamma_mia_env.game.cards import INGREDIENTS
 from mamma_mia_env.game.log import final_result
 from mamma_mia_env.render.text import cards_text, reveal_lines, seat_label
+from mamma_mia_env.render.text import result_lines as text_result_lines
 
 STYLES = ("bold white on dark_red", "bold white on orange4", "bold black on gold1",
           "bold white on green4", "bold white on purple4")  # fmt: skip
@@ -286,12 +287,6 @@ def summary_lines(game: Game, names: dict[int, str], rnd: int, width: int) -> li
 
 
 def result_lines(game: Game, names: dict[int, str]) -> list[str]:
-    res = final_result(game.state)
+    """The game's end in words (``render.text.result_lines``), seats named as on screen."""
     n = game.config.num_players
-    scores = ", ".join(f"{names[s]} {res['delivered'][s]}" for s in range(n))
-    won = " and ".join(names[s] for s in res["winners"]) or "nobody"
-    best = max(res["delivered"])
-    if sum(d == best for d in res["delivered"]) > 1:  # the tie-break: cards in hand
-        cards = ", ".join(f"{names[s]} {c}" for s, c in enumerate(res["ingredient_cards_in_hand"]))
-        won += f" (a tie on orders goes to the most ingredient cards in hand: {cards})"
-    return [f"Game over. Delivered orders: {scores}.", f"Winner: {won}."]
+    return text_result_lines(final_result(game.state), [names[s] for s in range(n)])

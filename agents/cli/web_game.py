@@ -20,7 +20,7 @@ from mamma_mia_env.game.config import Config
 from mamma_mia_env.game.log import final_result
 from mamma_mia_env.game.record import REVEAL
 from mamma_mia_env.render.svg import KIND_COLOURS, table_svg
-from mamma_mia_env.render.text import counts_text, reveal_choice_text, seat_label
+from mamma_mia_env.render.text import counts_text, result_lines, reveal_choice_text, seat_label
 
 
 class FormError(ValueError):
@@ -126,12 +126,12 @@ def _result(game: Game, names: list[str]) -> dict[str, Any]:
     """The end: delivered orders per seat, the tie-break counts the rules make public
     at the end, and the winners ("you" for the person)."""
     res = final_result(game.state)
-    won = [seat_label(s, names, game.seat) for s in res["winners"]]
+    labels = [seat_label(s, names, game.seat) for s in range(game.config.num_players)]
     return {
         "delivered": res["delivered"],
         "cards_in_hand": res["ingredient_cards_in_hand"],
         "winners": res["winners"],
-        "winners_line": f"Winner{'s' * (len(won) > 1)}: {', '.join(won)}" if won else "No winner",
+        "winners_line": result_lines(res, labels)[1],
     }
 
 

@@ -34,7 +34,7 @@ from mamma_mia_env.game.observe import remembers
 from mamma_mia_env.game.outcome import delivered_and_cards, finishing_ranks
 from mamma_mia_env.game.record import REVEAL
 from mamma_mia_env.render.svg import KIND_COLOURS, SHORT, WIDTH, Shapes, ink, table_shapes
-from mamma_mia_env.render.text import move_text, reveal_lines, seat_label, seat_name
+from mamma_mia_env.render.text import move_text, result_lines, reveal_lines, seat_label, seat_name
 from mamma_mia_env.render.view import table_view
 
 
@@ -101,12 +101,12 @@ def result_text(log: dict[str, Any]) -> str:
     delivered orders and winners; for an unfinished one (``ending_text``) where it
     stops, and the orders delivered so far."""
     r, names = log["result"], log.get("agents")
-    scores = ", ".join(f"{seat_label(s, names)} {d}" for s, d in enumerate(r["delivered"]))
+    labels = [seat_label(s, names) for s in range(len(r["delivered"]))]
     unfinished = ending_text(log)
     if unfinished is not None:
+        scores = ", ".join(f"{labels[s]} {d}" for s, d in enumerate(r["delivered"]))
         return f"{unfinished} Delivered orders so far: {scores}."
-    won = ", ".join(seat_label(s, names) for s in r["winners"])
-    return f"Game over. Delivered orders: {scores}. Won by {won}."
+    return " ".join(result_lines(r, labels))
 
 
 def _final(log: dict[str, Any], n: int) -> dict[str, Any]:

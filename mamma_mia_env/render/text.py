@@ -107,6 +107,21 @@ def seat_name(seat: int, names: Sequence[str] | None = None) -> str:
     return names[seat] if names is not None and 0 <= seat < len(names) else f"seat {seat}"
 
 
+def result_lines(result: dict[str, Any], labels: Sequence[str]) -> list[str]:
+    """A finished game's end in words, the same in the terminal game, the browser game
+    and replays: the orders each seat delivered, then who won (``labels``: each seat's
+    name, e.g. ``seat_label``'s), with the tie-break count when the winners were decided
+    by it. ``result`` is ``game.log.final_result``'s."""
+    n = len(labels)
+    delivered, cards = result["delivered"][:n], result["ingredient_cards_in_hand"][:n]
+    won = " and ".join(labels[s] for s in result["winners"]) or "nobody"
+    if delivered.count(max(delivered)) > 1:  # the tie-break: ingredient cards in hand
+        counts = ", ".join(f"{labels[s]} {c}" for s, c in enumerate(cards))
+        won += f" (a tie on orders goes to the most ingredient cards in hand: {counts})"
+    scores = ", ".join(f"{labels[s]} {d}" for s, d in enumerate(delivered))
+    return [f"Game over. Delivered orders: {scores}.", f"Won by {won}."]
+
+
 def _owner(seat: int, names: Sequence[str] | None, you: int | None) -> str:
     """Whose order: "seat 2's", "builder (seat 1)'s" or "your"."""
     return "your" if you is not None and seat == you else f"{seat_label(seat, names)}'s"

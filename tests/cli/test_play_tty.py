@@ -152,7 +152,7 @@ def test_a_whole_5_player_game_at_80x24(tmp_path):
                 said = " ".join(" ".join(text[text.index("Game over.") :].split("\n")).split())
                 for name in seats:
                     assert re.search(rf"{re.escape(name)} \d+[,.]", said), (name, said)
-                assert re.search(r"Winner: .+\.", said), said
+                assert re.search(r"Won by .+\.", said), said
             screen.send(*([_answer(rows), "Enter"] if re.search(ASKS, text) else [" "]))
         else:
             pytest.fail("the game did not end")

@@ -109,7 +109,7 @@ def test_a_whole_game_in_chromium(driver, tmp_path):
         assert res.over()
         rows = driver.find_elements("css selector", "#scores tbody tr")
         assert len(rows) == 2 and driver.find_element("id", "result").is_displayed()
-        assert driver.find_element("id", "winners").text.startswith("Winner")
+        assert driver.find_element("id", "winners").text.startswith("Won by ")
         table = driver.find_element("id", "table").get_attribute("innerHTML")
         assert table.startswith("<svg") and "seat 1 · personal ingredient mushroom" in table
         driver.find_element("id", "again").click()

@@ -142,6 +142,6 @@ def test_a_5_player_game_at_1280x900_with_a_reload(driver, tmp_path) -> None:
         assert len(rows) == 5 and _in_view(driver, "result")
         names = [r.find_elements("tag name", "td")[1].text for r in rows]
         assert names == ["you", *OTHERS]
-        assert re.match(r"Winners?: ", driver.find_element("id", "winners").text)
+        assert re.match(r"Won by ", driver.find_element("id", "winners").text)
         text = driver.find_element("id", "moves").text
         assert "builder (seat 1): played" in text and ", an order card, " in text

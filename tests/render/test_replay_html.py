@@ -242,3 +242,21 @@ def test_the_page_says_a_cut_log_did_not_finish():
     final = page_data(load_log(cut_log(log, 40)))["final"]
     assert final["unfinished"] == "Game not finished: the log ends after move 40."
     assert final["winners"] == [] and final["ranks"] is None
+
+
+def test_the_end_is_worded_once_with_its_tie_break():
+    """``result_lines`` words every game's end (terminal game, browser game, replays):
+    the delivered orders, the winners, and the tie-break count when orders tie."""
+    from mamma_mia_env.render.text import result_lines
+
+    labels = ["ann (seat 0)", "bob (seat 1)", "cy (seat 2)"]
+    clear = {"delivered": [5, 3, 4], "ingredient_cards_in_hand": [1, 2, 3], "winners": [0]}
+    assert result_lines(clear, labels) == [
+        "Game over. Delivered orders: ann (seat 0) 5, bob (seat 1) 3, cy (seat 2) 4.",
+        "Won by ann (seat 0).",
+    ]
+    tie = {"delivered": [5, 3, 5], "ingredient_cards_in_hand": [1, 2, 1], "winners": [0, 2]}
+    assert result_lines(tie, labels)[1] == (
+        "Won by ann (seat 0) and cy (seat 2) (a tie on orders goes to the most ingredient "
+        "cards in hand: ann (seat 0) 1, bob (seat 1) 2, cy (seat 2) 1)."
+    )
