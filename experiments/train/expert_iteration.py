@@ -104,9 +104,6 @@ class Args:
     temperature: float = 0.06
     """softmax temperature of the values, in win-share units (32-world values are
     noisy: about 0.07 standard deviation each)"""
-    epochs: int = 8
-    batch_size: int = 512
-    learning_rate: float = 1e-3
 
     # evaluation
     curve_games: int = 400
@@ -144,7 +141,7 @@ def parse_args(argv: list[str] | None = None) -> tuple[Args, argparse.Namespace]
     problems = [
         f"--{name.replace('_', '-')} must be positive"
         for name in ("iterations", "games", "labeller_worlds", "labeller_candidates")
-        + ("workers", "epochs", "batch_size", "threads", "curve_games")
+        + ("workers", "threads", "curve_games")
         if getattr(args, name) < 1
     ]
     problems += _problems(args)
@@ -159,8 +156,8 @@ def _problems(args: Args) -> list[str]:
     problems = []
     if args.games % args.num_players:
         problems.append(f"--games must be a multiple of --num-players ({args.num_players})")
-    if not args.temperature > 0 or not 0 < args.learning_rate < 1:
-        problems.append("--temperature must be positive, --learning-rate in (0, 1)")
+    if not args.temperature > 0:
+        problems.append("--temperature must be positive")
     if not args.name or "/" in args.name or args.name.startswith("."):
         problems.append("--name must be a plain directory name")
     from mamma_mia_agents import load_agent
@@ -207,9 +204,9 @@ def _round(
     merged = {k: np.concatenate([d[k] for d in data]) for k in LABELS}
     fit_rows: list[dict[str, Any]] = []
     t1 = time.perf_counter()
-    fit = {k: getattr(args, k) for k in ("temperature", "epochs", "batch_size")}
+    fit = {"temperature": args.temperature, "epochs": 8, "batch_size": 512, "learning_rate": 1e-3}
     # 5% of the positions held out of the fit (its loss, regret and agreement)
-    fit |= {"learning_rate": args.learning_rate, "holdout": 0.05, "anchored": args.anchored}
+    fit |= {"holdout": 0.05, "anchored": args.anchored}
     fit_to_values(actor, merged, pol.scale, fit, args.seed + it, fit_rows)
     fit_seconds = time.perf_counter() - t1
     new = numpy_policy(actor, pol)
