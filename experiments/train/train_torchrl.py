@@ -76,7 +76,13 @@ class Args:
 
 
 #: what ``--smoke`` changes
-SMOKE = {"envs": 8, "steps": 16, "total_frames": 256, "minibatch": 64, "eval_games": 20}
+SMOKE: dict[str, Any] = {
+    "envs": 8,
+    "steps": 16,
+    "total_frames": 256,
+    "minibatch": 64,
+    "eval_games": 20,
+}
 
 
 def parse_args(argv: list[str] | None = None) -> Args:
@@ -86,7 +92,8 @@ def parse_args(argv: list[str] | None = None) -> Args:
     p.add_argument("--smoke", action="store_true", help="a few seconds (CI)")
     ns = checked(p).parse_args(argv)
     check_training_args(p, ns, ())
-    return Args(**vars(ns), **(SMOKE if ns.smoke else {}))
+    args = Args(**vars(ns))
+    return dataclasses.replace(args, **SMOKE) if args.smoke else args
 
 
 def env_alone_steps_per_s(args: Args, seconds: float = 3.0) -> float:
