@@ -26,8 +26,10 @@ _FUZZ_TESTS = (
 )
 
 
-def _made(command: str, first: str, *others: str) -> dict[str, str]:
-    """``first`` made by ``command``, and ``others`` by the same run."""
+def _made(command: str, stem: str, kinds: tuple[str, ...] = ("json", "png")) -> dict[str, str]:
+    """The files ``<stem>.<kind>`` that one run of ``command`` made: the first listed
+    with the command, the others as made by the same command."""
+    first, *others = (f"{stem}.{kind}" for kind in kinds)
     return {first: command} | dict.fromkeys(others, "the same command")
 
 
@@ -65,8 +67,7 @@ RECORDS: list[Record] = [
             "python -m experiments.train.cleanrl_ppo --export --name 2p_builder "
             "--num-players 2 --opponent builder --total-timesteps 300000 --num-envs 128 "
             "--num-steps 32 --eval-games 512 --observation-mode recall" + _RECALL,
-            "cleanrl_ppo/cleanrl_ppo_2p_builder.json",
-            "cleanrl_ppo/cleanrl_ppo_2p_builder.png",
+            "cleanrl_ppo/cleanrl_ppo_2p_builder",
         ),
         reason=(
             "a training run (minutes, its throughput timed), repeatable from its seed on the "
@@ -81,15 +82,13 @@ RECORDS: list[Record] = [
             "--opponents builder,ppo --workers 1 --positions 30, continued with --resume "
             "FILE --worlds 2,4,8,16,32 --games 300 --headline-games 2000 (the file's "
             "args and history hold both runs' arguments)",
-            "search_strength/headline.json",
-            "search_strength/headline.png",
+            "search_strength/headline",
         )
         | _made(
             "python -m experiments.evaluate.search_strength --worlds 2,4,8,16,32 --games 400 "
             "--headline-games 2000 --players 2,4 --opponents builder,ppo (stopped after "
             "its first row, the two-player headline; the file holds its arguments)",
-            "search_strength/2p_headline.json",
-            "search_strength/2p_headline.png",
+            "search_strength/2p_headline",
         ),
         reason=(
             "the headline strength runs (2,000 games per headline row, hours of "
@@ -185,12 +184,14 @@ RECORDS: list[Record] = [
     ),
     Record(
         name="cleanrl_defaults",
-        commands={
-            "cleanrl_defaults/update.json": "python -m experiments.train.cleanrl_defaults --export",
-            "cleanrl_defaults/warm_start.json": (
-                "python -m experiments.train.cleanrl_defaults --study warm-start --seeds 2 --export"
-            ),
-        },
+        commands=_made(
+            "python -m experiments.train.cleanrl_defaults --export",
+            "cleanrl_defaults/update",
+        )
+        | _made(
+            "python -m experiments.train.cleanrl_defaults --study warm-start --seeds 2 --export",
+            "cleanrl_defaults/warm_start",
+        ),
         reason=(
             "training runs (minutes); their win shares are repeatable from their seeds on "
             "the same library versions, their throughputs are timings of that machine"
@@ -200,8 +201,8 @@ RECORDS: list[Record] = [
         name="cleanrl_ten_minutes",
         commands=_made(
             "python -m experiments.train.cleanrl_ppo --preset ten-minutes --export",
-            *(f"cleanrl_ppo/cleanrl_ppo_2p_ten_minutes.{x}" for x in ("json", "png", "npz")),
-            "cleanrl_ppo/cleanrl_ppo_2p_ten_minutes.wall_curve.png",
+            "cleanrl_ppo/cleanrl_ppo_2p_ten_minutes",
+            ("json", "png", "wall_curve.png", "npz"),
         ),
         reason=(
             "training runs against a wall-clock budget (the goal: minutes to a good policy); "
@@ -217,11 +218,13 @@ RECORDS: list[Record] = [
             "--export (made at 10ab810, whose preset had one thread and the env in two "
             "worker processes, an option since removed; run with --out "
             "runs/all_counts, its files copied as --export copies them)",
-            "cleanrl_ppo/cleanrl_ppo_all_counts.json",
-            "cleanrl_ppo/cleanrl_ppo_all_counts.npz",
+            "cleanrl_ppo/cleanrl_ppo_all_counts",
+            ("json", "png", "wall_curve.png", "npz"),
         )
         | {
-            f"cleanrl_ppo/cleanrl_ppo_all_counts_throughput_w{w}.json": (
+            f: c
+            for w in (0, 2)
+            for f, c in _made(
                 "python -m experiments.train.cleanrl_ppo --preset all-counts --wall-minutes 0 "
                 "--total-timesteps 1500000 --warm-start-games 0 --curve-every 0 "
                 f"--final-games 0 --name all_counts_throughput_w{w} --export"
@@ -230,9 +233,9 @@ RECORDS: list[Record] = [
                     "processes, an option since removed)"
                     if w
                     else ""
-                )
-            )
-            for w in (0, 2)
+                ),
+                f"cleanrl_ppo/cleanrl_ppo_all_counts_throughput_w{w}",
+            ).items()
         },
         reason=(
             "training runs against a wall-clock budget and timings of the training loop: "
@@ -314,7 +317,8 @@ RECORDS: list[Record] = [
             for f, c in _made(
                 f"python -m experiments.train.expert_iteration --preset {preset} --export"
                 + _RECALL,
-                *(f"expert_iteration/expert_iteration_2p_{stem}.{x}" for x in ("json", "npz")),
+                f"expert_iteration/expert_iteration_2p_{stem}",
+                ("json", "npz"),
             ).items()
         },
         reason=(
@@ -332,7 +336,8 @@ RECORDS: list[Record] = [
             for f, c in _made(
                 f"python -m experiments.train.cleanrl_ppo --preset vs-search-{leg} --export"
                 + _RECALL,
-                *(f"cleanrl_ppo/cleanrl_ppo_2p_vs_search_{leg}.{x}" for x in ("json", "npz")),
+                f"cleanrl_ppo/cleanrl_ppo_2p_vs_search_{leg}",
+                ("json", "png", "wall_curve.png", "npz"),
             ).items()
         },
         reason=(
