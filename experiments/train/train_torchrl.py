@@ -20,7 +20,7 @@ import argparse
 import dataclasses
 import json
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -75,16 +75,6 @@ class Args:
     """a few seconds: 2 iterations of 8 games x 16 steps, 20 evaluation games (CI)"""
 
 
-#: what ``--smoke`` changes
-SMOKE: dict[str, Any] = {
-    "envs": 8,
-    "steps": 16,
-    "total_frames": 256,
-    "minibatch": 64,
-    "eval_games": 20,
-}
-
-
 def parse_args(argv: list[str] | None = None) -> Args:
     p = ArgumentParser(description=__doc__.split("\n\n")[0])
     add_training_args(p, "torchrl", threads_help="torch threads (1)")
@@ -93,7 +83,9 @@ def parse_args(argv: list[str] | None = None) -> Args:
     ns = checked(p).parse_args(argv)
     check_training_args(p, ns, ())
     args = Args(**vars(ns))
-    return dataclasses.replace(args, **SMOKE) if args.smoke else args
+    if not args.smoke:
+        return args
+    return replace(args, envs=8, steps=16, total_frames=256, minibatch=64, eval_games=20)
 
 
 def env_alone_steps_per_s(args: Args, seconds: float = 3.0) -> float:
