@@ -12,8 +12,8 @@ in rounds (``--iterations``):
 1. the network (its most likely legal action) plays ``--games`` games against
    ``--opponent`` on duplicate deals, and at each of its decisions with a choice the
    labeller, a search bot of ``--labeller-worlds`` sampled worlds, values its candidates:
-   the builder's ``--labeller-candidates`` best moves plus the network's own two
-   most likely ones (``experiments/common/search_labels.py``, over
+   the builder's ``--labeller-candidates`` best moves plus the network's own
+   ``--extra-top`` most likely ones (``experiments/common/search_labels.py``, over
    ``--workers`` processes, or as Ray tasks with ``--backend ray [--address ADDR]``:
    the same labels, docs/CLUSTER.md);
 2. the network is fitted to its own preference among those candidates times
@@ -65,7 +65,6 @@ from mamma_mia_env.plumbing.provenance import provenance
 __all__ = ["PRESETS", "Args", "main", "parse_args", "run"]
 
 LABELS = ("obs", "masks", "cands", "values")  # the labelled positions' arrays
-EXTRA_TOP = 2  # the network's most likely moves added to the labeller's candidates
 
 
 @dataclass
@@ -93,6 +92,8 @@ class Args:
     """sampled worlds per candidate of the labeller (the bundled search bot uses 16)"""
     labeller_candidates: int = 6
     """the builder's best moves among the labeller's candidates"""
+    extra_top: int = 2
+    """the network's most likely moves added to the candidates"""
     workers: int = 2
     """processes labelling games"""
 
@@ -104,6 +105,11 @@ class Args:
     temperature: float = 0.06
     """softmax temperature of the values, in win-share units (32-world values are
     noisy: about 0.07 standard deviation each)"""
+    epochs: int = 8
+    batch_size: int = 512
+    learning_rate: float = 1e-3
+    holdout: float = 0.05
+    """share of the positions held out of the fit (its loss, regret and agreement)"""
 
     # evaluation
     curve_games: int = 400
@@ -141,7 +147,7 @@ def parse_args(argv: list[str] | None = None) -> tuple[Args, argparse.Namespace]
     problems = [
         f"--{name.replace('_', '-')} must be positive"
         for name in ("iterations", "games", "labeller_worlds", "labeller_candidates")
-        + ("workers", "threads", "curve_games")
+        + ("workers", "epochs", "batch_size", "threads", "curve_games")
         if getattr(args, name) < 1
     ]
     problems += _problems(args)
@@ -156,8 +162,8 @@ def _problems(args: Args) -> list[str]:
     problems = []
     if args.games % args.num_players:
         problems.append(f"--games must be a multiple of --num-players ({args.num_players})")
-    if not args.temperature > 0:
-        problems.append("--temperature must be positive")
+    if not args.temperature > 0 or not 0 < args.learning_rate < 1 or not 0 < args.holdout < 1:
+        problems.append("--temperature must be positive, --learning-rate and --holdout in (0, 1)")
     if not args.name or "/" in args.name or args.name.startswith("."):
         problems.append("--name must be a plain directory name")
     from mamma_mia_agents import load_agent
@@ -197,16 +203,16 @@ def _round(
     the curve's deals. Returns the round's record (``data`` gains its labels)."""
     t0 = time.perf_counter()
     job = LabelJob(str(policy_file), args.opponent, args.labeller_worlds,
-                   args.labeller_candidates, EXTRA_TOP, args.num_players,
+                   args.labeller_candidates, args.extra_top, args.num_players,
                    first_game=0, games=args.games, seed=args.seed * 1000 + it)  # fmt: skip
     data.append(label_parallel(job, args.workers, backend=backend))
     label_seconds = time.perf_counter() - t0
     merged = {k: np.concatenate([d[k] for d in data]) for k in LABELS}
     fit_rows: list[dict[str, Any]] = []
     t1 = time.perf_counter()
-    fit = {"temperature": args.temperature, "epochs": 8, "batch_size": 512, "learning_rate": 1e-3}
-    # 5% of the positions held out of the fit (its loss, regret and agreement)
-    fit |= {"holdout": 0.05, "anchored": args.anchored}
+    fit = {k: getattr(args, k) for k in ("temperature", "epochs", "batch_size")}
+    fit |= {"learning_rate": args.learning_rate, "holdout": args.holdout,
+            "anchored": args.anchored}  # fmt: skip
     fit_to_values(actor, merged, pol.scale, fit, args.seed + it, fit_rows)
     fit_seconds = time.perf_counter() - t1
     new = numpy_policy(actor, pol)

@@ -8,10 +8,9 @@ collectors and ``MultiAgentOffPolicyAlgorithm`` take as they are. ``--opponent s
 (default) lets one DQN play every seat (all seats' moves train it); ``--opponent
 random`` puts it in seat 0 against Tianshou's masked random algorithm. Each iteration
 collects ``--steps`` env steps from ``--envs`` games and does ``--updates`` gradient
-steps (batches of 64 from a replay buffer of 50,000). Outputs in ``--out`` (default
-``runs/tianshou``): ``progress.csv`` (env steps, collection steps/s, loss, finished
-games), ``progress.png`` and ``summary.json`` (settings, versions, git revision,
-throughput).
+steps. Outputs in ``--out`` (default ``runs/tianshou``): ``progress.csv`` (env steps,
+collection steps/s, loss, finished games), ``progress.png`` and ``summary.json``
+(settings, versions, git revision, throughput).
 """
 
 from __future__ import annotations
@@ -33,10 +32,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--steps", type=int, default=1000, help="env steps per iteration (1000)")
     p.add_argument("--updates", type=int, default=50, help="gradient steps per iteration (50)")
     p.add_argument("--envs", type=int, default=8, help="games collected in parallel (8)")
+    p.add_argument("--batch", type=int, default=64, help="DQN batch size (64)")
+    p.add_argument("--buffer", type=int, default=50_000, help="replay buffer size (50000)")
     p.add_argument("--opponent", choices=("self", "random"), default="self")
     add_training_args(p, "tianshou", threads_help="torch threads (1)")
     args = checked(p).parse_args(argv)
-    check_training_args(p, args, ("iterations", "steps", "updates", "envs"))
+    check_training_args(p, args, ("iterations", "steps", "updates", "envs", "batch", "buffer"))
     return args
 
 
@@ -59,7 +60,7 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
         losses = []
         with policy_within_training_step(algo.policy):
             for _ in range(args.updates):
-                loss = algo.update(buffer, sample_size=64).get_loss_stats_dict()
+                loss = algo.update(buffer, sample_size=args.batch).get_loss_stats_dict()
                 losses.append(float(np.mean(list(loss.values()))))
         rows.append(
             {
@@ -123,7 +124,7 @@ def make_algorithm(args: argparse.Namespace) -> tuple[Any, Any, Any]:
         rand = MARLRandomDiscreteMaskedOffPolicyAlgorithm(action_space=env.action_space)
         seats = [dqn] + [rand] * (env.num_agents - 1)
     algo = MultiAgentOffPolicyAlgorithm(algorithms=seats, env=env)
-    buffer = VectorReplayBuffer(50_000, len(envs))
+    buffer = VectorReplayBuffer(args.buffer, len(envs))
     collector = Collector(algo, envs, buffer, exploration_noise=True)
     collector.reset()
     return algo, buffer, collector

@@ -11,7 +11,7 @@ Outputs in ``--out`` (default ``runs/torchrl``), named by ``--name``: ``progress
 (per iteration: env steps, collection and overall env steps/s, the learner's win share in
 the games that ended, losses), ``progress.png`` (the learning curve) and
 ``summary.json`` (settings, the evaluation, throughput end to end against the env alone,
-wall and CPU time, versions, git revision).
+wall and CPU time, versions, git revision); ``policy.npz`` beside them with ``--save``.
 """
 
 from __future__ import annotations
@@ -20,21 +20,25 @@ import argparse
 import dataclasses
 import json
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from experiments.common.arguments import checked
 from experiments.common.output import RUNS
-from experiments.common.training import add_training_args, check_training_args, write_training_run
+from experiments.common.training import (
+    add_dataclass_args,
+    add_training_args,
+    check_training_args,
+    write_training_run,
+)
 from mamma_mia_env.plumbing.arguments import ArgumentParser
 
 
 @dataclass
 class Args:
-    """The run's settings. The flags are the library scripts' shared ones
-    (``experiments.common.add_training_args``), ``--opponent`` and ``--smoke``; the
-    other fields are the published run's, recorded in its ``summary.json``."""
+    """Every field is a flag (``--total-frames``); the shared ones come from
+    ``experiments.common.add_training_args``."""
 
     players: int = 2
     """seats at the table (2-5): the learner and players - 1 copies of the opponent"""
@@ -71,6 +75,8 @@ class Args:
     # evaluation
     eval_games: int = 1000
     """duplicate-deal games against random at the end (seats rotated)"""
+    save: bool = False
+    """also write the policy file (the numpy format of mamma_mia_agents.bots.ppo_agent)"""
     smoke: bool = False
     """a few seconds: 2 iterations of 8 games x 16 steps, 20 evaluation games (CI)"""
 
@@ -78,19 +84,23 @@ class Args:
 def parse_args(argv: list[str] | None = None) -> Args:
     p = ArgumentParser(description=__doc__.split("\n\n")[0])
     add_training_args(p, "torchrl", threads_help="torch threads (1)")
-    p.add_argument("--opponent", default=Args.opponent, help="'random' or a bundled bot name")
-    p.add_argument("--smoke", action="store_true", help="a few seconds (CI)")
+    switches = {"save", "smoke"}  # flags without a value
+    add_dataclass_args(p, Args, skip={a.dest for a in p._actions} | switches)
+    for name in sorted(switches):
+        p.add_argument(f"--{name}", action="store_true")
     ns = checked(p).parse_args(argv)
-    check_training_args(p, ns, ())
-    args = Args(**vars(ns))
-    if not args.smoke:
-        return args
-    return replace(args, envs=8, steps=16, total_frames=256, minibatch=64, eval_games=20)
+    if ns.smoke:
+        ns.envs, ns.steps, ns.total_frames, ns.minibatch, ns.eval_games = 8, 16, 256, 64, 20
+    positive = ("envs", "steps", "total_frames", "epochs", "minibatch", "hidden", "eval_games")
+    check_training_args(p, ns, positive)
+    if ns.minibatch > ns.envs * ns.steps:
+        p.error("--minibatch must not exceed --envs x --steps")
+    return Args(**vars(ns))
 
 
 def env_alone_steps_per_s(args: Args, seconds: float = 3.0) -> float:
     """The env by itself: the vector env's ``step`` with uniformly random legal actions
-    (drawn outside the timing), batch ``envs``, as the collector drives it."""
+    (drawn outside the timing), batch ``--envs``, as the collector drives it."""
     import numpy as np
 
     from experiments.common.samplers import random_legal
@@ -177,7 +187,7 @@ def ppo_parts(args: Args, actor: Any, critic: Any) -> tuple[Any, Any, Any, Any]:
 
 
 def ppo_update(args: Args, batch: Any, parts: tuple[Any, Any, Any, Any]) -> dict[str, float]:
-    """``epochs`` passes over the batch in minibatches (advantages recomputed per
+    """``--epochs`` passes over the batch in minibatches (advantages recomputed per
     epoch, as in TorchRL's PPO tutorial); the losses' means."""
     import numpy as np
     import torch
@@ -246,6 +256,8 @@ def train(args: Args) -> dict[str, Any]:
     collector.shutdown()
     wall, cpu = time.perf_counter() - t_start, time.process_time() - cpu_start
     policy = export_policy(args, actor)
+    if args.save:
+        policy.save(args.out / f"{args.name or 'policy'}.npz")
     summary = {
         "library": "torchrl " + torchrl.__version__,
         "opponent": args.opponent,
