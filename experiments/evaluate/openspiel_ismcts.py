@@ -22,7 +22,7 @@ import numpy as np
 from tqdm import tqdm
 
 from experiments.common.arguments import checked
-from experiments.common.output import output_dir, write_json
+from experiments.common.output import add_output_args, output_dir, write_json
 from experiments.common.provenance import provenance_with_threads as provenance
 from mamma_mia_agents import load_agent
 from mamma_mia_agents.tournament.results import wilson_interval
@@ -60,16 +60,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--deals", type=int, default=10)
     ap.add_argument("--simulations", type=int, default=50)
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--out", default=None)
-    ap.add_argument(
-        "--export", action="store_true", help="write to experiments/results/openspiel_ismcts/"
-    )
+    add_output_args(ap, "openspiel_ismcts")
     args = checked(ap).parse_args(argv)
     if args.deals < 1 or args.simulations < 1:
         ap.error("--deals and --simulations must be >= 1")
     from open_spiel.python.algorithms import ismcts, mcts
 
     t0 = time.perf_counter()
+    args.out = str(output_dir(args, "openspiel_ismcts"))  # the arguments are written as JSON
     game = load_game(num_players=2, num_deals=2**20, deal_base=args.seed << 32)
     rec, _ = _engines(game.config)
     rs = np.random.RandomState(args.seed)
@@ -99,7 +97,7 @@ def main(argv: list[str] | None = None) -> int:
         "decisions": len(t),
         "load_average": os.getloadavg(),
     }
-    path = output_dir(args, "openspiel_ismcts") / "openspiel_ismcts.json"
+    path = f"{args.out}/openspiel_ismcts.json"
     write_json(path, record, provenance(seeds=args.seed, wall_time=time.perf_counter() - t0))
     print(
         f"ISMCTS ({args.simulations} sims) vs builder, 2p: {wins}/{games} = "

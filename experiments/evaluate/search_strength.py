@@ -3,8 +3,8 @@
     python -m experiments.evaluate.search_strength [--worlds 2,4,8,16] [--games 200]
         [--opponents builder,ppo] [--players 2,4] [--headline-games 2000] [--export]
 
-For every budget (``worlds`` sampled worlds per candidate action, ``--candidates``
-candidates) and opponent, a duplicate-deal tournament (``run_tournament``, rotated
+For every budget (``worlds`` sampled worlds per candidate action, the bot's default
+number of candidates) and opponent, a duplicate-deal tournament (``run_tournament``, rotated
 seats): with 2 players the search bot against one opponent, with 4 players against
 three copies of it. The search bot's win rate comes with its Wilson 95% interval
 (shared wins split). The time per decision is measured apart, on one core (numba
@@ -15,7 +15,7 @@ experiments/results/search_strength/). The win rates are deterministic for given
 arguments (``python -m experiments reproduce --check`` compares them); the times are not.
 
 The headline rows (the bot's default budget, ``--headline-worlds``, against
-``--headline-opponents``) are played first with ``--headline-games`` games; then the
+``builder``) are played first with ``--headline-games`` games; then the
 curve's other rows, one budget at a time, cheapest first, so that a run cut short
 keeps the headline and the cheap end of every curve. Every row is played in
 tournaments of ``--block`` games (tournament seeds ``--seed``, ``--seed + 1``, ...: new
@@ -43,7 +43,7 @@ import numpy as np
 
 from experiments.common.arguments import checked
 from experiments.common.decision_time import decision_times
-from experiments.common.output import output_dir, save_figure, subplots, write_json
+from experiments.common.output import add_output_args, output_dir, save_figure, subplots, write_json
 from experiments.common.provenance import provenance_with_threads as provenance
 from mamma_mia_agents import load_agent
 from mamma_mia_agents.bots.search import SearchAgent
@@ -58,6 +58,9 @@ from mamma_mia_agents.tournament.runner import Prepared, prepare, run_all
 from mamma_mia_env.game.outcome import win_shares
 from mamma_mia_env.plumbing.arguments import ArgumentParser, as_float, as_int
 from mamma_mia_env.plumbing.files import read_json
+
+#: the opponent of the headline rows
+HEADLINE = "builder"
 
 
 def blocks(row: dict, agents: list[Any], num_players: int, games: int,
@@ -138,7 +141,6 @@ def plot(record: dict, path: Path) -> None:
 def build_parser() -> argparse.ArgumentParser:
     ap = ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--worlds", default="2,4,8,16", help="budgets: worlds per candidate")
-    ap.add_argument("--candidates", type=int, default=6)
     ap.add_argument("--games", type=int, default=200)
     ap.add_argument("--players", default="2,4")
     ap.add_argument("--opponents", default="builder,ppo")
@@ -154,7 +156,6 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="games of the headline rows (default: --games)",
     )
-    ap.add_argument("--headline-opponents", default="builder")
     ap.add_argument("--headline-players", default="", help="default: --players")
     ap.add_argument("--block", type=int, default=200, help="games per tournament (new deals)")
     ap.add_argument(
@@ -166,19 +167,16 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--workers", type=int, default=2, help="processes playing the games")
     add_backend_flags(ap, "the games")
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--out", default=None)
-    ap.add_argument(
-        "--export", action="store_true", help="write to experiments/results/search_strength/"
-    )
+    add_output_args(ap, "search_strength")
     ap.add_argument("--name", type=stem, default="search_strength", help="output file stem")
     return ap
 
 
 def check_args(
     ap: argparse.ArgumentParser, args: argparse.Namespace
-) -> tuple[list[int], list[int], list[str], list[str]]:
-    """The budgets, player counts, opponents and headline opponents, checked (the
-    opponents loaded once, so that a bad name fails before anything runs)."""
+) -> tuple[list[int], list[int], list[str]]:
+    """The budgets, player counts and opponents, checked (the opponents loaded once, so
+    that a bad name fails before anything runs)."""
     try:
         budgets = [int(w) for w in args.worlds.split(",")]
         players = [int(p) for p in args.players.split(",")]
@@ -188,18 +186,17 @@ def check_args(
         args.headline_games = args.games
     if (
         min(budgets) < 1
-        or min(args.games, args.candidates, args.positions, args.headline_games) < 1
+        or min(args.games, args.positions, args.headline_games) < 1
         or args.headline_worlds < 1
         or args.block < 1
     ):
-        ap.error("--worlds, --games, --candidates, --positions and --headline-* must be >= 1")
+        ap.error("--worlds, --games, --positions and --headline-* must be >= 1")
     if any(p not in (2, 3, 4, 5) for p in players):
         ap.error("--players must be in 2-5")
     opponents = [o.strip() for o in args.opponents.split(",") if o.strip()]
-    headline_opps = [o.strip() for o in args.headline_opponents.split(",") if o.strip()]
-    for o in opponents + headline_opps:
+    for o in opponents:
         load_agent(o)  # fails early with a clear message
-    return budgets, players, opponents, headline_opps
+    return budgets, players, opponents
 
 
 def resume(ap: argparse.ArgumentParser, args: argparse.Namespace, record: dict) -> None:
@@ -264,7 +261,6 @@ def plan(
     budgets: list[int],
     players: list[int],
     opponents: list[str],
-    headline_opps: list[str],
 ) -> list[tuple[int, int, str, int]]:
     """The rows, as (players, worlds, opponent, games): the headline first, then the
     curves cheapest first."""
@@ -275,17 +271,13 @@ def plan(
     headline_players = headline_players or players
     if any(p not in (2, 3, 4, 5) for p in headline_players):
         ap.error("--headline-players must be in 2-5")
-    jobs = [
-        (n, args.headline_worlds, o, args.headline_games)
-        for n in headline_players
-        for o in headline_opps
-    ]
+    jobs = [(n, args.headline_worlds, HEADLINE, args.headline_games) for n in headline_players]
     jobs += [
         (n, w, o, args.games)
         for w in sorted(budgets)
         for n in players
         for o in opponents
-        if not (w == args.headline_worlds and o in headline_opps)
+        if not (w == args.headline_worlds and o == HEADLINE)
     ]
     return jobs
 
@@ -295,8 +287,9 @@ def main(argv: list[str] | None = None) -> int:
     args = checked(ap).parse_args(argv)
     check_backend_flags(ap, args)
     t0 = time.perf_counter()
-    budgets, players, opponents, headline_opps = check_args(ap, args)
+    budgets, players, opponents = check_args(ap, args)
     out_dir = output_dir(args, "search_strength")
+    args.out = str(out_dir)  # the arguments are written to the file as JSON
     record: dict = {
         "experiment": "search_strength",
         "args": vars(args),
@@ -312,11 +305,11 @@ def main(argv: list[str] | None = None) -> int:
         write_json(out_dir / f"{args.name}.json", record, made)
         plot(record, out_dir / f"{args.name}.png")
 
-    jobs = plan(ap, args, budgets, players, opponents, headline_opps)
+    jobs = plan(ap, args, budgets, players, opponents)
     try:
         with session(args.backend, args.address):  # a cluster that does not answer: now
-            for stage in stages(jobs, args.headline_worlds, headline_opps):
-                play_stage(args, record, stage, headline_opps)
+            for stage in stages(jobs, args.headline_worlds):
+                play_stage(args, record, stage)
                 save()
     except FanOutError as exc:  # the stages played so far are in the file
         print(f"search_strength: {exc}", file=sys.stderr)
@@ -328,7 +321,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def stages(
-    jobs: list[tuple[int, int, str, int]], headline_worlds: int, headline_opps: list[str]
+    jobs: list[tuple[int, int, str, int]], headline_worlds: int
 ) -> list[list[tuple[int, int, str, int]]]:
     """The rows in the order ``plan`` gives them, grouped: the headline rows, then the
     rows of each budget. A stage's games are fanned out together, and the file is
@@ -336,31 +329,30 @@ def stages(
 
     def key(job: tuple[int, int, str, int]) -> int:
         _, w, opp, _ = job
-        return 0 if w == headline_worlds and opp in headline_opps else w
+        return 0 if w == headline_worlds and opp == HEADLINE else w
 
     return [list(group) for _, group in itertools.groupby(jobs, key)]
 
 
 def play_stage(
-    args: argparse.Namespace, record: dict, stage: list[tuple[int, int, str, int]],
-    headline_opps: list[str],
-) -> None:  # fmt: skip
+    args: argparse.Namespace, record: dict, stage: list[tuple[int, int, str, int]]
+) -> None:
     """The stage's rows: each budget's time per decision measured (here, on one core,
     before any game of the stage runs beside it), then every block of every row not yet
     complete played at once (``run_all``: worker processes or Ray tasks, one progress
     bar of games) and added to its row in block order."""
     todo = []
     for n, w, opp, games in stage:
-        bot = SearchAgent(worlds=w, candidates=args.candidates)
+        bot = SearchAgent(worlds=w)
         key = f"{n}p_worlds{w}"
         if key not in record["timing"]:
             record["timing"][key] = decision_times(n, bot, args.positions, args.seed)
-        row = _row(record, f"{n}p vs {opp}", w, args.candidates)
+        row = _row(record, f"{n}p vs {opp}", w, bot.candidates)
         if row.get("games", 0) >= games:  # --resume: this row is done
             continue
         row.update(
             ms_per_decision=record["timing"][key]["median_ms"],
-            headline=w == args.headline_worlds and opp in headline_opps,
+            headline=w == args.headline_worlds and opp == HEADLINE,
         )
         todo.append((row, opp, blocks(row, [bot] + [opp] * (n - 1), n, games, args)))
     planned = [t for _, _, row_blocks in todo for t in row_blocks]

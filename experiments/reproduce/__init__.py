@@ -9,5 +9,5 @@ docs/REPRODUCE.md. The package, by job: :mod:`.entries` (the :class:`Experiment`
 :class:`Record` kinds, the results' paths), :mod:`.registry` (the :class:`Experiment`
 table), :mod:`.ratios` (the timing ratios), :mod:`.records` (the :class:`Record` table),
 :mod:`.comparison` (what ``--check`` compares, and how), :mod:`.runner` (the
-subprocesses) and :mod:`.cli` (``main``; ``python -m experiments.reproduce`` runs it).
+subprocesses) and :mod:`.cli` (``main``, which ``python -m experiments reproduce`` runs).
 """

@@ -24,6 +24,15 @@ _FUZZ_TESTS = (
     "tests/fuzz/test_fuzz_states.py tests/fuzz/test_fuzz_envs.py tests/fuzz/test_fuzz_files.py "
     "tests/fuzz/test_fuzz_replays.py"
 )
+
+
+def _made(command: str, stem: str, kinds: tuple[str, ...] = ("json", "png")) -> dict[str, str]:
+    """The files ``<stem>.<kind>`` that one run of ``command`` made: the first listed
+    with the command, the others as made by the same command."""
+    first, *others = (f"{stem}.{kind}" for kind in kinds)
+    return {first: command} | dict.fromkeys(others, "the same command")
+
+
 RECORDS: list[Record] = [
     Record(
         name="bot_kernels",
@@ -54,14 +63,12 @@ RECORDS: list[Record] = [
     ),
     Record(
         name="cleanrl_ppo_builder",
-        commands={
-            "cleanrl_ppo/cleanrl_ppo_2p_builder.json": (
-                "python -m experiments.train.cleanrl_ppo --export --name 2p_builder "
-                "--num-players 2 --opponent builder --total-timesteps 300000 --num-envs 128 "
-                "--num-steps 32 --eval-games 512 --observation-mode recall" + _RECALL
-            ),
-            "cleanrl_ppo/cleanrl_ppo_2p_builder.png": "the same command",
-        },
+        commands=_made(
+            "python -m experiments.train.cleanrl_ppo --export --name 2p_builder "
+            "--num-players 2 --opponent builder --total-timesteps 300000 --num-envs 128 "
+            "--num-steps 32 --eval-games 512 --observation-mode recall" + _RECALL,
+            "cleanrl_ppo/cleanrl_ppo_2p_builder",
+        ),
         reason=(
             "a training run (minutes, its throughput timed), repeatable from its seed on the "
             "same library versions (tests/experiments/test_cleanrl_ppo.py)"
@@ -69,22 +76,20 @@ RECORDS: list[Record] = [
     ),
     Record(
         name="search_strength_headline",
-        commands={
-            "search_strength/headline.json": (
-                "python -m experiments.evaluate.search_strength --worlds 2,4,8,16 --games 100 "
-                "--headline-games 1000 --headline-players 4 --block 100 --players 2,4 "
-                "--opponents builder,ppo --workers 1 --positions 30, continued with --resume "
-                "FILE --worlds 2,4,8,16,32 --games 300 --headline-games 2000 (the file's "
-                "args and history hold both runs' arguments)"
-            ),
-            "search_strength/headline.png": "the same runs",
-            "search_strength/2p_headline.json": (
-                "python -m experiments.evaluate.search_strength --worlds 2,4,8,16,32 --games 400 "
-                "--headline-games 2000 --players 2,4 --opponents builder,ppo (stopped after "
-                "its first row, the two-player headline; the file holds its arguments)"
-            ),
-            "search_strength/2p_headline.png": "the same run",
-        },
+        commands=_made(
+            "python -m experiments.evaluate.search_strength --worlds 2,4,8,16 --games 100 "
+            "--headline-games 1000 --headline-players 4 --block 100 --players 2,4 "
+            "--opponents builder,ppo --workers 1 --positions 30, continued with --resume "
+            "FILE --worlds 2,4,8,16,32 --games 300 --headline-games 2000 (the file's "
+            "args and history hold both runs' arguments)",
+            "search_strength/headline",
+        )
+        | _made(
+            "python -m experiments.evaluate.search_strength --worlds 2,4,8,16,32 --games 400 "
+            "--headline-games 2000 --players 2,4 --opponents builder,ppo (stopped after "
+            "its first row, the two-player headline; the file holds its arguments)",
+            "search_strength/2p_headline",
+        ),
         reason=(
             "the headline strength runs (2,000 games per headline row, hours of "
             "CPU): deterministic for their arguments, but too long for --full; the "
@@ -179,14 +184,14 @@ RECORDS: list[Record] = [
     ),
     Record(
         name="cleanrl_defaults",
-        commands={
-            "cleanrl_defaults/update.json": "python -m experiments.train.cleanrl_defaults --export",
-            "cleanrl_defaults/update.png": "the same command",
-            "cleanrl_defaults/warm_start.json": (
-                "python -m experiments.train.cleanrl_defaults --study warm-start --seeds 2 --export"
-            ),
-            "cleanrl_defaults/warm_start.png": "the same command",
-        },
+        commands=_made(
+            "python -m experiments.train.cleanrl_defaults --export",
+            "cleanrl_defaults/update",
+        )
+        | _made(
+            "python -m experiments.train.cleanrl_defaults --study warm-start --seeds 2 --export",
+            "cleanrl_defaults/warm_start",
+        ),
         reason=(
             "training runs (minutes); their win shares are repeatable from their seeds on "
             "the same library versions, their throughputs are timings of that machine"
@@ -194,14 +199,11 @@ RECORDS: list[Record] = [
     ),
     Record(
         name="cleanrl_ten_minutes",
-        commands={
-            "cleanrl_ppo/cleanrl_ppo_2p_ten_minutes.json": (
-                "python -m experiments.train.cleanrl_ppo --preset ten-minutes --export"
-            ),
-            "cleanrl_ppo/cleanrl_ppo_2p_ten_minutes.png": "the same command",
-            "cleanrl_ppo/cleanrl_ppo_2p_ten_minutes.wall_curve.png": "the same command",
-            "cleanrl_ppo/cleanrl_ppo_2p_ten_minutes.npz": "the same command",
-        },
+        commands=_made(
+            "python -m experiments.train.cleanrl_ppo --preset ten-minutes --export",
+            "cleanrl_ppo/cleanrl_ppo_2p_ten_minutes",
+            ("json", "png", "wall_curve.png", "npz"),
+        ),
         reason=(
             "training runs against a wall-clock budget (the goal: minutes to a good policy); "
             "their win rates are repeatable from their seeds at equal env steps on the same "
@@ -211,35 +213,29 @@ RECORDS: list[Record] = [
     ),
     Record(
         name="cleanrl_all_counts",
-        commands={
-            **{
-                f"cleanrl_ppo/cleanrl_ppo_all_counts.{ext}": (
-                    "python -m experiments.train.cleanrl_ppo --preset all-counts --threads 1 "
-                    "--export (made at 10ab810, whose preset had one thread and the env in two "
-                    "worker processes, an option since removed; run with --out "
-                    "runs/all_counts, its files copied as --export copies them)"
-                    if ext == "json"
-                    else "the same command"
-                )
-                for ext in ("json", "png", "wall_curve.png", "npz")
-            },
-            **{
-                f"cleanrl_ppo/cleanrl_ppo_all_counts_throughput_w{w}.{ext}": (
-                    "python -m experiments.train.cleanrl_ppo --preset all-counts --wall-minutes 0 "
-                    "--total-timesteps 1500000 --warm-start-games 0 --curve-every 0 "
-                    f"--final-games 0 --name all_counts_throughput_w{w} --export"
-                    + (
-                        " (made at 6b641f1 with --env-workers 2: the env in two worker "
-                        "processes, an option since removed)"
-                        if w
-                        else ""
-                    )
-                    if ext == "json"
-                    else "the same command"
-                )
-                for w in (0, 2)
-                for ext in ("json", "png")
-            },
+        commands=_made(
+            "python -m experiments.train.cleanrl_ppo --preset all-counts --threads 1 "
+            "--export (made at 10ab810, whose preset had one thread and the env in two "
+            "worker processes, an option since removed; run with --out "
+            "runs/all_counts, its files copied as --export copies them)",
+            "cleanrl_ppo/cleanrl_ppo_all_counts",
+            ("json", "png", "wall_curve.png", "npz"),
+        )
+        | {
+            f: c
+            for w in (0, 2)
+            for f, c in _made(
+                "python -m experiments.train.cleanrl_ppo --preset all-counts --wall-minutes 0 "
+                "--total-timesteps 1500000 --warm-start-games 0 --curve-every 0 "
+                f"--final-games 0 --name all_counts_throughput_w{w} --export"
+                + (
+                    " (made at 6b641f1 with --env-workers 2: the env in two worker "
+                    "processes, an option since removed)"
+                    if w
+                    else ""
+                ),
+                f"cleanrl_ppo/cleanrl_ppo_all_counts_throughput_w{w}",
+            ).items()
         },
         reason=(
             "training runs against a wall-clock budget and timings of the training loop: "
@@ -316,13 +312,14 @@ RECORDS: list[Record] = [
     Record(
         name="expert_iteration",
         commands={
-            f"expert_iteration/expert_iteration_2p_{stem}.{ext}": (
-                f"python -m experiments.train.expert_iteration --preset {preset} --export" + _RECALL
-                if ext == "json"
-                else "the same command"
-            )
+            f: c
             for stem, preset in (("vs_search", "vs-search"), ("vs_search_2", "vs-search-2"))
-            for ext in ("json", "png", "npz")
+            for f, c in _made(
+                f"python -m experiments.train.expert_iteration --preset {preset} --export"
+                + _RECALL,
+                f"expert_iteration/expert_iteration_2p_{stem}",
+                ("json", "npz"),
+            ).items()
         },
         reason=(
             "an hour, then half an hour, of labelling the network's games with a search bot and "
@@ -334,14 +331,14 @@ RECORDS: list[Record] = [
     Record(
         name="cleanrl_vs_search",
         commands={
-            f"cleanrl_ppo/cleanrl_ppo_2p_vs_search_{leg}.{ext}": (
-                f"python -m experiments.train.cleanrl_ppo --preset vs-search-{leg} --export"
-                + _RECALL
-                if ext == "json"
-                else "the same command"
-            )
+            f: c
             for leg in (1, 2)
-            for ext in ("json", "png", "wall_curve.png", "npz")
+            for f, c in _made(
+                f"python -m experiments.train.cleanrl_ppo --preset vs-search-{leg} --export"
+                + _RECALL,
+                f"cleanrl_ppo/cleanrl_ppo_2p_vs_search_{leg}",
+                ("json", "png", "wall_curve.png", "npz"),
+            ).items()
         },
         reason=(
             "two fine-tuning legs against the search bot (the goal: the plain network against "

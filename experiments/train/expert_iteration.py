@@ -33,8 +33,8 @@ the network. After the last round the policy file plays
 Outputs in ``runs/<name>/`` (or ``--out``): ``policy.npz`` (plays as ``PPOAgent(path)``),
 ``result.json`` (arguments, per round: positions, labelling time, the network's win
 rate while labelled, the fit's epochs, the curve point; the final evaluation; wall time;
-provenance) and ``curve.png``. ``--export`` copies them to
-``experiments/results/expert_iteration/expert_iteration_<name>.*``.
+provenance) and ``curve.png``. ``--export`` copies the result and the policy (not the
+curve, which no doc shows) to ``experiments/results/expert_iteration/expert_iteration_<name>.*``.
 """
 
 from __future__ import annotations
@@ -138,7 +138,7 @@ def parse_args(argv: list[str] | None = None) -> tuple[Args, argparse.Namespace]
     anything runs."""
     parser = dataclass_parser(
         __doc__.split("\n\n")[0], Args, PRESETS, argv,
-        "also copy the result, the curve and the policy to experiments/results/expert_iteration/",
+        "also copy the result and the policy to experiments/results/expert_iteration/",
     )  # fmt: skip
     add_backend_flags(parser, "the labelled games and the evaluations' games")
     ns = checked(parser).parse_args(argv)
@@ -317,7 +317,7 @@ def main(argv: list[str] | None = None) -> int:
               f"{f['games']:,} duplicate deals; trained in "
               f"{doc['wall']['training_seconds'] / 60:.1f} min wall; {out}")  # fmt: skip
     if ns.export:
-        for name, ext in (("result.json", "json"), ("curve.png", "png"), ("policy.npz", "npz")):
+        for name, ext in (("result.json", "json"), ("policy.npz", "npz")):
             write_file(RESULTS / "expert_iteration" / f"expert_iteration_{args.name}.{ext}",
                        (out / name).read_bytes(), "exported result")  # fmt: skip
     return 0

@@ -149,7 +149,6 @@ _SCRIPTS = Path(sys.executable).parent
 STOPPED_WHILE_IMPORTING = [
     ([str(_SCRIPTS / "mamma-mia"), "agents"], "mamma-mia"),
     ([sys.executable, "-m", "experiments", "reproduce", "--help"], "python -m experiments"),
-    ([sys.executable, "-m", "experiments.reproduce", "--help"], "python -m experiments reproduce"),
 ]
 
 
