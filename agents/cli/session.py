@@ -24,7 +24,7 @@ from mamma_mia_env.game.log import reveal_record
 from mamma_mia_env.game.observe import remembers
 from mamma_mia_env.game.record import OVER, REVEAL
 from mamma_mia_env.game.state import GameState
-from mamma_mia_env.plumbing.arguments import as_int, is_int
+from mamma_mia_env.plumbing.arguments import as_int, is_int, seed_text
 from mamma_mia_env.plumbing.files import FileError, read_json, write_atomic
 from mamma_mia_env.plumbing.seeding import agent_rng
 from mamma_mia_env.policy import PolicyFailure, observers_for, policy_actions
@@ -275,7 +275,7 @@ class Game:
         try:
             config = Config.from_kwargs(**obj["config"])
             seat, specs, actions = obj["seat"], obj["agents"], obj["actions"]
-            seed = _saved_seed(obj["seed"])
+            seed = seed_text(obj["seed"], "field 'seed'")
             as_int(seat, "field 'seat'")
             if not isinstance(specs, list) or not all(isinstance(x, str) for x in specs):
                 raise ValueError("field 'agents' must be a list of agent names")
@@ -302,14 +302,6 @@ def bundled_counts(rules: dict[str, Any] | None = None) -> dict[str, dict[int, s
 def fresh_seed() -> int:
     """A new game's seed from the operating system's entropy, 0 to 2**63-1."""
     return int(np.random.SeedSequence().generate_state(1, np.uint64)[0] >> 1)
-
-
-def _saved_seed(value: Any) -> int:
-    """The save file stores the seed as a string of plain digits (JSON numbers lose
-    precision above 2**53): nothing else is read as a seed."""
-    if not isinstance(value, str) or not value.isascii() or not value.isdigit():
-        raise ValueError(f"field 'seed' must be a string of digits, got {value!r}")
-    return int(value)
 
 
 def _bundled_only(path: str, specs: list[str]) -> list[str]:
