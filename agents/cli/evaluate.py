@@ -15,13 +15,11 @@ import argparse
 import json
 import sys
 import textwrap
-from collections.abc import Callable
 
 from mamma_mia_agents.bots.loading import AgentLoadError
 from mamma_mia_agents.bots.ppo_policy import PolicyFileError
 from mamma_mia_agents.cli.options import (
     add_run_flags,
-    check_backend_flags,
     run_error,
     run_keywords,
     spec_list,
@@ -35,26 +33,11 @@ from mamma_mia_agents.tournament.scorecard import (
     EVAL_SEED,
     LADDER,
     LadderError,
-    ScorecardError,
     evaluate,
     format_scorecard,
 )
 from mamma_mia_env.plumbing.arguments import add_int_flag, int_flag, out_file_flag
 from mamma_mia_env.plumbing.files import FileError, write_json
-
-
-def counts(name: str) -> Callable[[str], tuple[int, ...]]:
-    """An argparse type: comma-separated player counts 2-5, each listed once."""
-    one = int_flag(name, 2, 5)
-
-    def parse(text: str) -> tuple[int, ...]:
-        values = tuple(one(part) for part in text.split(","))
-        if len(set(values)) != len(values):
-            raise argparse.ArgumentTypeError(f"{name} lists a player count twice: {text!r:.60}")
-        return values
-
-    return parse
-
 
 SUMMARY = "an agent's scorecard against the reference ladder"
 DESCRIPTION = textwrap.fill(
@@ -84,7 +67,7 @@ def add_flags(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--players",
-        type=counts("--players"),
+        type=lambda text: tuple(map(int_flag("--players", 2, 5), text.split(","))),
         default=DEFAULT_PLAYERS,
         metavar="LIST",
         help="comma-separated player counts, 2-5 (default: 2,4)",
@@ -117,22 +100,18 @@ def add_flags(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Evaluate ``args.spec``; print (and with ``--out`` write) the scorecard."""
     parser: argparse.ArgumentParser = args.subparser
-    ladder = None if args.ladder is None else spec_list(parser, "--ladder", args.ladder)
-    check_backend_flags(parser, args)
-    if not args.spec.strip():
-        parser.error("SPEC must name an agent: a bundled name, an import path or a policy file")
     try:
         card = evaluate(
             args.spec,
-            ladder=ladder,
+            ladder=None if args.ladder is None else spec_list(args.ladder),
             players=args.players,
             games=args.games,
             **run_keywords(args),
         )
-    except (AgentLoadError, PolicyFileError, AgentMismatchError, ScorecardError) as exc:
-        parser.error(_message(args.spec, exc))
     except (AgentError, FanOutError) as exc:
         return run_error("evaluate", str(exc))
+    except ValueError as exc:  # the library's checks of every argument, naming it
+        parser.error(_message(args.spec, exc))
     print(json.dumps(card, indent=2) if args.json else format_scorecard(card))
     if args.out is None:
         return 0
@@ -145,7 +124,9 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _message(spec: str, exc: Exception) -> str:
-    """The error line: naming ``--ladder`` for a rung, the agent for the rest."""
+    """The error line: naming ``--ladder`` for a rung, the agent for one that does not
+    load or play, the argument itself for the rest."""
     if isinstance(exc, LadderError):
         return f"--ladder: {exc}"
-    return str(exc) if isinstance(exc, ScorecardError) else f"agent {spec!r:.80}: {exc}"
+    agent = isinstance(exc, (AgentLoadError, PolicyFileError, AgentMismatchError))
+    return f"agent {spec!r:.80}: {exc}" if agent else str(exc)

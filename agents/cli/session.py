@@ -20,11 +20,11 @@ from mamma_mia_env.game.actions import ActionCodec, RevealAction, TurnAction
 from mamma_mia_env.game.cards import HAND_LIMIT, order_name
 from mamma_mia_env.game.config import Config
 from mamma_mia_env.game.engine import Engine
-from mamma_mia_env.game.log import reveal_record
+from mamma_mia_env.game.log import replay, reveal_record
 from mamma_mia_env.game.observe import remembers
 from mamma_mia_env.game.record import OVER, REVEAL
 from mamma_mia_env.game.state import GameState
-from mamma_mia_env.plumbing.arguments import as_int, is_int, seed_text
+from mamma_mia_env.plumbing.arguments import as_int, seed_text
 from mamma_mia_env.plumbing.files import FileError, read_json, write_atomic
 from mamma_mia_env.plumbing.seeding import agent_rng
 from mamma_mia_env.policy import PolicyFailure, observers_for, policy_actions
@@ -57,16 +57,17 @@ class Game:
     def __init__(
         self, config: Config, seat: int, specs: list[str], seed: int, actions: list[int]
     ) -> None:
-        self.config, self.seat, self.specs, self.seed = config, seat, specs, seed
         n = config.num_players
-        if not 0 <= seat < n:
-            raise ValueError(f"seat must be 0..{n - 1} in a {n}-player game, got {seat}")
+        seat = as_int(seat, "seat", 0, n - 1)
+        self.config, self.seat, self.specs, self.seed = config, seat, specs, seed
         if not specs:
             raise ValueError("at least one agent is needed for the other seats")
         self.engine = Engine(config)
         self.codec = ActionCodec(self.engine)
         others = [s for s in range(n) if s != seat]
         self.agents = {s: load_agent(specs[i % len(specs)]) for i, s in enumerate(others)}
+        for spec in specs[len(others) :]:  # given but not seated: still refused if bad
+            load_agent(spec)
         self.names = {s: specs[i % len(specs)] for i, s in enumerate(others)}
         for s, agent in self.agents.items():
             if hasattr(agent, "check_config"):
@@ -83,15 +84,13 @@ class Game:
         self._replay(actions)
 
     def _replay(self, actions: list[int]) -> None:
-        """Deal the game from its seed again and play ``actions``, each checked."""
+        """Deal the game from its seed again and play ``actions``, each checked first
+        (``log.replay``: in the action space, legal, not after the end; named by index)."""
+        replay(self.config, self.seed, actions)
         self.state = self.engine.reset(seeds=[self.seed])
         self.actions: list[int] = []
         self.steps: list[Step] = []
-        for i, a in enumerate(actions):
-            if self.over():
-                raise ValueError(f"actions[{i}] comes after the end of the game")
-            if not self.is_legal(a):
-                raise ValueError(f"actions[{i}] ({a!r}) is not legal in its position")
+        for a in actions:
             self.apply(a)
 
     @property
@@ -276,12 +275,9 @@ class Game:
             config = Config.from_kwargs(**obj["config"])
             seat, specs, actions = obj["seat"], obj["agents"], obj["actions"]
             seed = seed_text(obj["seed"], "field 'seed'")
-            as_int(seat, "field 'seat'")
             if not isinstance(specs, list) or not all(isinstance(x, str) for x in specs):
                 raise ValueError("field 'agents' must be a list of agent names")
-            if not specs and not agents:
-                raise ValueError("field 'agents' must name at least one agent")
-            if not isinstance(actions, list) or not all(is_int(a) for a in actions):
+            if not isinstance(actions, list):  # each is checked as it is replayed
                 raise ValueError("field 'actions' must be a list of integers")
             game = cls(config, seat, agents or _bundled_only(path, specs), seed, actions)
             saved = GameState.from_dict(obj["state"])
