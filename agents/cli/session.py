@@ -16,6 +16,7 @@ import numpy as np
 
 from mamma_mia_agents import REGISTRY, load_agent
 from mamma_mia_agents.bots.base import player_counts
+from mamma_mia_agents.tournament.matches import AgentMismatchError, check_agents
 from mamma_mia_env.game.actions import ActionCodec, RevealAction, TurnAction
 from mamma_mia_env.game.cards import HAND_LIMIT, order_name
 from mamma_mia_env.game.config import Config
@@ -69,17 +70,13 @@ class Game:
         for spec in specs[len(others) :]:  # given but not seated: still refused if bad
             load_agent(spec)
         self.names = {s: specs[i % len(specs)] for i, s in enumerate(others)}
-        for s, agent in self.agents.items():
-            if hasattr(agent, "check_config"):
-                try:
-                    agent.check_config(config)
-                except ValueError as exc:
-                    rules = {k: v for k, v in config.to_dict().items() if k != "num_players"}
-                    able = [a for a, counts in bundled_counts(rules).items() if counts[n] is None]
-                    raise ValueError(
-                        f"agent {self.names[s]!r} does not play {n}-player games: {exc}. "
-                        f"The bundled agents that play {n} players: {', '.join(able)}"
-                    ) from exc
+        try:
+            check_agents(list(self.agents.values()), config)
+        except AgentMismatchError as exc:  # said with the agents that would play
+            rules = {k: v for k, v in config.to_dict().items() if k != "num_players"}
+            able = [a for a, counts in bundled_counts(rules).items() if counts[n] is None]
+            raise ValueError(f"{exc}. The bundled agents that play {n} players: "
+                             f"{', '.join(able)}") from exc  # fmt: skip
         self.observers = observers_for(config, self.agents.values())
         self._replay(actions)
 

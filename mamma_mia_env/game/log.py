@@ -172,11 +172,19 @@ def replay_events(
 ) -> dict[str, Any]:
     """A JSON-ready log of a game: one event per action, with what it did; ``agents``
     (the name on each seat) is recorded so that a replay can say who played."""
+    return _events(config, seed, actions, start, agents)[0]
+
+
+def _events(
+    config: Config, seed: int, actions: list[int], start: GameState | None, agents: Any
+) -> tuple[dict[str, Any], list[np.void]]:
+    """``replay_events``'s log, and the game's record before every action and after
+    the last (what a replay draws)."""
     names = None if agents is None else check_agents(agents, config.num_players)
     engine = Engine(config)
     codec = ActionCodec(engine)
     state, actions = _start(engine, seed, actions, start)
-    events = []
+    events, states = [], [state.data[0].copy()]
     for i, a in enumerate(actions):
         rec = state.data[0]
         seat, phase, rnd = int(rec["seat"]), PHASE_NAMES[int(rec["phase"])], int(rec["round"])
@@ -186,6 +194,7 @@ def replay_events(
             pending = order_name(int(rec["oven_what"][pos]) - 5, int(rec["oven_who"][pos]))
         before = state.copy()
         delivered = _step(engine, state, a, i)[0]
+        states.append(state.data[0].copy())
         event: dict[str, Any] = {
             "round": rnd + 1,
             "seat": seat,
@@ -214,7 +223,7 @@ def replay_events(
     }
     if names is not None:
         log["agents"] = names
-    return log
+    return log, states
 
 
 # -- reading a log ------------------------------------------------------------------
@@ -269,28 +278,13 @@ def load_log(source: str | Path | dict[str, Any]) -> dict[str, Any]:
         except ValueError as exc:
             raise LogError(f"{where}: field 'agents': {exc}") from None
     try:
-        states = log_states(config, seed, actions, start)
+        log, states = _events(config, seed, actions, start, agents)
     except ValueError as exc:  # IllegalActionError, an action outside the action space
         raise LogError(f"{where}: field 'actions': {exc}") from None
-    log = replay_events(config, seed, actions, start, agents)
-    log["_states"] = states
-    return log
+    return {**log, "_states": states}
 
 
 def write_log(path: str | Path, log: dict[str, Any]) -> bool:
     """Write an event log to ``path`` (``write_file``); whether an earlier file was replaced."""
     doc = {k: v for k, v in log.items() if not k.startswith("_")}  # not load_log's states
     return write_file(path, json.dumps(doc, indent=1), "event log")
-
-
-def log_states(
-    config: Config, seed: int, actions: list[int], start: GameState | None
-) -> list[np.void]:
-    """The game's record before every action and after the last (checked legal)."""
-    engine = Engine(config)
-    state, actions = _start(engine, seed, actions, start)
-    out = [state.data[0].copy()]
-    for i, a in enumerate(actions):
-        _step(engine, state, a, i)
-        out.append(state.data[0].copy())
-    return out

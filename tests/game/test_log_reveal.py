@@ -2,7 +2,7 @@
 
 Random games of every player count, with and without doubles and ``auto_reveal``, are
 logged; each reveal step is then checked from the log and the states the log re-derives
-(``log_states``): walking the oven in order, every order's entry takes from the face-up
+(``load_log``): walking the oven in order, every order's entry takes from the face-up
 piles and from its owner's hand exactly what left them, each delivery's cards meet its
 order, and the step's total is the sum of its entries.
 """
@@ -30,7 +30,7 @@ from mamma_mia_env.game.cards import (
 )
 from mamma_mia_env.game.config import Config
 from mamma_mia_env.game.engine import Engine
-from mamma_mia_env.game.log import LOG_FORMAT, LogError, load_log, log_states, replay_events
+from mamma_mia_env.game.log import LOG_FORMAT, LogError, load_log, replay_events
 from mamma_mia_env.game.positions import build_position
 from mamma_mia_env.game.record import REVEAL
 
@@ -200,7 +200,7 @@ def test_log_accounts_for_every_card_of_every_reveal(cfg: dict) -> None:
         actions = _random_game(config, seed)
         log = replay_events(config, seed, actions)
         assert log["format"] == LOG_FORMAT
-        states = log_states(config, seed, actions, None)
+        states = load_log(log)["_states"]
         delivered = [0] * config.num_players
         for i, ev in enumerate(log["events"]):
             if "reveal" not in ev:
