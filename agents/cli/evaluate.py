@@ -15,6 +15,7 @@ import argparse
 import json
 import sys
 import textwrap
+from collections.abc import Callable
 
 from mamma_mia_agents.bots.loading import AgentLoadError
 from mamma_mia_agents.bots.ppo_policy import PolicyFileError
@@ -38,6 +39,20 @@ from mamma_mia_agents.tournament.scorecard import (
 )
 from mamma_mia_env.plumbing.arguments import add_int_flag, int_flag, out_file_flag
 from mamma_mia_env.plumbing.files import FileError, write_json
+
+
+def counts(name: str) -> Callable[[str], tuple[int, ...]]:
+    """An argparse type: comma-separated player counts 2-5, each listed once."""
+    one = int_flag(name, 2, 5)
+
+    def parse(text: str) -> tuple[int, ...]:
+        values = tuple(one(part) for part in text.split(","))
+        if len(set(values)) != len(values):
+            raise argparse.ArgumentTypeError(f"{name} lists a player count twice: {text!r:.60}")
+        return values
+
+    return parse
+
 
 SUMMARY = "an agent's scorecard against the reference ladder"
 DESCRIPTION = textwrap.fill(
@@ -67,7 +82,7 @@ def add_flags(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--players",
-        type=lambda text: tuple(map(int_flag("--players", 2, 5), text.split(","))),
+        type=counts("--players"),
         default=DEFAULT_PLAYERS,
         metavar="LIST",
         help="comma-separated player counts, 2-5 (default: 2,4)",

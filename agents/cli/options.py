@@ -13,7 +13,7 @@ import os
 import sys
 from typing import Any
 
-from mamma_mia_agents.tournament.fanout import BACKENDS
+from mamma_mia_agents.tournament.fanout import BACKENDS, check_backend
 from mamma_mia_agents.tournament.output import OutputError, check_stem
 from mamma_mia_agents.tournament.schedule import max_workers
 from mamma_mia_env.game.config import OBSERVATION_MODES, PARAMETERS, Parameter
@@ -87,6 +87,15 @@ def add_backend_flags(parser: argparse.ArgumentParser, what: str) -> None:
         help="with --backend ray: a running Ray cluster ('auto', 'HOST:6379', "
         "'ray://HOST:10001'); default: start a local Ray instance (docs/CLUSTER.md)",
     )
+
+
+def check_backend_flags(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """``--backend`` and ``--address`` checked by the library (``fanout.check_backend``:
+    an address only for Ray, Ray installed) before any work, as a usage error."""
+    try:
+        check_backend(args.backend, args.address)
+    except ValueError as exc:
+        parser.error(f"--backend {args.backend}: {exc}")
 
 
 def run_keywords(args: argparse.Namespace) -> dict[str, Any]:
