@@ -26,7 +26,8 @@ changed since is refused), how it was trained), ``scale`` (the observation divis
 **Untrusted files.** Loading never unpickles and checks the whole file before a weight
 is used (SECURITY.md, "policy files"); anything else, a network of the retired
 ``recall`` layout among them (also a file with no ``observation_mode``, which meant
-it), is a ``PolicyFileError`` naming the file.
+it) and one of raw seat views (``canonical`` false: no exporter writes one), is a
+``PolicyFileError`` naming the file.
 """
 
 from __future__ import annotations
@@ -93,9 +94,15 @@ def _check_meta(meta: Any) -> None:
         raise ValueError(f"meta num_players must be an int 2-5 or a list of them, got {n!r}")
     if counts != sorted(set(counts)):
         raise ValueError(f"meta num_players must list each count once, in order, got {n!r}")
-    for key in ("double_ingredients", "canonical"):
-        if key in meta and not isinstance(meta[key], bool):
-            raise ValueError(f"meta {key} must be true or false, got {meta[key]!r}")
+    if "double_ingredients" in meta and not isinstance(meta["double_ingredients"], bool):
+        raise ValueError(
+            f"meta double_ingredients must be true or false, got {meta['double_ingredients']!r}"
+        )
+    if meta.get("canonical", True) is not True:  # no exporter writes a raw-view network
+        raise ValueError(
+            f"meta canonical must be true (a network of the canonical frame), got "
+            f"{meta['canonical']!r:.40}: a network of raw seat views is not played"
+        )
     layout = [list(x) for x in observation_layout(mode)]
     sections = meta.get("obs_sections", layout)
     if _json(sections) != _json(layout):  # the observation changed since training
@@ -178,7 +185,6 @@ class NumpyPolicy:
             observation_mode=self.observation_mode,
             double_ingredients=meta.get("double_ingredients", False),
         )
-        self.canonical = meta.get("canonical", True)
         self.canon = SeatCanonicalizer(self.config)
         self.scale = arrays["scale"]
         width = observation_size(self.observation_mode)
@@ -293,11 +299,8 @@ class NumpyPolicy:
     ) -> np.ndarray:
         """Env actions for raw env observations and masks of the acting ``seats``."""
         seats = np.asarray(seats, dtype=np.int64)
-        if self.canonical:
-            obs = self.canon.obs(observations, seats)
-            cmask = self.canon.masks(masks, seats) != 0
-        else:
-            obs, cmask = np.asarray(observations), np.asarray(masks) != 0
+        obs = self.canon.obs(observations, seats)
+        cmask = self.canon.masks(masks, seats) != 0
         if not cmask.any(axis=1).all():
             raise ValueError("a game has no legal action")
         if deterministic or rng is None:
@@ -309,9 +312,7 @@ class NumpyPolicy:
             u = rng.random(len(c)) * c[:, -1]
             chosen = np.minimum((c <= u[:, None]).sum(axis=1), c.shape[1] - 1)
             chosen = np.where(cmask[np.arange(len(c)), chosen], chosen, logits.argmax(axis=1))
-        if self.canonical:
-            return self.canon.to_env_actions(chosen, seats)
-        return chosen.astype(np.int64)
+        return self.canon.to_env_actions(chosen, seats)
 
 
 def read_policy_file(path: str | os.PathLike) -> tuple[dict[str, np.ndarray], Any]:

@@ -21,7 +21,6 @@ from mamma_mia_agents.bots.loading import AgentLoadError
 from mamma_mia_agents.bots.ppo_policy import PolicyFileError
 from mamma_mia_agents.cli.options import (
     add_run_flags,
-    check_backend_flags,
     run_error,
     run_keywords,
     spec_list,
@@ -35,7 +34,6 @@ from mamma_mia_agents.tournament.scorecard import (
     EVAL_SEED,
     LADDER,
     LadderError,
-    ScorecardError,
     evaluate,
     format_scorecard,
 )
@@ -117,22 +115,18 @@ def add_flags(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Evaluate ``args.spec``; print (and with ``--out`` write) the scorecard."""
     parser: argparse.ArgumentParser = args.subparser
-    ladder = None if args.ladder is None else spec_list(parser, "--ladder", args.ladder)
-    check_backend_flags(parser, args)
-    if not args.spec.strip():
-        parser.error("SPEC must name an agent: a bundled name, an import path or a policy file")
     try:
         card = evaluate(
             args.spec,
-            ladder=ladder,
+            ladder=None if args.ladder is None else spec_list(args.ladder),
             players=args.players,
             games=args.games,
             **run_keywords(args),
         )
-    except (AgentLoadError, PolicyFileError, AgentMismatchError, ScorecardError) as exc:
-        parser.error(_message(args.spec, exc))
     except (AgentError, FanOutError) as exc:
         return run_error("evaluate", str(exc))
+    except ValueError as exc:  # the library's checks of every argument, naming it
+        parser.error(_message(args.spec, exc))
     print(json.dumps(card, indent=2) if args.json else format_scorecard(card))
     if args.out is None:
         return 0
@@ -145,7 +139,9 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _message(spec: str, exc: Exception) -> str:
-    """The error line: naming ``--ladder`` for a rung, the agent for the rest."""
+    """The error line: naming ``--ladder`` for a rung, the agent for one that does not
+    load or play, the argument itself for the rest."""
     if isinstance(exc, LadderError):
         return f"--ladder: {exc}"
-    return str(exc) if isinstance(exc, ScorecardError) else f"agent {spec!r:.80}: {exc}"
+    agent = isinstance(exc, (AgentLoadError, PolicyFileError, AgentMismatchError))
+    return f"agent {spec!r:.80}: {exc}" if agent else str(exc)

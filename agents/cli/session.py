@@ -16,15 +16,16 @@ import numpy as np
 
 from mamma_mia_agents import REGISTRY, load_agent
 from mamma_mia_agents.bots.base import player_counts
+from mamma_mia_agents.tournament.matches import AgentMismatchError, check_agents
 from mamma_mia_env.game.actions import ActionCodec, RevealAction, TurnAction
 from mamma_mia_env.game.cards import HAND_LIMIT, order_name
 from mamma_mia_env.game.config import Config
 from mamma_mia_env.game.engine import Engine
-from mamma_mia_env.game.log import reveal_record
+from mamma_mia_env.game.log import replay, reveal_record
 from mamma_mia_env.game.observe import remembers
 from mamma_mia_env.game.record import OVER, REVEAL
 from mamma_mia_env.game.state import GameState
-from mamma_mia_env.plumbing.arguments import as_int, is_int
+from mamma_mia_env.plumbing.arguments import as_int, seed_text
 from mamma_mia_env.plumbing.files import FileError, read_json, write_atomic
 from mamma_mia_env.plumbing.seeding import agent_rng
 from mamma_mia_env.policy import PolicyFailure, observers_for, policy_actions
@@ -57,41 +58,36 @@ class Game:
     def __init__(
         self, config: Config, seat: int, specs: list[str], seed: int, actions: list[int]
     ) -> None:
-        self.config, self.seat, self.specs, self.seed = config, seat, specs, seed
         n = config.num_players
-        if not 0 <= seat < n:
-            raise ValueError(f"seat must be 0..{n - 1} in a {n}-player game, got {seat}")
+        seat = as_int(seat, "seat", 0, n - 1)
+        self.config, self.seat, self.specs, self.seed = config, seat, specs, seed
         if not specs:
             raise ValueError("at least one agent is needed for the other seats")
         self.engine = Engine(config)
         self.codec = ActionCodec(self.engine)
         others = [s for s in range(n) if s != seat]
         self.agents = {s: load_agent(specs[i % len(specs)]) for i, s in enumerate(others)}
+        for spec in specs[len(others) :]:  # given but not seated: still refused if bad
+            load_agent(spec)
         self.names = {s: specs[i % len(specs)] for i, s in enumerate(others)}
-        for s, agent in self.agents.items():
-            if hasattr(agent, "check_config"):
-                try:
-                    agent.check_config(config)
-                except ValueError as exc:
-                    rules = {k: v for k, v in config.to_dict().items() if k != "num_players"}
-                    able = [a for a, counts in bundled_counts(rules).items() if counts[n] is None]
-                    raise ValueError(
-                        f"agent {self.names[s]!r} does not play {n}-player games: {exc}. "
-                        f"The bundled agents that play {n} players: {', '.join(able)}"
-                    ) from exc
+        try:
+            check_agents(list(self.agents.values()), config)
+        except AgentMismatchError as exc:  # said with the agents that would play
+            rules = {k: v for k, v in config.to_dict().items() if k != "num_players"}
+            able = [a for a, counts in bundled_counts(rules).items() if counts[n] is None]
+            raise ValueError(f"{exc}. The bundled agents that play {n} players: "
+                             f"{', '.join(able)}") from exc  # fmt: skip
         self.observers = observers_for(config, self.agents.values())
         self._replay(actions)
 
     def _replay(self, actions: list[int]) -> None:
-        """Deal the game from its seed again and play ``actions``, each checked."""
+        """Deal the game from its seed again and play ``actions``, each checked first
+        (``log.replay``: in the action space, legal, not after the end; named by index)."""
+        replay(self.config, self.seed, actions)
         self.state = self.engine.reset(seeds=[self.seed])
         self.actions: list[int] = []
         self.steps: list[Step] = []
-        for i, a in enumerate(actions):
-            if self.over():
-                raise ValueError(f"actions[{i}] comes after the end of the game")
-            if not self.is_legal(a):
-                raise ValueError(f"actions[{i}] ({a!r}) is not legal in its position")
+        for a in actions:
             self.apply(a)
 
     @property
@@ -275,13 +271,10 @@ class Game:
         try:
             config = Config.from_kwargs(**obj["config"])
             seat, specs, actions = obj["seat"], obj["agents"], obj["actions"]
-            seed = _saved_seed(obj["seed"])
-            as_int(seat, "field 'seat'")
+            seed = seed_text(obj["seed"], "field 'seed'")
             if not isinstance(specs, list) or not all(isinstance(x, str) for x in specs):
                 raise ValueError("field 'agents' must be a list of agent names")
-            if not specs and not agents:
-                raise ValueError("field 'agents' must name at least one agent")
-            if not isinstance(actions, list) or not all(is_int(a) for a in actions):
+            if not isinstance(actions, list):  # each is checked as it is replayed
                 raise ValueError("field 'actions' must be a list of integers")
             game = cls(config, seat, agents or _bundled_only(path, specs), seed, actions)
             saved = GameState.from_dict(obj["state"])
@@ -302,14 +295,6 @@ def bundled_counts(rules: dict[str, Any] | None = None) -> dict[str, dict[int, s
 def fresh_seed() -> int:
     """A new game's seed from the operating system's entropy, 0 to 2**63-1."""
     return int(np.random.SeedSequence().generate_state(1, np.uint64)[0] >> 1)
-
-
-def _saved_seed(value: Any) -> int:
-    """The save file stores the seed as a string of plain digits (JSON numbers lose
-    precision above 2**53): nothing else is read as a seed."""
-    if not isinstance(value, str) or not value.isascii() or not value.isdigit():
-        raise ValueError(f"field 'seed' must be a string of digits, got {value!r}")
-    return int(value)
 
 
 def _bundled_only(path: str, specs: list[str]) -> list[str]:

@@ -13,24 +13,21 @@ import os
 import sys
 
 from mamma_mia_agents import REGISTRY
-from mamma_mia_agents.bots.loading import AgentLoadError
 from mamma_mia_agents.cli.options import (
     add_rule_flags,
     add_run_flags,
-    check_backend_flags,
     rule_config,
     run_error,
     run_keywords,
     spec_list,
     stem,
 )
-from mamma_mia_agents.tournament.fanout import FanOutError
-from mamma_mia_agents.tournament.matches import AgentError, AgentMismatchError
+from mamma_mia_agents.tournament.fanout import FanOutError, check_backend
+from mamma_mia_agents.tournament.matches import AgentError
 from mamma_mia_agents.tournament.output import OutputError, prepare_output
 from mamma_mia_agents.tournament.results import TournamentResult
 from mamma_mia_agents.tournament.runner import DEFAULT_BATCH, run_tournament
-from mamma_mia_agents.tournament.schedule import MAX_GAMES, SEATINGS, TournamentSizeError
-from mamma_mia_env.game.config import ConfigError
+from mamma_mia_agents.tournament.schedule import MAX_GAMES, SEATINGS
 from mamma_mia_env.game.log import write_log
 from mamma_mia_env.plumbing.arguments import add_int_flag
 from mamma_mia_env.plumbing.files import FileError
@@ -111,34 +108,30 @@ def _add_output_flags(t: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run the tournament of ``args``; the exit code."""
+    """Run the tournament of ``args``; the exit code. Every argument is the library's to
+    check (``run_tournament``), its message printed as a usage error."""
     parser: argparse.ArgumentParser = args.subparser
-    check_backend_flags(parser, args)
-    specs = spec_list(parser, "--agents", args.agents)
     if args.save_logs and not args.out:
         parser.error("--save-logs needs --out DIR to write the logs to")
-    config = rule_config(args, ("variant", "limit"))
-    if args.out is not None:  # before playing: a run must not be lost at the end
-        try:
+    try:
+        check_backend(args.backend, args.address)  # before --out is proved writable
+        if args.out is not None:  # before playing: a run must not be lost at the end
             logs = min(args.save_logs, args.games)  # each further log is checked as written
             prepare_output(args.out, args.name, plot=not args.no_plot, logs=logs)
-        except OutputError as exc:
-            parser.error(str(exc))
-    try:
         res = run_tournament(
-            specs,
+            spec_list(args.agents),
             num_players=args.players,
             games=args.games,
             seating=args.seating,
             batch_size=args.batch_size,
             save_logs=args.save_logs,
             **run_keywords(args),
-            **config,
+            **rule_config(args, ("variant", "limit")),
         )
-    except (ConfigError, AgentLoadError, AgentMismatchError, TournamentSizeError) as exc:
-        parser.error(str(exc))
     except (AgentError, FanOutError) as exc:
         return run_error("tournament", str(exc))
+    except ValueError as exc:  # ConfigError, AgentLoadError, OutputError... naming the input
+        parser.error(str(exc))
     if args.json:
         print(res.to_json())
     else:

@@ -67,7 +67,7 @@ def init_problem(policy: NumpyPolicy, hidden: int) -> str | None:
 
     widths, activation = [w.shape[1] for w, _ in policy.layers], policy.meta["activation"]
     mode = "fixed"
-    if policy.observation_mode != mode or not policy.canonical:
+    if policy.observation_mode != mode:
         return f"it does not read the learner's whole canonical {mode} observation"
     if policy.meta.get("double_ingredients", False):
         return "it was trained with the double-ingredients variant"

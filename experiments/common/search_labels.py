@@ -84,7 +84,7 @@ class _Games:
 
         config = Config(num_players=job.num_players)
         self.pol = policy
-        if self.pol.num_players != job.num_players or not self.pol.canonical:
+        if self.pol.num_players != job.num_players:
             raise ValueError(
                 f"{job.policy_path}: a canonical {job.num_players}-player policy needed"
             )

@@ -172,7 +172,7 @@ def _problems(args: Args) -> list[str]:
 
     try:
         pol = NumpyPolicy.load(args.init_policy)
-        if pol.num_players != args.num_players or not pol.canonical:
+        if pol.num_players != args.num_players:
             problems.append(
                 f"--init-policy {args.init_policy!r} is not a canonical "
                 f"{args.num_players}-player policy of the whole observation"

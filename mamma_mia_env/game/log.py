@@ -2,9 +2,9 @@
 
 The log format's writer (``replay_events``) and reader (``load_log``) live together so
 they change together. A log's events are re-derived from its config, seed and actions
-on reading, so a format-1 log (a step's total only, no per-order record) loads as a
-format-2 one. The ``agents`` names are user input: checked for shape only, escaped by
-whoever draws them.
+on reading. A format-1 log (a step's total only, no per-order record: the package was
+never released with it) is refused by name. The ``agents`` names are user input:
+checked for shape only, escaped by whoever draws them.
 """
 
 from __future__ import annotations
@@ -43,11 +43,10 @@ from mamma_mia_env.game.trace import (
     TRACE_WIDTH,
     traced_step,
 )
-from mamma_mia_env.plumbing.arguments import ArgumentTypeError, as_int, as_seed
+from mamma_mia_env.plumbing.arguments import ArgumentTypeError, as_int, as_seed, seed_text
 from mamma_mia_env.plumbing.files import FileError, read_json, write_file
 
 LOG_FORMAT = "mamma-mia-log/2"
-LOG_FORMATS_READ = ("mamma-mia-log/1", LOG_FORMAT)
 #: The longest agent name a log may record (the ``agents`` field).
 MAX_AGENT_NAME = 200
 
@@ -173,11 +172,19 @@ def replay_events(
 ) -> dict[str, Any]:
     """A JSON-ready log of a game: one event per action, with what it did; ``agents``
     (the name on each seat) is recorded so that a replay can say who played."""
+    return _events(config, seed, actions, start, agents)[0]
+
+
+def _events(
+    config: Config, seed: int, actions: list[int], start: GameState | None, agents: Any
+) -> tuple[dict[str, Any], list[np.void]]:
+    """``replay_events``'s log, and the game's record before every action and after
+    the last (what a replay draws)."""
     names = None if agents is None else check_agents(agents, config.num_players)
     engine = Engine(config)
     codec = ActionCodec(engine)
     state, actions = _start(engine, seed, actions, start)
-    events = []
+    events, states = [], [state.data[0].copy()]
     for i, a in enumerate(actions):
         rec = state.data[0]
         seat, phase, rnd = int(rec["seat"]), PHASE_NAMES[int(rec["phase"])], int(rec["round"])
@@ -187,6 +194,7 @@ def replay_events(
             pending = order_name(int(rec["oven_what"][pos]) - 5, int(rec["oven_who"][pos]))
         before = state.copy()
         delivered = _step(engine, state, a, i)[0]
+        states.append(state.data[0].copy())
         event: dict[str, Any] = {
             "round": rnd + 1,
             "seat": seat,
@@ -215,7 +223,7 @@ def replay_events(
     }
     if names is not None:
         log["agents"] = names
-    return log
+    return log, states
 
 
 # -- reading a log ------------------------------------------------------------------
@@ -236,15 +244,22 @@ def load_log(source: str | Path | dict[str, Any]) -> dict[str, Any]:
             raise LogError(str(exc)) from None
     else:
         obj = source
-    if not isinstance(obj, dict) or obj.get("format") not in LOG_FORMATS_READ:
-        raise LogError(f"{where}: not a {' or '.join(LOG_FORMATS_READ)} document (field 'format')")
+    if isinstance(obj, dict) and obj.get("format") == "mamma-mia-log/1":
+        raise LogError(
+            f"{where} is a format-1 game log; this version reads format 2: record the game again"
+        )
+    if not isinstance(obj, dict) or obj.get("format") != LOG_FORMAT:
+        raise LogError(f"{where}: not a {LOG_FORMAT} document (field 'format')")
     if not isinstance(obj.get("config", {}), dict):
         raise LogError(f"{where}: field 'config' must be an object of Config fields")
     try:
         config = Config.from_kwargs(**obj.get("config", {}))
     except (TypeError, ValueError) as exc:
         raise LogError(f"{where}: field 'config': {exc}") from exc
-    seed = _log_seed(obj.get("seed"), where)
+    try:
+        seed = seed_text(obj.get("seed"), "field 'seed'")
+    except ValueError as exc:
+        raise LogError(f"{where}: {str(exc)[:200]}") from None
     actions = obj.get("actions")
     if not isinstance(actions, list):  # its items are checked as the game is replayed
         raise LogError(f"{where}: field 'actions' must be a list of integers")
@@ -263,39 +278,13 @@ def load_log(source: str | Path | dict[str, Any]) -> dict[str, Any]:
         except ValueError as exc:
             raise LogError(f"{where}: field 'agents': {exc}") from None
     try:
-        states = log_states(config, seed, actions, start)
+        log, states = _events(config, seed, actions, start, agents)
     except ValueError as exc:  # IllegalActionError, an action outside the action space
         raise LogError(f"{where}: field 'actions': {exc}") from None
-    log = replay_events(config, seed, actions, start, agents)
-    log["_states"] = states
-    return log
-
-
-def _log_seed(value: Any, where: str) -> int:
-    """The ``seed`` field: plain digits (JSON numbers lose precision above 2**53) or,
-    as format 1 wrote it, a JSON integer."""
-    if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) <= 20:
-        value = int(value)
-    try:
-        return as_seed(value, "field 'seed'")
-    except (TypeError, ValueError) as exc:
-        raise LogError(f"{where}: {str(exc)[:200]}") from None
+    return {**log, "_states": states}
 
 
 def write_log(path: str | Path, log: dict[str, Any]) -> bool:
     """Write an event log to ``path`` (``write_file``); whether an earlier file was replaced."""
     doc = {k: v for k, v in log.items() if not k.startswith("_")}  # not load_log's states
     return write_file(path, json.dumps(doc, indent=1), "event log")
-
-
-def log_states(
-    config: Config, seed: int, actions: list[int], start: GameState | None
-) -> list[np.void]:
-    """The game's record before every action and after the last (checked legal)."""
-    engine = Engine(config)
-    state, actions = _start(engine, seed, actions, start)
-    out = [state.data[0].copy()]
-    for i, a in enumerate(actions):
-        _step(engine, state, a, i)
-        out.append(state.data[0].copy())
-    return out

@@ -74,6 +74,14 @@ def as_seed(value: Any, name: str = "seed") -> int:
     return v
 
 
+def seed_text(value: Any, name: str = "seed") -> int:
+    """A seed as a file writes it: a string of plain ASCII digits (JSON numbers lose
+    precision above 2**53), in ``[0, 2**64)``; nothing else is read as a seed."""
+    if not (isinstance(value, str) and value.isascii() and value.isdigit() and len(value) <= 20):
+        raise ArgumentTypeError(f"{name} must be a string of digits, got {value!r:.60}")
+    return as_seed(int(value), name)
+
+
 def require_reset(ready: bool, method: str) -> None:
     """``RuntimeError`` saying to call ``reset()`` first (not an ``AttributeError``)."""
     if not ready:

@@ -10,6 +10,7 @@ import json
 import os
 import re
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -172,6 +173,22 @@ def test_a_game_stopped_at_the_turn_limit_is_shown_unfinished() -> None:
     text = _last_screen(stopped)
     assert f"Game not finished: stopped at the turn limit after move {len(actions)}." in text
     assert "Won by" not in text
+
+
+def test_a_format_1_log_is_refused_in_one_line(tmp_path, log_file, capsys) -> None:
+    """``mamma-mia replay`` of a format-1 log: exit 2 and one line saying to record the
+    game again, no traceback."""
+    from mamma_mia_agents.cli.commands import main
+
+    path = tmp_path / "old.json"
+    old = {**json.loads(Path(log_file).read_text()), "format": "mamma-mia-log/1"}
+    path.write_text(json.dumps(old))
+    with pytest.raises(SystemExit) as exc:
+        main(["replay", str(path)])
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and "Traceback" not in err
+    assert f"error: {path} is a format-1 game log; this version reads format 2" in err
+    assert err.rstrip().endswith("record the game again")
 
 
 def write_screenshot(out: str) -> None:

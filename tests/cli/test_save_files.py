@@ -59,8 +59,8 @@ def test_the_command_line_names_the_agents_instead(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("field", "value", "message"),
     [
-        ("seat", True, "field 'seat' must be an int"),
-        ("seat", 0.0, "field 'seat' must be an int"),
+        ("seat", True, ": seat must be an int"),
+        ("seat", 0.0, ": seat must be an int"),
         ("seed", 7, "field 'seed' must be a string of digits"),
         ("seed", "7.0", "field 'seed' must be a string of digits"),
         ("seed", "-7", "field 'seed' must be a string of digits"),

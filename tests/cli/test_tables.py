@@ -102,7 +102,7 @@ def test_the_terminal_game_refuses_an_agent_for_a_count_it_does_not_play(tmp_pat
         capture_output=True, text=True, cwd=tmp_path, stdin=subprocess.DEVNULL,
     )  # fmt: skip
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
-    assert f"agent {agent!r} does not play {n}-player games: no shipped" in proc.stderr
+    assert f"agent {agent!r} cannot play this game: no shipped" in proc.stderr
     assert f"The bundled agents that play {n} players: random, counter, builder" in proc.stderr
 
 
@@ -118,7 +118,7 @@ def test_the_browser_form_offers_each_agent_at_its_counts_only() -> None:
             status, _, body = request(server, "POST", "/api/games",
                                       {"players": n, "agents": [agent]})  # fmt: skip
             error = json.loads(body)["error"]
-            assert status == 400 and f"does not play {n}-player games" in error, error
+            assert status == 400 and "cannot play this game: no shipped" in error, error
             assert "['" not in error
         five = call(server, "POST", "/api/games", {"players": 5, "agents": ["search", "counter"]})
         assert len(five["names"]) == 5 and five["view"]["seats"][4]["hand"] is None

@@ -368,8 +368,8 @@ def test_init_policy_starts_the_actor_from_a_policy_file(tmp_path) -> None:
 
 def test_an_init_policy_that_does_not_fit_is_refused(tmp_path, capsys) -> None:
     """Refused before the run, with a message naming the file and the misfit: a missing
-    or malformed file, a network of the retired recall layout, one that is not of the
-    whole canonical fixed observation, another width or activation (an SB3 network the
+    or malformed file, a network of the retired recall layout, one of raw seat views
+    (canonical false), another width or activation (an SB3 network the
     earlier champions were tuned with), and a warm start given with it. A network of
     another player count fits (the fixed observation has one size for every count)."""
     from helpers import POLICY_FILE
@@ -389,10 +389,7 @@ def test_an_init_policy_that_does_not_fit_is_refused(tmp_path, capsys) -> None:
         (["--init-policy", str(tmp_path / "none.npz")], "--init-policy"),
         (["--init-policy", str(tmp_path / "junk.npz")], "--init-policy"),
         (["--init-policy", recall_net], "reads the retired 'recall' observation layout"),
-        (
-            [*wide, "--init-policy", str(tmp_path / "raw.npz")],
-            "does not read the learner's whole canonical fixed observation",
-        ),  # fmt: skip
+        ([*wide, "--init-policy", str(tmp_path / "raw.npz")], "raw seat views is not played"),
         ([*wide, "--init-policy", relu_4p], "its hidden layers are [256, 256] (relu)"),
         (["--init-policy", tanh_2p, "--hidden", "64"], "the agent's two of --hidden 64"),
         ([*wide, "--init-policy", tanh_2p, "--warm-start-games", "10"], "give one"),

@@ -35,7 +35,7 @@ from mamma_mia_env.game.cards import (
     N_ORDER_TYPES,
     order_name,
 )
-from mamma_mia_env.game.log import log_states, replay_events
+from mamma_mia_env.game.log import load_log, replay_events
 from mamma_mia_env.game.record import OVER
 from mamma_mia_env.game.sampling import sample_world, sample_worlds
 from mamma_mia_env.game.state import check_state
@@ -152,8 +152,8 @@ def _positions(cfg: Config, seed: int) -> list[Position]:
     from the game's event log."""
     actions = _play(cfg, seed)
     n = cfg.num_players
-    states = log_states(cfg, seed, actions, None)
-    events = replay_events(cfg, seed, actions)["events"]
+    log = load_log(replay_events(cfg, seed, actions))
+    states, events = log["_states"], log["events"]
     names = {(s, order_name(t, s)): t for s in range(n) for t in range(N_ORDER_TYPES)}
     memory = Memory(n)
     out = []

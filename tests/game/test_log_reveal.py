@@ -2,7 +2,7 @@
 
 Random games of every player count, with and without doubles and ``auto_reveal``, are
 logged; each reveal step is then checked from the log and the states the log re-derives
-(``log_states``): walking the oven in order, every order's entry takes from the face-up
+(``load_log``): walking the oven in order, every order's entry takes from the face-up
 piles and from its owner's hand exactly what left them, each delivery's cards meet its
 order, and the step's total is the sum of its entries.
 """
@@ -30,7 +30,7 @@ from mamma_mia_env.game.cards import (
 )
 from mamma_mia_env.game.config import Config
 from mamma_mia_env.game.engine import Engine
-from mamma_mia_env.game.log import LOG_FORMAT, load_log, log_states, replay_events
+from mamma_mia_env.game.log import LOG_FORMAT, LogError, load_log, replay_events
 from mamma_mia_env.game.positions import build_position
 from mamma_mia_env.game.record import REVEAL
 
@@ -200,7 +200,7 @@ def test_log_accounts_for_every_card_of_every_reveal(cfg: dict) -> None:
         actions = _random_game(config, seed)
         log = replay_events(config, seed, actions)
         assert log["format"] == LOG_FORMAT
-        states = log_states(config, seed, actions, None)
+        states = load_log(log)["_states"]
         delivered = [0] * config.num_players
         for i, ev in enumerate(log["events"]):
             if "reveal" not in ev:
@@ -258,19 +258,18 @@ def test_two_deliveries_in_one_step_both_adding_from_hand() -> None:
     json.dumps(log)
 
 
-def test_format_1_logs_load_as_format_2() -> None:
+def test_format_1_logs_are_refused_by_name() -> None:
+    """A format-1 log (a step's total only, no per-order record) is refused in one line
+    saying to record the game again, not read as format 2; so is a log whose seed is a
+    JSON integer (format 1 wrote it so; format 2 writes a string of digits)."""
     config = Config(num_players=3, double_ingredients=True, auto_reveal=True)
-    actions = _random_game(config, 5)
-    log = replay_events(config, 5, actions)
-    old = json.loads(json.dumps(log))
-    old["format"] = "mamma-mia-log/1"
-    for ev in old["events"]:  # a format-1 writer had no per-order record
-        for o in ev.get("reveal", []):
-            for key in ("by", "kind", "from_piles", "from_hand", "cards_taken"):
-                o.pop(key, None)
-    loaded = load_log(old)
-    assert loaded["format"] == LOG_FORMAT
-    assert loaded["events"] == json.loads(json.dumps(log["events"]))
+    log = replay_events(config, 5, _random_game(config, 5))
+    old = {**json.loads(json.dumps(log)), "format": "mamma-mia-log/1"}
+    with pytest.raises(LogError, match=r"^log is a format-1 game log; .* record the game again$"):
+        load_log(old)
+    with pytest.raises(LogError, match="field 'seed' must be a string of digits, got 5"):
+        load_log({**log, "seed": 5})
+    assert load_log(log)["format"] == LOG_FORMAT
 
 
 def test_failed_and_decided_orders_in_a_decision_step() -> None:
