@@ -23,8 +23,7 @@ from mamma_mia_env.game.observe import remembers
 from mamma_mia_env.plumbing.arguments import add_int_flag, out_file_flag
 from mamma_mia_env.plumbing.files import FileError, write_file
 from mamma_mia_env.render.html import replay_html, result_text, reveal_starts, step_caption
-from mamma_mia_env.render.text import seat_label
-from mamma_mia_env.render.view import table_view
+from mamma_mia_env.render.view import seat_label, table_view
 
 KEYS = {
     "n": "next step",

@@ -18,8 +18,9 @@ from rich.text import Text
 from mamma_mia_agents.cli.session import Game
 from mamma_mia_env.game.cards import INGREDIENTS
 from mamma_mia_env.game.log import final_result
-from mamma_mia_env.render.text import cards_text, reveal_lines, seat_label
+from mamma_mia_env.render.text import cards_text, reveal_lines
 from mamma_mia_env.render.text import result_lines as text_result_lines
+from mamma_mia_env.render.view import seat_label
 
 STYLES = ("bold white on dark_red", "bold white on orange4", "bold black on gold1",
           "bold white on green4", "bold white on purple4")  # fmt: skip

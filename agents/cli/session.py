@@ -29,8 +29,8 @@ from mamma_mia_env.plumbing.arguments import as_int, seed_text
 from mamma_mia_env.plumbing.files import FileError, read_json, write_atomic
 from mamma_mia_env.plumbing.seeding import agent_rng
 from mamma_mia_env.policy import PolicyFailure, observers_for, policy_actions
-from mamma_mia_env.render.text import cards_text, move_text, reveal_lines, seat_label
-from mamma_mia_env.render.view import table_view
+from mamma_mia_env.render.text import cards_text, move_text, reveal_lines
+from mamma_mia_env.render.view import seat_label, table_view
 
 SAVE_FORMAT = "mamma-mia-play/1"
 DEFAULT_SAVE = "mamma-mia-save.json"

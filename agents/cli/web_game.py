@@ -20,7 +20,8 @@ from mamma_mia_env.game.config import Config
 from mamma_mia_env.game.log import final_result
 from mamma_mia_env.game.record import REVEAL
 from mamma_mia_env.render.svg import KIND_COLOURS, table_svg
-from mamma_mia_env.render.text import counts_text, result_lines, reveal_choice_text, seat_label
+from mamma_mia_env.render.text import counts_text, result_lines, reveal_choice_text
+from mamma_mia_env.render.view import seat_label
 
 
 class FormError(ValueError):

@@ -34,8 +34,8 @@ from mamma_mia_env.game.observe import remembers
 from mamma_mia_env.game.outcome import delivered_and_cards, finishing_ranks
 from mamma_mia_env.game.record import REVEAL
 from mamma_mia_env.render.svg import KIND_COLOURS, SHORT, WIDTH, Shapes, ink, table_shapes
-from mamma_mia_env.render.text import move_text, result_lines, reveal_lines, seat_label, seat_name
-from mamma_mia_env.render.view import table_view
+from mamma_mia_env.render.text import move_text, result_lines, reveal_lines
+from mamma_mia_env.render.view import seat_label, seat_name, table_view
 
 
 def step_caption(log: dict[str, Any], i: int) -> str:

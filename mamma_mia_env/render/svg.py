@@ -14,7 +14,7 @@ from typing import Any
 
 from mamma_mia_env.game.cards import INGREDIENTS
 from mamma_mia_env.render.fonts import fit
-from mamma_mia_env.render.text import seat_label, seat_name
+from mamma_mia_env.render.view import seat_label, seat_name
 
 #: Fill colours of the five ingredients (the game's card colours).
 KIND_COLOURS: tuple[str, ...] = ("#9c3b2a", "#8d6e63", "#e0b020", "#3f9b45", "#7b3f99")

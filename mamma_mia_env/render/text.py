@@ -14,7 +14,7 @@ from mamma_mia_env.game.actions import RevealAction, TurnAction
 from mamma_mia_env.game.cards import INGREDIENTS, order_name
 from mamma_mia_env.game.config import Config
 from mamma_mia_env.game.observe import remembers
-from mamma_mia_env.render.view import table_view
+from mamma_mia_env.render.view import seat_label, table_view
 
 
 def counts_text(counts: list[list[int]]) -> str:
@@ -89,22 +89,6 @@ _CHOSEN = {"auto": " (automatic policy)", "forced": " (no choice)"}
 
 def _card_counts(counts: dict[str, int]) -> str:
     return ", ".join(f"{c} {k}" for k, c in counts.items())
-
-
-def seat_label(seat: int, names: Sequence[str] | None = None, you: int | None = None) -> str:
-    """How a seat is called everywhere: ``seat 2``; ``ppo (seat 2)`` when the agents'
-    names are known (one per seat); ``you`` for the person's own seat (``you``)."""
-    if you is not None and seat == you:
-        return "you"
-    if names is None or not 0 <= seat < len(names):
-        return f"seat {seat}"
-    return f"{names[seat]} (seat {seat})"
-
-
-def seat_name(seat: int, names: Sequence[str] | None = None) -> str:
-    """A seat's short name, where ``seat_label`` is too long (a play in the oven, a
-    score): its agent's name, or ``seat 2``."""
-    return names[seat] if names is not None and 0 <= seat < len(names) else f"seat {seat}"
 
 
 def result_lines(result: dict[str, Any], labels: Sequence[str]) -> list[str]:

@@ -4,11 +4,14 @@
 own hand and orders, the public table) or ``None`` (the spectator: every hand). The
 text render (``render.text``), the SVG (``render.svg``), the raster frames
 (``render.image``) and the HTML replay (``render.html``) only draw a view, so they all
-show the same thing and none of them can leak a hidden card by accident.
+show the same thing and none of them can leak a hidden card by accident. How a seat is
+called (``seat_label``: "you" for the viewer's own seat) is decided here too, so every
+renderer names seats alike.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -86,3 +89,19 @@ def table_view(
         "reveal_pos": int(rec["reveal_pos"]) if phase == REVEAL else None,
         "seats": seats,
     }
+
+
+def seat_label(seat: int, names: Sequence[str] | None = None, you: int | None = None) -> str:
+    """How a seat is called everywhere: ``seat 2``; ``ppo (seat 2)`` when the agents'
+    names are known (one per seat); ``you`` for the person's own seat (``you``)."""
+    if you is not None and seat == you:
+        return "you"
+    if names is None or not 0 <= seat < len(names):
+        return f"seat {seat}"
+    return f"{names[seat]} (seat {seat})"
+
+
+def seat_name(seat: int, names: Sequence[str] | None = None) -> str:
+    """A seat's short name, where ``seat_label`` is too long (a play in the oven, a
+    score): its agent's name, or ``seat 2``."""
+    return names[seat] if names is not None and 0 <= seat < len(names) else f"seat {seat}"
