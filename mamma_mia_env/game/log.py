@@ -33,7 +33,6 @@ from mamma_mia_env.game.record import OVER, PHASE_NAMES, REVEAL
 from mamma_mia_env.game.state import GameState, StateError, validate_state
 from mamma_mia_env.game.trace import (
     HOW_NAMES,
-    HOW_OWNER,
     T_CHOICE,
     T_HAND,
     T_HOW,
@@ -108,7 +107,6 @@ def traced_outcomes(trace: np.ndarray) -> list[dict[str, Any]]:
             "seat": who,
             "order": order_name(t, who),
             "delivered": choice != DECLINE,
-            "decided": bool(row[T_HOW] == HOW_OWNER),
             "by": HOW_NAMES[int(row[T_HOW])],
         }
         if choice >= DELIVER_AS:

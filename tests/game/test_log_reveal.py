@@ -166,7 +166,7 @@ def _check_step(ev: dict, before: np.void, after: np.void, codec, config: Config
         o = next(entries)
         t = what - N_KINDS
         assert (o["seat"], o["order"]) == (who, order_name(t, who))
-        assert o["decided"] == (o["by"] == "owner")
+        assert "decided" not in o  # ``by`` says who chose
         if before["phase"] == REVEAL and i == start:
             assert o["by"] == "owner"
         else:
@@ -248,7 +248,7 @@ def test_two_deliveries_in_one_step_both_adding_from_hand() -> None:
     ]
     green, yellow = ev["reveal"]
     assert green["delivered"] and yellow["delivered"]
-    assert green["by"] == yellow["by"] == "auto" and not green["decided"]
+    assert green["by"] == yellow["by"] == "auto"
     assert green["from_piles"] == {"pineapple": 3, "pepper": 1}
     assert green["from_hand"] == {"pineapple": 1}
     assert yellow["from_piles"] == {"mushroom": 4}
@@ -291,7 +291,7 @@ def test_failed_and_decided_orders_in_a_decision_step() -> None:
     for choice, delivered in (("reveal: decline", False), ("reveal: deliver", True)):
         log = replay_events(config, 0, [codec.from_str(choice)], start)
         (o,) = log["events"][0]["reveal"]
-        assert o["by"] == "owner" and o["decided"] and o["delivered"] == delivered
+        assert o["by"] == "owner" and o["delivered"] == delivered
         if delivered:
             assert o["from_hand"] == {"mushroom": 1}
         else:

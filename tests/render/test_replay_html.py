@@ -38,16 +38,16 @@ def test_event_log_outcomes_account_for_every_delivery(seed):
     for o in outcomes:
         per_seat[o["seat"]] += o["delivered"]
     assert per_seat == log["result"]["delivered"]
-    for ev in log["events"]:  # the old keys stay (backwards compatible)
+    for ev in log["events"]:  # every event has these keys
         assert {"round", "seat", "decision", "action", "text", "delivered", "rewards"} <= set(ev)
         if "reveal" in ev:
             assert ev["failed"] == [o for o in ev["reveal"] if not o["delivered"]]
             if any(o["delivered"] for o in ev["reveal"]):
                 assert sum(ev["cards_taken"].values()) > 0
         if ev["decision"] == "reveal":  # the decided order comes first
-            assert ev["reveal"][0]["decided"] and ev["reveal"][0]["order"] == ev["order"]
+            assert ev["reveal"][0]["by"] == "owner" and ev["reveal"][0]["order"] == ev["order"]
         for o in ev.get("reveal", [])[1:]:
-            assert not o["decided"]
+            assert o["by"] != "owner"
     json.dumps(log)
 
 
