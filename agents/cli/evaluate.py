@@ -21,6 +21,7 @@ from mamma_mia_agents.bots.loading import AgentLoadError
 from mamma_mia_agents.bots.ppo_policy import PolicyFileError
 from mamma_mia_agents.cli.options import (
     add_run_flags,
+    check_backend_flags,
     run_error,
     run_keywords,
     spec_list,
@@ -115,10 +116,11 @@ def add_flags(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Evaluate ``args.spec``; print (and with ``--out`` write) the scorecard."""
     parser: argparse.ArgumentParser = args.subparser
+    check_backend_flags(parser, args)
     try:
         card = evaluate(
             args.spec,
-            ladder=None if args.ladder is None else spec_list(args.ladder),
+            ladder=None if args.ladder is None else spec_list(parser, "--ladder", args.ladder),
             players=args.players,
             games=args.games,
             **run_keywords(args),

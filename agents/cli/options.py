@@ -91,7 +91,10 @@ def add_backend_flags(parser: argparse.ArgumentParser, what: str) -> None:
 
 def check_backend_flags(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
     """``--backend`` and ``--address`` checked by the library (``fanout.check_backend``:
-    an address only for Ray, Ray installed) before any work, as a usage error."""
+    an address only for Ray, Ray installed) before any work, as a usage error naming
+    the flags."""
+    if args.address is not None and args.backend != "ray":
+        parser.error("--address needs --backend ray")
     try:
         check_backend(args.backend, args.address)
     except ValueError as exc:
@@ -120,10 +123,13 @@ def stem(text: str) -> str:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
-def spec_list(text: str) -> list[str]:
-    """The agents of a comma-separated flag, an empty one kept: the call that loads them
-    refuses it (``load_agent``), naming the problem."""
-    return [s.strip() for s in text.split(",")]
+def spec_list(parser: argparse.ArgumentParser, flag: str, text: str) -> list[str]:
+    """The agents of a comma-separated ``flag`` (loaded later, by the call that names a
+    failing one); an empty entry is a usage error naming the flag."""
+    specs = [s.strip() for s in text.split(",")]
+    if not all(specs):
+        parser.error(f"{flag} needs a comma-separated list of agents, got {text!r:.80}")
+    return specs
 
 
 def counts_text(counts: list[int], conjunction: str = "and") -> str:

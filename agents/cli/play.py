@@ -242,7 +242,7 @@ def _save(game: Game, term: Terminal, save: str, code: int = 0) -> int:
 def run(args: argparse.Namespace) -> int:
     parser = args.subparser
     try:
-        specs = None if args.agents is None else spec_list(args.agents)
+        specs = None if args.agents is None else spec_list(parser, "--agents", args.agents)
         if args.resume:
             check_output(args.resume, "--resume file (q saves the game back to it)")
             game = Game.load(args.resume, specs)

@@ -77,7 +77,7 @@ def settings_from(args: argparse.Namespace) -> dict[str, Any]:
     """The server's settings from the command line, each checked (usage errors)."""
     parser = args.subparser
     check_host(parser, args.host, args.allow_remote)
-    specs = spec_list(args.agents or "builder")
+    specs = spec_list(parser, "--agents", args.agents or "builder")
     config = {"observation_mode": args.observation_mode, **rule_config(args)}
     try:
         Game(Config.from_kwargs(num_players=args.players, **config), args.seat, specs, 0, [])

@@ -16,13 +16,14 @@ from mamma_mia_agents import REGISTRY
 from mamma_mia_agents.cli.options import (
     add_rule_flags,
     add_run_flags,
+    check_backend_flags,
     rule_config,
     run_error,
     run_keywords,
     spec_list,
     stem,
 )
-from mamma_mia_agents.tournament.fanout import FanOutError, check_backend
+from mamma_mia_agents.tournament.fanout import FanOutError
 from mamma_mia_agents.tournament.matches import AgentError
 from mamma_mia_agents.tournament.output import OutputError, prepare_output
 from mamma_mia_agents.tournament.results import TournamentResult
@@ -114,12 +115,12 @@ def run(args: argparse.Namespace) -> int:
     if args.save_logs and not args.out:
         parser.error("--save-logs needs --out DIR to write the logs to")
     try:
-        check_backend(args.backend, args.address)  # before --out is proved writable
+        check_backend_flags(parser, args)  # before --out is proved writable
         if args.out is not None:  # before playing: a run must not be lost at the end
             logs = min(args.save_logs, args.games)  # each further log is checked as written
             prepare_output(args.out, args.name, plot=not args.no_plot, logs=logs)
         res = run_tournament(
-            spec_list(args.agents),
+            spec_list(parser, "--agents", args.agents),
             num_players=args.players,
             games=args.games,
             seating=args.seating,

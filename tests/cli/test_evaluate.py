@@ -71,7 +71,7 @@ def test_a_policy_file_and_an_import_path(capsys: pytest.CaptureFixture[str]) ->
             "reads the retired 'recall' observation layout: train it again with the 'fixed'",
         ),
         ("random", ["--ladder", "random,nosuch"], "ladder rung 'nosuch': unknown agent"),
-        ("random", ["--ladder", "random,,builder"], "--ladder: ladder rung '': an agent spec must"),
+        ("random", ["--ladder", "random,,builder"], "--ladder needs a comma-separated list"),
         ("random", ["--players", "2,2"], "--players lists a player count twice"),
         ("random", ["--players", "2,6"], "--players must be 2-5, got 6"),
         (  # a champion with settings for 2 and 4 players only

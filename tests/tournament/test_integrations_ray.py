@@ -115,7 +115,7 @@ def test_cli_backend_ray(local_ray, capsys):
 def test_address_needs_the_ray_backend(capsys):
     with pytest.raises(SystemExit):
         cli_main(["tournament", "--agents", "random,builder", "--address", "auto"])
-    assert "error: address is for backend='ray'" in capsys.readouterr().err
+    assert "--address needs --backend ray" in capsys.readouterr().err
     with pytest.raises(ValueError, match="backend"):
         run_tournament(["random", "builder"], num_players=2, games=4, backend="dask")
 
