@@ -78,12 +78,13 @@ class Game:
             raise ValueError(f"{exc}. The bundled agents that play {n} players: "
                              f"{', '.join(able)}") from exc  # fmt: skip
         self.observers = observers_for(config, self.agents.values())
+        replay(config, seed, actions)  # each action checked first, named by its index
         self._replay(actions)
 
     def _replay(self, actions: list[int]) -> None:
-        """Deal the game from its seed again and play ``actions``, each checked first
-        (``log.replay``: in the action space, legal, not after the end; named by index)."""
-        replay(self.config, self.seed, actions)
+        """Deal the game from its seed again and play ``actions`` (checked: ``__init__``
+        proved them with ``log.replay``, in the action space, legal, not after the end;
+        ``undo`` replays a prefix of them)."""
         self.state = self.engine.reset(seeds=[self.seed])
         self.actions: list[int] = []
         self.steps: list[Step] = []
