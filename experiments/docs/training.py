@@ -302,25 +302,46 @@ def expert_iteration_strength() -> str:
     return pairings_table("expert_iteration", {(2, "search"): 0.5})
 
 
-def all_counts() -> str:
-    """The one network for 2-5 players (``--preset all-counts``, the shipped ``ppo``): its
-    final evaluation against ``builder`` at each count beside the goal, and where its wall
-    time went (the throughput against the env alone)."""
-    d = result("cleanrl_ppo/cleanrl_ppo_all_counts.json")
-    w, t, finals = d["wall"], d["throughput"], d["evaluation"]["final_by_count"]
-    rows = [
-        row(n, f"**{rate(f)}**", pct(f["sampled"]["win_rate"]), pct(ONE_NETWORK_TARGET / int(n), 0))
-        for n, f in sorted(finals.items())
-    ]
-    f = next(iter(finals.values()))
+def _run_line(label: str, file: str) -> str:
+    """One all-counts run's evaluation and wall time, in words: where its time went (the
+    throughput against the env alone) and the machine's load when it ended."""
+    d = result(file)
+    w, t = d["wall"], d["throughput"]
+    f = next(iter(d["evaluation"]["final_by_count"].values()))
     load = ", ".join(f"{x:.1f}" for x in w["load_average"])
-    head = ["players", "win rate vs `builder` (Wilson 95%)", "sampled", "goal (1.6 x chance)"]
-    return table(head, "rlrr", rows) + (
-        f"\n{f['games']:,} duplicate-deal games per count at seed {f['seed']:,}; "
+    # an option since removed: the runs made with it say so
+    workers = f", the env in {n} worker processes" if (n := d["args"].get("env_workers")) else ""
+    return (
+        f"{label}: {f['games']:,} duplicate-deal games per count at seed {f['seed']:,}; "
         f"{t['env_steps']:,} env steps in {w['training_seconds'] / 60:.1f} min of wall time "
         f"(the warm start {w['warm_start_seconds'] / 60:.1f} min, stopped by "
-        f"`{w['stopped_by']}`); {t['env_steps_per_s_overall']:,.0f} env steps/s overall, "
+        f"`{w['stopped_by']}`) on {d['args']['threads']} thread(s){workers}; "
+        f"{t['env_steps_per_s_overall']:,.0f} env steps/s overall, "
         f"{t['env_steps_per_s_env_alone']:,.0f} for the env alone (overall / env alone "
-        f"{t['overall_over_env_alone']:.2f}), {t['cores_busy']:.2f} cores busy; load "
-        f"average {load} when it ended (`cleanrl_ppo/cleanrl_ppo_all_counts.json`).\n"
+        f"**{t['overall_over_env_alone']:.2f}**), {t['cores_busy']:.2f} cores busy; load "
+        f"average {load} when it ended (`{file}`)."
     )
+
+
+#: The all-counts runs the docs show: the shipped ``ppo``'s, and the preset as it is today.
+ALL_COUNTS_RUNS = {
+    "shipped `ppo`": "cleanrl_ppo/cleanrl_ppo_all_counts.json",
+    "the preset today": "cleanrl_ppo/cleanrl_ppo_all_counts_overlap.json",
+}
+
+
+def all_counts() -> str:
+    """The one network for 2-5 players (``--preset all-counts``): the shipped ``ppo``'s
+    run and the preset re-run as it stands today, their final evaluations against
+    ``builder`` at each count beside the goal, and where their wall time went."""
+    finals = {k: result(f)["evaluation"]["final_by_count"] for k, f in ALL_COUNTS_RUNS.items()}
+    counts = sorted(next(iter(finals.values())))
+    rows = [
+        row(n, *(f"**{rate(f[n])}** ({pct(f[n]['sampled']['win_rate'])})" for f in finals.values()),
+            pct(ONE_NETWORK_TARGET / int(n), 0))
+        for n in counts
+    ]  # fmt: skip
+    head = ["players", *(f"{k}: win rate vs `builder` (Wilson 95%; sampled)" for k in finals),
+            "goal (1.6 x chance)"]  # fmt: skip
+    lines = "\n\n".join(_run_line(k, f) for k, f in ALL_COUNTS_RUNS.items())
+    return table(head, "rllr", rows) + "\n" + lines + "\n"

@@ -221,6 +221,12 @@ RECORDS: list[Record] = [
             "cleanrl_ppo/cleanrl_ppo_all_counts",
             ("json", "png", "wall_curve.png", "npz"),
         )
+        | _made(
+            "python -m experiments.train.cleanrl_ppo --preset all-counts "
+            "--name all_counts_overlap --export",
+            "cleanrl_ppo/cleanrl_ppo_all_counts_overlap",
+            ("json", "png", "wall_curve.png"),
+        )
         | {
             f: c
             for w in (0, 2)

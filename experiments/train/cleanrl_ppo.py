@@ -14,12 +14,14 @@ the files in ``runs/<name>/`` (or ``--out``); ``--export`` copies them to
 from __future__ import annotations
 
 import argparse
+import copy
 import csv
 import dataclasses
 import io
 import json
 import os
 import time
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -54,7 +56,11 @@ class Args:
     seed: int = 1
     """seed of torch, of the env's deals and of the evaluation"""
     threads: int = 1
-    """torch's and numba's threads"""
+    """torch's and numba's threads (with --overlap: of the update's and of the rollout's)"""
+    overlap: bool = False
+    """collect the next rollout (env and forward passes, on a second thread) while the
+    update runs, by the policy before that update: both cores busy, at a lag of one
+    update, which PPO's ratio to the collecting policy's log-probabilities accounts for"""
     env_alone_seconds: float = 5.0
     """after training, step the env alone this long: the throughput's reference (0: skip)"""
     num_players: str = "2"
@@ -153,7 +159,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "name": "all_counts", "num_players": "2,3,4,5",
         "opponent": "builder", "hidden": 256, "total_timesteps": 100_000_000,
         "num_envs": 256, "warm_start_games": 20_000, "warm_start_epochs": 2,
-        "threads": 2, "wall_minutes": 45.0, "curve_every": 4_000_000,
+        "threads": 1, "overlap": True, "wall_minutes": 45.0, "curve_every": 4_000_000,
         "curve_games": 200, "final_games": 2000,
     },
 }  # fmt: skip
@@ -393,6 +399,74 @@ def warm_start(args: Args, agent: Agent) -> tuple[list[dict], dict[str, float]]:
                   "bc_decisions": int(len(data["actions"]))}  # fmt: skip
 
 
+class Rollout(NamedTuple):
+    """CleanRL's storage of one rollout (the legal actions as one Legal per step), the
+    value that bootstraps where a game goes on, and the episodes that ended in it."""
+
+    obs: torch.Tensor
+    actions: torch.Tensor
+    logprobs: torch.Tensor
+    rewards: torch.Tensor
+    dones: torch.Tensor
+    values: torch.Tensor
+    legal: list[Legal]
+    next_value: torch.Tensor
+    next_done: torch.Tensor
+    returns: list[float]
+    wins: list[float]
+
+
+class Collector:
+    """The env and where its games stand between rollouts: ``collect`` plays
+    ``num_steps`` steps of every game with a policy (on the caller's thread, or on
+    another while the update runs: ``--overlap``), adding its time to ``seconds``."""
+
+    def __init__(self, args: Args, seconds: dict[str, float]) -> None:
+        self.args, self.seconds = args, seconds
+        self.envs = RecordEpisodeStatistics(make_env(args, args.num_envs))
+        next_obs, info = self.envs.reset(seed=args.seed)
+        self.next_obs = torch.as_tensor(next_obs)
+        self.next_mask = torch.as_tensor(info["action_mask"] != 0)
+        self.next_done = torch.zeros(args.num_envs)
+        Legal.from_mask(self.next_mask)  # compiles the legal lists' kernel: setup, not the loop
+
+    def collect(self, agent: Agent) -> Rollout:
+        a, sec = self.args, self.seconds
+        shape = (a.num_steps, a.num_envs)
+        obs = torch.zeros((*shape, self.next_obs.shape[-1]))
+        actions = torch.zeros(shape, dtype=torch.long)
+        logprobs, rewards, dones, values = (torch.zeros(shape) for _ in range(4))
+        legal: list[Legal] = []
+        ep_returns: list[float] = []
+        ep_wins: list[float] = []
+        for step in range(a.num_steps):
+            t_step = time.perf_counter()
+            obs[step] = self.next_obs
+            dones[step] = self.next_done
+            legal.append(Legal.from_mask(self.next_mask))  # not an inference tensor
+            with torch.inference_mode():  # no autograd records: the update recomputes
+                action, logprob, value = agent.act(obs[step], legal[-1])
+                values[step] = value.flatten()
+                actions[step] = action
+                logprobs[step] = logprob
+            t_env = time.perf_counter()
+            sec["inference"] += t_env - t_step
+            next_obs_np, reward, term, trunc, info = self.envs.step(action.numpy())
+            sec["env"] += time.perf_counter() - t_env
+            done = np.logical_or(term, trunc)
+            rewards[step] = torch.from_numpy(reward)
+            self.next_obs = torch.from_numpy(next_obs_np)
+            self.next_mask = torch.from_numpy(info["action_mask"]).view(torch.bool)  # int8 0/1
+            self.next_done = torch.from_numpy(done).float()
+            if done.any():
+                ep_returns.extend(info["episode"]["r"][done].tolist())
+                ep_wins.extend(info["final_info"]["result"]["win"][done].tolist())
+        with torch.no_grad():  # the collecting policy's value where a game goes on
+            next_value = agent.get_value(self.next_obs).reshape(1, -1)
+        return Rollout(obs, actions, logprobs, rewards, dones, values, legal, next_value,
+                       self.next_done, ep_returns, ep_wins)  # fmt: skip
+
+
 @dataclass
 class Run:
     """What a run records besides the network: where its time went (the loop's seconds
@@ -424,9 +498,11 @@ def train(args: Args, out: Path) -> dict[str, Any]:
     torch.manual_seed(args.seed)
     set_threads(args.threads)  # numba's too: its OpenMP threads otherwise became torch's
 
-    envs = RecordEpisodeStatistics(make_env(args, args.num_envs))
-    obs_dim = envs.single_observation_space.shape[0]  # type: ignore[index]
-    agent = Agent(obs_dim, int(envs.single_action_space.n), args.hidden)  # type: ignore[attr-defined]
+    global_step, sec = 0, run.seconds
+    collector = Collector(args, sec)
+    obs_dim = collector.envs.single_observation_space.shape[0]  # type: ignore[index]
+    n_actions = int(collector.envs.single_action_space.n)  # type: ignore[attr-defined]
+    agent = Agent(obs_dim, n_actions, args.hidden)
     if args.init_policy:
         load_actor(agent.actor, args.init_policy)
     if args.warm_start_games:
@@ -435,18 +511,9 @@ def train(args: Args, out: Path) -> dict[str, Any]:
     # fused: one kernel for every parameter's step instead of a dozen list operations
     optimizer = optim.Adam(agent.parameters(), lr=args.learning_rate, eps=1e-5, fused=True)
 
-    # CleanRL's storage (the legal actions as one Legal per step)
-    shape = (args.num_steps, args.num_envs)
-    obs = torch.zeros((*shape, obs_dim))
-    actions = torch.zeros(shape, dtype=torch.long)
-    logprobs, rewards, dones, values = (torch.zeros(shape) for _ in range(4))
-    legal: list[Legal] = []
-    global_step, sec = 0, run.seconds
-    next_obs_np, info = envs.reset(seed=args.seed)
-    next_obs = torch.as_tensor(next_obs_np)
-    next_mask = torch.as_tensor(info["action_mask"] != 0)
-    next_done = torch.zeros(args.num_envs)
-    Legal.from_mask(next_mask)  # compiles the legal lists' kernel: setup, not the loop
+    # --overlap: the next rollout is collected on this thread while the update runs
+    pool = ThreadPoolExecutor(1, "rollout", set_threads, (args.threads,)) if args.overlap else None
+    pending: Future[Rollout] | None = None
     loop_started = time.perf_counter()  # throughput from here: imports and setup excluded
     budget, last = args.wall_minutes * 60.0, 0.0
     next_curve = 0 if args.curve_every else None
@@ -454,6 +521,8 @@ def train(args: Args, out: Path) -> dict[str, Any]:
     bar = tqdm(range(1, args.num_iterations + 1), desc="PPO iterations")
     for iteration in bar:
         if next_curve is not None and global_step >= next_curve:
+            if pending:  # the kernels on one thread at a time (numba's workqueue layer
+                pending.result()  # allows no other)
             curve_point(args, agent, run, global_step)
             next_curve += args.curve_every
         if budget and iteration > 1 and run.wall() + last > budget:  # one at least
@@ -464,42 +533,21 @@ def train(args: Args, out: Path) -> dict[str, Any]:
             frac = 1.0 - (iteration - 1.0) / args.num_iterations
             optimizer.param_groups[0]["lr"] = frac * args.learning_rate
 
-        ep_returns: list[float] = []
-        ep_wins: list[float] = []
-        legal.clear()
-        for step in range(args.num_steps):
-            t_step = time.perf_counter()
-            global_step += args.num_envs
-            obs[step] = next_obs
-            dones[step] = next_done
-            legal.append(Legal.from_mask(next_mask))  # not an inference tensor
-            with torch.inference_mode():  # no autograd records: the update recomputes
-                action, logprob, value = agent.act(obs[step], legal[-1])
-                values[step] = value.flatten()
-                actions[step] = action
-                logprobs[step] = logprob
-            t_env = time.perf_counter()
-            sec["inference"] += t_env - t_step
-            next_obs_np, reward, term, trunc, info = envs.step(action.numpy())
-            sec["env"] += time.perf_counter() - t_env
-            done = np.logical_or(term, trunc)
-            rewards[step] = torch.from_numpy(reward)
-            next_obs = torch.from_numpy(next_obs_np)
-            next_mask = torch.from_numpy(info["action_mask"]).view(torch.bool)  # int8 0/1
-            next_done = torch.from_numpy(done).float()
-            if done.any():
-                ep_returns.extend(info["episode"]["r"][done].tolist())
-                ep_wins.extend(info["final_info"]["result"]["win"][done].tolist())
+        batch = pending.result() if pending else collector.collect(agent)
+        global_step += args.batch_size
+        pending = None
+        if pool and iteration < args.num_iterations:  # the next, by the policy before this update
+            pending = pool.submit(collector.collect, copy.deepcopy(agent))
         t1 = time.perf_counter()
 
         with torch.no_grad():  # bootstrap the value where a game goes on
-            next_value = agent.get_value(next_obs).reshape(1, -1)
+            rewards, dones, values = batch.rewards, batch.dones, batch.values
             advantages = torch.zeros_like(rewards)
             lastgaelam = torch.zeros(args.num_envs)
             for t in reversed(range(args.num_steps)):
                 if t == args.num_steps - 1:
-                    nextnonterminal = 1.0 - next_done
-                    nextvalues = next_value
+                    nextnonterminal = 1.0 - batch.next_done
+                    nextvalues = batch.next_value
                 else:
                     nextnonterminal = 1.0 - dones[t + 1]
                     nextvalues = values[t + 1]
@@ -509,10 +557,10 @@ def train(args: Args, out: Path) -> dict[str, Any]:
             returns = advantages + values
         t2 = time.perf_counter()
 
-        b_legal = Legal.cat(legal)
-        b_obs = obs.reshape((-1, obs.shape[-1]))
-        b_logprobs = logprobs.reshape(-1)
-        b_actions = actions.reshape(-1)
+        b_legal = Legal.cat(batch.legal)
+        b_obs = batch.obs.reshape((-1, obs_dim))
+        b_logprobs = batch.logprobs.reshape(-1)
+        b_actions = batch.actions.reshape(-1)
         b_advantages = advantages.reshape(-1)
         b_returns = returns.reshape(-1)
         b_values = values.reshape(-1)
@@ -568,9 +616,9 @@ def train(args: Args, out: Path) -> dict[str, Any]:
             "value_loss": v_loss.item(), "policy_loss": pg_loss.item(),
             "entropy": entropy_loss.item(), "approx_kl": approx_kl.item(),
             "clipfrac": float(np.mean(clipfracs)), "explained_variance": float(explained_var),
-            "episodes": len(ep_returns),
-            "episodic_return": float(np.mean(ep_returns)) if ep_returns else float("nan"),
-            "win": float(np.mean(ep_wins)) if ep_wins else float("nan"),
+            "episodes": len(batch.returns),
+            "episodic_return": float(np.mean(batch.returns)) if batch.returns else float("nan"),
+            "win": float(np.mean(batch.wins)) if batch.wins else float("nan"),
         }  # fmt: skip
         run.rows.append(row)
         with open(partial, "w" if iteration == 1 else "a", newline="") as fh:
@@ -580,9 +628,11 @@ def train(args: Args, out: Path) -> dict[str, Any]:
             writer.writerow(row)
         bar.set_postfix(ret=f"{row['episodic_return']:.2f}", win=f"{row['win']:.2f}")
     bar.close()
+    if pool:  # waits for a rollout the wall budget stopped before its update
+        pool.shutdown()
     if args.curve_every and (not run.curve or run.curve[-1]["global_step"] < global_step):
         curve_point(args, agent, run, global_step)  # the policy as trained
-    envs.close()
+    collector.envs.close()
     os.replace(partial, out / "progress.csv")
     sec["train"] = time.perf_counter() - loop_started - run.curve_seconds
     return finish(args, agent, out, run, global_step)
@@ -650,9 +700,11 @@ def play(args: Args, agent: Agent | None, games: int, seed: int) -> dict[str, fl
 
 def env_alone(args: Args) -> float:
     """Env steps/s of the training env stepped alone (random legal actions drawn outside
-    the timing): the reference of the honest throughput ratio (0.0: skipped)."""
+    the timing) on every core, whatever ``--threads``: the reference of the honest
+    throughput ratio (0.0: skipped)."""
     if not args.env_alone_seconds:
         return 0.0
+    set_threads(numba.config.NUMBA_NUM_THREADS)  # the most the env can have
     envs = RecordEpisodeStatistics(make_env(args, args.num_envs))
     _, info = envs.reset(seed=args.seed + 20_000)
     rng, steps, spent = np.random.default_rng(args.seed), 0, 0.0
@@ -664,6 +716,7 @@ def env_alone(args: Args) -> float:
         spent += time.perf_counter() - t0
         steps += args.num_envs
     envs.close()
+    set_threads(args.threads)  # the evaluations' as the training's
     return steps / spent
 
 

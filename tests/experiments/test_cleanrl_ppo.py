@@ -273,13 +273,18 @@ def test_warm_start_curve_and_final_evaluation(tmp_path) -> None:
     assert doc["provenance"]["seeds"]["final_seed"] == FINAL_SEED
 
 
-def test_the_wall_budget_stops_training(tmp_path) -> None:
+@pytest.mark.parametrize("overlap", ["false", "true"])
+def test_the_wall_budget_stops_training(tmp_path, overlap) -> None:
+    """With --overlap too: the rollout collected when the budget runs out is waited for
+    and dropped (its steps are not counted)."""
     out = tmp_path / "run"
     argv = [*WARM[:-8], "--total-timesteps", "4096000", "--wall-minutes", "0.05"]
+    argv += ["--overlap", overlap]
     assert cleanrl_ppo.main([*argv, "--out", str(out)]) == 0
     doc = json.loads((out / "result.json").read_text())
     assert doc["wall"]["stopped_by"] == "wall_minutes"
     assert 0 < doc["throughput"]["env_steps"] < 4096000
+    assert doc["throughput"]["env_steps"] == doc["iterations"][-1]["global_step"]
     # an iteration after the first starts only while the budget (3 s) lasts, and the last
     # ends past it by about one iteration (the previous one's time the estimate); the
     # first always runs, however long the warm start took on a loaded machine
@@ -473,3 +478,27 @@ def test_several_counts_are_checked(capsys) -> None:
         with pytest.raises(SystemExit):
             cleanrl_ppo.parse_args(["--num-players", bad])
         assert "a count 2-5, or several comma-separated" in capsys.readouterr().err
+
+
+def test_overlap_collects_while_updating_and_a_seed_gives_the_same_run(tmp_path) -> None:
+    """--overlap: the next rollout comes from the policy before the update (a thread
+    collects it meanwhile), so the run differs from the plain one, trains, and is still
+    one run per seed whatever the threads' timing."""
+    small = [
+        "--num-players", "2,3", "--opponent", "builder", "--total-timesteps", "2048",
+        "--num-envs", "16", "--num-steps", "32", "--eval-games", "16", "--seed", "3",
+        "--env-alone-seconds", "0.2", "--curve-every", "1024", "--curve-games", "8",
+    ]  # fmt: skip
+    runs = {}
+    for run, flags in (("a", ["--overlap", "true"]), ("b", ["--overlap", "true"]), ("c", [])):
+        assert cleanrl_ppo.main([*small, *flags, "--out", str(tmp_path / run)]) == 0
+        doc = json.loads((tmp_path / run / "result.json").read_text())
+        rows = [{k: v for k, v in r.items() if k != "wall_seconds"} for r in doc["iterations"]]
+        runs[run] = (rows, doc["evaluation"], (tmp_path / run / "model.pt").read_bytes())
+    assert runs["a"] == runs["b"]
+    assert runs["a"][0] != runs["c"][0]  # the lag changes what the updates see
+    rows = runs["a"][0]
+    assert [r["global_step"] for r in rows] == [512, 1024, 1536, 2048]
+    assert all(r["episodes"] > 0 and math.isfinite(r["loss"]) for r in rows)
+    t = json.loads((tmp_path / "a" / "result.json").read_text())["throughput"]
+    assert t["env_steps"] == 2048 and t["overall_over_env_alone"] > 0
