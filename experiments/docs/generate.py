@@ -216,6 +216,7 @@ BLOCKS: dict[str, Callable[[], str]] = {
     "ppo_strength": training.ppo_strength,
     "ten_minutes": training.ten_minutes,
     "all_counts": training.all_counts,
+    "training_speed": training.training_speed,
     "cleanrl_warm_start": training.cleanrl_warm_start,
     "vs_search": training.vs_search,
     "vs_search_strength": training.vs_search_strength,

@@ -29,7 +29,8 @@ def cleanrl_ppo() -> str:
         rows.append(row(
             f"`{name}`: {a['num_players']}p vs `{a['opponent']}`{warm_text}, {a['num_envs']} "
             f"games x {a['num_steps']} steps, {a['update_epochs']} epochs of "
-            f"{a['num_minibatches']} minibatches at learning rate {a['learning_rate']:g}",
+            f"{a['num_minibatches']} minibatches at learning rate {a['learning_rate']:g}"
+            + (", `--overlap`" if a.get("overlap") else ""),
             f"{t['env_steps']:,}",
             f"{t['env_steps_per_s_overall']:,.0f} / {t['env_steps_per_s_rollout']:,.0f} / "
             f"{t['env_steps_per_s_env_only']:,.0f}",
@@ -345,3 +346,33 @@ def all_counts() -> str:
             "goal (1.6 x chance)"]  # fmt: skip
     lines = "\n\n".join(_run_line(k, f) for k, f in ALL_COUNTS_RUNS.items())
     return table(head, "rllr", rows) + "\n" + lines + "\n"
+
+
+#: The runs the training-speed table compares: the one-network settings without and with
+#: ``--overlap`` (one after the other, no warm start or evaluations), then the full runs.
+TRAINING_SPEED_RUNS = (
+    "cleanrl_ppo_all_counts_throughput_plain",
+    "cleanrl_ppo_all_counts_throughput_overlap",
+    "cleanrl_ppo_all_counts",
+    "cleanrl_ppo_all_counts_overlap",
+)
+
+
+def training_speed() -> str:
+    """The one-network training's speed against the env alone, stepped outside training
+    (docs/PERFORMANCE.md, "Training at engine speed"): each run's threads, whether the
+    rollout overlapped the update, env steps/s overall and alone, their ratio and the
+    cores kept busy."""
+    rows = []
+    for name in TRAINING_SPEED_RUNS:
+        d = result(f"cleanrl_ppo/{name}.json")
+        a, t = d["args"], d["throughput"]
+        rows.append(row(
+            f"`{name}.json`", f"{t['env_steps']:,}", a["threads"],
+            "yes" if a.get("overlap") else "no", f"{t['env_steps_per_s_overall']:,.0f}",
+            f"{t['env_steps_per_s_env_alone']:,.0f}", f"**{t['overall_over_env_alone']:.2f}**",
+            f"{t['cores_busy']:.2f}",
+        ))  # fmt: skip
+    head = ["run", "env steps", "threads", "`--overlap`", "env steps/s overall",
+            "env alone", "overall / env alone", "cores busy"]  # fmt: skip
+    return table(head, "lrrlrrrr", rows)

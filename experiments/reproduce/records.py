@@ -225,22 +225,16 @@ RECORDS: list[Record] = [
             "python -m experiments.train.cleanrl_ppo --preset all-counts "
             "--name all_counts_overlap --export",
             "cleanrl_ppo/cleanrl_ppo_all_counts_overlap",
-            ("json", "png", "wall_curve.png"),
+            ("json", "png", "wall_curve.png", "npz"),
         )
         | {
             f: c
-            for w in (0, 2)
+            for name, flags in (("plain", " --overlap false --threads 2"), ("overlap", ""))
             for f, c in _made(
                 "python -m experiments.train.cleanrl_ppo --preset all-counts --wall-minutes 0 "
                 "--total-timesteps 1500000 --warm-start-games 0 --curve-every 0 "
-                f"--final-games 0 --name all_counts_throughput_w{w} --export"
-                + (
-                    " (made at 6b641f1 with --env-workers 2: the env in two worker "
-                    "processes, an option since removed)"
-                    if w
-                    else ""
-                ),
-                f"cleanrl_ppo/cleanrl_ppo_all_counts_throughput_w{w}",
+                f"--final-games 0{flags} --name all_counts_throughput_{name} --export",
+                f"cleanrl_ppo/cleanrl_ppo_all_counts_throughput_{name}",
             ).items()
         },
         reason=(

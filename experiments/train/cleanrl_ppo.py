@@ -511,7 +511,7 @@ def train(args: Args, out: Path) -> dict[str, Any]:
     # fused: one kernel for every parameter's step instead of a dozen list operations
     optimizer = optim.Adam(agent.parameters(), lr=args.learning_rate, eps=1e-5, fused=True)
 
-    # --overlap: the next rollout is collected on this thread while the update runs
+    # --overlap: the next rollout is collected on this second thread while the update runs
     pool = ThreadPoolExecutor(1, "rollout", set_threads, (args.threads,)) if args.overlap else None
     pending: Future[Rollout] | None = None
     loop_started = time.perf_counter()  # throughput from here: imports and setup excluded
@@ -540,7 +540,7 @@ def train(args: Args, out: Path) -> dict[str, Any]:
             pending = pool.submit(collector.collect, copy.deepcopy(agent))
         t1 = time.perf_counter()
 
-        with torch.no_grad():  # bootstrap the value where a game goes on
+        with torch.no_grad():  # GAE, bootstrapped where a game goes on
             rewards, dones, values = batch.rewards, batch.dones, batch.values
             advantages = torch.zeros_like(rewards)
             lastgaelam = torch.zeros(args.num_envs)
