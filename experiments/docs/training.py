@@ -312,11 +312,14 @@ def _run_line(label: str, file: str) -> str:
     load = ", ".join(f"{x:.1f}" for x in w["load_average"])
     # an option since removed: the runs made with it say so
     workers = f", the env in {n} worker processes" if (n := d["args"].get("env_workers")) else ""
+    threads = "one thread" if d["args"]["threads"] == 1 else f"{d['args']['threads']} threads"
+    threads += " each for the rollout and the update" if d["args"].get("overlap") else ""
     return (
-        f"{label}: {f['games']:,} duplicate-deal games per count at seed {f['seed']:,}; "
+        f"{label[:1].upper() + label[1:]}: {f['games']:,} duplicate-deal games per count at "
+        f"seed {f['seed']:,}; "
         f"{t['env_steps']:,} env steps in {w['training_seconds'] / 60:.1f} min of wall time "
         f"(the warm start {w['warm_start_seconds'] / 60:.1f} min, stopped by "
-        f"`{w['stopped_by']}`) on {d['args']['threads']} thread(s){workers}; "
+        f"`{w['stopped_by']}`) on {threads}{workers}; "
         f"{t['env_steps_per_s_overall']:,.0f} env steps/s overall, "
         f"{t['env_steps_per_s_env_alone']:,.0f} for the env alone (overall / env alone "
         f"**{t['overall_over_env_alone']:.2f}**), {t['cores_busy']:.2f} cores busy; load "
@@ -326,7 +329,7 @@ def _run_line(label: str, file: str) -> str:
 
 #: The all-counts runs the docs show: the shipped ``ppo``'s, and the preset as it is today.
 ALL_COUNTS_RUNS = {
-    "shipped `ppo`": "cleanrl_ppo/cleanrl_ppo_all_counts.json",
+    "the shipped `ppo`": "cleanrl_ppo/cleanrl_ppo_all_counts.json",
     "the preset today": "cleanrl_ppo/cleanrl_ppo_all_counts_overlap.json",
 }
 
