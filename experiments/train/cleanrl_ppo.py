@@ -704,7 +704,7 @@ def env_alone(args: Args) -> float:
     throughput ratio (0.0: skipped)."""
     if not args.env_alone_seconds:
         return 0.0
-    set_threads(numba.config.NUMBA_NUM_THREADS)  # the most the env can have
+    set_threads(numba.config.NUMBA_NUM_THREADS)  # type: ignore[attr-defined]  # every core numba has
     envs = RecordEpisodeStatistics(make_env(args, args.num_envs))
     _, info = envs.reset(seed=args.seed + 20_000)
     rng, steps, spent = np.random.default_rng(args.seed), 0, 0.0
